@@ -1,0 +1,37 @@
+"""The Tokenization Lab's BPE engine: pure Python, no UI.
+
+>>> from tokenizer import train
+>>> trace = train("news " * 5 + "new " * 3 + "newer " * 2, 3, unit="chars", split="whitespace")
+>>> [s.token for s in trace.steps]
+['ne', 'new', 'news']
+>>> [t.label for t in trace.tokenizer.encode_tokens("newsroom")]
+['news', 'r', 'o', 'o', 'm']
+"""
+
+from .labels import bytes_label, hex_bytes, is_whole
+from .model import TIES, UNITS, UNKNOWN_ID, Token, Tokenizer, TrainConfig
+from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, SPLITS, split_text
+from .train import MergeStep, PairCount, Trace, WordSplit, count_words, train
+
+__all__ = [
+    "DEFAULT_PATTERN",
+    "GPT2_PATTERN",
+    "GPT4_PATTERN",
+    "MergeStep",
+    "PairCount",
+    "SPLITS",
+    "TIES",
+    "Token",
+    "Tokenizer",
+    "Trace",
+    "TrainConfig",
+    "UNITS",
+    "UNKNOWN_ID",
+    "WordSplit",
+    "bytes_label",
+    "count_words",
+    "hex_bytes",
+    "is_whole",
+    "split_text",
+    "train",
+]

@@ -1,0 +1,69 @@
+"""Pre-splitting: cutting text into the pieces ("words") that BPE works inside.
+
+BPE never merges across a piece boundary, so the pre-split decides what a
+token *can* be. Two rules are offered, the two the curriculum uses:
+
+``whitespace``
+    ``str.split()``: pieces are runs of non-space characters. The spaces
+    themselves are dropped, so text split this way does not round-trip
+    (decoding cannot know where the spaces were unless an end-of-word marker
+    records it).
+
+``regex``
+    Pieces are the matches of a pattern. The default `` ?\\S+`` lets each word
+    keep the one space before it, the way GPT-2 style tokenizers do. Whatever
+    the pattern does not match (a run of spaces, a newline) is kept as a piece
+    of its own, so the pieces always join back into the exact text.
+
+>>> split_text("Mera order 20 minute late hai, refund chahiye!", "whitespace")[-2:]
+['refund', 'chahiye!']
+>>> split_text("chai  pani\\n", "regex")
+['chai', ' ', ' pani', '\\n']
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import regex
+
+SPLITS = ("regex", "whitespace")
+DEFAULT_PATTERN = r" ?\S+"
+# The published pre-split patterns, for learners who want to try them.
+GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+GPT4_PATTERN = (
+    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]++[\r\n]*"""
+    r"""|\s*[\r\n]|\s+(?!\S)|\s+"""
+)
+
+
+@lru_cache(maxsize=64)
+def compile_pattern(pattern: str) -> regex.Pattern[str]:
+    """Compile a pre-split pattern, or raise ValueError saying what is wrong."""
+    if not pattern:
+        raise ValueError("The pre-split pattern is empty: give a regular expression such as ' ?\\S+'.")
+    try:
+        return regex.compile(pattern)
+    except regex.error as exc:
+        raise ValueError(f"The pre-split pattern {pattern!r} is not a valid regular expression: {exc}.") from None
+
+
+def split_text(text: str, split: str = "regex", pattern: str = DEFAULT_PATTERN) -> list[str]:
+    """Cut ``text`` into pieces; with ``regex`` the pieces join back into ``text``."""
+    if split == "whitespace":
+        return text.split()
+    if split != "regex":
+        raise ValueError(f"Unknown pre-split {split!r}: use one of {', '.join(SPLITS)}.")
+    pieces: list[str] = []
+    pos = 0
+    for match in compile_pattern(pattern).finditer(text):
+        start, end = match.span()
+        if start == end:  # a pattern that can match nothing must not make empty pieces
+            continue
+        if start > pos:
+            pieces.append(text[pos:start])
+        pieces.append(text[start:end])
+        pos = end
+    if pos < len(text):
+        pieces.append(text[pos:])
+    return pieces

@@ -1,0 +1,422 @@
+"""BPE training that returns a trace you can replay, one merge at a time.
+
+The algorithm is the textbook one: count every adjacent pair of symbols
+inside every word (weighted by how often the word occurs), merge the most
+frequent pair into a new symbol, repeat. Recounting everything after every
+merge is slow, so this trainer keeps the counts up to date instead: a merge
+only changes the pairs next to where it fired, in the words that hold it.
+
+A heap ordered by (count, tie key) finds the best pair. Counts only ever
+fall for an existing pair (a merge creates new pairs only with its new
+token), so stale heap entries are always *too good*; popping one, we check
+it against the live counts and push it back corrected if it is stale.
+
+Tie rules, when several pairs share the top count:
+
+``first``  the pair met first when scanning the distinct words in order of
+           first appearance, each left to right, over the current
+           segmentation (the rule of every curriculum example);
+``hf``     the smallest pair of ids in Hugging Face ``tokenizers``'
+           numbering (its byte-level alphabet is sorted by the printable
+           stand-in character of each byte), so learners can watch two real
+           rules disagree.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from dataclasses import dataclass, field
+from operator import add
+from typing import Callable, Mapping
+
+from .model import TrainConfig, Tokenizer, UNKNOWN_ID
+from .pretokenize import split_text
+
+ProgressCallback = Callable[[int, int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class PairCount:
+    """One row of the pair-count table: a pair of ids, their labels, and its count."""
+
+    pair: tuple[int, int]
+    left: str
+    right: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class MergeStep:
+    """What happened at one step of training.
+
+    ``ties`` lists the pairs that shared the winning count, in the order
+    the tie rule ranks them, the winner first (at most ``max_ties`` of them);
+    ``n_tied`` is how many there were in all (1: no tie). ``table`` is the
+    top of the pair-count table *before* the merge, in rank order, and
+    ``n_pairs`` how many distinct pairs that table had in all.
+    """
+
+    step: int
+    pair: tuple[int, int]
+    left: str
+    right: str
+    token_id: int
+    token: str
+    count: int
+    ties: tuple[PairCount, ...]
+    n_tied: int
+    table: tuple[PairCount, ...]
+    n_pairs: int
+    vocab_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class WordSplit:
+    """A distinct word of the corpus, how often it occurs, and its tokens at some step."""
+
+    word: str
+    count: int
+    ids: tuple[int, ...]
+    tokens: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """The result of training: the tokenizer, every step, and the corpus to replay them on."""
+
+    tokenizer: Tokenizer
+    steps: tuple[MergeStep, ...]
+    words: tuple[tuple[str, int], ...]
+    requested: int
+    stop_reason: str | None = None
+    total_words: int = field(default=0)
+
+    @property
+    def config(self) -> TrainConfig:
+        return self.tokenizer.config
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.stop_reason is not None
+
+    def segmentation(self, step: int) -> list[WordSplit]:
+        """The corpus words as they stand after ``step`` merges (0: before any)."""
+        if not 0 <= step <= len(self.steps):
+            raise ValueError(f"Step {step} is outside this trace (0 to {len(self.steps)}).")
+        tok = self.tokenizer
+        out = []
+        for word, count in self.words:
+            ids = tuple(tok.segment(word, step))
+            out.append(WordSplit(word, count, ids, tuple(tok.label(i) for i in ids)))
+        return out
+
+    def tokenizer_at(self, step: int) -> Tokenizer:
+        """A tokenizer that knows only the first ``step`` merges."""
+        tok = self.tokenizer
+        return Tokenizer(tok.config, tok.merges[:step], tok.base or None)
+
+
+def _hf_byte_ranks() -> list[int]:
+    """Byte -> position of its stand-in character in HF's sorted byte-level alphabet."""
+    printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    stand_in = {}
+    extra = 0
+    for byte in range(256):
+        if byte in printable:
+            stand_in[byte] = byte
+        else:
+            stand_in[byte] = 256 + extra
+            extra += 1
+    order = sorted(range(256), key=stand_in.__getitem__)
+    ranks = [0] * 256
+    for position, byte in enumerate(order):
+        ranks[byte] = position
+    return ranks
+
+
+def count_words(text: str, config: TrainConfig) -> dict[str, int]:
+    """Distinct pre-split pieces with their counts, in order of first appearance."""
+    return dict(Counter(split_text(text, config.split, config.pattern)))
+
+
+def train(
+    corpus: str | Mapping[str, int],
+    merges: int,
+    *,
+    unit: str = "bytes",
+    split: str = "regex",
+    pattern: str = r" ?\S+",
+    end_of_word: str | None = None,
+    ties: str = "first",
+    table_size: int = 10,
+    max_ties: int | None = 20,
+    progress: ProgressCallback | None = None,
+) -> Trace:
+    """Learn up to ``merges`` merges from ``corpus`` and return the :class:`Trace`.
+
+    ``corpus`` is text, or a mapping of word -> count (in order of first
+    appearance). Training stops early, and the trace says why, when no pair
+    is left to merge. ``table_size`` bounds the pair-count table kept per
+    step; ``max_ties`` bounds the tied pairs listed per step (None: all).
+    ``progress(done, total)`` is called now and then on long runs.
+
+    >>> trace = train("low low low lower lowest", 4, unit="chars", split="whitespace")
+    >>> [(s.left, s.right, s.count) for s in trace.steps]
+    [('l', 'o', 5), ('lo', 'w', 5), ('low', 'e', 2), ('lowe', 'r', 1)]
+    >>> trace.steps[3].n_tied
+    3
+    """
+    config = TrainConfig(unit=unit, split=split, pattern=pattern, end_of_word=end_of_word, ties=ties)
+    if isinstance(merges, bool) or not isinstance(merges, int) or merges < 0:
+        raise ValueError(f"The number of merges must be a whole number, 0 or more (got {merges!r}).")
+    if isinstance(corpus, str):
+        word_counts = count_words(corpus, config)
+    else:
+        word_counts = {}
+        for word, count in corpus.items():
+            if not isinstance(count, int) or count < 1:
+                raise ValueError(f"The count of {word!r} must be a whole number, 1 or more.")
+            for piece in split_text(word, config.split, config.pattern):
+                word_counts[piece] = word_counts.get(piece, 0) + count
+    if not word_counts:
+        raise ValueError("The corpus has no words to learn from: give it some text.")
+
+    marker = config.end_of_word
+    if unit == "bytes":
+        base = None
+    else:  # character ids in order of first appearance; the marker after the first word
+        seen: dict[str, None] = {}
+        for word in word_counts:
+            for ch in word:
+                seen.setdefault(ch, None)
+            if marker is not None:
+                seen.setdefault(marker, None)
+        base = list(seen)
+    tok = Tokenizer(config, [], base)
+    words = [tok._symbols(w) for w in word_counts]
+    freqs = list(word_counts.values())
+
+    if ties == "hf":
+        if unit == "bytes":
+            base_rank = _hf_byte_ranks() + [256] * (tok.first_merge_id - 256)
+        else:
+            order = sorted(range(tok.first_merge_id), key=lambda i: tok.base[i])
+            base_rank = [0] * tok.first_merge_id
+            for position, i in enumerate(order):
+                base_rank[i] = position
+    else:
+        base_rank = []
+
+    trainer = _Trainer(words, freqs, config.ties, base_rank, tok.first_merge_id)
+    steps: list[MergeStep] = []
+    stop_reason = None
+    every = max(1, merges // 100)
+    for step in range(1, merges + 1):
+        chosen = trainer.choose(table_size, max_ties)
+        if chosen is None:
+            stop_reason = f"Stopped after {step - 1} merges: no pair is left, every word is a single token."
+            break
+        pair, count, tied, n_tied, table, n_pairs = chosen
+        a, b = ord(pair[0]), ord(pair[1])
+        new_id = tok._add_merge(a, b)
+        trainer.merge(pair, chr(new_id))
+        label = tok.label
+        steps.append(
+            MergeStep(
+                step=step,
+                pair=(a, b),
+                left=label(a),
+                right=label(b),
+                token_id=new_id,
+                token=label(new_id),
+                count=count,
+                ties=tuple(PairCount((ord(q[0]), ord(q[1])), label(ord(q[0])), label(ord(q[1])), c) for q, c in tied),
+                n_tied=n_tied,
+                table=tuple(PairCount((ord(q[0]), ord(q[1])), label(ord(q[0])), label(ord(q[1])), c) for q, c in table),
+                n_pairs=n_pairs,
+                vocab_size=tok.vocab_size,
+            )
+        )
+        if progress is not None and (step % every == 0 or step == merges):
+            progress(step, merges)
+    return Trace(
+        tokenizer=tok,
+        steps=tuple(steps),
+        words=tuple(word_counts.items()),
+        requested=merges,
+        stop_reason=stop_reason,
+        total_words=sum(freqs),
+    )
+
+
+class _Trainer:
+    """Incremental pair counts over symbol-string words (see the module docstring)."""
+
+    def __init__(self, words: list[str], freqs: list[int], ties: str, base_rank: list[int], first_id: int) -> None:
+        self.words = words
+        self.freqs = freqs
+        self.first_rule = ties == "first"
+        self.base_rank = base_rank
+        self.first_id = first_id
+        counts: dict[str, int] = {}
+        where: dict[str, set[int]] = {}
+        first_word: dict[str, int] = {}
+        get = counts.get
+        for w, (s, f) in enumerate(zip(words, freqs)):
+            if len(s) < 2:
+                continue
+            for q in map(add, s, s[1:]):
+                counts[q] = get(q, 0) + f
+                holders = where.get(q)
+                if holders is None:
+                    where[q] = {w}
+                    first_word[q] = w
+                else:
+                    holders.add(w)
+        self.counts = counts
+        self.where = where
+        self.first_word = first_word
+        self.hist: Counter[int] = Counter(counts.values())
+        self.heap = [(-c, self._key(q), q) for q, c in counts.items()]
+        heapq.heapify(self.heap)
+
+    # The second element of a heap entry: the first word holding the pair
+    # (rule "first"; pairs in the same word are then ordered by position),
+    # or a fixed rank of the pair (rule "hf").
+    def _key(self, q: str) -> int:
+        if self.first_rule:
+            return self.first_word[q]
+        rank = self.base_rank
+        a, b = ord(q[0]), ord(q[1])
+        ra = rank[a] if a < self.first_id else a
+        rb = rank[b] if b < self.first_id else b
+        return (ra << 21) | rb
+
+    def _first_word(self, q: str) -> int:
+        w = self.first_word[q]
+        if q in self.words[w]:
+            return w
+        holders = self.where[q]
+        live = {v for v in holders if q in self.words[v]}
+        self.where[q] = live
+        w = min(live)
+        self.first_word[q] = w
+        return w
+
+    def _pop_valid(self) -> tuple[int, int, str] | None:
+        heap, counts = self.heap, self.counts
+        while heap:
+            negc, key, q = heapq.heappop(heap)
+            c = counts.get(q, 0)
+            if c == 0:
+                continue
+            if self.first_rule:
+                fresh = self._first_word(q)
+                if c == -negc and fresh == key:
+                    return c, key, q
+                heapq.heappush(heap, (-c, fresh, q))
+            elif c == -negc:
+                return c, key, q
+            else:
+                heapq.heappush(heap, (-c, key, q))
+        return None
+
+    def choose(self, table_size: int, max_ties: int | None):
+        """Pick the winning pair; also gather the tied pairs and the top of the table."""
+        top = self._pop_valid()
+        if top is None:
+            return None
+        best_count = top[0]
+        n_tied = self.hist[best_count]
+        want = max(table_size, n_tied if max_ties is None else min(max_ties, n_tied), 1)
+        got = [top]
+        while True:
+            last = got[-1]
+            same_group = False
+            nxt = self._pop_valid()
+            if nxt is None:
+                break
+            same_group = nxt[0] == last[0] and nxt[1] == last[1]
+            if len(got) >= want and not same_group:
+                heapq.heappush(self.heap, (-nxt[0], nxt[1], nxt[2]))
+                break
+            got.append(nxt)
+        if self.first_rule:
+            words = self.words
+            got.sort(key=lambda e: (-e[0], e[1], words[e[1]].find(e[2])))
+        else:
+            got.sort(key=lambda e: (-e[0], e[1]))
+        winner = got[0]
+        for e in got[1:]:
+            heapq.heappush(self.heap, (-e[0], e[1], e[2]))
+        tied = [(e[2], e[0]) for e in got if e[0] == best_count]
+        if max_ties is not None:
+            tied = tied[:max_ties]
+        table = [(e[2], e[0]) for e in got[:table_size]]
+        return winner[2], best_count, tied, n_tied, table, len(self.counts)
+
+    def merge(self, pair: str, z: str) -> None:
+        """Merge ``pair`` into the new symbol ``z`` in every word, updating the counts."""
+        a, b = pair[0], pair[1]
+        words, freqs, counts, hist = self.words, self.freqs, self.counts, self.hist
+        dec: dict[str, int] = {}
+        inc: dict[str, int] = {}
+        holders: dict[str, list[int]] = {}
+        dget, iget = dec.get, inc.get
+        for w in self.where.pop(pair):
+            s = words[w]
+            if pair not in s:
+                continue
+            f = freqs[w]
+            parts = s.split(pair)
+            last = len(parts) - 1
+            for i, part in enumerate(parts):
+                # Each part sits between two occurrences of the pair (or a word edge).
+                # Only the pairs touching an occurrence change: (x, a) -> (x, z) and
+                # (b, y) -> (z, y); two occurrences side by side give (b, a) -> (z, z).
+                if part:
+                    if i:
+                        q = b + part[0]
+                        dec[q] = dget(q, 0) + f
+                        q = z + part[0]
+                        inc[q] = iget(q, 0) + f
+                        holders.setdefault(q, []).append(w)
+                    if i < last:
+                        q = part[-1] + a
+                        dec[q] = dget(q, 0) + f
+                        q = part[-1] + z
+                        inc[q] = iget(q, 0) + f
+                        holders.setdefault(q, []).append(w)
+                elif 0 < i < last:
+                    q = b + a
+                    dec[q] = dget(q, 0) + f
+                    q = z + z
+                    inc[q] = iget(q, 0) + f
+                    holders.setdefault(q, []).append(w)
+            words[w] = z.join(parts)
+        old = counts.pop(pair)
+        hist[old] -= 1
+        self.first_word.pop(pair, None)
+        for q, d in dec.items():
+            if q == pair:
+                continue
+            c = counts[q]
+            hist[c] -= 1
+            c -= d
+            if c:
+                counts[q] = c
+                hist[c] += 1
+            else:
+                del counts[q]
+        push = heapq.heappush
+        for q, c in inc.items():
+            counts[q] = c
+            hist[c] += 1
+            ws = holders[q]
+            self.where[q] = set(ws)
+            self.first_word[q] = min(ws)
+            push(self.heap, (-c, self._key(q), q))
+
+
+__all__ = ["MergeStep", "PairCount", "Trace", "WordSplit", "count_words", "train", "UNKNOWN_ID"]
