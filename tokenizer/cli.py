@@ -1,0 +1,136 @@
+"""Command line: train a model from a text file, encode text with a saved model.
+
+    python -m tokenizer train CORPUS.txt --merges 100 -o model.json --trace trace.json
+    python -m tokenizer encode model.json --json -- "घने कोहरे से"
+
+Every mistake in the input ends with one line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from . import io
+from .labels import hex_bytes
+from .model import TIES, UNITS, UNKNOWN_ID
+from .pretokenize import DEFAULT_PATTERN, SPLITS
+from .train import train
+
+
+class UsageError(Exception):
+    """A problem with what the user asked for: reported in one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, not argparse's usage block
+        raise UsageError(f"{message} (see: {self.prog} --help)")
+
+
+def _positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--merges needs a whole number, not {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"--merges must be 1 or more (got {number})")
+    return number
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m tokenizer", description="Train and use the Tokenization Lab's BPE tokenizer.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    t = sub.add_parser("train", help="learn merges from a UTF-8 text file")
+    t.add_argument("corpus", help="a UTF-8 text file to learn from")
+    t.add_argument("--merges", type=_positive_int, required=True, help="how many merges to learn")
+    t.add_argument("--unit", choices=UNITS, default="bytes", help="start from UTF-8 bytes (default) or characters")
+    t.add_argument("--split", choices=SPLITS, default="regex", help="pre-split by a regex (default) or by whitespace")
+    t.add_argument("--pattern", default=DEFAULT_PATTERN, help=f"the pre-split regex (default {DEFAULT_PATTERN!r})")
+    t.add_argument("--end-of-word", default=None, metavar="MARKER", help="append MARKER to every word, e.g. '</w>'")
+    t.add_argument("--ties", choices=TIES, default="first", help="how ties are broken (default: first seen)")
+    t.add_argument("-o", "--output", required=True, metavar="MODEL.json", help="where to save the model")
+    t.add_argument("--trace", metavar="TRACE.json", help="also save every step of training")
+
+    e = sub.add_parser("encode", help="encode text with a saved model")
+    e.add_argument("model", help="a model file saved by 'train'")
+    e.add_argument("text", help="the text to encode (put -- before text that starts with '-')")
+    e.add_argument("--json", action="store_true", help="print ids, tokens and count as JSON")
+    return parser
+
+
+def _read_corpus(path: str) -> str:
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"corpus file not found: {path}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot read corpus {path}: {exc.strerror}") from None
+    if not raw.strip():
+        raise UsageError(f"the corpus {path} is empty: give it some text to learn from")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"the corpus {path} is not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} ({exc.reason})"
+        ) from None
+
+
+def _train(args: argparse.Namespace) -> None:
+    text = _read_corpus(args.corpus)
+    try:
+        trace = train(
+            text,
+            args.merges,
+            unit=args.unit,
+            split=args.split,
+            pattern=args.pattern,
+            end_of_word=args.end_of_word,
+            ties=args.ties,
+            max_ties=None,
+        )
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        io.save(trace.tokenizer, args.output)
+        if args.trace:
+            Path(args.trace).write_text(json.dumps(io.trace_to_dict(trace), ensure_ascii=False, indent=1), encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    done = f"learned {len(trace.steps)} merges, vocabulary {trace.tokenizer.vocab_size} tokens -> {args.output}"
+    print(done)
+    if trace.stop_reason:
+        print(trace.stop_reason, file=sys.stderr)
+
+
+def _encode(args: argparse.Namespace) -> None:
+    try:
+        tok = io.load(args.model)
+    except ValueError as exc:
+        raise UsageError(f"{args.model}: {exc}") from None
+    tokens = tok.encode_tokens(args.text)
+    if args.json:
+        out: dict = {
+            "ids": [t.id for t in tokens],
+            "tokens": [t.label for t in tokens],
+            "count": len(tokens),
+        }
+        if tok.config.unit == "bytes":
+            out["bytes"] = [hex_bytes(t.bytes) for t in tokens]
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        print(f"{len(tokens)} tokens: " + " | ".join(t.label for t in tokens))
+        print("ids: " + " ".join("?" if t.id == UNKNOWN_ID else str(t.id) for t in tokens))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = _parser().parse_args(argv)
+        (_train if args.command == "train" else _encode)(args)
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
