@@ -1,0 +1,85 @@
+"""Loading the lab's content (presets, data files) from this folder. No UI code, no prose here."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A training corpus with its trainer settings."""
+
+    id: str
+    title: str
+    lesson: int
+    corpus: str
+    unit: str
+    split: str
+    end_of_word: str | None
+    merges: int
+    ties: str
+    pattern: str
+    examples: tuple[str, ...]
+    note: str
+
+    def train_kwargs(self) -> dict:
+        return {
+            "unit": self.unit,
+            "split": self.split,
+            "pattern": self.pattern,
+            "end_of_word": self.end_of_word,
+            "ties": self.ties,
+        }
+
+
+@lru_cache(maxsize=None)
+def data(name: str) -> dict:
+    """A JSON file from lessons/data/ (name without .json)."""
+    return json.loads((HERE / "data" / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def _data_string(ref: str) -> str:
+    file, _, key = ref.partition(":")
+    value = data(file)[key]
+    if not isinstance(value, str):
+        raise ValueError(f"{ref} is not a string")
+    return value
+
+
+def _corpus(entry: dict) -> str:
+    if "text" in entry:
+        return entry["text"]
+    if "words" in entry:
+        return " ".join(" ".join([word] * count) for word, count in entry["words"])
+    if "parts" in entry:
+        return "".join((part["text"] if "text" in part else _data_string(part["data"])) * part["times"] for part in entry["parts"])
+    raise ValueError(f"Preset {entry.get('id')!r} has no corpus (text, words or parts).")
+
+
+@lru_cache(maxsize=None)
+def presets() -> dict[str, Preset]:
+    """Every training preset, by id, in file order."""
+    raw = tomllib.loads((HERE / "presets.toml").read_text(encoding="utf-8"))
+    out: dict[str, Preset] = {}
+    for entry in raw["preset"]:
+        out[entry["id"]] = Preset(
+            id=entry["id"],
+            title=entry["title"],
+            lesson=entry.get("lesson", 0),
+            corpus=_corpus(entry),
+            unit=entry.get("unit", "bytes"),
+            split=entry.get("split", "regex"),
+            end_of_word=entry.get("end_of_word") or None,
+            merges=entry.get("merges", 10),
+            ties=entry.get("ties", "first"),
+            pattern=entry.get("pattern", r" ?\S+"),
+            examples=tuple(entry.get("examples", ())),
+            note=entry.get("note", ""),
+        )
+    return out
