@@ -1,0 +1,85 @@
+"""Tokenization Lab: the home page.
+
+Run with `scripts/run` (or `python -m streamlit run app.py`). The other pages
+live in pages/ and the sidebar comes from ui/layout.py.
+"""
+
+import streamlit as st
+
+from ui.layout import APP_NAME, find_page, link_params, page_setup
+
+page_setup(APP_NAME)
+
+english, hindi = "hello", "नमस्ते"
+st.markdown(
+    "Language models never see letters or words. They see **tokens**: chunks of "
+    "text from a fixed vocabulary that a *tokenizer* learned from data. "
+    "This lab opens the tokenizer up so you can watch it learn and work, one step at a time."
+)
+st.caption(
+    f"A first taste: “{english}” is {len(english.encode('utf-8'))} bytes of UTF-8, "
+    f"“{hindi}” is {len(hindi.encode('utf-8'))}. Tokenizers start from bytes, "
+    "and that difference follows the text all the way to the bill."
+)
+
+st.subheader("What you will learn")
+st.markdown(
+    """
+- **How BPE is trained, merge by merge.** Start from bytes, count which pairs sit
+  next to each other most often, glue the top pair into a new token, repeat.
+- **How text is encoded** by replaying those merges on something new.
+- **Why Hindi usually costs more tokens than English.** Devanagari takes 3 bytes
+  per character in UTF-8, and a tokenizer trained mostly on English has learned
+  few Hindi merges.
+- **Bytes per character, tokens per word, and cost:** what a prompt in English,
+  Hindi or Hinglish will use of a context window and a budget.
+"""
+)
+
+st.subheader("Start here: the core labs")
+CORE_LABS = [
+    ("Train step by step", "Give BPE a small corpus and watch each merge: the pair counts, the winner, the new token."),
+    ("Tokenize anything", "Paste any text (English, Hindi, Hinglish, emoji, code) and see its tokens and ids."),
+    ("Encode step by step", "Watch a trained tokenizer split a word by applying its merges in order."),
+    ("Bytes per character", "See how many UTF-8 bytes each character takes, and why Devanagari starts at 3."),
+]
+for row in (CORE_LABS[:2], CORE_LABS[2:]):
+    for column, (title, blurb) in zip(st.columns(2, border=True), row):
+        entry = find_page(title)
+        assert entry is not None, f"{title!r} is missing from ui.layout.PAGES"
+        with column:
+            st.page_link(entry.path, label=f"**{entry.title}**", icon=entry.icon, query_params=link_params())
+            st.caption(blurb)
+
+st.subheader("Who it is for")
+teachers, learners, engineers = st.columns(3, border=True)
+with teachers:
+    st.markdown("**:material/co_present: Teachers**")
+    st.markdown(
+        "Project it in class. Turn on *Large type* in the sidebar; a link you "
+        "share keeps it on."
+    )
+with learners:
+    st.markdown("**:material/self_improvement: Self-paced learners**")
+    st.markdown("Go through the labs in order, try your own text, take your time.")
+with engineers:
+    st.markdown("**:material/calculate: Engineers**")
+    st.markdown("Check how many tokens your real text needs before you pay for them.")
+st.markdown(
+    "Many of us read Hindi and write Hinglish, so the examples mix scripts on "
+    "purpose: English, हिन्दी, and *yaar, kal milte hain*."
+)
+
+st.subheader("Coming later")
+st.caption("These labs are planned and not built yet.")
+COMING = [
+    ("English vs Hindi", "the same sentence side by side, token for token."),
+    ("Cost & context window", "turn token counts into money, and into how much fits in a prompt."),
+    ("Streaming", "why a model's reply can arrive as half a character."),
+    ("Quirks", "spaces, capitals, numbers and other surprises."),
+    ("Real tokenizers side by side", "GPT-4, GPT-4o, Mistral and others on your text."),
+    ("Predict, then run", "exercises where you guess first and then check."),
+]
+st.markdown(
+    "\n".join(f"- :gray-badge[Coming soon] **{name}**: {what}" for name, what in COMING)
+)

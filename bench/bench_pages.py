@@ -1,0 +1,83 @@
+"""How long does each page take to rerun on the server? (a benchmark, not a test)
+
+Every Streamlit interaction reruns the page script. This script opens each
+registered page in Streamlit's AppTest with a few deep links (presets,
+texts), then reruns it, and prints the median and worst rerun time. The bar
+is 200 ms per interaction on the presets. The first run of a page pays for
+imports and for training (cached afterwards), so it is shown apart.
+
+    .venv/bin/python bench/bench_pages.py [--reruns 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from ui.layout import PAGES  # noqa: E402
+
+# Deep links worth timing, per page file (query parameters). The empty dict is the page as opened.
+SCENARIOS: dict[str, list[dict[str, str]]] = {
+    "pages/1_Train_step_by_step.py": [
+        {"preset": "chai", "step": "3"},
+        {"preset": "readers", "step": "12"},
+        {"preset": "english-hindi", "step": "50"},
+    ],
+    "pages/2_Tokenize_anything.py": [
+        {"tok": "english-hindi", "text": "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"},
+        {"tok": "readers", "text": "the reader reads"},
+    ],
+    "pages/3_Encode_step_by_step.py": [
+        {"tok": "readers", "text": "readership"},
+        {"tok": "english-hindi", "text": "Thick fog closed schools and roads in the city."},
+    ],
+    "pages/4_Bytes_per_character.py": [
+        {"text": "इंदौर साफ़ है"},
+    ],
+}
+
+
+def time_page(path: str, params: dict[str, str], reruns: int) -> tuple[float, list[float], int]:
+    at = AppTest.from_file(str(ROOT / path), default_timeout=120)
+    for key, value in params.items():
+        at.query_params[key] = value
+    start = time.perf_counter()
+    at.run()
+    first = time.perf_counter() - start
+    times = []
+    for _ in range(reruns):
+        start = time.perf_counter()
+        at.run()
+        times.append(time.perf_counter() - start)
+    return first, times, len(at.exception)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--reruns", type=int, default=15)
+    args = parser.parse_args()
+    print(f"{'page':34} {'deep link':48} {'first':>8} {'median':>8} {'worst':>8}  verdict")
+    worst_all = 0.0
+    for entry in PAGES:
+        for params in [{}] + SCENARIOS.get(entry.path, []):
+            first, times, errors = time_page(entry.path, params, args.reruns)
+            median, worst = statistics.median(times), max(times)
+            worst_all = max(worst_all, median)
+            link = "&".join(f"{k}={v}" for k, v in params.items())[:48] or "(as opened)"
+            verdict = "ok" if median < 0.2 else "SLOW"
+            if errors:
+                verdict += f", {errors} exception(s)!"
+            print(f"{entry.title:34} {link:48} {first * 1000:7.0f}ms {median * 1000:7.0f}ms {worst * 1000:7.0f}ms  {verdict}")
+    print(f"\nslowest median rerun: {worst_all * 1000:.0f} ms (bar: 200 ms)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""Helpers for the real-browser tests (used by conftest.py and the test modules).
+
+Chromium is Debian's /usr/bin/chromium (apt-get install chromium fonts-noto-core);
+we never run `playwright install`.
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+VIEWPORT = {"width": 1280, "height": 1500}  # full_page stops at Streamlit's scroller
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SERVER_START_TIMEOUT_S = 30
+PAGE_TIMEOUT_MS = 20_000
+
+
+def browser_skip_reason() -> str | None:
+    """Why browser tests cannot run here, or None if they can."""
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is missing (as root: apt-get install chromium fonts-noto-core)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright package is not installed (pip install -r requirements-dev.txt)"
+    return None
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class StreamlitServer:
+    base_url: str
+    log_path: Path
+    process: subprocess.Popen
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+
+def wait_for_streamlit(page) -> None:
+    """Wait until the app is connected, the script has finished and the main block shows.
+
+    stApp carries data-test-script-state ("initial", "running", "notRunning").
+    After a click that starts a run, first wait for something the new run draws,
+    then call this.
+    """
+    page.wait_for_selector(
+        '[data-testid="stApp"][data-test-script-state="notRunning"]', state="attached"
+    )
+    page.locator('[data-testid="stMainBlockContainer"]').wait_for(state="visible")
+    page.wait_for_function(
+        """() => !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')"""
+    )
+
+
+def assert_no_exception(page) -> None:
+    exceptions = page.locator('[data-testid="stException"]')
+    if exceptions.count():
+        pytest.fail("the page shows an exception:\n" + "\n---\n".join(exceptions.all_inner_texts()))
+
+
+def screenshot(page, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path))
+    return path

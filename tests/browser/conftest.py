@@ -1,0 +1,142 @@
+"""Browser fixtures: a real Streamlit server and Debian's Chromium via Playwright.
+
+Tests in tests/browser/ get:
+  streamlit_server  the running app (session-scoped): .base_url, .log_path, .log()
+  browser_context   one headless Chromium context (session-scoped), viewport 1280x1500
+  open_page         open_page(url_path, screenshot_name, query="") -> Playwright page,
+                    loaded, checked for exceptions, screenshot saved
+
+Helpers (wait_for_streamlit, assert_no_exception, screenshot, browser_skip_reason)
+live in browser_helpers.py. Without /usr/bin/chromium or the playwright package,
+every browser test is skipped with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from typing import Callable, Iterator
+
+import pytest
+
+from tests.browser.browser_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PAGE_TIMEOUT_MS,
+    ROOT,
+    SERVER_START_TIMEOUT_S,
+    VIEWPORT,
+    StreamlitServer,
+    assert_no_exception,
+    browser_skip_reason,
+    free_port,
+    screenshot,
+    wait_for_streamlit,
+)
+
+
+def skip_or_fail_without_browser() -> None:
+    """Skip on a developer machine without Chromium; in CI a missing browser is a failure."""
+    reason = browser_skip_reason()
+    if reason and os.environ.get("CI"):
+        pytest.fail(f"CI must run the browser tests, but {reason}")
+    if reason:
+        pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def streamlit_server() -> Iterator[StreamlitServer]:
+    skip_or_fail_without_browser()
+    port = free_port()
+    log_dir = ROOT / "artifacts"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    log_path = log_dir / "streamlit-server.log"
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", "app.py",
+        "--server.headless", "true",
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false",
+        "--client.toolbarMode", "minimal",
+    ]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    with open(log_path, "w", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    server = StreamlitServer(base_url=base_url, log_path=log_path, process=process)
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"streamlit exited with code {process.returncode}:\n{server.log()}")
+            try:
+                with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=1) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"streamlit did not become healthy in {SERVER_START_TIMEOUT_S}s:\n{server.log()}")
+            time.sleep(0.1)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture(scope="session")
+def browser_context(tmp_path_factory: pytest.TempPathFactory):
+    skip_or_fail_without_browser()
+    from playwright.sync_api import sync_playwright
+
+    profile = tmp_path_factory.mktemp("chromium-profile")
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(profile),
+            executable_path=str(CHROMIUM),
+            headless=True,
+            args=CHROMIUM_ARGS,
+            viewport=VIEWPORT,
+        )
+        context.set_default_timeout(PAGE_TIMEOUT_MS)
+        try:
+            yield context
+        finally:
+            context.close()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture()
+def open_page(streamlit_server: StreamlitServer, browser_context) -> Iterator[Callable]:
+    """open_page(url_path, name, query="") opens base_url/url_path?query in a new tab,
+    waits for the run to finish, fails on any exception element, saves
+    artifacts/screenshots/<name>.png and returns the Playwright page."""
+    opened = []
+
+    def _open(url_path: str, name: str, query: str = ""):
+        page = browser_context.new_page()
+        opened.append(page)
+        url = f"{streamlit_server.base_url}/{url_path.lstrip('/')}"
+        if query:
+            url += "?" + query.lstrip("?")
+        page.goto(url)
+        wait_for_streamlit(page)
+        assert_no_exception(page)
+        page.evaluate("document.fonts.ready")  # icons and Devanagari drawn before the shot
+        screenshot(page, name)
+        return page
+
+    yield _open
+    for page in opened:
+        page.close()
