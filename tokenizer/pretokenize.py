@@ -43,9 +43,12 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
     if not pattern:
         raise ValueError("The pre-split pattern is empty: give a regular expression such as ' ?\\S+'.")
     try:
-        return regex.compile(pattern)
+        compiled = regex.compile(pattern)
     except regex.error as exc:
         raise ValueError(f"The pre-split pattern {pattern!r} is not a valid regular expression: {exc}.") from None
+    if compiled.flags & regex.REVERSE:
+        raise ValueError("The pre-split pattern searches right to left ((?r)); pieces must be found left to right.")
+    return compiled
 
 
 def split_text(text: str, split: str = "regex", pattern: str = DEFAULT_PATTERN) -> list[str]:
