@@ -3,9 +3,10 @@
 import pandas as pd
 import streamlit as st
 
+from tokenizer import UNKNOWN_ID
 from tokenizer.replay import EncodeTrace, encode_trace
 from ui import state
-from ui.chips import CSS, Chip, chip_for_id, chips_html, md_code, merge_html, token_chips, visible_plain
+from ui.chips import CSS, Chip, chip_for_id, md_code, merge_html, token_chips, visible_plain
 from ui.layout import page_setup
 from ui.picker import pick_tokenizer, set_choice
 
@@ -102,6 +103,18 @@ def count_tokens(step: int) -> int:
     return sum(len(ids) for ids in trace.ids_at(step))
 
 
+def draw_key() -> None:
+    """A one-line key to the chips on this page (only what the chips shown can need)."""
+    key = ["the number under a chip is its id"]
+    if len(trace.pieces) > 1:
+        key.append("a wider gap separates the pre-split pieces (merges never cross them)")
+    if any(UNKNOWN_ID in ids for ids in trace.start):
+        key.append("white with a dotted border and ?: a character never seen in training (it keeps its text but has no id)")
+    if tok.config.unit == "bytes":
+        key.append("dashed border: part of a character, shown as its bytes in hex")
+    st.caption("Key: " + "; ".join(key) + ".")
+
+
 unit = "bytes" if tok.config.unit == "bytes" else "characters"
 marker = tok.config.end_of_word
 
@@ -110,6 +123,7 @@ if n == 0:
     state.publish(PARAMS)
     st.subheader("No merge fires")
     token_chips(chips_at(0), show_ids=True, label="tokens", mark_pieces=True)
+    draw_key()
     st.info(
         f"None of the {len(tok.merges)} learned merges finds its pair in this text, so it stays as its "
         f"{count_tokens(0)} starting {unit}: one token each.",
@@ -165,6 +179,8 @@ else:
     after = {(p, j) for p, ids in enumerate(trace.ids_at(step)) for j, t in enumerate(ids) if t == s.token_id}
     st.markdown("**After: the final tokens**" if step == n else "**After**")
     token_chips(chips_at(step, after), show_ids=True, label="tokens after the merge", mark_pieces=True)
+
+draw_key()
 
 if step == n:
     final = count_tokens(n)

@@ -128,6 +128,12 @@ html {{ font-size: 22px; }}
   font-size: 1rem;
   line-height: 1.5;
 }}
+/* A metric's number is drawn inside a markdown paragraph too: keep it big. */
+[data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p,
+[data-testid="stMetricValue"] p {{
+  font-size: 1.6rem;
+  line-height: 1.2;
+}}
 </style>
 """
 

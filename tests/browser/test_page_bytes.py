@@ -1,0 +1,133 @@
+"""Bytes per character in a real browser: the table, the ladders and the chart render, Devanagari
+is drawn with a real font, nothing is cut off at 1280 px, typed markup stays text, the URL keeps state.
+
+Screenshots (artifacts/screenshots/): bytes-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from tests.browser.browser_helpers import (
+    SCREENSHOTS,
+    assert_no_exception,
+    browser_skip_reason,
+    screenshot,
+    wait_for_streamlit,
+)
+
+_reason = browser_skip_reason()
+if _reason:
+    pytest.skip(f"browser tests skipped: {_reason}", allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402
+
+URL_PATH = "Bytes_per_character"
+
+
+def _no_error_boxes(page) -> None:
+    """No exception and no error alert (a chart that fails in the browser shows one)."""
+    assert_no_exception(page)
+    errors = page.locator('[data-testid="stAlertContentError"]')
+    assert errors.count() == 0, errors.all_inner_texts()
+
+
+def _overflowing_lines(page) -> list[str]:
+    """Ladder lines wider than the space they have (they would scroll sideways)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.tl-line')]
+              .filter(el => el.scrollWidth > el.clientWidth + 1)
+              .map(el => el.getAttribute('aria-label') + ': ' + el.scrollWidth + ' > ' + el.clientWidth)"""
+    )
+
+
+def _shot(locator, name: str) -> None:
+    locator.scroll_into_view_if_needed()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    locator.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def _uses_devanagari_font(page, selector: str) -> bool:
+    """True when the browser draws the Devanagari in ``selector`` with a Devanagari-capable font
+    (a missing font would give boxes: their width would equal a fallback .notdef glyph's)."""
+    return page.evaluate(
+        """(sel) => {
+            const el = document.querySelector(sel);
+            if (!el) return false;
+            const ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = getComputedStyle(el).font;
+            const ka = ctx.measureText('क').width, kha = ctx.measureText('ख').width;
+            const missing = ctx.measureText('\\u{E0FFF}').width;  // a private-use code point: no glyph
+            return ka > 0 && (ka !== missing || kha !== missing);
+        }""",
+        selector,
+    )
+
+
+def test_default_page_renders_everything(open_page) -> None:
+    page = open_page(URL_PATH, "bytes-default")
+    main = page.locator('[data-testid="stMain"]')
+    expect(main.get_by_role("heading", level=1)).to_have_text("Bytes per character")
+    page.locator(".tl-tok").wait_for()
+    _no_error_boxes(page)
+
+    # the four ways of counting, as metrics
+    expect(main.locator('[data-testid="stMetric"]').first).to_be_visible()
+    # the table, the two ladders and the chart
+    expect(main.locator('[data-testid="stDataFrame"]').first).to_be_visible()
+    ladder = main.locator(".tl-tok")
+    expect(ladder).to_contain_text("E0")
+    assert "\ufffd" not in ladder.inner_text()
+    expect(ladder.locator(".tl-chip.tl-partial").first).to_be_visible()
+    expect(main.locator(".tl-g").first).to_be_visible()
+    chart = main.locator('[data-testid="stVegaLiteChart"]')
+    chart.scroll_into_view_if_needed()
+    expect(chart.locator("canvas, svg").first).to_be_visible()
+
+    assert _uses_devanagari_font(page, ".tl-cp")
+    assert _uses_devanagari_font(page, ".tl-g")
+    assert _overflowing_lines(page) == []
+
+    _shot(main.locator('[data-testid="stDataFrame"]').first, "bytes-table")
+    _shot(main.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-g")), "bytes-graphemes")
+    _shot(main.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-tok")), "bytes-ladder")
+    _shot(chart, "bytes-chart")
+
+
+def test_typed_markup_stays_text_and_goes_in_the_url(open_page) -> None:
+    page = open_page(URL_PATH, "bytes-before-typing")
+    box = page.get_by_role("textbox", name="Your text")
+    box.fill("<img src=x onerror=alert(1)> खबर")
+    box.press("Control+Enter")
+    page.locator(".tl-tok").filter(has_text="onerror").wait_for()
+    wait_for_streamlit(page)
+    _no_error_boxes(page)
+    main = page.locator('[data-testid="stMain"]')
+    assert main.locator("img[onerror], img[src='x']").count() == 0
+    expect(main.locator(".tl-tok")).to_contain_text("<")
+    expect(page).to_have_url(re.compile(r"[?&]text="))
+    assert parse_qs(urlparse(page.url).query)["text"] == ["<img src=x onerror=alert(1)> खबर"]
+    assert _overflowing_lines(page) == []
+    screenshot(page, "bytes-markup")
+
+
+def test_shared_link_in_large_type(open_page) -> None:
+    page = open_page(URL_PATH, "bytes-large-type", query="large=1&sample=hindi&tok=english-hindi-fair")
+    page.locator(".tl-tok").wait_for()
+    _no_error_boxes(page)
+    main = page.locator('[data-testid="stMain"]')
+    expect(page.get_by_role("textbox", name="Your text")).to_have_value(re.compile("इंदौर"))
+    assert _overflowing_lines(page) == []
+    _shot(main.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-tok")), "bytes-ladder-large")
+
+
+def test_emoji_and_right_to_left_samples(open_page) -> None:
+    for sample in ("emoji", "urdu", "code"):
+        page = open_page(URL_PATH, f"bytes-{sample}", query=f"sample={sample}")
+        page.locator(".tl-tok").wait_for()
+        _no_error_boxes(page)
+        assert _overflowing_lines(page) == [], sample
+        assert "\ufffd" not in page.locator(".tl-tok").inner_text()

@@ -1,0 +1,72 @@
+"""Encode step by step in a real browser: a shared link, the step buttons, a Hindi example.
+
+Screenshots (artifacts/screenshots/): encode-readership-start, encode-readership-final,
+encode-hindi-step, encode-large-type.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.browser_helpers import assert_no_exception, browser_skip_reason, screenshot, wait_for_streamlit
+
+_reason = browser_skip_reason()
+if _reason:
+    pytest.skip(f"browser tests skipped: {_reason}", allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402
+
+URL = "Encode_step_by_step"
+
+
+def _chip_texts(page, row: int) -> list[str]:
+    """The token texts of the row-th chip row in the main area (ids left out)."""
+    chips = page.locator('[data-testid="stMain"] .tl-chips').nth(row).locator(".tl-text")
+    return [t.replace("\xa0", "") for t in chips.all_text_contents()]
+
+
+def _click(page, name: str) -> None:
+    page.locator('[data-testid="stMain"]').get_by_role("button", name=re.compile(rf"{name}$")).click()
+    page.wait_for_timeout(300)
+    wait_for_streamlit(page)
+    assert_no_exception(page)
+
+
+def test_readership_link_steps_to_the_end(open_page) -> None:
+    page = open_page(URL, "encode-start", query="tok=readers&text=readership")
+    expect(page.get_by_role("heading", name="Start: 11 tokens")).to_be_visible()
+    assert _chip_texts(page, 0) == list("readership") + ["</w>"]
+    screenshot(page, "encode-readership-start")
+
+    _click(page, "Next")
+    expect(page.get_by_role("heading", name="Step 1 of 4")).to_be_visible()
+    expect(page).to_have_url(re.compile(r"[?&]step=1"))
+    _click(page, "End")
+    expect(page.get_by_role("heading", name="Step 4 of 4")).to_be_visible()
+    expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text("No merge applies any more")
+    # The last chip row on the page is the final tokens.
+    assert _chip_texts(page, -1) == ["read", "er", "s", "h", "i", "p", "</w>"]
+    expect(page.locator('[data-testid="stDataFrame"]')).to_be_visible()
+    screenshot(page, "encode-readership-final")
+
+
+def test_hindi_example_button(open_page) -> None:
+    page = open_page(URL, "encode-default")
+    page.get_by_role("button", name=re.compile("स्कूलों · English \\+ Hindi, k = 10")).click()
+    expect(page.get_by_label("A word or a sentence", exact=True)).to_have_value("स्कूलों")
+    wait_for_streamlit(page)
+    _click(page, "Next")
+    _click(page, "Next")
+    _click(page, "Next")
+    expect(page.get_by_role("heading", name=re.compile(r"Step 3 of \d+"))).to_be_visible()
+    assert page.locator(".tl-chip.tl-hl").count() >= 2  # the pair before, the new token after
+    assert "\ufffd" not in page.locator('[data-testid="stMain"]').inner_text()
+    screenshot(page, "encode-hindi-step")
+
+
+def test_no_merge_fires_and_large_type(open_page) -> None:
+    page = open_page(URL, "encode-large-type", query="tok=news&text=xyz&large=1")
+    expect(page.get_by_text("None of the 3 learned merges finds its pair")).to_be_visible()
+    assert _chip_texts(page, 0) == ["x", "y", "z"]

@@ -1,0 +1,208 @@
+"""Encode step by step (AppTest): the curriculum's replays, the step controls, ready examples, bad input."""
+
+from __future__ import annotations
+
+from html.parser import HTMLParser
+
+import pytest
+
+import lessons
+from tests.apptest_helpers import assert_no_exception, main_text, run_page
+from tokenizer import train
+from tokenizer.replay import encode_trace
+
+PAGE = "pages/3_Encode_step_by_step.py"
+
+
+def preset_tokenizer(preset_id: str):
+    preset = lessons.presets()[preset_id]
+    return train(preset.corpus, preset.merges, **preset.train_kwargs()).tokenizer
+
+
+class _Chips(HTMLParser):
+    """Chip texts (entities decoded, the no-break space under a lone mark dropped) and highlight flags."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chips: list[tuple[str, bool]] = []
+        self.depth = 0
+        self._hl = False
+
+    def handle_starttag(self, tag, attrs) -> None:
+        attrs = dict(attrs)
+        if self.depth:
+            self.depth += 1
+        elif "tl-chip" in (attrs.get("class") or "").split():
+            self._hl = "tl-hl" in attrs["class"].split()
+        elif attrs.get("class") == "tl-text":
+            self.depth = 1
+            self.chips.append(("", self._hl))
+
+    def handle_endtag(self, tag) -> None:
+        if self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data) -> None:
+        if self.depth:
+            text, hl = self.chips[-1]
+            self.chips[-1] = (text + data.replace("\xa0", ""), hl)
+
+
+def chip_rows(at) -> list[list[tuple[str, bool]]]:
+    """Every row of chips in the main area, in order: [(text, highlighted), ...] per row."""
+    rows = []
+    for element in at.main.get("html"):
+        body = element.value.split("</style>", 1)[-1]
+        if 'class="tl-merge"' in body:
+            continue
+        parser = _Chips()
+        parser.feed(body)
+        if parser.chips:
+            rows.append(parser.chips)
+    return rows
+
+
+def texts(row) -> list[str]:
+    return [text for text, _ in row]
+
+
+def merge_line(at) -> list[str]:
+    """The chips of the "left + right → new" line."""
+    for element in at.main.get("html"):
+        if 'class="tl-merge"' in element.value:
+            parser = _Chips()
+            parser.feed(element.value.split("</style>", 1)[-1])
+            return texts(parser.chips)
+    return []
+
+
+def test_default_is_readership_at_the_start() -> None:
+    at = run_page(PAGE)
+    assert at.selectbox(key="encode.tok").value == "readers"
+    assert at.text_input(key="encode.text").value == "readership"
+    assert at.slider(key="encode.step").value == 0
+    assert "Start: 11 tokens" in main_text(at)
+    assert texts(chip_rows(at)[0]) == list("readership") + ["</w>"]
+
+
+def test_readership_steps_to_the_final_seven_tokens() -> None:
+    tok = preset_tokenizer("readers")
+    trace = encode_trace(tok, "readership")
+    at = run_page(PAGE, query_params={"tok": "readers", "text": "readership"})
+    n = int(at.slider(key="encode.step").max)
+    assert n == len(trace.steps) == 4
+
+    fired = []
+    for step in range(1, n + 1):
+        at.button(key="encode.next").click().run()
+        assert_no_exception(at)
+        assert at.slider(key="encode.step").value == step
+        assert f"Step {step} of {n}" in main_text(at)
+        left, right, new = merge_line(at)
+        fired.append((left, right, new))
+        expected = trace.steps[step - 1]
+        assert (left, right, new) == (expected.left, expected.right, expected.token)
+        before, after = chip_rows(at)[-2:]
+        # The pair is highlighted before the merge; the new token after it.
+        assert [t for t, hl in before if hl] == [expected.left, expected.right]
+        assert [t for t, hl in after if hl] == [expected.token]
+        assert f"Merge #{expected.rank + 1} of the 12 learned" in " ".join(h.value for h in at.main.get("html"))
+    assert fired == [("e", "a", "ea"), ("ea", "d", "ead"), ("r", "ead", "read"), ("e", "r", "er")]
+    # The end: the 7 tokens of the curriculum and "no merge applies any more".
+    assert texts(chip_rows(at)[-1]) == ["read", "er", "s", "h", "i", "p", "</w>"]
+    success = " ".join(s.value for s in at.main.get("success"))
+    assert "No merge applies any more" in success and "7 tokens" in success and "4 of the 12" in success
+    table = at.dataframe[0].value
+    assert table["new token"].tolist() == ["ea", "ead", "read", "er"]
+    assert table["merge #"].tolist() == [1, 2, 4, 5]
+    assert at.button(key="encode.next").disabled
+    assert at.query_params["step"] == "4"
+    # Merge #3 (e + </w>) was skipped: the page says so at step 3.
+    at.button(key="encode.prev").click().run()
+    assert "Skipped since the last step" in main_text(at) and "#3" in main_text(at)
+
+
+def test_newsroom_on_preset_a() -> None:
+    at = run_page(PAGE, query_params={"tok": "news", "text": "newsroom", "step": "99"})
+    assert at.slider(key="encode.step").value == 3  # clamped to the last step
+    assert texts(chip_rows(at)[-1]) == ["news", "r", "o", "o", "m"]
+    assert at.dataframe[0].value["new token"].tolist() == ["ne", "new", "news"]
+
+
+@pytest.mark.parametrize(
+    ("index", "preset", "word", "final"),
+    [
+        (0, "news", "newsroom", ["news", "r", "o", "o", "m"]),
+        (1, "readers", "readership", ["read", "er", "s", "h", "i", "p", "</w>"]),
+        (2, "readers", "xylophone", ["x", "y", "l", "o", "p", "h", "o", "n", "e</w>"]),
+    ],
+)
+def test_ready_examples(index: int, preset: str, word: str, final: list[str]) -> None:
+    at = run_page(PAGE, query_params={"tok": "chai", "text": "chai", "step": "1"})
+    at.button(key=f"encode.example.{index}").click().run()
+    assert_no_exception(at)
+    assert at.selectbox(key="encode.tok").value == preset
+    assert at.text_input(key="encode.text").value == word
+    assert at.slider(key="encode.step").value == 0
+    at.button(key="encode.last").click().run()
+    assert texts(chip_rows(at)[-1]) == final
+
+
+def test_hindi_example_replays_the_engine() -> None:
+    at = run_page(PAGE)
+    at.button(key="encode.example.3").click().run()
+    assert at.selectbox(key="encode.tok").value == "english-hindi-fair"
+    trace = encode_trace(preset_tokenizer("english-hindi-fair"), "स्कूलों")
+    assert int(at.slider(key="encode.step").max) == len(trace.steps)
+    at.button(key="encode.last").click().run()
+    assert texts(chip_rows(at)[-1]) == trace.labels_at(len(trace.steps))[0]
+    html = " ".join(h.value for h in at.main.get("html"))
+    assert "\ufffd" not in html and "tl-partial" in html
+
+
+def test_a_sentence_marks_where_merges_fire() -> None:
+    tok = preset_tokenizer("readers")
+    trace = encode_trace(tok, "the reader reads")
+    at = run_page(PAGE, query_params={"tok": "readers", "text": "the reader reads", "step": "1"})
+    step = trace.steps[0]
+    assert f"fired at {len(step.places)} place" in " ".join(h.value for h in at.main.get("html"))
+    at.button(key="encode.last").click().run()
+    final = [label for piece in trace.labels_at(len(trace.steps)) for label in piece]
+    assert texts(chip_rows(at)[-1]) == final and len(final) == 4
+
+
+def test_changing_the_text_starts_again() -> None:
+    at = run_page(PAGE, query_params={"tok": "readers", "text": "readership", "step": "3"})
+    assert at.slider(key="encode.step").value == 3
+    at.text_input(key="encode.text").input("reader").run()
+    assert at.slider(key="encode.step").value == 0
+
+
+def test_no_merge_fires() -> None:
+    at = run_page(PAGE, query_params={"tok": "news", "text": "xyz"})
+    assert "None of the 3 learned merges" in main_text(at)
+    assert texts(chip_rows(at)[0]) == ["x", "y", "z"]
+    assert not at.slider
+
+
+AWKWARD = ["", "   ", "👩‍👩‍👧", "कि", "<img src=x onerror=alert(1)>", "bell\x07 \u202e", "شہر", "x" * 5000]
+
+
+@pytest.mark.parametrize("preset", ["readers", "english-hindi"])
+def test_awkward_input_never_crashes(preset: str) -> None:
+    at = run_page(PAGE, query_params={"tok": preset})
+    for text in AWKWARD:
+        at.text_input(key="encode.text").input(text).run()
+        assert_no_exception(at)
+        html = " ".join(h.value for h in at.main.get("html"))
+        assert "<img" not in html and "\ufffd" not in html and "\u202e" not in html
+        if not text.strip():
+            assert "Type a word or a sentence" in main_text(at)
+        if len(text) > 200:
+            assert "first 200 characters" in main_text(at)
+
+
+def test_upload_choice_without_file() -> None:
+    at = run_page(PAGE, query_params={"tok": "upload"})
+    assert "Upload a model file" in main_text(at)
+    assert not at.slider
