@@ -45,7 +45,11 @@ if preset is not None and preset.note:
     about.html(tv.note_html(preset.note))
 
 with st.container(border=True):
-    c_unit, c_split, c_marker, c_ties, c_merges = st.columns([1.1, 1.5, 1.4, 1.3, 1])
+    if large_type_on():  # two rows, so the labels are not squeezed letter by letter
+        c_unit, c_split, c_marker = st.columns(3)
+        c_ties, c_merges, _ = st.columns(3)
+    else:
+        c_unit, c_split, c_marker, c_ties, c_merges = st.columns([1.1, 1.5, 1.4, 1.3, 1])
     c_unit.radio(
         "Unit",
         ("chars", "bytes"),
@@ -191,6 +195,8 @@ def draw_steps(trace, run: str) -> None:
             key=tv.PREDICT.skey,
             help="Hide each merge's winner until you pick the pair you think wins.",
         )
+        if predict:
+            st.session_state[tv.AUTOPLAY_KEY] = False  # guessing and autoplay do not mix
         st.toggle(
             "Autoplay",
             key=tv.AUTOPLAY_KEY,
@@ -213,23 +219,27 @@ def draw_steps(trace, run: str) -> None:
     tok = trace.tokenizer
 
     st.html(tv.step_header_html(trace, k, hide_winner=hidden))
-    m_vocab, m_pairs, m_tokens, m_score = st.columns(4)
+    if large_type_on():
+        m_vocab, m_pairs = st.columns(2)
+        m_tokens, m_score = st.columns(2)
+    else:
+        m_vocab, m_pairs, m_tokens, m_score = st.columns(4)
     m_vocab.metric(
-        "Vocabulary size",
+        "Vocabulary",
         f"{tok.first_merge_id + k:,}",
         delta=f"+{k:,} merged" if k else None,
         delta_color="off",
         help=f"{tok.first_merge_id:,} base symbols + {k:,} tokens made by merges.",
     )
     m_pairs.metric(
-        f"Distinct pairs before merge {max(k, 1)}", f"{step.n_pairs:,}", help="Different neighbour pairs in the corpus."
+        "Distinct pairs", f"{step.n_pairs:,}", help=f"Different neighbour pairs in the corpus before merge {max(k, 1)}."
     )
-    tokens_now = tv.corpus_tokens(trace, k)
+    tokens_now = tv.corpus_tokens(run, trace, k)
     if tokens_now is not None:
         m_tokens.metric(
-            "Corpus length in tokens",
+            "Corpus tokens",
             f"{tokens_now:,}",
-            delta=(tokens_now - tv.corpus_tokens(trace, k - 1)) if k and not hidden else None,
+            delta=(tokens_now - tv.corpus_tokens(run, trace, k - 1)) if k and not hidden else None,
             delta_color="inverse",
             help="Every word, as often as it occurs, after this many merges. Each merge makes it shorter.",
         )
@@ -274,19 +284,22 @@ def draw_steps(trace, run: str) -> None:
             ))
 
     rows = tv.pair_rows(step, reveal=k > 0)
-    left, right = st.columns([3, 2], gap="large")
+    if large_type_on():  # one column: the chart and the chips need the width
+        left, right = st.container(), st.container()
+    else:
+        left, right = st.columns([3, 2], gap="large")
     with left:
         st.markdown(f"**Pair counts before merge {max(k, 1)}**")
         shown = f"The top {len(rows)} of {step.n_pairs:,} distinct pairs." if step.n_pairs > len(rows) else (
             f"All {step.n_pairs:,} distinct pairs.")
         st.caption(shown + (" Press **Next** to see which one wins." if k == 0 else ""))
         chart_tab, table_tab = st.tabs(["Chart", "Table"])
-        chart_tab.altair_chart(tv.pair_chart(rows, large=large_type_on()), width="stretch")
+        chart_tab.vega_lite_chart(tv.pair_chart_spec(tv.rows_key(rows), large_type_on()), width="stretch")
         table_tab.dataframe(tv.pair_frame(rows), hide_index=True, key="train.pairs")
     with right:
         if k:
             st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")
-            st.html(tv.note_html(tv.tie_explanation(trace, k)))
+            st.html(tv.note_html(tv.explain(run, trace, k)))
             st.markdown(f"**The corpus after merge {k}**")
             st.html(tv.corpus_html(run, trace, k, highlight_id=step.token_id))
         else:
@@ -298,7 +311,7 @@ def draw_steps(trace, run: str) -> None:
         st.markdown(f"**Tokens learned so far: {k:,}**" + (" (the last 40 shown)" if k > 40 else ""))
         st.html(tv.learned_tokens_html(trace, k))
         with st.expander("Every merge so far, as a table"):
-            st.dataframe(tv.merges_frame(trace, k), hide_index=True, key="train.merges_table")
+            st.dataframe(tv.merges_frame(run, trace, k), hide_index=True, key="train.merges_table")
 
 
 def draw_downloads(trace, run: str) -> None:
@@ -334,5 +347,7 @@ if "text" in too_long:
         f"Your text is longer than {tv.TEXT_IN_LINK} characters, so a shared link keeps the settings and step "
         "but not the text."
     )
-elif preset is None and st.session_state.get(tv.UPLOAD_KEY) is not None:
+if set(too_long) - {"text"}:
+    st.caption("Too long to keep in a shared link: " + ", ".join(sorted(set(too_long) - {"text"})) + ".")
+if preset is None and "text" not in too_long and st.session_state.get(tv.UPLOAD_KEY) is not None:
     st.caption("An uploaded file is not part of a shared link: the link keeps the settings and step only.")

@@ -7,9 +7,13 @@ settings). Pages never call :func:`tokenizer.train` directly.
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Callable
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 import lessons
 from tokenizer import Trace, train
@@ -45,16 +49,42 @@ def trained(
 
 
 def trained_with_progress(corpus: str, merges: int, **settings) -> Trace:
-    """Like :func:`trained`, with a progress bar when the corpus is large."""
+    """Like :func:`trained`, with a progress bar when the corpus is large.
+
+    The training runs in a helper thread while this one draws the bar. (Drawing
+    the bar from inside the cached function would not work: Streamlit records
+    every element call made inside a cached function and replays it on each
+    cache hit, onto a bar that belonged to an earlier run and is gone, which
+    raises CacheReplayClosureError on the next rerun.) A cache hit returns at
+    once and shows no bar.
+    """
     if len(corpus) < 50_000:
         return trained(corpus, merges, **settings)
-    bar = st.progress(0.0, text="Training…")
+    seen = [0, max(merges, 1)]
 
-    def report(done: int, total: int) -> None:
-        bar.progress(done / max(total, 1), text=f"Training: merge {done:,} of {total:,}")
+    def report(done: int, total: int) -> None:  # runs in the helper thread: no st calls
+        seen[0], seen[1] = done, max(total, 1)
 
-    trace = trained(corpus, merges, **settings, _progress=report)
-    bar.empty()
+    ctx = get_script_run_ctx()
+
+    def work() -> Trace:
+        if ctx is not None:
+            add_script_run_ctx(threading.current_thread(), ctx)
+        return trained(corpus, merges, **settings, _progress=report)
+
+    bar = None
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        future = pool.submit(work)
+        while True:
+            try:
+                trace = future.result(timeout=0.05 if bar is None else 0.2)
+                break
+            except FutureTimeout:
+                if bar is None:
+                    bar = st.progress(0.0, text="Training…")
+                bar.progress(min(seen[0] / seen[1], 1.0), text=f"Training: merge {seen[0]:,} of {seen[1]:,}")
+    if bar is not None:
+        bar.empty()
     return trace
 
 

@@ -1,0 +1,100 @@
+"""Real browser: the "Train step by step" page by deep link, stepping, predicting, own Hindi text.
+
+Screenshots land in artifacts/screenshots/train-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import quote
+
+import pytest
+
+from tests.browser.browser_helpers import assert_no_exception, browser_skip_reason, screenshot, wait_for_streamlit
+
+_reason = browser_skip_reason()
+if _reason:
+    pytest.skip(f"browser tests skipped: {_reason}", allow_module_level=True)
+
+from playwright.sync_api import expect  # noqa: E402
+
+URL_PATH = "Train_step_by_step"
+
+
+def _main(page):
+    return page.locator('[data-testid="stMain"]')
+
+
+def _step_header(page):
+    return _main(page).locator(".tl-step")
+
+
+def _settle(page, name: str | None = None) -> None:
+    """Wait until the widgets and the chart are drawn (not loading placeholders), then
+    (re)take the screenshot."""
+    wait_for_streamlit(page)
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
+    charts = _main(page).locator('[data-testid="stVegaLiteChart"]')
+    if charts.count():
+        charts.first.locator("canvas, svg").first.wait_for(state="visible")
+    expect(_main(page).get_by_role("button", name="Next", exact=True)).to_be_visible()
+    page.evaluate("document.fonts.ready")
+    assert_no_exception(page)
+    if name:
+        screenshot(page, name)
+
+
+def test_deep_link_then_step_forward(open_page) -> None:
+    page = open_page(URL_PATH, "train-chai-step3", query="preset=chai&step=3")
+    _settle(page, "train-chai-step3")
+    expect(_step_header(page)).to_contain_text("Merge 3 of 7:")
+    expect(_step_header(page)).to_contain_text("seen 5 times")
+    expect(_step_header(page).locator(".tl-chip")).to_have_count(3)  # cha + i -> chai
+    expect(_main(page).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
+    expect(_main(page).get_by_text("No tie: cha + i was seen 5 times", exact=False)).to_be_visible()
+
+    _main(page).get_by_role("button", name="Next", exact=True).click()
+    expect(_step_header(page)).to_contain_text("Merge 4 of 7:")
+    wait_for_streamlit(page)
+    assert_no_exception(page)
+    expect(page).to_have_url(re.compile(r"[?&]step=4"))
+    expect(_main(page).get_by_text("Tie: p + o and o + ha were both seen 4 times", exact=False)).to_be_visible()
+    _settle(page, "train-chai-step4")
+
+
+def test_predict_first(open_page) -> None:
+    page = open_page(URL_PATH, "train-predict-step0", query="preset=news&predict=1")
+    _settle(page, "train-predict-step0")
+    _main(page).get_by_role("button", name="Next", exact=True).click()
+    expect(_step_header(page)).to_contain_text("which pair wins?")
+    wait_for_streamlit(page)
+    expect(_main(page).locator('[data-testid="stVegaLiteChart"]')).to_have_count(0)
+    _main(page).get_by_text("n + e", exact=True).click()  # a radio option, drawn from escaped markdown
+    _main(page).get_by_role("button", name="Check", exact=True).click()
+    expect(_main(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_visible()
+    wait_for_streamlit(page)
+    assert_no_exception(page)
+    expect(_main(page).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
+    _settle(page, "train-predict-checked")
+
+
+def test_own_hindi_text_and_markup(open_page) -> None:
+    text = "खबर खबर खबरें <b>news</b> news कि कि"
+    page = open_page(URL_PATH, "train-own-text", query=f"preset=own&text={quote(text)}&step=4")
+    expect(_step_header(page)).to_contain_text("Merge 4 of ")
+    assert _main(page).locator("b", has_text="news").count() == 0  # markup shown as text, not run
+    expect(_main(page).locator(".tl-chip", has_text="खबर").first).to_be_visible()
+    _settle(page, "train-own-text")
+
+
+def test_large_type(open_page) -> None:
+    page = open_page(URL_PATH, "train-large-type", query="large=1&preset=readers&step=3")
+    expect(_step_header(page)).to_contain_text("Merge 3 of 12:")
+    expect(_main(page).get_by_text("and 1 more pair were all seen 12 times", exact=False)).to_be_visible()
+    _settle(page, "train-large-type")
+
+
+def test_server_log_is_clean_after_train_page(streamlit_server) -> None:
+    bad = [line for line in streamlit_server.log().splitlines()
+           if re.search(r"warning|error|traceback|exception", line, re.IGNORECASE)]
+    assert not bad, "server log has warnings or errors:\n" + "\n".join(bad)
