@@ -18,8 +18,10 @@ later), and it is much faster.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import repeat
 from operator import add
 from typing import Iterable, Sequence
+
 
 from .labels import bytes_label, is_whole
 from .pretokenize import DEFAULT_PATTERN, SPLITS, compile_pattern, split_text
@@ -31,6 +33,13 @@ UNKNOWN_ID = -1
 
 _SENTINEL = chr(0x10FFFF)  # stands for an unseen character inside a symbol string
 MAX_VOCAB = 0x10FFFF
+
+
+class _CharTable(dict):
+    """Character code -> its symbol, for ``str.translate``; a character not in the table is unseen."""
+
+    def __missing__(self, code: int) -> str:
+        return _SENTINEL
 
 
 @dataclass(frozen=True)
@@ -140,11 +149,14 @@ class Tokenizer:
         self._bytes = symbols_bytes
         self._texts = texts
         self._ranks: dict[str, int] = {}
+        self._pair_strings: list[str] = []  # merge rank -> its pair as a symbol string
         self._merges: list[tuple[int, int]] = []
         self._ends = [i == self.marker_id for i in range(len(symbols_bytes))]
         for a, b in merges:
             self._add_merge(int(a), int(b))
         self._cache: dict[str, tuple[int, ...]] = {}
+        # The character unit turns a piece into symbols with one str.translate call.
+        self._char_table = _CharTable({ord(ch): chr(i) for ch, i in self._char_ids.items()})
 
     # -- vocabulary ------------------------------------------------------------
     def _add_merge(self, a: int, b: int) -> int:
@@ -159,6 +171,7 @@ class Tokenizer:
         if pair in self._ranks:
             raise ValueError(f"The pair ({a}, {b}) is merged twice.")
         self._ranks[pair] = len(self._merges)
+        self._pair_strings.append(pair)
         self._merges.append((a, b))
         self._bytes.append(self._bytes[a] + self._bytes[b])
         self._ends.append(self._ends[b])
@@ -211,26 +224,27 @@ class Tokenizer:
     def _symbols(self, piece: str) -> str:
         """A piece as a symbol string (one character per id); unseen characters become a sentinel."""
         if self.config.unit == "bytes":
+            # Byte i is symbol chr(i), which is exactly what decoding as Latin-1 gives.
             s = piece.encode("utf-8").decode("latin-1")
         else:
-            ids = self._char_ids
-            s = "".join(chr(ids[ch]) if ch in ids else _SENTINEL for ch in piece)
+            s = piece.translate(self._char_table)
         if self.marker_id is not None:
             s += chr(self.marker_id)
         return s
 
     def _bpe(self, s: str, limit: int | None = None) -> str:
         """Apply merges to a symbol string, lowest rank first (ranks below ``limit`` only)."""
-        ranks = self._ranks
-        get = ranks.get
-        never = len(ranks) if limit is None else min(limit, len(ranks))
+        get = self._ranks.get
+        pairs = self._pair_strings
+        never = len(pairs) if limit is None else min(limit, len(pairs))
         first = self.first_merge_id
         while len(s) > 1:
-            best = min(set(map(add, s, s[1:])), key=lambda q: get(q, never))
-            rank = get(best, never)
+            # The lowest rank among the adjacent pairs, every look-up done by map
+            # in C; a pair that is not a merge counts as ``never``.
+            rank = min(map(get, map(add, s, s[1:]), repeat(never)))
             if rank >= never:
                 break
-            s = s.replace(best, chr(first + rank))
+            s = s.replace(pairs[rank], chr(first + rank))
         return s
 
     def _encode_piece(self, piece: str) -> tuple[int, ...]:
@@ -256,9 +270,12 @@ class Tokenizer:
         """Text to ids. In the character unit an unseen character gives ``UNKNOWN_ID`` (-1)."""
         ids: list[int] = []
         extend = ids.extend
+        cached = self._cache.get  # the same dict object even when _encode_piece clears it
         encode_piece = self._encode_piece
         for piece in self.pieces(text):
-            extend(encode_piece(piece))
+            # Words repeat: most pieces are answered by the cache without a method call.
+            out = cached(piece)
+            extend(out if out is not None else encode_piece(piece))
         return ids
 
     def encode_tokens(self, text: str) -> list[Token]:

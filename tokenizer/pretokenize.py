@@ -51,15 +51,50 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
     return compiled
 
 
+# A user's pattern can backtrack for ever on some inputs; stop it with a clear message.
+PATTERN_TIMEOUT_S = 10.0
+
+
+@lru_cache(maxsize=64)
+def _capturing(pattern: str) -> regex.Pattern[str] | None:
+    """``pattern`` wrapped in one capture group, or None where wrapping could change its meaning."""
+    compiled = compile_pattern(pattern)
+    if compiled.groups or compiled.flags & regex.VERBOSE or r"\K" in pattern:
+        return None  # its own groups, comments that could swallow the ")", or \K moving the match start
+    try:
+        wrapped = regex.compile(f"({pattern})")
+    except regex.error:
+        return None
+    return wrapped if wrapped.flags == compiled.flags else None
+
+
 def split_text(text: str, split: str = "regex", pattern: str = DEFAULT_PATTERN) -> list[str]:
     """Cut ``text`` into pieces; with ``regex`` the pieces join back into ``text``."""
     if split == "whitespace":
         return text.split()
     if split != "regex":
         raise ValueError(f"Unknown pre-split {split!r}: use one of {', '.join(SPLITS)}.")
+    try:
+        # Fast path: ``split`` with the pattern in one capture group returns, in one
+        # call made in C, gap, match, gap, ..., gap. Keeping the non-empty ones gives
+        # the pieces, as long as no match is empty (those are skipped below).
+        wrapped = _capturing(pattern)
+        if wrapped is not None:
+            parts = wrapped.split(text, timeout=PATTERN_TIMEOUT_S)
+            if "" not in parts[1::2]:
+                return list(filter(None, parts))
+        return _split_by_matches(text, compile_pattern(pattern))
+    except TimeoutError:
+        raise ValueError(
+            f"The pre-split pattern {pattern!r} took more than {PATTERN_TIMEOUT_S:.0f} s on this text "
+            "(it backtracks too much): simplify it."
+        ) from None
+
+
+def _split_by_matches(text: str, compiled: regex.Pattern[str]) -> list[str]:
     pieces: list[str] = []
     pos = 0
-    for match in compile_pattern(pattern).finditer(text):
+    for match in compiled.finditer(text, timeout=PATTERN_TIMEOUT_S):
         start, end = match.span()
         if start == end:  # a pattern that can match nothing must not make empty pieces
             continue

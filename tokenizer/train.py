@@ -25,7 +25,7 @@ Tie rules, when several pairs share the top count:
 from __future__ import annotations
 
 import heapq
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from operator import add
 from typing import Callable, Mapping
@@ -186,6 +186,14 @@ def train(
     if unit == "bytes":
         base = None
     else:  # character ids in order of first appearance; the marker after the first word
+        if marker is not None and len(marker) == 1:
+            # One symbol cannot be both a character of the text and the end of every word.
+            clash = next((word for word in word_counts if marker in word), None)
+            if clash is not None:
+                raise ValueError(
+                    f"The end-of-word marker {marker!r} also occurs in the text (in {clash!r}): "
+                    "pick a marker that does not, such as '</w>'."
+                )
         seen: dict[str, None] = {}
         for word in word_counts:
             for ch in word:
@@ -209,6 +217,12 @@ def train(
         base_rank = []
 
     trainer = _Trainer(words, freqs, config.ties, base_rank, tok.first_merge_id)
+    labels = tok._texts  # id -> label, read directly: every id here exists, no need to check it
+
+    def pair_count(q: str, c: int) -> PairCount:
+        a, b = ord(q[0]), ord(q[1])
+        return PairCount((a, b), labels[a], labels[b], c)
+
     steps: list[MergeStep] = []
     stop_reason = None
     every = max(1, merges // 100)
@@ -221,19 +235,21 @@ def train(
         a, b = ord(pair[0]), ord(pair[1])
         new_id = tok._add_merge(a, b)
         trainer.merge(pair, chr(new_id))
-        label = tok.label
+        # The tied pairs and the table are both the top of one ranking: build
+        # the rows of the longer once and give the shorter its first rows.
+        rows = [pair_count(q, c) for q, c in (tied if len(tied) > len(table) else table)]
         steps.append(
             MergeStep(
                 step=step,
                 pair=(a, b),
-                left=label(a),
-                right=label(b),
+                left=labels[a],
+                right=labels[b],
                 token_id=new_id,
-                token=label(new_id),
+                token=labels[new_id],
                 count=count,
-                ties=tuple(PairCount((ord(q[0]), ord(q[1])), label(ord(q[0])), label(ord(q[1])), c) for q, c in tied),
+                ties=tuple(rows[: len(tied)]),
                 n_tied=n_tied,
-                table=tuple(PairCount((ord(q[0]), ord(q[1])), label(ord(q[0])), label(ord(q[1])), c) for q, c in table),
+                table=tuple(rows[: len(table)]),
                 n_pairs=n_pairs,
                 vocab_size=tok.vocab_size,
             )
@@ -259,26 +275,19 @@ class _Trainer:
         self.first_rule = ties == "first"
         self.base_rank = base_rank
         self.first_id = first_id
-        counts: dict[str, int] = {}
-        where: dict[str, set[int]] = {}
-        first_word: dict[str, int] = {}
-        get = counts.get
-        for w, (s, f) in enumerate(zip(words, freqs)):
-            if len(s) < 2:
-                continue
+        # One pass lists, for every pair, the words it occurs in (a word once per
+        # occurrence, in word order); counts, holders and first words all follow
+        # from those lists, the sums done by C code rather than one step at a time.
+        occurs: defaultdict[str, list[int]] = defaultdict(list)
+        for w, s in enumerate(words):
             for q in map(add, s, s[1:]):
-                counts[q] = get(q, 0) + f
-                holders = where.get(q)
-                if holders is None:
-                    where[q] = {w}
-                    first_word[q] = w
-                else:
-                    holders.add(w)
-        self.counts = counts
-        self.where = where
-        self.first_word = first_word
-        self.hist: Counter[int] = Counter(counts.values())
-        self.heap = [(-c, self._key(q), q) for q, c in counts.items()]
+                occurs[q].append(w)
+        freq = freqs.__getitem__
+        self.counts: dict[str, int] = {q: sum(map(freq, ws)) for q, ws in occurs.items()}
+        self.where: dict[str, set[int]] = {q: set(ws) for q, ws in occurs.items()}
+        self.first_word: dict[str, int] = {q: ws[0] for q, ws in occurs.items()}
+        self.hist: Counter[int] = Counter(self.counts.values())
+        self.heap = [(-c, self._key(q), q) for q, c in self.counts.items()]
         heapq.heapify(self.heap)
 
     # The second element of a heap entry: the first word holding the pair
@@ -323,7 +332,10 @@ class _Trainer:
         return None
 
     def choose(self, table_size: int, max_ties: int | None):
-        """Pick the winning pair; also gather the tied pairs and the top of the table."""
+        """Pick the winning pair; also gather the tied pairs and the top of the table.
+
+        Both lists are (pair, count) rows from the top of the same ranking, the winner first.
+        """
         top = self._pop_valid()
         if top is None:
             return None
@@ -359,47 +371,43 @@ class _Trainer:
     def merge(self, pair: str, z: str) -> None:
         """Merge ``pair`` into the new symbol ``z`` in every word, updating the counts."""
         a, b = pair[0], pair[1]
-        words, freqs, counts, hist = self.words, self.freqs, self.counts, self.hist
-        dec: dict[str, int] = {}
-        inc: dict[str, int] = {}
-        holders: dict[str, list[int]] = {}
-        dget, iget = dec.get, inc.get
+        words, counts, hist = self.words, self.counts, self.hist
+        # Only the pairs touching an occurrence change: (x, a) -> (x, z),
+        # (b, y) -> (z, y), and (b, a) -> (z, z) between two occurrences side by
+        # side. So the loop lists just the new pairs (those holding z), with the
+        # words they occur in; each one's count and the pair it replaces follow.
+        occurs: defaultdict[str, list[int]] = defaultdict(list)
         for w in self.where.pop(pair):
             s = words[w]
             if pair not in s:
                 continue
-            f = freqs[w]
-            parts = s.split(pair)
-            last = len(parts) - 1
-            for i, part in enumerate(parts):
-                # Each part sits between two occurrences of the pair (or a word edge).
-                # Only the pairs touching an occurrence change: (x, a) -> (x, z) and
-                # (b, y) -> (z, y); two occurrences side by side give (b, a) -> (z, z).
-                if part:
-                    if i:
-                        q = b + part[0]
-                        dec[q] = dget(q, 0) + f
-                        q = z + part[0]
-                        inc[q] = iget(q, 0) + f
-                        holders.setdefault(q, []).append(w)
-                    if i < last:
-                        q = part[-1] + a
-                        dec[q] = dget(q, 0) + f
-                        q = part[-1] + z
-                        inc[q] = iget(q, 0) + f
-                        holders.setdefault(q, []).append(w)
-                elif 0 < i < last:
-                    q = b + a
-                    dec[q] = dget(q, 0) + f
-                    q = z + z
-                    inc[q] = iget(q, 0) + f
-                    holders.setdefault(q, []).append(w)
+            parts = s.split(pair)  # the parts between occurrences (or a word edge)
             words[w] = z.join(parts)
+            head, tail = parts[0], parts[-1]
+            if head:
+                occurs[head[-1] + z].append(w)
+            if tail:
+                occurs[z + tail[0]].append(w)
+            if len(parts) > 2:  # the pair occurs two or more times: the parts between
+                for part in parts[1:-1]:
+                    if part:
+                        occurs[z + part[0]].append(w)
+                        occurs[part[-1] + z].append(w)
+                    else:
+                        occurs[z + z].append(w)
+        freq = self.freqs.__getitem__
+        inc = {q: sum(map(freq, ws)) for q, ws in occurs.items()}
+        dec: dict[str, int] = {}
+        dget = dec.get
+        for q, c in inc.items():
+            x, y = q
+            gone = (b if x == z else x) + (a if y == z else y)  # the old pair q replaces
+            dec[gone] = dget(gone, 0) + c
         old = counts.pop(pair)
         hist[old] -= 1
         self.first_word.pop(pair, None)
         for q, d in dec.items():
-            if q == pair:
+            if q == pair:  # a == b: the pair's own later occurrences, already gone with it
                 continue
             c = counts[q]
             hist[c] -= 1
@@ -413,7 +421,7 @@ class _Trainer:
         for q, c in inc.items():
             counts[q] = c
             hist[c] += 1
-            ws = holders[q]
+            ws = occurs[q]
             self.where[q] = set(ws)
             self.first_word[q] = min(ws)
             push(self.heap, (-c, self._key(q), q))
