@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from tokenizer import TrainConfig
+
 HERE = Path(__file__).resolve().parent
 
 
@@ -28,14 +30,13 @@ class Preset:
     examples: tuple[str, ...]
     note: str
 
+    @property
+    def config(self) -> TrainConfig:
+        """The five trainer settings (checked: a bad preset fails when it is loaded)."""
+        return TrainConfig(self.unit, self.split, self.pattern, self.end_of_word, self.ties)
+
     def train_kwargs(self) -> dict:
-        return {
-            "unit": self.unit,
-            "split": self.split,
-            "pattern": self.pattern,
-            "end_of_word": self.end_of_word,
-            "ties": self.ties,
-        }
+        return self.config.to_dict()
 
 
 @lru_cache(maxsize=None)
@@ -82,4 +83,5 @@ def presets() -> dict[str, Preset]:
             examples=tuple(entry.get("examples", ())),
             note=entry.get("note", ""),
         )
+        out[entry["id"]].config  # noqa: B018 - validate the settings now, not when a page trains
     return out
