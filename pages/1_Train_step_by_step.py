@@ -335,7 +335,10 @@ def draw_downloads(trace, run: str) -> None:
 if trace is not None:
     run = tv.run_key(corpus, settings)
     draw_steps(trace, run)
-    draw_downloads(trace, run)
+    if st.session_state.get(tv.PREDICT.skey):
+        st.caption("Downloads are hidden while you predict: the trace would give the answers away.")
+    else:
+        draw_downloads(trace, run)
     if preset is None:
         name = tv.custom_model_name(settings, len(trace.steps), source)
         tv.remember_custom_model(name, run, trace)

@@ -351,6 +351,9 @@ def test_predict_first_hides_the_winner_until_checked() -> None:
     metrics = {m.label: m.value for m in at.main.get("metric")}
     assert metrics["Your predictions"] == "1 of 2"
     assert at.query_params["predict"] in ("1", ["1"])
+    # The downloads would give the answers away, so they wait until predicting is off.
+    assert not at.get("download_button")
+    assert "Downloads are hidden while you predict" in main_text(at)
 
 
 def test_autoplay_advances_and_stops_at_the_end() -> None:
