@@ -22,8 +22,10 @@ MAX_MERGES = 5000
 MAX_CORPUS_CHARS = 2_000_000  # about 2 MB of text: trains in seconds, with a progress bar
 
 
-@st.cache_resource(max_entries=48, show_spinner=False)
-def trained(
+BIG_CORPUS_CHARS = 50_000  # from here on: a progress bar, and a smaller cache
+
+
+def _train(
     corpus: str,
     merges: int,
     unit: str = "bytes",
@@ -33,7 +35,6 @@ def trained(
     ties: str = "first",
     _progress: Callable[[int, int], None] | None = None,
 ) -> Trace:
-    """Train once per distinct corpus and settings; every learner shares the result."""
     return train(
         corpus,
         merges,
@@ -48,6 +49,24 @@ def trained(
     )
 
 
+# Presets and short texts are cheap to keep; a trace of a 2 MB upload holds tens of MB, so only a
+# few of those stay, and not for ever.
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _trained_small(corpus: str, merges: int, _progress=None, **settings) -> Trace:
+    return _train(corpus, merges, **settings, _progress=_progress)
+
+
+@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
+def _trained_big(corpus: str, merges: int, _progress=None, **settings) -> Trace:
+    return _train(corpus, merges, **settings, _progress=_progress)
+
+
+def trained(corpus: str, merges: int, **settings) -> Trace:
+    """Train once per distinct corpus and settings; every learner shares the result."""
+    cache = _trained_small if len(corpus) < BIG_CORPUS_CHARS else _trained_big
+    return cache(corpus, merges, **settings)
+
+
 def trained_with_progress(corpus: str, merges: int, **settings) -> Trace:
     """Like :func:`trained`, with a progress bar when the corpus is large.
 
@@ -58,7 +77,7 @@ def trained_with_progress(corpus: str, merges: int, **settings) -> Trace:
     raises CacheReplayClosureError on the next rerun.) A cache hit returns at
     once and shows no bar.
     """
-    if len(corpus) < 50_000:
+    if len(corpus) < BIG_CORPUS_CHARS:
         return trained(corpus, merges, **settings)
     seen = [0, max(merges, 1)]
 
