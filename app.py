@@ -11,6 +11,7 @@ from ui.layout import APP_NAME, find_page, link_params, page_setup
 page_setup(APP_NAME)
 
 english, hindi = "hello", "नमस्ते"
+devanagari_bytes = len("क".encode("utf-8"))  # every Devanagari letter: computed, not typed
 st.markdown(
     "Language models never see letters or words. They see **tokens**: chunks of "
     "text from a fixed vocabulary that a *tokenizer* learned from data. "
@@ -24,11 +25,11 @@ st.caption(
 
 st.subheader("What you will learn")
 st.markdown(
-    """
+    f"""
 - **How BPE is trained, merge by merge.** Start from bytes, count which pairs sit
   next to each other most often, glue the top pair into a new token, repeat.
 - **How text is encoded** by replaying those merges on something new.
-- **Why Hindi usually costs more tokens than English.** Devanagari takes 3 bytes
+- **Why Hindi usually costs more tokens than English.** Devanagari takes {devanagari_bytes} bytes
   per character in UTF-8, and a tokenizer trained mostly on English has learned
   few Hindi merges.
 - **Bytes per character, tokens per word, and cost:** what a prompt in English,
@@ -41,7 +42,8 @@ CORE_LABS = [
     ("Train step by step", "Give BPE a small corpus and watch each merge: the pair counts, the winner, the new token."),
     ("Tokenize anything", "Paste any text (English, Hindi, Hinglish, emoji, code) and see its tokens and ids."),
     ("Encode step by step", "Watch a trained tokenizer split a word by applying its merges in order."),
-    ("Bytes per character", "See how many UTF-8 bytes each character takes, and why Devanagari starts at 3."),
+    ("Bytes per character", "See how many UTF-8 bytes each character takes, and why Devanagari starts at "
+     f"{devanagari_bytes}."),
 ]
 for row in (CORE_LABS[:2], CORE_LABS[2:]):
     for column, (title, blurb) in zip(st.columns(2, border=True), row):
