@@ -118,6 +118,7 @@ else:
         key=tv.TEXT.skey,
         height=150,
         placeholder="chai chai chai chaiwala, poha poha pohawala... any language, any script.",
+        on_change=tv.restart,
         help=f"Up to {tv.MAX_CORPUS_CHARS:,} characters. Texts up to {tv.TEXT_IN_LINK} characters are kept "
         "in the link when you share it.",
     )
@@ -125,7 +126,10 @@ else:
         f"…or upload a .txt file (UTF-8, up to {tv.UPLOAD_LIMIT_MB} MB)",
         type=["txt"],
         key=tv.UPLOAD_KEY,
-        max_upload_size=tv.UPLOAD_LIMIT_MB,
+        # Let bigger files through to decode_upload, which says what the limit is and what to do
+        # (Streamlit's own refusal is only a red icon).
+        max_upload_size=50,
+        on_change=tv.restart,
     )
     if upload is not None:
         text, error = tv.decode_upload(upload.getvalue())
@@ -234,7 +238,9 @@ def draw_steps(trace, run: str) -> None:
     m_pairs.metric(
         "Distinct pairs", f"{step.n_pairs:,}", help=f"Different neighbour pairs in the corpus before merge {max(k, 1)}."
     )
-    tokens_now = tv.corpus_tokens(run, trace, k)
+    # While the learner predicts, the corpus is shown before the merge: so is its length (the drop
+    # would give the winning pair's count away).
+    tokens_now = tv.corpus_tokens(run, trace, k - 1 if hidden and k else k)
     if tokens_now is not None:
         m_tokens.metric(
             "Corpus tokens",

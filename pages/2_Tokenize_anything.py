@@ -179,6 +179,7 @@ st.dataframe(
     key=f"{PAGE}.ids_table",
     column_config={
         "id": st.column_config.NumberColumn("id", help="The number the model reads. Empty for a character never seen in training.", format="%d"),
+        "bytes (hex)": st.column_config.TextColumn("bytes (hex)", width="medium"),
         "whole characters": st.column_config.CheckboxColumn("whole characters", help="False when the token is only part of a character's bytes."),
         "piece": st.column_config.NumberColumn("piece", help="Which pre-split piece (word) the token comes from. Merges never cross pieces."),
     },

@@ -116,6 +116,10 @@ def draw_key() -> None:
 
 
 unit = "bytes" if tok.config.unit == "bytes" else "characters"
+if tok.config.end_of_word:
+    unit = "symbols"  # the end-of-word marker is a starting symbol but not a character
+if count_tokens(0) == 1:
+    unit = unit.removesuffix("s")
 marker = tok.config.end_of_word
 
 if n == 0:

@@ -41,7 +41,7 @@ ki = text_counts("कि")
 st.markdown(
     "Computers keep text as bytes, and most software and almost every web page today use **UTF-8** to turn "
     "characters into bytes. UTF-8 is kind to English: a letter like `a` takes "
-    f"{n_bytes('a')} byte, while every Devanagari code point (क, ि, ं …) takes {n_bytes('क')}, and so does "
+    f"{n_bytes('a')} byte, while every Devanagari code point (क, \u00a0ि, \u00a0ं …) takes {n_bytes('क')}, and so does "
     f"every letter of Tamil (க), Telugu (క), Kannada (ಕ) and Bengali (ক): {max(n_bytes(c) for c in 'கకಕক')} "
     "bytes each. A byte-level tokenizer starts from these bytes, so this is where Hindi's extra token cost begins."
 )
@@ -218,13 +218,13 @@ compare = bv.comparison_table("script", text, counts)
 # An Altair chart, drawn from its spec (no per-rerun schema validation: see bytesview.comparison_spec).
 st.vega_lite_chart(bv.comparison_spec(compare, large=large_type_on()), theme=None, width="stretch")
 with st.expander("The numbers behind the chart"):
-    st.dataframe(compare, hide_index=True, width="stretch")
+    st.dataframe(compare, hide_index=True, width="stretch", column_config=bv.RATIO_COLUMNS)
 
 st.subheader("Lesson 3 examples")
 st.caption(
     "The same words in Hindi and in Latin letters, and a syllable that is two code points. "
     "Counted by the lab just now."
 )
-st.dataframe(bv.comparison_table("example"), hide_index=True, width="stretch")
+st.dataframe(bv.comparison_table("example"), hide_index=True, width="stretch", column_config=bv.RATIO_COLUMNS)
 
 state.publish([SAMPLE, TEXT, LADDER])  # too long a text is left out of the link: said under the text box

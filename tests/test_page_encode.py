@@ -206,3 +206,17 @@ def test_upload_choice_without_file() -> None:
     at = run_page(PAGE, query_params={"tok": "upload"})
     assert "Upload a model file" in main_text(at)
     assert not at.slider
+
+
+def test_a_link_to_a_model_from_another_session_says_what_it_shows_instead() -> None:
+    at = run_page(PAGE, query_params={"tok": "trained:Someone's model", "text": "chai"})
+    notes = " ".join(i.value for i in at.info)
+    assert "is not here" in notes and "readers and leaders" in notes
+
+
+def test_the_replay_counts_symbols_when_there_is_an_end_of_word_marker() -> None:
+    preset = lessons.presets()["readers"]
+    tok = train(preset.corpus, preset.merges, **preset.train_kwargs()).tokenizer
+    n_start = len(encode_trace(tok, "xyz").start[0])  # x y z and the marker </w>, which is no character
+    at = run_page(PAGE, query_params={"tok": "readers", "text": "xyz"})
+    assert f"its {n_start} starting symbols" in main_text(at)

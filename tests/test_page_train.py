@@ -432,3 +432,42 @@ def test_guess_options_hide_the_ranking() -> None:
     options = tv.guess_options(trace.steps[0])
     assert len(options) == tv.GUESS_OPTIONS and "h + a" in options
     assert options == sorted(options, key=str.casefold)
+
+
+# --- Found in review ------------------------------------------------------------------------------
+
+
+def test_predicting_shows_the_corpus_length_before_the_hidden_merge() -> None:
+    """The drop in corpus tokens is the winning pair's count: it must not show before the guess."""
+    preset = lessons.presets()["chai"]
+    trace = train(preset.corpus, preset.merges, **preset.train_kwargs())
+    before = sum(len(w.ids) * w.count for w in trace.segmentation(0))
+    at = run_page(PAGE, query_params={"predict": "1", "step": "1"})
+    metrics = {m.label: m.value for m in at.main.get("metric")}
+    assert metrics["Corpus tokens"] == f"{before:,}"
+    at.radio(key=tv.GUESS_KEY).set_value("h + a").run()
+    at.button(key=tv.CHECK_KEY).click().run()
+    after = sum(len(w.ids) * w.count for w in trace.segmentation(1))
+    metrics = {m.label: m.value for m in at.main.get("metric")}
+    assert metrics["Corpus tokens"] == f"{after:,}" and before - after == trace.steps[0].count
+
+
+def test_new_own_text_starts_again_at_step_zero() -> None:
+    at = run_page(PAGE, query_params={"preset": "own", "text": "aaab aaab aab ab", "step": "2"})
+    assert at.session_state["train.step"] == 2
+    at.text_area(key=tv.TEXT.skey).input("chai chai chaiwala").run()
+    assert_no_exception(at)
+    assert at.session_state["train.step"] == 0
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"", "This file is empty"),
+        (b"  \n ", "This file is empty"),
+        (b"a" * (tv.UPLOAD_LIMIT_BYTES + 1), f"the limit is {tv.UPLOAD_LIMIT_MB} MB"),
+    ],
+)
+def test_empty_and_too_big_uploads_say_so(data: bytes, message: str) -> None:
+    text, error = tv.decode_upload(data)
+    assert text is None and message in error

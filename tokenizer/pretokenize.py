@@ -52,7 +52,7 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
 
 
 # A user's pattern can backtrack for ever on some inputs; stop it with a clear message.
-PATTERN_TIMEOUT_S = 10.0
+PATTERN_TIMEOUT_S = 3.0
 
 
 @lru_cache(maxsize=64)

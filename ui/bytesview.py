@@ -27,6 +27,7 @@ from typing import Sequence
 
 import altair as alt
 import pandas as pd
+import streamlit as st
 
 import lessons
 from tokenizer import Token
@@ -460,6 +461,13 @@ def _row(label: str, text: str, counts: TextCounts) -> dict:
         "bytes per code point": round(counts.bytes_per_char, 2),
         "bytes per grapheme": round(per_grapheme, 2),
     }
+
+
+# Ratios always with two decimals, so 1.00 and 2.69 line up.
+RATIO_COLUMNS = {
+    "bytes per code point": st.column_config.NumberColumn("bytes per code point", format="%.2f"),
+    "bytes per grapheme": st.column_config.NumberColumn("bytes per grapheme", format="%.2f"),
+}
 
 
 @lru_cache(maxsize=2)

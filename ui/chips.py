@@ -61,7 +61,7 @@ CSS = """
  padding:.12em .4em;color:#000;font-family:"Noto Sans","Noto Sans Devanagari","Noto Sans Tamil","Noto Sans Bengali",
  "Noto Sans Arabic","Noto Naskh Arabic","Segoe UI",sans-serif;font-size:1.15em;white-space:pre-wrap;
  overflow-wrap:anywhere;max-width:100%;box-sizing:border-box;min-width:1.2em}
-.tl-chip>.tl-text{unicode-bidi:isolate}
+.tl-chip>.tl-text{unicode-bidi:isolate;line-height:1.55;padding-bottom:.1em}  /* room for marks below the line (् ू) */
 .tl-chip .tl-ws{color:#000}
 .tl-chip .tl-lone{padding-right:.15em}
 .tl-chip .tl-cp{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.72em;border:1px solid #000;

@@ -114,10 +114,16 @@ _LARGE_TYPE_CSS = f"""
 <style>
 {LARGE_TYPE_CSS_MARKER}
 html {{ font-size: 22px; }}
-/* The sidebar has a fixed pixel width; widen it so the bigger links fit. */
-[data-testid="stSidebar"][data-collapsed="false"] {{
-  width: 380px !important;
-  min-width: 380px !important;
+/* The sidebar has a fixed pixel width; on a wide screen, widen it so the bigger links fit. */
+@media (min-width: 1100px) {{
+  [data-testid="stSidebar"][data-collapsed="false"] {{
+    width: 380px !important;
+    min-width: 380px !important;
+  }}
+}}
+/* A narrow window (a laptop on a projector): a little less large, so columns keep their words whole. */
+@media (max-width: 1099px) {{
+  html {{ font-size: 19px; }}
 }}
 [data-testid="stMarkdownContainer"] p,
 [data-testid="stMarkdownContainer"] li,

@@ -93,7 +93,9 @@ def load_model(data: bytes | str | dict) -> Tokenizer:
     except ValueError as exc:
         raise ValueError(f"{exc} Upload the .json file the Train page downloads.") from None
     except RecursionError:
-        raise ValueError("This JSON is nested too deeply to be a model file.") from None
+        raise ValueError(
+            "This JSON is nested too deeply to be a model file. Upload the .json file the Train page downloads."
+        ) from None
     except Exception as exc:  # a model file must never crash the page
         raise ValueError(f"This file could not be read as a model ({type(exc).__name__}).") from None
 
@@ -162,6 +164,16 @@ def pick_tokenizer(
     param = tok_param(page, default)
     models = _session_models()
     options = [*lessons.presets(), *models, UPLOAD]
+    linked = st.query_params.get(param.name)
+    if param.skey not in st.session_state and linked is not None and linked not in options:
+        # A shared link that named a model from someone else's session (or a typo): say so.
+        st.info(
+            md_escape(
+                f"This link asked for the tokenizer “{linked}”, which is not here (a model trained or uploaded "
+                f"in another session stays there). Showing “{_title(default)}” instead."
+            ),
+            icon=":material/link_off:",
+        )
     # A session model that has gone (or a stale value) falls back to the default.
     if st.session_state.get(param.skey) not in (None, *options):
         state.set_value(param, default)
@@ -213,6 +225,7 @@ def _upload(page: str) -> tuple[str, Tokenizer | None]:
         "Model file (.json from the Train page)",
         type=["json"],
         key=f"{page}.upload",
+        max_upload_size=max(1, MAX_MODEL_BYTES // 1_000_000),
         help="On the Train page, train a model and download it as JSON; upload that file here.",
     )
     if file is None:

@@ -199,6 +199,12 @@ def changed_settings(current: Settings, preset: Settings) -> list[str]:
 # --- Step controls -----------------------------------------------------------------
 
 
+def restart() -> None:
+    """on_change of the own-text box and the upload: a new corpus starts at step 0."""
+    st.session_state[STEP.skey] = 0
+    st.session_state[AUTOPLAY_KEY] = False
+
+
 def go_to(target: str, n_steps: int) -> None:
     """on_click of First / Previous / Next / Last."""
     step = int(st.session_state.get(STEP.skey, 0))
@@ -257,6 +263,8 @@ def autoplay_ticker() -> None:
 
 def decode_upload(data: bytes) -> tuple[str | None, str | None]:
     """An uploaded file's bytes -> (text, None) or (None, what is wrong and what to do)."""
+    if not data.strip():
+        return None, "This file is empty. Upload a .txt file with some text in it, or type your text on the left."
     if len(data) > UPLOAD_LIMIT_BYTES:
         return None, (
             f"This file is {len(data):,} bytes; the limit is {UPLOAD_LIMIT_MB} MB ({UPLOAD_LIMIT_BYTES:,} bytes). "
