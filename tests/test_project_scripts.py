@@ -62,3 +62,17 @@ def test_installed_versions_meet_lower_bounds(name: str) -> None:
         except PackageNotFoundError:
             pytest.fail(f"{req.name} is not installed")
         assert req.specifier.contains(installed, prereleases=True), f"{req.name} {installed} vs {line}"
+
+
+def test_ci_fails_rather_than_skips_without_a_browser() -> None:
+    """On a developer machine without Chromium the browser tests skip; in CI they must fail."""
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    base = {**os.environ, "LAB_CHROMIUM": "/nonexistent/chromium"}
+    base.pop("CI", None)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/browser/test_page_train.py"]
+    local = subprocess.run(cmd, cwd=root, env=base, capture_output=True, text=True, timeout=120)
+    ci = subprocess.run(cmd, cwd=root, env={**base, "CI": "true"}, capture_output=True, text=True, timeout=120)
+    assert local.returncode in (0, 5) and "1 skipped" in local.stdout  # 5: the module alone collects nothing
+    assert ci.returncode != 0 and "CI must run the browser tests" in ci.stdout

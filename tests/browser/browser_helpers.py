@@ -6,6 +6,7 @@ we never run `playwright install`.
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 from dataclasses import dataclass
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM = Path(os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium"))  # LAB_CHROMIUM: to test the skip
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 VIEWPORT = {"width": 1280, "height": 1500}  # full_page stops at Streamlit's scroller
 CHROMIUM_ARGS = [
@@ -40,6 +41,15 @@ def browser_skip_reason() -> str | None:
     except ImportError:
         return "the playwright package is not installed (pip install -r requirements-dev.txt)"
     return None
+
+
+def skip_without_browser() -> None:
+    """Skip the browser tests on a developer machine without Chromium; in CI that is a failure."""
+    reason = browser_skip_reason()
+    if reason and os.environ.get("CI"):
+        pytest.fail(f"CI must run the browser tests, but {reason}", pytrace=False)
+    if reason:
+        pytest.skip(f"browser tests skipped: {reason}", allow_module_level=True)
 
 
 def free_port() -> int:

@@ -32,25 +32,16 @@ from tests.browser.browser_helpers import (
     VIEWPORT,
     StreamlitServer,
     assert_no_exception,
-    browser_skip_reason,
+    skip_without_browser,
     free_port,
     screenshot,
     wait_for_streamlit,
 )
 
 
-def skip_or_fail_without_browser() -> None:
-    """Skip on a developer machine without Chromium; in CI a missing browser is a failure."""
-    reason = browser_skip_reason()
-    if reason and os.environ.get("CI"):
-        pytest.fail(f"CI must run the browser tests, but {reason}")
-    if reason:
-        pytest.skip(reason)
-
-
 @pytest.fixture(scope="session")
 def streamlit_server() -> Iterator[StreamlitServer]:
-    skip_or_fail_without_browser()
+    skip_without_browser()
     port = free_port()
     log_dir = ROOT / "artifacts"
     log_dir.mkdir(parents=True, exist_ok=True)
@@ -97,7 +88,7 @@ def streamlit_server() -> Iterator[StreamlitServer]:
 
 @pytest.fixture(scope="session")
 def browser_context(tmp_path_factory: pytest.TempPathFactory):
-    skip_or_fail_without_browser()
+    skip_without_browser()
     from playwright.sync_api import sync_playwright
 
     profile = tmp_path_factory.mktemp("chromium-profile")

@@ -13,11 +13,9 @@ from urllib.parse import quote
 import pandas as pd
 import pytest
 
-from tests.browser.browser_helpers import assert_no_exception, browser_skip_reason, screenshot, wait_for_streamlit
+from tests.browser.browser_helpers import assert_no_exception, skip_without_browser, screenshot, wait_for_streamlit
 
-_reason = browser_skip_reason()
-if _reason:
-    pytest.skip(f"browser tests skipped: {_reason}", allow_module_level=True)
+skip_without_browser()
 
 from playwright.sync_api import expect  # noqa: E402
 
