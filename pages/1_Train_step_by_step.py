@@ -154,7 +154,7 @@ else:
 
 trace = None
 if corpus is not None:
-    problem = tv.marker_problem(settings, corpus)
+    problem = tv.marker_problem(settings)
     if problem:
         st.html(tv.note_html(problem, "warning"))
     else:

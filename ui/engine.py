@@ -25,28 +25,9 @@ MAX_CORPUS_CHARS = 2_000_000  # about 2 MB of text: trains in seconds, with a pr
 BIG_CORPUS_CHARS = 50_000  # from here on: a progress bar, and a smaller cache
 
 
-def _train(
-    corpus: str,
-    merges: int,
-    unit: str = "bytes",
-    split: str = "regex",
-    pattern: str = r" ?\S+",
-    end_of_word: str | None = None,
-    ties: str = "first",
-    _progress: Callable[[int, int], None] | None = None,
-) -> Trace:
-    return train(
-        corpus,
-        merges,
-        unit=unit,
-        split=split,
-        pattern=pattern,
-        end_of_word=end_of_word,
-        ties=ties,
-        table_size=12,
-        max_ties=12,
-        progress=_progress,
-    )
+def _train(corpus: str, merges: int, _progress: Callable[[int, int], None] | None = None, **settings) -> Trace:
+    """Train with the page's table and tie bounds; ``settings`` are train()'s five choices."""
+    return train(corpus, merges, **settings, table_size=12, max_ties=12, progress=_progress)
 
 
 # Presets and short texts are cheap to keep; a trace of a 2 MB upload holds tens of MB, so only a

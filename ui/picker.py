@@ -100,19 +100,11 @@ def load_model(data: bytes | str | dict) -> Tokenizer:
         raise ValueError(f"This file could not be read as a model ({type(exc).__name__}).") from None
 
 
-def describe(tok: Tokenizer) -> str:
-    """One line about a tokenizer's settings, as plain text."""
-    c = tok.config
-    split = "whitespace pre-split" if c.split == "whitespace" else f"regex pre-split {c.pattern!r}"
-    marker = f"end-of-word marker {c.end_of_word!r}" if c.end_of_word else "no end-of-word marker"
-    return (
-        f"Unit: {UNIT_NAMES.get(c.unit, c.unit)} · {split} · {marker} · "
-        f"{len(tok.merges):,} merges · vocabulary of {tok.vocab_size:,} tokens"
-    )
-
-
 def _describe_md(tok: Tokenizer) -> str:
-    """:func:`describe` as safe Markdown, the pattern and the marker (which may be user text) as code."""
+    """One line about a tokenizer's settings, as safe Markdown.
+
+    The pattern and the marker (which may be user text) are shown as code.
+    """
     c = tok.config
     split = "whitespace pre-split" if c.split == "whitespace" else f"regex pre-split {md_code(c.pattern)}"
     marker = f"end-of-word marker {md_code(c.end_of_word)}" if c.end_of_word else "no end-of-word marker"

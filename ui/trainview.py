@@ -105,13 +105,8 @@ class Settings:
         return MARKERS.get(self.marker)
 
     def train_kwargs(self) -> dict[str, Any]:
-        return {
-            "unit": self.unit,
-            "split": self.split,
-            "pattern": self.pattern,
-            "end_of_word": self.end_of_word,
-            "ties": self.ties,
-        }
+        """train()'s five choices (a plain dict: checking them is the engine's job, when it trains)."""
+        return dict(unit=self.unit, split=self.split, pattern=self.pattern, end_of_word=self.end_of_word, ties=self.ties)
 
 
 OWN_DEFAULTS = Settings("chars", "whitespace", r" ?\S+", "none", DEFAULT_CUSTOM_MARKER, "first", 20)
@@ -172,7 +167,7 @@ def apply_preset() -> None:
     """on_change of the preset box (and the "use the preset's settings" button):
     take the preset's settings and go back to step 0."""
     preset_id = st.session_state.get(PRESET.skey, PRESET.default)
-    for name, param in setting_params(preset_settings(preset_id)).items():
+    for param in setting_params(preset_settings(preset_id)).values():
         st.session_state[param.skey] = param.default
     st.session_state[STEP.skey] = 0
     st.session_state[AUTOPLAY_KEY] = False
@@ -338,18 +333,13 @@ def text_notes(text: str) -> list[str]:
     return notes
 
 
-def marker_problem(settings: Settings, corpus: str) -> str | None:
-    """A marker the engine cannot use with this corpus, in words."""
-    marker = settings.end_of_word
+def marker_problem(settings: Settings) -> str | None:
+    """A custom marker the learner has not finished typing, in words. (A marker that clashes with
+    the text is refused by the engine, whose message the page shows.)"""
     if settings.marker == "custom" and not settings.marker_text:
         return "The custom end-of-word marker is empty: type one (such as </w>), or choose none."
     if settings.marker == "custom" and any(ch.isspace() for ch in settings.marker_text):
         return "An end-of-word marker cannot contain spaces: type one without spaces (such as </w>)."
-    if marker and settings.unit == "chars" and len(marker) == 1 and marker in corpus:
-        return (
-            f"The end-of-word marker {marker} also occurs in the text itself, so the character unit could not "
-            "tell the two apart. Pick a marker that is not in the text, such as </w>."
-        )
     return None
 
 

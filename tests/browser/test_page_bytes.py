@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlparse
 
-import pytest
 
 from tests.browser.browser_helpers import (
     SCREENSHOTS,

@@ -11,7 +11,6 @@ import re
 from urllib.parse import quote
 
 import pandas as pd
-import pytest
 
 from tests.browser.browser_helpers import assert_no_exception, skip_without_browser, screenshot, wait_for_streamlit
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-import pytest
 
 from tests.browser.browser_helpers import assert_no_exception, skip_without_browser, screenshot, wait_for_streamlit
 
