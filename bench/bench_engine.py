@@ -10,7 +10,7 @@ much. Byte-level BPE, pre-split regex `` ?\\S+`` throughout.
 What it measures:
 
 * training time for N merges: ``tokenizer.train`` (ties "first" and "hf"),
-  the textbook oracle from ``tests/oracle.py`` (when present), and Hugging
+  the readable reference trainer (``tokenizer.reference``, the tests' oracle), and Hugging
   Face ``tokenizers``' ``BpeTrainer``;
 * encoding time of the whole corpus: ours with a fresh tokenizer (empty
   per-word cache) and warm (second call), HF the same way, on one thread;
@@ -34,8 +34,6 @@ os.environ["TOKENIZERS_PARALLELISM"] = "false"
 
 import argparse  # noqa: E402
 import gc  # noqa: E402
-import importlib  # noqa: E402
-import inspect  # noqa: E402
 import json  # noqa: E402
 import platform  # noqa: E402
 import resource  # noqa: E402
@@ -58,8 +56,6 @@ TARGET_TRAIN = 3.0  # ours at most 3x HF's training time
 TARGET_ENCODE = 1.5  # ours at most 1.5x HF's encoding time
 TARGET_MEMORY_MB = 150.0
 
-# Names the textbook trainer in tests/oracle.py might go by, most likely first.
-ORACLE_NAMES = ("train_textbook", "train", "oracle_train", "train_oracle", "textbook_train", "naive_train", "bpe_train")
 
 
 # -- timing helpers ----------------------------------------------------------
@@ -142,53 +138,12 @@ def hf_token_bytes(tok, ids: list[int]) -> list[bytes]:
     return [bytes(decoder[ch] for ch in texts[i]) for i in ids]
 
 
-# -- the textbook oracle -----------------------------------------------------
-def load_oracle():
-    """(function, name) of the textbook trainer in tests/oracle.py, or (None, why not)."""
-    try:
-        module = importlib.import_module("tests.oracle")
-    except Exception as exc:  # noqa: BLE001 - any failure means "not available"
-        return None, f"oracle not available ({type(exc).__name__}: {exc})"
-    for name in ORACLE_NAMES:
-        fn = getattr(module, name, None)
-        if callable(fn):
-            return fn, f"tests.oracle.{name}"
-    funcs = [n for n, f in vars(module).items() if inspect.isfunction(f) and f.__module__ == module.__name__ and "train" in n]
-    if funcs:
-        return getattr(module, funcs[0]), f"tests.oracle.{funcs[0]}"
-    return None, "oracle not available (tests/oracle.py has no train function)"
+# -- the textbook reference (the oracle) ----------------------------------------------
+def run_reference(text: str, merges: int) -> list[tuple[int, int]]:
+    """The readable reference trainer's merges, with the settings timed here."""
+    from tokenizer.reference import train_reference
 
-
-def call_oracle(fn, text: str, merges: int):
-    """Call the oracle with our settings, passing only the options it accepts."""
-    wanted = {"unit": "bytes", "split": "regex", "pattern": PATTERN, "ties": "first"}
-    try:
-        params = inspect.signature(fn).parameters
-        accepts_any = any(p.kind is p.VAR_KEYWORD for p in params.values())
-        kwargs = {k: v for k, v in wanted.items() if accepts_any or k in params}
-    except (TypeError, ValueError):
-        kwargs = {}
-    return fn(text, merges, **kwargs)
-
-
-def merge_pairs(result) -> list[tuple[int, int]] | None:
-    """The learned pairs from whatever the oracle returned, when recognisable."""
-    steps = getattr(result, "steps", None)
-    if steps is not None:
-        return [tuple(s.pair) for s in steps]
-    merges = getattr(result, "merges", None)
-    if merges is None and isinstance(result, (list, tuple)):
-        merges = result
-    if merges is None and isinstance(result, dict):
-        merges = result.get("merges")
-    try:
-        out = []
-        for m in merges:
-            pair = m[0] if len(m) == 2 and isinstance(m[0], (tuple, list)) else m  # (pair, count) rows
-            out.append((int(pair[0]), int(pair[1])))
-        return out
-    except (TypeError, ValueError, IndexError):
-        return None
+    return train_reference(text, merges, unit="bytes", split="regex", pattern=PATTERN, ties="first").merges
 
 
 # -- memory ------------------------------------------------------------------
@@ -299,18 +254,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.skip_oracle:
         oracle_note = "skipped (--skip-oracle)"
     else:
-        fn, name = load_oracle()
-        if fn is None:
-            oracle_note = name
-        else:
-            try:
-                oracle_time, result = best_of(1, lambda: call_oracle(fn, text, n))
-                oracle_note = name
-                pairs = merge_pairs(result)
-                if pairs is not None:
-                    oracle_agrees = pairs == [s.pair for s in trace_first.steps]
-            except Exception as exc:  # noqa: BLE001 - report, do not crash the bench
-                oracle_note = f"{name} failed: {type(exc).__name__}: {exc}"
+        name = "tokenizer.reference.train_reference"
+        oracle_time, pairs = best_of(1, lambda: run_reference(text, n))
+        oracle_note = name
+        oracle_agrees = pairs == [s.pair for s in trace_first.steps]
 
     header(f"(a) training, {n:,} merges", "time (s)", "vs HF", f"at most {TARGET_TRAIN:g}x HF")
     row("ours, ties='first' (default)", f"{t_first:.3f}", f"{t_first / t_hf:.2f}x", verdict(t_first <= TARGET_TRAIN * t_hf))

@@ -13,6 +13,7 @@ from ui.layout import large_type_on, page_setup
 page_setup("Train step by step")
 
 import lessons  # noqa: E402
+from tokenizer import StopReason  # noqa: E402
 from ui import trainview as tv  # noqa: E402
 from ui.engine import MAX_MERGES, trained_with_progress  # noqa: E402
 from ui.state import publish, restore  # noqa: E402
@@ -168,8 +169,11 @@ if corpus is not None:
 def draw_steps(trace, run: str) -> None:
     st.subheader("2 · Step through the merges")
     n = len(trace.steps)
-    if trace.stop_reason:
-        st.info(f"{trace.stop_reason} You asked for {trace.requested:,}.")
+    if trace.stop_reason is StopReason.NO_PAIRS:
+        st.info(
+            f"Training stopped after {n:,} of the {trace.requested:,} merges you asked for: every word is now "
+            "a single token, so no pair is left to merge."
+        )
     if n == 0:
         st.info(
             "0 merges: there is nothing to step through. The vocabulary is just the base symbols, and every "

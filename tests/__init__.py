@@ -1,1 +1,1 @@
-"""The engine's test suite. A package so that ``from tests.oracle import train_textbook`` works."""
+"""The engine's test suite (a package, so helpers import as ``tests.apptest_helpers``)."""

@@ -23,7 +23,7 @@ from tokenizers import Regex, models, pre_tokenizers, trainers
 from tokenizers.pre_tokenizers import ByteLevel, Split
 
 from tokenizer import train
-from tests.oracle import gpt2_byte_stand_ins
+from tokenizer.reference import gpt2_byte_stand_ins
 
 DATA = Path(__file__).parents[1] / "lessons" / "data" / "lesson4_english_hindi.json"
 STAND_IN_TO_BYTE = {ch: byte for byte, ch in gpt2_byte_stand_ins().items()}
@@ -153,7 +153,7 @@ def test_hf_parity_repeated_words(words, repeats, n):
 # -- the numbering the "hf" tie rule relies on ---------------------------------------------
 def test_hf_numbers_bytes_by_sorted_stand_in():
     """HF's base ids are the 256 stand-in characters in sorted order (the oracle's assumption)."""
-    from tests.oracle import hf_base_order
+    from tokenizer.reference import hf_base_order
 
     stand_in = gpt2_byte_stand_ins()
     assert sorted(stand_in.values()) == sorted(ByteLevel.alphabet())

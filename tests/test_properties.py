@@ -1,4 +1,4 @@
-"""Property tests: the fast engine against the textbook oracle, and round trips.
+"""Property tests: the fast engine against the readable reference trainer (``tokenizer.reference``, the oracle), and round trips.
 
 * Byte level with the regex pre-split round-trips any text.
 * ``tokenizer.train`` learns exactly the oracle's merges, counts, ties and
@@ -30,7 +30,7 @@ from tokenizer import (
     split_text,
     train,
 )
-from tests.oracle import distinct_words, replay_encode, train_textbook
+from tokenizer.reference import distinct_words, encode_reference, train_reference
 
 FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MEDIUM = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -202,7 +202,7 @@ def test_pieces_are_split_text_pieces_and_round_trip(pattern, text):
 # -- the fast trainer against the oracle -----------------------------------------------------
 def compare_with_oracle(corpus, n: int, cfg: dict) -> None:
     trace = train(corpus, n, table_size=10_000, max_ties=None, **cfg)
-    want = train_textbook(corpus, n, keep_tables=True, **cfg)
+    want = train_reference(corpus, n, keep_tables=True, **cfg)
     steps = trace.steps
 
     assert [s.pair for s in steps] == want.merges
@@ -260,7 +260,7 @@ def test_bounded_tables_and_ties_are_the_top_of_the_oracle_lists(corpus, n, cfg,
     assume(has_words(corpus, cfg["split"], cfg.get("pattern", DEFAULT_PATTERN)))
     if cfg["unit"] == "chars" and cfg["end_of_word"] is not None:
         assume(cfg["end_of_word"] not in corpus)
-    want = train_textbook(corpus, n, keep_tables=True, **cfg)
+    want = train_reference(corpus, n, keep_tables=True, **cfg)
     compare_bounded_tables(corpus, n, cfg, table_size, max_ties, want)
 
 
@@ -305,7 +305,7 @@ def test_bytes_unit_marker_may_occur_in_the_text(split, ties):
 # -- encoding ------------------------------------------------------------------------------
 def replay(tok: Tokenizer, text: str, merges=None) -> list[int]:
     c = tok.config
-    return replay_encode(
+    return encode_reference(
         text,
         tok.merges if merges is None else merges,
         unit=c.unit,

@@ -8,10 +8,12 @@
 ['news', 'r', 'o', 'o', 'm']
 """
 
+from .interface import UNKNOWN_ID, TextTokenizer, Token
 from .labels import bytes_label, hex_bytes, is_whole
-from .model import TIES, UNITS, UNKNOWN_ID, Token, Tokenizer, TrainConfig
+from .model import TIES, UNITS, Tokenizer, TrainConfig
 from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, SPLITS, split_text
-from .train import MergeStep, PairCount, Trace, WordSplit, count_words, train
+from .train import MergeStep, PairCount, StopReason, Trace, WordSplit, count_words, train
+from .vocab import Vocabulary
 
 __all__ = [
     "DEFAULT_PATTERN",
@@ -20,13 +22,16 @@ __all__ = [
     "MergeStep",
     "PairCount",
     "SPLITS",
+    "StopReason",
     "TIES",
+    "TextTokenizer",
     "Token",
     "Tokenizer",
     "Trace",
     "TrainConfig",
     "UNITS",
     "UNKNOWN_ID",
+    "Vocabulary",
     "WordSplit",
     "bytes_label",
     "count_words",

@@ -18,7 +18,7 @@ from . import io
 from .labels import hex_bytes
 from .model import TIES, UNITS, UNKNOWN_ID
 from .pretokenize import DEFAULT_PATTERN, SPLITS
-from .train import train
+from .train import StopReason, train
 
 
 class UsageError(Exception):
@@ -102,8 +102,12 @@ def _train(args: argparse.Namespace) -> None:
         raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
     done = f"learned {len(trace.steps)} merges, vocabulary {trace.tokenizer.vocab_size} tokens -> {args.output}"
     print(done)
-    if trace.stop_reason:
-        print(trace.stop_reason, file=sys.stderr)
+    if trace.stop_reason is StopReason.NO_PAIRS:
+        print(
+            f"stopped after {len(trace.steps)} of {args.merges} merges: every word is a single token, "
+            "no pair is left to merge",
+            file=sys.stderr,
+        )
 
 
 def _encode(args: argparse.Namespace) -> None:

@@ -126,7 +126,7 @@ def trace_to_dict(trace: Trace) -> dict[str, Any]:
     return {
         "config": tok.config.to_dict(),
         "requested": trace.requested,
-        "stop_reason": trace.stop_reason,
+        "stop_reason": trace.stop_reason.value if trace.stop_reason else None,
         "steps": steps,
     }
 

@@ -1,13 +1,8 @@
 """A trained BPE tokenizer: its settings, its ordered merges, and what follows.
 
-The ordered list of merges is the single source of truth. The vocabulary,
-each token's bytes and its display label are all derived from it.
-
-Inside the engine a word is held as a Python string with one character per
-symbol: symbol id ``i`` is the character ``chr(i)``. Merging the pair
-``(a, b)`` into ``z`` everywhere in a word is then exactly
-``word.replace(chr(a) + chr(b), chr(z))``: left to right, non-overlapping,
-the BPE rule, done in C.
+The ordered list of merges is the single source of truth (see
+:mod:`tokenizer.vocab`). The vocabulary, each token's bytes and its display
+label are all derived from it.
 
 Encoding replays merges lowest rank first. That gives the same tokens as
 replaying every merge in the order it was learned (a merge can only create
@@ -17,29 +12,20 @@ later), and it is much faster.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from itertools import repeat
 from operator import add
 from typing import Iterable, Sequence
 
-
-from .labels import bytes_label, is_whole
+from .interface import UNKNOWN_ID, Token
+from .labels import is_whole
 from .pretokenize import DEFAULT_PATTERN, SPLITS, compile_pattern, split_text
+from .vocab import SENTINEL as _SENTINEL
+from .vocab import Vocabulary
 
 UNITS = ("chars", "bytes")
 TIES = ("first", "hf")
-UNKNOWN_ID = -1
-"""The id ``encode`` gives a character never seen in training (character unit only)."""
-
-_SENTINEL = chr(0x10FFFF)  # stands for an unseen character inside a symbol string
-MAX_VOCAB = 0x10FFFF
-
-
-class _CharTable(dict):
-    """Character code -> its symbol, for ``str.translate``; a character not in the table is unseen."""
-
-    def __missing__(self, code: int) -> str:
-        return _SENTINEL
 
 
 @dataclass(frozen=True)
@@ -83,109 +69,85 @@ class TrainConfig:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """One token of an encoded text, ready to draw.
+class Tokenizer:
+    """A trained BPE model: settings + base symbols + ordered merges.
 
-    ``id`` is ``UNKNOWN_ID`` (-1) for a character never seen in training
-    (character unit only); ``known`` says the same as a flag.
-    ``label`` is the token's text, with stray bytes of a split character as
-    ``⟨E0 A4⟩``; ``whole`` is False when the token is not whole characters.
-    ``piece`` is the index of the pre-split piece the token came from.
+    Build one with :func:`tokenizer.train`, by loading a file
+    (:mod:`tokenizer.io`), or directly from its merges:
+    ``Tokenizer(config, merges, base)``. It is a :class:`TextTokenizer`,
+    so every page draws it like any real tokenizer.
     """
 
-    id: int
-    label: str
-    bytes: bytes
-    whole: bool
-    known: bool
-    piece: int
-
-
-class Tokenizer:
-    """Settings + base symbols + ordered merges. Build one with :func:`tokenizer.train`."""
+    family_name = "BPE (this lab)"
 
     def __init__(
         self,
         config: TrainConfig,
         merges: Sequence[tuple[int, int]],
         base: Sequence[str] | None = None,
+        *,
+        name: str = "Lab BPE model",
+        source: str = "trained in the lab",
     ) -> None:
         self.config = config
-        marker = config.end_of_word
-        if config.unit == "bytes":
-            if base is not None:
-                raise ValueError("A byte-level tokenizer has the 256 bytes as its base; do not pass base symbols.")
-            symbols_bytes: list[bytes] = [bytes([i]) for i in range(256)]
-            texts: list[str] = [bytes_label(b) for b in symbols_bytes]
-            self.base: tuple[str, ...] = ()
-            self._char_ids: dict[str, int] = {}
-        else:
-            base = tuple(base or ())
-            if len(set(base)) != len(base):
-                raise ValueError("The base symbols of a tokenizer must be distinct.")
-            for sym in base:
-                if len(sym) != 1 and sym != marker:
-                    raise ValueError(f"Base symbol {sym!r} is not one character (nor the end-of-word marker).")
-            self.base = base
-            symbols_bytes = [b"" if sym == marker else sym.encode("utf-8") for sym in base]
-            texts = list(base)
-            self._char_ids = {sym: i for i, sym in enumerate(base) if sym != marker}
-        self.marker_id: int | None = None
-        if marker is not None:
-            if config.unit == "bytes":
-                self.marker_id = 256
-                symbols_bytes.append(b"")
-                texts.append(marker)
-            elif marker in base:
-                self.marker_id = base.index(marker)
-            else:  # a character-unit model always carries its marker
-                self.marker_id = len(symbols_bytes)
-                self.base = (*self.base, marker)
-                symbols_bytes.append(b"")
-                texts.append(marker)
-        self.first_merge_id = len(symbols_bytes)
-        self._whole_by_label = config.unit == "chars"
-        self._bytes = symbols_bytes
-        self._texts = texts
-        self._ranks: dict[str, int] = {}
-        self._pair_strings: list[str] = []  # merge rank -> its pair as a symbol string
-        self._merges: list[tuple[int, int]] = []
-        self._ends = [i == self.marker_id for i in range(len(symbols_bytes))]
+        vocab = Vocabulary(config.unit, base, config.end_of_word)
         for a, b in merges:
-            self._add_merge(int(a), int(b))
+            vocab.add_merge(int(a), int(b))
+        self._init_from(vocab, name, source)
+
+    @classmethod
+    def from_vocabulary(cls, config: TrainConfig, vocab: Vocabulary, *, name: str = "Lab BPE model",
+                        source: str = "trained in the lab") -> "Tokenizer":
+        """A tokenizer over a vocabulary that is already built (the trainer's)."""
+        if vocab.unit != config.unit or vocab.end_of_word != config.end_of_word:
+            raise ValueError("The vocabulary was built with other settings than this config.")
+        tok = cls.__new__(cls)
+        tok.config = config
+        tok._init_from(vocab, name, source)
+        return tok
+
+    def _init_from(self, vocab: Vocabulary, name: str, source: str) -> None:
+        self.name = name
+        self.source = source
+        self._vocab = vocab
+        self.base = vocab.base
+        self.marker_id = vocab.marker_id
+        self.first_merge_id = vocab.first_merge_id
+        self._whole_by_label = self.config.unit == "chars"
+        self._bytes = [vocab.token_bytes(i) for i in range(vocab.size)]
+        self._texts = list(vocab.labels)
+        self._ends = [vocab.ends_word(i) for i in range(vocab.size)]
+        self._merges = vocab.merges
+        self._pair_strings = [chr(a) + chr(b) for a, b in self._merges]  # merge rank -> its pair as symbols
+        self._ranks = {pair: rank for rank, pair in enumerate(self._pair_strings)}
         self._cache: dict[str, tuple[int, ...]] = {}
-        # The character unit turns a piece into symbols with one str.translate call.
-        self._char_table = _CharTable({ord(ch): chr(i) for ch, i in self._char_ids.items()})
+
+    def named(self, name: str, source: str | None = None) -> "Tokenizer":
+        """The same model under another name (shares its tables; cheap)."""
+        other = copy.copy(self)
+        other.name = name
+        if source is not None:
+            other.source = source
+        return other
+
+    # -- the tokenizer interface -----------------------------------------------
+    @property
+    def family(self) -> str:
+        return f"{self.family_name}, {'byte level' if self.config.unit == 'bytes' else 'character level'}"
+
+    @property
+    def unit(self) -> str:
+        return self.config.unit
+
+    @property
+    def licence(self) -> str:
+        return ""
 
     # -- vocabulary ------------------------------------------------------------
-    def _add_merge(self, a: int, b: int) -> int:
-        new = self.first_merge_id + len(self._merges)
-        if not (0 <= a < new and 0 <= b < new):
-            raise ValueError(f"Merge {len(self._merges) + 1} uses id {max(a, b)}, which does not exist yet.")
-        if new >= MAX_VOCAB:
-            raise ValueError("The vocabulary is too large.")
-        if self._ends[a]:
-            raise ValueError("A merge cannot put anything after the end-of-word marker.")
-        pair = chr(a) + chr(b)
-        if pair in self._ranks:
-            raise ValueError(f"The pair ({a}, {b}) is merged twice.")
-        self._ranks[pair] = len(self._merges)
-        self._pair_strings.append(pair)
-        self._merges.append((a, b))
-        self._bytes.append(self._bytes[a] + self._bytes[b])
-        self._ends.append(self._ends[b])
-        if self.config.unit == "chars":
-            self._texts.append(self._texts[a] + self._texts[b])
-        else:
-            tail = self.config.end_of_word if self._ends[b] else ""
-            self._texts.append(bytes_label(self._bytes[-1]) + (tail or ""))
-        return new
-
     @property
     def merges(self) -> tuple[tuple[int, int], ...]:
         """The merges in the order they were learned: merge ``r`` makes id ``first_merge_id + r``."""
-        return tuple(self._merges)
+        return self._merges
 
     @property
     def vocab_size(self) -> int:
@@ -206,6 +168,15 @@ class Tokenizer:
         self._check_id(token_id)
         return self._whole_by_label or is_whole(self._bytes[token_id])
 
+    def ends_word(self, token_id: int) -> bool:
+        """True when the token ends with the end-of-word marker."""
+        self._check_id(token_id)
+        return self._ends[token_id]
+
+    def knows(self, ch: str) -> bool:
+        """Whether a character has a token (always True in the byte unit)."""
+        return self._vocab.knows(ch)
+
     def vocab(self) -> list[tuple[int, str]]:
         """Every id with its label, in id order."""
         return list(enumerate(self._texts))
@@ -222,15 +193,7 @@ class Tokenizer:
         return split_text(text, self.config.split, self.config.pattern)
 
     def _symbols(self, piece: str) -> str:
-        """A piece as a symbol string (one character per id); unseen characters become a sentinel."""
-        if self.config.unit == "bytes":
-            # Byte i is symbol chr(i), which is exactly what decoding as Latin-1 gives.
-            s = piece.encode("utf-8").decode("latin-1")
-        else:
-            s = piece.translate(self._char_table)
-        if self.marker_id is not None:
-            s += chr(self.marker_id)
-        return s
+        return self._vocab.symbol_string(piece)
 
     def _bpe(self, s: str, limit: int | None = None) -> str:
         """Apply merges to a symbol string, lowest rank first (ranks below ``limit`` only)."""
@@ -278,21 +241,33 @@ class Tokenizer:
             extend(out if out is not None else encode_piece(piece))
         return ids
 
-    def encode_tokens(self, text: str) -> list[Token]:
-        """Text to :class:`Token` objects, each with its label, bytes and flags."""
+    def encode_tokens(self, text: str, *, limit: int | None = None) -> list[Token]:
+        """Text to :class:`Token` objects, each with its label, bytes and flags.
+
+        ``limit`` stops after that many tokens (the first ``limit`` of the
+        whole text's tokens): a page drawing the start of a long text does
+        not build a Token for each of half a million tokens.
+        """
         tokens: list[Token] = []
+        append = tokens.append
+        texts, data, knows = self._texts, self._bytes, self._vocab.knows
+        whole = self.is_whole
         for index, piece in enumerate(self.pieces(text)):
+            if limit is not None and len(tokens) >= limit:
+                break
             ids = self._encode_piece(piece)
-            unknown_chars = iter([ch for ch in piece if ch not in self._char_ids]) if UNKNOWN_ID in ids else None
+            unknown_chars = iter([ch for ch in piece if not knows(ch)]) if UNKNOWN_ID in ids else None
             for token_id in ids:
                 if token_id == UNKNOWN_ID:
                     ch = next(unknown_chars)  # type: ignore[arg-type]
-                    tokens.append(Token(UNKNOWN_ID, ch, ch.encode("utf-8"), True, False, index))
+                    append(Token(UNKNOWN_ID, ch, ch.encode("utf-8", errors="surrogatepass"), True, False, index))
                 else:
-                    tokens.append(
-                        Token(token_id, self._texts[token_id], self._bytes[token_id], self.is_whole(token_id), True, index)
-                    )
-        return tokens
+                    append(Token(token_id, texts[token_id], data[token_id], whole(token_id), True, index))
+        return tokens if limit is None else tokens[:limit]
+
+    def count(self, text: str) -> int:
+        """How many tokens ``text`` is."""
+        return len(self.encode(text))
 
     def segment(self, piece: str, merges: int | None = None) -> list[int]:
         """One piece's ids after only the first ``merges`` merges (all when None)."""
@@ -343,4 +318,4 @@ class Tokenizer:
 
     def __repr__(self) -> str:
         c = self.config
-        return f"Tokenizer(unit={c.unit!r}, split={c.split!r}, merges={len(self._merges)}, vocab_size={self.vocab_size})"
+        return f"Tokenizer(name={self.name!r}, unit={c.unit!r}, split={c.split!r}, merges={len(self._merges)}, vocab_size={self.vocab_size})"

@@ -58,7 +58,7 @@ class EncodeTrace:
         """Every piece's token labels after ``step`` merges; an unseen character shows as itself."""
         out = []
         for piece, ids in zip(self.pieces, self.ids_at(step)):
-            unseen = iter(ch for ch in piece if ch not in self.tokenizer._char_ids)
+            unseen = iter(ch for ch in piece if not self.tokenizer.knows(ch))
             out.append([next(unseen) if i == UNKNOWN_ID else self.tokenizer.label(i) for i in ids])
         return out
 

@@ -54,6 +54,15 @@ class TextCounts:
         """UTF-8 bytes per code point (0 for empty text)."""
         return self.bytes / self.code_points if self.code_points else 0.0
 
+    @property
+    def bytes_per_grapheme(self) -> float:
+        """UTF-8 bytes per user-perceived character (0 for empty text).
+
+        >>> round(text_counts("इंदौर").bytes_per_grapheme, 2)
+        5.0
+        """
+        return self.bytes / self.graphemes if self.graphemes else 0.0
+
 
 def script_of(ch: str) -> str:
     for name, pattern in _SCRIPT_RE:

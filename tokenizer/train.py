@@ -27,13 +27,24 @@ from __future__ import annotations
 import heapq
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from enum import Enum
 from operator import add
 from typing import Callable, Mapping
 
-from .model import TrainConfig, Tokenizer, UNKNOWN_ID
+from .interface import UNKNOWN_ID
+from .model import TrainConfig, Tokenizer
 from .pretokenize import split_text
+from .vocab import Vocabulary
 
 ProgressCallback = Callable[[int, int], None]
+
+
+class StopReason(str, Enum):
+    """Why training stopped before the requested number of merges (a value, not a sentence:
+    a page says it in its own words)."""
+
+    NO_PAIRS = "no_pairs"
+    """Every word is a single token: no pair is left to merge."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +66,10 @@ class MergeStep:
     ``n_tied`` is how many there were in all (1: no tie). ``table`` is the
     top of the pair-count table *before* the merge, in rank order, and
     ``n_pairs`` how many distinct pairs that table had in all.
+    ``first_seen`` (tie rule ``first``) is where the winning pair is met
+    first reading the corpus: (index of the distinct word in
+    ``Trace.words``, position of the pair's left symbol in that word's
+    tokens before the merge); None under rule ``hf``.
     """
 
     step: int
@@ -69,6 +84,7 @@ class MergeStep:
     table: tuple[PairCount, ...]
     n_pairs: int
     vocab_size: int
+    first_seen: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +105,7 @@ class Trace:
     steps: tuple[MergeStep, ...]
     words: tuple[tuple[str, int], ...]
     requested: int
-    stop_reason: str | None = None
+    stop_reason: StopReason | None = None
     total_words: int = field(default=0)
 
     @property
@@ -201,23 +217,23 @@ def train(
             if marker is not None:
                 seen.setdefault(marker, None)
         base = list(seen)
-    tok = Tokenizer(config, [], base)
-    words = [tok._symbols(w) for w in word_counts]
+    vocab = Vocabulary(config.unit, base, config.end_of_word)
+    words = [vocab.symbol_string(w) for w in word_counts]
     freqs = list(word_counts.values())
 
     if ties == "hf":
         if unit == "bytes":
-            base_rank = _hf_byte_ranks() + [256] * (tok.first_merge_id - 256)
+            base_rank = _hf_byte_ranks() + [256] * (vocab.first_merge_id - 256)
         else:
-            order = sorted(range(tok.first_merge_id), key=lambda i: tok.base[i])
-            base_rank = [0] * tok.first_merge_id
+            order = sorted(range(vocab.first_merge_id), key=lambda i: vocab.base[i])
+            base_rank = [0] * vocab.first_merge_id
             for position, i in enumerate(order):
                 base_rank[i] = position
     else:
         base_rank = []
 
-    trainer = _Trainer(words, freqs, config.ties, base_rank, tok.first_merge_id)
-    labels = tok._texts  # id -> label, read directly: every id here exists, no need to check it
+    trainer = _Trainer(words, freqs, config.ties, base_rank, vocab.first_merge_id)
+    labels = vocab.labels  # id -> label; grows as merges are added
 
     def pair_count(q: str, c: int) -> PairCount:
         a, b = ord(q[0]), ord(q[1])
@@ -229,11 +245,12 @@ def train(
     for step in range(1, merges + 1):
         chosen = trainer.choose(table_size, max_ties)
         if chosen is None:
-            stop_reason = f"Stopped after {step - 1} merges: no pair is left, every word is a single token."
+            stop_reason = StopReason.NO_PAIRS
             break
         pair, count, tied, n_tied, table, n_pairs = chosen
         a, b = ord(pair[0]), ord(pair[1])
-        new_id = tok._add_merge(a, b)
+        first_seen = trainer.where_first(pair) if trainer.first_rule else None
+        new_id = vocab.add_merge(a, b)
         trainer.merge(pair, chr(new_id))
         # The tied pairs and the table are both the top of one ranking: build
         # the rows of the longer once and give the shorter its first rows.
@@ -251,13 +268,14 @@ def train(
                 n_tied=n_tied,
                 table=tuple(rows[: len(table)]),
                 n_pairs=n_pairs,
-                vocab_size=tok.vocab_size,
+                vocab_size=vocab.size,
+                first_seen=first_seen,
             )
         )
         if progress is not None and (step % every == 0 or step == merges):
             progress(step, merges)
     return Trace(
-        tokenizer=tok,
+        tokenizer=Tokenizer.from_vocabulary(config, vocab),
         steps=tuple(steps),
         words=tuple(word_counts.items()),
         requested=merges,
@@ -312,6 +330,11 @@ class _Trainer:
         w = min(live)
         self.first_word[q] = w
         return w
+
+    def where_first(self, q: str) -> tuple[int, int]:
+        """(word, position) where pair ``q`` is met first reading the words in order, each left to right."""
+        w = self._first_word(q)
+        return w, self.words[w].find(q)
 
     def _pop_valid(self) -> tuple[int, int, str] | None:
         heap, counts = self.heap, self.counts
@@ -427,4 +450,4 @@ class _Trainer:
             push(self.heap, (-c, self._key(q), q))
 
 
-__all__ = ["MergeStep", "PairCount", "Trace", "WordSplit", "count_words", "train", "UNKNOWN_ID"]
+__all__ = ["MergeStep", "PairCount", "StopReason", "Trace", "WordSplit", "count_words", "train", "UNKNOWN_ID"]
