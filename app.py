@@ -6,6 +6,7 @@ live in pages/ and the sidebar comes from ui/layout.py.
 
 import streamlit as st
 
+import lessons
 from ui.layout import APP_NAME, find_page, link_params, page_setup
 
 page_setup(APP_NAME)
@@ -44,8 +45,10 @@ CORE_LABS = [
     ("Encode step by step", "Watch a trained tokenizer split a word by applying its merges in order."),
     ("Bytes per character", "See how many UTF-8 bytes each character takes, and why Devanagari starts at "
      f"{devanagari_bytes}."),
+    ("Real tokenizers", "GPT-4, GPT-4o, GPT-2 and Mistral on the same English and Hindi sentence: who pays more, "
+     "and why."),
 ]
-for row in (CORE_LABS[:2], CORE_LABS[2:]):
+for row in (CORE_LABS[:2], CORE_LABS[2:4], CORE_LABS[4:]):
     for column, (title, blurb) in zip(st.columns(2, border=True), row):
         entry = find_page(title)
         assert entry is not None, f"{title!r} is missing from ui.layout.PAGES"
@@ -74,14 +77,6 @@ st.markdown(
 
 st.subheader("Coming later")
 st.caption("These labs are planned and not built yet.")
-COMING = [
-    ("English vs Hindi", "the same sentence side by side, token for token."),
-    ("Cost & context window", "turn token counts into money, and into how much fits in a prompt."),
-    ("Streaming", "why a model's reply can arrive as half a character."),
-    ("Quirks", "spaces, capitals, numbers and other surprises."),
-    ("Real tokenizers side by side", "GPT-4, GPT-4o, Mistral and others on your text."),
-    ("Predict, then run", "exercises where you guess first and then check."),
-]
 st.markdown(
-    "\n".join(f"- :gray-badge[Coming soon] **{name}**: {what}" for name, what in COMING)
+    "\n".join(f"- :gray-badge[Coming soon] **{item['name']}**: {item['what']}" for item in lessons.examples("coming"))
 )

@@ -53,6 +53,20 @@ def _data_string(ref: str) -> str:
     return value
 
 
+@lru_cache(maxsize=None)
+def examples(section: str) -> tuple[dict, ...]:
+    """The ready examples of one page (``lessons/examples.toml``), each a dict; a ``data`` reference
+    is resolved into ``text``."""
+    raw = tomllib.loads((HERE / "examples.toml").read_text(encoding="utf-8"))
+    out = []
+    for entry in raw.get(section, ()):
+        entry = dict(entry)
+        if "data" in entry:
+            entry["text"] = _data_string(entry.pop("data"))
+        out.append(entry)
+    return tuple(out)
+
+
 def _corpus(entry: dict) -> str:
     if "text" in entry:
         return entry["text"]

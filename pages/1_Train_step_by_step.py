@@ -1,9 +1,9 @@
 """Train step by step: watch BPE learn its merges one at a time.
 
 Read the widgets -> train through ui.engine (cached for every learner) -> draw
-one step of the trace with ui.trainview (charts, sentences) and ui.chips.
-Step 0 is before any merge; step k shows the pair counts *before* merge k,
-the pair it picked, and the corpus *after* merge k.
+one step of the trace with ui.trainview. The step view is a fragment: a click
+on Next reruns only it. Step 0 is before any merge; step k shows the pair
+counts *before* merge k, the pair it picked, and the corpus *after* merge k.
 """
 
 import streamlit as st
@@ -14,14 +14,24 @@ page_setup("Train step by step")
 
 import lessons  # noqa: E402
 from tokenizer import StopReason  # noqa: E402
+from ui import charts, predict, tokenizers  # noqa: E402
 from ui import trainview as tv  # noqa: E402
+from ui.codeview import algorithm_html  # noqa: E402
+from ui.display import callout_html, join_words, md_code, md_escape, plural  # noqa: E402
 from ui.engine import MAX_MERGES, trained_with_progress  # noqa: E402
+from ui.layout import find_page, link_params  # noqa: E402
 from ui.state import publish, restore  # noqa: E402
+from ui.steps import Stepper  # noqa: E402
+from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes  # noqa: E402
 
-st.markdown(
-    "BPE starts from single characters (or bytes). It counts which two neighbours occur together most "
-    "often, glues that pair into one new token, and repeats. Pick a corpus, then step through the merges."
-)
+LARGE = large_type_on()
+STEPPER = Stepper(tv.STEP)
+
+if not LARGE:
+    st.caption(
+        "BPE starts from single characters (or bytes). It counts which two neighbours occur together most "
+        "often, glues that pair into one new token, and repeats. Pick a corpus, then step through the merges."
+    )
 
 # --- Settings: restored from the link first; a preset decides the defaults ---------------------
 restore([tv.PRESET])
@@ -31,22 +41,25 @@ params = tv.setting_params(preset_defaults)
 url_params = [tv.PRESET, *params.values(), tv.TEXT, tv.STEP, tv.PREDICT]
 restore(url_params)
 
-st.subheader("1 · Corpus and settings")
-pick, about = st.columns([3, 2], vertical_alignment="bottom")
+pick, about = st.columns([2, 3] if LARGE else [3, 2], vertical_alignment="bottom")
 pick.selectbox(
     "Corpus",
     tv.preset_ids(),
     key=tv.PRESET.skey,
     format_func=tv.preset_title,
     on_change=tv.apply_preset,
-    help="Presets A to F are the worked examples of lesson 2; the English + Hindi ones are lesson 4's experiment.",
+    help="Presets A to F are small worked examples of BPE training; the English + Hindi news presets are the "
+    "experiment on who gets the cheap tokens when the merge budget is shared.",
 )
 preset = lessons.presets().get(preset_id)
-if preset is not None and preset.note:
-    about.html(tv.note_html(preset.note))
+if preset is not None and preset.note and not LARGE:
+    about.html(callout_html(preset.note))
 
-with st.container(border=True):
-    if large_type_on():  # two rows, so the labels are not squeezed letter by letter
+settings = tv.current_settings(params)
+changed = tv.changed_settings(settings, preset_defaults) if preset is not None else []
+with (about if LARGE else st).expander(f"Trainer settings: {md_escape(settings.summary())}",
+                 expanded=bool(changed) or preset is None, icon=":material/tune:"):
+    if LARGE:  # two rows, so the labels are not squeezed letter by letter
         c_unit, c_split, c_marker = st.columns(3)
         c_ties, c_merges, _ = st.columns(3)
     else:
@@ -74,6 +87,8 @@ with st.container(border=True):
         help="A regular expression (Python `regex` module). Each match is one piece; text between matches "
         "becomes pieces of its own.",
     )
+    if split == "regex":
+        c_split.caption("With spaces shown: " + md_code(settings.pattern))
     marker = c_marker.selectbox(
         "End-of-word marker",
         tv.MARKER_CHOICES,
@@ -81,9 +96,7 @@ with st.container(border=True):
         format_func=tv.MARKER_NAMES.get,
         help="A symbol added to the end of every word, so a token can mean 'at the end of a word'.",
     )
-    c_marker.text_input(
-        "Custom marker", key=params["marker_text"].skey, disabled=marker != "custom", max_chars=12
-    )
+    c_marker.text_input("Custom marker", key=params["marker_text"].skey, disabled=marker != "custom", max_chars=12)
     c_ties.radio(
         "Ties",
         ("first", "hf"),
@@ -95,23 +108,22 @@ with st.container(border=True):
     c_merges.number_input("Merges", min_value=0, max_value=MAX_MERGES, step=1, key=params["merges"].skey)
 
 settings = tv.current_settings(params)
-if preset_id != tv.OWN:
-    changed = tv.changed_settings(settings, preset_defaults)
-    if changed:
-        note, reset = st.columns([4, 1], vertical_alignment="center")
-        note.caption(
-            "**Custom run**: you changed " + tv.join_words(changed) + ". The numbers below are for your settings, "
-            "not the worked example's."
-        )
-        reset.button("Use the preset's settings", key="train.reset", on_click=tv.apply_preset)
+if changed:
+    note, reset = st.columns([4, 1], vertical_alignment="center")
+    note.caption(
+        "**Custom run**: you changed " + join_words(changed) + ". The numbers below are for your settings, "
+        "not the worked example's."
+    )
+    reset.button("Use the preset's settings", key="train.reset", on_click=tv.apply_preset)
 
 # --- The corpus ------------------------------------------------------------------------------
 corpus: str | None = None
 source = "My text"
 if preset is not None:
     corpus = preset.corpus
-    with st.expander(f"The corpus text ({len(corpus):,} characters)"):
-        st.code(corpus, language=None, wrap_lines=True, height=min(400, 40 + 24 * (1 + len(corpus) // 120)))
+    if not LARGE:
+        with st.expander(f"The corpus text ({len(corpus):,} characters)", icon=":material/article:"):
+            st.code(corpus, language=None, wrap_lines=True, height=min(400, 40 + 24 * (1 + len(corpus) // 120)))
 else:
     typed, uploaded = st.columns([3, 2])
     typed.text_area(
@@ -119,23 +131,18 @@ else:
         key=tv.TEXT.skey,
         height=150,
         placeholder="chai chai chai chaiwala, poha poha pohawala... any language, any script.",
-        on_change=tv.restart,
+        on_change=STEPPER.reset,
         help=f"Up to {tv.MAX_CORPUS_CHARS:,} characters. Texts up to {tv.TEXT_IN_LINK} characters are kept "
         "in the link when you share it.",
     )
-    upload = uploaded.file_uploader(
-        f"…or upload a .txt file (UTF-8, up to {tv.UPLOAD_LIMIT_MB} MB)",
-        type=["txt"],
-        key=tv.UPLOAD_KEY,
-        # Let bigger files through to decode_upload, which says what the limit is and what to do
-        # (Streamlit's own refusal is only a red icon).
-        max_upload_size=50,
-        on_change=tv.restart,
+    data, file_name = uploaded_bytes(
+        "…or upload a .txt file (UTF-8)", key=tv.UPLOAD_KEY, types=["txt"], limit_mb=TEXT_UPLOAD_MB,
+        on_change=STEPPER.reset, container=uploaded,
     )
-    if upload is not None:
-        text, error = tv.decode_upload(upload.getvalue())
+    if data is not None:
+        text, error = decode_text_file(data)
         if error:
-            st.html(tv.note_html(error, "warning"))
+            st.html(callout_html(error, "warning"))
         else:
             corpus = text
             source = "My upload"
@@ -157,105 +164,58 @@ trace = None
 if corpus is not None:
     problem = tv.marker_problem(settings)
     if problem:
-        st.html(tv.note_html(problem, "warning"))
+        st.html(callout_html(problem, "warning"))
     else:
         try:
-            trace = trained_with_progress(corpus, settings.merges, **settings.train_kwargs())
+            trace = trained_with_progress(corpus, settings.merges, **settings.config().to_dict())
         except ValueError as exc:  # e.g. a regex pattern that does not compile, or a corpus with no words
-            st.html(tv.note_html(f"Cannot train with these settings: {exc}", "warning"))
+            st.html(callout_html(f"Cannot train with these settings: {exc}", "warning"))
 
 
 # --- Step through the merges -----------------------------------------------------------------
+def draw_zero(trace, run: str) -> None:
+    st.info(
+        "0 merges: there is nothing to step through. The vocabulary is just the base symbols, and every "
+        "word stays in single pieces. Set **Merges** above 0 to watch BPE learn."
+    )
+    symbols, n_base = tv.base_symbols_html(trace)
+    st.markdown(f"**The base vocabulary: {n_base:,} symbols.** The ones this corpus uses:")
+    st.html(symbols)
+    st.markdown("**The corpus, in base symbols**")
+    st.html(tv.corpus_html(run, trace, 0))
+    st.caption(tv.corpus_caption(trace))
+
+
+def predict_toggle() -> None:
+    st.toggle("Predict first", key=tv.PREDICT.skey, help="Hide each merge's winner until you pick the pair you think wins.")
+
+
 def draw_steps(trace, run: str) -> None:
-    st.subheader("2 · Step through the merges")
+    """The step view: controls, the merge and why, the chart, the corpus after it (a fragment)."""
     n = len(trace.steps)
-    if trace.stop_reason is StopReason.NO_PAIRS:
-        st.info(
-            f"Training stopped after {n:,} of the {trace.requested:,} merges you asked for: every word is now "
-            "a single token, so no pair is left to merge."
-        )
-    if n == 0:
-        st.info(
-            "0 merges: there is nothing to step through. The vocabulary is just the base symbols, and every "
-            "word stays in single pieces. Set **Merges** above 0 to watch BPE learn."
-        )
-        symbols, n_base = tv.base_symbols_html(trace)
-        st.markdown(f"**The base vocabulary: {n_base:,} symbols.** The ones this corpus uses:")
-        st.html(symbols)
-        st.markdown("**The corpus, in base symbols**")
-        st.html(tv.corpus_html(run, trace, 0))
-        st.caption(tv.corpus_caption(trace))
-        return
-
-    stopped = tv.apply_autoplay(n)
-    k = tv.clamp_step(n)
-    with st.container(horizontal=True, vertical_alignment="center"):
-        st.button("First", key="train.first", icon=":material/first_page:", on_click=tv.go_to, args=("first", n),
-                  disabled=k == 0)
-        st.button("Previous", key="train.prev", icon=":material/chevron_left:", on_click=tv.go_to,
-                  args=("previous", n), disabled=k == 0)
-        st.button("Next", key="train.next", icon=":material/chevron_right:", on_click=tv.go_to, args=("next", n),
-                  disabled=k == n, type="primary")
-        st.button("Last", key="train.last", icon=":material/last_page:", on_click=tv.go_to, args=("last", n),
-                  disabled=k == n)
-        predict = st.toggle(
-            "Predict first",
-            key=tv.PREDICT.skey,
-            help="Hide each merge's winner until you pick the pair you think wins.",
-        )
-        if predict:
-            st.session_state[tv.AUTOPLAY_KEY] = False  # guessing and autoplay do not mix
-        st.toggle(
-            "Autoplay",
-            key=tv.AUTOPLAY_KEY,
-            on_change=tv.autoplay_changed,
-            args=(n,),
-            disabled=predict,
-            help=f"Step forward every {tv.AUTOPLAY_SECONDS:g} seconds until the last merge."
-            + (" (Off while you predict.)" if predict else ""),
-        )
-    st.slider("Step (0 = before any merge)", min_value=0, max_value=n, key=tv.STEP.skey)
-    if stopped:
-        st.toast(stopped)
-    if st.session_state.get(tv.AUTOPLAY_KEY) and not predict:
-        tv.autoplay_ticker()
-
-    key = tv.prediction_key(run, k)
-    predictions = st.session_state.get(tv.PREDICTIONS, {})
-    hidden = predict and (k == 0 or key not in predictions)
+    predicting = bool(st.session_state.get(tv.PREDICT.skey))
+    k = STEPPER.draw(n, slider=None if LARGE else "Step (0 = before any merge)", autoplay_disabled=predicting,
+                     extra=predict_toggle)
+    publish([tv.STEP, tv.PREDICT])
     step = trace.steps[max(k, 1) - 1]  # the merge this view is about (merge 1 at step 0)
     tok = trace.tokenizer
+    question = tv.guess_question(run, trace, k) if predicting and k else None
+    hidden = predicting and (k == 0 or not predict.answered(question.key))
+    st.html(tv.step_header_html(run, trace, k, hide_winner=hidden and k > 0))
+    if question is not None:
+        with st.container(border=True):
+            hidden = predict.ask(question) is None
 
-    st.html(tv.step_header_html(trace, k, hide_winner=hidden))
-    if large_type_on():
-        m_vocab, m_pairs = st.columns(2)
-        m_tokens, m_score = st.columns(2)
-    else:
-        m_vocab, m_pairs, m_tokens, m_score = st.columns(4)
-    m_vocab.metric(
-        "Vocabulary",
-        f"{tok.first_merge_id + k:,}",
-        delta=f"+{k:,} merged" if k else None,
-        delta_color="off",
-        help=f"{tok.first_merge_id:,} base symbols + {k:,} tokens made by merges.",
-    )
-    m_pairs.metric(
-        "Distinct pairs", f"{step.n_pairs:,}", help=f"Different neighbour pairs in the corpus before merge {max(k, 1)}."
-    )
-    # While the learner predicts, the corpus is shown before the merge: so is its length (the drop
-    # would give the winning pair's count away).
-    tokens_now = tv.corpus_tokens(run, trace, k - 1 if hidden and k else k)
+    # Secondary numbers, one line, after the key ones (the count is in the header).
+    shown_k = k - 1 if hidden and k else k  # while predicting, the corpus length would give the count away
+    tokens_now = tv.corpus_tokens(run, trace, shown_k)
+    facts = [f"vocabulary {tok.first_merge_id + k:,} ({tok.first_merge_id:,} base + {k:,} merged)",
+             f"{plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"]
     if tokens_now is not None:
-        m_tokens.metric(
-            "Corpus tokens",
-            f"{tokens_now:,}",
-            delta=(tokens_now - tv.corpus_tokens(run, trace, k - 1)) if k and not hidden else None,
-            delta_color="inverse",
-            help="Every word, as often as it occurs, after this many merges. Each merge makes it shorter.",
-        )
-    if predict:
-        right, tried = tv.score()
-        m_score.metric("Your predictions", f"{right} of {tried}" if tried else "none yet", help="Right of tried, this session.")
+        facts.append(f"the corpus is {tokens_now:,} tokens" + (" before this merge" if hidden and k else ""))
+    if predicting:
+        facts.append(f"your predictions: {predict.score_line('train')}")
+    st.caption(" · ".join(facts))
 
     if hidden and k == 0:
         st.info("**Predict first** is on: press **Next**, then guess which pair merge 1 picks before it is shown.")
@@ -264,52 +224,30 @@ def draw_steps(trace, run: str) -> None:
         st.caption(tv.corpus_caption(trace))
         return
     if hidden:
-        st.markdown(
-            f"**Predict merge {k}.** This is the corpus before it. Which two neighbours occur most often? "
-            "Count each word as many times as it occurs."
-        )
+        st.markdown(f"**The corpus before merge {k}**: which two neighbours occur most often?")
         st.html(tv.corpus_html(run, trace, k - 1))
         st.caption(tv.corpus_caption(trace))
-        tv.reset_guess_widget(key)
-        st.radio(
-            "Your prediction", tv.guess_options(step), index=None, key=tv.GUESS_KEY, horizontal=True,
-            format_func=tv.md_escape,
-        )
-        st.button("Check", key=tv.CHECK_KEY, type="primary", on_click=tv.check_guess,
-                  args=(key, tv.pair_text(step.left, step.right)))
-        if st.session_state.pop(tv.NO_GUESS, False):
-            st.warning("Pick a pair first, then press **Check**.")
         return
-    if predict and k:
-        guess, was_right = predictions[key]
-        winner = tv.pair_text(step.left, step.right)
-        if was_right:
-            st.html(tv.note_html(f"Right! You predicted {guess}, and {winner} wins merge {k}.", "success"))
-        else:
-            picked = next((r for r in tv.pair_rows(step) if r["pair"] == guess), None)
-            seen = f" (seen {tv.times(picked['count'])})" if picked else ""
-            st.html(tv.note_html(
-                f"Not this time: you predicted {guess}{seen}. The winner is {winner}, seen {tv.times(step.count)}.",
-                "info",
-            ))
 
-    rows = tv.pair_rows(step, reveal=k > 0)
-    if large_type_on():  # one column: the chart and the chips need the width
-        left, right = st.container(), st.container()
+    rows = tv.pair_rows(step, reveal=k > 0, limit=8 if LARGE else None)
+    if LARGE:  # one screen on a projector: the chart, why, and the corpus after it, side by side
+        left, why, right = st.columns([3.3, 2.7, 3.6], gap="medium")
     else:
-        left, right = st.columns([3, 2], gap="large")
+        left, right = st.columns([3, 2], gap="medium")
+        why = right
     with left:
         st.markdown(f"**Pair counts before merge {max(k, 1)}**")
-        shown = f"The top {len(rows)} of {step.n_pairs:,} distinct pairs." if step.n_pairs > len(rows) else (
-            f"All {step.n_pairs:,} distinct pairs.")
+        charts.draw(tv.pair_chart_spec(tv.rows_key(rows), LARGE), key="train.chart")
+        shown = (f"The top {len(rows)} of {step.n_pairs:,} distinct pairs." if step.n_pairs > len(rows)
+                 else f"All {plural(step.n_pairs, 'distinct pair')}.")
         st.caption(shown + (" Press **Next** to see which one wins." if k == 0 else ""))
-        chart_tab, table_tab = st.tabs(["Chart", "Table"])
-        chart_tab.vega_lite_chart(tv.pair_chart_spec(tv.rows_key(rows), large_type_on()), width="stretch")
-        table_tab.dataframe(tv.pair_frame(rows), hide_index=True, key="train.pairs")
+    if k:
+        with why:
+            st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")
+            st.html(callout_html(tv.explain(run, trace, k)))
+            st.html(callout_html(tv.count_breakdown(run, trace, k)))
     with right:
         if k:
-            st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")
-            st.html(tv.note_html(tv.explain(run, trace, k)))
             st.markdown(f"**The corpus after merge {k}**")
             st.html(tv.corpus_html(run, trace, k, highlight_id=step.token_id))
         else:
@@ -317,42 +255,98 @@ def draw_steps(trace, run: str) -> None:
             st.html(tv.corpus_html(run, trace, 0))
         st.caption(tv.corpus_caption(trace) + (" The new token has a black outline." if k else ""))
 
+    if k == n:
+        draw_next_steps()
     if k:
         st.markdown(f"**Tokens learned so far: {k:,}**" + (" (the last 40 shown)" if k > 40 else ""))
         st.html(tv.learned_tokens_html(trace, k))
-        with st.expander("Every merge so far, as a table"):
-            st.dataframe(tv.merges_frame(run, trace, k), hide_index=True, key="train.merges_table")
+    with st.expander("Every merge so far, as a table", key="train.table_open", on_change="rerun",
+                     icon=":material/table:") as table_box:
+        if table_box.open:
+            st.dataframe(tv.merges_frame(run, trace, k), hide_index=True, key="train.merges_table",
+                         column_config={"other pairs with that count": st.column_config.NumberColumn(
+                             help="How many other pairs had the same top count (empty: no tie).")})
+    with st.expander("The algorithm, at this step", key="train.code_open", on_change="rerun",
+                     icon=":material/code:") as code_box:
+        if code_box.open:
+            st.caption(
+                "The lab's readable reference trainer (tokenizer/reference.py): it recounts every pair after every "
+                "merge. The fast trainer that made this trace keeps its counts up to date instead; the tests check "
+                "that both learn exactly the same merges. Highlighted: what this loop did at this step."
+            )
+            st.html(algorithm_html(trace, k))
+
+
+def draw_next_steps() -> None:
+    """After the last merge: where to go next, and the preset's words to try, one click away."""
+    encode = find_page("Encode step by step")
+    st.success("That was the last merge. Next: use these merges to cut a word the corpus never had.",
+               icon=":material/flag:")
+    words = preset.examples if preset is not None else ()
+    if encode is None:
+        return
+    with st.container(horizontal=True, gap="small"):
+        for i, word in enumerate(words):
+            st.page_link(encode.path, label=f"Encode “{md_escape(word)}”", icon=":material/arrow_forward:",
+                         query_params={**(link_params() or {}), "tok": preset_id, "text": word})
+        if not words:
+            st.page_link(encode.path, label="Encode a word with these merges", icon=":material/arrow_forward:",
+                         query_params=link_params())
 
 
 def draw_downloads(trace, run: str) -> None:
-    st.subheader("3 · Take it with you")
     model = tv.tokenizer_json(run, trace)
-    trace_json, trace_csv = tv.trace_files(run, trace)
     stem = tv.file_stem(preset_id, settings, len(trace.steps))
     with st.container(horizontal=True):
         st.download_button("Model (JSON)", model, f"{stem}.json", "application/json", key="train.dl_model",
                            on_click="ignore", icon=":material/download:")
-        st.download_button("Trace (JSON)", trace_json, f"{stem}-trace.json", "application/json",
+        st.download_button("Trace (JSON)", lambda: tv.trace_json(trace), f"{stem}-trace.json", "application/json",
                            key="train.dl_trace_json", on_click="ignore", icon=":material/download:")
-        st.download_button("Trace (CSV)", trace_csv, f"{stem}-trace.csv", "text/csv", key="train.dl_trace_csv",
-                           on_click="ignore", icon=":material/download:")
+        st.download_button("Trace (CSV)", lambda: tv.trace_csv(trace), f"{stem}-trace.csv", "text/csv",
+                           key="train.dl_trace_csv", on_click="ignore", icon=":material/download:")
+        if trace.config.unit == "bytes" and trace.config.end_of_word is None:
+            from tokenizer.export import to_hf_json
+
+            try:
+                hf = to_hf_json(trace.tokenizer)
+            except ValueError as exc:
+                st.caption(md_escape(f"Hugging Face export: {exc}"))
+            else:
+                st.download_button("Hugging Face tokenizer.json", hf, f"{stem}-tokenizer.json", "application/json",
+                                   key="train.dl_hf", on_click="ignore", icon=":material/download:")
     st.caption(
-        f"The model holds all {len(trace.steps):,} merges; upload it on the *Tokenize anything* page to use it. "
-        "The trace lists every merge with its count and how many pairs tied."
+        f"The model holds all {len(trace.steps):,} merges; use it on *Tokenize anything* or *Encode step by step* "
+        "(upload it there in another session). The trace lists every merge with its count and its ties."
+        + ("" if trace.config.unit == "bytes" else " Only a byte-level model can be written as a Hugging Face "
+           "tokenizer.json: theirs start from the 256 bytes, and this model starts from characters.")
     )
 
 
 if trace is not None:
     run = tv.run_key(corpus, settings)
-    draw_steps(trace, run)
+    n_steps = len(trace.steps)
+    if trace.stop_reason is StopReason.NO_PAIRS:
+        st.info(
+            f"Training stopped after {n_steps:,} of the {trace.requested:,} merges you asked for: every word is "
+            "now a single token, so no pair is left to merge."
+        )
+    punct = tv.punctuation_note(trace)
+    if punct:
+        st.caption(punct)
+    if n_steps == 0:
+        draw_zero(trace, run)
+    else:
+        st.fragment(draw_steps, run_every=STEPPER.run_every())(trace, run)
     if st.session_state.get(tv.PREDICT.skey):
         st.caption("Downloads are hidden while you predict: the trace would give the answers away.")
     else:
-        draw_downloads(trace, run)
+        with st.expander("Take it with you: the model and the trace as files", icon=":material/download:"):
+            draw_downloads(trace, run)
     if preset is None:
-        name = tv.custom_model_name(settings, len(trace.steps), source)
-        tv.remember_custom_model(name, run, trace)
-        st.caption(f"Kept for this session as “{name}”: pick it on the *Tokenize anything* page.")
+        title = tv.session_model_title(source, corpus, settings, n_steps)
+        tokenizers.keep_session_model(trace.tokenizer, title, source=f"trained on the Train page ({source.lower()})",
+                                      counts=[s.count for s in trace.steps], ident=run)
+        st.caption(md_escape(f"Kept for this session as “{title}”: pick it on Tokenize anything or Encode step by step."))
 
 too_long = publish(url_params)
 if "text" in too_long:
@@ -362,5 +356,5 @@ if "text" in too_long:
     )
 if set(too_long) - {"text"}:
     st.caption("Too long to keep in a shared link: " + ", ".join(sorted(set(too_long) - {"text"})) + ".")
-if preset is None and "text" not in too_long and st.session_state.get(tv.UPLOAD_KEY) is not None:
+if preset is None and st.session_state.get(tv.UPLOAD_KEY) is not None:
     st.caption("An uploaded file is not part of a shared link: the link keeps the settings and step only.")

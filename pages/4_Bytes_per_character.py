@@ -2,26 +2,25 @@
 
 import streamlit as st
 
-import lessons
 from tokenizer.textstats import text_counts
 from ui import bytesview as bv
-from ui import state
-from ui.engine import preset_trace
+from ui import state, tokenizers
+from ui.display import visible_token
 from ui.layout import large_type_on, page_setup
 
 page_setup("Bytes per character")
 
 PAGE = "bytes"
-LADDER_TOKENIZERS = ("english-hindi", "english-hindi-fair")
+LADDER_TOKENIZERS = ("english-hindi", "english-hindi-fair", "cl100k_base", "o200k_base", "r50k_base")
 SAMPLES = bv.samples()
 SAMPLE = state.Param(PAGE, "sample", "indore-hi", choices=tuple(SAMPLES))
-LADDER = state.Param(PAGE, "tok", LADDER_TOKENIZERS[0], choices=LADDER_TOKENIZERS)
+LADDER_CHOICES = tuple(k for k in LADDER_TOKENIZERS if any(e.key == k for e in tokenizers.entries(("real", "lab"))))
+LADDER = state.Param(PAGE, "tok", LADDER_TOKENIZERS[0], choices=LADDER_CHOICES)
 state.restore([SAMPLE, LADDER])
 # The text defaults to the chosen sample's text, so a link like ?sample=tamil stays short.
 TEXT = state.Param(PAGE, "text", SAMPLES[state.value(SAMPLE)].text, max_len=400)
 state.restore([TEXT])
 
-LINE_EM = bv.LINE_EM_LARGE if large_type_on() else bv.LINE_EM  # how wide a ladder line may be
 
 
 def px(width: int) -> int:
@@ -41,7 +40,8 @@ ki = text_counts("कि")
 st.markdown(
     "Computers keep text as bytes, and most software and almost every web page today use **UTF-8** to turn "
     "characters into bytes. UTF-8 is kind to English: a letter like `a` takes "
-    f"{n_bytes('a')} byte, while every Devanagari code point (क, \u00a0ि, \u00a0ं …) takes {n_bytes('क')}, and so does "
+    f"{n_bytes('a')} byte, while every Devanagari code point (क, {visible_token('ि')}, {visible_token('ं')} …) takes "
+    f"{n_bytes('क')}, and so does "
     f"every letter of Tamil (க), Telugu (క), Kannada (ಕ) and Bengali (ক): {max(n_bytes(c) for c in 'கకಕক')} "
     "bytes each. A byte-level tokenizer starts from these bytes, so this is where Hindi's extra token cost begins."
 )
@@ -54,7 +54,8 @@ with right:
         format_func=bv.sample_caption,
         key=SAMPLE.skey,
         on_change=_load_sample,
-        help="Lesson 3's examples, and one short sentence per script. Picking one replaces your text.",
+        help="Worked examples of bytes per character, and one short sentence per script. Picking one replaces "
+        "your text.",
     )
     chosen = SAMPLES[state.value(SAMPLE)]
     if chosen.note and st.session_state.get(TEXT.skey) == chosen.text:
@@ -168,25 +169,28 @@ if counts.code_points:
         "Top row: grapheme clusters (what you would count as letters). Middle: the code points in each. "
         "Bottom: their UTF-8 bytes in hex; the lighter bytes continue the character the darker one starts." + capped
     )
-    st.html(bv.grapheme_ladder_html(ladder_text, line_em=LINE_EM))
+    st.html(bv.grapheme_ladder_html(ladder_text))
 
 # -- the byte ladder ------------------------------------------------------------------------------------
 st.subheader("Byte ladder: tokens over their bytes")
-presets = lessons.presets()
 st.selectbox(
     "Byte-level tokenizer",
-    options=list(LADDER_TOKENIZERS),
-    format_func=lambda pid: presets[pid].title,
+    options=list(LADDER_CHOICES),
+    format_func=tokenizers.option_label,
     key=LADDER.skey,
-    help="The two lesson 4 tokenizers: the same merge budget learned from English news with a little Hindi "
-    "(k = 1), or with Hindi given an equal share (k = 10).",
+    help="The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
+    "text), and real byte-level tokenizers of production models.",
 )
-tokenizer = preset_trace(state.value(LADDER)).tokenizer
+try:
+    tokenizer = tokenizers.load(state.value(LADDER))
+except tokenizers.Unavailable as exc:
+    st.warning(str(exc), icon=":material/error:")
+    tokenizer = tokenizers.load(LADDER_TOKENIZERS[0])
 st.caption(
-    f"A byte-level tokenizer starts with every one of the {tokenizer.first_merge_id} byte values as a token, so it "
-    "can write any text and nothing is ever unknown. The price: a token can stop in the middle of a character. "
-    "Dashed chips are tokens that are not whole characters (their bytes in hex); a code point with a dashed, "
-    "shaded box is cut by a token boundary. The number under each chip is its id."
+    "A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any text and "
+    "nothing is ever unknown. The price: a token can stop in the middle of a character. Dashed chips are tokens "
+    "that are not whole characters (their bytes in hex); a code point with a dashed, shaded box is cut by a token "
+    "boundary. The number under each chip is its id."
 )
 if ladder_text:
     tokens = tokenizer.encode_tokens(ladder_text)
@@ -204,7 +208,7 @@ if ladder_text:
         help="Code points with a token boundary inside them: their bytes are spread over two or more tokens.",
     )
     m4.metric("Bytes", f"{lc.bytes:,}")
-    st.html(bv.token_ladder_html(tokens, line_em=LINE_EM))
+    st.html(bv.token_ladder_html(tokens))
 else:
     st.info("Type some text above to see how this tokenizer cuts it into tokens.", icon=":material/edit:")
 
@@ -220,7 +224,7 @@ st.vega_lite_chart(bv.comparison_spec(compare, large=large_type_on()), theme=Non
 with st.expander("The numbers behind the chart"):
     st.dataframe(compare, hide_index=True, width="stretch", column_config=bv.RATIO_COLUMNS)
 
-st.subheader("Lesson 3 examples")
+st.subheader("Worked examples")
 st.caption(
     "The same words in Hindi and in Latin letters, and a syllable that is two code points. "
     "Counted by the lab just now."

@@ -96,3 +96,95 @@ def main_text(at: AppTest) -> str:
     for kind in ("title", "header", "subheader", "markdown", "caption", "info", "warning", "success", "error"):
         parts.extend(str(el.value) for el in at.main.get(kind))
     return "\n".join(parts)
+
+
+# -- reading the chips a page drew (one parser for every test) -------------------------------------
+from dataclasses import dataclass, field  # noqa: E402
+from html.parser import HTMLParser  # noqa: E402
+
+
+@dataclass
+class ParsedChip:
+    """One chip as a browser would show it: its text (entities decoded), classes and labels."""
+
+    text: str = ""
+    classes: frozenset[str] = frozenset()
+    title: str = ""
+    aria: str = ""
+    style: str = ""
+    id: str | None = None
+    name: str | None = None  # the on-screen name of a lone combining mark
+
+    @property
+    def partial(self) -> bool:
+        return "tl-partial" in self.classes
+
+    @property
+    def highlighted(self) -> bool:
+        return "tl-hl" in self.classes
+
+
+@dataclass
+class ParsedChips:
+    tags: list[str] = field(default_factory=list)
+    chips: list[ParsedChip] = field(default_factory=list)
+    runs: list[str] = field(default_factory=list)  # the text written under each run of partial tokens
+    attrs: list[dict] = field(default_factory=list)  # every element's attributes
+
+    @property
+    def texts(self) -> list[str]:
+        return [c.text for c in self.chips]
+
+
+class _ChipParser(HTMLParser):
+    _FIELDS = {"tl-text": "text", "tl-id": "id", "tl-name": "name"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.out = ParsedChips()
+        self.stack: list[str | None] = []  # per open element: the field its text goes to
+
+    def handle_starttag(self, tag, attrs) -> None:
+        attrs = dict(attrs)
+        self.out.tags.append(tag)
+        self.out.attrs.append(attrs)
+        classes = set((attrs.get("class") or "").split())
+        target = self.stack[-1] if self.stack else None
+        if "tl-chip" in classes:
+            self.out.chips.append(ParsedChip(classes=frozenset(classes), title=attrs.get("title", ""),
+                                             aria=attrs.get("aria-label", ""), style=attrs.get("style", "")))
+            target = None
+        elif "tl-run-text" in classes:
+            self.out.runs.append("")
+            target = "run"
+        else:
+            for cls, name in self._FIELDS.items():
+                if cls in classes and self.out.chips:
+                    target = name
+                    if name != "text":
+                        setattr(self.out.chips[-1], name, "")
+        self.stack.append(target)
+
+    def handle_endtag(self, tag) -> None:
+        if self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data) -> None:
+        target = self.stack[-1] if self.stack else None
+        if target == "run":
+            self.out.runs[-1] += data
+        elif target is not None and self.out.chips:
+            chip = self.out.chips[-1]
+            setattr(chip, target, (getattr(chip, target) or "") + data)
+
+
+def parse_chips(html: str) -> ParsedChips:
+    """The chips (and runs) in a block of chip HTML."""
+    parser = _ChipParser()
+    parser.feed(html)
+    return parser.out
+
+
+def html_blocks(at: AppTest, marker: str = 'class="tl-chips"') -> list[str]:
+    """The st.html blocks of the main area that contain ``marker`` (CSS stripped)."""
+    return [h.value.split("</style>")[-1] for h in at.main.get("html") if marker in h.value]

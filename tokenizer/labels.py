@@ -15,6 +15,13 @@ characters as text and the stray bytes as hex inside ``⟨ ⟩``:
 
 from __future__ import annotations
 
+import codecs
+from typing import Sequence
+
+import regex
+
+_GRAPHEME = regex.compile(r"\X")
+
 PARTIAL_OPEN, PARTIAL_CLOSE = "⟨", "⟩"
 
 
@@ -55,3 +62,60 @@ def bytes_label(data: bytes) -> str:
             out.append(PARTIAL_OPEN + hex_bytes(rest[exc.start : bad_end]) + PARTIAL_CLOSE)
             rest = rest[bad_end:]
     return "".join(out)
+
+
+def character_runs(chunks: Sequence[bytes]) -> list[tuple[int, int, str]]:
+    """Where stray bytes become letters again.
+
+    ``chunks`` are consecutive tokens' bytes. Returns ``(start, end, text)``
+    for every run of tokens ``chunks[start:end]`` that holds a character split
+    across tokens: the run starts and ends where a reader's character (a
+    grapheme cluster) starts and ends, and ``text`` is what it makes. Tokens
+    that are whole characters on their own, outside such runs, are left out.
+
+    >>> data = "घने".encode()          # 9 bytes: घ, न and the vowel sign े, 3 bytes each
+    >>> character_runs([data[:2], data[2:4], data[4:6], data[6:]])
+    [(0, 4, 'घने')]
+    >>> character_runs([b"ab", "क".encode(), "ि".encode()])   # nothing split: no run
+    []
+    """
+    data = b"".join(chunks)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _code_point_runs(chunks)
+    bounds = {0}
+    offset = 0
+    for cluster in _GRAPHEME.findall(text):
+        offset += len(cluster.encode("utf-8", errors="surrogatepass"))
+        bounds.add(offset)
+    runs: list[tuple[int, int, str]] = []
+    start = offset = 0
+    partial = False
+    for i, chunk in enumerate(chunks):
+        offset += len(chunk)
+        partial = partial or not is_whole(chunk)
+        if offset in bounds:
+            if partial:
+                runs.append((start, i + 1, b"".join(chunks[start : i + 1]).decode("utf-8")))
+            start, partial = i + 1, False
+    return runs
+
+
+def _code_point_runs(chunks: Sequence[bytes]) -> list[tuple[int, int, str]]:
+    """:func:`character_runs` for bytes that are not valid UTF-8 as a whole: cut at code points."""
+    runs: list[tuple[int, int, str]] = []
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    start = 0
+    text: list[str] = []
+    partial = False
+    for i, chunk in enumerate(chunks):
+        text.append(decoder.decode(chunk))
+        partial = partial or not is_whole(chunk)
+        if not decoder.getstate()[0]:  # a character boundary: nothing is held back
+            if partial:
+                runs.append((start, i + 1, "".join(text)))
+            start, text, partial = i + 1, [], False
+    if start < len(chunks) and partial:
+        runs.append((start, len(chunks), "".join(text) + decoder.decode(b"", final=True)))
+    return runs

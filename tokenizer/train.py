@@ -97,6 +97,20 @@ class WordSplit:
     tokens: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class PairSource:
+    """One word's share of a pair's count: the pair occurs ``in_word`` times in ``word``, which occurs
+    ``word_count`` times, so it adds ``in_word * word_count``."""
+
+    word: str
+    in_word: int
+    word_count: int
+
+    @property
+    def adds(self) -> int:
+        return self.in_word * self.word_count
+
+
 @dataclass(frozen=True)
 class Trace:
     """The result of training: the tokenizer, every step, and the corpus to replay them on."""
@@ -126,6 +140,41 @@ class Trace:
             ids = tuple(tok.segment(word, step))
             out.append(WordSplit(word, count, ids, tuple(tok.label(i) for i in ids)))
         return out
+
+    def pair_sources(self, step: int, max_words: int = 20_000) -> tuple[list[PairSource], bool]:
+        """How merge ``step``'s count adds up, word by word, in corpus order.
+
+        Returns the words holding the pair just before the merge, and whether
+        every distinct word was read (only the first ``max_words`` are, on a
+        big corpus).
+
+        >>> trace = train("chai chai chai chaiwala chaiwala chaat chaat poha poha poha pohawala samosa", 1,
+        ...               unit="chars", split="whitespace")
+        >>> sources, complete = trace.pair_sources(1)
+        >>> [(p.word, p.adds) for p in sources], sum(p.adds for p in sources)
+        ([('chai', 3), ('chaiwala', 2), ('chaat', 2), ('poha', 3), ('pohawala', 1)], 11)
+        """
+        merge = self.steps[step - 1]
+        a, b = merge.pair
+        tok = self.tokenizer
+        out = []
+        for word, count in self.words[:max_words]:
+            ids = tok.segment(word, step - 1)
+            n = sum(1 for x, y in zip(ids, ids[1:]) if x == a and y == b)
+            if n:
+                out.append(PairSource(word, n, count))
+        return out, len(self.words) <= max_words
+
+    def hf_number(self, token_id: int) -> int:
+        """A token's number in Hugging Face's order, which rule ``hf`` breaks ties by: the base
+        symbols sorted (bytes by their GPT-2 stand-in character), then merged tokens in the order made."""
+        tok = self.tokenizer
+        if token_id >= tok.first_merge_id:
+            return token_id
+        if tok.unit == "bytes":
+            return 256 if token_id == tok.marker_id else _hf_byte_ranks()[token_id]
+        order = sorted(range(tok.first_merge_id), key=lambda i: tok.base[i])
+        return order.index(token_id)
 
     def tokenizer_at(self, step: int) -> Tokenizer:
         """A tokenizer that knows only the first ``step`` merges."""
@@ -450,4 +499,4 @@ class _Trainer:
             push(self.heap, (-c, self._key(q), q))
 
 
-__all__ = ["MergeStep", "PairCount", "StopReason", "Trace", "WordSplit", "count_words", "train", "UNKNOWN_ID"]
+__all__ = ["MergeStep", "PairCount", "PairSource", "StopReason", "Trace", "WordSplit", "count_words", "train", "UNKNOWN_ID"]

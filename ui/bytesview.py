@@ -33,7 +33,8 @@ import lessons
 from tokenizer import Token
 from tokenizer.textstats import CharInfo, TextCounts, char_info, char_table, graphemes, text_counts
 from ui.chips import CSS as CHIPS_CSS
-from ui.chips import PALETTE, chip_from_token, chips_html, visible_plain, visible_text
+from ui.chips import PALETTE, chip_from_token, chips_html
+from ui.display import readable_text, token_html, visible_token
 
 TABLE_MAX_ROWS = 500
 """The character table lists at most this many code points."""
@@ -42,8 +43,6 @@ LADDER_MAX_BYTES = 200
 MAX_TEXT_CHARS = 100_000
 """Longer text is cut to this many code points before anything is counted (keeps reruns fast)."""
 
-NBSP = "\u00a0"
-_INVISIBLE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
 
 
 # -- sample texts --------------------------------------------------------------------------------
@@ -72,62 +71,12 @@ def samples() -> dict[str, Sample]:
 
 def sample_caption(sample_id: str) -> str:
     sample = samples()[sample_id]
-    return ("Lesson 3 · " if sample.group == "example" else "Script · ") + sample.label
+    return ("Example · " if sample.group == "example" else "Script · ") + sample.label
 
 
-# -- showing one character safely ----------------------------------------------------------------
-
-
-def is_invisible(ch: str) -> bool:
-    """Characters that draw nothing on their own (controls, joiners, format marks, selectors)."""
-    if unicodedata.category(ch) in _INVISIBLE_CATEGORIES:
-        return True
-    return 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF
-
-
-def display_char(ch: str) -> str:
-    """One code point as plain text that can be shown alone.
-
-    Whitespace as the chips show it (``·`` ``↵`` ``⇥``), invisible characters
-    as their code (``U+200D``), a combining mark on a no-break space so it is
-    not drawn on a dotted circle.
-    """
-    shown = visible_plain(ch)
-    if shown != ch:
-        return shown
-    if is_invisible(ch) or (unicodedata.category(ch).startswith("Z") and ch != " "):
-        return f"U+{ord(ch):04X}"
-    if unicodedata.category(ch).startswith("M"):
-        return NBSP + ch
-    return ch
-
-
-def display_grapheme(cluster: str) -> str:
-    """A grapheme cluster as plain text: as it is, unless it would be invisible or start with a mark."""
-    if len(cluster) == 1:
-        return display_char(cluster)
-    if all(is_invisible(ch) or ch in "\r\n" for ch in cluster):
-        return " ".join(display_char(ch) for ch in cluster)
-    shown = "".join(display_char(ch) if unicodedata.category(ch) == "Cc" else ch for ch in cluster)
-    return NBSP + shown if unicodedata.category(shown[0]).startswith("M") else shown
-
-
-_LINE_SYMBOLS = {"\n": "↵", "\t": "⇥", "\r": "␍"}
-_BIDI_CONTROLS = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def display_text(text: str) -> str:
-    """A short text as plain text for a table cell: spaces and joiners kept (so emoji and words read
-    normally), line breaks and tabs as ``↵`` ``⇥``, control and direction characters by their code."""
-    out = []
-    for ch in text:
-        if ch in _LINE_SYMBOLS:
-            out.append(_LINE_SYMBOLS[ch])
-        elif ch in _BIDI_CONTROLS or unicodedata.category(ch) == "Cc":
-            out.append(f"U+{ord(ch):04X}")
-        else:
-            out.append(ch)
-    return "".join(out)
+# -- showing one character safely: the lab's one set of display rules (ui.display) ----------------
+display_char = visible_token  # one code point, shown so it can be seen alone
+display_grapheme = visible_token  # one grapheme cluster
 
 
 # -- the character table -------------------------------------------------------------------------
@@ -194,27 +143,32 @@ def prefix_within_bytes(text: str, max_bytes: int = LADDER_MAX_BYTES) -> str:
 
 
 # -- ladders -------------------------------------------------------------------------------------
+#
+# A ladder is a row of *units* that wrap like words: each unit is a small grid, one column per
+# byte, with what sits on top (a grapheme cluster, or tokens) over the code points over the bytes.
+# A unit always starts and ends on a boundary that every row shares, so nothing in it is cut and the
+# browser wraps whole units to the width it has (a phone, a projector), with no width guessing.
 
 LADDER_CSS = """
 <style>
-.tl-ladder{direction:ltr;margin:.3em 0 .8em}
-.tl-line{display:grid;justify-content:start;column-gap:2px;row-gap:3px;margin:0 0 .9em;overflow-x:auto;
- padding-bottom:2px;align-items:stretch}
-.tl-line>.tl-chips{display:contents}
-.tl-line .tl-chip{grid-row:1;justify-content:flex-start;min-width:0}
-.tl-rowlabel{font-size:.72em;opacity:.8;padding-right:.5em;align-self:center;white-space:nowrap}
-.tl-g{grid-row:1;border:2px solid #222;border-radius:.35em;background:#fff;color:#000;text-align:center;
+.tl-ladder{direction:ltr;margin:.3em 0 .8em;display:flex;flex-wrap:wrap;gap:.9em .5em;align-items:stretch}
+.tl-unit{display:inline-grid;column-gap:2px;row-gap:3px;align-items:stretch;grid-auto-columns:minmax(1.9em,auto)}
+.tl-unit .tl-chips{margin:0}
+.tl-unit .tl-top>.tl-chips{height:100%}
+.tl-unit .tl-top .tl-chip{width:100%;height:100%;justify-content:flex-start;white-space:pre}
+.tl-unit.tl-labels{grid-auto-columns:auto}
+.tl-rowlabel{font-size:.72em;opacity:.8;padding-right:.3em;align-self:center;white-space:nowrap}
+.tl-g{border:2px solid #222;border-radius:.35em;background:#fff;color:#000;text-align:center;
  padding:.12em .3em;font-size:1.25em;white-space:pre;unicode-bidi:isolate;
  font-family:"Noto Sans","Noto Sans Devanagari","Noto Sans Tamil","Noto Sans Bengali","Noto Sans Arabic",
  "Noto Naskh Arabic","Noto Color Emoji","Segoe UI",sans-serif}
-.tl-cp{grid-row:2;border:1px solid #444;background:#fff;color:#000;text-align:center;padding:.1em .15em;
- font-size:1.05em;white-space:pre;unicode-bidi:isolate;overflow:hidden;text-overflow:clip;
+.tl-cp{border:1px solid #444;background:#fff;color:#000;text-align:center;padding:.1em .15em;
+ font-size:1.05em;white-space:pre;unicode-bidi:isolate;
  font-family:"Noto Sans","Noto Sans Devanagari","Noto Sans Tamil","Noto Sans Bengali","Noto Sans Arabic",
  "Noto Naskh Arabic","Noto Color Emoji","Segoe UI",sans-serif}
 .tl-cp .tl-code{font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.7em;color:#333}
-.tl-cp.tl-cut{border-style:dashed;background:#FFF3D6}
 .tl-cp.tl-split{border:2px dashed #000;background:#FFF3D6}
-.tl-b{grid-row:3;border:1px solid #888;background:#EEEEEE;color:#000;text-align:center;
+.tl-b{border:1px solid #888;background:#EEEEEE;color:#000;text-align:center;
  font-family:ui-monospace,"DejaVu Sans Mono",monospace;font-size:.85em;padding:.15em .1em}
 .tl-b.tl-cont{background:#F8F8F8;color:#333}
 </style>
@@ -227,56 +181,6 @@ class _Span:
     end: int
 
 
-# Width estimates in em of the ladder's font size, used to break a ladder into lines that fit
-# the page (the browser cannot wrap a grid). Rough on purpose: a line that still comes out too
-# wide scrolls sideways instead of being cut off.
-BYTE_EM = 2.05  # one byte column (min 1.9em) plus the gap
-LINE_EM = 45.0  # what fits beside the row labels in the main column at 1280 px
-LINE_EM_LARGE = 27.0  # the same with large type on
-
-
-def _text_em(text: str, size: float) -> float:
-    """About how wide ``text`` is drawn at ``size`` em (marks and joiners take no room)."""
-    width = 0.0
-    for ch in text:
-        category = unicodedata.category(ch)
-        if category.startswith("M") or ch in "\u200c\u200d\ufe0f":
-            continue
-        width += 0.6 if ch in "⟨⟩0123456789ABCDEF " else (1.25 if ord(ch) > 0x2000 else 0.62)
-    return width * size
-
-
-def _cp_em(info: CharInfo) -> float:
-    shown = display_char(info.char)
-    return (len(shown) * 0.46 + 0.5) if shown.startswith("U+") else _text_em(shown, 1.05) + 0.5
-
-
-def _lines(widths: Sequence[float], budget: float) -> list[list[int]]:
-    """Group units (by their estimated widths) into lines of at most ``budget`` em (a wider unit gets its own)."""
-    lines: list[list[int]] = []
-    used = budget + 1
-    for index, width in enumerate(widths):
-        if lines and used + width <= budget:
-            lines[-1].append(index)
-            used += width
-        else:
-            lines.append([index])
-            used = width
-    return lines
-
-
-def _unit_widths(spans: Sequence[_Span], tops: Sequence[float], cps: Sequence[tuple[CharInfo, _Span]]) -> list[float]:
-    """Each unit's width: its bytes, its top box, or the code points starting in it, whichever is widest."""
-    starts: dict[int, float] = {}
-    for info, span in cps:
-        starts[span.start] = _cp_em(info)
-    out = []
-    for span, top in zip(spans, tops):
-        cps_em = sum(starts.get(offset, 0.0) for offset in range(span.start, span.end))
-        out.append(max((span.end - span.start) * BYTE_EM, top, cps_em))
-    return out
-
-
 def _code_point_spans(text: str) -> list[tuple[CharInfo, _Span]]:
     out, pos = [], 0
     for ch in text:
@@ -286,26 +190,27 @@ def _code_point_spans(text: str) -> list[tuple[CharInfo, _Span]]:
     return out
 
 
-def _row_label(row: int, text: str) -> str:
-    return (
-        f'<span class="tl-rowlabel" style="grid-column:1;grid-row:{row}" aria-hidden="true">{html.escape(text)}</span>'
-    )
+def _place(row: int, col: int, span: int = 1) -> str:
+    return f"grid-row:{row};grid-column:{col} / span {span}"
 
 
-def _lower_rows(
-    cps: Sequence[tuple[CharInfo, _Span]], data: bytes, start: int, end: int, cut_at: frozenset[int]
-) -> list[str]:
-    """The code point row and the byte row of one line covering bytes [start, end)."""
-    out = [_row_label(2, "code point"), _row_label(3, "byte")]
+def _labels_unit(top: str) -> str:
+    """The first unit: what each row is."""
+    rows = [(1, top), (2, "code point"), (3, "byte")]
+    return '<div class="tl-unit tl-labels" aria-hidden="true">' + "".join(
+        f'<span class="tl-rowlabel" style="{_place(r, 1)}">{html.escape(t)}</span>' for r, t in rows
+    ) + "</div>"
+
+
+def _lower_rows(cps: Sequence[tuple[CharInfo, _Span]], data: bytes, start: int, end: int,
+                cut_at: frozenset[int]) -> list[str]:
+    """The code point row and the byte row of one unit covering bytes [start, end)."""
+    out = []
     for info, span in cps:
         if span.end <= start or span.start >= end:
             continue
-        a, b = max(span.start, start), min(span.end, end)
         classes = ["tl-cp"]
         notes = [f"{info.code_point} {info.name}", f"{info.n_bytes} byte{'s' if info.n_bytes > 1 else ''}"]
-        if (a, b) != (span.start, span.end):
-            classes.append("tl-cut")
-            notes.append("continues on the next line" if b < span.end else "continued from the line above")
         if any(span.start < cut < span.end for cut in cut_at):
             classes.append("tl-split")
             notes.append("a token boundary falls inside this character")
@@ -315,7 +220,7 @@ def _lower_rows(
             body = f'<span class="tl-code">{body}</span>'
         title = html.escape(", ".join(notes), quote=True)
         out.append(
-            f'<span class="{" ".join(classes)}" style="grid-column:{a - start + 2} / span {b - a}" '
+            f'<span class="{" ".join(classes)}" style="{_place(2, span.start - start + 1, span.end - span.start)}" '
             f'title="{title}" aria-label="{title}">{body}</span>'
         )
     for offset in range(start, end):
@@ -324,53 +229,31 @@ def _lower_rows(
         role = "continuation byte" if continuation else ("ASCII byte" if byte < 0x80 else "first byte of a character")
         cls = "tl-b tl-cont" if continuation else "tl-b"
         out.append(
-            f'<span class="{cls}" style="grid-column:{offset - start + 2}" '
-            f'title="byte {offset + 1}: {byte:02X}, {role}">'
+            f'<span class="{cls}" style="{_place(3, offset - start + 1)}" title="byte {offset + 1}: {byte:02X}, {role}">'
             f"{byte:02X}</span>"
         )
     return out
 
 
-def _line_open(width: int, label: str, extra_class: str = "") -> str:
-    columns = f"max-content repeat({width}, minmax(1.9em, auto))"
-    classes = f"tl-line {extra_class}".strip()
-    return (
-        f'<div class="{classes}" role="group" aria-label="{html.escape(label, quote=True)}" '
-        f'style="grid-template-columns:{columns}">'
-    )
-
-
-def grapheme_ladder_html(text: str, *, line_em: float = LINE_EM) -> str:
+def grapheme_ladder_html(text: str) -> str:
     """Grapheme clusters over their code points over their bytes (all of ``text``: cap it first)."""
     data = text.encode("utf-8", errors="surrogatepass")
     cps = _code_point_spans(text)
-    clusters: list[tuple[str, _Span]] = []
+    out = [LADDER_CSS, '<div class="tl-ladder" role="list" aria-label="graphemes over code points over bytes">',
+           _labels_unit("grapheme")]
     pos = 0
-    for cluster in graphemes(text):
+    for index, cluster in enumerate(graphemes(text)):
         size = len(cluster.encode("utf-8", errors="surrogatepass"))
-        clusters.append((cluster, _Span(pos, pos + size)))
-        pos += size
-    tops = [_text_em(display_grapheme(c), 1.25) + 1.0 for c, _ in clusters]
-    widths = _unit_widths([span for _, span in clusters], tops, cps)
-    out = [LADDER_CSS, '<div class="tl-ladder">']
-    for line in _lines(widths, line_em):
-        start, end = clusters[line[0]][1].start, clusters[line[-1]][1].end
-        out.append(_line_open(end - start, f"graphemes {line[0] + 1} to {line[-1] + 1}"))
-        out.append(_row_label(1, "grapheme"))
-        for index in line:
-            cluster, span = clusters[index]
-            size = span.end - span.start
-            title = html.escape(
-                f"grapheme {index + 1}: {len(cluster)} code point{'s' if len(cluster) > 1 else ''}, "
-                f"{size} byte{'s' if size > 1 else ''}",
-                quote=True,
-            )
-            out.append(
-                f'<span class="tl-g" style="grid-column:{span.start - start + 2} / span {size}" title="{title}" '
-                f'aria-label="{title}">{visible_text(cluster)}</span>'
-            )
-        out.extend(_lower_rows(cps, data, start, end, frozenset()))
+        title = html.escape(
+            f"grapheme {index + 1}: {len(cluster)} code point{'s' if len(cluster) > 1 else ''}, "
+            f"{size} byte{'s' if size > 1 else ''}",
+            quote=True,
+        )
+        out.append(f'<div class="tl-unit" role="listitem" aria-label="{title}">')
+        out.append(f'<span class="tl-g" style="{_place(1, 1, size)}" title="{title}">{token_html(cluster)}</span>')
+        out.extend(_lower_rows(cps, data, pos, pos + size, frozenset()))
         out.append("</div>")
+        pos += size
     out.append("</div>")
     return "".join(out)
 
@@ -405,42 +288,49 @@ def ladder_counts(tokens: Sequence[Token]) -> LadderCounts:
     return LadderCounts(len(tokens), sum(1 for t in tokens if not t.whole), split, len(data))
 
 
-def token_ladder_html(tokens: Sequence[Token], *, line_em: float = LINE_EM, name: str = "tl-tok") -> str:
+def _token_units(tokens: Sequence[Token]) -> list[tuple[int, int]]:
+    """Group tokens into the smallest runs that start and end between code points (token index ranges)."""
+    units, start, pos = [], 0, 0
+    data = b"".join(t.bytes for t in tokens)
+    boundaries = {span.end for _, span in _decoded_spans(data)} | {0}
+    for i, token in enumerate(tokens):
+        pos += len(token.bytes)
+        if pos in boundaries:
+            units.append((start, i + 1))
+            start = i + 1
+    if start < len(tokens):
+        units.append((start, len(tokens)))
+    return units
+
+
+def token_ladder_html(tokens: Sequence[Token]) -> str:
     """A byte-level tokenizer's tokens, each over the code points and bytes it covers.
 
-    ``tokens`` come from ``Tokenizer.encode_tokens`` of a byte-unit tokenizer
-    (tokens with no bytes, such as an end-of-word marker, are left out).
-    ``name`` is a CSS class that keeps this ladder's layout rules apart from
-    another ladder's on the same page.
+    ``tokens`` come from ``encode_tokens`` of a byte-level tokenizer (tokens
+    with no bytes, such as an end-of-word marker, are left out). A code point
+    cut by a token boundary has a dashed, shaded box.
     """
     tokens = [t for t in tokens if t.bytes]
     data = b"".join(t.bytes for t in tokens)
     cps = _decoded_spans(data)
     cuts = _token_cuts(tokens)
-    spans, pos = [], 0
-    for token in tokens:
-        spans.append(_Span(pos, pos + len(token.bytes)))
-        pos += len(token.bytes)
-    tops = [_text_em(t.label, 1.15) + 1.2 for t in tokens]
-    rules: list[str] = []
-    body: list[str] = []
-    for n, line in enumerate(_lines(_unit_widths(spans, tops, cps), line_em)):
-        start, end = spans[line[0]].start, spans[line[-1]].end
-        line_class = f"tl-ln{n}"
-        for k, index in enumerate(line, start=1):
-            span = spans[index]
-            rules.append(
-                f".{name} .{line_class}>.tl-chips>.tl-chip:nth-child({k})"
-                f"{{grid-column:{span.start - start + 2} / span {span.end - span.start}}}"
-            )
-        label = f"tokens {line[0] + 1} to {line[-1] + 1}"
-        body.append(_line_open(end - start, label, line_class))
-        body.append(_row_label(1, "token"))
-        body.append(chips_html([chip_from_token(tokens[i]) for i in line], show_ids=True, colour_by="id", label=label))
-        body.extend(_lower_rows(cps, data, start, end, cuts))
-        body.append("</div>")
-    style = "<style>" + "\n".join(rules) + "</style>"
-    return CHIPS_CSS + LADDER_CSS + style + f'<div class="tl-ladder {name}">' + "".join(body) + "</div>"
+    out = [CHIPS_CSS, LADDER_CSS, '<div class="tl-ladder" role="list" aria-label="tokens over code points over bytes">',
+           _labels_unit("token")]
+    pos = 0
+    for first, last in _token_units(tokens):
+        start = pos
+        label = f"tokens {first + 1} to {last}" if last - first > 1 else f"token {first + 1}"
+        out.append(f'<div class="tl-unit" role="listitem" aria-label="{label}">')
+        for i in range(first, last):
+            size = len(tokens[i].bytes)
+            chip = chips_html([chip_from_token(tokens[i])], show_ids=True, colour_by="id", label=f"token {i + 1}",
+                              runs=False)
+            out.append(f'<div class="tl-top" style="{_place(1, pos - start + 1, size)}">{chip}</div>')
+            pos += size
+        out.extend(_lower_rows(cps, data, start, pos, cuts))
+        out.append("</div>")
+    out.append("</div>")
+    return "".join(out)
 
 
 # -- comparing scripts ---------------------------------------------------------------------------
@@ -484,7 +374,7 @@ def comparison_table(
         shown = your_text if len(your_text) <= 60 else your_text[:60] + "…"
         rows.insert(0, _row(YOUR_TEXT, shown, your_counts))
     for row in rows:
-        row["text"] = display_text(row["text"])
+        row["text"] = readable_text(row["text"])
     return pd.DataFrame(rows)
 
 

@@ -76,7 +76,8 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/2_Tokenize_anything.py", "Tokenize anything", ":material/text_fields:", "Core labs"),
     PageEntry("pages/3_Encode_step_by_step.py", "Encode step by step", ":material/stairs:", "Core labs"),
     PageEntry("pages/4_Bytes_per_character.py", "Bytes per character", ":material/straighten:", "Core labs"),
-    # Later waves: section "Languages & cost", then "Lessons".
+    PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost"),
+    # Later waves: more "Languages & cost" pages, then "Lessons".
 )
 
 
@@ -106,6 +107,16 @@ LARGE_TYPE_KEY = "large_type"
 LARGE_TYPE_PARAM = "large"
 _LARGE_TYPE_STORE = "_large_type_store"
 
+# CSS every page gets: Streamlit's own small print under a file uploader states Streamlit's
+# limit, not the page's; the uploader's label says the real limit instead (ui/uploads.py).
+BASE_CSS_MARKER = "/* ui.layout: base */"
+_BASE_CSS = f"""
+<style>
+{BASE_CSS_MARKER}
+[data-testid="stFileUploaderDropzoneInstructions"] small {{ display: none; }}
+</style>
+"""
+
 # One place for the classroom CSS. Streamlit sizes most text in rem, so scaling
 # the root font size scales body text, widgets, tables and headings together;
 # a few elements with fixed sizes are nudged explicitly.
@@ -114,6 +125,9 @@ _LARGE_TYPE_CSS = f"""
 <style>
 {LARGE_TYPE_CSS_MARKER}
 html {{ font-size: 22px; }}
+/* One screen per step on a projector: less empty space above the page. */
+[data-testid="stMainBlockContainer"] {{ padding-top: 2.2rem; padding-bottom: 2rem; }}
+h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size: 2.1rem !important; }}
 /* The sidebar has a fixed pixel width; on a wide screen, widen it so the bigger links fit. */
 @media (min-width: 1100px) {{
   [data-testid="stSidebar"][data-collapsed="false"] {{
@@ -223,6 +237,7 @@ def page_setup(title: str, *, heading: bool = True) -> None:
     )
     on = _sync_large_type()
     _draw_sidebar()
+    st.html(_BASE_CSS)
     if on:
         # A style-only st.html goes to Streamlit's invisible "event" container,
         # so it takes no space and is not in at.main / at.sidebar in AppTest.

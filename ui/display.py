@@ -1,0 +1,296 @@
+"""The display rules: how a token, a character or a user's text is shown. One copy, used everywhere.
+
+Chips, tables, charts, captions and sentences all show text through this
+module, so a vowel sign or a space looks the same on every page. It is pure
+Python (no Streamlit), so every rule is tested on its own.
+
+The rules for a *token* (:func:`visible_token`, :func:`token_html`):
+
+- Spaces and line breaks are drawn: ``·`` space, ``↵`` newline, ``⇥`` tab,
+  ``␍`` carriage return. Any other space (no-break, thin, ideographic…) is
+  shown by its code point, ``U+00A0``: it would look like nothing.
+- Control characters, bidirectional controls, surrogates and a literal
+  ``U+FFFD`` are shown by their code point: they are invisible, reorder
+  their neighbours, or look like a broken byte.
+- A zero-width joiner or other format character stays as it is between two
+  visible characters (👩‍👩‍👧 stays one emoji, क्‍ष keeps its joiner); at a
+  token's edge, or alone, it is shown by its code point.
+- A combining mark with nothing to sit on (a Devanagari vowel sign that
+  starts a token) is drawn on a dotted circle, ``◌े``, the convention of the
+  Unicode charts and of Indic grammar books, and is *named* on screen where
+  there is room (:func:`mark_name`: "vowel sign e"), because a projector and a
+  phone have no hover. A lone variation selector is shown by its code point.
+- Stray bytes of a split character arrive from the engine as ``⟨E0 A4⟩``
+  and are kept as they are (hex, never ``�``).
+- An empty token is ``∅``.
+
+For a user's *text* shown as a whole (a sample sentence in a table cell),
+:func:`readable_text` keeps spaces as spaces and only makes line breaks,
+tabs and invisible controls visible.
+
+Markdown: Streamlit reads captions, alerts and widget labels as Markdown.
+:func:`md_escape` makes user text show exactly as typed; :func:`md_code`
+puts it in an inline code span. HTML: :func:`token_html` escapes everything.
+
+>>> visible_token(" chai\\n")
+'·chai↵'
+>>> visible_token("े"), mark_name("े")
+('◌े', 'vowel sign e')
+>>> visible_token("ं"), mark_name("ं")
+('◌ं', 'anusvara')
+>>> visible_token("⟨E0 A4⟩ि")
+'⟨E0 A4⟩◌ि'
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from typing import Iterator, Sequence
+
+WHITESPACE = {" ": "·", "\n": "↵", "\t": "⇥", "\r": "␍"}
+DOTTED_CIRCLE = "\u25cc"
+EMPTY = "∅"
+# Always shown by their code point: invisible, or they would reorder the text around them.
+_ALWAYS_CODE = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufffd")
+_HEX_GROUP = re.compile(r"⟨[0-9A-F]{2}(?: [0-9A-F]{2})*⟩")
+
+
+# -- one character -------------------------------------------------------------------------------
+def code_point(ch: str) -> str:
+    """``"U+0915"``."""
+    return f"U+{ord(ch):04X}"
+
+
+def is_mark(ch: str) -> bool:
+    """A combining mark (vowel sign, virama, accent…): it draws on the character before it."""
+    return unicodedata.category(ch).startswith("M")
+
+
+def is_variation_selector(ch: str) -> bool:
+    return 0xFE00 <= ord(ch) <= 0xFE0F or 0xE0100 <= ord(ch) <= 0xE01EF
+
+
+_NAME_PARTS = re.compile(r"^(?:COMBINING |.*? (?=VOWEL SIGN )|.*? SIGN |.*? MARK )")
+
+
+def mark_name(ch: str) -> str:
+    """A combining mark's name in plain words, without its script: what a learner reads on screen.
+
+    >>> [mark_name(c) for c in "ािंँ़्"]
+    ['vowel sign aa', 'vowel sign i', 'anusvara', 'candrabindu', 'virama', 'nukta']
+    >>> mark_name("\\u0301")
+    'acute accent'
+    """
+    name = unicodedata.name(ch, "")
+    if not name:
+        return f"mark {code_point(ch)}"
+    short = _NAME_PARTS.sub("", name) or name
+    return short.lower()
+
+
+def _shown_as_code(label: str, i: int) -> bool:
+    """Should ``label[i]`` be drawn as its code point rather than as itself?"""
+    ch = label[i]
+    category = unicodedata.category(ch)
+    if ch in _ALWAYS_CODE or category in ("Cc", "Cs", "Co", "Cn", "Zl", "Zp"):
+        return True
+    if category == "Zs" and ch != " ":
+        return True
+    if category == "Cf":
+        # A joiner does its work between two visible characters (👩‍👧, क्‍ष); at an edge it is invisible.
+        def drawn(j: int) -> bool:
+            return 0 <= j < len(label) and unicodedata.category(label[j]) not in ("Cf",) and label[j] not in WHITESPACE
+
+        return not (drawn(i - 1) and drawn(i + 1))
+    return False
+
+
+# -- segments: one pass, two renderers ------------------------------------------------------------
+# A label is cut into (kind, text) segments:
+#   "text"  drawn as it is         "ws"   a whitespace symbol (· ↵ ⇥ ␍)
+#   "code"  U+XXXX                 "hex"  ⟨E0 A4⟩ stray bytes
+#   "lone"  ◌ + a combining mark with nothing to sit on
+
+
+def segments(label: str) -> Iterator[tuple[str, str]]:
+    pos = 0
+    for match in _HEX_GROUP.finditer(label):
+        yield from _char_segments(label[pos : match.start()])
+        yield "hex", match.group(0)
+        pos = match.end()
+    yield from _char_segments(label[pos:])
+
+
+def _char_segments(label: str) -> Iterator[tuple[str, str]]:
+    base_ok = False  # is there a drawn character for a combining mark to sit on?
+    for i, ch in enumerate(label):
+        if ch in WHITESPACE:
+            yield "ws", WHITESPACE[ch]
+            base_ok = False
+        elif _shown_as_code(label, i) or (is_variation_selector(ch) and not base_ok):
+            yield "code", code_point(ch)
+            base_ok = False
+        elif is_mark(ch) and not base_ok:
+            yield "lone", DOTTED_CIRCLE + ch
+            base_ok = True  # a second mark sits on the same circle
+        else:
+            yield "text", ch
+            base_ok = True
+
+
+def visible_token(label: str) -> str:
+    """A token label as plain text with every rule applied (for tables, charts and sentences)."""
+    if not label:
+        return EMPTY
+    return "".join(text for _, text in segments(label))
+
+
+def lone_marks(label: str) -> list[str]:
+    """The combining marks in ``label`` that have nothing to sit on (drawn on ◌), in order."""
+    return [text[1:] for kind, text in segments(label) if kind == "lone"]
+
+
+_CLASSES = {"ws": "tl-ws", "code": "tl-cp", "hex": "tl-hex", "lone": "tl-lone"}
+
+
+def token_html(label: str) -> str:
+    """A token label as escaped HTML, each kind of segment in its own span (for chips)."""
+    if not label:
+        return EMPTY
+    out: list[str] = []
+    for kind, text in segments(label):
+        if kind == "text":
+            out.append(html.escape(text))
+        else:
+            out.append(f'<span class="{_CLASSES[kind]}">{html.escape(text)}</span>')
+    return "".join(out)
+
+
+def pair_text(left: str, right: str) -> str:
+    """``"c + ha"``: a pair of token labels, each shown by the token rules."""
+    return f"{visible_token(left)} + {visible_token(right)}"
+
+
+def describe_token(label: str) -> str:
+    """A token for a screen reader or a tooltip: its visible text, and any lone mark by name."""
+    shown = repr(visible_token(label))
+    marks = lone_marks(label)
+    if marks:
+        shown += " (" + ", ".join(f"{mark_name(m)} on its own" for m in marks) + ")"
+    return shown
+
+
+# -- a user's text as a whole --------------------------------------------------------------------
+_LINE_SYMBOLS = {"\n": "↵", "\t": "⇥", "\r": "␍"}
+
+
+def readable_text(text: str, limit: int | None = None) -> str:
+    """A sentence for a table cell or a caption: spaces and joiners kept (so words and emoji read
+    normally), line breaks and tabs as ``↵ ⇥``, controls and direction marks by their code point.
+    ``limit`` cuts it to that many characters with ``…``."""
+    cut = text if limit is None or len(text) <= limit else text[:limit] + "…"
+    out = []
+    for ch in cut:
+        if ch in _LINE_SYMBOLS:
+            out.append(_LINE_SYMBOLS[ch])
+        elif ch in _ALWAYS_CODE or unicodedata.category(ch) in ("Cc", "Cs"):
+            out.append(code_point(ch))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+# -- callouts ------------------------------------------------------------------------------------
+_CALLOUT_COLOURS = {"info": "rgba(28,131,225,.12)", "warning": "rgba(255,189,69,.22)",
+                    "success": "rgba(33,195,84,.14)", "error": "rgba(255,43,43,.12)"}
+
+
+def callout_html(text: str, kind: str = "info") -> str:
+    """A coloured box holding text that may contain the learner's own words: escaped, never Markdown.
+    Line breaks in ``text`` are kept."""
+    role = "alert" if kind in ("warning", "error") else "status"
+    return (
+        f'<div role="{role}" class="tl-note tl-note-{kind}" style="background:{_CALLOUT_COLOURS[kind]};'
+        f'border-radius:.5em;padding:.75em 1em;margin:.2em 0 .6em;line-height:1.5;white-space:pre-wrap;'
+        f'overflow-wrap:anywhere">{html.escape(text)}</div>'
+    )
+
+
+# -- Markdown ------------------------------------------------------------------------------------
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~:$&\"'=^%@/])")
+_ICON_CODE = re.compile(r":(?=material/|streamlit:)", re.IGNORECASE)
+
+
+def _no_icons(text: str) -> str:
+    # Streamlit turns ``:material/name:`` into an icon even inside code spans and
+    # after backslashes; a word joiner after the colon stops it and is invisible.
+    return _ICON_CODE.sub(":\u2060", text)
+
+
+def md_escape(text: str) -> str:
+    """``text`` escaped for Streamlit Markdown (alerts, captions, labels): shown as typed, never formatted."""
+    return _MD_SPECIAL.sub(r"\\\1", _no_icons(text))
+
+
+def md_code(text: str, *, visible: bool = True) -> str:
+    """``text`` as a Markdown inline code span: shown literally, never as Markdown or HTML.
+
+    ``visible``: apply the token rules (spaces as ``·``…); otherwise only line breaks become spaces.
+    """
+    shown = visible_token(text) if visible else re.sub(r"[\r\n]+", " ", text)
+    shown = _no_icons(shown) or EMPTY
+    longest = max((len(run) for run in re.findall(r"`+", shown)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if shown.startswith("`") or shown.endswith("`") else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
+
+
+# -- words and numbers ---------------------------------------------------------------------------
+def plural(n: int, singular: str, many: str | None = None) -> str:
+    """``plural(1, "distinct pair")`` -> ``"1 distinct pair"``; ``plural(2, ...)`` -> ``"2 distinct pairs"``.
+
+    >>> plural(1, "time"), plural(1200, "token"), plural(2, "match", "matches")
+    ('1 time', '1,200 tokens', '2 matches')
+    """
+    word = singular if n == 1 else (many or singular + "s")
+    return f"{n:,} {word}"
+
+
+def join_words(items: Sequence[str], more: int = 0) -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"``; with ``more=4`` -> ``"a, b, c and 4 more"``."""
+    items = list(items)
+    if more:
+        return ", ".join(items) + f" and {more:,} more"
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def ratio(a: float, b: float, digits: int = 2) -> str:
+    """``a / b`` with ``digits`` decimals, or ``—`` when ``b`` is 0."""
+    return f"{a / b:.{digits}f}" if b else "—"
+
+
+__all__ = [
+    "DOTTED_CIRCLE",
+    "callout_html",
+    "EMPTY",
+    "WHITESPACE",
+    "code_point",
+    "describe_token",
+    "is_mark",
+    "join_words",
+    "lone_marks",
+    "mark_name",
+    "md_code",
+    "md_escape",
+    "pair_text",
+    "plural",
+    "ratio",
+    "readable_text",
+    "segments",
+    "token_html",
+    "visible_token",
+]

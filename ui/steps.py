@@ -1,0 +1,155 @@
+"""Step controls: First / Previous / Next / Last, a slider, and autoplay. One copy for every page that steps.
+
+A page that walks through something one step at a time (training merges,
+encoding merges, a stream of tokens, a lesson) makes one :class:`Stepper`
+and calls :meth:`Stepper.draw` where the buttons go; it returns the step to
+show. The step lives in the URL (``?step=3``) through :mod:`ui.state`, so a
+link opens on the same step.
+
+Put the stepper and the view of the step inside one ``st.fragment``: a click
+on Next then reruns only that part of the page, which keeps a classroom's
+clicks cheap. Autoplay uses the same fragment: the page passes
+:meth:`Stepper.run_every` as the fragment's ``run_every``, and each tick moves
+one step on.
+
+Semantics every page keeps: step 0 is the start (nothing has happened yet),
+step ``n`` the end; Next at the end and Previous at the start are disabled.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import streamlit as st
+
+from ui import state
+
+
+@dataclass(frozen=True)
+class Stepper:
+    """Step controls for one page. ``param`` is the page's step setting (kept in the URL)."""
+
+    param: state.Param
+    autoplay_seconds: float = 1.5
+    names: tuple[str, str, str, str] = ("First", "Previous", "Next", "Last")
+
+    @property
+    def page(self) -> str:
+        return self.param.page
+
+    @property
+    def autoplay_key(self) -> str:
+        return f"{self.page}.autoplay"
+
+    @property
+    def _last_tick(self) -> str:
+        return f"{self.page}._autoplay_last"
+
+    # -- state ------------------------------------------------------------------------------
+    def value(self) -> int:
+        step = st.session_state.get(self.param.skey, 0)
+        return step if isinstance(step, int) and step >= 0 else 0
+
+    def set(self, step: int) -> None:
+        st.session_state[self.param.skey] = max(0, int(step))
+
+    def reset(self) -> None:
+        """Back to step 0, autoplay off (call from on_change of whatever defines the steps)."""
+        self.set(0)
+        st.session_state[self.autoplay_key] = False
+
+    def clamp(self, n_steps: int) -> int:
+        """Keep the step inside 0..n_steps (a link or a smaller budget can push it out)."""
+        step = min(self.value(), n_steps)
+        self.set(step)
+        return step
+
+    def playing(self) -> bool:
+        return bool(st.session_state.get(self.autoplay_key))
+
+    def run_every(self) -> float | None:
+        """The ``run_every`` for the fragment that holds this stepper: ticks only while autoplay is on."""
+        return self.autoplay_seconds if self.playing() else None
+
+    # -- callbacks -----------------------------------------------------------------------------
+    def _go(self, target: str, n_steps: int) -> None:
+        step = self.value()
+        new = {"first": 0, "previous": step - 1, "next": step + 1, "last": n_steps}[target]
+        self.set(max(0, min(n_steps, new)))
+
+    def _autoplay_changed(self, n_steps: int) -> None:
+        """Turning autoplay on at the end starts again from the beginning."""
+        if self.playing():
+            if self.value() >= n_steps:
+                self.set(0)
+            st.session_state[self._last_tick] = time.monotonic()
+
+    def _tick(self, n_steps: int) -> str | None:
+        """While autoplay is on, move one step on per tick; stop at the end. Returns a message when it stops."""
+        if not self.playing():
+            return None
+        now = time.monotonic()
+        if now - st.session_state.get(self._last_tick, 0.0) >= self.autoplay_seconds * 0.8:
+            st.session_state[self._last_tick] = now
+            if self.value() < n_steps:
+                self.set(self.value() + 1)
+        if self.value() >= n_steps:
+            st.session_state[self.autoplay_key] = False
+            return "Autoplay stopped at the end."
+        return None
+
+    # -- drawing -------------------------------------------------------------------------------
+    def draw(
+        self,
+        n_steps: int,
+        *,
+        slider: str | None = None,
+        autoplay: bool = True,
+        autoplay_disabled: bool = False,
+        extra: Callable[[], None] | None = None,
+        label: str = "",
+    ) -> int:
+        """Draw the buttons (and a slider with the label ``slider``, if given); return the step to show.
+
+        ``extra`` draws more controls on the same row (e.g. a "Predict first" toggle).
+        ``label`` is written at the start of the row (e.g. "Merge 3 of 7").
+        """
+        stopped = self._tick(n_steps) if autoplay and not autoplay_disabled else None
+        if autoplay_disabled:
+            st.session_state[self.autoplay_key] = False
+        step = self.clamp(n_steps)
+        first, previous, nxt, last = self.names
+        with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+            if label:
+                st.markdown(label, width="content")
+            st.button(first, key=f"{self.page}.first", icon=":material/first_page:", on_click=self._go,
+                      args=("first", n_steps), disabled=step == 0)
+            st.button(previous, key=f"{self.page}.prev", icon=":material/chevron_left:", on_click=self._go,
+                      args=("previous", n_steps), disabled=step == 0)
+            st.button(nxt, key=f"{self.page}.next", icon=":material/chevron_right:", on_click=self._go,
+                      args=("next", n_steps), disabled=step >= n_steps, type="primary")
+            st.button(last, key=f"{self.page}.last", icon=":material/last_page:", on_click=self._go,
+                      args=("last", n_steps), disabled=step >= n_steps)
+            if extra is not None:
+                extra()
+            if autoplay:
+                st.toggle(
+                    "Autoplay",
+                    key=self.autoplay_key,
+                    on_change=self._autoplay_changed,
+                    args=(n_steps,),
+                    disabled=autoplay_disabled,
+                    help=f"Step forward every {self.autoplay_seconds:g} seconds until the end."
+                    + (" (Off while you predict.)" if autoplay_disabled else ""),
+                )
+        if slider and n_steps > 0:
+            st.slider(slider, min_value=0, max_value=n_steps, key=self.param.skey)
+            step = min(self.value(), n_steps)
+        if stopped:
+            st.toast(stopped)
+        return step
+
+
+__all__ = ["Stepper"]

@@ -1,0 +1,368 @@
+"""Every tokenizer a page can show, behind one interface, and the widgets to pick them.
+
+Three kinds, all :class:`tokenizer.TextTokenizer`, so a page draws them the same way:
+
+- **real** production tokenizers (GPT-4's ``cl100k_base``, GPT-4o's ``o200k_base``,
+  Mistral's…), loaded once per server from installed package data
+  (:mod:`tokenizer.real`), shared read-only by every learner;
+- **lab** presets: the curriculum's small BPE models, trained on first use
+  and cached for everyone (:mod:`ui.engine`);
+- **session** models: trained on the Train page from the learner's own text,
+  or uploaded as a model file; they stay in this browser session.
+
+A choice is named by a key that can go in a link: a real tokenizer's name
+(``o200k_base``), a preset id (``chai``), or, for session models, a key that
+only means something in the session that made it (a link naming one from
+another session says so and falls back). ``"upload"`` offers a file uploader.
+
+A tokenizer that cannot be loaded (its data missing or failing its hash
+check) is reported by name and reason; every other tokenizer keeps working.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Sequence
+
+import streamlit as st
+
+import lessons
+from tokenizer import TextTokenizer, Token, Tokenizer
+from tokenizer.measure import Measure, measure
+from tokenizer.io import tokenizer_from_json, tokenizer_to_json
+from ui import state
+from ui.display import md_code, md_escape
+from ui.engine import preset_trace
+from ui.uploads import MODEL_UPLOAD_MB, uploaded_bytes
+
+UPLOAD = "upload"
+SESSION_PREFIX = "session:"
+SESSION_MODELS = "lab.session_models"
+MAX_SESSION_MODELS = 8
+MAX_MODEL_BYTES = 5_000_000
+UNIT_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes"}
+
+
+class Unavailable(ValueError):
+    """A tokenizer that cannot be used here; ``str()`` says which and why, for the learner."""
+
+
+# -- the catalogue ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Entry:
+    key: str
+    title: str
+    kind: str  # "real", "lab" or "session"
+    note: str = ""
+
+
+def _real_module():
+    try:
+        from tokenizer import real
+    except ImportError:  # the real tokenizers' module is missing: the lab's own still work
+        return None
+    return real
+
+
+@st.cache_resource(show_spinner="Loading the tokenizer (once per server)…")
+def _load_real(name: str) -> TextTokenizer:
+    real = _real_module()
+    if real is None:
+        raise Unavailable(f"The real tokenizer {name} is not installed in this lab.")
+    try:
+        return real.load(name)
+    except real.TokenizerUnavailable as exc:
+        raise Unavailable(str(exc)) from None
+
+
+def real_entries() -> list[Entry]:
+    real = _real_module()
+    if real is None:
+        return []
+    return [Entry(info.name, info.title, "real", info.models) for info in real.catalogue()]
+
+
+def lab_entries() -> list[Entry]:
+    return [Entry(p.id, p.title, "lab", p.note) for p in lessons.presets().values()]
+
+
+def session_entries() -> list[Entry]:
+    models = st.session_state.get(SESSION_MODELS) or {}
+    return [Entry(key, m["title"], "session") for key, m in models.items()]
+
+
+def entries(kinds: Sequence[str] = ("real", "lab", "session")) -> list[Entry]:
+    out: list[Entry] = []
+    for kind in kinds:
+        out += {"real": real_entries, "lab": lab_entries, "session": session_entries}[kind]()
+    return out
+
+
+def title(key: str) -> str:
+    if key == UPLOAD:
+        return "Upload a model file…"
+    for entry in entries():
+        if entry.key == key:
+            return entry.title
+    return key
+
+
+def option_label(key: str) -> str:
+    """What a picker lists: the kind, then the title."""
+    if key == UPLOAD:
+        return "Upload a model file…"
+    for entry in entries():
+        if entry.key == key:
+            prefix = {"real": "Real", "lab": "Lab", "session": "Yours"}[entry.kind]
+            return f"{prefix} · {entry.title}"
+    return key
+
+
+# -- loading ---------------------------------------------------------------------------------------
+def load(key: str) -> TextTokenizer:
+    """The tokenizer for a key, or :class:`Unavailable` saying why not."""
+    presets = lessons.presets()
+    if key in presets:
+        return preset_trace(key).tokenizer.named(presets[key].title, source="a lab preset, trained here")
+    models = st.session_state.get(SESSION_MODELS) or {}
+    if key in models:
+        model = models[key]
+        return _model_from_json(model["json"]).named(model["title"], source=model["source"])
+    if any(e.key == key for e in real_entries()):
+        return _load_real(key)
+    raise Unavailable(f"There is no tokenizer called “{key}” here.")
+
+
+def trace_counts(key: str) -> dict[int, int] | None:
+    """Token id -> its pair count when it was learned, for lab models whose training this lab saw."""
+    presets = lessons.presets()
+    if key in presets:
+        trace = preset_trace(key)
+        return {s.token_id: s.count for s in trace.steps}
+    model = (st.session_state.get(SESSION_MODELS) or {}).get(key)
+    if model and model.get("counts"):
+        tok = _model_from_json(model["json"])
+        return {tok.first_merge_id + r: c for r, c in enumerate(model["counts"])}
+    return None
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _model_from_json(text: str) -> Tokenizer:
+    """A lab model once per distinct JSON text (raises ValueError with a friendly message)."""
+    return tokenizer_from_json(text)
+
+
+def load_model_file(data: bytes) -> Tokenizer:
+    """A model from an uploaded file's bytes, or ValueError saying what is wrong and what to do."""
+    if len(data) > MAX_MODEL_BYTES:
+        raise ValueError(
+            f"This file is {len(data) / 1e6:.1f} MB; a model file from this lab is far smaller "
+            f"(the limit here is {MAX_MODEL_BYTES / 1e6:.0f} MB). Upload the .json file the Train page downloads."
+        )
+    if not data.strip():
+        raise ValueError("This file is empty. Upload the .json file the Train page downloads.")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(
+            "This file is not text (it is not UTF-8), so it cannot be a model file. "
+            "Upload the .json file the Train page downloads."
+        ) from None
+    try:
+        return _model_from_json(text)
+    except ValueError as exc:
+        raise ValueError(f"{exc} Upload the .json file the Train page downloads.") from None
+    except RecursionError:
+        raise ValueError(
+            "This JSON is nested too deeply to be a model file. Upload the .json file the Train page downloads."
+        ) from None
+    except Exception as exc:  # a model file must never crash the page
+        raise ValueError(f"This file could not be read as a model ({type(exc).__name__}).") from None
+
+
+# -- session models --------------------------------------------------------------------------------
+def keep_session_model(tok: Tokenizer, title: str, *, source: str, counts: Sequence[int] = (), ident: str = "") -> str:
+    """Keep a model for this session's pickers; returns its key. ``ident`` tells two models apart
+    (e.g. a hash of corpus and settings); the same ident replaces, a new one is added."""
+    text = tokenizer_to_json(tok)
+    ident = ident or hashlib.sha1(text.encode("utf-8")).hexdigest()
+    key = SESSION_PREFIX + ident[:12]
+    models = st.session_state.setdefault(SESSION_MODELS, {})
+    models.pop(key, None)
+    models[key] = {"title": title, "json": text, "source": source, "counts": list(counts)}
+    while len(models) > MAX_SESSION_MODELS:
+        models.pop(next(iter(models)))
+    return key
+
+
+# -- describing ------------------------------------------------------------------------------------
+def describe_md(tok: TextTokenizer) -> str:
+    """One line about a tokenizer, as safe Markdown (user text such as a pattern shown as code)."""
+    if isinstance(tok, Tokenizer):
+        c = tok.config
+        split = "whitespace pre-split" if c.split == "whitespace" else f"regex pre-split {md_code(c.pattern)}"
+        marker = f"end-of-word marker {md_code(c.end_of_word)}" if c.end_of_word else "no end-of-word marker"
+        return (
+            f"Lab BPE · unit: {UNIT_NAMES.get(c.unit, c.unit)} · {split} · {marker} · "
+            f"{len(tok.merges):,} merges · vocabulary of {tok.vocab_size:,} tokens · {md_escape(tok.source)}"
+        )
+    parts = [md_escape(tok.family), f"vocabulary of {tok.vocab_size:,} tokens"]
+    if tok.licence:
+        parts.append("licence: " + md_escape(tok.licence))
+    parts.append(md_escape(tok.source))
+    return " · ".join(parts)
+
+
+# -- pickers ---------------------------------------------------------------------------------------
+def _param(page: str, name: str, default: str) -> state.Param:
+    return state.Param(page, name, default, max_len=400)
+
+
+def _upload(page: str) -> str | None:
+    """The model uploader; on a good file, keeps the model and returns its key."""
+    data, name = uploaded_bytes(
+        "Model file (.json from the Train page)", key=f"{page}.upload", types=["json"], limit_mb=MODEL_UPLOAD_MB,
+        help="On the Train page, train a model and download it as JSON; upload that file here.",
+    )
+    if data is None:
+        st.info(
+            "Upload a model file: the .json the Train page downloads after training. Or pick another tokenizer.",
+            icon=":material/upload_file:",
+        )
+        return None
+    try:
+        tok = load_model_file(data)
+    except ValueError as exc:
+        st.warning(md_escape(f"“{name}” is not a model this lab can use. {exc}"), icon=":material/warning:")
+        return None
+    return keep_session_model(tok, f"Uploaded: {name}", source=f"uploaded file {name}")
+
+
+def pick_one(
+    page: str, *, default: str, kinds: Sequence[str] = ("real", "lab", "session"), label: str = "Tokenizer",
+    upload: bool = True,
+) -> tuple[str, TextTokenizer | None]:
+    """A select box over the chosen kinds (plus "Upload a model file…"); returns (key, tokenizer).
+
+    The choice is kept in the URL as ``?tok=``. A tokenizer that cannot be used is reported and
+    ``None`` returned (the page says what to do next).
+    """
+    param = _param(page, "tok", default)
+    options = [e.key for e in entries(kinds)] + ([UPLOAD] if upload else [])
+    linked = st.query_params.get(param.name)
+    if param.skey not in st.session_state and linked is not None and linked not in options:
+        st.info(
+            md_escape(
+                f"This link asked for the tokenizer “{linked}”, which is not here (a model trained or uploaded "
+                f"in another session stays there). Showing “{title(default)}” instead."
+            ),
+            icon=":material/link_off:",
+        )
+    state.restore([param])
+    if st.session_state.get(param.skey) not in options:
+        state.set_value(param, default)
+    labels = {k: option_label(k) for k in options}  # resolved now: the format function must not read the session
+    key = st.selectbox(label, options, key=param.skey, format_func=lambda k: labels.get(k, k),
+                       help="Real tokenizers of production models, the lab's small presets, or a model of yours "
+                       "(trained on the Train page, or uploaded).")
+    state.publish([param])
+    if key == UPLOAD:
+        key = _upload(page)
+        if key is None:
+            return UPLOAD, None
+    try:
+        tok = load(key)
+    except Unavailable as exc:
+        st.warning(md_escape(str(exc)), icon=":material/error:")
+        return key, None
+    st.caption(describe_md(tok))
+    return key, tok
+
+
+def pick_many(
+    page: str, *, default: Sequence[str], kinds: Sequence[str] = ("real", "lab", "session"), label: str = "Tokenizers",
+) -> list[tuple[str, TextTokenizer]]:
+    """A multiselect of tokenizers to compare; returns the usable ones, in the order chosen.
+
+    Kept in the URL as ``?toks=a,b``. Each one that cannot be loaded is named with its reason.
+    """
+    options = [e.key for e in entries(kinds)]
+    param = _param(page, "toks", ",".join(k for k in default if k in options))
+    skey = f"{page}.toks_list"
+    if skey not in st.session_state:
+        if param.name not in st.query_params and "tok" in st.query_params:  # an older link: one tokenizer
+            st.query_params[param.name] = st.query_params.get("tok")
+            del st.query_params["tok"]
+        state.restore([param])
+        wanted = [k for k in str(st.session_state.get(param.skey) or "").split(",") if k]
+        unknown = [k for k in wanted if k not in options]
+        if unknown:
+            st.info(md_escape(f"Not here (a model from another session, or a typo): {', '.join(unknown)}."),
+                    icon=":material/link_off:")
+        st.session_state[skey] = [k for k in wanted if k in options] or [k for k in default if k in options]
+    st.session_state[skey] = [k for k in st.session_state[skey] if k in options]
+    labels = {k: option_label(k) for k in options}
+    chosen = st.multiselect(label, options, key=skey, format_func=lambda k: labels.get(k, k),
+                            placeholder="Pick one or more tokenizers",
+                            help="Real tokenizers of production models, the lab's presets, and models of yours.")
+    st.session_state[param.skey] = ",".join(chosen)
+    state.publish([param])
+    out = []
+    for key in chosen:
+        try:
+            out.append((key, load(key)))
+        except Unavailable as exc:
+            st.warning(md_escape(str(exc)), icon=":material/error:")
+    return out
+
+
+def unavailable_real() -> list[tuple[str, str]]:
+    """(title, reason) for every real tokenizer that cannot be loaded here."""
+    out = []
+    for entry in real_entries():
+        try:
+            _load_real(entry.key)
+        except Unavailable as exc:
+            out.append((entry.title, str(exc)))
+    return out
+
+
+@dataclass(frozen=True)
+class Encoded:
+    """A text encoded by one tokenizer: its measures and its first tokens (for drawing)."""
+
+    measure: Measure
+    tokens: tuple[Token, ...]
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def encoded(key: str, text: str, limit: int) -> Encoded:
+    """Encode ``text`` with the tokenizer ``key`` once per (tokenizer, text), for every learner.
+
+    Raises ValueError (with the engine's words) when the tokenizer cannot encode it, e.g. a lab
+    model whose pre-split pattern takes too long on this text.
+    """
+    tok = load(key)
+    ids = tok.encode(text)
+    return Encoded(measure(tok, text, ids), tuple(tok.encode_tokens(text, limit=limit)))
+
+
+__all__ = [
+    "Encoded",
+    "Entry",
+    "encoded",
+    "Unavailable",
+    "UPLOAD",
+    "describe_md",
+    "entries",
+    "keep_session_model",
+    "load",
+    "load_model_file",
+    "option_label",
+    "pick_many",
+    "pick_one",
+    "title",
+    "trace_counts",
+    "unavailable_real",
+]

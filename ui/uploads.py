@@ -1,0 +1,64 @@
+"""File uploads and their checks: one copy for every page that takes a file.
+
+Streamlit's own refusal of a too-big file is a small red icon, so the
+uploaders here accept generous sizes and the page says, in words, what the
+limit is and what to do. Streamlit's small print under the drop zone
+(its own limit) is hidden by the app's CSS (:mod:`ui.layout`) and replaced by
+the label, which states the real limit: the two never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import streamlit as st
+
+TEXT_UPLOAD_MB = 2
+TEXT_UPLOAD_BYTES = TEXT_UPLOAD_MB * 1_000_000
+MODEL_UPLOAD_MB = 5
+_RECEIVE_MB = 50  # what Streamlit accepts, so that bigger files reach our own message
+
+
+def uploaded_bytes(
+    label: str,
+    *,
+    key: str,
+    types: Sequence[str],
+    limit_mb: int,
+    help: str | None = None,
+    on_change: Callable[[], None] | None = None,
+    container=None,
+) -> tuple[bytes | None, str | None]:
+    """A file uploader whose label states the limit; returns (data, file name) or (None, None)."""
+    where = container or st
+    file = where.file_uploader(
+        f"{label} (up to {limit_mb} MB)",
+        type=list(types),
+        key=key,
+        max_upload_size=_RECEIVE_MB,
+        help=help,
+        on_change=on_change,
+    )
+    if file is None:
+        return None, None
+    return file.getvalue(), file.name
+
+
+def decode_text_file(data: bytes, limit_bytes: int = TEXT_UPLOAD_BYTES) -> tuple[str | None, str | None]:
+    """An uploaded text file's bytes -> (text, None) or (None, what is wrong and what to do)."""
+    if not data.strip():
+        return None, "This file is empty. Upload a .txt file with some text in it, or type your text instead."
+    if len(data) > limit_bytes:
+        return None, (
+            f"This file is {len(data):,} bytes; the limit is {limit_bytes / 1e6:g} MB ({limit_bytes:,} bytes). "
+            "Upload a shorter extract (a chapter or a few articles is plenty to see BPE at work)."
+        )
+    from tokenizer.textfile import decode_text
+
+    try:
+        return decode_text(data), None
+    except ValueError as exc:
+        return None, str(exc)
+
+
+__all__ = ["MODEL_UPLOAD_MB", "TEXT_UPLOAD_BYTES", "TEXT_UPLOAD_MB", "decode_text_file", "uploaded_bytes"]
