@@ -110,6 +110,9 @@ SP_SPACE = "\u2581"  # ▁, SentencePiece's mark for a space
 
 # -- what the lab knows ------------------------------------------------------------------------
 
+NAMES = ("cl100k_base", "o200k_base", "r50k_base", "llama3", "qwen3", "mistral-tekken", "mistral-sp-v3")
+"""The registry names, in display order (the order of :func:`catalogue`)."""
+
 
 @dataclass(frozen=True)
 class RealInfo:
@@ -238,7 +241,7 @@ def _info(name: str) -> RealInfo:
 
 
 def _unknown(name: str) -> TokenizerUnavailable:
-    known = ", ".join(info.name for info in catalogue())
+    known = ", ".join(NAMES)
     return TokenizerUnavailable(name, f"unknown tokenizer; known: {known}")
 
 
@@ -618,7 +621,9 @@ class _SentencePieceTokenizer(RealTokenizer):
     There is no regex pre-split: a token's piece is its word, and a new word
     starts at every token that begins with ``▁``. The first token carries the
     dummy space SentencePiece adds in front of the text, so the tokens' bytes
-    join into ``" " + text`` (and ``decode`` takes that space off again).
+    join into ``" " + text`` (and ``decode`` takes that space off again). It
+    is lossless but for one character: a ``▁`` typed in the text is read,
+    and decoded, as a space.
     """
 
     def __init__(self, info: RealInfo, processor: Any) -> None:
@@ -635,6 +640,10 @@ class _SentencePieceTokenizer(RealTokenizer):
                 self._bytes_table.append(piece.encode("utf-8"))  # "<s>", "[INST]": their written form
             else:
                 self._bytes_table.append(piece.replace(SP_SPACE, " ").encode("utf-8"))
+
+    def _prepare(self, text: str) -> str:
+        # SentencePiece writes a space as ▁, so it reads a ▁ typed in the text as a space too.
+        return _clean(text).replace(SP_SPACE, " ")
 
     def _encode_prepared(self, text: str) -> list[int]:
         return self._sp.encode(text)
@@ -772,8 +781,9 @@ def build(name: str, path: str | Path | None = None) -> RealTokenizer:
         raise TokenizerUnavailable(name, str(exc), info.title) from None
     except ImportError as exc:
         raise TokenizerUnavailable(name, f"a package it needs is not installed ({exc.name or exc})", info.title) from None
-    except Exception as exc:  # a library refusing damaged data: report it, never crash a page
-        raise TokenizerUnavailable(name, f"its data could not be loaded ({type(exc).__name__}: {exc})", info.title) from None
+    except Exception as exc:  # a library refusing damaged data: report it in one line, never crash a page
+        detail = " ".join(str(exc).split())[:200]
+        raise TokenizerUnavailable(name, f"its data could not be loaded ({type(exc).__name__}: {detail})", info.title) from None
 
 
 # -- the shared registry --------------------------------------------------------------------------
@@ -842,6 +852,7 @@ def status(name: str) -> str | None:
 
 
 __all__ = [
+    "NAMES",
     "RealInfo",
     "RealTokenizer",
     "Registry",
