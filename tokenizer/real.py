@@ -1,7 +1,7 @@
 """Production tokenizers, offline, behind the lab's one tokenizer interface.
 
 The lab's own BPE models are small and readable. The tokenizers real models
-use are the same idea at scale: GPT-4's ``cl100k_base`` has 100,256 merges.
+use are the same idea at scale: GPT-4's ``cl100k_base`` has 100,000 merges.
 This module loads them from data that came with installed packages (nothing
 is downloaded at run time), checks that data, and wraps each one as a
 :class:`~tokenizer.interface.TextTokenizer`, so every page draws them like
@@ -22,9 +22,9 @@ name               what                    data (an installed package)          
 Every data file is checked by sha256 before use. The OpenAI rank files are
 rebuilt in tiktoken's text format and must match the hashes tiktoken itself
 publishes (``tiktoken_ext/openai_public.py``); Llama 3 and Qwen must match
-the hashes published for Meta's ``tokenizer.model`` and Qwen's
+the hashes Hugging Face lists for Meta's ``tokenizer.model`` and Qwen's
 ``qwen.tiktoken``; Mistral's files must match the copies this lab was
-checked with. A tokenizer whose data is missing or damaged is *unavailable*
+tested with. A tokenizer whose data is missing or damaged is *unavailable*
 (:class:`TokenizerUnavailable`, with the reason); the others keep working.
 
 Importing this module is cheap: tiktoken, sentencepiece and mistral_common
@@ -37,13 +37,15 @@ are imported only when a tokenizer is loaded.
 >>> status("gpt-5")
 'unknown tokenizer; known: cl100k_base, o200k_base, r50k_base, llama3, qwen3, mistral-tekken, mistral-sp-v3'
 
-Using one (it is loaded once per process, then shared)::
+Using one (it is loaded once per process, then shared):
 
-    >>> gpt4 = load("cl100k_base")                  # doctest: +SKIP
-    >>> gpt4.count("Thick fog closed schools")      # doctest: +SKIP
-    4
-    >>> [t.label for t in gpt4.encode_tokens("घने")]  # doctest: +SKIP
-    ['�', ...]
+>>> gpt4 = load("cl100k_base")
+>>> gpt4.count("Thick fog closed schools")
+5
+>>> [(t.label, t.piece) for t in gpt4.encode_tokens("घने")]   # घ is split across two tokens
+[('⟨E0 A4⟩', 0), ('⟨98⟩', 0), ('न', 0), ('े', 1)]
+>>> [gpt4.raw_piece(t) for t in gpt4.encode(" fog")]        # as tiktoken's GPT-2 stand-ins write it
+['Ġfog']
 """
 
 from __future__ import annotations
