@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import operator
 import os
 import struct
 import sys
@@ -193,15 +194,19 @@ def _pkg(distribution: str, version: str | None) -> str:
     return f"{distribution} {version}" if version else f"{distribution} (not installed)"
 
 
-@lru_cache(maxsize=1)
 def catalogue() -> list[RealInfo]:
     """Every real tokenizer the lab knows, in display order (nothing is loaded)."""
+    return list(_catalogue())
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> tuple[RealInfo, ...]:
     quicktok = _pkg("quicktok-v1", _version("quicktok-v1"))
     mistral = _pkg("mistral-common", _version("mistral-common"))
     bpe = "byte-level BPE (tiktoken)"
     openai = "MIT (OpenAI tiktoken data)"
     rebuilt = "rebuilt in tiktoken's format, sha256 checked against tiktoken's published hash"
-    return [
+    return (
         RealInfo("cl100k_base", "GPT-4 (cl100k_base)", bpe, "bytes", openai,
                  f"{quicktok} package data (cl100k.vocab), {rebuilt}",
                  "GPT-4, GPT-4 Turbo, GPT-3.5-turbo, text-embedding-3"),
@@ -232,11 +237,11 @@ def catalogue() -> list[RealInfo]:
                  f"{_pkg('sentencepiece', _version('sentencepiece'))}), sha256 checked against the copy "
                  "this lab was tested with",
                  "Mistral 7B v0.3, Mixtral 8x22B, Codestral 22B, Mistral Large 24.07"),
-    ]  # fmt: skip
+    )  # fmt: skip
 
 
 def _info(name: str) -> RealInfo:
-    for info in catalogue():
+    for info in _catalogue():
         if info.name == name:
             return info
     raise _unknown(name)
@@ -474,9 +479,15 @@ class RealTokenizer:
     def decode(self, ids: Iterable[int]) -> str:
         raise NotImplementedError
 
-    def _check_id(self, token_id: int) -> None:
-        if not isinstance(token_id, int) or not 0 <= token_id < self._vocab_size:
-            raise ValueError(f"Id {token_id} is not in the {self.name} vocabulary (0 to {self._vocab_size - 1}).")
+    def _check_id(self, token_id: int) -> int:
+        """The id as a Python int, or ValueError when it is not in the vocabulary."""
+        try:
+            number = operator.index(token_id)
+        except TypeError:
+            number = -1
+        if not 0 <= number < self._vocab_size:
+            raise ValueError(f"Id {token_id!r} is not in the {self.name} vocabulary (0 to {self._vocab_size - 1}).")
+        return number
 
     # -- the interface -----------------------------------------------------------------------
     def encode(self, text: str) -> list[int]:
@@ -537,7 +548,7 @@ class _TiktokenTokenizer(RealTokenizer):
         return _regex_piece_indices(self._split.finditer(text), data)
 
     def token_bytes(self, token_id: int) -> bytes:
-        self._check_id(token_id)
+        token_id = self._check_id(token_id)
         try:
             return self._enc.decode_single_token_bytes(token_id)
         except KeyError:
@@ -549,9 +560,7 @@ class _TiktokenTokenizer(RealTokenizer):
         return "".join(_BYTE_CHARS[b] for b in self.token_bytes(token_id))
 
     def decode(self, ids: Iterable[int]) -> str:
-        ids = list(ids)
-        for token_id in ids:
-            self._check_id(token_id)
+        ids = [self._check_id(token_id) for token_id in ids]
         try:
             return self._enc.decode(ids, errors="replace")
         except KeyError as exc:
@@ -598,7 +607,7 @@ class _TekkenTokenizer(RealTokenizer):
     def token_bytes(self, token_id: int) -> bytes:
         cached = self._bytes.get(token_id)
         if cached is None:
-            self._check_id(token_id)
+            token_id = self._check_id(token_id)
             from mistral_common.tokens.tokenizers.base import SpecialTokenPolicy
 
             cached = self._bytes[token_id] = self._tk.id_to_byte_piece(token_id, SpecialTokenPolicy.KEEP)
@@ -611,10 +620,7 @@ class _TekkenTokenizer(RealTokenizer):
         return "".join(_BYTE_CHARS[b] for b in data)
 
     def decode(self, ids: Iterable[int]) -> str:
-        ids = list(ids)
-        for token_id in ids:
-            self._check_id(token_id)
-        return self._tk.decode(ids)
+        return self._tk.decode([self._check_id(token_id) for token_id in ids])
 
 
 class _SentencePieceTokenizer(RealTokenizer):
@@ -663,18 +669,13 @@ class _SentencePieceTokenizer(RealTokenizer):
             yield word
 
     def token_bytes(self, token_id: int) -> bytes:
-        self._check_id(token_id)
-        return self._bytes_table[token_id]
+        return self._bytes_table[self._check_id(token_id)]
 
     def raw_piece(self, token_id: int) -> str:
-        self._check_id(token_id)
-        return self._pieces_text[token_id]
+        return self._pieces_text[self._check_id(token_id)]
 
     def decode(self, ids: Iterable[int]) -> str:
-        ids = list(ids)
-        for token_id in ids:
-            self._check_id(token_id)
-        return self._sp.decode(ids)
+        return self._sp.decode([self._check_id(token_id) for token_id in ids])
 
 
 # -- loaders: data file -> tokenizer ------------------------------------------------------------
