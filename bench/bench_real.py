@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tokenizer import real, train  # noqa: E402
+from tokenizer import real, train
 
 FIRST_LOAD = """
 import json, time
@@ -117,8 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'tokenizer':<16}{'tokens':>9}{'bytes/token':>12}{'count':>10}{'MB/s':>8}{'x lab':>7}{'Token objects':>15}")
     for name in available:
         tok = real.load(name)
-        seconds, tokens = best_of(args.repeat, lambda: tok.count(text))
-        objects, _ = best_of(args.repeat, lambda: tok.encode_tokens(text))
+        seconds, tokens = best_of(args.repeat, lambda tok=tok: tok.count(text))
+        objects, _ = best_of(args.repeat, lambda tok=tok: tok.encode_tokens(text))
         print(f"{name:<16}{tokens:>9,}{size / tokens:>12.2f}{seconds * 1e3:>8.1f}ms{mb / seconds:>8.1f}"
               f"{lab_warm / seconds:>7.1f}{objects * 1e3:>13.0f}ms")  # fmt: skip
     print(f"{'lab BPE (warm)':<16}{lab_tokens:>9,}{size / lab_tokens:>12.2f}{lab_warm * 1e3:>8.1f}ms"
@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
           f"encode_tokens(limit=2000), best of {args.repeat}")
     for name in available:
         tok = real.load(name)
-        seconds, _ = best_of(args.repeat, lambda: tok.encode_tokens(whole, limit=2000))
+        seconds, _ = best_of(args.repeat, lambda tok=tok: tok.encode_tokens(whole, limit=2000))
         print(f"{name:<16}{seconds * 1e3:>8.0f}ms")
     seconds, _ = best_of(args.repeat, lambda: lab.encode_tokens(whole, limit=2000))
     print(f"{'lab BPE':<16}{seconds * 1e3:>8.0f}ms")

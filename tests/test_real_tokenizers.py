@@ -25,14 +25,12 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-import regex
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import TextTokenizer, bytes_label, is_whole, train
+from tokenizer import TextTokenizer, bytes_label, is_whole, real, train
 from tokenizer import io as model_io
-from tokenizer import real
 from tokenizer.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
