@@ -43,3 +43,24 @@ def test_every_engine_module_loads_no_ui_libraries():
     )
     assert {"model", "train", "pretokenize", "labels"} <= set(modules)
     assert loaded == []
+
+
+HEAVY_TOKENIZER_LIBRARIES = ("tiktoken", "tiktoken_ext", "mistral_common", "sentencepiece", "quicktok", "numpy")
+
+
+def test_real_tokenizer_libraries_load_only_when_a_tokenizer_is_loaded():
+    """Importing the engine, the real-tokenizer registry and the command line, and listing the catalogue,
+    loads none of the production tokenizers' libraries; loading one tokenizer loads its own library only."""
+    before, after = run_python(
+        "import json, sys\n"
+        "import tokenizer, tokenizer.real, tokenizer.cli\n"
+        "from tokenizer.real import catalogue, data_file\n"
+        "names = [info.name for info in catalogue()]\n"
+        "paths = [str(data_file(n)) for n in names]\n"
+        f"heavy = {HEAVY_TOKENIZER_LIBRARIES!r}\n"
+        "before = [m for m in heavy if m in sys.modules]\n"
+        "tokenizer.real.status('mistral-sp-v3')\n"
+        "print(json.dumps([before, [m for m in heavy if m in sys.modules]]))\n"
+    )
+    assert before == []
+    assert after == ["sentencepiece"]

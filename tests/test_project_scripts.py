@@ -11,7 +11,7 @@ import pytest
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ["scripts/test", "scripts/run", ".ci/run"]
+SCRIPTS = ["scripts/test", "scripts/run", "scripts/install-data", ".ci/run"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
@@ -41,7 +41,7 @@ def _requirements(name: str) -> list[str]:
 
 def test_runtime_requirements_are_the_agreed_set() -> None:
     names = {Requirement(line).name for line in _requirements("requirements.txt")}
-    assert names == {"streamlit", "pandas", "altair", "regex"}
+    assert names == {"streamlit", "pandas", "altair", "regex", "tiktoken", "quicktok-v1", "mistral-common", "sentencepiece"}
 
 
 def test_dev_requirements_extend_runtime() -> None:

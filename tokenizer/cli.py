@@ -1,7 +1,8 @@
-"""Command line: train a model from a text file, encode text with a saved model.
+"""Command line: train a model from a text file, encode text with a saved model, count tokens.
 
     python -m tokenizer train CORPUS.txt --merges 100 -o model.json --trace trace.json
     python -m tokenizer encode model.json --json -- "घने कोहरे से"
+    python -m tokenizer count --tokenizer cl100k_base --tokenizer model.json -- "घने कोहरे से"
 
 Every mistake in the input ends with one line on stderr and exit code 2.
 """
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from . import io
+from . import io, real
 from .labels import hex_bytes
 from .model import TIES, UNITS, UNKNOWN_ID
 from .pretokenize import DEFAULT_PATTERN, SPLITS
@@ -59,6 +60,14 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("model", help="a model file saved by 'train'")
     e.add_argument("text", help="the text to encode (put -- before text that starts with '-')")
     e.add_argument("--json", action="store_true", help="print ids, tokens and count as JSON")
+
+    c = sub.add_parser("count", help="count tokens with production tokenizers or saved models")
+    c.add_argument("text", nargs="?", help="the text to count, or - to read standard input (put -- before text that starts with '-')")
+    c.add_argument("--tokenizer", "-t", action="append", metavar="NAME",
+                   help=f"one of {', '.join(real.NAMES)}, or a model file saved by 'train'; repeat to compare "
+                   f"(default: {' and '.join(COUNT_DEFAULT)})")
+    c.add_argument("--json", action="store_true", help='print {"results": [{"tokenizer", "tokens", "ids"}, ...]}')
+    c.add_argument("--list", action="store_true", help="list the production tokenizers and whether each is available")
     return parser
 
 
@@ -130,10 +139,75 @@ def _encode(args: argparse.Namespace) -> None:
         print("ids: " + " ".join("?" if t.id == UNKNOWN_ID else str(t.id) for t in tokens))
 
 
+COUNT_DEFAULT = ("cl100k_base", "o200k_base")
+"""What ``count`` counts with when no --tokenizer is given: GPT-4 and GPT-4o."""
+
+
+def _count_tokenizer(name: str):
+    """A production tokenizer by registry name, or a lab model by file path."""
+    if name in real.NAMES:
+        try:
+            return real.load(name)
+        except real.TokenizerUnavailable as exc:
+            raise UsageError(str(exc)) from None
+    if name.endswith(".json") or Path(name).exists() or "/" in name:
+        try:
+            return io.load(name)
+        except ValueError as exc:
+            raise UsageError(f"{name}: {exc}") from None
+    raise UsageError(
+        f"unknown tokenizer {name!r}: use one of {', '.join(real.NAMES)} (see --list) or a model file saved by 'train'"
+    )
+
+
+def _read_stdin() -> str:
+    raw = sys.stdin.buffer.read()
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(
+            f"standard input is not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} ({exc.reason})"
+        ) from None
+
+
+def _count_list(as_json: bool) -> None:
+    rows = [(info, real.status(info.name)) for info in real.catalogue()]
+    if as_json:
+        out = [{"name": i.name, "title": i.title, "available": r is None, "reason": r} for i, r in rows]
+        print(json.dumps({"tokenizers": out}, ensure_ascii=False))
+        return
+    for info, reason in rows:
+        print(f"{info.name:<15} {info.title:<26} {'available' if reason is None else 'unavailable: ' + reason}")
+
+
+def _count(args: argparse.Namespace) -> None:
+    if args.list:
+        if args.text is not None or args.tokenizer:
+            raise UsageError("--list takes no text and no --tokenizer")
+        _count_list(args.json)
+        return
+    if args.text is None:
+        raise UsageError("give the text to count, or - to read it from standard input")
+    names = args.tokenizer or list(COUNT_DEFAULT)
+    tokenizers = [(name, _count_tokenizer(name)) for name in names]  # every name checked before any output
+    text = _read_stdin() if args.text == "-" else args.text
+    results = [{"tokenizer": name, "tokens": len(ids), "ids": ids} for name, tok in tokenizers for ids in [tok.encode(text)]]
+    if args.json:
+        print(json.dumps({"results": results}))
+        return
+    words = len(text.split())
+    width = max(len("tokenizer"), *(len(name) for name in names))
+    print(f"{'tokenizer':<{width}}  {'tokens':>7}  {'per word':>8}  what")
+    for (name, tok), result in zip(tokenizers, results):
+        per_word = f"{result['tokens'] / words:.2f}" if words else "-"
+        print(f"{name:<{width}}  {result['tokens']:>7}  {per_word:>8}  {tok.name}")
+    print(f"{words} words, {len(text)} characters, {len(text.encode('utf-8', 'surrogatepass'))} bytes")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        (_train if args.command == "train" else _encode)(args)
+        {"train": _train, "encode": _encode, "count": _count}[args.command](args)
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

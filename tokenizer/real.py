@@ -1,0 +1,868 @@
+"""Production tokenizers, offline, behind the lab's one tokenizer interface.
+
+The lab's own BPE models are small and readable. The tokenizers real models
+use are the same idea at scale: GPT-4's ``cl100k_base`` has 100,000 merges.
+This module loads them from data that came with installed packages (nothing
+is downloaded at run time), checks that data, and wraps each one as a
+:class:`~tokenizer.interface.TextTokenizer`, so every page draws them like
+the lab's own models.
+
+=================  ======================  ===================================  ==============================
+name               what                    data (an installed package)          licence of the vocabulary
+=================  ======================  ===================================  ==============================
+``cl100k_base``    GPT-4, GPT-3.5-turbo    quicktok-v1 ``data/cl100k.vocab``    MIT (OpenAI tiktoken data)
+``o200k_base``     GPT-4o, o1, o3          quicktok-v1 ``data/o200k.vocab``     MIT (OpenAI tiktoken data)
+``r50k_base``      GPT-2, GPT-3            openai-whisper ``gpt2.tiktoken``     MIT (OpenAI tiktoken data)
+``llama3``         Llama 3, 3.1, 3.2, 3.3  quicktok-v1 ``data/llama3.vocab``    Meta Llama 3 Community License
+``qwen3``          Qwen2, Qwen2.5, Qwen3   quicktok-v1 ``data/qwen3.vocab``     Apache-2.0 (Qwen)
+``mistral-tekken`` Mistral NeMo, Pixtral   mistral-common ``tekken_240911``     Apache-2.0 (Mistral AI)
+``mistral-sp-v3``  Mistral 7B v0.3         mistral-common ``...model.v3``       Apache-2.0 (Mistral AI)
+=================  ======================  ===================================  ==============================
+
+Every data file is checked by sha256 before use. The OpenAI rank files are
+rebuilt in tiktoken's text format and must match the hashes tiktoken itself
+publishes (``tiktoken_ext/openai_public.py``); Llama 3 and Qwen must match
+the hashes Hugging Face lists for Meta's ``tokenizer.model`` and Qwen's
+``qwen.tiktoken``; Mistral's files must match the copies this lab was
+tested with. A tokenizer whose data is missing or damaged is *unavailable*
+(:class:`TokenizerUnavailable`, with the reason); the others keep working.
+
+Importing this module is cheap: tiktoken, sentencepiece and mistral_common
+are imported only when a tokenizer is loaded.
+
+>>> [info.name for info in catalogue()][:3]
+['cl100k_base', 'o200k_base', 'r50k_base']
+>>> catalogue()[0].title
+'GPT-4 (cl100k_base)'
+>>> status("gpt-5")
+'unknown tokenizer; known: cl100k_base, o200k_base, r50k_base, llama3, qwen3, mistral-tekken, mistral-sp-v3'
+
+Using one (it is loaded once per process, then shared):
+
+>>> gpt4 = load("cl100k_base")
+>>> gpt4.count("Thick fog closed schools")
+5
+>>> [(t.label, t.piece) for t in gpt4.encode_tokens("घने")]   # घ is split across two tokens
+[('⟨E0 A4⟩', 0), ('⟨98⟩', 0), ('न', 0), ('े', 1)]
+>>> [gpt4.raw_piece(t) for t in gpt4.encode(" fog")]        # as tiktoken's GPT-2 stand-ins write it
+['Ġfog']
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import operator
+import os
+import struct
+import sys
+import threading
+import types
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from .interface import Token
+from .labels import bytes_label, is_whole
+
+# -- the checked hashes ----------------------------------------------------------------------
+
+TIKTOKEN_SHA256 = {
+    # As published by tiktoken in tiktoken_ext/openai_public.py (a test reads that file and compares).
+    "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+    "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+    "r50k_base": "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
+}
+"""sha256 of each OpenAI encoding's rank file in tiktoken's text format."""
+
+LLAMA3_SHA256 = "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55"
+"""sha256 of Meta's Llama 3 ``original/tokenizer.model`` (2,183,982 bytes), as Hugging Face lists it."""
+
+QWEN_SHA256 = "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186"
+"""sha256 of Qwen's ``qwen.tiktoken`` (2,561,218 bytes), as Hugging Face lists it; Qwen2, 2.5 and 3 keep its ranks."""
+
+MISTRAL_SHA256 = {
+    # The copies shipped in mistral-common (unchanged from 1.12.0 to 1.13.1).
+    "mistral-tekken": "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316",
+    "mistral-sp-v3": "9addc8bdce5988448ae81b729336f43a81262160ae8da760674badab9d4c7d33",
+}
+
+# Pre-split patterns of the open models (tiktoken_ext has the OpenAI ones).
+LLAMA3_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+"""Meta's Llama 3 ``tokenizer.py`` pattern: numbers in groups of up to three digits."""
+
+QWEN_PATTERN = (
+    r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+    r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""
+)
+"""Qwen2's pattern (Qwen2.5 and Qwen3 keep it): like Llama 3's, but every digit is its own piece."""
+
+GPT2_SHARE = Path("share") / "tokenization-lab" / "whisper"
+"""Where scripts/install-data puts openai-whisper (no dependencies), under the environment's prefix."""
+
+GPT2_ENV = "LAB_GPT2_TIKTOKEN"
+"""An environment variable that can point at another copy of ``gpt2.tiktoken``."""
+
+SP_SPACE = "\u2581"  # ▁, SentencePiece's mark for a space
+
+
+# -- what the lab knows ------------------------------------------------------------------------
+
+NAMES = ("cl100k_base", "o200k_base", "r50k_base", "llama3", "qwen3", "mistral-tekken", "mistral-sp-v3")
+"""The registry names, in display order (the order of :func:`catalogue`)."""
+
+
+@dataclass(frozen=True)
+class RealInfo:
+    """What a real tokenizer is, known without loading it.
+
+    ``name``     the registry key, e.g. ``"cl100k_base"``.
+    ``title``    what a page calls it, e.g. ``"GPT-4 (cl100k_base)"``.
+    ``family``   the algorithm, e.g. ``"byte-level BPE (tiktoken)"``.
+    ``unit``     what it starts from: ``"bytes"`` or ``"chars"``.
+    ``licence``  the licence its vocabulary is under.
+    ``source``   the package and version its data comes from, and how it was checked.
+    ``models``   which models use it.
+    """
+
+    name: str
+    title: str
+    family: str
+    unit: str
+    licence: str
+    source: str
+    models: str
+
+
+class TokenizerUnavailable(Exception):
+    """A real tokenizer that cannot be used here: its package or data file is missing or damaged.
+
+    ``name`` is the registry key asked for, ``reason`` why it is unavailable;
+    ``str(exc)`` is one sentence naming both.
+    """
+
+    def __init__(self, name: str, reason: str, title: str | None = None) -> None:
+        self.name = name
+        self.reason = reason
+        self.title = title or name
+        super().__init__(name, reason)
+
+    def __str__(self) -> str:
+        if self.reason.startswith("unknown tokenizer"):
+            return f"There is no tokenizer called {self.name!r}: {self.reason}."
+        return f"The {self.title} tokenizer is unavailable: {self.reason}."
+
+
+class _DataError(Exception):
+    """Raised inside a loader; becomes TokenizerUnavailable with this reason."""
+
+
+def _version(distribution: str) -> str | None:
+    from importlib import metadata
+
+    try:
+        return metadata.version(distribution)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _package_dir(module: str) -> Path | None:
+    """The folder of an installed package, found without importing it."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(module)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+def _whisper_version() -> str | None:
+    base = Path(sys.prefix) / GPT2_SHARE
+    found = sorted(base.glob("openai_whisper-*.dist-info"))
+    return found[-1].name[len("openai_whisper-") : -len(".dist-info")] if found else None
+
+
+def _pkg(distribution: str, version: str | None) -> str:
+    return f"{distribution} {version}" if version else f"{distribution} (not installed)"
+
+
+def catalogue() -> list[RealInfo]:
+    """Every real tokenizer the lab knows, in display order (nothing is loaded)."""
+    return list(_catalogue())
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> tuple[RealInfo, ...]:
+    quicktok = _pkg("quicktok-v1", _version("quicktok-v1"))
+    mistral = _pkg("mistral-common", _version("mistral-common"))
+    bpe = "byte-level BPE (tiktoken)"
+    openai = "MIT (OpenAI tiktoken data)"
+    rebuilt = "rebuilt in tiktoken's format, sha256 checked against tiktoken's published hash"
+    return (
+        RealInfo("cl100k_base", "GPT-4 (cl100k_base)", bpe, "bytes", openai,
+                 f"{quicktok} package data (cl100k.vocab), {rebuilt}",
+                 "GPT-4, GPT-4 Turbo, GPT-3.5-turbo, text-embedding-3"),
+        RealInfo("o200k_base", "GPT-4o (o200k_base)", bpe, "bytes", openai,
+                 f"{quicktok} package data (o200k.vocab), {rebuilt}",
+                 "GPT-4o, GPT-4o mini, GPT-4.1, o1, o3, o4-mini"),
+        RealInfo("r50k_base", "GPT-2 (r50k_base)", bpe, "bytes", openai,
+                 f"{_pkg('openai-whisper', _whisper_version())} asset gpt2.tiktoken (installed without "
+                 "dependencies by scripts/install-data), sha256 checked against tiktoken's published hash",
+                 "GPT-2, GPT-3 (davinci, curie, babbage, ada)"),
+        RealInfo("llama3", "Llama 3", bpe, "bytes", "Meta Llama 3 Community License",
+                 f"{quicktok} package data (llama3.vocab), rebuilt in tiktoken's format, sha256 checked "
+                 "against the hash Hugging Face lists for Meta's original/tokenizer.model",
+                 "Llama 3, 3.1, 3.2, 3.3"),
+        RealInfo("qwen3", "Qwen3", "byte-level BPE after NFC normalisation (tiktoken)", "bytes",
+                 "Apache-2.0 (Qwen)",
+                 f"{quicktok} package data (qwen3.vocab), rebuilt in tiktoken's format, sha256 checked "
+                 "against the hash Hugging Face lists for Qwen's qwen.tiktoken",
+                 "Qwen2, Qwen2.5, Qwen3"),
+        RealInfo("mistral-tekken", "Mistral Tekken", "byte-level BPE (tiktoken, Mistral Tekken)", "bytes",
+                 "Apache-2.0 (Mistral AI)",
+                 f"{mistral} (tekken_240911.json, read by its Tekkenizer), sha256 checked against the copy "
+                 "this lab was tested with",
+                 "Mistral NeMo, Pixtral 12B, Ministral 8B, Mistral Small 24.09"),
+        RealInfo("mistral-sp-v3", "Mistral SentencePiece v3", "SentencePiece BPE with byte fallback", "chars",
+                 "Apache-2.0 (Mistral AI)",
+                 f"{mistral} (mistral_instruct_tokenizer_240323.model.v3, read by "
+                 f"{_pkg('sentencepiece', _version('sentencepiece'))}), sha256 checked against the copy "
+                 "this lab was tested with",
+                 "Mistral 7B v0.3, Mixtral 8x22B, Codestral 22B, Mistral Large 24.07"),
+    )  # fmt: skip
+
+
+def _info(name: str) -> RealInfo:
+    for info in _catalogue():
+        if info.name == name:
+            return info
+    raise _unknown(name)
+
+
+def _unknown(name: str) -> TokenizerUnavailable:
+    known = ", ".join(NAMES)
+    return TokenizerUnavailable(name, f"unknown tokenizer; known: {known}")
+
+
+# -- where the data is -------------------------------------------------------------------------
+
+_DATA_FILES = {
+    "cl100k_base": ("quicktok", "data/cl100k.vocab"),
+    "o200k_base": ("quicktok", "data/o200k.vocab"),
+    "llama3": ("quicktok", "data/llama3.vocab"),
+    "qwen3": ("quicktok", "data/qwen3.vocab"),
+    "mistral-tekken": ("mistral_common", "data/tekken_240911.json"),
+    "mistral-sp-v3": ("mistral_common", "data/mistral_instruct_tokenizer_240323.model.v3"),
+}
+_INSTALL_HINT = {
+    "quicktok": "install the lab's requirements (quicktok-v1)",
+    "mistral_common": "install the lab's requirements (mistral-common)",
+}
+
+
+def gpt2_default_path() -> Path:
+    """Where scripts/install-data puts GPT-2's rank file: under the environment's prefix, out of site-packages."""
+    return Path(sys.prefix) / GPT2_SHARE / "whisper" / "assets" / "gpt2.tiktoken"
+
+
+def data_file(name: str) -> Path:
+    """The data file tokenizer ``name`` is loaded from (found without importing any package).
+
+    Raises :class:`TokenizerUnavailable` when the package that carries it is not installed.
+    """
+    if name == "r50k_base":
+        override = os.environ.get(GPT2_ENV)
+        return Path(override) if override else gpt2_default_path()
+    if name not in _DATA_FILES:
+        raise _unknown(name)
+    module, relative = _DATA_FILES[name]
+    folder = _package_dir(module)
+    if folder is None:
+        raise TokenizerUnavailable(name, f"the package {module} is not installed ({_INSTALL_HINT[module]})",
+                                   _info(name).title)
+    return folder / relative
+
+
+# -- reading and checking the data ---------------------------------------------------------------
+
+
+def _read(path: Path, name: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        if name == "r50k_base":
+            raise _DataError(
+                f"its rank file {path} is not installed (run scripts/install-data, which installs "
+                "openai-whisper==20250625 without dependencies; or set LAB_GPT2_TIKTOKEN to a copy of gpt2.tiktoken)"
+            ) from None
+        raise _DataError(f"its data file {path} is missing (reinstall the lab's requirements)") from None
+    except OSError as exc:
+        raise _DataError(f"its data file {path} cannot be read ({exc.strerror})") from None
+
+
+def _check_sha256(data: bytes, expected: str, path: Path, against: str) -> None:
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != expected:
+        raise _DataError(
+            f"its data {path} fails the sha256 check against {against} (expected {expected[:12]}…, "
+            f"got {actual[:12]}…): the file is damaged or from another release"
+        )
+
+
+def quicktok_ranks(data: bytes) -> dict[bytes, int]:
+    """Parse a quicktok ``.vocab`` file: u32 LE count, then per token a u16 LE length, its bytes, a u32 LE rank.
+
+    >>> quicktok_ranks(b"\\x02\\x00\\x00\\x00" b"\\x01\\x00a\\x00\\x00\\x00\\x00" b"\\x02\\x00ab\\x01\\x00\\x00\\x00")
+    {b'a': 0, b'ab': 1}
+    """
+    try:
+        (count,) = struct.unpack_from("<I", data, 0)
+        offset = 4
+        ranks: dict[bytes, int] = {}
+        for _ in range(count):
+            (length,) = struct.unpack_from("<H", data, offset)
+            token = data[offset + 2 : offset + 2 + length]
+            (rank,) = struct.unpack_from("<I", data, offset + 2 + length)
+            ranks[token] = rank
+            offset += 6 + length
+    except struct.error:
+        raise _DataError("its data file is cut short (not a complete quicktok vocabulary)") from None
+    if offset != len(data) or len(ranks) != count:
+        raise _DataError("its data file is not a well-formed quicktok vocabulary")
+    return ranks
+
+
+def tiktoken_text(ranks: dict[bytes, int]) -> bytes:
+    """The ranks in tiktoken's file format: ``base64(token) rank`` per line, in rank order.
+
+    >>> tiktoken_text({b"a": 0, b" b": 1})
+    b'YQ== 0\\nIGI= 1\\n'
+    """
+    ordered = sorted(ranks.items(), key=lambda item: item[1])
+    return b"".join(base64.b64encode(token) + b" " + str(rank).encode() + b"\n" for token, rank in ordered)
+
+
+def parse_tiktoken_text(data: bytes) -> dict[bytes, int]:
+    """The inverse of :func:`tiktoken_text` (tiktoken's ``load_tiktoken_bpe`` without its download)."""
+    ranks: dict[bytes, int] = {}
+    try:
+        for line in data.splitlines():
+            if line:
+                token, rank = line.split()
+                ranks[base64.b64decode(token)] = int(rank)
+    except ValueError:
+        raise _DataError("its rank file is not in tiktoken's format") from None
+    return ranks
+
+
+def _quicktok_specials(path: Path, first_id: int, count: int, first: str) -> dict[str, int]:
+    """A quicktok ``.special`` file: u32 LE count, then per token a u32 LE id, a u16 LE length, its text."""
+    data = _read(path, "")
+    try:
+        (n,) = struct.unpack_from("<I", data, 0)
+        offset, specials = 4, {}
+        for _ in range(n):
+            token_id, length = struct.unpack_from("<IH", data, offset)
+            specials[data[offset + 6 : offset + 6 + length].decode("utf-8")] = token_id
+            offset += 6 + length
+    except (struct.error, UnicodeDecodeError):
+        raise _DataError(f"its special-token file {path} is damaged") from None
+    if sorted(specials.values()) != list(range(first_id, first_id + count)) or specials.get(first) != first_id:
+        raise _DataError(f"its special-token file {path} does not list the {count} special tokens expected")
+    return specials
+
+
+# -- the tokenizers ----------------------------------------------------------------------------------
+
+
+def _gpt2_byte_chars() -> list[str]:
+    """GPT-2's stand-in character for each byte (printable bytes stand for themselves; a space is ``Ġ``)."""
+    keep = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
+    chars = {b: chr(b) for b in keep}
+    extra = 0
+    for b in range(256):
+        if b not in chars:
+            chars[b] = chr(256 + extra)
+            extra += 1
+    return [chars[b] for b in range(256)]
+
+
+_BYTE_CHARS = _gpt2_byte_chars()
+
+
+def _clean(text: str) -> str:
+    """Lone surrogates (which are not text) become U+FFFD, as tiktoken does; everything else is kept."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+class RealTokenizer:
+    """A production tokenizer behind the lab's :class:`~tokenizer.interface.TextTokenizer` interface.
+
+    Get one with :func:`load`. It is read-only and shared by every caller
+    (its caches only ever gain entries that are the same for everyone).
+    Besides the interface it offers ``count(text)``, ``raw_piece(id)`` (the
+    token as the tokenizer itself writes it) and ``info`` (its
+    :class:`RealInfo`).
+    """
+
+    def __init__(self, info: RealInfo, vocab_size: int) -> None:
+        self.info = info
+        self._vocab_size = vocab_size
+        self._labels: dict[int, tuple[str, bool]] = {}
+
+    # -- who it is ----------------------------------------------------------------------------
+    @property
+    def key(self) -> str:
+        """The registry name, e.g. ``"cl100k_base"``."""
+        return self.info.name
+
+    @property
+    def name(self) -> str:
+        return self.info.title
+
+    @property
+    def family(self) -> str:
+        return self.info.family
+
+    @property
+    def unit(self) -> str:
+        return self.info.unit
+
+    @property
+    def vocab_size(self) -> int:
+        return self._vocab_size
+
+    @property
+    def source(self) -> str:
+        return self.info.source
+
+    @property
+    def licence(self) -> str:
+        return self.info.licence
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.info.name}: {self.info.title}, vocabulary {self._vocab_size:,}>"
+
+    # -- what each kind provides -------------------------------------------------------------
+    def _prepare(self, text: str) -> str:
+        """The text the tokenizer really reads (after any normalisation)."""
+        return _clean(text)
+
+    def _encode_prepared(self, text: str) -> list[int]:
+        raise NotImplementedError
+
+    def _bytes_many(self, ids: Sequence[int]) -> list[bytes]:
+        return [self.token_bytes(i) for i in ids]
+
+    def _pieces(self, text: str, ids: Sequence[int], data: Sequence[bytes]) -> Iterable[int]:
+        raise NotImplementedError
+
+    def token_bytes(self, token_id: int) -> bytes:
+        raise NotImplementedError
+
+    def raw_piece(self, token_id: int) -> str:
+        """The token as the tokenizer itself writes it (``Ġ`` for a space in byte-level BPE, ``▁`` in SentencePiece)."""
+        raise NotImplementedError
+
+    def decode(self, ids: Iterable[int]) -> str:
+        raise NotImplementedError
+
+    def _check_id(self, token_id: int) -> int:
+        """The id as a Python int, or ValueError when it is not in the vocabulary."""
+        try:
+            number = operator.index(token_id)
+        except TypeError:
+            number = -1
+        if not 0 <= number < self._vocab_size:
+            raise ValueError(f"Id {token_id!r} is not in the {self.name} vocabulary (0 to {self._vocab_size - 1}).")
+        return number
+
+    # -- the interface -----------------------------------------------------------------------
+    def encode(self, text: str) -> list[int]:
+        """Text to ids. Special tokens typed as text (``<|endoftext|>``, ``<s>``) are ordinary text."""
+        return self._encode_prepared(self._prepare(text))
+
+    def count(self, text: str) -> int:
+        """How many tokens ``text`` is."""
+        return len(self.encode(text))
+
+    def encode_tokens(self, text: str, *, limit: int | None = None) -> list[Token]:
+        """Text to :class:`Token` objects; ``limit`` keeps only the first ``limit`` (the same as slicing).
+
+        The whole text is encoded (that is fast), but Token objects are built only for the tokens kept.
+        """
+        text = self._prepare(text)
+        ids = self._encode_prepared(text)
+        if limit is not None:
+            ids = ids[:limit]
+        data = self._bytes_many(ids)
+        labels = self._labels
+        out: list[Token] = []
+        append = out.append
+        for token_id, token_bytes, piece in zip(ids, data, self._pieces(text, ids, data)):
+            label = labels.get(token_id)
+            if label is None:
+                label = labels[token_id] = (bytes_label(token_bytes), is_whole(token_bytes))
+            append(Token(token_id, label[0], token_bytes, label[1], True, piece))
+        return out
+
+
+class _TiktokenTokenizer(RealTokenizer):
+    """Byte-level BPE run by ``tiktoken.Encoding``; pieces are the matches of its pattern."""
+
+    def __init__(self, info: RealInfo, encoding: Any, pattern: str, specials: dict[str, int], *,
+                 nfc: bool = False) -> None:
+        import regex
+
+        super().__init__(info, encoding.n_vocab)
+        self._enc = encoding
+        self._split = regex.compile(pattern)
+        self._nfc = nfc
+        self._special_ids = {token_id: text for text, token_id in specials.items()}
+
+    def _prepare(self, text: str) -> str:
+        text = _clean(text)
+        if self._nfc and not unicodedata.is_normalized("NFC", text):
+            text = unicodedata.normalize("NFC", text)
+        return text
+
+    def _encode_prepared(self, text: str) -> list[int]:
+        return self._enc.encode_ordinary(text)
+
+    def _bytes_many(self, ids: Sequence[int]) -> list[bytes]:
+        return self._enc.decode_tokens_bytes(ids)
+
+    def _pieces(self, text: str, ids: Sequence[int], data: Sequence[bytes]) -> Iterator[int]:
+        return _regex_piece_indices(self._split.finditer(text), data)
+
+    def token_bytes(self, token_id: int) -> bytes:
+        token_id = self._check_id(token_id)
+        try:
+            return self._enc.decode_single_token_bytes(token_id)
+        except KeyError:
+            raise ValueError(f"Id {token_id} is an unused id in the {self.name} vocabulary.") from None
+
+    def raw_piece(self, token_id: int) -> str:
+        if token_id in self._special_ids:
+            return self._special_ids[token_id]
+        return "".join(_BYTE_CHARS[b] for b in self.token_bytes(token_id))
+
+    def decode(self, ids: Iterable[int]) -> str:
+        ids = [self._check_id(token_id) for token_id in ids]
+        try:
+            return self._enc.decode(ids, errors="replace")
+        except KeyError as exc:
+            raise ValueError(f"Id {exc.args[0]} is an unused id in the {self.name} vocabulary.") from None
+
+
+def _regex_piece_indices(matches: Iterator[Any], data: Sequence[bytes]) -> Iterator[int]:
+    """For each token (its bytes, in order), the index of the pre-split piece it starts in.
+
+    BPE never merges across pieces, so each token lies inside one piece;
+    walking both by byte offsets finds it without re-encoding anything.
+    """
+    index, end, position = -1, 0, 0
+    for token_bytes in data:
+        while position >= end:
+            match = next(matches, None)
+            if match is None:  # cannot happen: the pieces cover the text
+                break
+            index += 1
+            end += len(match.group().encode("utf-8"))
+        yield max(index, 0)
+        position += len(token_bytes)
+
+
+class _TekkenTokenizer(RealTokenizer):
+    """Mistral's Tekken: byte-level BPE through mistral_common's Tekkenizer; ids 0-999 are its special tokens."""
+
+    def __init__(self, info: RealInfo, tekkenizer: Any) -> None:
+        import regex
+
+        super().__init__(info, tekkenizer.n_words)
+        self._tk = tekkenizer
+        self._specials = tekkenizer.num_special_tokens
+        # Tekkenizer.encode runs this tiktoken Encoding (its only tokenizer), so its pattern is the pre-split.
+        self._split = regex.compile(tekkenizer._model._pat_str)
+        self._bytes: dict[int, bytes] = {}
+
+    def _encode_prepared(self, text: str) -> list[int]:
+        return self._tk.encode(text, bos=False, eos=False)
+
+    def _pieces(self, text: str, ids: Sequence[int], data: Sequence[bytes]) -> Iterator[int]:
+        return _regex_piece_indices(self._split.finditer(text), data)
+
+    def token_bytes(self, token_id: int) -> bytes:
+        cached = self._bytes.get(token_id)
+        if cached is None:
+            token_id = self._check_id(token_id)
+            from mistral_common.tokens.tokenizers.base import SpecialTokenPolicy
+
+            cached = self._bytes[token_id] = self._tk.id_to_byte_piece(token_id, SpecialTokenPolicy.KEEP)
+        return cached
+
+    def raw_piece(self, token_id: int) -> str:
+        data = self.token_bytes(token_id)
+        if token_id < self._specials:
+            return data.decode("utf-8")
+        return "".join(_BYTE_CHARS[b] for b in data)
+
+    def decode(self, ids: Iterable[int]) -> str:
+        return self._tk.decode([self._check_id(token_id) for token_id in ids])
+
+
+class _SentencePieceTokenizer(RealTokenizer):
+    """A SentencePiece model: ``▁`` marks a space, a dummy ``▁`` starts the text, ``<0xE0>`` is one byte.
+
+    There is no regex pre-split: a token's piece is its word, and a new word
+    starts at every token that begins with ``▁``. The first token carries the
+    dummy space SentencePiece adds in front of the text, so the tokens' bytes
+    join into ``" " + text`` (and ``decode`` takes that space off again). It
+    is lossless but for one character: a ``▁`` typed in the text is read,
+    and decoded, as a space.
+    """
+
+    def __init__(self, info: RealInfo, processor: Any) -> None:
+        size = processor.vocab_size()
+        super().__init__(info, size)
+        self._sp = processor
+        self._pieces_text = [processor.id_to_piece(i) for i in range(size)]
+        self._starts_word = [piece.startswith(SP_SPACE) for piece in self._pieces_text]
+        self._bytes_table: list[bytes] = []
+        for i, piece in enumerate(self._pieces_text):
+            if processor.is_byte(i):
+                self._bytes_table.append(bytes([int(piece[3:5], 16)]))  # "<0xE0>"
+            elif processor.is_control(i) or processor.is_unknown(i):
+                self._bytes_table.append(piece.encode("utf-8"))  # "<s>", "[INST]": their written form
+            else:
+                self._bytes_table.append(piece.replace(SP_SPACE, " ").encode("utf-8"))
+
+    def _prepare(self, text: str) -> str:
+        # SentencePiece writes a space as ▁, so it reads a ▁ typed in the text as a space too.
+        return _clean(text).replace(SP_SPACE, " ")
+
+    def _encode_prepared(self, text: str) -> list[int]:
+        return self._sp.encode(text)
+
+    def _bytes_many(self, ids: Sequence[int]) -> list[bytes]:
+        table = self._bytes_table
+        return [table[i] for i in ids]
+
+    def _pieces(self, text: str, ids: Sequence[int], data: Sequence[bytes]) -> Iterator[int]:
+        starts = self._starts_word
+        word = -1
+        for token_id in ids:
+            if starts[token_id] or word < 0:
+                word += 1
+            yield word
+
+    def token_bytes(self, token_id: int) -> bytes:
+        return self._bytes_table[self._check_id(token_id)]
+
+    def raw_piece(self, token_id: int) -> str:
+        return self._pieces_text[self._check_id(token_id)]
+
+    def decode(self, ids: Iterable[int]) -> str:
+        return self._sp.decode([self._check_id(token_id) for token_id in ids])
+
+
+# -- loaders: data file -> tokenizer ------------------------------------------------------------
+
+
+def _openai_spec(name: str, ranks: dict[bytes, int]) -> dict:
+    """tiktoken_ext's own constructor for ``name`` (pattern, special tokens), fed our checked ranks.
+
+    The constructor would download its rank file; a copy of the function
+    that finds our ``load_tiktoken_bpe`` in its globals gets the ranks
+    instead. Nothing in tiktoken is changed, so this is safe in any thread.
+    Our stand-in also checks that the hash tiktoken expects is the one we
+    checked the data against.
+    """
+    from tiktoken_ext import openai_public
+
+    def load_tiktoken_bpe(url: str, expected_hash: str | None = None) -> dict[bytes, int]:
+        if expected_hash != TIKTOKEN_SHA256[name]:
+            raise _DataError(f"the installed tiktoken expects another sha256 for {name} ({expected_hash})")
+        return ranks
+
+    original = getattr(openai_public, name)
+    constructor = types.FunctionType(
+        original.__code__, {**vars(openai_public), "load_tiktoken_bpe": load_tiktoken_bpe}, original.__name__
+    )
+    return constructor()
+
+
+def _load_openai(name: str, path: Path) -> RealTokenizer:
+    import tiktoken
+
+    data = _read(path, name)
+    if name == "r50k_base":
+        _check_sha256(data, TIKTOKEN_SHA256[name], path, "tiktoken's published r50k_base hash")
+        ranks = parse_tiktoken_text(data)
+    else:
+        ranks = quicktok_ranks(data)
+        _check_sha256(tiktoken_text(ranks), TIKTOKEN_SHA256[name], path, f"tiktoken's published {name} hash")
+    spec = _openai_spec(name, ranks)
+    encoding = tiktoken.Encoding(
+        name=spec["name"],
+        pat_str=spec["pat_str"],
+        mergeable_ranks=spec["mergeable_ranks"],
+        special_tokens=spec["special_tokens"],
+        explicit_n_vocab=spec.get("explicit_n_vocab"),
+    )
+    return _TiktokenTokenizer(_info(name), encoding, spec["pat_str"], spec["special_tokens"])
+
+
+def _load_quicktok_open(name: str, path: Path) -> RealTokenizer:
+    import tiktoken
+
+    data = _read(path, name)
+    ranks = quicktok_ranks(data)
+    if name == "llama3":
+        expected, against, pattern, specials = LLAMA3_SHA256, "Meta's tokenizer.model", LLAMA3_PATTERN, (256, "<|begin_of_text|>")
+    else:
+        expected, against, pattern, specials = QWEN_SHA256, "Qwen's qwen.tiktoken", QWEN_PATTERN, (26, "<|endoftext|>")
+    _check_sha256(tiktoken_text(ranks), expected, path, against)
+    special_tokens = _quicktok_specials(path.with_suffix(".special"), len(ranks), *specials)
+    encoding = tiktoken.Encoding(name=name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special_tokens)
+    return _TiktokenTokenizer(_info(name), encoding, pattern, special_tokens, nfc=(name == "qwen3"))
+
+
+def _load_tekken(name: str, path: Path) -> RealTokenizer:
+    data = _read(path, name)
+    _check_sha256(data, MISTRAL_SHA256[name], path, "the copy this lab was tested with")
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    return _TekkenTokenizer(_info(name), Tekkenizer.from_file(path))
+
+
+def _load_sentencepiece(name: str, path: Path) -> RealTokenizer:
+    data = _read(path, name)
+    _check_sha256(data, MISTRAL_SHA256[name], path, "the copy this lab was tested with")
+    import sentencepiece
+
+    processor = sentencepiece.SentencePieceProcessor(model_proto=data)
+    return _SentencePieceTokenizer(_info(name), processor)
+
+
+_LOADERS: dict[str, Callable[[str, Path], RealTokenizer]] = {
+    "cl100k_base": _load_openai,
+    "o200k_base": _load_openai,
+    "r50k_base": _load_openai,
+    "llama3": _load_quicktok_open,
+    "qwen3": _load_quicktok_open,
+    "mistral-tekken": _load_tekken,
+    "mistral-sp-v3": _load_sentencepiece,
+}
+
+
+def build(name: str, path: str | Path | None = None) -> RealTokenizer:
+    """Load tokenizer ``name`` afresh (no cache) from ``path`` (default: :func:`data_file`).
+
+    Raises :class:`TokenizerUnavailable` with the reason when it cannot be
+    used. Pages use :func:`load`; this is for tests and benchmarks.
+    """
+    info = _info(name)
+    try:
+        file = Path(path) if path is not None else data_file(name)
+        return _LOADERS[name](name, file)
+    except TokenizerUnavailable:
+        raise
+    except _DataError as exc:
+        raise TokenizerUnavailable(name, str(exc), info.title) from None
+    except ImportError as exc:
+        raise TokenizerUnavailable(name, f"a package it needs is not installed ({exc.name or exc})", info.title) from None
+    except Exception as exc:  # a library refusing damaged data: report it in one line, never crash a page
+        detail = " ".join(str(exc).split())[:200]
+        raise TokenizerUnavailable(name, f"its data could not be loaded ({type(exc).__name__}: {detail})", info.title) from None
+
+
+# -- the shared registry --------------------------------------------------------------------------
+
+
+class Registry:
+    """Loads each real tokenizer once and shares it; remembers why one is unavailable.
+
+    ``locate(name) -> Path`` says where each tokenizer's data is (default
+    :func:`data_file`); tests give their own to point one tokenizer at a
+    damaged copy without touching the installed packages.
+    """
+
+    def __init__(self, locate: Callable[[str], Path] | None = None) -> None:
+        self._locate = locate or data_file
+        self._lock = threading.Lock()
+        self._name_locks: dict[str, threading.Lock] = {}
+        self._loaded: dict[str, RealTokenizer] = {}
+        self._failed: dict[str, TokenizerUnavailable] = {}
+
+    def load(self, name: str) -> RealTokenizer:
+        """The tokenizer ``name``, loaded once (thread-safe), or :class:`TokenizerUnavailable`."""
+        found = self._loaded.get(name)
+        if found is not None:
+            return found
+        if name not in _LOADERS:
+            raise _unknown(name)
+        with self._lock:
+            name_lock = self._name_locks.setdefault(name, threading.Lock())
+        with name_lock:
+            if name in self._loaded:
+                return self._loaded[name]
+            failed = self._failed.get(name)
+            if failed is None:
+                try:
+                    self._loaded[name] = tok = build(name, self._locate(name))
+                    return tok
+                except TokenizerUnavailable as exc:
+                    self._failed[name] = failed = exc
+        raise TokenizerUnavailable(failed.name, failed.reason, failed.title)
+
+    def status(self, name: str) -> str | None:
+        """None if ``name`` loads, else the reason it is unavailable (loads it to find out; remembered)."""
+        try:
+            self.load(name)
+        except TokenizerUnavailable as exc:
+            return exc.reason
+        return None
+
+
+_REGISTRY = Registry()
+
+
+def load(name: str) -> RealTokenizer:
+    """The real tokenizer ``name`` (see :func:`catalogue`), loaded once per process and shared.
+
+    Raises :class:`TokenizerUnavailable` (with ``name`` and ``reason``) for an
+    unknown name or when its package or data is missing or damaged.
+    """
+    return _REGISTRY.load(name)
+
+
+def status(name: str) -> str | None:
+    """None if tokenizer ``name`` loads, else the reason it is unavailable."""
+    return _REGISTRY.status(name)
+
+
+__all__ = [
+    "NAMES",
+    "RealInfo",
+    "RealTokenizer",
+    "Registry",
+    "TokenizerUnavailable",
+    "build",
+    "catalogue",
+    "data_file",
+    "load",
+    "status",
+]
