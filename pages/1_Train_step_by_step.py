@@ -198,7 +198,6 @@ def draw_steps(trace, run: str) -> None:
                      extra=predict_toggle)
     publish([tv.STEP, tv.PREDICT])
     step = trace.steps[max(k, 1) - 1]  # the merge this view is about (merge 1 at step 0)
-    tok = trace.tokenizer
     question = tv.guess_question(run, trace, k) if predicting and k else None
     hidden = predicting and (k == 0 or not predict.answered(question.key))
     st.html(tv.step_header_html(run, trace, k, hide_winner=hidden and k > 0))
@@ -209,7 +208,7 @@ def draw_steps(trace, run: str) -> None:
     # Secondary numbers, one line, after the key ones (the count is in the header).
     shown_k = k - 1 if hidden and k else k  # while predicting, the corpus length would give the count away
     tokens_now = tv.corpus_tokens(run, trace, shown_k)
-    facts = [f"vocabulary {tok.first_merge_id + k:,} ({tok.first_merge_id:,} base + {k:,} merged)",
+    facts = [f"vocabulary {trace.base_size + k:,} ({trace.base_size:,} base + {k:,} merged)",
              f"{plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"]
     if tokens_now is not None:
         facts.append(f"the corpus is {tokens_now:,} tokens" + (" before this merge" if hidden and k else ""))

@@ -182,8 +182,12 @@ if any_unknown:
         "made of bytes it knows: pick one above to compare.",
         icon=":material/help:",
     )
-if any(tok.unit == "chars" and isinstance(tok, Tokenizer) and tok.config.split == "whitespace" for _, tok, _ in results):
-    st.caption("A lab model with the whitespace split drops the spaces: the spaces and newlines between words are not tokens.")
+lossy = [tok.name for _, tok, enc in results if not enc.round_trips and not enc.measure.unknown]
+if lossy:
+    st.caption(
+        md_escape(", ".join(lossy)) + ": decoding the tokens does not give back your text exactly. A lab model with "
+        "the whitespace split drops the spaces (they are not tokens); some tokenizers also normalise the text."
+    )
 if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text[:20_000]):
     st.caption(
         "Right-to-left text: the chips go left to right in token order (the first token is on the left), "

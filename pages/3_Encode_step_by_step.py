@@ -8,7 +8,7 @@ from ui.layout import large_type_on, page_setup
 page_setup("Encode step by step")
 
 import lessons  # noqa: E402
-from tokenizer import UNKNOWN_ID, Tokenizer  # noqa: E402
+from tokenizer import Tokenizer  # noqa: E402
 from tokenizer.provenance import made_by_merges  # noqa: E402
 from tokenizer.replay import EncodeTrace, encode_trace  # noqa: E402
 from ui import state, tokenizers  # noqa: E402
@@ -86,12 +86,9 @@ if not trace.pieces:
     st.info("This tokenizer splits on whitespace and drops the spaces, so there is nothing to encode.")
     st.stop()
 
-unit = "bytes" if tok.unit == "bytes" else "characters"
-if tok.config.end_of_word:
-    unit = "symbols"  # the end-of-word marker is a starting symbol but not a character
-marker = tok.config.end_of_word
-unseen = sorted({label for labels, ids in zip(trace.labels_at(0), trace.start) for label, i in zip(labels, ids)
-                 if i == UNKNOWN_ID})
+unit = trace.start_unit  # the end-of-word marker is a starting symbol but not a character
+marker = trace.marker
+unseen = trace.unseen()
 
 
 def chips_at(step: int, highlight: set[tuple[int, int]] = frozenset()) -> list[Chip]:
@@ -148,7 +145,7 @@ if n == 0:
     token_chips(chips_at(0), show_ids=True, label="tokens", mark_pieces=True)
     draw_key()
     st.info(
-        f"None of the {plural(len(tok.merges), 'learned merge')} finds its pair in this text, so it stays as its "
+        f"None of the {plural(trace.n_learned, 'learned merge')} finds its pair in this text, so it stays as its "
         f"{count_tokens(0)} starting {unit}: one token each.",
         icon=":material/block:",
     )
@@ -175,7 +172,7 @@ def draw_steps() -> None:
                 chip_for_id(tok, s.pair[0]),
                 chip_for_id(tok, s.pair[1]),
                 chip_for_id(tok, s.token_id, highlight=True),
-                before=f"Merge #{s.rank + 1} of the {len(tok.merges)} learned:",
+                before=f"Merge #{s.rank + 1} of the {trace.n_learned} learned:",
                 after=f"fired at {plural(k, 'place')}.",
             )
         )
@@ -183,12 +180,9 @@ def draw_steps() -> None:
         if len(trace.pieces) > 1:
             shown = ", ".join(md_code(trace.pieces[p]) for p in where[:8]) + (" …" if len(where) > 8 else "")
             st.markdown(f"In {shown}.")
-        skipped = range(trace.steps[step - 2].rank + 1 if step > 1 else 0, s.rank)
+        skipped = trace.skipped(step)
         if skipped:
-            listed = ", ".join(
-                f"#{r + 1} {md_code(pair_text(tok.label(tok.merges[r][0]), tok.label(tok.merges[r][1])), visible=False)}"
-                for r in skipped[:6]
-            )
+            listed = ", ".join(f"#{r + 1} {md_code(pair_text(left, right), visible=False)}" for r, left, right in skipped[:6])
             st.caption(
                 f"Skipped since the last step: {listed}{' …' if len(skipped) > 6 else ''}. "
                 f"{'Their pairs are' if len(skipped) > 1 else 'Its pair is'} nowhere in the text, so nothing happens."
@@ -205,7 +199,7 @@ def draw_steps() -> None:
         st.success(
             f"No merge applies any more: no two neighbouring tokens form a pair this tokenizer learned. "
             f"{plural(final, 'token')} from {count_tokens(0)} starting {unit}; "
-            f"{n} of the {plural(len(tok.merges), 'learned merge')} fired.",
+            f"{n} of the {plural(trace.n_learned, 'learned merge')} fired.",
             icon=":material/check_circle:",
         )
     if step:

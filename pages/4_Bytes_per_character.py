@@ -4,7 +4,7 @@ import streamlit as st
 
 from tokenizer.textstats import text_counts
 from ui import bytesview as bv
-from ui import state, tokenizers
+from ui import charts, state, tokenizers
 from ui.display import visible_token
 from ui.layout import large_type_on, page_setup
 
@@ -219,8 +219,7 @@ st.caption(
     "stored character; bytes per grapheme is per character as a reader counts them. Your text is the top row."
 )
 compare = bv.comparison_table("script", text, counts)
-# An Altair chart, drawn from its spec (no per-rerun schema validation: see bytesview.comparison_spec).
-st.vega_lite_chart(bv.comparison_spec(compare, large=large_type_on()), theme=None, width="stretch")
+charts.draw(bv.comparison_spec(compare, large=large_type_on()), key="bytes.chart")
 with st.expander("The numbers behind the chart"):
     st.dataframe(compare, hide_index=True, width="stretch", column_config=bv.RATIO_COLUMNS)
 

@@ -266,8 +266,11 @@ def test_chart_compares_scripts_with_your_text_first() -> None:
 @pytest.mark.parametrize("large", [False, True])
 def test_comparison_chart_is_valid_vega_lite(large: bool) -> None:
     compare = bv.comparison_table("script", "खबर", text_counts("खबर"))
-    validated = bv.comparison_chart(compare, large=large).to_dict()  # raises if the spec is invalid
+    from ui import charts
+
+    validated = charts.themed(bv.comparison_chart(compare, large=large), large=large).to_dict()  # raises if invalid
     assert validated == bv.comparison_spec(compare, large=large)
+    assert validated["config"]["axis"]["labelColor"] == "#000000"
 
 
 def test_lesson3_examples_table() -> None:

@@ -66,6 +66,34 @@ class EncodeTrace:
     def final(self) -> tuple[tuple[int, ...], ...]:
         return self.ids_at(len(self.steps))
 
+    @property
+    def n_learned(self) -> int:
+        """How many merges the tokenizer learned (most of them find nothing to do here)."""
+        return len(self.tokenizer.merges)
+
+    @property
+    def start_unit(self) -> str:
+        """What the pieces start as: ``"bytes"``, ``"characters"``, or ``"symbols"`` (with an end-of-word marker)."""
+        if self.tokenizer.config.end_of_word:
+            return "symbols"
+        return "bytes" if self.tokenizer.unit == "bytes" else "characters"
+
+    @property
+    def marker(self) -> str | None:
+        return self.tokenizer.config.end_of_word
+
+    def unseen(self) -> list[str]:
+        """The characters of the text never seen in training (character unit), in order, once each."""
+        return list(dict.fromkeys(ch for piece in self.pieces for ch in piece if not self.tokenizer.knows(ch)))
+
+    def skipped(self, step: int) -> list[tuple[int, str, str]]:
+        """The learned merges passed over just before ``step`` fired (their pair is nowhere in the text):
+        (rank, left label, right label)."""
+        s = self.steps[step - 1]
+        first = self.steps[step - 2].rank + 1 if step > 1 else 0
+        tok = self.tokenizer
+        return [(r, tok.label(tok.merges[r][0]), tok.label(tok.merges[r][1])) for r in range(first, s.rank)]
+
 
 def encode_trace(tokenizer: Tokenizer, text: str) -> EncodeTrace:
     """Replay the learned merges on ``text`` in order, recording each one that fires."""

@@ -127,6 +127,11 @@ class Trace:
         return self.tokenizer.config
 
     @property
+    def base_size(self) -> int:
+        """How many base symbols the vocabulary starts with (the 256 bytes, or the corpus's characters)."""
+        return self.tokenizer.first_merge_id
+
+    @property
     def stopped_early(self) -> bool:
         return self.stop_reason is not None
 

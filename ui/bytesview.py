@@ -32,6 +32,7 @@ import streamlit as st
 import lessons
 from tokenizer import Token
 from tokenizer.textstats import CharInfo, TextCounts, char_info, char_table, graphemes, text_counts
+from ui import charts
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import PALETTE, chip_from_token, chips_html
 from ui.display import readable_text, token_html, visible_token
@@ -387,10 +388,10 @@ def comparison_chart(table: pd.DataFrame, *, large: bool = False) -> alt.LayerCh
         value_name="value",
     )
     order = list(table["sample"])
-    size = 18 if large else 13
+    s = charts.sizes(large)
     top = max(float(long["value"].max()) * 1.15, 1.5)  # room for the value label after the longest bar
     base = alt.Chart(long).encode(
-        y=alt.Y("sample:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
+        y=alt.Y("sample:N", sort=order, title=None),
         yOffset=alt.YOffset("measure:N", sort=list(MEASURES)),
         x=alt.X(
             "value:Q",
@@ -414,28 +415,13 @@ def comparison_chart(table: pd.DataFrame, *, large: bool = False) -> alt.LayerCh
             legend=alt.Legend(orient="top", title=None),
         )
     )
-    labels = base.mark_text(align="left", dx=4, color="#000", fontSize=size - 1).encode(
-        text=alt.Text("value:Q", format=".2f")
-    )
-    step = 30 if large else 22
-    return (
-        alt.layer(bars, labels)
-        .properties(height=alt.Step(step), background="#FFFFFF")
-        .configure_axis(
-            labelColor="#000", titleColor="#000", labelFontSize=size, titleFontSize=size, gridColor="#DDDDDD"
-        )
-        .configure_legend(labelColor="#000", labelFontSize=size, symbolStrokeColor="#000")
-        .configure_view(stroke=None)
-    )
+    labels = base.mark_text(align="left", dx=4, fontSize=s.mark - 1).encode(text=alt.Text("value:Q", format=".2f"))
+    return alt.layer(bars, labels).properties(height=alt.Step(s.step * 0.9))
 
 
 def comparison_spec(table: pd.DataFrame, *, large: bool = False) -> dict:
-    """:func:`comparison_chart` as a Vega-Lite spec for ``st.vega_lite_chart``.
-
-    Skips Altair's schema validation, which costs about 40 ms on every rerun;
-    the tests validate the same chart once.
-    """
-    return comparison_chart(table, large=large).to_dict(validate=False)
+    """:func:`comparison_chart` in the lab's chart look, as a Vega-Lite spec (see :mod:`ui.charts`)."""
+    return charts.spec(comparison_chart(table, large=large), large=large)
 
 
 __all__ = [

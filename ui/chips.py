@@ -47,7 +47,7 @@ CSS = f"""
 .tl-chips{{display:flex;flex-wrap:wrap;gap:.35em .3em;align-items:flex-start;line-height:1.2;margin:.2em 0 .6em}}
 .tl-chip{{display:inline-flex;flex-direction:column;align-items:center;border:2px solid #222;border-radius:.35em;
  padding:.12em .4em;color:#000;font-family:{FONTS};font-size:1.15em;white-space:pre-wrap;
- overflow-wrap:anywhere;max-width:100%;box-sizing:border-box;min-width:1.2em}}
+ overflow-wrap:break-word;max-width:100%;box-sizing:border-box;min-width:1.2em}}
 .tl-chip>.tl-text{{unicode-bidi:isolate;line-height:1.55;padding-bottom:.1em}}
 .tl-chip .tl-ws{{color:#000}}
 .tl-chip .tl-cp{{font-family:{MONO};font-size:.72em;border:1px solid #000;border-radius:.2em;padding:0 .15em;margin:0 .05em}}

@@ -280,12 +280,31 @@ def pick_one(
     return key, tok
 
 
+def _upload_into_selection(page: str, upload_key: str, selection_key: str) -> None:
+    """on_change of the model uploader beside a multiselect: keep the model and add it to the selection."""
+    file = st.session_state.get(upload_key)
+    if file is None:
+        return
+    try:
+        tok = load_model_file(file.getvalue())
+    except ValueError as exc:
+        st.session_state[f"{page}._upload_error"] = f"“{file.name}” is not a model this lab can use. {exc}"
+        return
+    key = keep_session_model(tok, f"Uploaded: {file.name}", source=f"uploaded file {file.name}")
+    chosen = list(st.session_state.get(selection_key) or [])
+    if key not in chosen:
+        chosen.append(key)
+    st.session_state[selection_key] = chosen
+
+
 def pick_many(
     page: str, *, default: Sequence[str], kinds: Sequence[str] = ("real", "lab", "session"), label: str = "Tokenizers",
+    upload: bool = True,
 ) -> list[tuple[str, TextTokenizer]]:
     """A multiselect of tokenizers to compare; returns the usable ones, in the order chosen.
 
     Kept in the URL as ``?toks=a,b``. Each one that cannot be loaded is named with its reason.
+    ``upload``: offer a model file uploader too (a model downloaded from the Train page).
     """
     options = [e.key for e in entries(kinds)]
     param = _param(page, "toks", ",".join(k for k in default if k in options))
@@ -308,6 +327,13 @@ def pick_many(
                             help="Real tokenizers of production models, the lab's presets, and models of yours.")
     st.session_state[param.skey] = ",".join(chosen)
     state.publish([param])
+    if upload:
+        with st.expander("Add a model of yours: the .json file the Train page downloads", icon=":material/upload_file:"):
+            uploaded_bytes("Model file", key=f"{page}.upload", types=["json"], limit_mb=MODEL_UPLOAD_MB,
+                           on_change=_upload_into_selection, args=(page, f"{page}.upload", skey))
+            error = st.session_state.pop(f"{page}._upload_error", None)
+            if error:
+                st.warning(md_escape(error), icon=":material/warning:")
     out = []
     for key in chosen:
         try:
@@ -334,6 +360,8 @@ class Encoded:
 
     measure: Measure
     tokens: tuple[Token, ...]
+    round_trips: bool
+    """Whether decoding the ids gives back the text exactly (a whitespace pre-split drops the spaces)."""
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -345,7 +373,12 @@ def encoded(key: str, text: str, limit: int) -> Encoded:
     """
     tok = load(key)
     ids = tok.encode(text)
-    return Encoded(measure(tok, text, ids), tuple(tok.encode_tokens(text, limit=limit)))
+    m = measure(tok, text, ids)
+    try:
+        round_trips = not m.unknown and tok.decode(ids) == text
+    except ValueError:
+        round_trips = False
+    return Encoded(m, tuple(tok.encode_tokens(text, limit=limit)), round_trips)
 
 
 __all__ = [

@@ -26,7 +26,8 @@ def uploaded_bytes(
     types: Sequence[str],
     limit_mb: int,
     help: str | None = None,
-    on_change: Callable[[], None] | None = None,
+    on_change: Callable[..., None] | None = None,
+    args: tuple = (),
     container=None,
 ) -> tuple[bytes | None, str | None]:
     """A file uploader whose label states the limit; returns (data, file name) or (None, None)."""
@@ -38,6 +39,7 @@ def uploaded_bytes(
         max_upload_size=_RECEIVE_MB,
         help=help,
         on_change=on_change,
+        args=args,
     )
     if file is None:
         return None, None

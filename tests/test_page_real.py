@@ -1,0 +1,108 @@
+"""The Real tokenizers page (AppTest): the Hindi premium of each production tokenizer, split into its two parts."""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+import pyarrow as pa
+import pytest
+
+import lessons
+from tests.apptest_helpers import assert_no_exception, main_text, run_page
+from tokenizer import real
+from tokenizer.measure import premium
+from ui import premiumview as pv
+from ui import tokenizers
+
+PAGE = "pages/5_Real_tokenizers.py"
+LESSON4 = lessons.data("lesson4_english_hindi")
+
+
+def table(at):
+    return next(df.value for df in at.dataframe if "Hindi premium" in df.value.columns)
+
+
+def chart_data(at):
+    (chart,) = at.get("vega_lite_chart")
+    frames = [pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in chart.proto.datasets]
+    return json.loads(chart.proto.spec), next(f for f in frames if "part" in f.columns)
+
+
+def test_opens_on_the_lesson_4_pair_with_every_real_tokenizer() -> None:
+    at = run_page(PAGE)
+    assert at.text_area(key="real.en").value == LESSON4["test_en"]
+    assert at.text_area(key="real.hi").value == LESSON4["test_hi"]
+    rows = table(at).set_index("tokenizer")
+    # The curriculum's figures, computed by the real tokenizers.
+    assert (rows.loc["GPT-4 (cl100k_base)", "English"], rows.loc["GPT-4 (cl100k_base)", "Hindi"]) == (11, 47)
+    assert (rows.loc["GPT-4o (o200k_base)", "English"], rows.loc["GPT-4o (o200k_base)", "Hindi"]) == (11, 15)
+    for info in real.catalogue():
+        p = premium(real.load(info.name), LESSON4["test_en"], LESSON4["test_hi"])
+        row = rows.loc[info.title]
+        assert (row["English"], row["Hindi"]) == (p.english.tokens, p.hindi.tokens)
+        assert row["Hindi premium"] == pytest.approx(p.premium)
+        assert row["UTF-8 part"] * row["tokenizer part"] == pytest.approx(row["Hindi premium"])
+        assert row["licence"] == info.licence
+    # The references: raw UTF-8 bytes (120 / 47) and characters.
+    assert rows.loc[pv.UTF8, "Hindi premium"] == pytest.approx(120 / 47)
+    assert rows.loc[pv.CHARS, "Hindi premium"] == pytest.approx(46 / 47)
+
+
+def test_the_chart_shows_both_parts_and_the_published_figures() -> None:
+    at = run_page(PAGE)
+    spec, data = chart_data(at)
+    assert spec["layer"][0]["encoding"]["x"]["scale"]["type"] == "log"
+    published = data[data["part"] == pv.PUBLISHED].set_index("tokenizer")["value"].to_dict()
+    assert published == {"GPT-4 (cl100k_base)": 4.79, "GPT-2 (r50k_base)": 7.46, pv.UTF8: 2.55, pv.CHARS: 1.0}
+    assert set(data["part"]) == {*pv.PARTS, pv.PUBLISHED}
+    assert "Petrov" in main_text(at)
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_the_chart_is_valid_vega_lite(large: bool) -> None:
+    rows = pv.rows(["cl100k_base", "english-hindi"], LESSON4["test_en"], LESSON4["test_hi"])
+    alt.Chart.from_dict(pv.chart_spec(tuple(rows), large))  # validates against the schema
+
+
+def test_own_pair_and_a_lab_tokenizer() -> None:
+    at = run_page(PAGE, query_params={"en": "The news.", "hi": "खबर।", "toks": "english-hindi-fair,cl100k_base"})
+    rows = table(at).set_index("tokenizer")
+    assert list(rows.index) == ["English + Hindi news: 10 Hindi copies", "GPT-4 (cl100k_base)", pv.UTF8, pv.CHARS]
+    assert rows.loc[pv.UTF8, "English"] == 9 and rows.loc[pv.UTF8, "Hindi"] == 12
+    at.button(key="real.reset").click().run()
+    assert at.text_area(key="real.en").value == LESSON4["test_en"]
+
+
+def test_empty_or_awkward_text() -> None:
+    at = run_page(PAGE, query_params={"hi": " "})
+    assert "Type a sentence in both boxes" in main_text(at)
+    at = run_page(PAGE, query_params={"hi": "<img src=x onerror=alert(1)> \u202e 👩\u200d👧 \x07"})
+    assert_no_exception(at)
+    assert table(at) is not None
+
+
+def test_the_tokens_can_be_seen() -> None:
+    at = run_page(PAGE, query_params={"toks": "o200k_base"}, session_state={"real.tokens_open": True})
+    text = main_text(at)
+    assert "GPT\\-4o \\(o200k\\_base\\)**, Hindi: 15 tokens" in text
+
+
+def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(monkeypatch) -> None:
+    original = real.load
+
+    def load(name: str):
+        if name == "r50k_base":
+            raise real.TokenizerUnavailable(name, "its data failed the hash check (a test)")
+        return original(name)
+
+    tokenizers._load_real.clear()
+    monkeypatch.setattr(real, "load", load)
+    try:
+        at = run_page(PAGE, session_state={"real.about": True})
+        warnings = " ".join(w.value for w in at.main.get("warning"))
+        assert "hash check" in warnings
+        rows = table(at).set_index("tokenizer")
+        assert "GPT-2 (r50k_base)" not in rows.index and rows.loc["GPT-4o (o200k_base)", "Hindi"] == 15
+    finally:
+        tokenizers._load_real.clear()
