@@ -1,0 +1,215 @@
+"""Bad input, as a person at the command line meets it: one line on stderr, exit code 2, no
+traceback, and none of their files lost. Each group closes a whole class of input, not one case.
+
+Most command-line cases call ``cli.main`` in this process (anything but a clean exit would
+raise here); those that need real argv bytes or devices run ``python -m tokenizer``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from tokenizer import cli, pretokenize, train
+from tokenizer import io as model_io
+from tokenizer.textfile import (
+    MAX_INPUT_BYTES,
+    decode_text,
+    read_limited,
+    same_regular_file,
+    write_files,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+SLOW_PATTERN = r"(a|aa)+$"  # backtracks exponentially on a run of a's that does not end the text
+SLOW_TEXT = "a" * 40 + "b"
+
+
+def run_cli(capsys, *args: str) -> tuple[int, str, str]:
+    code = cli.main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line_error(code: int, err: str, *needles: str) -> str:
+    assert code == 2, err
+    assert "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+def cli_process(*args, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "tokenizer", *args],
+        cwd=cwd,
+        capture_output=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+
+
+@pytest.fixture
+def short_timeout(monkeypatch):
+    monkeypatch.setattr(pretokenize, "PATTERN_TIMEOUT_S", 0.2)
+
+
+@pytest.fixture
+def model_file(tmp_path) -> Path:
+    path = tmp_path / "m.json"
+    model_io.save(train("chai chai chaiwala", 3).tokenizer, path)
+    return path
+
+
+# -- a pre-split pattern that backtracks ------------------------------------------------------
+
+
+GOOD = {"format": "tokenization-lab/bpe", "version": 1, "config": {"unit": "bytes"}, "merges": [[99, 104]]}
+
+
+def model(**changes) -> bytes:
+    data = {**GOOD, **changes}
+    return json.dumps({k: v for k, v in data.items() if v is not ...}).encode()
+
+
+MALFORMED = [
+    ("deep", b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+    ("deep-inside", b'{"format": "tokenization-lab/bpe", "config": ' + b"[" * 50_000, "nested too deeply"),
+    ("5000-digits", b'{"format": "tokenization-lab/bpe", "version": ' + b"9" * 5000 + b"}", "5,000 digits long"),
+    ("5000-digit-id", model(merges="IDS").replace(b'"IDS"', b"[[1, " + b"7" * 5000 + b"]]"), "5,000 digits long"),
+    ("nan", model(vocab_size="X").replace(b'"X"', b"NaN"), "NaN is not a number in JSON"),
+    ("infinity", model(version="X").replace(b'"X"', b"Infinity"), "Infinity is not a number in JSON"),
+    ("-infinity", model(merges="X").replace(b'"X"', b"[[-Infinity, 1]]"), "-Infinity is not a number in JSON"),
+    ("huge-float", model(merges="X").replace(b'"X"', b"[[1e999, 1]]"), "list of [id, id] pairs"),
+    ("version-true", model(version=True), "'version' must be the number 1, not true"),
+    ("version-float", model(version=1.0), "'version' must be the number 1, not 1.0"),
+    ("version-text", model(version="1"), "'version' must be the number 1"),
+    ("version-missing", model(version=...), "'version' must be the number 1, not null"),
+    ("vocab-size-true", model(vocab_size=True), "'vocab_size' must be a whole number, not true"),
+    ("vocab-size-text", model(vocab_size="257"), "'vocab_size' must be a whole number"),
+    ("merge-true", model(merges=[[True, 104]]), "list of [id, id] pairs"),
+    ("merge-float", model(merges=[[99.0, 104]]), "list of [id, id] pairs"),
+    ("merge-negative", model(merges=[[-1, 104]]), "Merge 1 uses id -1: ids are 0 or more"),
+    ("merge-later-id", model(merges=[[99, 300]]), "Merge 1 uses id 300, which does not exist yet"),
+    ("merge-triple", model(merges=[[1, 2, 3]]), "list of [id, id] pairs"),
+    ("merges-object", model(merges={"a": 1}), "list of [id, id] pairs"),
+    ("doubling", model(merges=[[97, 97]] + [[256 + i, 256 + i] for i in range(60)]), "add up to more than"),
+    ("config-list", model(config=["bytes"]), "no 'config' object"),
+    ("unit-list", model(config={"unit": ["bytes"]}), "'unit' must be text"),
+    ("unit-unknown", model(config={"unit": "words"}), "Unknown unit"),
+    ("pattern-number", model(config={"pattern": 5}), "'pattern' must be text"),
+    ("pattern-surrogate", model(config={"pattern": "\ud800+"}), "'pattern' must be text"),
+    ("marker-number", model(config={"end_of_word": 5}), "marker must be text or null"),
+    ("format-missing", model(format=...), "not a Tokenization Lab model file"),
+    ("bytes-with-base", model(base=["a"]), "byte-level model has no 'base'"),
+    ("chars-base-surrogate", model(config={"unit": "chars"}, base=["a", "\udcff"], merges=[]), "lone surrogate"),
+    ("chars-base-empty-symbol", model(config={"unit": "chars"}, base=["a", ""], merges=[]), "needs 'base'"),
+    ("chars-base-two-letters", model(config={"unit": "chars"}, base=["ab"], merges=[]), "is not one character"),
+    (
+        "chars-marker-not-in-base",
+        model(config={"unit": "chars", "end_of_word": "_"}, base=["a", "b"], merges=[]),
+        "is not among its base symbols",
+    ),
+    ("not-utf8", b'{"format": "tokenization-lab/bpe", "\xff": 1}', "not valid JSON"),
+    ("empty", b"", "not valid JSON"),
+]
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    path = tmp_path / "c.txt"
+    path.write_text("chai chai chaiwala chaat\n", encoding="utf-8")
+    return path
+
+
+def test_write_files_writes_all_or_none(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("old a", encoding="utf-8")
+    with pytest.raises(OSError) as info:
+        write_files([(a, "new a"), (tmp_path / "no" / "b.txt", "new b")])
+    assert info.value.filename == str(tmp_path / "no" / "b.txt")
+    assert a.read_text(encoding="utf-8") == "old a"
+    write_files([(a, "new a"), (b, "new b")])
+    assert (a.read_text(encoding="utf-8"), b.read_text(encoding="utf-8")) == ("new a", "new b")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
+def test_same_regular_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("x").write_text("x", encoding="utf-8")
+    assert same_regular_file("x", "./x") and same_regular_file("new", "./new")
+    assert not same_regular_file("x", "y")
+    assert not same_regular_file("/dev/null", "/dev/null")  # writing twice to a device loses nothing
+
+
+def test_input_is_read_up_to_a_bound(tmp_path):
+    path = tmp_path / "big.txt"
+    path.write_bytes(b"a" * 101)
+    assert read_limited(path, limit=101) == b"a" * 101
+    with pytest.raises(ValueError, match="larger than"):
+        read_limited(path, "the corpus big.txt", limit=100)
+    # A pipe that does not end is read only up to the bound.
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    stop = threading.Event()
+
+    def endless() -> None:
+        try:
+            with open(fifo, "wb") as f:
+                while not stop.is_set():
+                    f.write(b"chai " * 1000)
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=endless, daemon=True)
+    writer.start()
+    with pytest.raises(ValueError, match="the corpus pipe is larger than"):
+        read_limited(fifo, "the corpus pipe", limit=50_000)
+    stop.set()
+    writer.join(timeout=5)
+    assert MAX_INPUT_BYTES == 100_000_000
+
+
+# -- text files that are not UTF-8 ------------------------------------------------------------------
+HINDI = "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं। "
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("chai".encode("utf-16"), "is UTF-16 (little-endian), not UTF-8"),
+        ("chai".encode("utf-16-be"), "is UTF-16 (big-endian), not UTF-8"),
+        (b"\xfe\xff" + "chai".encode("utf-16-be"), "is UTF-16 (big-endian), not UTF-8"),
+        ("chai chai\n".encode("utf-16-le"), "is UTF-16 (little-endian), not UTF-8"),
+        ((HINDI * 3).encode("utf-16-le"), "is UTF-16 (little-endian), not UTF-8"),
+        ("chai".encode("utf-32"), "is UTF-32 (little-endian), not UTF-8"),
+        ((HINDI * 3).encode("utf-32-be"), "is UTF-32 (big-endian), not UTF-8"),
+        (b"%PDF-1.4\n\x00\x01\x02\x00\x03\x00\x00\x00\x07", "looks binary, not plain text (it has a NUL byte at offset 9)"),
+        (b"abc\xffdef", "the byte 0xFF at offset 3 cannot start a character"),
+        (b"caf\xe9 au lait", "the byte 0xE9 at offset 3 starts a character that the bytes after it do not complete"),
+        ("चाय".encode()[:-1] + b" x", "the byte 0xE0 at offset 6 starts a character that the bytes after it do not"),
+        ("चाय".encode()[:-1], "the byte 0xE0 at offset 6 starts a character that the bytes after it do not"),
+    ],
+)
+def test_decode_text_names_the_encoding(data, message):
+    with pytest.raises(ValueError, match=None) as info:
+        decode_text(data, "the corpus c.txt")
+    assert str(info.value).startswith("the corpus c.txt ")
+    assert message in str(info.value)
+    assert "save it again as UTF-8" in str(info.value) or "saved as UTF-8" in str(info.value)
+
+
+def test_decode_text_reads_utf8():
+    assert decode_text(("\ufeff" + HINDI).encode()) == HINDI  # the UTF-8 byte-order mark is dropped
+    assert decode_text(b"") == ""
+    assert decode_text("chai\tचाय 👍🏽\r\n".encode()) == "chai\tचाय 👍🏽\r\n"
+
+
