@@ -15,8 +15,18 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tokenizer import cli, pretokenize, train
+from tokenizer import (
+    PatternTimeout,
+    Tokenizer,
+    TrainConfig,
+    cli,
+    pretokenize,
+    split_text,
+    train,
+)
 from tokenizer import io as model_io
 from tokenizer.textfile import (
     MAX_INPUT_BYTES,
@@ -25,6 +35,8 @@ from tokenizer.textfile import (
     same_regular_file,
     write_files,
 )
+
+from .test_properties import SPLIT_PATTERNS
 
 ROOT = Path(__file__).resolve().parents[1]
 SLOW_PATTERN = r"(a|aa)+$"  # backtracks exponentially on a run of a's that does not end the text
@@ -70,6 +82,35 @@ def model_file(tmp_path) -> Path:
 
 
 # -- a pre-split pattern that backtracks ------------------------------------------------------
+
+
+def test_a_slow_pattern_raises_its_own_error(short_timeout):
+    with pytest.raises(PatternTimeout, match="backtracks too much") as info:
+        split_text(SLOW_TEXT, "regex", SLOW_PATTERN)
+    assert isinstance(info.value, ValueError)  # every caller that reports bad input still reports it
+    assert info.value.pattern == SLOW_PATTERN
+    with pytest.raises(PatternTimeout):
+        train("chai " + SLOW_TEXT, 3, pattern=SLOW_PATTERN)
+    tok = Tokenizer(TrainConfig(pattern=SLOW_PATTERN), [])
+    with pytest.raises(PatternTimeout):
+        tok.encode(SLOW_TEXT)
+
+
+def test_a_long_text_is_not_a_slow_pattern(monkeypatch):
+    """The limit is on finding one piece: a text that merely takes long to split is split to the end."""
+    text = "Mera order 20 minute late hai, refund chahiye! घने कोहरे से।\n" * 8000
+    want = split_text(text, "regex", pretokenize.GPT2_PATTERN)
+    monkeypatch.setattr(pretokenize, "PATTERN_TIMEOUT_S", 0.01)  # far less than the whole text takes
+    assert split_text(text, "regex", pretokenize.GPT2_PATTERN) == want
+
+
+@pytest.mark.parametrize("pattern", SPLIT_PATTERNS)
+@settings(max_examples=30, deadline=None)
+@given(text=st.text(alphabet="aAbB x\n", max_size=14), every=st.integers(1, 3))
+def test_restarting_the_search_finds_the_same_pieces(pattern, text, every):
+    """What the split does after its time limit: start again after the last piece. Same pieces."""
+    compiled = pretokenize.compile_pattern(pattern)
+    assert pretokenize._split_by_matches(text, compiled, pattern, restart_every=every) == split_text(text, "regex", pattern)
 
 
 GOOD = {"format": "tokenization-lab/bpe", "version": 1, "config": {"unit": "bytes"}, "merges": [[99, 104]]}
