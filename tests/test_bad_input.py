@@ -254,3 +254,22 @@ def test_decode_text_reads_utf8():
     assert decode_text("chai\tचाय 👍🏽\r\n".encode()) == "chai\tचाय 👍🏽\r\n"
 
 
+@pytest.mark.parametrize("unit", ["bytes", "chars"])
+def test_a_one_character_marker_that_is_in_the_text_is_refused_in_both_units(unit, tmp_path, capsys):
+    with pytest.raises(ValueError, match="end-of-word marker 'a' also occurs in the text"):
+        train("chai chai", 2, unit=unit, end_of_word="a")
+    path = tmp_path / "c.txt"
+    path.write_text("chai chai", encoding="utf-8")
+    code, _, err = run_cli(capsys, "train", path, "--merges", "2", "--unit", unit, "--end-of-word", "a", "-o", tmp_path / "m.json")
+    assert_one_line_error(code, err, "also occurs in the text (in 'chai')")
+
+
+def test_the_clash_message_quotes_a_short_part_of_a_long_word():
+    with pytest.raises(ValueError) as info:
+        train("x" * 10_000 + "_" + "y" * 10_000, 1, end_of_word="_")
+    assert len(str(info.value)) < 200 and "…x" in str(info.value)
+
+
+def test_word_counts_must_be_whole_numbers_not_true():
+    with pytest.raises(ValueError, match="whole number"):
+        train({"chai": True}, 1)
