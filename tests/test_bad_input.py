@@ -164,6 +164,38 @@ MALFORMED = [
 ]
 
 
+@pytest.mark.parametrize(("content", "message"), [m[1:] for m in MALFORMED], ids=[m[0] for m in MALFORMED])
+def test_malformed_model_file_is_one_clear_line(tmp_path, capsys, content, message):
+    path = tmp_path / "bad.json"
+    path.write_bytes(content)
+    with pytest.raises(ValueError, match=None) as info:
+        model_io.tokenizer_from_json(content)
+    assert message in str(info.value)
+    line = str(info.value)
+    assert "4300" not in line and "set_int_max_str_digits" not in line
+    assert len(line) < 400
+    code, _, err = run_cli(capsys, "encode", path, "chai")
+    assert_one_line_error(code, err, message, "bad.json")
+
+
+def test_a_model_the_trainer_writes_still_loads(tmp_path):
+    """The loader refuses only what the trainer never writes."""
+    for kwargs in ({"unit": "chars", "end_of_word": "_"}, {"unit": "chars", "end_of_word": "</w>"}, {"unit": "bytes"},
+                   {"unit": "bytes", "end_of_word": "</w>"}, {"unit": "chars", "split": "whitespace"}):  # fmt: skip
+        tok = train("low low lower lowest", 6, **kwargs).tokenizer
+        again = model_io.tokenizer_from_json(model_io.tokenizer_to_json(tok))
+        assert again.vocab() == tok.vocab() and again.merges == tok.merges
+
+
+def test_cli_model_from_a_device_or_a_directory_is_one_line(tmp_path):
+    for path, needle in (("/dev/zero", "is a device"), (".", "Is a directory")):
+        done = cli_process("encode", path, "chai", cwd=tmp_path)
+        assert_one_line_error(done.returncode, done.stderr.decode(), needle)
+
+
+# -- train must not overwrite the user's files ----------------------------------------------------
+
+
 @pytest.fixture
 def corpus(tmp_path) -> Path:
     path = tmp_path / "c.txt"
