@@ -18,23 +18,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer import (
-    PatternTimeout,
-    Tokenizer,
-    TrainConfig,
-    cli,
-    pretokenize,
-    split_text,
-    train,
-)
+from tokenizer import PatternTimeout, Tokenizer, TrainConfig, split_text, train
+from tokenizer import cli
 from tokenizer import io as model_io
-from tokenizer.textfile import (
-    MAX_INPUT_BYTES,
-    decode_text,
-    read_limited,
-    same_regular_file,
-    write_files,
-)
+from tokenizer import pretokenize
+from tokenizer.textfile import MAX_INPUT_BYTES, decode_text, read_limited, same_regular_file, write_files
 
 from .test_properties import SPLIT_PATTERNS
 
@@ -113,6 +101,38 @@ def test_restarting_the_search_finds_the_same_pieces(pattern, text, every):
     assert pretokenize._split_by_matches(text, compiled, pattern, restart_every=every) == split_text(text, "regex", pattern)
 
 
+def test_cli_encode_with_a_slow_pattern_is_one_line(short_timeout, tmp_path, capsys):
+    path = tmp_path / "slow.json"
+    model_io.save(Tokenizer(TrainConfig(pattern=SLOW_PATTERN), []), path)
+    code, out, err = run_cli(capsys, "encode", path, SLOW_TEXT)
+    assert_one_line_error(code, err, "backtracks too much", "cannot encode this text")
+    assert out == ""
+
+
+def test_cli_train_with_a_slow_pattern_is_one_line(short_timeout, tmp_path, capsys):
+    corpus = tmp_path / "c.txt"
+    corpus.write_text("chai " + SLOW_TEXT, encoding="utf-8")
+    code, _, err = run_cli(capsys, "train", corpus, "--merges", "3", "--pattern", SLOW_PATTERN, "-o", tmp_path / "m.json")
+    assert_one_line_error(code, err, "backtracks too much")
+    assert not (tmp_path / "m.json").exists()
+
+
+# -- text on the command line that is not UTF-8 --------------------------------------------------
+
+
+def test_cli_text_that_is_not_utf8_is_one_line(model_file):
+    done = cli_process("encode", model_file.name, b"chai \xff", cwd=model_file.parent)
+    err = done.stderr.decode("utf-8")
+    assert_one_line_error(done.returncode, err, "not valid UTF-8", "0xFF", "offset 5")
+    assert done.stdout == b""
+
+
+def test_cli_text_with_a_lone_surrogate_is_one_line(model_file, capsys):
+    code, _, err = run_cli(capsys, "encode", model_file, "chai \ud800")
+    assert_one_line_error(code, err, "lone surrogate U+D800")
+
+
+# -- malformed model files --------------------------------------------------------------------------
 GOOD = {"format": "tokenization-lab/bpe", "version": 1, "config": {"unit": "bytes"}, "merges": [[99, 104]]}
 
 
@@ -203,6 +223,60 @@ def corpus(tmp_path) -> Path:
     return path
 
 
+def test_output_that_is_the_corpus_is_refused(corpus, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "link.txt").symlink_to(corpus)
+    os.link(corpus, tmp_path / "hard.txt")
+    before = corpus.read_bytes()
+    for output in ("c.txt", "./c.txt", str(corpus), "link.txt", "hard.txt", "../" + tmp_path.name + "/c.txt"):
+        code, _, err = run_cli(capsys, "train", "c.txt", "--merges", "2", "-o", output)
+        assert_one_line_error(code, err, f"-o {output} is the corpus itself")
+        code, _, err = run_cli(capsys, "train", "c.txt", "--merges", "2", "-o", "m.json", "--trace", output)
+        assert_one_line_error(code, err, f"--trace {output} is the corpus itself")
+    assert corpus.read_bytes() == before
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_trace_that_is_the_model_is_refused(corpus, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for model_name, trace_name in (("m.json", "m.json"), ("m.json", "./m.json"), ("sub/../m.json", "m.json")):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        code, _, err = run_cli(capsys, "train", "c.txt", "--merges", "2", "-o", model_name, "--trace", trace_name)
+        assert_one_line_error(code, err, f"--trace {trace_name} is the same file as -o {model_name}")
+    assert not (tmp_path / "m.json").exists()
+
+
+@pytest.mark.parametrize("trace", ["missing-folder/t.json", "/dev/full", "folder-as-file"])
+def test_a_failed_trace_leaves_the_old_model_alone(corpus, tmp_path, capsys, monkeypatch, trace):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder-as-file").mkdir()
+    (tmp_path / "m.json").write_text("the old model", encoding="utf-8")
+    code, out, err = run_cli(capsys, "train", "c.txt", "--merges", "2", "-o", "m.json", "--trace", trace)
+    assert_one_line_error(code, err, f"cannot write {trace}")
+    assert (tmp_path / "m.json").read_text(encoding="utf-8") == "the old model"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.txt", "folder-as-file", "m.json"]  # no temporary file left
+    assert out == ""
+
+
+def test_a_full_device_is_named(corpus, capsys):
+    code, _, err = run_cli(capsys, "train", corpus, "--merges", "2", "-o", "/dev/full")
+    line = assert_one_line_error(code, err, "cannot write /dev/full: No space left on device")
+    assert "None" not in line
+
+
+def test_writing_through_a_link_keeps_the_link_and_the_mode(corpus, tmp_path, capsys):
+    target = tmp_path / "real.json"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(0o640)
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    code, _, err = run_cli(capsys, "train", corpus, "--merges", "2", "-o", link)
+    assert code == 0, err
+    assert link.is_symlink()
+    assert json.loads(target.read_text(encoding="utf-8"))["format"] == "tokenization-lab/bpe"
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
 def test_write_files_writes_all_or_none(tmp_path):
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text("old a", encoding="utf-8")
@@ -221,6 +295,13 @@ def test_same_regular_file(tmp_path, monkeypatch):
     assert same_regular_file("x", "./x") and same_regular_file("new", "./new")
     assert not same_regular_file("x", "y")
     assert not same_regular_file("/dev/null", "/dev/null")  # writing twice to a device loses nothing
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_an_endless_corpus_is_refused_at_once(tmp_path, device):
+    done = cli_process("train", device, "--merges", "2", "-o", "m.json", cwd=tmp_path)
+    assert_one_line_error(done.returncode, done.stderr.decode(), f"the corpus {device} is a device, not a file")
+    assert not (tmp_path / "m.json").exists()
 
 
 def test_input_is_read_up_to_a_bound(tmp_path):
@@ -284,6 +365,17 @@ def test_decode_text_reads_utf8():
     assert decode_text(("\ufeff" + HINDI).encode()) == HINDI  # the UTF-8 byte-order mark is dropped
     assert decode_text(b"") == ""
     assert decode_text("chai\tचाय 👍🏽\r\n".encode()) == "chai\tचाय 👍🏽\r\n"
+
+
+def test_cli_utf16_corpus_says_so(tmp_path, capsys):
+    path = tmp_path / "c.txt"
+    path.write_bytes("chai chai chaiwala".encode("utf-16"))
+    code, _, err = run_cli(capsys, "train", path, "--merges", "2", "-o", tmp_path / "m.json")
+    assert_one_line_error(code, err, "is UTF-16", "save it again as UTF-8")
+    assert "offset" not in err
+
+
+# -- output that would look ambiguous ------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("unit", ["bytes", "chars"])
