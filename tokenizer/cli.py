@@ -1,7 +1,8 @@
-"""Command line: train a model from a text file, encode text with a saved model.
+"""Command line: train a model from a text file, encode text with a saved model, export it.
 
     python -m tokenizer train CORPUS.txt --merges 100 -o model.json --trace trace.json
     python -m tokenizer encode model.json --json -- "घने कोहरे से"
+    python -m tokenizer export model.json -o tokenizer.json
 
 Every mistake in the input ends with one line on stderr and exit code 2. No file is
 read past 100 MB (:data:`tokenizer.textfile.MAX_INPUT_BYTES`), no output overwrites
@@ -19,7 +20,7 @@ from . import io
 from .labels import hex_bytes
 from .model import TIES, UNITS, UNKNOWN_ID, Tokenizer
 from .pretokenize import DEFAULT_PATTERN, SPLITS, PatternTimeout
-from .textfile import decode_text, read_limited, same_regular_file, write_files
+from .textfile import decode_text, read_limited, same_regular_file, write_file, write_files
 from .train import StopReason, train
 
 
@@ -61,6 +62,10 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("model", help="a model file saved by 'train'")
     e.add_argument("text", help="the text to encode (put -- before text that starts with '-')")
     e.add_argument("--json", action="store_true", help="print ids, tokens and count as JSON")
+
+    x = sub.add_parser("export", help="write a byte-level model as a Hugging Face tokenizer.json")
+    x.add_argument("model", help="a model file saved by 'train'")
+    x.add_argument("-o", "--output", required=True, metavar="TOKENIZER.json", help="where to write it")
     return parser
 
 
@@ -165,13 +170,29 @@ def _encode(args: argparse.Namespace) -> None:
         print("ids: " + " ".join("?" if t.id == UNKNOWN_ID else str(t.id) for t in tokens))
 
 
+def _export(args: argparse.Namespace) -> None:
+    from .export import to_hf_json
+
+    _refuse_overwriting(args.output, "-o", args.model, "the model file itself", "your model")
+    tok = _load(args.model)
+    try:
+        text = to_hf_json(tok)
+    except ValueError as exc:
+        raise UsageError(f"cannot export {args.model}: {exc}") from None
+    try:
+        write_file(args.output, text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    print(_printable(f"wrote a Hugging Face tokenizer ({tok.vocab_size} tokens, {len(tok.merges)} merges) -> {args.output}"))
+
+
 def _printable(line: str) -> str:
     """A line that any output can take: a file name that is not UTF-8 arrives from the command
     line as lone surrogates, shown here as escapes rather than failing to print."""
     return line.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-COMMANDS = {"train": _train, "encode": _encode}
+COMMANDS = {"train": _train, "encode": _encode, "export": _export}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
