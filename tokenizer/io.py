@@ -197,7 +197,7 @@ def save(tokenizer: Tokenizer, path: str | Path) -> None:
 def load(path: str | Path) -> Tokenizer:
     """Read a model file, or ValueError saying what is wrong (it reads at most 100 MB)."""
     try:
-        raw = read_limited(path, f"The model file {str(path)!r}")
+        raw = read_limited(path, f"The model file {str(path)!r}", advice="a model saved by the lab is far smaller")
     except OSError as exc:
         raise ValueError(f"Cannot read the model file {str(path)!r}: {exc.strerror}.") from None
     return tokenizer_from_json(raw)

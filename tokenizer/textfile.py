@@ -119,13 +119,18 @@ def _refuse(message: str) -> str:
     raise ValueError(message)
 
 
-def read_limited(path: str | os.PathLike, what: str = "this file", limit: int = MAX_INPUT_BYTES) -> bytes:
+def read_limited(
+    path: str | os.PathLike,
+    what: str = "this file",
+    limit: int = MAX_INPUT_BYTES,
+    advice: str = "give a shorter extract",
+) -> bytes:
     """The bytes of a file, at most ``limit`` of them.
 
     Raises ValueError for a device (``/dev/zero`` and ``/dev/urandom`` never end; a
     terminal waits for typing) and for a file longer than ``limit`` (a pipe is read up
-    to the limit, then refused). OSError (not found, not allowed, a directory) is left
-    to the caller, which knows how to name the file.
+    to the limit, then refused; ``advice`` ends that message). OSError (not found, not
+    allowed, a directory) is left to the caller, which knows how to name the file.
     """
     with open(path, "rb") as f:
         mode = os.fstat(f.fileno()).st_mode
@@ -140,10 +145,8 @@ def read_limited(path: str | os.PathLike, what: str = "this file", limit: int = 
             chunks.append(chunk)
             size += len(chunk)
     if size > limit:
-        raise ValueError(
-            f"{what} is larger than {limit / 1e6:,.0f} MB, the most the lab reads from one file: "
-            "give a shorter extract."
-        )
+        most = f"{limit / 1e6:,.0f} MB" if limit >= 1_000_000 else f"{limit:,} bytes"
+        raise ValueError(f"{what} is larger than {most}, the most the lab reads from one file: {advice}.")
     return b"".join(chunks)
 
 
