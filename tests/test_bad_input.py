@@ -127,6 +127,14 @@ def test_cli_text_that_is_not_utf8_is_one_line(model_file):
     assert done.stdout == b""
 
 
+@pytest.mark.parametrize(("flag", "value"), [("--pattern", b"\xff|\\S+"), ("--end-of-word", b"</\xe0>")])
+def test_cli_train_settings_that_are_not_utf8_are_one_line(tmp_path, flag, value):
+    (tmp_path / "c.txt").write_text("chai chai", encoding="utf-8")
+    done = cli_process("train", "c.txt", "--merges", "2", flag, value, "-o", "m.json", cwd=tmp_path)
+    assert_one_line_error(done.returncode, done.stderr.decode("utf-8"), f"{flag} is not valid UTF-8")
+    assert not (tmp_path / "m.json").exists()
+
+
 def test_cli_text_with_a_lone_surrogate_is_one_line(model_file, capsys):
     code, _, err = run_cli(capsys, "encode", model_file, "chai \ud800")
     assert_one_line_error(code, err, "lone surrogate U+D800")

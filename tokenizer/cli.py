@@ -91,6 +91,8 @@ def _refuse_overwriting(output: str, flag: str, source: str, what: str, loses: s
 
 
 def _train(args: argparse.Namespace) -> None:
+    _check_text(args.pattern, "--pattern")
+    _check_text(args.end_of_word or "", "--end-of-word")
     _refuse_overwriting(args.output, "-o", args.corpus, "the corpus itself", "your text")
     if args.trace:
         _refuse_overwriting(args.trace, "--trace", args.corpus, "the corpus itself", "your text")
@@ -126,9 +128,9 @@ def _train(args: argparse.Namespace) -> None:
         )
 
 
-def _check_text(text: str) -> None:
+def _check_text(text: str, what: str = "the text to encode") -> None:
     """Text from the command line is decoded with surrogate escapes: a byte that is not UTF-8
-    arrives as a lone surrogate, which is no character and must not be encoded as one."""
+    arrives as a lone surrogate, which is no character and must not be encoded (or saved) as one."""
     bad = next((i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff"), None)
     if bad is None:
         return
@@ -136,10 +138,10 @@ def _check_text(text: str) -> None:
     code = ord(text[bad])
     if 0xDC80 <= code <= 0xDCFF:
         raise UsageError(
-            f"the text to encode is not valid UTF-8: the byte 0x{code - 0xDC00:02X} at offset {offset} cannot start "
+            f"{what} is not valid UTF-8: the byte 0x{code - 0xDC00:02X} at offset {offset} cannot start "
             "or continue a character (set the terminal to UTF-8)"
         )
-    raise UsageError(f"the text to encode has a lone surrogate U+{code:04X} at offset {offset}, which is not a character")
+    raise UsageError(f"{what} has a lone surrogate U+{code:04X} at offset {offset}, which is not a character")
 
 
 def _load(path: str) -> Tokenizer:
