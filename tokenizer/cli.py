@@ -1,10 +1,13 @@
-"""Command line: train a model from a text file, encode text with a saved model, count tokens.
+"""Command line: train a model from a text file, encode text with it, export it, count tokens.
 
     python -m tokenizer train CORPUS.txt --merges 100 -o model.json --trace trace.json
     python -m tokenizer encode model.json --json -- "घने कोहरे से"
+    python -m tokenizer export model.json -o tokenizer.json
     python -m tokenizer count --tokenizer cl100k_base --tokenizer model.json -- "घने कोहरे से"
 
-Every mistake in the input ends with one line on stderr and exit code 2.
+Every mistake in the input ends with one line on stderr and exit code 2. No file is
+read past 100 MB (:data:`tokenizer.textfile.MAX_INPUT_BYTES`), no output overwrites
+an input, and the outputs of one command are written all together or not at all.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from typing import Sequence
 
 from . import io, real
 from .labels import hex_bytes
-from .model import TIES, UNITS, UNKNOWN_ID
-from .pretokenize import DEFAULT_PATTERN, SPLITS
+from .model import TIES, UNITS, UNKNOWN_ID, Tokenizer
+from .pretokenize import DEFAULT_PATTERN, SPLITS, PatternTimeout
+from .textfile import decode_text, read_limited, same_regular_file, write_file, write_files
 from .train import StopReason, train
 
 
@@ -68,27 +72,40 @@ def _parser() -> argparse.ArgumentParser:
                    f"(default: {' and '.join(COUNT_DEFAULT)})")
     c.add_argument("--json", action="store_true", help='print {"results": [{"tokenizer", "tokens", "ids"}, ...]}')
     c.add_argument("--list", action="store_true", help="list the production tokenizers and whether each is available")
+    x = sub.add_parser("export", help="write a byte-level model as a Hugging Face tokenizer.json")
+    x.add_argument("model", help="a model file saved by 'train'")
+    x.add_argument("-o", "--output", required=True, metavar="TOKENIZER.json", help="where to write it")
     return parser
 
 
 def _read_corpus(path: str) -> str:
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path, f"the corpus {path}")
+        text = decode_text(raw, f"the corpus {path}")
     except FileNotFoundError:
         raise UsageError(f"corpus file not found: {path}") from None
     except OSError as exc:
         raise UsageError(f"cannot read corpus {path}: {exc.strerror}") from None
-    if not raw.strip():
+    except ValueError as exc:  # a device, too large, not UTF-8: the message says which
+        raise UsageError(str(exc).rstrip(".")) from None
+    if not text.strip():
         raise UsageError(f"the corpus {path} is empty: give it some text to learn from")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(
-            f"the corpus {path} is not valid UTF-8: byte 0x{raw[exc.start]:02x} at offset {exc.start} ({exc.reason})"
-        ) from None
+    return text
+
+
+def _refuse_overwriting(output: str, flag: str, source: str, what: str, loses: str) -> None:
+    """An output must not be an input, by any path to it (``x``, ``./x``, a link)."""
+    if same_regular_file(output, source):
+        raise UsageError(f"{flag} {output} is {what}: writing there would overwrite {loses}; choose another file name")
 
 
 def _train(args: argparse.Namespace) -> None:
+    _check_text(args.pattern, "--pattern")
+    _check_text(args.end_of_word or "", "--end-of-word")
+    _refuse_overwriting(args.output, "-o", args.corpus, "the corpus itself", "your text")
+    if args.trace:
+        _refuse_overwriting(args.trace, "--trace", args.corpus, "the corpus itself", "your text")
+        _refuse_overwriting(args.trace, "--trace", args.output, f"the same file as -o {args.output}", "the model")
     text = _read_corpus(args.corpus)
     try:
         trace = train(
@@ -103,14 +120,15 @@ def _train(args: argparse.Namespace) -> None:
         )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    outputs = [(args.output, io.tokenizer_to_json(trace.tokenizer))]
+    if args.trace:
+        outputs.append((args.trace, json.dumps(io.trace_to_dict(trace), ensure_ascii=False, indent=1)))
     try:
-        io.save(trace.tokenizer, args.output)
-        if args.trace:
-            Path(args.trace).write_text(json.dumps(io.trace_to_dict(trace), ensure_ascii=False, indent=1), encoding="utf-8")
+        write_files(outputs)  # both or neither: a failed trace leaves the old model in place
     except OSError as exc:
         raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
     done = f"learned {len(trace.steps)} merges, vocabulary {trace.tokenizer.vocab_size} tokens -> {args.output}"
-    print(done)
+    print(_printable(done))
     if trace.stop_reason is StopReason.NO_PAIRS:
         print(
             f"stopped after {len(trace.steps)} of {args.merges} merges: every word is a single token, "
@@ -119,12 +137,36 @@ def _train(args: argparse.Namespace) -> None:
         )
 
 
-def _encode(args: argparse.Namespace) -> None:
+def _check_text(text: str, what: str = "the text to encode") -> None:
+    """Text from the command line is decoded with surrogate escapes: a byte that is not UTF-8
+    arrives as a lone surrogate, which is no character and must not be encoded (or saved) as one."""
+    bad = next((i for i, ch in enumerate(text) if "\ud800" <= ch <= "\udfff"), None)
+    if bad is None:
+        return
+    offset = len(text[:bad].encode("utf-8"))
+    code = ord(text[bad])
+    if 0xDC80 <= code <= 0xDCFF:
+        raise UsageError(
+            f"{what} is not valid UTF-8: the byte 0x{code - 0xDC00:02X} at offset {offset} cannot start "
+            "or continue a character (set the terminal to UTF-8)"
+        )
+    raise UsageError(f"{what} has a lone surrogate U+{code:04X} at offset {offset}, which is not a character")
+
+
+def _load(path: str) -> Tokenizer:
     try:
-        tok = io.load(args.model)
+        return io.load(path)
     except ValueError as exc:
-        raise UsageError(f"{args.model}: {exc}") from None
-    tokens = tok.encode_tokens(args.text)
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def _encode(args: argparse.Namespace) -> None:
+    _check_text(args.text)
+    tok = _load(args.model)
+    try:
+        tokens = tok.encode_tokens(args.text)
+    except PatternTimeout as exc:
+        raise UsageError(f"cannot encode this text with {args.model}: {exc}") from None
     if args.json:
         out: dict = {
             "ids": [t.id for t in tokens],
@@ -139,6 +181,30 @@ def _encode(args: argparse.Namespace) -> None:
         print("ids: " + " ".join("?" if t.id == UNKNOWN_ID else str(t.id) for t in tokens))
 
 
+def _export(args: argparse.Namespace) -> None:
+    from .export import to_hf_json
+
+    _refuse_overwriting(args.output, "-o", args.model, "the model file itself", "your model")
+    tok = _load(args.model)
+    try:
+        text = to_hf_json(tok)
+    except ValueError as exc:
+        raise UsageError(f"cannot export {args.model}: {exc}") from None
+    try:
+        write_file(args.output, text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    print(_printable(f"wrote a Hugging Face tokenizer ({tok.vocab_size} tokens, {len(tok.merges)} merges) -> {args.output}"))
+
+
+def _printable(line: str) -> str:
+    """A line that any output can take: a file name that is not UTF-8 arrives from the command
+    line as lone surrogates, shown here as escapes rather than failing to print."""
+    return line.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+
+
 COUNT_DEFAULT = ("cl100k_base", "o200k_base")
 """What ``count`` counts with when no --tokenizer is given: GPT-4 and GPT-4o."""
 
@@ -151,10 +217,7 @@ def _count_tokenizer(name: str):
         except real.TokenizerUnavailable as exc:
             raise UsageError(str(exc)) from None
     if name.endswith(".json") or Path(name).exists() or "/" in name:
-        try:
-            return io.load(name)
-        except ValueError as exc:
-            raise UsageError(f"{name}: {exc}") from None
+        return _load(name)
     raise UsageError(
         f"unknown tokenizer {name!r}: use one of {', '.join(real.NAMES)} (see --list) or a model file saved by 'train'"
     )
@@ -191,7 +254,12 @@ def _count(args: argparse.Namespace) -> None:
     names = args.tokenizer or list(COUNT_DEFAULT)
     tokenizers = [(name, _count_tokenizer(name)) for name in names]  # every name checked before any output
     text = _read_stdin() if args.text == "-" else args.text
-    results = [{"tokenizer": name, "tokens": len(ids), "ids": ids} for name, tok in tokenizers for ids in [tok.encode(text)]]
+    _check_text(text, "the text to count")
+    try:
+        results = [{"tokenizer": name, "tokens": len(ids), "ids": ids}
+                   for name, tok in tokenizers for ids in [tok.encode(text)]]
+    except PatternTimeout as exc:
+        raise UsageError(f"cannot count this text: {exc}") from None
     if args.json:
         print(json.dumps({"results": results}))
         return
@@ -204,11 +272,14 @@ def _count(args: argparse.Namespace) -> None:
     print(f"{words} words, {len(text)} characters, {len(text.encode('utf-8', 'surrogatepass'))} bytes")
 
 
+COMMANDS = {"train": _train, "encode": _encode, "export": _export, "count": _count}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = _parser().parse_args(argv)
-        {"train": _train, "encode": _encode, "count": _count}[args.command](args)
+        COMMANDS[args.command](args)
     except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(_printable(f"error: {exc}"), file=sys.stderr)
         return 2
     return 0

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .model import Tokenizer, TrainConfig
+from .textfile import read_limited, write_file
 from .train import Trace
 
 FORMAT = "tokenization-lab/bpe"
@@ -42,60 +43,161 @@ def tokenizer_to_json(tokenizer: Tokenizer) -> str:
     return json.dumps(tokenizer_to_dict(tokenizer), ensure_ascii=False, indent=1)
 
 
+# A model's numbers are ids and counts: none has more digits than this. A longer number is
+# refused while the file is parsed, before Python's own limit (4,300 digits) and its advice.
+_MAX_DIGITS = 18
+# The tokens of a model, added up, are at most this many base symbols long. A model trained
+# in the lab is far below it (a token is never longer than a word of its corpus); a file
+# whose merges double a token again and again would otherwise fill the memory.
+MAX_TOTAL_TOKEN_LENGTH = 1 << 28
+
+
+class _Refused(Exception):
+    """Raised from inside the JSON parser: the file is refused for the reason given."""
+
+
+def _show(value: Any, width: int = 40) -> str:
+    """A value from the file as it is written in JSON, cut short if it is long."""
+    text = json.dumps(value, ensure_ascii=False)
+    if not _is_text(text):  # a lone surrogate cannot be printed: write it as its escape
+        text = json.dumps(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _is_text(value: Any) -> bool:
+    """A str that is real text: no lone surrogate (which a ``\\ud800`` escape in JSON can make)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _is_whole_number(value: Any) -> bool:
+    """An int that is not a bool (JSON ``true`` is a bool, and a bool is an int in Python)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def tokenizer_from_dict(data: Any) -> Tokenizer:
-    """Rebuild a tokenizer, or raise ValueError saying what is wrong with the data."""
+    """Rebuild a tokenizer, or raise ValueError saying what is wrong with the data.
+
+    Accepts exactly what :func:`tokenizer_to_dict` writes for a model the trainer can
+    make: every setting of the right type (``true`` is not the number 1), every text
+    real text, every id in range.
+    """
     if not isinstance(data, dict):
         raise ValueError("This is not a Tokenization Lab model: expected a JSON object.")
     if data.get("format") != FORMAT:
         raise ValueError(f"This is not a Tokenization Lab model file (its 'format' should be {FORMAT!r}).")
-    if data.get("version") != VERSION:
-        raise ValueError(f"Model format version {data.get('version')!r} is not supported (this lab reads version {VERSION}).")
+    version = data.get("version")
+    if not _is_whole_number(version):
+        raise ValueError(f"The model's 'version' must be the number {VERSION}, not {_show(version)}.")
+    if version != VERSION:
+        raise ValueError(f"Model format version {version} is not supported (this lab reads version {VERSION}).")
     config_data = data.get("config")
     if not isinstance(config_data, dict):
         raise ValueError("The model file has no 'config' object.")
     allowed = {"unit", "split", "pattern", "end_of_word", "ties"}
     unknown = set(config_data) - allowed
     if unknown:
-        raise ValueError(f"The model's config has unknown settings: {', '.join(sorted(unknown))}.")
+        raise ValueError(f"The model's config has unknown settings: {_show(', '.join(sorted(unknown)), 80)}.")
     for key in ("unit", "split", "pattern", "ties"):
-        if key in config_data and not isinstance(config_data[key], str):
-            raise ValueError(f"The model's config setting {key!r} must be text.")
-    if config_data.get("end_of_word") is not None and not isinstance(config_data["end_of_word"], str):
-        raise ValueError("The model's end-of-word marker must be text or null.")
+        if key in config_data and not _is_text(config_data[key]):
+            raise ValueError(f"The model's config setting {key!r} must be text, not {_show(config_data[key])}.")
+    marker = config_data.get("end_of_word")
+    if marker is not None and not _is_text(marker):
+        raise ValueError(f"The model's end-of-word marker must be text or null, not {_show(marker)}.")
     config = TrainConfig(**config_data)
     merges = data.get("merges")
     if not isinstance(merges, list) or not all(
-        isinstance(m, list) and len(m) == 2 and all(isinstance(i, int) and not isinstance(i, bool) for i in m)
-        for m in merges
+        isinstance(m, list) and len(m) == 2 and all(_is_whole_number(i) for i in m) for m in merges
     ):
         raise ValueError("The model's 'merges' must be a list of [id, id] pairs.")
-    base = None
+    base = data.get("base")
     if config.unit == "chars":
-        base = data.get("base")
         if not isinstance(base, list) or not all(isinstance(s, str) and s for s in base):
             raise ValueError("A character-unit model needs 'base': the list of its base symbols.")
+        bad = next((s for s in base if not _is_text(s)), None)
+        if bad is not None:
+            raise ValueError(f"The model's base symbol {bad!r} is not a character (a lone surrogate).")
+        if config.end_of_word is not None and config.end_of_word not in base:
+            # The trainer lists the marker among the base symbols, right after the first word's characters.
+            raise ValueError(
+                f"The model's end-of-word marker {config.end_of_word!r} is not among its base symbols, "
+                "where the trainer always puts it: this file was not saved by the lab."
+            )
+    elif base is not None:
+        raise ValueError("A byte-level model has no 'base' list (its base is the 256 bytes): remove it.")
+    _check_merge_ids(config, base, merges)
     tokenizer = Tokenizer(config, [tuple(m) for m in merges], base)
     size = data.get("vocab_size")
+    if size is not None and not _is_whole_number(size):
+        raise ValueError(f"The model's 'vocab_size' must be a whole number, not {_show(size)}.")
     if size is not None and size != tokenizer.vocab_size:
         raise ValueError(f"The model says its vocabulary has {size} tokens, but its merges make {tokenizer.vocab_size}.")
     return tokenizer
 
 
+def _check_merge_ids(config: TrainConfig, base: list[str] | None, merges: list[list[int]]) -> None:
+    """Every merge joins two ids that exist before it, and the tokens stay a sane length."""
+    if config.unit == "bytes":
+        lengths = [1] * 256 + ([0] if config.end_of_word is not None else [])
+    else:
+        assert base is not None
+        lengths = [0 if s == config.end_of_word else 1 for s in base]
+    total = sum(lengths)
+    for rank, (a, b) in enumerate(merges):
+        new = len(lengths)
+        for i in (a, b):
+            if i < 0:
+                raise ValueError(f"Merge {rank + 1} uses id {i}: ids are 0 or more.")
+            if i >= new:
+                raise ValueError(f"Merge {rank + 1} uses id {i}, which does not exist yet (ids so far: 0 to {new - 1}).")
+        lengths.append(lengths[a] + lengths[b])
+        total += lengths[-1]
+        if total > MAX_TOTAL_TOKEN_LENGTH:
+            raise ValueError(
+                f"The model's merges build tokens that add up to more than {MAX_TOTAL_TOKEN_LENGTH:,} symbols "
+                f"(by merge {rank + 1}): no corpus the lab trains on gives that, so this file was not saved by the lab."
+            )
+
+
+def _parse_int(text: str) -> int:
+    digits = len(text.lstrip("-"))
+    if digits > _MAX_DIGITS:
+        raise _Refused(f"it has a number {digits:,} digits long, and no id or count in a model is that large")
+    return int(text)
+
+
+def _parse_constant(name: str) -> float:
+    raise _Refused(f"{name} is not a number in JSON")
+
+
 def tokenizer_from_json(text: str | bytes) -> Tokenizer:
+    """Parse a model file's text (or bytes) and rebuild the tokenizer; ValueError if it is not one."""
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+    except _Refused as exc:
+        raise ValueError(f"This is not a valid model file: {exc}.") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"This file is not valid JSON: {exc}.") from None
+    except RecursionError:
+        raise ValueError("This file is nested too deeply to be a model file.") from None
     return tokenizer_from_dict(data)
 
 
 def save(tokenizer: Tokenizer, path: str | Path) -> None:
-    Path(path).write_text(tokenizer_to_json(tokenizer), encoding="utf-8")
+    """Write the model as JSON; the file is replaced only once the whole model is written
+    (an OSError names ``path``)."""
+    write_file(path, tokenizer_to_json(tokenizer))
 
 
 def load(path: str | Path) -> Tokenizer:
+    """Read a model file, or ValueError saying what is wrong (it reads at most 100 MB)."""
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path, f"The model file {str(path)!r}", advice="a model saved by the lab is far smaller")
     except OSError as exc:
         raise ValueError(f"Cannot read the model file {str(path)!r}: {exc.strerror}.") from None
     return tokenizer_from_json(raw)

@@ -52,7 +52,28 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
 
 
 # A user's pattern can backtrack for ever on some inputs; stop it with a clear message.
+# The limit is on finding ONE piece, not on the whole text: a long corpus that is
+# merely big is split to the end, however long that takes. Read at every call, so a
+# test (or a caller) may set it lower.
 PATTERN_TIMEOUT_S = 3.0
+
+
+class PatternTimeout(ValueError):
+    """The pre-split pattern spent more than :data:`PATTERN_TIMEOUT_S` seconds looking for one
+    piece of a text: it backtracks too much. A ValueError, so every caller that reports bad input
+    reports this too; catch it first to say something specific."""
+
+    def __init__(self, pattern: str, seconds: float) -> None:
+        self.pattern = pattern
+        self.seconds = seconds
+        shown = f"{seconds:.0f} s" if seconds >= 1 else f"{seconds:g} s"
+        super().__init__(
+            f"The pre-split pattern {pattern!r} took more than {shown} to find one piece of this text "
+            "(it backtracks too much): simplify it."
+        )
+
+    def __reduce__(self):  # pickle (a cache, a worker process) rebuilds it from its two fields
+        return type(self), (self.pattern, self.seconds)
 
 
 @lru_cache(maxsize=64)
@@ -69,39 +90,64 @@ def _capturing(pattern: str) -> regex.Pattern[str] | None:
 
 
 def split_text(text: str, split: str = "regex", pattern: str = DEFAULT_PATTERN) -> list[str]:
-    """Cut ``text`` into pieces; with ``regex`` the pieces join back into ``text``."""
+    """Cut ``text`` into pieces; with ``regex`` the pieces join back into ``text``.
+
+    Raises :class:`PatternTimeout` when the pattern backtracks too much on ``text``.
+    """
     if split == "whitespace":
         return text.split()
     if split != "regex":
         raise ValueError(f"Unknown pre-split {split!r}: use one of {', '.join(SPLITS)}.")
-    try:
-        # Fast path: ``split`` with the pattern in one capture group returns, in one
-        # call made in C, gap, match, gap, ..., gap. Keeping the non-empty ones gives
-        # the pieces, as long as no match is empty (those are skipped below).
-        wrapped = _capturing(pattern)
-        if wrapped is not None:
+    # Fast path: ``split`` with the pattern in one capture group returns, in one
+    # call made in C, gap, match, gap, ..., gap. Keeping the non-empty ones gives
+    # the pieces, as long as no match is empty (those are skipped below). Its
+    # time limit is for the whole text; when it runs out, the slower path below
+    # tells a big text from a pattern that backtracks.
+    wrapped = _capturing(pattern)
+    if wrapped is not None:
+        try:
             parts = wrapped.split(text, timeout=PATTERN_TIMEOUT_S)
+        except TimeoutError:
+            pass
+        else:
             if "" not in parts[1::2]:
                 return list(filter(None, parts))
-        return _split_by_matches(text, compile_pattern(pattern))
-    except TimeoutError:
-        raise ValueError(
-            f"The pre-split pattern {pattern!r} took more than {PATTERN_TIMEOUT_S:.0f} s on this text "
-            "(it backtracks too much): simplify it."
-        ) from None
+    return _split_by_matches(text, compile_pattern(pattern), pattern)
 
 
-def _split_by_matches(text: str, compiled: regex.Pattern[str]) -> list[str]:
+def _split_by_matches(
+    text: str, compiled: regex.Pattern[str], pattern: str, restart_every: int | None = None
+) -> list[str]:
+    """The pieces, from the pattern's matches; empty matches are skipped.
+
+    The search runs under a time limit. When the limit is reached after at least
+    one piece was found, the search starts again where the last non-empty match
+    ended, with a fresh limit: a search started there finds exactly the matches the
+    first one would have found (``^`` and lookbehinds still see the whole text, and
+    an empty match is allowed right after a non-empty one in both). Only a search
+    that finds no piece at all in the limit is a pattern that backtracks.
+    ``restart_every`` (for tests) also restarts after that many matches.
+    """
     pieces: list[str] = []
-    pos = 0
-    for match in compiled.finditer(text, timeout=PATTERN_TIMEOUT_S):
-        start, end = match.span()
-        if start == end:  # a pattern that can match nothing must not make empty pieces
-            continue
-        if start > pos:
-            pieces.append(text[pos:start])
-        pieces.append(text[start:end])
-        pos = end
+    pos = 0  # the end of the last non-empty match: everything before it is in ``pieces``
+    while True:
+        found = 0
+        try:
+            for match in compiled.finditer(text, pos, timeout=PATTERN_TIMEOUT_S):
+                start, end = match.span()
+                if start == end:  # a pattern that can match nothing must not make empty pieces
+                    continue
+                if start > pos:
+                    pieces.append(text[pos:start])
+                pieces.append(text[start:end])
+                pos = end
+                found += 1
+                if restart_every is not None and found >= restart_every:
+                    raise TimeoutError
+            break
+        except TimeoutError:
+            if not found:
+                raise PatternTimeout(pattern, PATTERN_TIMEOUT_S) from None
     if pos < len(text):
         pieces.append(text[pos:])
     return pieces

@@ -187,6 +187,15 @@ class Trace:
         return Tokenizer(tok.config, tok.merges[:step], tok.base or None)
 
 
+def _excerpt(word: str, marker: str, width: int = 30) -> str:
+    """``word``, or the part of it around ``marker`` when it is long."""
+    if len(word) <= width:
+        return word
+    at = word.index(marker)
+    start = max(0, min(at - width // 2, len(word) - width))
+    return ("…" if start else "") + word[start : start + width] + ("…" if start + width < len(word) else "")
+
+
 def _hf_byte_ranks() -> list[int]:
     """Byte -> position of its stand-in character in HF's sorted byte-level alphabet."""
     printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
@@ -245,7 +254,7 @@ def train(
     else:
         word_counts = {}
         for word, count in corpus.items():
-            if not isinstance(count, int) or count < 1:
+            if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise ValueError(f"The count of {word!r} must be a whole number, 1 or more.")
             for piece in split_text(word, config.split, config.pattern):
                 word_counts[piece] = word_counts.get(piece, 0) + count
@@ -253,17 +262,19 @@ def train(
         raise ValueError("The corpus has no words to learn from: give it some text.")
 
     marker = config.end_of_word
+    if marker is not None and len(marker) == 1:
+        # One character cannot be both a character of the text and the end of every word: in
+        # the character unit it would be one symbol for both, in the byte unit two tokens
+        # that look the same (the letter and the marker).
+        clash = next((word for word in word_counts if marker in word), None)
+        if clash is not None:
+            raise ValueError(
+                f"The end-of-word marker {marker!r} also occurs in the text (in {_excerpt(clash, marker)!r}): "
+                "pick a marker that does not, such as '</w>'."
+            )
     if unit == "bytes":
         base = None
     else:  # character ids in order of first appearance; the marker after the first word
-        if marker is not None and len(marker) == 1:
-            # One symbol cannot be both a character of the text and the end of every word.
-            clash = next((word for word in word_counts if marker in word), None)
-            if clash is not None:
-                raise ValueError(
-                    f"The end-of-word marker {marker!r} also occurs in the text (in {clash!r}): "
-                    "pick a marker that does not, such as '</w>'."
-                )
         seen: dict[str, None] = {}
         for word in word_counts:
             for ch in word:

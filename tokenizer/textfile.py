@@ -1,0 +1,238 @@
+"""Reading a text file a person gave us, and writing output files without losing theirs.
+
+Three rules, each one a message a learner can act on rather than a traceback:
+
+- :func:`decode_text` turns a file's bytes into text, or says what the file
+  is instead (UTF-16, UTF-32, binary, another encoding) and what to do;
+- :func:`read_limited` reads at most :data:`MAX_INPUT_BYTES`, and refuses a
+  device such as ``/dev/zero`` that never ends;
+- :func:`write_files` writes several outputs all together or not at all, and
+  names the file when a write fails.
+
+>>> decode_text("चाय".encode("utf-8"))
+'चाय'
+>>> decode_text("chai".encode("utf-16-le"))
+Traceback (most recent call last):
+...
+ValueError: this file is UTF-16 (little-endian), not UTF-8: open it in a text editor and save it again as UTF-8.
+>>> decode_text(b"chai \\xff")
+Traceback (most recent call last):
+...
+ValueError: this file is not valid UTF-8: the byte 0xFF at offset 5 cannot start a character. It was probably saved in another encoding: save it again as UTF-8.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import secrets
+import stat
+from typing import Sequence
+
+MAX_INPUT_BYTES = 100_000_000
+"""The most the command line reads from one file (100 MB): far more text than BPE needs to show
+every idea, and little enough to hold in memory."""
+
+_CHUNK = 1 << 20
+
+_BOMS = (  # longest first: the UTF-32 little-endian mark begins with the UTF-16 one
+    (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
+    (b"\x00\x00\xfe\xff", "UTF-32 (big-endian)"),
+    (b"\xff\xfe", "UTF-16 (little-endian)"),
+    (b"\xfe\xff", "UTF-16 (big-endian)"),
+)
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """The name of the UTF-16 or UTF-32 encoding ``data`` is in, judged by its byte-order mark
+    or, without one, by where its NUL bytes are; None when it is neither."""
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return name
+    head = data[:4096]
+    if b"\x00" not in head:
+        return None
+    n4 = len(head) - len(head) % 4
+    lanes = [head[i:n4:4] for i in range(4)]
+    # UTF-32: every character is four bytes, the top one always NUL, the next one at most 0x10.
+    if n4 and not lanes[3].strip(b"\x00") and max(lanes[2]) <= 0x10 and lanes[0].strip(b"\x00"):
+        if _decodes(head[:n4], "utf-32-le"):
+            return "UTF-32 (little-endian)"
+    if n4 and not lanes[0].strip(b"\x00") and max(lanes[1]) <= 0x10 and lanes[3].strip(b"\x00"):
+        if _decodes(head[:n4], "utf-32-be"):
+            return "UTF-32 (big-endian)"
+    # UTF-16: ASCII characters (spaces, digits, Latin letters) have a NUL high byte, so NULs
+    # fall on one side only (odd offsets: little-endian), and there are plenty of them.
+    n2 = len(head) - len(head) % 2
+    even, odd = head[0:n2:2], head[1:n2:2]
+    units = n2 // 2
+    if not even.count(0) and odd.count(0) * 8 >= units and _decodes(head[:n2], "utf-16-le"):
+        return "UTF-16 (little-endian)"
+    if not odd.count(0) and even.count(0) * 8 >= units and _decodes(head[:n2], "utf-16-be"):
+        return "UTF-16 (big-endian)"
+    return None
+
+
+def _decodes(data: bytes, encoding: str) -> bool:
+    """Whether ``data`` is the start of a text in ``encoding`` (it may end inside a character)."""
+    try:
+        codecs.getincrementaldecoder(encoding)().decode(data, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def decode_text(data: bytes, what: str = "this file") -> str:
+    """A text file's bytes as text, or ValueError saying, in a learner's words, what is wrong.
+
+    UTF-8 only (a UTF-8 byte-order mark is dropped). A UTF-16 or UTF-32 file, with or
+    without a byte-order mark, is named as such; a file with NUL bytes is called binary;
+    any other invalid byte is given with its offset. ``what`` starts each message
+    (e.g. ``"the corpus notes.txt"``). Empty data gives ``""``: whether that is allowed
+    is the caller's rule.
+    """
+    wide = _wide_encoding(data)
+    if wide is not None:
+        return _refuse(f"{what} is {wide}, not UTF-8: open it in a text editor and save it again as UTF-8.")
+    if b"\x00" in data:
+        offset = data.index(b"\x00")
+        return _refuse(
+            f"{what} looks binary, not plain text (it has a NUL byte at offset {offset:,}): "
+            "give a plain text file saved as UTF-8 (a Word or PDF file will not work)."
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        byte = f"0x{data[exc.start]:02X} at offset {exc.start:,}"
+        if exc.reason == "invalid start byte":
+            problem = f"the byte {byte} cannot start a character"
+        else:  # a byte that starts a character of several bytes, without the bytes that must follow
+            problem = f"the byte {byte} starts a character that the bytes after it do not complete"
+        return _refuse(
+            f"{what} is not valid UTF-8: {problem}. It was probably saved in another encoding: "
+            "save it again as UTF-8."
+        )
+    return text.removeprefix("\ufeff")
+
+
+def _refuse(message: str) -> str:
+    raise ValueError(message)
+
+
+def read_limited(
+    path: str | os.PathLike,
+    what: str = "this file",
+    limit: int = MAX_INPUT_BYTES,
+    advice: str = "give a shorter extract",
+) -> bytes:
+    """The bytes of a file, at most ``limit`` of them.
+
+    Raises ValueError for a device (``/dev/zero`` and ``/dev/urandom`` never end; a
+    terminal waits for typing) and for a file longer than ``limit`` (a pipe is read up
+    to the limit, then refused; ``advice`` ends that message). OSError (not found, not
+    allowed, a directory) is left to the caller, which knows how to name the file.
+    """
+    with open(path, "rb") as f:
+        mode = os.fstat(f.fileno()).st_mode
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+            raise ValueError(f"{what} is a device, not a file: give a text file.")
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = f.read(min(_CHUNK, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    if size > limit:
+        most = f"{limit / 1e6:,.0f} MB" if limit >= 1_000_000 else f"{limit:,} bytes"
+        raise ValueError(f"{what} is larger than {most}, the most the lab reads from one file: {advice}.")
+    return b"".join(chunks)
+
+
+def _is_regular_or_new(path: str | os.PathLike) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+
+
+def same_regular_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """True when ``a`` and ``b`` name one regular file (existing or to be created): the same
+    path spelt differently (``x``, ``./x``), a symbolic or hard link. Two names for one
+    device (``/dev/null``) do not count: writing twice there loses nothing."""
+    if not (_is_regular_or_new(a) and _is_regular_or_new(b)):
+        return False
+    try:
+        return os.path.samefile(a, b)
+    except OSError:  # one of them does not exist yet: compare where they lead
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def write_files(outputs: Sequence[tuple[str | os.PathLike, str]]) -> None:
+    """Write each ``(path, text)`` as UTF-8, all of them or none.
+
+    A regular file (or a new one) is first written to a temporary file beside it,
+    and every temporary file is renamed into place only once all were written, so
+    a failure leaves every existing file as it was. A symbolic link keeps pointing
+    where it did (its target is replaced). A device such as ``/dev/stdout`` is
+    written directly, last. An OSError always names the file it was about
+    (``filename`` set), never a temporary one.
+    """
+    staged: list[tuple[str, str]] = []  # (temporary, final)
+    direct: list[tuple[str | os.PathLike, bytes]] = []
+    try:
+        for path, text in outputs:
+            data = text.encode("utf-8")
+            if not _is_regular_or_new(path):
+                direct.append((path, data))
+                continue
+            final = os.path.realpath(path)
+            folder, name = os.path.split(final)
+            temp = os.path.join(folder, f".{name}.{secrets.token_hex(4)}.tmp")
+            try:
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, _mode_of(final))
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+            staged.append((temp, final))
+            try:
+                if os.path.exists(final):
+                    os.fchmod(fd, _mode_of(final))
+                with os.fdopen(fd, "wb") as f:
+                    f.write(data)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+        for path, data in direct:
+            try:
+                with open(path, "wb") as f:
+                    f.write(data)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, os.fspath(path)) from None
+        for temp, final in staged:
+            try:
+                os.replace(temp, final)
+            except OSError as exc:
+                raise OSError(exc.errno, exc.strerror, final) from None
+    finally:
+        for temp, _ in staged:
+            if os.path.lexists(temp):
+                os.unlink(temp)
+
+
+def _mode_of(final: str) -> int:
+    """The permissions for the new file: those of the file it replaces, else the usual ones
+    (``os.open`` applies the umask to 0o666)."""
+    try:
+        return stat.S_IMODE(os.stat(final).st_mode)
+    except OSError:
+        return 0o666
+
+
+def write_file(path: str | os.PathLike, text: str) -> None:
+    """:func:`write_files` for one file."""
+    write_files([(path, text)])
+
+
+__all__ = ["MAX_INPUT_BYTES", "decode_text", "read_limited", "same_regular_file", "write_file", "write_files"]
