@@ -230,10 +230,11 @@ def draw_steps(trace, run: str) -> None:
 
     rows = tv.pair_rows(step, reveal=k > 0, limit=8 if LARGE else None)
     if LARGE:  # one screen on a projector: the chart, why, and the corpus after it, side by side
-        left, why, right = st.columns([3.3, 2.7, 3.6], gap="medium")
+        left, why, right = st.columns([3.1, 2.6, 3.9], gap="medium")
     else:
         left, right = st.columns([3, 2], gap="medium")
         why = right
+    words = tv.LARGE_TOP_WORDS if LARGE else tv.TOP_WORDS
     with left:
         st.markdown(f"**Pair counts before merge {max(k, 1)}**")
         charts.draw(tv.pair_chart_spec(tv.rows_key(rows), LARGE), key="train.chart")
@@ -243,16 +244,15 @@ def draw_steps(trace, run: str) -> None:
     if k:
         with why:
             st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")
-            st.html(callout_html(tv.explain(run, trace, k)))
-            st.html(callout_html(tv.count_breakdown(run, trace, k)))
+            st.html(callout_html(tv.explain(run, trace, k) + "\n" + tv.count_breakdown(run, trace, k)))
     with right:
         if k:
             st.markdown(f"**The corpus after merge {k}**")
-            st.html(tv.corpus_html(run, trace, k, highlight_id=step.token_id))
+            st.html(tv.corpus_html(run, trace, k, highlight_id=step.token_id, limit=words))
         else:
             st.markdown("**The corpus before any merge**")
-            st.html(tv.corpus_html(run, trace, 0))
-        st.caption(tv.corpus_caption(trace) + (" The new token has a black outline." if k else ""))
+            st.html(tv.corpus_html(run, trace, 0, limit=words))
+        st.caption(tv.corpus_caption(trace, words) + (" The new token has a black outline." if k else ""))
 
     if k == n:
         draw_next_steps()

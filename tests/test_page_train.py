@@ -119,7 +119,7 @@ def test_step_forward_to_merge_3_shows_cha_plus_i() -> None:
 
 def test_first_merge_count_adds_up_word_by_word() -> None:
     at = run_page(PAGE, query_params={"step": "1"})
-    assert "chai ×3 + chaiwala ×2 + chaat ×2 + poha ×3 + pohawala ×1 = 11" in texts(at)
+    assert "How 11 adds up, each word counted as often as it occurs: chai ×3 + chaiwala ×2 + chaat ×2 + poha ×3 + pohawala ×1 = 11" in texts(at)
 
 
 def test_slider_last_and_first_buttons() -> None:

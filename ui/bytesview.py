@@ -240,7 +240,7 @@ def grapheme_ladder_html(text: str) -> str:
     """Grapheme clusters over their code points over their bytes (all of ``text``: cap it first)."""
     data = text.encode("utf-8", errors="surrogatepass")
     cps = _code_point_spans(text)
-    out = [LADDER_CSS, '<div class="tl-ladder" role="list" aria-label="graphemes over code points over bytes">',
+    out = [LADDER_CSS, '<div class="tl-ladder tl-gra" role="list" aria-label="graphemes over code points over bytes">',
            _labels_unit("grapheme")]
     pos = 0
     for index, cluster in enumerate(graphemes(text)):
@@ -315,7 +315,7 @@ def token_ladder_html(tokens: Sequence[Token]) -> str:
     data = b"".join(t.bytes for t in tokens)
     cps = _decoded_spans(data)
     cuts = _token_cuts(tokens)
-    out = [CHIPS_CSS, LADDER_CSS, '<div class="tl-ladder" role="list" aria-label="tokens over code points over bytes">',
+    out = [CHIPS_CSS, LADDER_CSS, '<div class="tl-ladder tl-tok" role="list" aria-label="tokens over code points over bytes">',
            _labels_unit("token")]
     pos = 0
     for first, last in _token_units(tokens):

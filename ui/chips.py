@@ -73,6 +73,7 @@ CSS = f"""
 .tl-word-label{{font-family:{FONTS};font-size:1.05em;white-space:nowrap;unicode-bidi:isolate;max-width:12em;
  overflow:hidden;text-overflow:ellipsis}}
 .tl-word-count{{font-weight:600;white-space:nowrap;align-self:center;padding-left:.2em}}
+.tl-keep{{display:inline-flex;align-items:center;gap:.3em}}
 </style>
 """
 
@@ -205,28 +206,33 @@ def chips_html(
         return bool(mark_pieces and separator is None and j and chips[j].piece is not None
                     and chips[j].piece != chips[j - 1].piece)
 
+    items: list[str] = []
     i = 0
     while i < len(chips):
         if separator is not None and i:
-            out.append(f'<span class="tl-sep" aria-hidden="true">{html.escape(separator)}</span>')
+            items.append(f'<span class="tl-sep" aria-hidden="true">{html.escape(separator)}</span>')
         end, text = run_at.get(i, (i + 1, None))
         if text is None:
-            out.append(_chip_html(chips[i], i, show_ids=show_ids, colour_by=colour_by, piece_gap=piece_gap(i)))
+            items.append(_chip_html(chips[i], i, show_ids=show_ids, colour_by=colour_by, piece_gap=piece_gap(i)))
         else:
             group = "".join(
                 _chip_html(chips[j], j, show_ids=show_ids, colour_by=colour_by, piece_gap=False) for j in range(i, end)
             )
             shown = html.escape(visible_token(text))
-            out.append(
+            items.append(
                 f'<span class="tl-run{" tl-piece" if piece_gap(i) else ""}" role="group" '
                 f'aria-label="tokens {i + 1} to {end} make {html.escape(visible_token(text), quote=True)}">'
                 f'<span class="tl-run-chips">{group}</span>'
                 f'<span class="tl-run-text" title="these tokens together make these characters">{shown}</span></span>'
             )
         if line_breaks and chips[end - 1].label.endswith("\n") and end < len(chips):
-            out.append('<span class="tl-break" aria-hidden="true"></span>')
+            items.append('<span class="tl-break" aria-hidden="true"></span>')
         i = end
-    out.append(tail)
+    if tail and items:  # the tail stays on the line of the last chip
+        items[-1] = f'<span class="tl-keep">{items[-1]}{tail}</span>'
+    elif tail:
+        items.append(tail)
+    out.extend(items)
     out.append("</div>")
     return "".join(out)
 

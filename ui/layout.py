@@ -148,6 +148,11 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
   font-size: 1rem;
   line-height: 1.5;
 }}
+/* What the learner types is as big as what the page says. */
+[data-testid="stTextArea"] textarea,
+[data-testid="stTextInput"] input {{
+  font-size: 1rem;
+}}
 /* A metric's number is drawn inside a markdown paragraph too: keep it big. */
 [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMetricValue"] p {{

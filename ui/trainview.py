@@ -310,7 +310,7 @@ def pair_chart(rows: list[dict[str, Any]], *, large: bool = False) -> alt.LayerC
     statuses = [x for x in (STATUS_WINNER, STATUS_TIE, STATUS_TOP, STATUS_OTHER) if x in set(data["status"])]
     colours = {STATUS_WINNER: WINNER_COLOUR, STATUS_TIE: TIE_COLOUR, STATUS_TOP: TIE_COLOUR, STATUS_OTHER: OTHER_COLOUR}
     order = list(data["bar"])
-    top = max(data["count"].max() * 1.3, 1)  # room for the label after the longest bar
+    top = max(data["count"].max() * (1.75 if large else 1.3), 1)  # room for the label after the longest bar
     base = alt.Chart(data).encode(y=alt.Y("bar:N", sort=order, title=None, axis=alt.Axis(labelOverlap=False)))
     bars = base.mark_bar(stroke="#000", strokeWidth=1.5).encode(
         x=alt.X("count:Q", title="times seen before this merge", scale=alt.Scale(domain=[0, top]),
@@ -318,8 +318,9 @@ def pair_chart(rows: list[dict[str, Any]], *, large: bool = False) -> alt.LayerC
         color=alt.Color(
             "status:N",
             scale=alt.Scale(domain=statuses, range=[colours[x] for x in statuses]),
-            legend=alt.Legend(title=None, orient="bottom", symbolSize=s.label * 14, symbolStrokeWidth=1,
-                              symbolType="square"),
+            # In large type the bars' own labels ("← winner", "tie") say it; the legend would not fit beside them.
+            legend=None if large else alt.Legend(title=None, orient="bottom", symbolSize=s.label * 14,
+                                                 symbolStrokeWidth=1, symbolType="square"),
         ),
         strokeDash=alt.condition(alt.datum.status == STATUS_TIE, alt.value([5, 3]), alt.value([1, 0])),
         tooltip=[alt.Tooltip("pair:N", title="pair"), alt.Tooltip("count:Q", title="times seen"),
@@ -371,11 +372,10 @@ def count_breakdown(run: str, _trace: Trace, k: int) -> str:
         n_more = len(rest) if complete else None
         more = f"{plural(n_more, 'more word')}" if n_more is not None else "the other words"
         terms.append(f"{rest_sum:,} from {more}")
-    first = f"{pair_text(s.left, s.right)} sits side by side in {plural(len(sources), 'word') if complete else 'these words'}"
-    return (
-        f"How the count adds up: {first}; each word counts as often as it occurs"
-        f" (a word holding the pair twice counts 2×).\n{' + '.join(terms)} = {s.count:,}"
-    )
+    twice = next((src for src in sources[:MAX_SOURCES] if src.in_word > 1), None)
+    note = (f" (“{visible_token(twice.word)} {twice.in_word}×{twice.word_count}”: the pair is in it {twice.in_word} "
+            f"times, and it occurs {twice.word_count} times)") if twice else ""
+    return f"How {s.count:,} adds up, each word counted as often as it occurs{note}:\n{' + '.join(terms)} = {s.count:,}"
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
@@ -462,6 +462,9 @@ def corpus_html(run: str, _trace: Trace, k: int, *, highlight_id: int | None = N
     trace = _trace
     rows = [(word, word_chips(trace, word, k, highlight_id), count) for word, count in _top_words(run, trace, limit)]
     return CHIPS_CSS + word_rows_html(rows)
+
+
+LARGE_TOP_WORDS = 7  # on a projector: the rows that fit on the first screen
 
 
 def corpus_caption(trace: Trace, limit: int = TOP_WORDS) -> str:

@@ -58,7 +58,7 @@ def decode_text_file(data: bytes, limit_bytes: int = TEXT_UPLOAD_BYTES) -> tuple
     from tokenizer.textfile import decode_text
 
     try:
-        return decode_text(data), None
+        return decode_text(data, "This file"), None
     except ValueError as exc:
         return None, str(exc)
 

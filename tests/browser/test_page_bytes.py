@@ -33,11 +33,21 @@ def _no_error_boxes(page) -> None:
 
 
 def _overflowing_lines(page) -> list[str]:
-    """Ladder lines wider than the space they have (they would scroll sideways)."""
+    """Ladder units that stick out of their ladder or past the window's right edge (cut off)."""
     return page.evaluate(
-        """() => [...document.querySelectorAll('.tl-line')]
-              .filter(el => el.scrollWidth > el.clientWidth + 1)
-              .map(el => el.getAttribute('aria-label') + ': ' + el.scrollWidth + ' > ' + el.clientWidth)"""
+        """() => {
+            const out = [];
+            for (const ladder of document.querySelectorAll('.tl-ladder')) {
+                const box = ladder.getBoundingClientRect();
+                if (ladder.scrollWidth > ladder.clientWidth + 1) out.push('ladder scrolls: ' + ladder.scrollWidth);
+                for (const unit of ladder.querySelectorAll('.tl-unit')) {
+                    const r = unit.getBoundingClientRect();
+                    if (r.right > Math.min(box.right, window.innerWidth) + 1)
+                        out.push((unit.getAttribute('aria-label') || 'labels') + ': ' + r.right + ' > ' + box.right);
+                }
+            }
+            return out;
+        }"""
     )
 
 
@@ -99,8 +109,11 @@ def test_typed_markup_stays_text_and_goes_in_the_url(open_page) -> None:
     box = page.get_by_role("textbox", name="Your text")
     box.fill("<img src=x onerror=alert(1)> खबर")
     box.press("Control+Enter")
-    page.locator(".tl-tok").filter(has_text="onerror").wait_for()
+    expect(page).to_have_url(re.compile(r"[?&]text="))
+    page.wait_for_timeout(300)
     wait_for_streamlit(page)
+    cells = page.locator(".tl-tok .tl-cp").all_text_contents()
+    assert "".join(cells).replace("·", " ") == "<img src=x onerror=alert(1)> खबर"
     _no_error_boxes(page)
     main = page.locator('[data-testid="stMain"]')
     assert main.locator("img[onerror], img[src='x']").count() == 0
@@ -128,3 +141,27 @@ def test_emoji_and_right_to_left_samples(open_page) -> None:
         _no_error_boxes(page)
         assert _overflowing_lines(page) == [], sample
         assert "\ufffd" not in page.locator(".tl-tok").inner_text()
+
+
+def test_phone_width_ladders_wrap_whole_units(browser_context, streamlit_server) -> None:
+    """At 390 px the ladders wrap unit by unit: nothing cut off at the right edge, no chip text one letter a line."""
+    page = browser_context.new_page()
+    try:
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(f"{streamlit_server.base_url}/{URL_PATH}?sample=hindi")
+        wait_for_streamlit(page)
+        page.locator(".tl-tok").wait_for()
+        _no_error_boxes(page)
+        assert _overflowing_lines(page) == []
+        # Every chip's text is on one line (a chip that wraps letter by letter is far taller than wide).
+        tall = page.evaluate(
+            """() => [...document.querySelectorAll('.tl-tok .tl-chip .tl-text')]
+                  .filter(el => el.getBoundingClientRect().height > 2.5 * parseFloat(getComputedStyle(el).fontSize))
+                  .map(el => el.textContent)"""
+        )
+        assert tall == []
+        ladder = page.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-tok"))
+        _shot(ladder, "bytes-ladder-phone")
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 1500})
+        page.close()

@@ -15,6 +15,8 @@ skip_without_browser()
 
 from playwright.sync_api import expect  # noqa: E402
 
+import lessons  # noqa: E402
+
 URL = "Encode_step_by_step"
 
 
@@ -45,13 +47,14 @@ def test_readership_link_steps_to_the_end(open_page) -> None:
     expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text("No merge applies any more")
     # The last chip row on the page is the final tokens.
     assert _chip_texts(page, -1) == ["read", "er", "s", "h", "i", "p", "</w>"]
-    expect(page.locator('[data-testid="stDataFrame"]')).to_be_visible()
+    expect(page.get_by_text("Merges so far, as a table")).to_be_visible()
     screenshot(page, "encode-readership-final")
 
 
 def test_hindi_example_button(open_page) -> None:
     page = open_page(URL, "encode-default")
-    page.get_by_role("button", name=re.compile("स्कूलों · English \\+ Hindi, k = 10")).click()
+    label = next(e["label"] for e in lessons.examples("encode") if e["preset"] == "english-hindi-fair")
+    page.get_by_role("button", name=label, exact=True).click()
     expect(page.get_by_label("A word or a sentence", exact=True)).to_have_value("स्कूलों")
     wait_for_streamlit(page)
     _click(page, "Next")
@@ -60,6 +63,8 @@ def test_hindi_example_button(open_page) -> None:
     expect(page.get_by_role("heading", name=re.compile(r"Step 3 of \d+"))).to_be_visible()
     assert page.locator(".tl-chip.tl-hl").count() >= 2  # the pair before, the new token after
     assert "\ufffd" not in page.locator('[data-testid="stMain"]').inner_text()
+    # The letters the byte tokens make are written under them, in a Devanagari font.
+    expect(page.locator(".tl-run-text").first).to_be_visible()
     screenshot(page, "encode-hindi-step")
 
 

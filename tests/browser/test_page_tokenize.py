@@ -1,8 +1,8 @@
-"""Tokenize anything in a real browser: Hindi, markup shown as text, lone vowel signs, screenshots.
+"""Tokenize anything in a real browser: four tokenizers on Hindi, markup shown as text, lone vowel signs named,
+the letters under byte tokens, the CSV, large type.
 
-Screenshots (artifacts/screenshots/): tokenize-default, tokenize-hindi-markup,
-tokenize-chars-model (a character-unit model uploaded as a file: lone Devanagari
-vowel signs), tokenize-large-type.
+Screenshots (artifacts/screenshots/): tokenize-default, tokenize-four-hindi, tokenize-four-hindi-large,
+tokenize-hindi-markup, tokenize-chars-model, tokenize-bad-upload, tokenize-large-type.
 """
 
 from __future__ import annotations
@@ -19,12 +19,13 @@ skip_without_browser()
 from playwright.sync_api import expect  # noqa: E402
 
 import lessons  # noqa: E402
-from tokenizer import hex_bytes, train  # noqa: E402
+from tokenizer import hex_bytes, real, train  # noqa: E402
 from tokenizer.io import tokenizer_to_json  # noqa: E402
 
 URL = "Tokenize_anything"
 MARKUP = "<img src=x onerror=alert(1)>"
-HINDI = "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"
+HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
+FOUR = "cl100k_base,o200k_base,mistral-tekken,english-hindi"
 
 
 def _type_text(page, text: str) -> None:
@@ -39,33 +40,63 @@ def _type_text(page, text: str) -> None:
 
 
 def _chips_text(page) -> str:
-    """What the token chips show, joined (the ids hidden), with · back to spaces."""
+    """What the token chips show, joined (ids and names left out), with · back to spaces."""
     return "".join(page.locator(".tl-chips .tl-text").all_text_contents()).replace("·", " ")
 
 
-def test_default_page_shows_chips_and_counts(open_page) -> None:
+def test_default_page_opens_on_gpt4o(open_page) -> None:
     page = open_page(URL, "tokenize-default")
     expect(page.locator(".tl-chips .tl-chip").first).to_be_visible()
-    expect(page.locator('[data-testid="stMetric"]')).to_have_count(8)
-    expect(page.locator('[data-testid="stMetricLabel"]').filter(has_text="Grapheme clusters")).to_be_visible()
-    expect(page.locator('[data-testid="stDataFrame"]')).to_be_visible()
-    # The partial tokens of the Hindi half are hex with a dashed border, never U+FFFD.
-    assert page.locator(".tl-chip.tl-partial").count() > 10
-    assert page.locator(".tl-chip.tl-partial").first.evaluate("e => getComputedStyle(e).borderTopStyle") == "dashed"
+    expect(page.locator('[data-testid="stMultiSelect"]')).to_contain_text("GPT-4o (o200k_base)")
+    expect(page.locator('[data-testid="stMetric"]')).to_have_count(4)
+    # GPT-4o has whole Devanagari tokens for this sentence: no partial tokens, no U+FFFD.
+    expect(page.locator('[data-testid="stMetric"]').filter(has_text="Partial tokens")).to_contain_text("0")
     assert "\ufffd" not in page.locator('[data-testid="stMain"]').inner_text()
-    screenshot(page, "tokenize-default")
+
+
+def _four_tokenizers(page, name: str) -> None:
+    expect(page.locator(".tl-chips")).to_have_count(4)
+    counts = {key: real.load(key).count(HINDI) for key in FOUR.split(",")[:3]}
+    main = page.locator('[data-testid="stMain"]')
+    expect(main.get_by_text(f"GPT-4 (cl100k_base) · {counts['cl100k_base']} tokens")).to_be_visible()
+    expect(main.get_by_text(f"GPT-4o (o200k_base) · {counts['o200k_base']} tokens")).to_be_visible()
+    expect(main.locator('[data-testid="stDataFrame"]').first).to_be_visible()
+    # cl100k splits Devanagari letters: dashed hex chips, the letters written under them.
+    assert page.locator(".tl-chip.tl-partial").count() > 20
+    assert page.locator(".tl-chip.tl-partial").first.evaluate("e => getComputedStyle(e).borderTopStyle") == "dashed"
+    runs = page.locator(".tl-run-text")
+    expect(runs.first).to_be_visible()
+    box = runs.first.bounding_box()
+    assert box and box["height"] > 10
+    assert "\ufffd" not in main.inner_text()
+    page.evaluate("document.fonts.ready")
+    screenshot(page, name)
+
+
+def test_four_tokenizers_on_hindi(open_page) -> None:
+    page = open_page(URL, "tokenize-four-hindi", query=f"toks={FOUR}&text={quote(HINDI)}")
+    _four_tokenizers(page, "tokenize-four-hindi")
+
+
+def test_four_tokenizers_on_hindi_in_large_type(open_page) -> None:
+    page = open_page(URL, "tokenize-four-hindi-large", query=f"toks={FOUR}&text={quote(HINDI)}&large=1")
+    size = page.locator(".tl-chip").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert size >= 20, size
+    _four_tokenizers(page, "tokenize-four-hindi-large")
 
 
 def test_csv_download_has_every_token(open_page, tmp_path) -> None:
     text = "chai खबर 👩‍👩‍👧"
-    page = open_page(URL, "tokenize-csv", query="tok=english-hindi&text=" + quote(text))
+    page = open_page(URL, "tokenize-csv", query="toks=english-hindi&text=" + quote(text))
+    page.get_by_text("Ids and bytes, token by token").click()
+    wait_for_streamlit(page)
     with page.expect_download() as info:
         page.get_by_role("button", name=re.compile("Download the tokens as CSV")).click()
     path = tmp_path / "tokens.csv"
     info.value.save_as(path)
     table = pd.read_csv(path, encoding="utf-8-sig", keep_default_na=False)
     preset = lessons.presets()["english-hindi"]
-    tokens = train(preset.corpus, preset.merges, **preset.train_kwargs()).tokenizer.encode_tokens(text)
+    tokens = train(preset.corpus, preset.merges, **preset.config.to_dict()).tokenizer.encode_tokens(text)
     assert table["id"].tolist() == [t.id for t in tokens]
     assert table["token"].tolist() == [t.label for t in tokens]
     assert table["bytes_hex"].tolist() == [hex_bytes(t.bytes) for t in tokens]
@@ -74,77 +105,79 @@ def test_csv_download_has_every_token(open_page, tmp_path) -> None:
 def test_hindi_and_markup_are_shown_as_text(open_page) -> None:
     # Preset D (chai stall, character unit) has never seen Devanagari or "<": every such
     # character stands as a token of its own, with its own text, so the chips spell out the input.
-    page = open_page(URL, "tokenize-before-typing", query="tok=chai")
+    page = open_page(URL, "tokenize-before-typing", query="toks=chai")
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     _type_text(page, f"{HINDI} {MARKUP}")
     expect(page.locator(".tl-chips")).to_have_count(1)
     expect(page.get_by_label("Text", exact=True)).to_have_value(f"{HINDI} {MARKUP}")
-    # Whitespace pre-split drops the spaces; a vowel sign alone in a chip sits on a no-break space.
-    shown = _chips_text(page).replace("\xa0", "").replace(" ", "")
+    # Whitespace pre-split drops the spaces; a vowel sign alone in a chip sits on a dotted circle.
+    shown = _chips_text(page).replace("◌", "").replace(" ", "")
     assert HINDI.replace(" ", "") in shown and MARKUP.replace(" ", "") in shown, shown
     # No element was made from the user's markup: no img in the chips, nor anywhere with src=x.
     assert page.locator(".tl-chips img").count() == 0
     assert page.locator('img[src="x"]').count() == 0
     assert dialogs == []
-    # The literal markup is on screen, and the Devanagari has real glyphs (non-zero size).
     expect(page.locator(".tl-chips").get_by_text("onerror=alert(1)>", exact=False).first).to_be_visible()
     box = page.locator(".tl-chip").filter(has_text="स").first.bounding_box()
     assert box and box["width"] > 8 and box["height"] > 8
     screenshot(page, "tokenize-hindi-markup")
 
 
-def test_chars_model_upload_draws_lone_vowel_signs_without_dotted_circles(open_page, tmp_path) -> None:
+def test_lone_vowel_signs_are_drawn_once_on_a_circle_and_named(open_page) -> None:
     # A character-unit model with a few merges: many vowel signs stay tokens of their own.
     block = lessons.data("lesson4_english_hindi")["hindi_block"]
     model = tokenizer_to_json(train(block, 8, unit="chars", split="whitespace").tokenizer)
-    page = open_page(URL, "tokenize-upload-empty", query="tok=upload")
+    page = open_page(URL, "tokenize-upload-empty", query="text=" + quote("किताबें स्कूलों में"))
+    page.get_by_text("Add a model of yours").click()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         files=[{"name": "hindi-chars.json", "mimeType": "application/json", "buffer": model.encode("utf-8")}]
     )
-    expect(page.locator('[data-testid="stMetricLabel"]').filter(has_text="Unseen characters")).to_be_visible()
+    expect(page.locator(".tl-chips")).to_have_count(2)
     wait_for_streamlit(page)
-    _type_text(page, "किताबें स्कूलों में")
-    wait_for_streamlit(page)
-    # Chips that start with a combining mark hold it on a no-break space. If the browser
-    # still drew a dotted circle, the text would be as wide as "◌" + the mark; it is not.
+    # A chip holding only a vowel sign shows it on one dotted circle (the font must not add a second),
+    # with the sign's name on screen: "vowel sign e", never just a stroke like a backtick.
+    names = page.locator(".tl-chip .tl-name").all_text_contents()
+    assert "vowel sign e" in names, names
     widths = page.evaluate(
         """() => {
             const out = [];
             for (const el of document.querySelectorAll('.tl-chips .tl-text')) {
                 const t = el.textContent;
-                if (t.length < 2 || t[0] !== '\\u00a0' || !/\\p{M}/u.test(t[1])) continue;
-                const probe = el.cloneNode(false);  // the same markup, with a dotted circle for the base
-                probe.innerHTML = el.innerHTML.replace('&nbsp;', '\\u25cc');  // innerHTML writes NBSP as &nbsp;
-                const bare = el.cloneNode(false);  // control: the mark with no base at all
-                bare.innerHTML = el.innerHTML.replace('&nbsp;', '');
-                el.parentNode.appendChild(probe);
-                el.parentNode.appendChild(bare);
-                out.push([t, el.getBoundingClientRect().width, probe.getBoundingClientRect().width,
-                          bare.getBoundingClientRect().width]);
-                probe.remove();
-                bare.remove();
+                if (t.length !== 2 || t[0] !== '\\u25cc') continue;
+                const two = el.cloneNode(false);  // the same mark on two circles: what a doubled circle would be
+                two.textContent = '\\u25cc\\u25cc' + t[1];
+                const one = el.cloneNode(false);
+                one.textContent = '\\u25cc';
+                el.parentNode.append(two, one);
+                out.push([t, el.getBoundingClientRect().width, one.getBoundingClientRect().width,
+                          two.getBoundingClientRect().width]);
+                two.remove();
+                one.remove();
             }
             return out;
         }"""
     )
-    assert widths, "expected some chips that start with a vowel sign"
-    for text, ours, with_circle, bare in widths:
-        assert ours < with_circle - 2, (text, ours, with_circle)
-        # The check has teeth: a bare mark does get the dotted circle, as wide as the explicit one.
-        assert abs(bare - with_circle) < 1.5, (text, bare, with_circle)
-    assert page.get_by_text("is drawn on a blank space", exact=False).count() == 1
+    assert widths, "expected some chips that hold a vowel sign alone"
+    for text, ours, circle, doubled in widths:
+        assert circle > 4 and ours < doubled - circle / 2, (text, ours, circle, doubled)
+    expect(page.get_by_text("its name is written under it", exact=False)).to_be_visible()
     screenshot(page, "tokenize-chars-model")
 
 
 def test_bad_upload_says_what_to_do(open_page) -> None:
-    page = open_page(URL, "tokenize-upload-empty-2", query="tok=upload")
+    page = open_page(URL, "tokenize-upload-empty-2")
+    page.get_by_text("Add a model of yours").click()
+    expect(page.get_by_text("(up to 5 MB)")).to_be_visible()
     page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(
         files=[{"name": "picture.json", "mimeType": "application/json", "buffer": b"\x89PNG\r\n\x1a\n\x00\x00"}]
     )
     expect(page.locator('[data-testid="stAlertContentWarning"]')).to_contain_text("not UTF-8")
     wait_for_streamlit(page)
     assert_no_exception(page)
+    # Streamlit's own small print ("Limit 50MB per file") is not shown: the label says the real limit.
+    small = page.locator('[data-testid="stFileUploaderDropzoneInstructions"] small')
+    assert small.count() == 0 or not small.first.is_visible()
     screenshot(page, "tokenize-bad-upload")
 
 
@@ -153,4 +186,8 @@ def test_large_type(open_page) -> None:
     expect(page.locator(".tl-chip .tl-id").first).to_be_visible()
     size = page.locator(".tl-chip").first.evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
     assert size >= 20, size
+    # The counts take one row above the chips, not four.
+    metrics = page.locator('[data-testid="stMetric"]')
+    tops = {round(metrics.nth(i).bounding_box()["y"]) for i in range(metrics.count())}
+    assert len(tops) == 1, tops
     screenshot(page, "tokenize-large-type")

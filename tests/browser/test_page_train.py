@@ -91,6 +91,66 @@ def test_large_type(open_page) -> None:
     _settle(page, "train-large-type")
 
 
+def _one_screen(browser_context, streamlit_server, query: str, name: str) -> dict:
+    """Open the Train page at 1920x1080 in large type; the layout's key boxes, in page pixels."""
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    try:
+        page.goto(f"{streamlit_server.base_url}/{URL_PATH}?{query}")
+        _settle(page)
+        main = _main(page)
+        boxes = {
+            "next": main.get_by_role("button", name="Next", exact=True).bounding_box(),
+            "header": _step_header(page).bounding_box(),
+            "chart": main.locator('[data-testid="stVegaLiteChart"]').first.bounding_box(),
+            "why": main.locator(".tl-note").first.bounding_box(),
+            "corpus": main.locator(".tl-words").first.bounding_box(),
+        }
+        screenshot(page, name)
+        return boxes
+    finally:
+        page.close()
+
+
+def test_large_type_one_screen_per_step_on_a_projector(browser_context, streamlit_server) -> None:
+    """At 1920x1080 in large type, the controls, the merge, why it won, the chart and the corpus after it
+    are all on the first screen: the teacher presses Next and never scrolls."""
+    for query, name in (("large=1&preset=chai&step=4", "train-projector-chai"),
+                        ("large=1&preset=readers&step=3", "train-projector-readers")):
+        boxes = _one_screen(browser_context, streamlit_server, query, name)
+        for what, box in boxes.items():
+            assert box is not None, what
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 1080, (query, what, box)
+        assert boxes["next"]["y"] < boxes["header"]["y"] < boxes["chart"]["y"]  # the controls sit by the merge
+
+
+def test_corpus_words_are_never_cut_mid_word(open_page) -> None:
+    page = open_page(URL_PATH, "train-lesson4-corpus", query="preset=english-hindi-fair&step=100")
+    _settle(page)
+    broken = page.evaluate(
+        """() => [...document.querySelectorAll('.tl-words .tl-chip .tl-text')]
+              .filter(el => el.getClientRects().length > 1 ||
+                            el.getBoundingClientRect().height > 2.2 * parseFloat(getComputedStyle(el).fontSize))
+              .map(el => el.textContent)"""
+    )
+    assert broken == []
+    # The count follows its word's chips on the same row.
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('.tl-words .tl-chips')].map(c => {
+              const chips = c.querySelectorAll('.tl-chip'), count = c.querySelector('.tl-word-count');
+              const last = chips[chips.length - 1].getBoundingClientRect(), n = count.getBoundingClientRect();
+              return n.left >= last.right - 1 && Math.abs(n.top + n.height / 2 - (last.top + last.height / 2)) < last.height;
+          })"""
+    )
+    assert rows and all(rows)
+
+
+def test_no_developer_toolbar_for_visitors(open_page) -> None:
+    page = open_page(URL_PATH, "train-no-toolbar")
+    _settle(page)
+    expect(page.get_by_role("button", name="Deploy")).to_have_count(0)
+
+
 def test_server_log_is_clean_after_train_page(streamlit_server) -> None:
     bad = [line for line in streamlit_server.log().splitlines()
            if re.search(r"warning|error|traceback|exception", line, re.IGNORECASE)]
