@@ -34,12 +34,16 @@ for _name in list(logging.root.manager.loggerDict):  # AppTest's bare-mode warni
 SCENARIOS: dict[str, list[dict[str, str]]] = {
     "pages/1_Train_step_by_step.py": [
         {"preset": "chai", "step": "3"},
+        {"preset": "chai", "step": "3", "large": "1"},
         {"preset": "readers", "step": "12"},
         {"preset": "english-hindi", "step": "50"},
+        {"preset": "chai", "step": "1", "predict": "1"},
     ],
     "pages/2_Tokenize_anything.py": [
-        {"tok": "english-hindi", "text": "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"},
-        {"tok": "readers", "text": "the reader reads"},
+        {"toks": "english-hindi", "text": "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"},
+        {"toks": "cl100k_base,o200k_base,mistral-tekken,english-hindi",
+         "text": "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"},
+        {"toks": "readers", "text": "the reader reads"},
     ],
     "pages/3_Encode_step_by_step.py": [
         {"tok": "readers", "text": "readership"},
@@ -47,6 +51,10 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
     ],
     "pages/4_Bytes_per_character.py": [
         {"text": "इंदौर साफ़ है"},
+        {"sample": "hindi", "tok": "cl100k_base"},
+    ],
+    "pages/5_Real_tokenizers.py": [
+        {"toks": "cl100k_base,o200k_base"},
     ],
 }
 

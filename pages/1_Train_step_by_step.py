@@ -303,16 +303,12 @@ def draw_downloads(trace, run: str) -> None:
                            key="train.dl_trace_json", on_click="ignore", icon=":material/download:")
         st.download_button("Trace (CSV)", lambda: tv.trace_csv(trace), f"{stem}-trace.csv", "text/csv",
                            key="train.dl_trace_csv", on_click="ignore", icon=":material/download:")
-        if trace.config.unit == "bytes" and trace.config.end_of_word is None:
-            from tokenizer.export import to_hf_json
-
-            try:
-                hf = to_hf_json(trace.tokenizer)
-            except ValueError as exc:
-                st.caption(md_escape(f"Hugging Face export: {exc}"))
-            else:
-                st.download_button("Hugging Face tokenizer.json", hf, f"{stem}-tokenizer.json", "application/json",
-                                   key="train.dl_hf", on_click="ignore", icon=":material/download:")
+        hf, why_not = tv.hf_export(run, trace) if trace.config.unit == "bytes" else (None, None)
+        if hf is not None:
+            st.download_button("Hugging Face tokenizer.json", hf, f"{stem}-tokenizer.json", "application/json",
+                               key="train.dl_hf", on_click="ignore", icon=":material/download:")
+    if why_not:
+        st.caption(md_escape(f"No Hugging Face tokenizer.json for this model: {why_not}"))
     st.caption(
         f"The model holds all {len(trace.steps):,} merges; use it on *Tokenize anything* or *Encode step by step* "
         "(upload it there in another session). The trace lists every merge with its count and its ties."

@@ -181,11 +181,12 @@ st.selectbox(
     help="The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
     "text), and real byte-level tokenizers of production models.",
 )
+ladder_key = state.value(LADDER)
 try:
-    tokenizer = tokenizers.load(state.value(LADDER))
+    tokenizers.load(ladder_key)
 except tokenizers.Unavailable as exc:
     st.warning(str(exc), icon=":material/error:")
-    tokenizer = tokenizers.load(LADDER_TOKENIZERS[0])
+    ladder_key = LADDER_TOKENIZERS[0]
 st.caption(
     "A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any text and "
     "nothing is ever unknown. The price: a token can stop in the middle of a character. Dashed chips are tokens "
@@ -193,8 +194,7 @@ st.caption(
     "boundary. The number under each chip is its id."
 )
 if ladder_text:
-    tokens = tokenizer.encode_tokens(ladder_text)
-    lc = bv.ladder_counts(tokens)
+    ladder, lc = bv.token_ladder_for(ladder_key, ladder_text)
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("Tokens", f"{lc.tokens:,}")
     m2.metric(
@@ -208,7 +208,7 @@ if ladder_text:
         help="Code points with a token boundary inside them: their bytes are spread over two or more tokens.",
     )
     m4.metric("Bytes", f"{lc.bytes:,}")
-    st.html(bv.token_ladder_html(tokens))
+    st.html(ladder)
 else:
     st.info("Type some text above to see how this tokenizer cuts it into tokens.", icon=":material/edit:")
 

@@ -520,15 +520,20 @@ def test_the_merges_table_uses_plain_words() -> None:
 
 
 def test_chart_spec_marks_winner_and_ties() -> None:
+    import altair as alt
+
     trace = preset_trace("news", table_size=12)
     rows = tv.pair_rows(trace.steps[0])
-    spec = tv.pair_chart(rows).to_dict()  # validated against the Vega-Lite schema
-    bar = spec["layer"][0]
-    assert bar["encoding"]["color"]["scale"]["range"][:2] == [tv.WINNER_COLOUR, tv.TIE_COLOUR]
-    assert bar["encoding"]["y"]["sort"][:2] == ["1. n + e", "2. e + w"]
+    spec = tv.pair_chart_spec(tv.rows_key(rows), False)
+    alt.Chart.from_dict(spec)  # a valid Vega-Lite spec (the template is filled, not rebuilt, per step)
+    bar = spec["layer"][0]["encoding"]
+    assert bar["color"]["scale"]["range"][:2] == [tv.WINNER_COLOUR, tv.TIE_COLOUR]
+    assert bar["color"]["legend"]["values"] == [tv.STATUS_WINNER, tv.STATUS_TIE, tv.STATUS_OTHER]
+    records = spec["datasets"][tv.CHART_DATA]
+    assert [r["bar"] for r in records[:2]] == ["1. n + e", "2. e + w"]
     assert [r["status"] for r in rows[:3]] == [tv.STATUS_WINNER, tv.STATUS_TIE, tv.STATUS_OTHER]
-    marks = list(pd.DataFrame(next(iter(spec["datasets"].values())))["mark"])
-    assert marks[:2] == ["10  ← winner", "10  tie"]
+    assert [r["mark"] for r in records[:2]] == ["10  ← winner", "10  tie"]
+    assert bar["x"]["scale"]["domain"] == [0, 13.0]  # room after the longest bar for its label
 
 
 @pytest.mark.parametrize("large", [False, True])

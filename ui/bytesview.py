@@ -86,6 +86,7 @@ TABLE_COLUMNS = ("#", "character", "in grapheme", "code point", "UTF-8 (hex)", "
 """The character table's columns: the byte columns before the long name, so they stay in view on a narrow screen."""
 
 
+@st.cache_data(max_entries=128, show_spinner=False)
 def char_rows(text: str, limit: int = TABLE_MAX_ROWS) -> pd.DataFrame:
     """One row per code point (the first ``limit``), with the grapheme cluster it belongs to."""
     infos = char_table(text, limit)
@@ -236,6 +237,7 @@ def _lower_rows(cps: Sequence[tuple[CharInfo, _Span]], data: bytes, start: int, 
     return out
 
 
+@st.cache_data(max_entries=128, show_spinner=False)
 def grapheme_ladder_html(text: str) -> str:
     """Grapheme clusters over their code points over their bytes (all of ``text``: cap it first)."""
     data = text.encode("utf-8", errors="surrogatepass")
@@ -419,9 +421,20 @@ def comparison_chart(table: pd.DataFrame, *, large: bool = False) -> alt.LayerCh
     return alt.layer(bars, labels).properties(height=alt.Step(s.step * 0.9))
 
 
+@st.cache_data(max_entries=128, show_spinner=False)
 def comparison_spec(table: pd.DataFrame, *, large: bool = False) -> dict:
-    """:func:`comparison_chart` in the lab's chart look, as a Vega-Lite spec (see :mod:`ui.charts`)."""
+    """:func:`comparison_chart` in the lab's chart look, as a Vega-Lite spec (see :mod:`ui.charts`), built once
+    per distinct table."""
     return charts.spec(comparison_chart(table, large=large), large=large)
+
+
+@st.cache_data(max_entries=128, show_spinner=False)
+def token_ladder_for(key: str, text: str) -> tuple[str, LadderCounts]:
+    """The token ladder of ``text`` with the tokenizer ``key`` (ui.tokenizers), and its counts; once per pair."""
+    from ui import tokenizers
+
+    tokens = tokenizers.load(key).encode_tokens(text)
+    return token_ladder_html(tokens), ladder_counts(tokens)
 
 
 __all__ = [

@@ -21,6 +21,7 @@ import html
 import json
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import altair as alt
@@ -299,25 +300,34 @@ def pair_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
     return frame.rename(columns={"count": "times seen", "status": "note"})
 
 
-def pair_chart(rows: list[dict[str, Any]], *, large: bool = False) -> alt.LayerChart:
-    """Horizontal bars, one per pair, in rank order: the winner orange, the pairs it
-    beat on a tie yellow with a dashed outline, a text mark naming both."""
-    s = charts.sizes(large)
-    data = pd.DataFrame(rows)
-    data["bar"] = [f"{r['rank']}. {r['pair']}" for r in rows]
+CHART_DATA = "pairs"
+STATUSES = (STATUS_WINNER, STATUS_TIE, STATUS_TOP, STATUS_OTHER)
+STATUS_COLOURS = (WINNER_COLOUR, TIE_COLOUR, TIE_COLOUR, OTHER_COLOUR)
+
+
+def chart_records(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The chart's data: one record per pair, with its bar label and the text drawn after the bar."""
     suffix = {STATUS_WINNER: "  ← winner", STATUS_TIE: "  tie"}
-    data["mark"] = [f"{r['count']:,}{suffix.get(r['status'], '')}" for r in rows]
-    statuses = [x for x in (STATUS_WINNER, STATUS_TIE, STATUS_TOP, STATUS_OTHER) if x in set(data["status"])]
-    colours = {STATUS_WINNER: WINNER_COLOUR, STATUS_TIE: TIE_COLOUR, STATUS_TOP: TIE_COLOUR, STATUS_OTHER: OTHER_COLOUR}
-    order = list(data["bar"])
-    top = max(data["count"].max() * (1.75 if large else 1.3), 1)  # room for the label after the longest bar
-    base = alt.Chart(data).encode(y=alt.Y("bar:N", sort=order, title=None, axis=alt.Axis(labelOverlap=False)))
+    return [{**r, "bar": f"{r['rank']}. {r['pair']}", "mark": f"{r['count']:,}{suffix.get(r['status'], '')}"}
+            for r in rows]
+
+
+def pair_chart(*, large: bool = False) -> alt.LayerChart:
+    """Horizontal bars, one per pair, in rank order: the winner orange, the pairs it
+    beat on a tie yellow with a dashed outline, a text mark naming both.
+
+    The chart reads named data (``CHART_DATA``): it is the template that
+    :func:`pair_chart_spec` fills in for each step."""
+    s = charts.sizes(large)
+    base = alt.Chart(alt.NamedData(CHART_DATA)).encode(
+        y=alt.Y("bar:N", sort=alt.EncodingSortField("rank", order="ascending"), title=None,
+                axis=alt.Axis(labelOverlap=False)))
     bars = base.mark_bar(stroke="#000", strokeWidth=1.5).encode(
-        x=alt.X("count:Q", title="times seen before this merge", scale=alt.Scale(domain=[0, top]),
+        x=alt.X("count:Q", title="times seen before this merge", scale=alt.Scale(domain=[0, 1]),
                 axis=alt.Axis(tickMinStep=1)),
         color=alt.Color(
             "status:N",
-            scale=alt.Scale(domain=statuses, range=[colours[x] for x in statuses]),
+            scale=alt.Scale(domain=list(STATUSES), range=list(STATUS_COLOURS)),
             # In large type the bars' own labels ("← winner", "tie") say it; the legend would not fit beside them.
             legend=None if large else alt.Legend(title=None, orient="bottom", symbolSize=s.label * 14,
                                                  symbolStrokeWidth=1, symbolType="square"),
@@ -330,10 +340,34 @@ def pair_chart(rows: list[dict[str, Any]], *, large: bool = False) -> alt.LayerC
     return (bars + text).properties(height=alt.Step(s.step))
 
 
+@lru_cache(maxsize=2)
+def _template(large: bool) -> str:
+    """The chart with no data, as JSON (built and validated by Altair once per process)."""
+    return json.dumps(charts.themed(pair_chart(large=large), large=large).to_dict())
+
+
+def _fill(spec: dict, rows: list[dict[str, Any]], large: bool) -> dict:
+    """Put one step's rows into a chart spec: its data, the x range, the legend's entries."""
+    records = chart_records(rows)
+    top = max((r["count"] for r in records), default=1) * (1.75 if large else 1.3)  # room for the label
+    bars = spec["layer"][0]["encoding"]
+    bars["x"]["scale"]["domain"] = [0, max(top, 1)]
+    present = [x for x in STATUSES if any(r["status"] == x for r in records)]
+    if bars["color"].get("legend"):
+        bars["color"]["legend"]["values"] = present
+    spec["datasets"] = {CHART_DATA: records}
+    spec["data"] = {"name": CHART_DATA}
+    return spec
+
+
 @st.cache_data(max_entries=512, show_spinner=False)
 def pair_chart_spec(rows: tuple[tuple[tuple[str, Any], ...], ...], large: bool = False) -> dict:
-    """The chart as its Vega-Lite spec, built once per distinct table (``rows``: :func:`rows_key`)."""
-    return charts.spec(pair_chart([dict(r) for r in rows], large=large), large=large)
+    """One step's chart as a Vega-Lite spec: the validated template, filled with this table.
+
+    Building an Altair chart costs ~45 ms a step (too much for a classroom's clicks); filling the
+    template costs well under 1 ms. ``rows`` is :func:`rows_key` of :func:`pair_rows`.
+    """
+    return _fill(json.loads(_template(large)), [dict(r) for r in rows], large)
 
 
 def rows_key(rows: list[dict[str, Any]]) -> tuple[tuple[tuple[str, Any], ...], ...]:
@@ -599,6 +633,17 @@ def run_key(corpus: str, settings: Settings) -> str:
 @st.cache_data(max_entries=16, show_spinner=False)
 def tokenizer_json(run: str, _trace: Trace) -> str:
     return tokenizer_to_json(_trace.tokenizer)
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def hf_export(run: str, _trace: Trace) -> tuple[str | None, str | None]:
+    """(the model as a Hugging Face tokenizer.json, None) or (None, why it cannot be), once per run."""
+    from tokenizer.export import to_hf_json
+
+    try:
+        return to_hf_json(_trace.tokenizer), None
+    except ValueError as exc:
+        return None, str(exc)
 
 
 def trace_json(trace: Trace) -> str:
