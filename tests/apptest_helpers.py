@@ -188,3 +188,34 @@ def parse_chips(html: str) -> ParsedChips:
 def html_blocks(at: AppTest, marker: str = 'class="tl-chips"') -> list[str]:
     """The st.html blocks of the main area that contain ``marker`` (CSS stripped)."""
     return [h.value.split("</style>")[-1] for h in at.main.get("html") if marker in h.value]
+
+
+# -- what a page shows, as text ---------------------------------------------------------------------
+import html as _html  # noqa: E402
+import re as _re  # noqa: E402
+
+
+def plain(fragment: str) -> str:
+    """The text of an HTML fragment, tags and CSS blocks removed, entities decoded, spaces squeezed."""
+    body = _re.sub(r"<style>.*?</style>", " ", fragment, flags=_re.S)
+    return _re.sub(r"\s+", " ", _html.unescape(_re.sub(r"<[^>]+>", " ", body))).strip()
+
+
+def html_texts(at: AppTest) -> list[str]:
+    """Each st.html block of the main area as plain text."""
+    return [plain(str(h.value)) for h in at.main.get("html")]
+
+
+def page_text(at: AppTest) -> str:
+    """Everything the main area says: its HTML blocks as text, then its Markdown, captions and alerts."""
+    return " ".join(html_texts(at)) + " " + main_text(at)
+
+
+def metrics(at: AppTest) -> dict[str, str]:
+    """The main area's metrics, label -> value."""
+    return {m.label: m.value for m in at.main.get("metric")}
+
+
+def button(at: AppTest, label: str):
+    """The first button with this label (for buttons without a key, such as the predict widget's)."""
+    return next(b for b in at.button if b.label == label)

@@ -8,11 +8,11 @@ them by re-implementing the algorithm.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+import lessons
 import tokenizer
 from tokenizer import UNKNOWN_ID, split_text, train
 
@@ -35,40 +35,25 @@ def test_lesson1_tokenizer_uses_the_same_split():
     assert tok.pieces(HINGLISH) == split_text(HINGLISH, "whitespace")
 
 
-# -- Lesson 2: the presets -----------------------------------------------------------
-@dataclass(frozen=True)
-class Preset:
-    corpus: str
-    merges: int
-    end_of_word: str | None = None
-
-
-PRESETS = {
-    "A": Preset("news " * 5 + "new " * 3 + "newer " * 2, 3),
-    "B": Preset("low low low lower lowest", 4),
-    "C": Preset("play " * 5 + "plays " * 2 + "player " * 4 + "playing " * 3, 4, "_"),
-    "D": Preset("chai chai chai chaiwala chaiwala chaat chaat poha poha poha pohawala samosa", 7),
-    "E": Preset("the reader reads the readable reader " * 3 + "a leader leads the leading leader " * 3, 12, "</w>"),
-    "F": Preset("low low low lower lowest newer newer wider", 10, "</w>"),
-}
+# -- Lesson 2: the presets, read from lessons/presets.toml (what the pages train on) ------------
+PRESET_IDS = {"A": "news", "B": "low", "C": "play", "D": "chai", "E": "readers", "F": "lowmarker"}
+MARKERS = {"A": None, "B": None, "C": "_", "D": None, "E": "</w>", "F": "</w>"}  # as the curriculum gives them
 
 
 def run(name: str) -> tokenizer.Trace:
-    p = PRESETS[name]
-    return train(
-        p.corpus,
-        p.merges,
-        unit="chars",
-        split="whitespace",
-        end_of_word=p.end_of_word,
-        table_size=100,
-        max_ties=None,
-    )
+    preset = lessons.presets()[PRESET_IDS[name]]
+    return train(preset.corpus, preset.merges, **preset.config.to_dict(), table_size=100, max_ties=None)
+
+
+def test_lesson2_presets_have_the_curriculum_settings():
+    for name, preset_id in PRESET_IDS.items():
+        config = lessons.presets()[preset_id].config
+        assert (config.unit, config.split, config.end_of_word, config.ties) == ("chars", "whitespace", MARKERS[name], "first")
 
 
 @pytest.fixture(scope="module")
 def traces() -> dict[str, tokenizer.Trace]:
-    return {name: run(name) for name in PRESETS}
+    return {name: run(name) for name in PRESET_IDS}
 
 
 # Merges as (left, right), with the published count where the curriculum gives one.
@@ -181,8 +166,8 @@ def test_lesson2_C_first_pair_table(traces):
 
 
 def test_lesson2_C_table_size_bounds_the_table():
-    p = PRESETS["C"]
-    trace = train(p.corpus, 1, unit="chars", split="whitespace", end_of_word=p.end_of_word, table_size=5)
+    p = lessons.presets()[PRESET_IDS["C"]]
+    trace = train(p.corpus, 1, **p.config.to_dict(), table_size=5)
     assert len(trace.steps[0].table) == 5
     assert trace.steps[0].n_pairs == 13
 
@@ -289,7 +274,7 @@ def test_lesson2_D_known_tokens_are_flagged_known(traces):
 
 def test_lesson2_E_unseen_letters_keep_their_text(traces):
     tokens = traces["E"].tokenizer.encode_tokens("xylophone")
-    corpus_chars = set(PRESETS["E"].corpus)
+    corpus_chars = set(lessons.presets()[PRESET_IDS["E"]].corpus)
     unseen = [t.label for t in tokens if not t.known]
     assert unseen == [ch for ch in "xylophone" if ch not in corpus_chars]
     assert unseen  # the word does have letters the corpus never showed

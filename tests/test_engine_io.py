@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 import subprocess
@@ -80,10 +79,14 @@ def test_trace_rows_and_dict_follow_the_steps():
 # -- streaming -------------------------------------------------------------------
 
 
-def test_incremental_decoder_holds_bytes_until_a_character_is_whole():
-    decoder = codecs.getincrementaldecoder("utf-8")()
+def test_the_stream_decoder_holds_bytes_until_a_character_is_whole():
+    """Lesson 6: feeding खबर two bytes at a time yields '', 'ख', 'ब', '', 'र'."""
+    decoder = StreamDecoder(None)
     data = "खबर".encode()
-    assert [decoder.decode(data[i : i + 2]) for i in range(0, len(data), 2)] == ["", "ख", "ब", "", "र"]
+    shown = []
+    for i in range(0, len(data), 2):
+        shown.append((decoder.feed_bytes(data[i : i + 2]), decoder.held))
+    assert shown == [("", 2), ("ख", 1), ("ब", 0), ("", 2), ("र", 0)]
 
 
 def test_stream_of_the_hindi_sentence_naive_vs_careful():

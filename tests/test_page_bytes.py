@@ -12,7 +12,7 @@ import re
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, main_text, run_page
+from tests.apptest_helpers import assert_no_exception, metrics, main_text, run_page
 from tokenizer import train
 from tokenizer.textstats import char_table, graphemes, text_counts
 from ui import bytesview as bv
@@ -22,9 +22,6 @@ TEXT, SAMPLE, TOK = "bytes.text", "bytes.sample", "bytes.tok"
 MARKUP = "<img src=x onerror=alert(1)>"
 FAMILY = "👩\u200d👩\u200d👧"
 
-
-def metrics(at) -> dict[str, str]:
-    return {m.label: m.value for m in at.metric}
 
 
 def table(at):

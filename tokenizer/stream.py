@@ -43,13 +43,23 @@ class StreamDecoder:
     ['', '', 'ख']
     """
 
-    def __init__(self, tokenizer: Tokenizer) -> None:
+    def __init__(self, tokenizer: Tokenizer | None) -> None:
         self.tokenizer = tokenizer
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
 
     def feed(self, token_id: int) -> str:
         """Add one token; return the text it completes (possibly '')."""
-        return self._decoder.decode(self.tokenizer.token_bytes_list([token_id])[0])
+        return self.feed_bytes(self.tokenizer.token_bytes_list([token_id])[0])
+
+    def feed_bytes(self, data: bytes) -> str:
+        """Add raw bytes (a token's, or any chunk); return the text they complete (possibly '').
+
+        >>> dec = StreamDecoder(None)
+        >>> data = "खबर".encode()
+        >>> [dec.feed_bytes(data[i:i + 2]) for i in range(0, len(data), 2)]
+        ['', 'ख', 'ब', '', 'र']
+        """
+        return self._decoder.decode(data)
 
     @property
     def held(self) -> int:
