@@ -10,16 +10,17 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
+
+from tests.cli_helpers import assert_one_line_error, run_cli
+from tests.cli_helpers import cli_process as run_process
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokenizer import PatternTimeout, Tokenizer, TrainConfig, split_text, train
-from tokenizer import cli
 from tokenizer import io as model_io
 from tokenizer import pretokenize
 from tokenizer.textfile import MAX_INPUT_BYTES, decode_text, read_limited, same_regular_file, write_files
@@ -31,30 +32,12 @@ SLOW_PATTERN = r"(a|aa)+$"  # backtracks exponentially on a run of a's that does
 SLOW_TEXT = "a" * 40 + "b"
 
 
-def run_cli(capsys, *args: str) -> tuple[int, str, str]:
-    code = cli.main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
-def assert_one_line_error(code: int, err: str, *needles: str) -> str:
-    assert code == 2, err
-    assert "Traceback" not in err
-    lines = err.strip().splitlines()
-    assert len(lines) == 1, err
-    for needle in needles:
-        assert needle in lines[0], lines[0]
-    return lines[0]
 
 
 def cli_process(*args, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tokenizer", *args],
-        cwd=cwd,
-        capture_output=True,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-        timeout=60,
-    )
+    return run_process(*args, cwd=cwd, text=False)
 
 
 @pytest.fixture

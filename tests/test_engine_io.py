@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_helpers import cli_process as cli
 
 import lessons
 from tokenizer import UNKNOWN_ID, train
@@ -157,15 +157,6 @@ def test_unseen_characters_in_replay_keep_their_text():
 # -- command line ----------------------------------------------------------------
 
 
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tokenizer", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-        timeout=60,
-    )
 
 
 def test_cli_train_and_encode_chai(tmp_path):

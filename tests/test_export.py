@@ -11,11 +11,12 @@ one documented difference (see ``tokenizer.export``).
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.cli_helpers import cli_process as cli
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -187,15 +188,6 @@ def test_without_tokenizers_only_the_known_patterns_export(monkeypatch):
 # -- the command line ----------------------------------------------------------------------------
 
 
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "tokenizer", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-        timeout=60,
-    )
 
 
 def test_cli_export_writes_a_file_tokenizers_loads(tmp_path):

@@ -15,23 +15,22 @@ Tokenizers load once per process (the module's own cache), so this file costs a 
 from __future__ import annotations
 
 import ast
-import io
 import json
 import shutil
 import subprocess
-import sys
 import threading
 import unicodedata
 from pathlib import Path
 
 import pytest
+
+from tests.cli_helpers import cli_process, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lessons
 from tokenizer import TextTokenizer, bytes_label, is_whole, real, train
 from tokenizer import io as model_io
-from tokenizer.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSON4 = lessons.data("lesson4_english_hindi")
@@ -361,12 +360,6 @@ def test_each_tokenizer_is_loaded_once_however_many_threads_ask():
 # -- the count command ----------------------------------------------------------------------------
 
 
-def run_cli(capsys, *args: str, stdin: bytes | None = None, monkeypatch=None):
-    if stdin is not None:
-        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_count_json_has_one_entry_per_tokenizer_in_the_order_given(capsys):
@@ -456,9 +449,7 @@ def test_count_bad_input_is_one_line_and_exit_2(capsys, monkeypatch, tmp_path, a
 
 
 def cli(*args: str, stdin: bytes | None = None, env_extra: dict | None = None) -> subprocess.CompletedProcess:
-    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", **(env_extra or {})}
-    return subprocess.run([sys.executable, "-m", "tokenizer", *args], input=stdin, capture_output=True, env=env,
-                          cwd=ROOT, timeout=120)  # fmt: skip
+    return cli_process(*args, stdin=stdin, env_extra=env_extra, text=False)
 
 
 def test_count_from_a_real_shell_pipe_and_an_unavailable_tokenizer(tmp_path):
