@@ -7,7 +7,7 @@ live in pages/ and the sidebar comes from ui/layout.py.
 import streamlit as st
 
 import lessons
-from ui.layout import APP_NAME, find_page, link_params, page_setup
+from ui.layout import APP_NAME, link_params, page_setup, sections
 
 page_setup(APP_NAME)
 
@@ -38,23 +38,16 @@ st.markdown(
 """
 )
 
-st.subheader("Start here: the core labs")
-CORE_LABS = [
-    ("Train step by step", "Give BPE a small corpus and watch each merge: the pair counts, the winner, the new token."),
-    ("Tokenize anything", "Paste any text (English, Hindi, Hinglish, emoji, code) and see its tokens and ids."),
-    ("Encode step by step", "Watch a trained tokenizer split a word by applying its merges in order."),
-    ("Bytes per character", "See how many UTF-8 bytes each character takes, and why Devanagari starts at "
-     f"{devanagari_bytes}."),
-    ("Real tokenizers", "GPT-4, GPT-4o, GPT-2 and Mistral on the same English and Hindi sentence: who pays more, "
-     "and why."),
-]
-for row in (CORE_LABS[:2], CORE_LABS[2:4], CORE_LABS[4:]):
-    for column, (title, blurb) in zip(st.columns(2, border=True), row):
-        entry = find_page(title)
-        assert entry is not None, f"{title!r} is missing from ui.layout.PAGES"
-        with column:
-            st.page_link(entry.path, label=f"**{entry.title}**", icon=entry.icon, query_params=link_params())
-            st.caption(blurb)
+for section, entries in sections():
+    labs = [entry for entry in entries if entry.path != "app.py"]
+    if not labs:
+        continue
+    st.subheader("Start here: the core labs" if section == "Core labs" else section)
+    for first in range(0, len(labs), 2):
+        for column, entry in zip(st.columns(2, border=True), labs[first : first + 2]):
+            with column:
+                st.page_link(entry.path, label=f"**{entry.title}**", icon=entry.icon, query_params=link_params())
+                st.caption(entry.blurb)
 
 st.subheader("Who it is for")
 teachers, learners, engineers = st.columns(3, border=True)

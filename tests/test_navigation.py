@@ -181,3 +181,11 @@ def test_pages_folder_has_no_navigation_call() -> None:
     for path in [ROOT / "app.py", *sorted((ROOT / "pages").glob("*.py")), *sorted((ROOT / "ui").glob("*.py"))]:
         source = Path(path).read_text(encoding="utf-8")
         assert "st.navigation(" not in source, path
+
+
+def test_every_lab_has_a_card_on_the_home_page() -> None:
+    at = run_page("app.py")
+    captions = [str(c.value) for c in at.main.get("caption")]
+    for entry in PAGES[1:]:
+        assert entry.blurb, f"{entry.title} needs a blurb in ui.layout.PAGES"
+        assert entry.blurb in captions

@@ -47,12 +47,14 @@ class PageEntry:
     title:   what the sidebar link, the heading and the browser tab say
     icon:    a Material icon shortcode, e.g. ":material/school:"
     section: the sidebar section the link sits under
+    blurb:   one sentence for the home page's card: what you do there
     """
 
     path: str
     title: str
     icon: str
     section: str
+    blurb: str = ""
 
     @property
     def url_path(self) -> str:
@@ -72,11 +74,17 @@ class PageEntry:
 # Adding a page is one line here (plus its file in pages/).
 PAGES: tuple[PageEntry, ...] = (
     PageEntry("app.py", "Home", ":material/home:", "Start"),
-    PageEntry("pages/1_Train_step_by_step.py", "Train step by step", ":material/school:", "Core labs"),
-    PageEntry("pages/2_Tokenize_anything.py", "Tokenize anything", ":material/text_fields:", "Core labs"),
-    PageEntry("pages/3_Encode_step_by_step.py", "Encode step by step", ":material/stairs:", "Core labs"),
-    PageEntry("pages/4_Bytes_per_character.py", "Bytes per character", ":material/straighten:", "Core labs"),
-    PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost"),
+    PageEntry("pages/1_Train_step_by_step.py", "Train step by step", ":material/school:", "Core labs",
+              "Give BPE a small corpus and watch each merge: the pair counts, the winner, the new token."),
+    PageEntry("pages/2_Tokenize_anything.py", "Tokenize anything", ":material/text_fields:", "Core labs",
+              "Paste any text (English, Hindi, Hinglish, emoji, code) and compare how tokenizers cut it."),
+    PageEntry("pages/3_Encode_step_by_step.py", "Encode step by step", ":material/stairs:", "Core labs",
+              "Watch a trained tokenizer split a word by applying its merges in order."),
+    PageEntry("pages/4_Bytes_per_character.py", "Bytes per character", ":material/straighten:", "Core labs",
+              "See how many UTF-8 bytes each character takes, and why Devanagari takes more than English."),
+    PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost",
+              "GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
+              "more, and why."),
     # Later waves: more "Languages & cost" pages, then "Lessons".
 )
 
