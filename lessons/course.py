@@ -40,7 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .exercises import KIND_OF_OP, KINDS, OPS
+from .exercises import KIND_OF_OP, KINDS, OPS, UNIT_OF_OP
 
 HERE = Path(__file__).resolve().parent
 COURSE = HERE / "course"
@@ -201,7 +201,7 @@ def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
         explain=_text(data, "explain", where),
         hint=_text(data, "hint", where, required=False),
         view=view,
-        unit=_text(data, "unit", where, required=False),
+        unit=_text(data, "unit", where, required=False) or UNIT_OF_OP.get(op, ""),
         tolerance=float(tolerance),
     )
 

@@ -332,6 +332,14 @@ KIND_OF_OP = {
 }
 
 
+UNIT_OF_OP = {
+    "count_tokens": "tokens", "utf8_bytes": "bytes", "code_points": "code points", "graphemes": "grapheme clusters",
+    "whitespace_pieces": "pieces", "partial_tokens": "tokens", "join_difference": "tokens", "stream_silent": "tokens",
+    "chunks_silent": "chunks", "vocab_size": "tokens",
+}
+"""The unit a number answer is counted in, unless the exercise says otherwise."""
+
+
 def compute(op: str, args: dict) -> Computed:
     """Run an answer operation (raises :class:`ExerciseError` saying what is wrong)."""
     if op not in OPS:
@@ -344,4 +352,4 @@ def compute(op: str, args: dict) -> Computed:
         raise ExerciseError(str(exc)) from None
 
 
-__all__ = ["Computed", "ExerciseError", "KINDS", "KIND_OF_OP", "OPS", "compute", "preset_trace", "scrambled", "tokenizer_for"]
+__all__ = ["Computed", "ExerciseError", "KINDS", "KIND_OF_OP", "OPS", "UNIT_OF_OP", "compute", "preset_trace", "scrambled", "tokenizer_for"]

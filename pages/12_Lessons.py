@@ -45,12 +45,20 @@ if not CLASSROOM:
     )
 
 left, right = (st.container(), st.container()) if (LARGE or CLASSROOM) else st.columns([1, 3], gap="large")
+def _pick(lesson_id: str) -> None:
+    state.set_value(LESSON, lesson_id)
+    STEPPER.reset()
+
+
 with left:
-    labels = {i: lv.progress_label(COURSE.lesson(i)) for i in IDS}  # resolved now, not in the widget's format call
-    if LARGE or CLASSROOM:
-        st.selectbox("Lesson", IDS, key=LESSON.skey, format_func=labels.get, on_change=STEPPER.reset)
+    titles = {i: f"{COURSE.lesson(i).number}. {COURSE.lesson(i).title}" for i in IDS}  # fixed labels: a widget
+    if LARGE or CLASSROOM:  # whose labels change with the score would be a new widget, and forget its value
+        st.selectbox("Lesson", IDS, key=LESSON.skey, format_func=titles.get, on_change=STEPPER.reset)
     else:
-        st.radio("Lessons", IDS, key=LESSON.skey, format_func=labels.get, on_change=STEPPER.reset)
+        st.markdown("**Lessons**")
+        for i in IDS:  # buttons: their labels can carry the progress
+            st.button(lv.progress_label(COURSE.lesson(i)), key=f"{PAGE}.pick.{i}", on_click=_pick, args=(i,),
+                      type="primary" if i == st.session_state.get(LESSON.skey) else "tertiary", width="stretch")
 lesson = COURSE.lesson(state.value(LESSON)) or COURSE.lessons[0]
 
 

@@ -26,9 +26,12 @@ def lesson_page(lesson_id: str, **params):
 
 def test_opens_on_the_first_lesson_with_its_list_and_progress() -> None:
     at = run_page(PAGE)
-    radio = at.radio(key="lessons.lesson")
-    assert radio.value == "why-tokens"
-    assert len(radio.options) == 9 and radio.options[0].startswith("1. Why tokens") and radio.options[0].endswith("0/4")
+    assert at.session_state["lessons.lesson"] == "why-tokens"
+    picks = [b for b in at.button if (b.key or "").startswith("lessons.pick.")]
+    assert len(picks) == 9 and picks[0].label.startswith("1. Why tokens") and picks[0].label.endswith("0/4")
+    picks[1].click().run()
+    assert at.session_state["lessons.lesson"] == "bpe-training" and at.query_params["lesson"] == "bpe-training"
+    at.button(key="lessons.pick.why-tokens").click().run()
     text = page_text(at)
     assert "By the end you can:" in text and "Key points" in main_text(at)
     tries = [link.proto for link in at.main.get("page_link") if link.proto.page == "Tokenize_anything"]
@@ -104,7 +107,7 @@ def test_score_survives_a_page_switch() -> None:
     assert_no_exception(at)
     at.switch_page(PAGE).run()
     assert "Your score: 1 right of 1 answer" in main_text(at)
-    assert at.radio(key="lessons.lesson").options[1].endswith("1/7")
+    assert at.button(key="lessons.pick.bpe-training").label.endswith("1/7")
     assert "Right! You predicted h + a." in page_text(at)  # the answer is still shown
 
 
@@ -151,4 +154,4 @@ def test_generated_practice() -> None:
 
 def test_bad_link_falls_back_to_the_first_lesson() -> None:
     at = run_page(PAGE, query_params={"lesson": "nope"})
-    assert at.radio(key="lessons.lesson").value == "why-tokens"
+    assert at.session_state["lessons.lesson"] == "why-tokens"

@@ -75,7 +75,7 @@ def progress_label(lesson: Lesson) -> str:
 
 
 def draw_exercise(exercise: Exercise, number: int, total: int) -> None:
-    with st.container(border=True):
+    with st.container(border=True, key=f"exercise-{exercise.lesson}-{exercise.id}"):
         st.markdown(f"**Exercise {number} of {total}**")
         try:
             verdict = predict.ask(question(exercise))

@@ -177,8 +177,7 @@ def _draw_input(q: Question) -> None:
     elif q.kind == "word":
         st.text_input("Your answer", key=key, placeholder="type a word")
     else:
-        st.multiselect("Your prediction: pick them in order, first to last", q.options, key=key,
-                       format_func=md_escape)
+        st.multiselect("Your prediction: pick them in order, first to last", q.options, key=key)  # plain text
 
 
 def ask(q: Question, *, button: str = "Check") -> Verdict | None:
