@@ -20,6 +20,7 @@ from ui.codeview import algorithm_html  # noqa: E402
 from ui.display import callout_html, join_words, md_code, md_escape, plural  # noqa: E402
 from ui.engine import MAX_MERGES, trained_with_progress  # noqa: E402
 from ui.layout import find_page, link_params  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 from ui.state import publish, restore  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes  # noqa: E402
@@ -55,6 +56,9 @@ pick.selectbox(
 preset = lessons.presets().get(preset_id)
 if preset is not None and preset.note and not LARGE:
     about.html(callout_html(preset.note))
+if preset is not None and preset.lesson and not CLASSROOM:
+    with about:
+        lesson_link(preset.lesson)
 
 settings = tv.current_settings(params)
 changed = tv.changed_settings(settings, preset_defaults) if preset is not None else []

@@ -62,6 +62,15 @@ def link(item: Link, *, key: str, label: str | None = None) -> None:
                  icon=":material/arrow_forward:", query_params=params or None)
 
 
+def lesson_link(number: int) -> None:
+    """A link to the lesson with this number (where a page's example comes from), if the course has it."""
+    lesson = next((item for item in course().lessons if item.number == number), None)
+    if lesson is None:
+        return
+    st.page_link(page_path("Lessons"), label=md_escape(f"In the lessons: {lesson.number}. {lesson.title}"),
+                 icon=":material/menu_book:", query_params={"lesson": lesson.id, **(link_params() or {})})
+
+
 def progress(lesson: Lesson) -> tuple[int, int, int]:
     """(answered, right, total) for the lesson's exercises in this session."""
     right, tried = predict.score(lesson.id)
@@ -145,5 +154,5 @@ def score_line() -> str:
             "answered. Your first answer to each question is the one that counts.")
 
 
-__all__ = ["computed", "draw_exercise", "link", "page_path", "practice_count", "practice_merge", "progress",
+__all__ = ["computed", "draw_exercise", "lesson_link", "link", "page_path", "practice_count", "practice_merge", "progress",
            "progress_label", "question", "score_line", "sections"]
