@@ -121,7 +121,7 @@ BASE_CSS_MARKER = "/* ui.layout: base */"
 _BASE_CSS = f"""
 <style>
 {BASE_CSS_MARKER}
-[data-testid="stFileUploaderDropzoneInstructions"] small {{ display: none; }}
+[data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
 </style>
 """
 
