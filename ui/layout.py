@@ -85,6 +85,8 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost",
               "GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
               "more, and why."),
+    PageEntry("pages/6_English_vs_Hindi.py", "English vs Hindi", ":material/balance:", "Languages & cost",
+              "Share one merge budget between English and Hindi, slide the mix, and watch who gets the cheap tokens."),
     # Later waves: more "Languages & cost" pages, then "Lessons".
 )
 
