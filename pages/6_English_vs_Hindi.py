@@ -204,13 +204,18 @@ def draw_predictions() -> None:
 
 if not revealed:  # the question comes right under the numbers it is about
     draw_predictions()
-chips_en, chips_hi = st.columns(CHIP_COLUMNS)
-with chips_en:
-    st.markdown(f"**English**: {plural(point.english_tokens, 'token')}")
-    st.html(sv.sentence_html(english, hindi, copies, budget, test_en, "English tokens"))
-with chips_hi:
-    st.markdown(f"**Hindi**: {plural(point.hindi_tokens, 'token')}")
-    st.html(sv.sentence_html(english, hindi, copies, budget, test_hi, "Hindi tokens"))
+
+
+def draw_sentences(merges: int, counts: tuple[int, int], when: str = "") -> None:
+    """Both test sentences as chips, side by side (English | Hindi), after the first ``merges`` merges."""
+    for column, language, text, count in zip(st.columns(CHIP_COLUMNS), ("English", "Hindi"), (test_en, test_hi), counts):
+        with column:
+            st.markdown(f"**{language}{when}**: {plural(count, 'token')}")
+            st.html(sv.sentence_html(english, hindi, copies, merges, text,
+                                     f"{language} tokens" + (" at this step" if when else "")))
+
+
+draw_sentences(budget, (point.english_tokens, point.hindi_tokens))
 st.caption("A dashed chip is part of a character (its bytes in hex); the letters such chips make together are "
            "written under them.")
 if not revealed:
@@ -284,13 +289,7 @@ def draw_curve() -> None:
     english_curve = tuple(run.english_tokens(b) for b in range(budget + 1))
     hindi_curve = tuple(run.hindi_tokens(b) for b in range(budget + 1))
     charts.draw(sv.curve_spec(english_curve, hindi_curve, step, LARGE), key=f"{PAGE}.curve_chart")
-    c_en, c_hi = st.columns(CHIP_COLUMNS)
-    with c_en:
-        st.markdown(f"**English after merge {step}**: {plural(english_curve[step], 'token')}")
-        st.html(sv.sentence_html(english, hindi, copies, step, test_en, "English tokens at this step"))
-    with c_hi:
-        st.markdown(f"**Hindi after merge {step}**: {plural(hindi_curve[step], 'token')}")
-        st.html(sv.sentence_html(english, hindi, copies, step, test_hi, "Hindi tokens at this step"))
+    draw_sentences(step, (english_curve[step], hindi_curve[step]), f" after merge {step}")
     st.caption(
         "Each merge the tokenizer learned, in order, and what it does to the two sentences: most merges find nothing "
         "to join in a short sentence, so the lines fall in steps. Merge 0 is the raw UTF-8 bytes."

@@ -275,16 +275,13 @@ class ShareRun:
 
 
 @dataclass(frozen=True)
-class Point:
-    """A sweep read at one budget: the two test sentences' counts for ``hindi_copies`` copies."""
+class Counts:
+    """An English text and its Hindi translation, counted with one tokenizer: tokens and words on each side."""
 
-    hindi_copies: int
-    share: Share
     english_tokens: int
-    hindi_tokens: int
     english_words: int
+    hindi_tokens: int
     hindi_words: int
-    by_script: Mapping[str, int]
 
     @property
     def english_per_word(self) -> float:
@@ -298,6 +295,15 @@ class Point:
     def ratio(self) -> float:
         """Hindi tokens / English tokens: how many times as many tokens the same meaning costs in Hindi."""
         return self.hindi_tokens / self.english_tokens if self.english_tokens else 0.0
+
+
+@dataclass(frozen=True)
+class Point(Counts):
+    """A sweep read at one budget: the two test sentences' counts for ``hindi_copies`` copies."""
+
+    hindi_copies: int
+    share: Share
+    by_script: Mapping[str, int]
 
 
 @dataclass(frozen=True)
@@ -320,8 +326,9 @@ class Sweep:
         if not 0 <= budget <= self.budget:
             raise ValueError(f"Budget {budget} is outside this sweep (0 to {self.budget}).")
         run = self.run(hindi_copies)
-        return Point(run.hindi_copies, run.share, run.english_tokens(budget), run.hindi_tokens(budget),
-                     words(self.test_english), words(self.test_hindi), run.by_script(budget))
+        return Point(english_tokens=run.english_tokens(budget), english_words=words(self.test_english),
+                     hindi_tokens=run.hindi_tokens(budget), hindi_words=words(self.test_hindi),
+                     hindi_copies=run.hindi_copies, share=run.share, by_script=run.by_script(budget))
 
     def at(self, budget: int) -> list[Point]:
         """Every share at one budget, in order of Hindi copies."""
@@ -371,28 +378,11 @@ def sweep(
     return Sweep(tuple(runs), budget, english_copies, test_english, test_hindi)
 
 
-@dataclass(frozen=True, slots=True)
-class PairCost:
-    """A parallel set counted with one tokenizer: tokens and words on each side."""
+@dataclass(frozen=True)
+class PairCost(Counts):
+    """A parallel set counted with one tokenizer: every pair's tokens and words, added up."""
 
-    english_tokens: int
-    english_words: int
-    hindi_tokens: int
-    hindi_words: int
     pairs: int
-
-    @property
-    def english_per_word(self) -> float:
-        return self.english_tokens / self.english_words if self.english_words else 0.0
-
-    @property
-    def hindi_per_word(self) -> float:
-        return self.hindi_tokens / self.hindi_words if self.hindi_words else 0.0
-
-    @property
-    def ratio(self) -> float:
-        """Hindi tokens / English tokens for the same meaning."""
-        return self.hindi_tokens / self.english_tokens if self.english_tokens else 0.0
 
 
 def parallel_cost(tokenizer: TextTokenizer, pairs: Iterable[tuple[str, str]]) -> PairCost:
@@ -414,7 +404,7 @@ def parallel_cost(tokenizer: TextTokenizer, pairs: Iterable[tuple[str, str]]) ->
         en_w += words(english)
         hi_w += words(hindi)
         n += 1
-    return PairCost(en_t, en_w, hi_t, hi_w, n)
+    return PairCost(english_tokens=en_t, english_words=en_w, hindi_tokens=hi_t, hindi_words=hi_w, pairs=n)
 
 
 def split_by_script(text: str) -> tuple[str, str]:
@@ -438,6 +428,7 @@ def split_by_script(text: str) -> tuple[str, str]:
 
 
 __all__ = [
+    "Counts",
     "PairCost",
     "Point",
     "SCRIPTS",
