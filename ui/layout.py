@@ -85,6 +85,9 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost",
               "GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
               "more, and why."),
+    PageEntry("pages/6_English_vs_Hindi.py", "English vs Hindi", ":material/balance:", "Languages & cost",
+              "Share one merge budget between English and Hindi, slide the mix, and watch who gets the cheap tokens."),
+    # More "Languages & cost" pages go here, before the lessons.
     PageEntry("pages/12_Lessons.py", "Lessons", ":material/menu_book:", "Lessons",
               "Nine short lessons with exercises: predict first, then the lab computes the truth and keeps your "
               "score."),
@@ -123,7 +126,7 @@ BASE_CSS_MARKER = "/* ui.layout: base */"
 _BASE_CSS = f"""
 <style>
 {BASE_CSS_MARKER}
-[data-testid="stFileUploaderDropzoneInstructions"] small {{ display: none; }}
+[data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
 </style>
 """
 
