@@ -150,6 +150,7 @@ def page_paths() -> set[str]:
 def _link(data: Any, where: str, *, label_required: bool = True) -> Link:
     if not isinstance(data, dict):
         raise LessonError(f"{where}: must be a table with 'page' and 'params'")
+    _no_unknown(data, LINK_FIELDS, where)
     page = _text(data, "page", where)
     if page not in page_paths():
         raise LessonError(f"{where}: 'page' {page!r} is not a page of the lab (known: {', '.join(sorted(page_paths()))})")
@@ -173,9 +174,21 @@ def _check_tokenizers(params: dict[str, str], where: str) -> None:
                 raise LessonError(f"{where}: params.{key} names {name!r}, which is neither a preset nor a tokenizer")
 
 
+EXERCISE_FIELDS = {"id", "prompt", "answer", "kind", "explain", "hint", "view", "unit", "tolerance"}
+LESSON_FIELDS = {"id", "title", "minutes", "objectives", "key_points", "try", "exercise", "figures"}
+LINK_FIELDS = {"label", "page", "params"}
+
+
+def _no_unknown(data: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise LessonError(f"{where}: unknown field '{unknown[0]}' (the fields are: {', '.join(sorted(allowed))})")
+
+
 def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
     if not isinstance(data, dict):
         raise LessonError(f"{where}: an exercise must be a table")
+    _no_unknown(data, EXERCISE_FIELDS, where)
     ex_id = _text(data, "id", where)
     where = f"{where} '{ex_id}'"
     answer = data.get("answer")
@@ -215,6 +228,7 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
         data = tomllib.loads(match.group(1))
     except tomllib.TOMLDecodeError as exc:
         raise LessonError(f"{file}: the front matter is not valid TOML ({exc})") from None
+    _no_unknown(data, LESSON_FIELDS, file)
     lesson_id = _text(data, "id", file)
     title = _text(data, "title", file)
     minutes = data.get("minutes")

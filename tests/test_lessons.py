@@ -131,6 +131,11 @@ def test_the_word_exercise_checks_the_learners_word() -> None:
          "[[try]]\nlabel = 'l'\npage = 'Train_step_by_step'\nparams = {preset = 'nope'}\n+++\nx", "params.preset names 'nope'"),
         ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n+++\nSee {{nothing}}.",
          "uses {{nothing}}"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\nkeypoints = ['x']\n+++\nx",
+         "unknown field 'keypoints'"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n"
+         "[[exercise]]\nid = 'e'\nprompt = 'p'\nexplain = 'x'\nveiw = 1\nanswer = {op = 'utf8_bytes', text = 'a'}\n"
+         "+++\nx", "unknown field 'veiw'"),
     ],
 )
 def test_a_bad_lesson_file_is_named_with_its_field(text: str, message: str) -> None:
