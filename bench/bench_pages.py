@@ -2,7 +2,7 @@
 
 Every Streamlit interaction reruns the page script. This script opens each
 registered page in Streamlit's AppTest with a few deep links (presets,
-texts), then reruns it, clicks its "Next" button (or just reruns it, on pages without one), and
+texts), then reruns it, clicks its "Next" button (or just reruns it, on pages or parts without one), and
 prints the median and worst time per interaction. The bar
 is 200 ms per interaction on the presets. The first run of a page pays for
 imports and for training (cached afterwards), so it is shown apart.
@@ -56,6 +56,15 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
     "pages/5_Real_tokenizers.py": [
         {"toks": "cl100k_base,o200k_base"},
     ],
+    "pages/11_The_family.py": [
+        {"preset": "chai", "step": "1"},
+        {"preset": "chai", "step": "1", "large": "1"},
+        {"preset": "english-hindi", "step": "1"},
+        {"part": "unigram"},
+        {"part": "unigram", "preset": "english-hindi-fair"},
+        {"part": "pipeline"},
+        {"part": "special"},
+    ],
 }
 
 
@@ -63,6 +72,7 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
 CLICKS: dict[str, str] = {
     "pages/1_Train_step_by_step.py": "train.next",
     "pages/3_Encode_step_by_step.py": "encode.next",
+    "pages/11_The_family.py": "family.next",
 }
 
 
@@ -75,7 +85,7 @@ def time_page(path: str, params: dict[str, str], reruns: int) -> tuple[float, li
     times = []
     for _ in range(reruns):
         start = time.perf_counter()
-        if click and not at.button(key=click).disabled:
+        if click and any(b.key == click for b in at.button) and not at.button(key=click).disabled:
             at.button(key=click).click().run()
         else:
             at.run()

@@ -264,6 +264,7 @@ def test_nbest_and_samples_join_back_into_the_text(text: str) -> None:
         assert seg.pieces[0].startswith(SPACE)
     assert samples == model.sample(text, 8, alpha=0.1, seed=3)  # seeded: the same draws
     assert (best[0].unknown > 0) == ("xyz" in text)
+    assert [best[0].pieces[i] for i in best[0].unknown_at] == (["xyz"] if "xyz" in text else [])
 
 
 def test_sampling_explores_several_segmentations() -> None:

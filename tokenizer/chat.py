@@ -38,12 +38,14 @@ TEMPLATE_TOKENIZER = "mistral-sp-v3"
 
 @dataclass(frozen=True, slots=True)
 class ChatToken:
-    """One token of the templated chat: its id, its piece as the tokenizer writes it, and whether
-    it is a special (control) token that only the template can put in."""
+    """One token of the templated chat: its id, its piece as the tokenizer writes it (``▁`` for a
+    space, ``<0xE0>`` for a byte), whether it is a special (control) token that only the template
+    can put in, and the bytes of text it stands for (none for a special token)."""
 
     id: int
     piece: str
     special: bool
+    bytes: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,13 @@ def mistral_chat(messages: Sequence[tuple[str, str]]) -> ChatCount:
     except (MistralCommonException, ValueError) as exc:
         raise ValueError(f"Mistral's template refuses this chat: {' '.join(str(exc).split())[:200]}") from None
     sp = mistral.instruct_tokenizer.tokenizer
-    tokens = tuple(ChatToken(i, sp.id_to_piece(i), bool(sp.is_special(i))) for i in encoded.tokens)
+    from . import real
+
+    text_bytes = real.load(TEMPLATE_TOKENIZER).token_bytes  # the same vocabulary, read by the lab
+    tokens = tuple(
+        ChatToken(i, sp.id_to_piece(i), special, b"" if special else text_bytes(i))
+        for i, special in ((i, bool(sp.is_special(i))) for i in encoded.tokens)
+    )
     content = tuple(len(sp.encode(text, bos=False, eos=False)) for _, text in messages)
     return ChatCount(template_name(), tuple(role for role, _ in messages), tokens, content)
 

@@ -84,14 +84,17 @@ class Piece:
 
 @dataclass(frozen=True, slots=True)
 class Segmentation:
-    """One way to write a text as pieces, and its score: the sum of its pieces' scores (a log probability).
-
-    ``unknown`` counts pieces outside the vocabulary (characters the corpus never had).
-    """
+    """One way to write a text as pieces, and its score: the sum of its pieces' scores (a log probability)."""
 
     pieces: tuple[str, ...]
     score: float
-    unknown: int = 0
+    unknown_at: tuple[int, ...] = ()
+    """The positions of the pieces outside the vocabulary."""
+
+    @property
+    def unknown(self) -> int:
+        """How many pieces are outside the vocabulary (characters the corpus never had)."""
+        return len(self.unknown_at)
 
     @property
     def text(self) -> str:
@@ -254,7 +257,7 @@ class UnigramModel:
     def _segmentation(self, pieces: Sequence[str]) -> Segmentation:
         sp = self._sp
         ids = [sp.piece_to_id(p) for p in pieces]
-        unknown = sum(1 for i in ids if sp.is_unknown(i))
+        unknown = tuple(i for i, token_id in enumerate(ids) if sp.is_unknown(token_id))
         score = sum(self._unknown_score if sp.is_unknown(i) else self._scores[i] for i in ids)
         return Segmentation(tuple(pieces), score, unknown)
 

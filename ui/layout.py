@@ -85,6 +85,9 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost",
               "GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
               "more, and why."),
+    PageEntry("pages/11_The_family.py", "The family", ":material/family_history:", "Languages & cost",
+              "BPE beside WordPiece merge by merge, Unigram's sampled splits, and a real tokenizer's pipeline and "
+              "special tokens."),
     # Later waves: more "Languages & cost" pages, then "Lessons".
 )
 
