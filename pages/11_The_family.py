@@ -55,8 +55,8 @@ def corpus_picker(setting: str) -> tuple[str | None, str, dict[str, state.Param]
                             on_change=STEPPER.reset, help="How many merges each rule learns (the same for both).")
     else:
         number.number_input("Vocabulary size", min_value=1, max_value=5_000, step=1, key=params["vocab"].skey,
-                            help="How many pieces Unigram keeps, the 3 special pieces included. A small corpus "
-                            "supports only a few beyond its characters.")
+                            help=f"How many pieces Unigram keeps, its {len(fv.META)} special pieces included. A small "
+                            "corpus supports only a few beyond its characters.")
     preset = lessons.presets().get(preset_id)
     if not LARGE:  # on a projector the screen is for the step itself
         st.caption(md_escape(f"{fv.preset_title(preset_id)}: {fv.settings_summary(preset_id)}"
@@ -201,7 +201,8 @@ def part_unigram() -> None:
     cols = st.columns(4 if not LARGE else 2)
     cols[0].metric("Pieces asked for", f"{model.requested:,}")
     cols[1].metric("Pieces kept", f"{model.vocab_size:,}",
-                   help="With the 3 special pieces (<unk>, <s>, </s>), which have no score.")
+                   help=f"With its {len(fv.META)} special pieces ({', '.join(md_code(m) for m in fv.META)}), which "
+                   "have no score.")
     cols[2 % len(cols)].metric("Single characters", f"{len(ranked) - longer:,}", help="Every character stays, and ▁.")
     cols[3 % len(cols)].metric("Longer pieces", f"{longer:,}")
     if model.vocab_size < model.requested:

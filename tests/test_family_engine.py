@@ -6,7 +6,9 @@ tokenizer's pipeline stage by stage, and the special tokens of a chat template.
   fraction); ``rule="count"`` is exactly the lab's BPE; a constructed corpus where the two rules pick
   different pairs; the tie rule (first seen) in both directions.
 * Unigram: trained deterministically on a preset; pieces and scores; the n-best list is best first and
-  every segmentation (n-best or sampled) joins back into the text; seeded samples repeat.
+  every segmentation (n-best or sampled) joins back into the text; the lab's sampler draws each
+  segmentation as often as SentencePiece's own and as the exact odds say, and a seed repeats its draws
+  in another process (SentencePiece's own generator does not).
 * Pipeline: cl100k on the lesson-4 Hindi sentence, stage by stage, matches the tokenizer's own
   encoding and quicktok's independent encoder; Qwen3's NFC; ``Ġ`` and ``▁`` in raw pieces.
 * Special tokens: Mistral's chat template overhead; ``<|endoftext|>`` typed is many tokens, special is one id.
@@ -14,7 +16,12 @@ tokenizer's pipeline stage by stage, and the special tokens of a chat template.
 
 from __future__ import annotations
 
+import json
+import math
+import subprocess
+import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -41,6 +48,7 @@ from tokenizer.wordpiece import (
     wordpiece_score,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 PRESETS = lessons.presets()
 CHAI = PRESETS["chai"]
 LESSON4 = lessons.data("lesson4_english_hindi")
@@ -274,6 +282,56 @@ def test_sampling_explores_several_segmentations() -> None:
     assert model.nbest("", 3) == [] and model.sample(" ", 3) == []
     with pytest.raises(UnigramError):
         model.sample("chai", 2, alpha=0)
+
+
+def segmentations_of(model, text: str) -> list[tuple[tuple[str, ...], float]]:
+    """Every way to cut the text into the model's pieces (brute force), each with its score."""
+    normal, _ = model.lattice(text)
+    table = {p.piece: p.score for p in model.pieces if p.kind != "special"}
+    out = []
+
+    def cut(rest: str, pieces: tuple[str, ...], score: float) -> None:
+        if not rest:
+            out.append((pieces, score))
+        for j in range(1, len(rest) + 1):
+            if rest[:j] in table:
+                cut(rest[j:], pieces + (rest[:j],), score + table[rest[:j]])
+
+    cut(normal, (), 0.0)
+    return out
+
+
+@pytest.mark.parametrize(("text", "alpha"), [("chaipoha", 0.1), ("pohawala samosa", 0.5), ("chai", 1.0)])
+def test_sampling_draws_each_segmentation_as_often_as_sentencepiece(text: str, alpha: float) -> None:
+    """The lab's sampler is SentencePiece's (forward filtering, backward sampling) written in Python:
+    its normaliser is the brute-force sum over every segmentation, and both draw each one as often."""
+    from collections import Counter
+
+    model = train_unigram(CHAI.corpus, 30)
+    every = segmentations_of(model, text)
+    exact = math.log(sum(math.exp(alpha * score) for _, score in every))
+    assert model.log_total(text, alpha) == pytest.approx(exact)
+    n = 3_000
+    ours = Counter(seg.pieces for seg in model.sample(text, n, alpha=alpha, seed=11))
+    theirs = Counter(tuple(model._sp.encode(text, out_type=str, enable_sampling=True, alpha=alpha, nbest_size=-1))
+                     for _ in range(n))
+    odds = {pieces: math.exp(alpha * score - exact) for pieces, score in every}
+    for pieces in set(ours) | set(theirs):
+        assert pieces in odds
+        assert abs(ours[pieces] / n - odds[pieces]) < 0.04 and abs(theirs[pieces] / n - odds[pieces]) < 0.04
+
+
+def test_the_same_seed_gives_the_same_draws_in_another_process() -> None:
+    code = (
+        "import json, lessons\n"
+        "from tokenizer.unigram import train_unigram\n"
+        "m = train_unigram(lessons.presets()['chai'].corpus, 30)\n"
+        "print(json.dumps([s.pieces for s in m.sample('chaipoha pohawala', 6, alpha=0.1, seed=5)]))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                            check=True)
+    there = [tuple(p) for p in json.loads(result.stdout.strip().splitlines()[-1])]
+    assert there == [s.pieces for s in train_unigram(CHAI.corpus, 30).sample("chaipoha pohawala", 6, alpha=0.1, seed=5)]
 
 
 def test_unigram_errors_say_what_to_do() -> None:

@@ -18,8 +18,11 @@ mean the same thing.
 
 The training is SentencePiece's own (``model_type="unigram"``), fed
 sentences from memory and writing its model to a ``BytesIO``: nothing
-touches the disk or the network. ``sentencepiece`` is imported only when a
-model is trained or used, never by ``import tokenizer``.
+touches the disk or the network; so are the best segmentation and the n-best
+list. Sampling is SentencePiece's algorithm written out in Python (see
+:meth:`UnigramModel.sample`), so a seed gives the same draws everywhere.
+``sentencepiece`` is imported only when a model is trained or used, never by
+``import tokenizer``.
 
 Settings that keep the lab's view honest: ``character_coverage=1.0`` (every
 character is kept: Hindi too), ``normalization_rule_name="identity"`` (the
@@ -41,8 +44,8 @@ from __future__ import annotations
 
 import io
 import math
+import random
 import re
-import threading
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Sequence
@@ -55,8 +58,6 @@ MAX_SENTENCE_BYTES = 2_000
 """SentencePiece skips sentences longer than its limit (4,192 bytes); longer lines are cut at spaces."""
 
 MAX_VOCAB = 5_000
-
-_SAMPLING = threading.Lock()  # SentencePiece's random generator is global: one sampler at a time
 
 
 class UnigramError(ValueError):
@@ -271,25 +272,106 @@ class UnigramModel:
             return []
         return [self._segmentation(p) for p in self._sp.nbest_encode_as_pieces(text, n)]
 
+    # -- sampling: subword regularisation --------------------------------------------------------
+    @cached_property
+    def _lookup(self) -> tuple[dict[str, float], int]:
+        """Every piece a text can be cut into (not the specials), with its score; the longest length."""
+        table = {p.piece: p.score for p in self.pieces if p.kind != "special"}
+        return table, max(map(len, table), default=1)
+
+    def lattice(self, text: str) -> tuple[str, list[list[tuple[int, str, float]]]]:
+        """The text as SentencePiece reads it, and every way to cut it: for each end position ``j``, the
+        pieces ending there as (start, piece, score). A character no piece starts with gets an unknown
+        piece of its own, scored 10 below the lowest score, as SentencePiece does."""
+        normal = self._sp.normalize(text)
+        table, longest = self._lookup
+        ends: list[list[tuple[int, str, float]]] = [[] for _ in range(len(normal) + 1)]
+        for i in range(len(normal)):
+            single = False
+            for j in range(i + 1, min(len(normal), i + longest) + 1):
+                score = table.get(normal[i:j])
+                if score is not None:
+                    ends[j].append((i, normal[i:j], score))
+                    single = single or j == i + 1
+            if not single:
+                ends[i + 1].append((i, normal[i], self._unknown_score))
+        return normal, ends
+
+    def log_total(self, text: str, alpha: float = 1.0) -> float:
+        """log of the sum, over every segmentation of the text, of exp(alpha x its score): the
+        normaliser of the sampling odds (the forward pass of :meth:`sample`)."""
+        normal, ends = self.lattice(text)
+        return _forward(ends, alpha)[len(normal)]
+
     def sample(self, text: str, n: int, *, alpha: float = 0.1, seed: int = 1) -> list[Segmentation]:
-        """``n`` segmentations drawn at random from all of them (``nbest_size=-1``), each with
-        probability proportional to (its probability) ** ``alpha``: a small ``alpha`` flattens the
-        odds, so unlikely splits come up more often. The same ``seed`` gives the same draws."""
+        """``n`` segmentations drawn at random from all of them, each with probability proportional
+        to (its probability) ** ``alpha``: a small ``alpha`` flattens the odds, so unlikely splits
+        come up more often. The same ``seed`` gives the same draws, on any machine.
+
+        This is SentencePiece's own sampling (``encode(..., enable_sampling=True, nbest_size=-1)``:
+        forward filtering, backward sampling over every way to cut the text) written out in Python
+        with Python's random generator: SentencePiece's generator gives different draws for the same
+        seed in two processes, so a shared link would not show the same samples. The tests check that
+        both draw each segmentation equally often.
+        """
         if not text.strip() or n < 1:
             return []
         if not 0 < alpha <= 1:
             raise UnigramError("The sampling smoothness alpha must be above 0 and at most 1.")
-        import sentencepiece
-
-        with _SAMPLING:
-            sentencepiece.set_random_generator_seed(int(seed))
-            drawn = [self._sp.encode(text, out_type=str, enable_sampling=True, alpha=alpha, nbest_size=-1)
-                     for _ in range(n)]
-        return [self._segmentation(p) for p in drawn]
+        normal, ends = self.lattice(text)
+        forward = _forward(ends, alpha)
+        rng = random.Random(int(seed))
+        out = []
+        for _ in range(n):
+            pieces: list[tuple[str, bool]] = []
+            j = len(normal)
+            while j > 0:
+                # Choose the piece that ends at j, each with its share of the ways to reach j.
+                weights = [math.exp(forward[i] + alpha * score - forward[j]) for i, _, score in ends[j]]
+                i, piece, score = ends[j][_pick(rng, weights)]
+                pieces.append((piece, piece not in self._lookup[0]))
+                j = i
+            out.append(self._segmentation(_join_unknown(pieces[::-1])))
+        return out
 
     def decode(self, pieces: Sequence[str]) -> str:
         """SentencePiece's own decoding of pieces back to text."""
         return self._sp.decode_pieces(list(pieces))
+
+
+def _forward(ends: list[list[tuple[int, str, float]]], alpha: float) -> list[float]:
+    """forward[j]: log of the sum, over every way to cut the first j characters, of exp(alpha x score)."""
+    forward = [0.0] + [-math.inf] * (len(ends) - 1)
+    for j in range(1, len(ends)):
+        terms = [forward[i] + alpha * score for i, _, score in ends[j] if forward[i] > -math.inf]
+        if terms:
+            top = max(terms)
+            forward[j] = top + math.log(sum(math.exp(t - top) for t in terms))
+    return forward
+
+
+def _pick(rng: random.Random, weights: Sequence[float]) -> int:
+    """An index drawn with probability proportional to its weight."""
+    point = rng.random() * sum(weights)
+    for index, weight in enumerate(weights):
+        point -= weight
+        if point < 0:
+            return index
+    return len(weights) - 1
+
+
+def _join_unknown(pieces: Sequence[tuple[str, bool]]) -> list[str]:
+    """Pieces in order, neighbouring unknown characters joined into one unknown piece (as SentencePiece
+    writes them)."""
+    out: list[str] = []
+    previous_unknown = False
+    for piece, unknown in pieces:
+        if unknown and previous_unknown:
+            out[-1] += piece
+        else:
+            out.append(piece)
+        previous_unknown = unknown
+    return out
 
 
 __all__ = [

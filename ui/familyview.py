@@ -25,6 +25,7 @@ import pandas as pd
 import streamlit as st
 
 import lessons
+from tokenizer.unigram import META
 from tokenizer.wordpiece import RULE_NAMES, Candidate, RuleStep, RuleTrace, continuation_labels, train_by_rule
 from ui import charts
 from ui import trainview as tv
