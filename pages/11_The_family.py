@@ -25,12 +25,8 @@ TEXTS = fv.CONTENT
 STEPPER = Stepper(fv.STEP)
 
 if not LARGE:
-    st.caption(
-        "Every tokenizer in use today is one of a few kinds. BPE and WordPiece both grow a vocabulary one merge at "
-        "a time and differ only in which pair they merge; Unigram starts big and prunes. Around the model sit the "
-        "other stages of the pipeline, and the special tokens no typed text can make."
-    )
-    st.caption(TEXTS["history"])
+    st.caption(md_escape(TEXTS["intro"]))
+    st.caption(md_escape(TEXTS["history"]))
 
 state.restore([fv.PART, fv.PRESET])
 part = st.segmented_control("Part", fv.PARTS, key=fv.PART.skey, required=True, format_func=fv.PART_NAMES.get,
@@ -348,8 +344,7 @@ def part_pipeline() -> None:
 
     st.markdown(f"#### 4 · Ids: {plural(s.count, 'token')}")
     st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None, wrap_lines=True)
-    st.caption("These numbers are all the model reads. Next, inside the model, each id picks a row of the embedding "
-               "table: that step belongs to the model, not to the tokenizer.")
+    st.caption(md_escape(TEXTS["ids"]))
 
 
 # --- Part 4: special tokens -----------------------------------------------------------------------
@@ -388,11 +383,9 @@ def part_special() -> None:
                                       for t in c.tokens], label="the templated chat", show_ids=not LARGE))
             specials = ", ".join(f"{md_code(piece, visible=False)} ×{n}" for piece, n in c.specials())
             st.markdown(f"Highlighted: the special tokens the template put in: {specials}.")
-            st.caption(md_escape(f"The template is {c.template}, applied by Mistral AI's own library. Other models "
-                                 "use other templates and other special tokens (ChatML's <|im_start|>, Llama 3's "
-                                 "<|start_header_id|>…): the overhead per message differs, the idea does not."))
+            st.caption(md_escape(TEXTS["template"].format(template=c.template)))
 
-    st.markdown(f"**Typed as text, or the special token itself?**")
+    st.markdown("**Typed as text, or the special token itself?**")
     st.caption(md_escape(TEXTS["endoftext"]))
     c_tok, c_special = st.columns(2)
     key = c_tok.selectbox("Tokenizer", fv.SPECIAL_TOKENIZERS, key=fv.STOK.skey, format_func=tokenizers.title)

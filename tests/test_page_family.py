@@ -182,7 +182,7 @@ def test_a_link_a_preset_change_and_the_merge_budget() -> None:
 def test_byte_level_preset_with_hindi() -> None:
     at = run_page(PAGE, query_params={"preset": "english-hindi", "step": "1"})
     assert_no_exception(at)
-    assert "UTF-8 bytes" in main_text(at)
+    assert "8 bytes · regex" in main_text(at)  # the settings line (Markdown-escaped: UTF\\-8)
     bpe, wp = (train_by_rule(p.corpus, 1, rule=r, **p.train_kwargs())
                for p, r in ((lessons.presets()["english-hindi"], "count"), (lessons.presets()["english-hindi"], "score")))
     assert merge_lines(at)[0][2] == bpe.steps[0].token and merge_lines(at)[1][2] == wp.steps[0].token
