@@ -17,7 +17,7 @@ from tokenizer import is_whole  # noqa: E402
 from ui import charts, state, tokenizers  # noqa: E402
 from ui import familyview as fv  # noqa: E402
 from ui.chips import CSS, Chip, chip_from_token, chips_html  # noqa: E402
-from ui.display import callout_html, md_code, md_escape, plural, readable_text  # noqa: E402
+from ui.display import callout_html, is_mark, md_code, md_escape, plural, readable_text  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 
 LARGE = large_type_on()
@@ -335,6 +335,9 @@ def part_pipeline() -> None:
                                  colour_by="position"))
         st.caption(f"{plural(len(s.pieces), 'piece')}, cut by the tokenizer's own regular expression; a merge never "
                    "crosses two pieces." + (" The first ones are shown." if len(s.pieces) > len(shown) else ""))
+        marked = sum(1 for piece in s.pieces if is_mark(piece[0]))
+        if marked:
+            st.caption(md_escape(TEXTS["presplit_marks"].format(pieces=plural(marked, "piece").capitalize())))
 
     st.markdown("#### 3 · Model: the subword model makes tokens")
     st.html(CSS + chips_html([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True))

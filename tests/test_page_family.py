@@ -4,6 +4,7 @@ pipeline, a chat template's special tokens. Every widget is driven; every figure
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import altair as alt
 import pyarrow as pa
@@ -266,6 +267,8 @@ def test_pipeline_for_gpt4_on_the_hindi_sentence() -> None:
     ids = next(c.value for c in at.main.get("code"))
     assert ids == ", ".join(str(i) for i in tok.encode(LESSON4["test_hi"]))
     assert "Ids: 47 tokens" in main_text(at) and "Nothing changed" in main_text(at)
+    marked = sum(1 for piece in s.pieces if unicodedata.category(piece[0]).startswith("M"))
+    assert marked and f"{marked} pieces here start with a combining mark" in main_text(at)
 
 
 def test_pipeline_qwen_nfc_sentencepiece_and_examples() -> None:
