@@ -2,7 +2,7 @@
 
 Every Streamlit interaction reruns the page script. This script opens each
 registered page in Streamlit's AppTest with a few deep links (presets,
-texts), then reruns it, clicks its "Next" button (or just reruns it, on pages without one), and
+texts), then reruns it, clicks its "Next" button (or just reruns it, on pages or parts without one), and
 prints the median and worst time per interaction. The bar
 is 200 ms per interaction on the presets. The first run of a page pays for
 imports and for training (cached afterwards), so it is shown apart.
@@ -61,6 +61,15 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
         {"k": "10", "budget": "200", "step": "40"},
         {"k": "10", "large": "1"},
     ],
+    "pages/11_The_family.py": [
+        {"preset": "chai", "step": "1"},
+        {"preset": "chai", "step": "1", "large": "1"},
+        {"preset": "english-hindi", "step": "1"},
+        {"part": "unigram"},
+        {"part": "unigram", "preset": "english-hindi-fair"},
+        {"part": "pipeline"},
+        {"part": "special"},
+    ],
 }
 
 
@@ -68,6 +77,7 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
 CLICKS: dict[str, str] = {
     "pages/1_Train_step_by_step.py": "train.next",
     "pages/3_Encode_step_by_step.py": "encode.next",
+    "pages/11_The_family.py": "family.next",
 }
 
 # Sliders worth dragging, per page file: (deep link, slider key). Each rerun moves the slider one
@@ -94,7 +104,7 @@ def time_page(path: str, params: dict[str, str], reruns: int, slide: str | None 
         if slide:
             slider = at.slider(key=slide)
             slider.set_value(int(slider.value) + 1 if slider.value < slider.max else int(slider.min)).run()
-        elif click and not at.button(key=click).disabled:
+        elif click and any(b.key == click for b in at.button) and not at.button(key=click).disabled:
             at.button(key=click).click().run()
         else:
             at.run()

@@ -498,6 +498,27 @@ class RealTokenizer:
         """How many tokens ``text`` is."""
         return len(self.encode(text))
 
+    # -- the pipeline, stage by stage ---------------------------------------------------------
+    def normalize(self, text: str) -> str:
+        """The text the model part reads: after normalisation (Qwen3: NFC; SentencePiece: a ``▁`` for
+        every space and one in front), before the pre-split."""
+        return self._prepare(text)
+
+    def pieces(self, text: str) -> list[str] | None:
+        """The pre-split pieces of the normalised text, cut by the tokenizer's own pattern (BPE never
+        merges across two of them); None for a tokenizer with no pre-split (SentencePiece)."""
+        return None
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        """The special tokens that :meth:`encode_special` can read from text, text -> id ({} if none)."""
+        return {}
+
+    def encode_special(self, text: str) -> list[int]:
+        """Text to ids with special-token text (``<|endoftext|>``) read as the special token itself:
+        what a chat template or a server does, never what a user's text gets (see :meth:`encode`)."""
+        raise ValueError(f"The {self.name} tokenizer here has no special tokens to read from text.")
+
     def encode_tokens(self, text: str, *, limit: int | None = None) -> list[Token]:
         """Text to :class:`Token` objects; ``limit`` keeps only the first ``limit`` (the same as slicing).
 
@@ -559,6 +580,16 @@ class _TiktokenTokenizer(RealTokenizer):
             return self._special_ids[token_id]
         return "".join(_BYTE_CHARS[b] for b in self.token_bytes(token_id))
 
+    def pieces(self, text: str) -> list[str]:
+        return self._split.findall(self._prepare(text))
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return {name: token_id for token_id, name in self._special_ids.items()}
+
+    def encode_special(self, text: str) -> list[int]:
+        return self._enc.encode(self._prepare(text), allowed_special="all")
+
     def decode(self, ids: Iterable[int]) -> str:
         ids = [self._check_id(token_id) for token_id in ids]
         try:
@@ -619,6 +650,9 @@ class _TekkenTokenizer(RealTokenizer):
             return data.decode("utf-8")
         return "".join(_BYTE_CHARS[b] for b in data)
 
+    def pieces(self, text: str) -> list[str]:
+        return self._split.findall(self._prepare(text))
+
     def decode(self, ids: Iterable[int]) -> str:
         return self._tk.decode([self._check_id(token_id) for token_id in ids])
 
@@ -652,6 +686,10 @@ class _SentencePieceTokenizer(RealTokenizer):
     def _prepare(self, text: str) -> str:
         # SentencePiece writes a space as ▁, so it reads a ▁ typed in the text as a space too.
         return _clean(text).replace(SP_SPACE, " ")
+
+    def normalize(self, text: str) -> str:
+        # SentencePiece's own normaliser: its rules, then ▁ for each space and one in front.
+        return self._sp.normalize(self._prepare(text))
 
     def _encode_prepared(self, text: str) -> list[int]:
         return self._sp.encode(text)

@@ -87,6 +87,9 @@ PAGES: tuple[PageEntry, ...] = (
               "more, and why."),
     PageEntry("pages/6_English_vs_Hindi.py", "English vs Hindi", ":material/balance:", "Languages & cost",
               "Share one merge budget between English and Hindi, slide the mix, and watch who gets the cheap tokens."),
+    PageEntry("pages/11_The_family.py", "The family", ":material/family_history:", "Languages & cost",
+              "BPE beside WordPiece merge by merge, Unigram's sampled splits, and a real tokenizer's pipeline and "
+              "special tokens."),
     # More "Languages & cost" pages go here, before the lessons.
     PageEntry("pages/12_Lessons.py", "Lessons", ":material/menu_book:", "Lessons",
               "Nine short lessons with exercises: predict first, then the lab computes the truth and keeps your "

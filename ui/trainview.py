@@ -318,26 +318,12 @@ def pair_chart(*, large: bool = False) -> alt.LayerChart:
 
     The chart reads named data (``CHART_DATA``): it is the template that
     :func:`pair_chart_spec` fills in for each step."""
-    s = charts.sizes(large)
-    base = alt.Chart(alt.NamedData(CHART_DATA)).encode(
-        y=alt.Y("bar:N", sort=alt.EncodingSortField("rank", order="ascending"), title=None,
-                axis=alt.Axis(labelOverlap=False)))
-    bars = base.mark_bar(stroke="#000", strokeWidth=1.5).encode(
-        x=alt.X("count:Q", title="times seen before this merge", scale=alt.Scale(domain=[0, 1]),
-                axis=alt.Axis(tickMinStep=1)),
-        color=alt.Color(
-            "status:N",
-            scale=alt.Scale(domain=list(STATUSES), range=list(STATUS_COLOURS)),
-            # In large type the bars' own labels ("← winner", "tie") say it; the legend would not fit beside them.
-            legend=None if large else alt.Legend(title=None, orient="bottom", symbolSize=s.label * 14,
-                                                 symbolStrokeWidth=1, symbolType="square"),
-        ),
-        strokeDash=alt.condition(alt.datum.status == STATUS_TIE, alt.value([5, 3]), alt.value([1, 0])),
+    return charts.ranked_bars(
+        CHART_DATA, x="count", x_title="times seen before this merge", statuses=STATUSES, colours=STATUS_COLOURS,
+        dashed=STATUS_TIE, large=large,
         tooltip=[alt.Tooltip("pair:N", title="pair"), alt.Tooltip("count:Q", title="times seen"),
                  alt.Tooltip("status:N", title="note")],
     )
-    text = base.mark_text(align="left", dx=5, fontSize=s.mark, fontWeight="bold").encode(x="count:Q", text="mark:N")
-    return (bars + text).properties(height=alt.Step(s.step))
 
 
 @lru_cache(maxsize=2)
@@ -348,16 +334,8 @@ def _template(large: bool) -> str:
 
 def _fill(spec: dict, rows: list[dict[str, Any]], large: bool) -> dict:
     """Put one step's rows into a chart spec: its data, the x range, the legend's entries."""
-    records = chart_records(rows)
-    top = max((r["count"] for r in records), default=1) * (1.75 if large else 1.3)  # room for the label
-    bars = spec["layer"][0]["encoding"]
-    bars["x"]["scale"]["domain"] = [0, max(top, 1)]
-    present = [x for x in STATUSES if any(r["status"] == x for r in records)]
-    if bars["color"].get("legend"):
-        bars["color"]["legend"]["values"] = present
-    spec["datasets"] = {CHART_DATA: records}
-    spec["data"] = {"name": CHART_DATA}
-    return spec
+    return charts.fill_ranked_bars(spec, chart_records(rows), data_name=CHART_DATA, x="count", statuses=STATUSES,
+                                   headroom=1.75 if large else 1.3)  # room for the label
 
 
 @st.cache_data(max_entries=512, show_spinner=False)

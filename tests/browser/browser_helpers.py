@@ -95,3 +95,39 @@ def screenshot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def uses_devanagari_font(page, selector: str) -> bool:
+    """True when the browser draws the Devanagari in ``selector`` with a Devanagari-capable font
+    (a missing font would give boxes: their width would equal a fallback .notdef glyph's)."""
+    return page.evaluate(
+        """(sel) => {
+            const el = document.querySelector(sel);
+            if (!el) return false;
+            const ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = getComputedStyle(el).font;
+            const ka = ctx.measureText('क').width, kha = ctx.measureText('ख').width;
+            const missing = ctx.measureText('\\u{E0FFF}').width;  // a private-use code point: no glyph
+            return ka > 0 && (ka !== missing || kha !== missing);
+        }""",
+        selector,
+    )
+
+
+def cut_off(page) -> list[str]:
+    """What sticks out past the window's right edge: the page scrolling sideways, or a chip row,
+    chart or table wider than the window (cut off on a phone)."""
+    return page.evaluate(
+        """() => {
+            const out = [], right = window.innerWidth + 1;
+            const main = document.querySelector('[data-testid="stMain"]');
+            if (main && main.scrollWidth > main.clientWidth + 1) out.push('the page scrolls sideways: ' + main.scrollWidth);
+            for (const el of document.querySelectorAll(
+                    '[data-testid="stMain"] .tl-chip, [data-testid="stMain"] [data-testid="stVegaLiteChart"], '
+                    + '[data-testid="stMain"] .tl-note')) {
+                const r = el.getBoundingClientRect();
+                if (r.width && r.right > right) out.push((el.getAttribute('aria-label') || el.className) + ': ' + r.right);
+            }
+            return out;
+        }"""
+    )

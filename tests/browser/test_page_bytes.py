@@ -15,6 +15,7 @@ from tests.browser.browser_helpers import (
     assert_no_exception,
     skip_without_browser,
     screenshot,
+    uses_devanagari_font,
     wait_for_streamlit,
 )
 
@@ -57,23 +58,6 @@ def _shot(locator, name: str) -> None:
     locator.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
-def _uses_devanagari_font(page, selector: str) -> bool:
-    """True when the browser draws the Devanagari in ``selector`` with a Devanagari-capable font
-    (a missing font would give boxes: their width would equal a fallback .notdef glyph's)."""
-    return page.evaluate(
-        """(sel) => {
-            const el = document.querySelector(sel);
-            if (!el) return false;
-            const ctx = document.createElement('canvas').getContext('2d');
-            ctx.font = getComputedStyle(el).font;
-            const ka = ctx.measureText('क').width, kha = ctx.measureText('ख').width;
-            const missing = ctx.measureText('\\u{E0FFF}').width;  // a private-use code point: no glyph
-            return ka > 0 && (ka !== missing || kha !== missing);
-        }""",
-        selector,
-    )
-
-
 def test_default_page_renders_everything(open_page) -> None:
     page = open_page(URL_PATH, "bytes-default")
     main = page.locator('[data-testid="stMain"]')
@@ -94,8 +78,8 @@ def test_default_page_renders_everything(open_page) -> None:
     chart.scroll_into_view_if_needed()
     expect(chart.locator("canvas, svg").first).to_be_visible()
 
-    assert _uses_devanagari_font(page, ".tl-cp")
-    assert _uses_devanagari_font(page, ".tl-g")
+    assert uses_devanagari_font(page, ".tl-cp")
+    assert uses_devanagari_font(page, ".tl-g")
     assert _overflowing_lines(page) == []
 
     _shot(main.locator('[data-testid="stDataFrame"]').first, "bytes-table")
