@@ -301,6 +301,35 @@ def op_chunks_silent(args: dict) -> Computed:
         f"“{s}”" if s else "nothing" for s in shown) + ".")
 
 
+def op_wordpiece_at(args: dict) -> Computed:
+    """Which pair WordPiece's rule, count(ab) / (count(a) x count(b)), merges at ``step`` of the preset's corpus
+    (options: the pairs BPE and WordPiece would pick, and the top pairs by that score)."""
+    import lessons
+    from tokenizer.wordpiece import train_by_rule
+
+    preset_id = _arg(args, "preset", str)
+    presets = lessons.presets()
+    if preset_id not in presets:
+        raise ExerciseError(f"there is no preset {preset_id!r}")
+    p = presets[preset_id]
+    step = _arg(args, "step", int)
+    trace = train_by_rule(p.corpus, step, rule="score", **p.config.to_dict())
+    if len(trace.steps) < step:
+        raise ExerciseError(f"the preset has no merge {step}")
+    s = trace.steps[step - 1]
+    pair = _pair(s.winner.left, s.winner.right)
+    tied = tuple(_pair(c.left, c.right) for c in s.ties if (c.left, c.right) != (s.winner.left, s.winner.right))
+    options = {pair, _pair(s.other.left, s.other.right), *tied}
+    for c in s.by_score[:6]:
+        if len(options) >= 5:
+            break
+        options.add(_pair(c.left, c.right))
+    w = s.winner
+    facts = (f"WordPiece scores {pair} as {w.count} / ({w.left_count} × {w.right_count}) = {w.count / (w.left_count * w.right_count):.3f}; "
+             f"BPE would take {_pair(s.other.left, s.other.right)}, seen {s.other.count} times.")
+    return Computed(pair, options=tuple(sorted(options, key=str.casefold)), also_right=tied, facts=facts)
+
+
 OPS: dict[str, Callable[[dict], Computed]] = {
     "count_tokens": op_count_tokens,
     "split": op_split,
@@ -321,6 +350,7 @@ OPS: dict[str, Callable[[dict], Computed]] = {
     "vocab_size": op_vocab_size,
     "ratio": op_ratio,
     "chunks_silent": op_chunks_silent,
+    "wordpiece_at": op_wordpiece_at,
 }
 
 KIND_OF_OP = {
@@ -329,6 +359,7 @@ KIND_OF_OP = {
     "split": "split", "merge_at": "choice", "direction": "choice", "merge_order": "order",
     "word_splits_into": "word", "compare_texts": "choice", "join_difference": "number", "stream_silent": "number",
     "vocab_size": "number", "ratio": "number", "chunks_silent": "number",
+    "wordpiece_at": "choice",
 }
 
 
