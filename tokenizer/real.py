@@ -46,6 +46,8 @@ Using one (it is loaded once per process, then shared):
 [('⟨E0 A4⟩', 0), ('⟨98⟩', 0), ('न', 0), ('े', 1)]
 >>> [gpt4.raw_piece(t) for t in gpt4.encode(" fog")]        # as tiktoken's GPT-2 stand-ins write it
 ['Ġfog']
+>>> gpt4.pieces("Thick fog, 12345")                     # its pre-split, before any merge
+['Thick', ' fog', ',', ' ', '123', '45']
 """
 
 from __future__ import annotations
@@ -497,6 +499,32 @@ class RealTokenizer:
     def count(self, text: str) -> int:
         """How many tokens ``text`` is."""
         return len(self.encode(text))
+
+    @property
+    def pattern(self) -> str | None:
+        """The pre-split regular expression this tokenizer cuts text with before any merge
+        (``None`` for SentencePiece, which has none)."""
+        split = getattr(self, "_split", None)
+        return None if split is None else split.pattern
+
+    def pieces(self, text: str) -> list[str]:
+        """The pre-split pieces of ``text``, in order: the matches of the tokenizer's own pattern
+        (for SentencePiece, which has none, its words: from one ``▁`` to the next). BPE never merges
+        across two pieces, so each token lies inside one; ``Token.piece`` is the piece's index.
+
+        >>> load("cl100k_base").pieces("घने कोहरे")      # vowel signs are not letters to its pattern
+        ['घन', 'े', ' क', 'ोहर', 'े']
+        >>> load("o200k_base").pieces("घने कोहरे")       # marks stay with their letters
+        ['घने', ' कोहरे']
+        """
+        prepared = self._prepare(text)
+        split = getattr(self, "_split", None)
+        if split is not None:
+            return [match.group() for match in split.finditer(prepared)]
+        grouped: dict[int, bytearray] = {}
+        for token in self.encode_tokens(text):
+            grouped.setdefault(token.piece, bytearray()).extend(token.bytes)
+        return [bytes(data).decode("utf-8", errors="replace") for data in grouped.values()]
 
     def encode_tokens(self, text: str, *, limit: int | None = None) -> list[Token]:
         """Text to :class:`Token` objects; ``limit`` keeps only the first ``limit`` (the same as slicing).
