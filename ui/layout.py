@@ -85,6 +85,12 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost",
               "GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
               "more, and why."),
+    PageEntry("pages/9_Streaming.py", "Streaming", ":material/stream:", "Languages & cost",
+              "Send a Hindi sentence token by token: decoded one token at a time it shows �, held until each "
+              "character is whole it shows the text."),
+    PageEntry("pages/10_Quirks.py", "Quirks", ":material/psychology_alt:", "Languages & cost",
+              "Leading spaces, capitals, joined prompts, JSON, numbers with Indian commas, letters in strawberry: "
+              "live examples where token counts surprise."),
     # Later waves: more "Languages & cost" pages, then "Lessons".
 )
 
