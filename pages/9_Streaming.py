@@ -45,10 +45,14 @@ with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example, args=(example["text"],),
                   type="tertiary")
 
-key, tok = tokenizers.pick_one(PAGE, default="english-hindi", kinds=("lab", "real", "session"))
+# In large type the picker and the text share a row, so the stream fits on a projector's screen.
+pick_col, text_col = st.columns([2, 3], gap="medium") if LARGE else (st.container(), st.container())
+with pick_col:
+    key, tok = tokenizers.pick_one(PAGE, default="english-hindi", kinds=("lab", "real", "session"))
 state.restore(PARAMS)
-st.text_area("Text to stream", key=TEXT.skey, height=80 if LARGE else 90,
-             help=f"Any text, up to 1 MB. The first {MAX_STREAM} tokens are streamed step by step; all are counted.")
+text_col.text_area("Text to stream", key=TEXT.skey, height=80 if LARGE else 90,
+                   help=f"Any text, up to 1 MB. The first {MAX_STREAM} tokens are streamed step by step; all are "
+                   "counted.")
 too_long = state.publish(PARAMS)
 text: str = state.value(TEXT) or ""
 if tok is None:

@@ -23,7 +23,7 @@ from tokenizer.stream import SoFar, StreamEvent, stream_tokens
 from ui import tokenizers
 from ui.chips import FONTS, MONO, chip_from_token, chips_html
 from ui.chips import CSS as CHIPS_CSS
-from ui.display import readable_text, token_html
+from ui.display import lone_marks, mark_name, readable_text, token_html
 
 BAD_COLOUR = "#EE8866"  # Paul Tol's light orange: black text on it is above 8:1
 
@@ -42,6 +42,7 @@ CSS = (
 .tl-held{{display:inline-block;border:2px dashed #000;border-radius:.25em;font-family:{MONO};font-size:.62em;
  padding:0 .3em;margin-left:.25em;vertical-align:middle;white-space:nowrap;color:#000}}
 .tl-empty{{font-style:italic;font-size:.7em;opacity:.8}}
+.tl-markname{{font-style:italic;font-size:.6em;margin-left:.4em}}
 .tl-now{{display:flex;flex-wrap:wrap;gap:.6em 1.6em;align-items:center;margin:.2em 0 .6em}}
 .tl-now>div{{display:flex;flex-direction:column;gap:.15em;min-width:0}}
 .tl-now .tl-k{{font-size:.85em;font-weight:600}}
@@ -87,6 +88,12 @@ def naive_html(parts: Sequence[tuple[str, bytes]], *, token: bool = False) -> st
     return "".join(bad_html(bad) if bad else text_html(text) for text, bad in parts)
 
 
+def _names_html(text: str) -> str:
+    """The names of the marks that start ``text`` with nothing to sit on ("vowel sign o"): no hover on a projector."""
+    names = [mark_name(m) for m in lone_marks(text)]
+    return f'<span class="tl-markname">{html.escape(", ".join(names))}</span>' if names else ""
+
+
 def held_html(held: bytes) -> str:
     if not held:
         return ""
@@ -126,8 +133,9 @@ def current_html(token: Token, event: StreamEvent, position: int, total: int) ->
     chip = chips_html([chip_from_token(token, highlight=True)], show_ids=token.known, runs=False,
                       label=f"token {position}")
     naive = naive_html(event.naive_parts, token=True) if event.bytes else '<span class="tl-empty">nothing</span>'
+    naive += _names_html("".join(text for text, bad in event.naive_parts if not bad))
     if event.text:
-        careful = token_html(event.text)
+        careful = token_html(event.text) + _names_html(event.text)
     else:
         careful = '<span class="tl-empty">nothing yet</span>'
     careful += held_html(event.held_bytes)

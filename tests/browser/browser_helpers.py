@@ -95,3 +95,38 @@ def screenshot(page, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path))
     return path
+
+
+def uses_devanagari_font(page, selector: str) -> bool:
+    """True when the browser draws the Devanagari in ``selector`` with a Devanagari-capable font
+    (a missing font would give boxes: their width would equal a fallback .notdef glyph's)."""
+    return page.evaluate(
+        """(sel) => {
+            const el = document.querySelector(sel);
+            if (!el) return false;
+            const ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = getComputedStyle(el).font;
+            const ka = ctx.measureText('क').width, kha = ctx.measureText('ख').width;
+            const missing = ctx.measureText('\\u{E0FFF}').width;  // a private-use code point: no glyph
+            return ka > 0 && (ka !== missing || kha !== missing);
+        }""",
+        selector,
+    )
+
+
+def cut_off(page, selector: str) -> list[str]:
+    """Elements matching ``selector`` in the main area that stick out past the window's right edge, or
+    whose content is wider than themselves (text cut off), described for a failure message."""
+    return page.evaluate(
+        """(sel) => {
+            const out = [];
+            for (const el of document.querySelectorAll('[data-testid="stMain"] ' + sel)) {
+                const r = el.getBoundingClientRect();
+                if (r.width === 0) continue;
+                if (r.right > window.innerWidth + 1) out.push(sel + ' ends at ' + Math.round(r.right) + ' > ' + window.innerWidth);
+                if (el.scrollWidth > el.clientWidth + 1) out.push(sel + ' scrolls: ' + el.scrollWidth + ' > ' + el.clientWidth);
+            }
+            return out;
+        }""",
+        selector,
+    )
