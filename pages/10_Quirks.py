@@ -12,7 +12,7 @@ page_setup("Quirks")
 import lessons  # noqa: E402
 from tokenizer.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, group_digits  # noqa: E402
 from tokenizer.numbers import indian, international, parse_number  # noqa: E402
-from tokenizer.quirks import FORMATS, case_forms, count_letter, format_variants, join_counts  # noqa: E402
+from tokenizer.quirks import FORMATS, case_forms, count_letter, format_variants  # noqa: E402
 from tokenizer.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark  # noqa: E402
 from ui import predict, state, tokenizers  # noqa: E402
 from ui import quirksview as qv  # noqa: E402
@@ -124,7 +124,7 @@ def join_section() -> None:
     if qv.too_long(a, MAX_PART, "each text") or qv.too_long(b, MAX_PART, "each text"):
         return
     st.toggle("Predict first", key=JOIN_PREDICT.skey, help="Guess the joined count before it is shown.")
-    joined = {key: join_counts(tok, [a, b]) for key, tok in chosen}
+    joined = {key: qv.joined(key, (a, b)) for key, _ in chosen}
     first_key, first_tok = chosen[0]
     hidden = False
     if state.value(JOIN_PREDICT):

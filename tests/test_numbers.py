@@ -38,6 +38,8 @@ from tokenizer.numbers import (
         ("1,23,456", "123,456", "1,23,456"),  # already grouped, either way: read as the digits
         ("123 456", "123,456", "1,23,456"),
         ("007", "7", "7"),
+        ("-0", "0", "0"),
+        ("-0.5", "-0.5", "-0.5"),
     ],
 )
 def test_international_and_indian_commas(number: str, intl: str, ind: str) -> None:

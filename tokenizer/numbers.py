@@ -85,6 +85,8 @@ def parse_number(text: str) -> Number:
     if len(digits) + len(fraction) > MAX_DIGITS:
         raise ValueError(f"That number has {len(digits) + len(fraction):,} digits; this lab takes up to {MAX_DIGITS:,}.")
     digits = digits.lstrip("0") or "0"
+    if digits == "0" and not fraction.strip("0"):
+        sign = ""  # -0 is 0
     return Number(sign if sign == "-" else "", digits, fraction)
 
 

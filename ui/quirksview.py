@@ -11,6 +11,7 @@ from typing import Callable, Sequence
 import streamlit as st
 
 from tokenizer import TextTokenizer
+from tokenizer.quirks import Joined, join_counts
 from ui import tokenizers
 from ui.chips import CSS, Chip, chip_from_token, chips_html, labelled_rows_html
 from ui.display import md_escape, plural
@@ -34,6 +35,12 @@ def token_chips(key: str, text: str, *, highlight: Callable[[int], bool] | None 
     enc = tokenizers.encoded(key, text, MAX_CHIPS)
     chips = [chip_from_token(t, highlight=bool(highlight and highlight(i))) for i, t in enumerate(enc.tokens)]
     return chips, enc.measure.tokens
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def joined(key: str, parts: tuple[str, ...]) -> Joined:
+    """:func:`tokenizer.quirks.join_counts` once per (tokenizer, texts), for every learner."""
+    return join_counts(tokenizers.load(key), parts)
 
 
 def count_note(count: int, shown: int, noun: str = "token") -> str:
@@ -68,4 +75,4 @@ def too_long(text: str, limit: int, what: str) -> bool:
     return True
 
 
-__all__ = ["MAX_CHIPS", "chip_row", "columns", "count_note", "heading", "rows", "token_chips", "too_long"]
+__all__ = ["MAX_CHIPS", "chip_row", "columns", "count_note", "heading", "joined", "rows", "token_chips", "too_long"]
