@@ -219,9 +219,16 @@ with tabs["formatting"]:
 
 
 # -- numbers ---------------------------------------------------------------------------------------------
+NUMBER_CHIPS = 120  # chips drawn per row for a long number: its start shows each rule; every token is counted
+
+
 def plain_chips(groups: list[str]) -> list[Chip]:
     """Digit groups drawn as chips (a rule's cut, not a tokenizer's tokens)."""
-    return [Chip(label=g) for g in groups[: qv.MAX_CHIPS]]
+    return [Chip(label=g) for g in groups[:NUMBER_CHIPS]]
+
+
+def groups_note(groups: list[str]) -> str:
+    return qv.count_note(len(groups), min(len(groups), NUMBER_CHIPS), "group")
 
 
 def numbers_section() -> None:
@@ -234,10 +241,9 @@ def numbers_section() -> None:
         return
     digits = number.digits
     st.markdown("**Three rules for cutting the digits**, drawn as chips (rules, not a tokenizer's tokens):")
-    qv.rows([("one token per digit", plain_chips(list(digits)), plural(len(digits), "group")),
-             ("groups of three from the left", plain_chips(group_digits(digits)), plural(len(group_digits(digits)), "group")),
-             ("right-aligned groups of three", plain_chips(group_digits(digits, align="right")),
-              plural(len(group_digits(digits, align="right")), "group"))])
+    rules = (("one token per digit", list(digits)), ("groups of three from the left", group_digits(digits)),
+             ("right-aligned groups of three", group_digits(digits, align="right")))
+    qv.rows([(label, plain_chips(groups), groups_note(groups)) for label, groups in rules])
     writings = (("no commas", number.plain), ("international commas", international(number.plain)),
                 ("Indian commas", indian(number.plain)))
     st.markdown("**What each tokenizer does**, measured on this number written three ways:")
@@ -250,7 +256,7 @@ def numbers_section() -> None:
                        f"({' '.join(visible_token(t.label) for t in probe)}).")
             rows = []
             for label, text in writings:
-                chips, count = qv.token_chips(key, text)
+                chips, count = qv.token_chips(key, text, limit=NUMBER_CHIPS)
                 rows.append((label, chips, qv.count_note(count, len(chips))))
             qv.rows(rows)
     st.caption(md_escape(C["numbers"]["citation"]) + " " + md_escape(C["numbers"]["finding"]))

@@ -30,10 +30,11 @@ def columns(chosen: Sequence[tuple[str, TextTokenizer]], large: bool) -> list[tu
     return out
 
 
-def token_chips(key: str, text: str, *, highlight: Callable[[int], bool] | None = None) -> tuple[list[Chip], int]:
-    """The chips of ``text`` with tokenizer ``key`` (the first :data:`MAX_CHIPS`) and its token count."""
+def token_chips(key: str, text: str, *, highlight: Callable[[int], bool] | None = None,
+                limit: int = MAX_CHIPS) -> tuple[list[Chip], int]:
+    """The chips of ``text`` with tokenizer ``key`` (the first ``limit``) and its token count."""
     enc = tokenizers.encoded(key, text, MAX_CHIPS)
-    chips = [chip_from_token(t, highlight=bool(highlight and highlight(i))) for i, t in enumerate(enc.tokens)]
+    chips = [chip_from_token(t, highlight=bool(highlight and highlight(i))) for i, t in enumerate(enc.tokens[:limit])]
     return chips, enc.measure.tokens
 
 
