@@ -68,8 +68,8 @@ st.markdown(
     "purpose: English, हिन्दी, and *yaar, kal milte hain*."
 )
 
-st.subheader("Coming later")
-st.caption("These labs are planned and not built yet.")
-st.markdown(
-    "\n".join(f"- :gray-badge[Coming soon] **{item['name']}**: {item['what']}" for item in lessons.examples("coming"))
-)
+coming = lessons.examples("coming")
+if coming:
+    st.subheader("Coming later")
+    st.caption("These labs are planned and not built yet.")
+    st.markdown("\n".join(f"- :gray-badge[Coming soon] **{item['name']}**: {item['what']}" for item in coming))

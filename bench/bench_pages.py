@@ -56,6 +56,11 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
     "pages/5_Real_tokenizers.py": [
         {"toks": "cl100k_base,o200k_base"},
     ],
+    "pages/6_English_vs_Hindi.py": [
+        {"k": "1"},
+        {"k": "10", "budget": "200", "step": "40"},
+        {"k": "10", "large": "1"},
+    ],
     "pages/9_Streaming.py": [
         {"step": "30"},
         {"step": "30", "large": "1"},
@@ -83,9 +88,20 @@ CLICKS: dict[str, str] = {
     "pages/9_Streaming.py": "stream.next",
 }
 
+# Sliders worth dragging, per page file: (deep link, slider key). Each rerun moves the slider one
+# step on (wrapping at its end), as a learner dragging it does.
+SLIDES: dict[str, list[tuple[dict[str, str], str]]] = {
+    "pages/6_English_vs_Hindi.py": [
+        ({"k": "1"}, "evh.k"),  # every share: the sweep is read, one tokenizer per new share is trained
+        ({"k": "1"}, "evh.budget"),
+        ({"k": "10"}, "evh.step"),  # the compression curve's cursor (a fragment in the browser)
+    ],
+}
 
-def time_page(path: str, params: dict[str, str], reruns: int) -> tuple[float, list[float], int]:
-    """The first run (through app.py, as a deep link does), then ``reruns`` interactions."""
+
+def time_page(path: str, params: dict[str, str], reruns: int, slide: str | None = None) -> tuple[float, list[float], int]:
+    """The first run (through app.py, as a deep link does), then ``reruns`` interactions: a click, a
+    slider moved one step (``slide``), or a plain rerun."""
     start = time.perf_counter()
     at = run_page(path, query_params=params, allow_exceptions=True, timeout=120)
     first = time.perf_counter() - start
@@ -93,7 +109,10 @@ def time_page(path: str, params: dict[str, str], reruns: int) -> tuple[float, li
     times = []
     for _ in range(reruns):
         start = time.perf_counter()
-        if click and not at.button(key=click).disabled:
+        if slide:
+            slider = at.slider(key=slide)
+            slider.set_value(int(slider.value) + 1 if slider.value < slider.max else int(slider.min)).run()
+        elif click and not at.button(key=click).disabled:
             at.button(key=click).click().run()
         else:
             at.run()
@@ -104,15 +123,20 @@ def time_page(path: str, params: dict[str, str], reruns: int) -> tuple[float, li
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reruns", type=int, default=15)
+    parser.add_argument("--page", default="", help="only the pages whose file name contains this")
     args = parser.parse_args()
     print(f"{'page':34} {'deep link':48} {'first':>8} {'median':>8} {'worst':>8}  verdict")
     worst_all = 0.0
     for entry in PAGES:
-        for params in [{}] + SCENARIOS.get(entry.path, []):
-            first, times, errors = time_page(entry.path, params, args.reruns)
+        if args.page not in entry.path:
+            continue
+        runs = [(params, None) for params in [{}] + SCENARIOS.get(entry.path, [])] + SLIDES.get(entry.path, [])
+        for params, slide in runs:
+            first, times, errors = time_page(entry.path, params, args.reruns, slide)
             median, worst = statistics.median(times), max(times)
             worst_all = max(worst_all, median)
-            link = "&".join(f"{k}={v}" for k, v in params.items())[:48] or "(as opened)"
+            link = "&".join(f"{k}={v}" for k, v in params.items()) + (f" drag {slide}" if slide else "")
+            link = link[:48] or "(as opened)"
             verdict = "ok" if median < 0.2 else "SLOW"
             if errors:
                 verdict += f", {errors} exception(s)!"

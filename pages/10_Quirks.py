@@ -18,6 +18,7 @@ from ui import predict, state, tokenizers  # noqa: E402
 from ui import quirksview as qv  # noqa: E402
 from ui.chips import Chip, chip_from_token  # noqa: E402
 from ui.display import join_words, md_code, md_escape, plural, ratio, visible_token  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 
 PAGE = "quirks"
 C = lessons.content("quirks")
@@ -46,6 +47,7 @@ PARAMS = [TAB, SPACE_WORD, CASE_WORD, JOIN_A, JOIN_B, JOIN_PREDICT, RECORDS, FOR
 if not LARGE:
     st.caption("Live examples of the places where token counts surprise people. Edit any of them; every count is "
                "measured with the real tokenizers you pick, offline.")
+lesson_link(7)
 real_keys = [e.key for e in tokenizers.real_entries()]
 chosen = tokenizers.pick_many(PAGE, default=[k for k in ("cl100k_base", "o200k_base") if k in real_keys],
                               kinds=("real",), label="Real tokenizers", upload=False)
@@ -133,7 +135,7 @@ def join_section() -> None:
         change = j.total - j.sum_of_parts
         moved = "the same as" if change == 0 else f"{plural(abs(change), 'token')} {'fewer' if change < 0 else 'more'} than"
         question = predict.Question(
-            key=f"quirks:join:{run}", kind="number", answer=j.total, unit="tokens", scope="quirks",
+            key=f"quirks-page:join:{run}", kind="number", answer=j.total, unit="tokens", scope="quirks-page",
             prompt=f"With {first_tok.name}, the first text is {plural(j.counts[0], 'token')} and the second "
                    f"{plural(j.counts[1], 'token')}: {j.sum_of_parts:,} counted apart. How many tokens is the "
                    "prompt they make together?",
@@ -333,7 +335,7 @@ def presplit_section() -> None:
     if qv.too_long(text, MAX_SENTENCE, "a sentence"):
         return
     words = len(text.split())
-    for key, tok in chosen:  # one full-width row each: the pieces are the point
+    for _, tok in chosen:  # one full-width row each: the pieces are the point
         pieces = tok.pieces(text)
         marked = sum(1 for p in pieces if starts_with_mark(p))
         st.markdown(f"**{md_escape(tok.name)}**: {plural(len(pieces), 'piece')} for {plural(words, 'word')}; "
@@ -346,7 +348,7 @@ def presplit_section() -> None:
             st.caption("It has no pre-split pattern (SentencePiece): its pieces are its words.")
     st.caption("Each chip is a piece, before any merge. A mark cut off its letter is drawn on ◌ and named.")
     with st.expander("The patterns", icon=":material/regular_expression:"):
-        for key, tok in chosen:
+        for _, tok in chosen:
             if tok.pattern:
                 st.markdown(f"**{md_escape(tok.name)}**  \n{md_code(tok.pattern, visible=False)}")
 

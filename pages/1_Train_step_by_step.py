@@ -8,7 +8,7 @@ counts *before* merge k, the pair it picked, and the corpus *after* merge k.
 
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, large_type_on, page_setup
 
 page_setup("Train step by step")
 
@@ -20,11 +20,13 @@ from ui.codeview import algorithm_html  # noqa: E402
 from ui.display import callout_html, join_words, md_code, md_escape, plural  # noqa: E402
 from ui.engine import MAX_MERGES, trained_with_progress  # noqa: E402
 from ui.layout import find_page, link_params  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 from ui.state import publish, restore  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes  # noqa: E402
 
 LARGE = large_type_on()
+CLASSROOM = classroom_on()  # fewer controls: the teacher steps, the class watches
 STEPPER = Stepper(tv.STEP)
 
 if not LARGE:
@@ -54,58 +56,72 @@ pick.selectbox(
 preset = lessons.presets().get(preset_id)
 if preset is not None and preset.note and not LARGE:
     about.html(callout_html(preset.note))
+if preset is not None and preset.lesson and not CLASSROOM:
+    with about:
+        lesson_link(preset.lesson)
 
 settings = tv.current_settings(params)
 changed = tv.changed_settings(settings, preset_defaults) if preset is not None else []
-with (about if LARGE else st).expander(f"Trainer settings: {md_escape(settings.summary())}",
-                 expanded=bool(changed) or preset is None, icon=":material/tune:"):
-    if LARGE:  # two rows, so the labels are not squeezed letter by letter
-        c_unit, c_split, c_marker = st.columns(3)
-        c_ties, c_merges, _ = st.columns(3)
-    else:
-        c_unit, c_split, c_marker, c_ties, c_merges = st.columns([1.1, 1.5, 1.4, 1.3, 1])
-    c_unit.radio(
-        "Unit",
-        ("chars", "bytes"),
-        key=params["unit"].skey,
-        format_func=tv.UNIT_NAMES.get,
-        help="What BPE starts from: Unicode characters (code points), or the UTF-8 bytes of the text (ids 0-255).",
-    )
-    split = c_split.radio(
-        "Pre-split",
-        ("whitespace", "regex"),
-        key=params["split"].skey,
-        format_func=tv.SPLIT_NAMES.get,
-        horizontal=True,
-        help="BPE merges only inside the pieces the text is first cut into. Whitespace drops the spaces; "
-        "the regex keeps what the pattern matches (the default ` ?\\S+` keeps one space before each word).",
-    )
-    c_split.text_input(
-        "Pattern",
-        key=params["pattern"].skey,
-        disabled=split != "regex",
-        help="A regular expression (Python `regex` module). Each match is one piece; text between matches "
-        "becomes pieces of its own.",
-    )
-    if split == "regex":
-        c_split.caption("With spaces shown: " + md_code(settings.pattern))
-    marker = c_marker.selectbox(
-        "End-of-word marker",
-        tv.MARKER_CHOICES,
-        key=params["marker"].skey,
-        format_func=tv.MARKER_NAMES.get,
-        help="A symbol added to the end of every word, so a token can mean 'at the end of a word'.",
-    )
-    c_marker.text_input("Custom marker", key=params["marker_text"].skey, disabled=marker != "custom", max_chars=12)
-    c_ties.radio(
-        "Ties",
-        ("first", "hf"),
-        key=params["ties"].skey,
-        format_func=tv.TIE_NAMES.get,
-        help="When pairs share the top count. First seen: the pair met first reading the words in order. "
-        "hf: the order Hugging Face tokenizers use.",
-    )
-    c_merges.number_input("Merges", min_value=0, max_value=MAX_MERGES, step=1, key=params["merges"].skey)
+
+
+def draw_settings() -> None:
+    """The five trainer settings and the merge budget (hidden in classroom mode: the preset's are used)."""
+    with (about if LARGE else st).expander(f"Trainer settings: {md_escape(settings.summary())}",
+                                           expanded=bool(changed) or preset is None, icon=":material/tune:"):
+        if LARGE:  # two rows, so the labels are not squeezed letter by letter
+            c_unit, c_split, c_marker = st.columns(3)
+            c_ties, c_merges, _ = st.columns(3)
+        else:
+            c_unit, c_split, c_marker, c_ties, c_merges = st.columns([1.1, 1.5, 1.4, 1.3, 1])
+        c_unit.radio(
+            "Unit",
+            ("chars", "bytes"),
+            key=params["unit"].skey,
+            format_func=tv.UNIT_NAMES.get,
+            help="What BPE starts from: Unicode characters (code points), or the UTF-8 bytes of the text (ids 0-255).",
+        )
+        split = c_split.radio(
+            "Pre-split",
+            ("whitespace", "regex"),
+            key=params["split"].skey,
+            format_func=tv.SPLIT_NAMES.get,
+            horizontal=True,
+            help="BPE merges only inside the pieces the text is first cut into. Whitespace drops the spaces; "
+            "the regex keeps what the pattern matches (the default ` ?\\S+` keeps one space before each word).",
+        )
+        c_split.text_input(
+            "Pattern",
+            key=params["pattern"].skey,
+            disabled=split != "regex",
+            help="A regular expression (Python `regex` module). Each match is one piece; text between matches "
+            "becomes pieces of its own.",
+        )
+        if split == "regex":
+            c_split.caption("With spaces shown: " + md_code(settings.pattern))
+        marker = c_marker.selectbox(
+            "End-of-word marker",
+            tv.MARKER_CHOICES,
+            key=params["marker"].skey,
+            format_func=tv.MARKER_NAMES.get,
+            help="A symbol added to the end of every word, so a token can mean 'at the end of a word'.",
+        )
+        c_marker.text_input("Custom marker", key=params["marker_text"].skey, disabled=marker != "custom", max_chars=12)
+        c_ties.radio(
+            "Ties",
+            ("first", "hf"),
+            key=params["ties"].skey,
+            format_func=tv.TIE_NAMES.get,
+            help="When pairs share the top count. First seen: the pair met first reading the words in order. "
+            "hf: the order Hugging Face tokenizers use.",
+        )
+        c_merges.number_input("Merges", min_value=0, max_value=MAX_MERGES, step=1, key=params["merges"].skey)
+
+
+
+if CLASSROOM:
+    about.caption(md_escape(f"Trainer settings: {settings.summary()}"))
+else:
+    draw_settings()
 
 settings = tv.current_settings(params)
 if changed:
@@ -121,7 +137,7 @@ corpus: str | None = None
 source = "My text"
 if preset is not None:
     corpus = preset.corpus
-    if not LARGE:
+    if not LARGE and not CLASSROOM:
         with st.expander(f"The corpus text ({len(corpus):,} characters)", icon=":material/article:"):
             st.code(corpus, language=None, wrap_lines=True, height=min(400, 40 + 24 * (1 + len(corpus) // 120)))
 else:
@@ -259,6 +275,8 @@ def draw_steps(trace, run: str) -> None:
     if k:
         st.markdown(f"**Tokens learned so far: {k:,}**" + (" (the last 40 shown)" if k > 40 else ""))
         st.html(tv.learned_tokens_html(trace, k))
+    if CLASSROOM:
+        return
     with st.expander("Every merge so far, as a table", key="train.table_open", on_change="rerun",
                      icon=":material/table:") as table_box:
         if table_box.open:
@@ -334,7 +352,7 @@ if trace is not None:
         st.fragment(draw_steps, run_every=STEPPER.run_every())(trace, run)
     if st.session_state.get(tv.PREDICT.skey):
         st.caption("Downloads are hidden while you predict: the trace would give the answers away.")
-    else:
+    elif not CLASSROOM:
         with st.expander("Take it with you: the model and the trace as files", icon=":material/download:"):
             draw_downloads(trace, run)
     if preset is None:

@@ -16,6 +16,7 @@ from tokenizer.textstats import text_counts  # noqa: E402
 from ui import state, tokenizers  # noqa: E402
 from ui.chips import CSS, chip_from_token, chips_html  # noqa: E402
 from ui.display import lone_marks, md_escape, plural, ratio, visible_token  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 from ui.treeview import tree_html  # noqa: E402
 
 PAGE = "tokenize"
@@ -38,6 +39,7 @@ if not LARGE:
         "Type or paste any text (English, हिन्दी, Hinglish, emoji, code) and see how tokenizers cut it: real "
         "production tokenizers and the lab's own, side by side, with their counts and the ids a model reads."
     )
+lesson_link(1)
 state.restore(PARAMS)
 
 

@@ -14,6 +14,7 @@ from tokenizer.replay import EncodeTrace, encode_trace  # noqa: E402
 from ui import state, tokenizers  # noqa: E402
 from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips  # noqa: E402
 from ui.display import md_code, pair_text, plural, visible_token  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 from ui.treeview import tree_html  # noqa: E402
 
@@ -41,6 +42,7 @@ if not LARGE:
         "learned, in the order it learned them. A merge fires wherever its pair sits side by side; most find "
         "nothing. Step through the ones that fire."
     )
+lesson_link(2)
 with st.container(horizontal=True, gap="small", vertical_alignment="center"):
     st.caption("Ready examples:", width="content")
     for i, example in enumerate(EXAMPLES):

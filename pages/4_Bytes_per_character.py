@@ -7,6 +7,7 @@ from ui import bytesview as bv
 from ui import charts, state, tokenizers
 from ui.display import visible_token
 from ui.layout import large_type_on, page_setup
+from ui.lessonview import lesson_link
 
 page_setup("Bytes per character")
 
@@ -46,6 +47,7 @@ st.markdown(
     "bytes each. A byte-level tokenizer starts from these bytes, so this is where Hindi's extra token cost begins."
 )
 
+lesson_link(3)
 left, right = st.columns([3, 2], vertical_alignment="top")
 with right:
     st.selectbox(

@@ -11,6 +11,7 @@ from ui import charts, state, tokenizers  # noqa: E402
 from ui import premiumview as pv  # noqa: E402
 from ui.chips import CSS, chip_from_token, chips_html  # noqa: E402
 from ui.display import md_escape, plural  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 
 PAGE = "real"
 MAX_CHARS = 5_000
@@ -28,6 +29,7 @@ st.markdown(
 )
 
 
+lesson_link(9)
 def _reset_pair() -> None:
     state.set_value(ENGLISH, PAIR["test_en"])
     state.set_value(HINDI, PAIR["test_hi"])

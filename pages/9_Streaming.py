@@ -14,6 +14,7 @@ from tokenizer.textstats import text_counts  # noqa: E402
 from ui import predict, state, streamview, tokenizers  # noqa: E402
 from ui.chips import chip_from_token, chips_html  # noqa: E402
 from ui.display import md_escape, plural  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 
 PAGE = "stream"
@@ -39,6 +40,7 @@ def _use_example(text: str) -> None:
 
 if not LARGE:
     st.caption(md_escape(CONTENT["intro"]))
+lesson_link(6)
 with st.container(horizontal=True, gap="small", vertical_alignment="center"):
     st.caption("Try:", width="content")
     for i, example in enumerate(EXAMPLES):
@@ -123,7 +125,7 @@ def draw_stream() -> None:
         question = streamview.whole_question(run, events, k)
         with st.container(border=True):
             hidden = predict.ask(question) is None
-            st.caption(f"Your predictions on this page: {predict.score_line('stream')}.")
+            st.caption(f"Your predictions on this page: {predict.score_line('streaming-page')}.")
     shown = k - 1 if hidden else k
     now = so_far(events, shown)
     st.html(streamview.CSS + streamview.panels_html(now, CONTENT["naive"], CONTENT["careful"]))

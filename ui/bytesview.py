@@ -31,7 +31,14 @@ import streamlit as st
 
 import lessons
 from tokenizer import Token
-from tokenizer.textstats import CharInfo, TextCounts, char_info, char_table, graphemes, text_counts
+from tokenizer.textstats import (
+    CharInfo,
+    TextCounts,
+    char_info,
+    char_table,
+    graphemes,
+    text_counts,
+)
 from ui import charts
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import PALETTE, chip_from_token, chips_html

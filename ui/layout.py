@@ -85,13 +85,18 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost",
               "GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
               "more, and why."),
+    PageEntry("pages/6_English_vs_Hindi.py", "English vs Hindi", ":material/balance:", "Languages & cost",
+              "Share one merge budget between English and Hindi, slide the mix, and watch who gets the cheap tokens."),
     PageEntry("pages/9_Streaming.py", "Streaming", ":material/stream:", "Languages & cost",
               "Send a Hindi sentence token by token: decoded one token at a time it shows �, held until each "
               "character is whole it shows the text."),
     PageEntry("pages/10_Quirks.py", "Quirks", ":material/psychology_alt:", "Languages & cost",
               "Leading spaces, capitals, joined prompts, JSON, numbers with Indian commas, letters in strawberry: "
               "live examples where token counts surprise."),
-    # Later waves: more "Languages & cost" pages, then "Lessons".
+    # More "Languages & cost" pages go here, before the lessons.
+    PageEntry("pages/12_Lessons.py", "Lessons", ":material/menu_book:", "Lessons",
+              "Nine short lessons with exercises: predict first, then the lab computes the truth and keeps your "
+              "score."),
 )
 
 
@@ -127,7 +132,7 @@ BASE_CSS_MARKER = "/* ui.layout: base */"
 _BASE_CSS = f"""
 <style>
 {BASE_CSS_MARKER}
-[data-testid="stFileUploaderDropzoneInstructions"] small {{ display: none; }}
+[data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
 </style>
 """
 
@@ -177,49 +182,74 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 """
 
 
+@dataclass(frozen=True)
+class _Switch:
+    """A session-wide on/off setting with a sidebar toggle and a URL parameter (large type, classroom mode).
+
+    Streamlit forgets a widget's value when you move to another page, so the value
+    also lives under a plain key (``store``) and is copied back into the widget key
+    before the toggle is drawn on every page; the URL carries it (``?large=1``).
+    """
+
+    key: str
+    param: str
+    store: str
+    label: str
+    help: str
+
+    def on(self) -> bool:
+        return bool(st.session_state.get(self.store, False))
+
+    def remember(self) -> None:  # on_change: runs before the script, so the rerun sees the new value
+        st.session_state[self.store] = bool(st.session_state[self.key])
+        if self is CLASSROOM and st.session_state[self.store]:  # classroom mode comes with large type
+            st.session_state[LARGE.store] = True
+
+    def sync(self) -> bool:
+        """Decide the value for this run, restore the widget value, mirror the URL."""
+        if self.store not in st.session_state:  # the first run of this browser session: the link decides
+            st.session_state[self.store] = st.query_params.get(self.param, "") in ("1", "true", "on", "yes")
+        on = self.on()
+        st.session_state[self.key] = on  # the toggle is created without value=: no double-default warning
+        if on and st.query_params.get(self.param) != "1":
+            st.query_params[self.param] = "1"
+        elif not on and self.param in st.query_params:
+            del st.query_params[self.param]
+        return on
+
+
+LARGE = _Switch(LARGE_TYPE_KEY, LARGE_TYPE_PARAM, _LARGE_TYPE_STORE, "Large type (classroom)",
+                "Bigger text for projecting in class. Adds ?large=1 to the link, so a link you share opens in "
+                "large type too.")
+CLASSROOM = _Switch("classroom_mode", "classroom", "_classroom_store", "Classroom mode",
+                    "Large type and fewer controls, one step per click: for a projector. Adds ?classroom=1 to the "
+                    "link, so the link you put on a slide opens the same way.")
+
+
 def large_type_on() -> bool:
     """Whether classroom large type is on for this session.
 
     Pages can use it, e.g. to draw charts with bigger labels.
     """
-    return bool(st.session_state.get(_LARGE_TYPE_STORE, False))
+    return LARGE.on()
+
+
+def classroom_on() -> bool:
+    """Whether classroom mode is on: pages then hide secondary controls (settings, downloads, tables)."""
+    return CLASSROOM.on()
 
 
 def link_params() -> dict[str, str] | None:
-    """Query params to put on links to other pages, so large type travels with them.
+    """Query params to put on links to other pages, so large type and classroom mode travel with them.
 
     Use with st.page_link(..., query_params=link_params()).
     """
-    return {LARGE_TYPE_PARAM: "1"} if large_type_on() else None
-
-
-def _large_type_from_url() -> bool:
-    return st.query_params.get(LARGE_TYPE_PARAM, "") in ("1", "true", "on", "yes")
-
-
-def _remember_large_type() -> None:
-    # on_change callback: runs before the script, so the page that reruns
-    # already sees the new value.
-    st.session_state[_LARGE_TYPE_STORE] = bool(st.session_state[LARGE_TYPE_KEY])
-
-
-def _sync_large_type() -> bool:
-    """Decide large type for this run, restore the widget value, mirror the URL."""
-    if _LARGE_TYPE_STORE not in st.session_state:
-        # First run of this browser session: the link decides.
-        st.session_state[_LARGE_TYPE_STORE] = _large_type_from_url()
-    on = large_type_on()
-    # Restore the widget value (lost on page switches). The toggle is created
-    # without value=..., so this does not trigger Streamlit's
-    # "default value and Session State" warning.
-    st.session_state[LARGE_TYPE_KEY] = on
-    # Keep the address bar shareable. Our page links carry ?large=1 (see
-    # link_params), but a link without it, or st.switch_page, drops it: put it back.
-    if on and st.query_params.get(LARGE_TYPE_PARAM) != "1":
-        st.query_params[LARGE_TYPE_PARAM] = "1"
-    elif not on and LARGE_TYPE_PARAM in st.query_params:
-        del st.query_params[LARGE_TYPE_PARAM]
-    return on
+    params = {}
+    if large_type_on():
+        params[LARGE_TYPE_PARAM] = "1"
+    if classroom_on():
+        params[CLASSROOM.param] = "1"
+    return params or None
 
 
 def _draw_sidebar() -> None:
@@ -231,13 +261,8 @@ def _draw_sidebar() -> None:
                     entry.path, label=entry.title, icon=entry.icon, query_params=link_params()
                 )
         st.divider()
-        st.toggle(
-            "Large type (classroom)",
-            key=LARGE_TYPE_KEY,
-            on_change=_remember_large_type,
-            help="Bigger text for projecting in class. Adds ?large=1 to the link, "
-            "so a link you share opens in large type too.",
-        )
+        for switch in (LARGE, CLASSROOM):
+            st.toggle(switch.label, key=switch.key, on_change=switch.remember, help=switch.help)
 
 
 def page_setup(title: str, *, heading: bool = True) -> None:
@@ -254,7 +279,9 @@ def page_setup(title: str, *, heading: bool = True) -> None:
         page_icon=entry.icon if entry else APP_ICON,
         layout="wide",
     )
-    on = _sync_large_type()
+    if CLASSROOM.sync():  # classroom mode comes with large type
+        st.session_state[LARGE.store] = True
+    on = LARGE.sync()
     _draw_sidebar()
     st.html(_BASE_CSS)
     if on:

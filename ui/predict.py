@@ -23,14 +23,14 @@ All text is the learner's or the engine's: shown escaped, never as Markdown.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import streamlit as st
 
 from ui.display import callout_html, md_escape
 
 STORE = "lab.predictions"
-KINDS = ("choice", "number", "split", "order")
+KINDS = ("choice", "number", "split", "order", "word")
 
 
 @dataclass(frozen=True)
@@ -38,8 +38,9 @@ class Question:
     """One prediction. ``answer`` is computed by the engine, never typed into content.
 
     kind     ``"choice"`` (one of ``options``), ``"number"``, ``"split"`` (type the tokens,
-             separated by ``|``, compared piece by piece) or ``"order"`` (put ``options`` in order).
-    answer   an option; a number; the list of tokens; the options in the right order.
+             separated by ``|``, compared piece by piece), ``"order"`` (put ``options`` in order) or
+             ``"word"`` (type something that meets a rule: ``check(guess) -> (right, what it does)``).
+    answer   an option; a number; the list of tokens; the options in the right order; an example word.
     """
 
     key: str
@@ -53,6 +54,9 @@ class Question:
     tolerance: float = 0.0
     unit: str = ""
     scope: str = ""
+    hint: str = ""
+    """Shown when the answer is wrong: the misconception the question is there to catch."""
+    check: Callable[[str], tuple[bool, str]] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -85,6 +89,11 @@ def judge(q: Question, guess: Any) -> tuple[bool, str, tuple[bool, ...]]:
     if q.kind == "number":
         right = guess is not None and abs(float(guess) - float(q.answer)) <= q.tolerance
         return right, "", ()
+    if q.kind == "word":
+        if q.check is None:
+            raise ValueError("A word question needs its check.")
+        right, detail = q.check(str(guess))
+        return right, detail, ()
     if q.kind == "split":
         typed = parse_split(guess) if isinstance(guess, str) else list(guess)
         truth = [t.strip() for t in q.answer]
@@ -165,9 +174,10 @@ def _draw_input(q: Question) -> None:
                         placeholder="type a number")
     elif q.kind == "split":
         st.text_input("Your prediction: the tokens, separated by |", key=key, placeholder="for example: poha | wal | a")
+    elif q.kind == "word":
+        st.text_input("Your answer", key=key, placeholder="type a word")
     else:
-        st.multiselect("Your prediction: pick them in order, first to last", q.options, key=key,
-                       format_func=md_escape)
+        st.multiselect("Your prediction: pick them in order, first to last", q.options, key=key)  # plain text
 
 
 def ask(q: Question, *, button: str = "Check") -> Verdict | None:
@@ -200,6 +210,16 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
 def draw_verdict(q: Question, v: Verdict) -> None:
     truth = _shown(q.answer)
     guess = _shown(v.guess if q.kind != "split" or not isinstance(v.guess, str) else parse_split(v.guess))
+    if q.kind == "word":
+        head = ("Right! " if v.right else "Not this time. ") + (v.detail or "")
+        if not v.right:
+            head += f" For example, “{truth}” works."
+        why = q.explain + (f"\nRemember: {q.hint}" if q.hint and not v.right else "")
+        parts = [head] + ([why] if why else [])
+        if not v.counted:
+            parts.append("(A retry: your first answer is the one in the score.)")
+        st.html(callout_html("\n".join(parts), "success" if v.right else "info"))
+        return
     if v.right and v.guess != q.answer and q.kind == "choice":
         head = f"Right: {guess} has the top count too. The lab picked {truth}."
         why = q.explain_also_right or q.explain
@@ -209,7 +229,7 @@ def draw_verdict(q: Question, v: Verdict) -> None:
     else:
         unit = f" {q.unit}" if q.unit and q.kind == "number" else ""
         head = f"Not this time. You predicted {guess}{unit}; the lab computed {truth}{unit}."
-        why = q.explain
+        why = q.explain + (f"\nRemember: {q.hint}" if q.hint else "")
     parts = [head]
     if v.detail:
         parts.append(v.detail[0].upper() + v.detail[1:] + ".")

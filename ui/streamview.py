@@ -183,8 +183,9 @@ def whole_question(run: str, events: Sequence[StreamEvent], k: int):
         explain = (f"Token {k} is the bytes {hex_bytes(event.bytes)}: not whole characters on their own, so the "
                    f"naive decoder shows {marks} replacement mark{'' if marks == 1 else 's'}; the careful decoder "
                    f"{done}{held}.")
-    return Question(key=f"stream:{run}:{k}", prompt=prompt, kind="choice", answer=WHOLE if event.whole else BROKEN,
-                    options=(WHOLE, BROKEN), explain=explain, scope="stream")
+    return Question(key=f"streaming-page:{run}:{k}", prompt=prompt, kind="choice",
+                    answer=WHOLE if event.whole else BROKEN, options=(WHOLE, BROKEN), explain=explain,
+                    scope="streaming-page")
 
 __all__ = ["BROKEN", "CSS", "WHOLE", "bad_html", "current_html", "events_for", "held_html", "naive_html", "panels_html",
            "whole_question"]

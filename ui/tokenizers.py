@@ -29,8 +29,8 @@ import streamlit as st
 
 import lessons
 from tokenizer import TextTokenizer, Token, Tokenizer
-from tokenizer.measure import Measure, measure
 from tokenizer.io import tokenizer_from_json, tokenizer_to_json
+from tokenizer.measure import Measure, measure
 from ui import state
 from ui.display import md_code, md_escape
 from ui.engine import preset_trace

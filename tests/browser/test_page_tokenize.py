@@ -176,7 +176,7 @@ def test_bad_upload_says_what_to_do(open_page) -> None:
     wait_for_streamlit(page)
     assert_no_exception(page)
     # Streamlit's own small print ("Limit 50MB per file") is not shown: the label says the real limit.
-    expect(page.locator('[data-testid="stFileUploaderDropzoneInstructions"] small')).to_be_hidden()
+    expect(page.get_by_text("50MB per file", exact=False)).to_be_hidden()
     screenshot(page, "tokenize-bad-upload")
 
 

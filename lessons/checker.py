@@ -1,0 +1,39 @@
+"""The lesson checker behind ``python -m lessons check``: every lesson file valid, every answer computable."""
+
+from __future__ import annotations
+
+import json
+
+from ui.display import plural
+
+from .course import Course, render_body
+from .exercises import ExerciseError, compute
+
+
+def check(course: Course, as_json: bool = False) -> tuple[int, str, list[str]]:
+    """(exit code, what to print on standard output, problems for standard error)."""
+    problems = list(course.problems)
+    rows = []
+    for lesson in course.lessons:
+        try:
+            render_body(lesson)
+        except ExerciseError as exc:
+            problems.append(f"{lesson.file}: a figure in the text cannot be computed: {exc}")
+    for exercise in course.exercises:
+        try:
+            answer = compute(exercise.op, exercise.args).answer
+        except ExerciseError as exc:
+            problems.append(f"{exercise.key}: the answer cannot be computed: {exc}")
+            continue
+        rows.append({"id": exercise.id, "lesson": exercise.lesson, "kind": exercise.kind, "prompt": exercise.prompt,
+                     "answer": answer})
+    if as_json:
+        lessons = [{"id": lesson.id, "title": lesson.title} for lesson in course.lessons]
+        out = json.dumps({"lessons": lessons, "exercises": rows, "problems": problems}, ensure_ascii=False)
+    else:
+        out = (f"{plural(len(course.lessons), 'lesson')}, {plural(len(rows), 'exercise')} with computed answers, "
+               f"{plural(len(problems), 'problem')}")
+    return (1 if problems else 0), out, problems
+
+
+__all__ = ["check"]

@@ -1,0 +1,355 @@
+"""Exercise answers, computed by the engine when they are asked: never typed into a lesson file.
+
+A lesson file names an operation and its arguments (``answer = {op = "count_tokens",
+tokenizer = "readers", text = "xylophone"}``); :func:`compute` runs it with the
+lab's tokenizers and returns the answer, and for a choice or an ordering the
+options to offer. Every operation is small and says in its docstring what it
+computes, so the lesson checker (``python -m lessons check``) can run them all.
+
+>>> compute("count_tokens", {"tokenizer": "readers", "text": "xylophone"}).answer
+9
+>>> compute("merge_at", {"preset": "chai", "step": 1}).answer
+'h + a'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Callable
+
+from tokenizer import TextTokenizer, Trace, train
+from tokenizer.measure import measure
+from tokenizer.textstats import text_counts
+
+KINDS = ("number", "choice", "split", "order", "word")
+
+
+class ExerciseError(ValueError):
+    """An exercise whose answer cannot be computed: the message names what is wrong."""
+
+
+@dataclass(frozen=True)
+class Computed:
+    """What the engine computed for one exercise.
+
+    ``answer``      the truth (a number, an option, the list of tokens, the options in order, an example word);
+    ``options``     what a choice or an ordering offers (in a fixed order that gives nothing away);
+    ``also_right``  other options as good as the answer (a pair tied with the winner);
+    ``facts``       a sentence of computed facts to show with the truth (counts behind a choice…);
+    ``check``       for kind "word": the rule a learner's word must meet, returning (right, what it does).
+    """
+
+    answer: Any
+    options: tuple[str, ...] = ()
+    also_right: tuple[Any, ...] = ()
+    facts: str = ""
+    check: Callable[[str], tuple[bool, str]] | None = field(default=None, compare=False)
+
+
+# -- tokenizers by name ------------------------------------------------------------------------------
+@lru_cache(maxsize=32)
+def preset_trace(preset_id: str) -> Trace:
+    import lessons
+
+    presets = lessons.presets()
+    if preset_id not in presets:
+        raise ExerciseError(f"there is no preset {preset_id!r} (known: {', '.join(presets)})")
+    p = presets[preset_id]
+    return train(p.corpus, p.merges, **p.config.to_dict(), table_size=12, max_ties=12)
+
+
+def tokenizer_for(name: str) -> TextTokenizer:
+    """A preset id (the lab's model) or a production tokenizer's name (``o200k_base``)."""
+    import lessons
+
+    if name in lessons.presets():
+        return preset_trace(name).tokenizer
+    from tokenizer import real
+
+    if name in real.NAMES:
+        try:
+            return real.load(name)
+        except real.TokenizerUnavailable as exc:
+            raise ExerciseError(str(exc)) from None
+    raise ExerciseError(f"there is no tokenizer {name!r}: use a preset id or one of {', '.join(real.NAMES)}")
+
+
+def _pair(left: str, right: str) -> str:
+    """A pair as a learner reads it, by the lab's display rules (a leading space as ·)."""
+    from ui.display import pair_text
+
+    return pair_text(left, right)
+
+
+def _arg(args: dict, name: str, kind: type) -> Any:
+    if name not in args:
+        raise ExerciseError(f"the answer needs {name!r}")
+    value = args[name]
+    if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+        raise ExerciseError(f"{name!r} must be a whole number, not {value!r}")
+    if kind is str and not isinstance(value, str):
+        raise ExerciseError(f"{name!r} must be text, not {value!r}")
+    return value
+
+
+# -- operations ---------------------------------------------------------------------------------------
+def op_count_tokens(args: dict) -> Computed:
+    """How many tokens ``text`` is with ``tokenizer``."""
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    tokens = tok.encode_tokens(_arg(args, "text", str))
+    return Computed(len(tokens), facts="The tokens: " + " | ".join(t.label for t in tokens) + ".")
+
+
+def op_split(args: dict) -> Computed:
+    """The tokens of ``text`` with ``tokenizer``, as their labels (the learner types them separated by |)."""
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    from ui.display import visible_token
+
+    return Computed([visible_token(t.label) for t in tok.encode_tokens(_arg(args, "text", str))])
+
+
+def op_utf8_bytes(args: dict) -> Computed:
+    """How many UTF-8 bytes ``text`` takes."""
+    c = text_counts(_arg(args, "text", str))
+    return Computed(c.bytes, facts=f"{c.code_points} code points, {c.graphemes} grapheme clusters, {c.bytes} bytes.")
+
+
+def op_code_points(args: dict) -> Computed:
+    """How many Unicode code points ``text`` has (what Python's len counts)."""
+    text = _arg(args, "text", str)
+    names = ", ".join(unicodedata.name(ch, f"U+{ord(ch):04X}").lower() for ch in text[:8])
+    return Computed(len(text), facts=f"The code points: {names}.")
+
+
+def op_graphemes(args: dict) -> Computed:
+    """How many user-perceived characters (grapheme clusters) ``text`` has."""
+    return Computed(text_counts(_arg(args, "text", str)).graphemes)
+
+
+def op_whitespace_pieces(args: dict) -> Computed:
+    """How many pieces ``str.split()`` cuts ``text`` into (words with their punctuation glued on)."""
+    from tokenizer import split_text
+
+    pieces = split_text(_arg(args, "text", str), "whitespace")
+    return Computed(len(pieces), facts="The pieces: " + " | ".join(pieces) + ".")
+
+
+def op_partial_tokens(args: dict) -> Computed:
+    """How many of ``text``'s tokens with ``tokenizer`` are not whole characters on their own."""
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    text = _arg(args, "text", str)
+    m = measure(tok, text)
+    return Computed(m.partial, facts=f"{m.partial} of the {m.tokens} tokens are only part of a character.")
+
+
+def op_tokens_per_word(args: dict) -> Computed:
+    """Tokens per word (one decimal) of ``text`` with ``tokenizer``."""
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    m = measure(tok, _arg(args, "text", str))
+    return Computed(round(m.tokens_per_word, 1), facts=f"{m.tokens} tokens for {m.words} words.")
+
+
+def op_merge_at(args: dict) -> Computed:
+    """Which pair the preset's trainer merges at ``step`` (options: the top pairs of the table before it)."""
+    trace = preset_trace(_arg(args, "preset", str))
+    step = _arg(args, "step", int)
+    if not 1 <= step <= len(trace.steps):
+        raise ExerciseError(f"step {step} is outside the preset's {len(trace.steps)} merges")
+    s = trace.steps[step - 1]
+    options = sorted({_pair(pc.left, pc.right) for pc in s.table[: int(args.get("options", 5))]}, key=str.casefold)
+    winner = _pair(s.left, s.right)
+    tied = tuple(_pair(t.left, t.right) for t in s.ties if t.pair != s.pair and _pair(t.left, t.right) in options)
+    facts = "Counted before the merge: " + "; ".join(f"{_pair(pc.left, pc.right)} {pc.count}" for pc in s.table[:5]) + "."
+    if s.n_tied > 1:
+        facts += f" {s.n_tied} pairs share the top count; the tie rule picks the one met first reading the words in order."
+    return Computed(winner, options=tuple(options), also_right=tied, facts=facts)
+
+
+def op_merge_order(args: dict) -> Computed:
+    """The preset's first ``count`` merges in the order they were learned (offered in alphabetical order)."""
+    trace = preset_trace(_arg(args, "preset", str))
+    count = _arg(args, "count", int)
+    if not 2 <= count <= len(trace.steps):
+        raise ExerciseError(f"count must be 2 to {len(trace.steps)}")
+    order = [_pair(s.left, s.right) for s in trace.steps[:count]]
+    if len(set(order)) != len(order):
+        raise ExerciseError("two merges look the same: pick another count")
+    counts = "; ".join(f"{p} ({s.count})" for p, s in zip(order, trace.steps))
+    return Computed(order, options=scrambled(order), facts=f"In order, with their counts: {counts}.")
+
+
+def scrambled(items: list[str]) -> tuple[str, ...]:
+    """``items`` in a fixed order that is never the right one (so offering them gives nothing away).
+
+    >>> scrambled(["n + e", "ne + w", "new + s"]) != ("n + e", "ne + w", "new + s")
+    True
+    """
+    import hashlib
+
+    out = sorted(items, key=lambda item: hashlib.sha1(item.encode()).hexdigest())
+    if out == list(items):
+        out = out[1:] + out[:1]
+    return tuple(out)
+
+
+def op_direction(args: dict) -> Computed:
+    """Does ``text`` need more, fewer or the same tokens with ``after`` than with ``before``?"""
+    text = _arg(args, "text", str)
+    before = len(tokenizer_for(_arg(args, "before", str)).encode(text))
+    after = len(tokenizer_for(_arg(args, "after", str)).encode(text))
+    answer = "fewer" if after < before else "more" if after > before else "the same"
+    return Computed(answer, options=("fewer", "more", "the same"), facts=f"{before} tokens before, {after} after.")
+
+
+def op_premium(args: dict) -> Computed:
+    """Hindi tokens / English tokens (two decimals) for a sentence and its translation with ``tokenizer``."""
+    from tokenizer.measure import premium
+
+    p = premium(tokenizer_for(_arg(args, "tokenizer", str)), _arg(args, "en", str), _arg(args, "hi", str))
+    return Computed(round(p.premium, 2), facts=(
+        f"{p.english.tokens} English and {p.hindi.tokens} Hindi tokens: the UTF-8 part is {p.utf8_part:.2f}x, "
+        f"the tokenizer part {p.tokenizer_part:.2f}x."))
+
+
+def op_word_splits_into(args: dict) -> Computed:
+    """A word of at most ``max_letters`` letters that ``tokenizer`` cuts into at least ``min_tokens`` tokens
+    (with ``leading_space``: as it stands inside a sentence, after a space).
+
+    The answer shown is an example found among ``candidates``; the learner's own word is checked by the rule.
+    """
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    max_letters, min_tokens = _arg(args, "max_letters", int), _arg(args, "min_tokens", int)
+    space = " " if args.get("leading_space", False) else ""  # as the word stands inside a sentence
+
+    def check(word: str) -> tuple[bool, str]:
+        from ui.display import visible_token
+
+        word = word.strip()
+        tokens = [visible_token(t.label) for t in tok.encode_tokens(space + word)]
+        if not word or not word.isalpha():
+            return False, "Type one word made of letters only."
+        if len(word) > max_letters:
+            return False, f"“{word}” has {len(word)} letters: the word must have at most {max_letters}."
+        ok = len(tokens) >= min_tokens
+        return ok, f"“{word}” is {len(tokens)} tokens: " + " | ".join(tokens) + "."
+
+    example = next((w for w in args.get("candidates", ()) if check(w)[0]), None)
+    if example is None:
+        raise ExerciseError("none of the candidate words meets the rule: add one that does")
+    return Computed(example, check=check)
+
+
+def op_compare_texts(args: dict) -> Computed:
+    """Which of two texts ``first`` and ``second`` costs more tokens with ``tokenizer``?"""
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    a, b = _arg(args, "first", str), _arg(args, "second", str)
+    na, nb = len(tok.encode(a)), len(tok.encode(b))
+    answer = "the first" if na > nb else "the second" if nb > na else "the same"
+    return Computed(answer, options=("the first", "the second", "the same"),
+                    facts=f"{na} tokens for the first, {nb} for the second.")
+
+
+def op_join_difference(args: dict) -> Computed:
+    """count(first) + count(second) minus count(first + second): how far counting the parts is off."""
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    a, b = _arg(args, "first", str), _arg(args, "second", str)
+    parts, whole = len(tok.encode(a)) + len(tok.encode(b)), len(tok.encode(a + b))
+    return Computed(parts - whole, facts=f"The parts: {parts} tokens together; the joined text: {whole}.")
+
+
+def op_stream_silent(args: dict) -> Computed:
+    """Streaming ``text`` token by token with ``tokenizer``: after how many tokens does a careful decoder
+    show nothing new (it holds bytes of an unfinished character)?"""
+    from tokenizer.stream import stream
+
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    events = stream(tok, tok.encode(_arg(args, "text", str)))
+    silent = sum(1 for e in events if not e.text)
+    return Computed(silent, facts=f"{silent} of the {len(events)} tokens complete no character on their own.")
+
+
+def op_vocab_size(args: dict) -> Computed:
+    """How many tokens ``tokenizer``'s vocabulary has."""
+    return Computed(tokenizer_for(_arg(args, "tokenizer", str)).vocab_size)
+
+
+def op_ratio(args: dict) -> Computed:
+    """``numerator`` / ``denominator`` of two other operations (each a table with its own ``op``), rounded to
+    ``digits``; e.g. bytes per character of a text."""
+    num, den = args.get("numerator"), args.get("denominator")
+    if not isinstance(num, dict) or not isinstance(den, dict):
+        raise ExerciseError("'numerator' and 'denominator' must each be a table naming its own 'op'")
+    a = compute(num["op"], {k: v for k, v in num.items() if k != "op"}).answer
+    b = compute(den["op"], {k: v for k, v in den.items() if k != "op"}).answer
+    if not b:
+        raise ExerciseError("the denominator is 0")
+    return Computed(round(a / b, int(args.get("digits", 2))))
+
+
+def op_chunks_silent(args: dict) -> Computed:
+    """Feed ``text``'s UTF-8 bytes ``size`` at a time to a careful decoder: how many chunks show nothing?"""
+    from tokenizer.stream import StreamDecoder
+
+    data, size = _arg(args, "text", str).encode("utf-8"), _arg(args, "size", int)
+    if size < 1:
+        raise ExerciseError("'size' must be 1 or more")
+    decoder = StreamDecoder(None)
+    shown = [decoder.feed_bytes(data[i : i + size]) for i in range(0, len(data), size)]
+    return Computed(sum(1 for s in shown if not s), facts="What each chunk shows: " + ", ".join(
+        f"“{s}”" if s else "nothing" for s in shown) + ".")
+
+
+OPS: dict[str, Callable[[dict], Computed]] = {
+    "count_tokens": op_count_tokens,
+    "split": op_split,
+    "utf8_bytes": op_utf8_bytes,
+    "code_points": op_code_points,
+    "graphemes": op_graphemes,
+    "whitespace_pieces": op_whitespace_pieces,
+    "partial_tokens": op_partial_tokens,
+    "tokens_per_word": op_tokens_per_word,
+    "merge_at": op_merge_at,
+    "merge_order": op_merge_order,
+    "direction": op_direction,
+    "premium": op_premium,
+    "word_splits_into": op_word_splits_into,
+    "compare_texts": op_compare_texts,
+    "join_difference": op_join_difference,
+    "stream_silent": op_stream_silent,
+    "vocab_size": op_vocab_size,
+    "ratio": op_ratio,
+    "chunks_silent": op_chunks_silent,
+}
+
+KIND_OF_OP = {
+    "count_tokens": "number", "utf8_bytes": "number", "code_points": "number", "graphemes": "number",
+    "whitespace_pieces": "number", "partial_tokens": "number", "tokens_per_word": "number", "premium": "number",
+    "split": "split", "merge_at": "choice", "direction": "choice", "merge_order": "order",
+    "word_splits_into": "word", "compare_texts": "choice", "join_difference": "number", "stream_silent": "number",
+    "vocab_size": "number", "ratio": "number", "chunks_silent": "number",
+}
+
+
+UNIT_OF_OP = {
+    "count_tokens": "tokens", "utf8_bytes": "bytes", "code_points": "code points", "graphemes": "grapheme clusters",
+    "whitespace_pieces": "pieces", "partial_tokens": "tokens", "join_difference": "tokens", "stream_silent": "tokens",
+    "chunks_silent": "chunks", "vocab_size": "tokens",
+}
+"""The unit a number answer is counted in, unless the exercise says otherwise."""
+
+
+def compute(op: str, args: dict) -> Computed:
+    """Run an answer operation (raises :class:`ExerciseError` saying what is wrong)."""
+    if op not in OPS:
+        raise ExerciseError(f"unknown answer operation {op!r} (known: {', '.join(sorted(OPS))})")
+    try:
+        return OPS[op](args)
+    except ExerciseError:
+        raise
+    except ValueError as exc:  # the engine's own words, e.g. a pattern or a text it refuses
+        raise ExerciseError(str(exc)) from None
+
+
+__all__ = ["Computed", "ExerciseError", "KINDS", "KIND_OF_OP", "OPS", "UNIT_OF_OP", "compute", "preset_trace", "scrambled", "tokenizer_for"]

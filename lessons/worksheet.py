@@ -1,0 +1,67 @@
+"""Printable worksheets: a lesson's exercises without answers, and a separate answer key, both computed.
+
+The exercises are the same ones the lesson page asks; the answers in the key
+are computed by the engine when the worksheet is made, like everywhere else.
+"""
+
+from __future__ import annotations
+
+from .course import Lesson
+from .exercises import compute
+
+_BLANK = "__________"
+
+
+def _shown(answer) -> str:
+    if isinstance(answer, list):
+        return " | ".join(str(a) for a in answer)
+    if isinstance(answer, float) and answer.is_integer():
+        return f"{int(answer):,}"
+    if isinstance(answer, (int, float)):
+        return f"{answer:,}"
+    return str(answer)
+
+
+def worksheet_markdown(lesson: Lesson) -> str:
+    """The exercises to answer on paper, without answers."""
+    lines = [f"# {lesson.title}", "", f"Tokenization Lab worksheet · about {lesson.minutes} minutes", "",
+             "## What you will be able to do", ""]
+    lines += [f"- {o}" for o in lesson.objectives]
+    lines += ["", "## Predict first, then check in the lab", ""]
+    for number, exercise in enumerate(lesson.exercises, start=1):
+        lines.append(f"**{number}.** {exercise.prompt}")
+        lines.append("")
+        computed = compute(exercise.op, exercise.args)
+        if exercise.kind == "choice":
+            lines += [f"- [ ] {option}" for option in computed.options]
+        elif exercise.kind == "order":
+            lines.append("Number these 1, 2, 3… in the order they happen:")
+            lines += [f"- ( ) {option}" for option in computed.options]
+        elif exercise.kind == "split":
+            lines.append(f"Tokens, separated by | : {_BLANK}{_BLANK}")
+        else:
+            lines.append(f"Your answer{f' ({exercise.unit})' if exercise.unit else ''}: {_BLANK}")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def answer_key_markdown(lesson: Lesson) -> str:
+    """The answers, computed now, with why."""
+    lines = [f"# {lesson.title}: answer key", "", "Every answer was computed by the lab's engine when this key "
+             "was made.", ""]
+    for number, exercise in enumerate(lesson.exercises, start=1):
+        computed = compute(exercise.op, exercise.args)
+        answer = _shown(computed.answer)
+        if exercise.kind == "word":
+            answer = f"any word that meets the rule, for example {answer}"
+        lines.append(f"**{number}.** {exercise.prompt}")
+        lines.append("")
+        lines.append(f"Answer: **{answer}**" + (f" (also right: {', '.join(map(str, computed.also_right))})"
+                                                if computed.also_right else ""))
+        lines.append("")
+        lines.append(exercise.explain + (f" {computed.facts}" if computed.facts else ""))
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+__all__ = ["answer_key_markdown", "worksheet_markdown"]

@@ -1,0 +1,174 @@
+"""Lessons: the course, one lesson at a time, with exercises answered before the lab shows the truth.
+
+The lessons are Markdown files in lessons/course/ (read by lessons.course); every
+exercise's answer is computed by the engine when it is asked (lessons.exercises).
+In classroom mode a lesson is shown one part per click, with the shared step controls.
+"""
+
+import streamlit as st
+
+from ui.layout import classroom_on, large_type_on, page_setup
+
+page_setup("Lessons")
+
+from lessons.course import course, render_body  # noqa: E402
+from lessons.exercises import ExerciseError  # noqa: E402
+from lessons.progress import from_json, merge, to_json  # noqa: E402
+from lessons.worksheet import answer_key_markdown, worksheet_markdown  # noqa: E402
+from ui import lessonview as lv  # noqa: E402
+from ui import predict, state  # noqa: E402
+from ui.display import callout_html, md_escape  # noqa: E402
+from ui.steps import Stepper  # noqa: E402
+from ui.uploads import uploaded_bytes  # noqa: E402
+
+PAGE = "lessons"
+COURSE = course()
+LARGE = large_type_on()
+CLASSROOM = classroom_on()
+IDS = tuple(lesson.id for lesson in COURSE.lessons)
+LESSON = state.Param(PAGE, "lesson", IDS[0] if IDS else "", choices=IDS)
+STEP = state.Param(PAGE, "step", 0, lo=0, hi=200)
+STEPPER = Stepper(STEP, names=("Start", "Back", "Next", "End"))
+state.restore([LESSON, STEP])
+
+for problem in COURSE.problems:  # a damaged lesson file is named; the others still work
+    st.warning(md_escape(f"A lesson could not be loaded: {problem}"), icon=":material/error:")
+if not COURSE.lessons:
+    st.info("There are no lessons to show.")
+    st.stop()
+
+if not CLASSROOM:
+    st.caption(
+        "Nine short lessons, from what a token is to what a Hindi product's tokens cost. Every exercise asks you to "
+        "commit to a prediction first; then the lab computes the truth with its own tokenizers and shows it beside "
+        "your guess. " + lv.score_line()
+    )
+
+left, right = (st.container(), st.container()) if (LARGE or CLASSROOM) else st.columns([1, 3], gap="large")
+def _pick(lesson_id: str) -> None:
+    state.set_value(LESSON, lesson_id)
+    STEPPER.reset()
+
+
+with left:
+    titles = {i: f"{COURSE.lesson(i).number}. {COURSE.lesson(i).title}" for i in IDS}  # fixed labels: a widget
+    if LARGE or CLASSROOM:  # whose labels change with the score would be a new widget, and forget its value
+        st.selectbox("Lesson", IDS, key=LESSON.skey, format_func=titles.get, on_change=STEPPER.reset)
+    else:
+        st.markdown("**Lessons**")
+        for i in IDS:  # buttons: their labels can carry the progress
+            st.button(lv.progress_label(COURSE.lesson(i)), key=f"{PAGE}.pick.{i}", on_click=_pick, args=(i,),
+                      type="primary" if i == st.session_state.get(LESSON.skey) else "tertiary", width="stretch")
+lesson = COURSE.lesson(state.value(LESSON)) or COURSE.lessons[0]
+
+
+def draw_tries() -> None:
+    if lesson.tries:
+        st.markdown("**Try it in the lab**")
+        for i, item in enumerate(lesson.tries):
+            lv.link(item, key=f"{PAGE}.try.{i}")
+
+
+def body() -> str:
+    try:
+        return render_body(lesson)
+    except ExerciseError as exc:
+        st.warning(md_escape(f"A number in this lesson cannot be computed here: {exc}"), icon=":material/error:")
+        return lesson.body
+
+
+def draw_lesson() -> None:
+    st.subheader(f"{lesson.number}. {lesson.title}")
+    answered, right, total = lv.progress(lesson)
+    st.caption(f"About {lesson.minutes} minutes · {answered} of {total} exercises answered, {right} right")
+    st.html(callout_html("By the end you can:\n" + "\n".join(f"• {o}" for o in lesson.objectives)))
+    st.markdown(body())
+    draw_tries()
+    if lesson.exercises:
+        st.markdown("### Predict, then run")
+    for number, exercise in enumerate(lesson.exercises, start=1):
+        lv.draw_exercise(exercise, number, len(lesson.exercises))
+    st.markdown("### Key points")
+    st.markdown("\n".join(f"- {md_escape(point)}" for point in lesson.key_points))
+
+
+def draw_slides() -> None:
+    """Classroom mode: one part of the lesson per click (objectives, each section, the links, each exercise)."""
+    slides: list = [("objectives", None), *[("text", part) for part in lv.sections(body())]]
+    if lesson.tries:
+        slides.append(("tries", None))
+    slides += [("exercise", (n, e)) for n, e in enumerate(lesson.exercises, start=1)]
+    slides.append(("key points", None))
+    k = STEPPER.draw(len(slides) - 1, autoplay=False, label=f"**{lesson.number}. {md_escape(lesson.title)}**")
+    state.publish([STEP])
+    kind, item = slides[k]
+    st.caption(f"Part {k + 1} of {len(slides)}")
+    if kind == "objectives":
+        st.html(callout_html(f"{lesson.title}\n\nBy the end you can:\n" + "\n".join(f"• {o}" for o in lesson.objectives)))
+    elif kind == "text":
+        st.markdown(item)
+    elif kind == "tries":
+        draw_tries()
+    elif kind == "exercise":
+        lv.draw_exercise(item[1], item[0], len(lesson.exercises))
+    else:
+        st.markdown("### Key points")
+        st.markdown("\n".join(f"- {md_escape(point)}" for point in lesson.key_points))
+
+
+with right:
+    if CLASSROOM:
+        st.fragment(draw_slides)()
+    else:
+        draw_lesson()
+
+state.publish([LESSON] if not CLASSROOM else [LESSON, STEP])
+
+if CLASSROOM:
+    st.stop()
+
+# -- practice: questions made for any corpus and step ------------------------------------------------------
+with st.expander("More practice: questions the lab makes up for you", key=f"{PAGE}.practice_open",
+                 on_change="rerun", icon=":material/casino:") as box:
+    if box.open:
+        seed = st.session_state.setdefault(f"{PAGE}.seed", 1)
+        st.button("New questions", key=f"{PAGE}.reroll", icon=":material/refresh:",
+                  on_click=lambda: st.session_state.update({f"{PAGE}.seed": seed + 1}))
+        with st.container(border=True):
+            predict.ask(lv.practice_merge(seed))
+        with st.container(border=True):
+            predict.ask(lv.practice_count(seed))
+
+# -- take it with you ----------------------------------------------------------------------------------
+with st.expander("Worksheets and your progress", icon=":material/download:"):
+    st.markdown("**A printable worksheet for this lesson**, and its answer key apart (both computed now).")
+    with st.container(horizontal=True):
+        st.download_button("Worksheet (Markdown)", lambda: worksheet_markdown(lesson), f"{lesson.id}-worksheet.md",
+                           "text/markdown", key=f"{PAGE}.worksheet", on_click="ignore", icon=":material/description:")
+        st.download_button("Answer key (Markdown)", lambda: answer_key_markdown(lesson), f"{lesson.id}-answers.md",
+                           "text/markdown", key=f"{PAGE}.answers", on_click="ignore", icon=":material/key:")
+    st.markdown("**Your progress**: your answers and score in this browser session. Save them as a file to carry "
+                "them to another day or another machine, then load the file back here.")
+    st.download_button("Save my progress", lambda: to_json(st.session_state.get(predict.STORE, {})),
+                       "tokenization-lab-progress.json", "application/json", key=f"{PAGE}.save", on_click="ignore",
+                       icon=":material/save:")
+
+    def _load_progress() -> None:
+        file = st.session_state.get(f"{PAGE}.load")
+        if file is None:
+            return
+        try:
+            loaded = from_json(file.getvalue())
+        except ValueError as exc:
+            st.session_state[f"{PAGE}._load_message"] = ("warning", f"“{file.name}” was not loaded: {exc} "
+                                                         "Your current progress is kept as it was.")
+            return
+        merged, added = merge(st.session_state.get(predict.STORE, {}), loaded)
+        st.session_state[predict.STORE] = merged
+        st.session_state[f"{PAGE}._load_message"] = ("success", f"Loaded “{file.name}”: {added} answers added. "
+                                                     "Answers you had already given here are kept.")
+
+    uploaded_bytes("Load a progress file", key=f"{PAGE}.load", types=["json"], limit_mb=2, on_change=_load_progress)
+    message = st.session_state.pop(f"{PAGE}._load_message", None)
+    if message:
+        st.html(callout_html(message[1], message[0]))

@@ -1,0 +1,108 @@
+"""Lessons in a real browser: a lesson, one exercise of each kind answered, classroom mode on a projector.
+
+Screenshots (artifacts/screenshots/): lessons-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.browser.browser_helpers import assert_no_exception, skip_without_browser, screenshot, wait_for_streamlit
+
+skip_without_browser()
+
+from playwright.sync_api import expect  # noqa: E402
+
+URL = "Lessons"
+
+
+def _main(page):
+    return page.locator('[data-testid="stMain"]')
+
+
+def _settle(page) -> None:
+    page.wait_for_timeout(300)
+    wait_for_streamlit(page)
+    assert_no_exception(page)
+
+
+IDS = {"bpe-training": ["chai-first-merge", "news-tie", "news-order", "low-tie", "pohawala-split",
+                         "xylophone-tokens", "readable-tokens"],
+       "english-vs-hindi": ["hindi-k1", "fair-share-hindi", "fair-share-english", "partial-k1", "english-word-splits"]}
+
+
+def _exercise(page, n: int, lesson: str = "bpe-training"):
+    return _main(page).locator(f".st-key-exercise-{lesson}-{IDS[lesson][n - 1]}")
+
+
+def _check(page, box) -> None:
+    box.get_by_role("button", name="Check", exact=True).click()
+    _settle(page)
+
+
+def test_a_lesson_and_one_exercise_of_each_kind(open_page) -> None:
+    page = open_page(URL, "lessons-bpe", query="lesson=bpe-training")
+    expect(_main(page).get_by_role("heading", name="2. BPE training, one merge at a time")).to_be_visible()
+
+    # choice: which pair merges first
+    box = _exercise(page, 1)
+    box.get_by_text("h + a", exact=True).click()
+    _check(page, box)
+    expect(_exercise(page, 1)).to_contain_text("Right! You predicted h + a.")
+
+    # order: the first three merges of the news corpus
+    for item in ("n + e", "ne + w", "new + s"):  # each pick reruns the page: wait for it before the next
+        _exercise(page, 3).locator('[data-testid="stMultiSelect"]').click()
+        page.get_by_role("option", name=item, exact=True).click()
+        page.keyboard.press("Escape")
+        _settle(page)
+    _check(page, _exercise(page, 3))
+    expect(_exercise(page, 3)).to_contain_text("Right! You predicted n + e | ne + w | new + s.")
+
+    # split: pohawala
+    box = _exercise(page, 5)
+    field = box.get_by_label("Your prediction: the tokens, separated by |")
+    field.fill("poha | wala")
+    field.press("Enter")
+    _settle(page)
+    _check(page, _exercise(page, 5))
+    expect(_exercise(page, 5)).to_contain_text("Not this time")
+    expect(_exercise(page, 5)).to_contain_text("Merges apply in learned order")
+
+    # number: xylophone
+    box = _exercise(page, 6)
+    number = box.locator("input[type=number]")
+    number.fill("9")
+    number.press("Enter")
+    _settle(page)
+    _check(page, _exercise(page, 6))
+    expect(_exercise(page, 6)).to_contain_text("Right! You predicted 9 tokens.")
+    screenshot(page, "lessons-bpe-answered")
+
+
+def test_a_word_exercise(open_page) -> None:
+    page = open_page(URL, "lessons-evh", query="lesson=english-vs-hindi")
+    box = _exercise(page, 5, "english-vs-hindi")
+    field = box.get_by_label("Your answer")
+    field.fill("xylophone")
+    field.press("Enter")
+    _settle(page)
+    _check(page, _exercise(page, 5, "english-vs-hindi"))
+    expect(_exercise(page, 5, "english-vs-hindi")).to_contain_text("Right!")
+    screenshot(page, "lessons-word")
+
+
+def test_classroom_mode_on_a_projector(browser_context, streamlit_server) -> None:
+    page = browser_context.new_page()
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    try:
+        page.goto(f"{streamlit_server.base_url}/{URL}?lesson=english-vs-hindi&classroom=1")
+        _settle(page)
+        expect(_main(page).get_by_text("Part 1 of", exact=False)).to_be_visible()
+        _main(page).get_by_role("button", name="Next", exact=True).click()
+        _settle(page)
+        expect(_main(page).get_by_text("Part 2 of", exact=False)).to_be_visible()
+        expect(page).to_have_url(re.compile(r"[?&]step=1"))
+        screenshot(page, "lessons-classroom")
+    finally:
+        page.close()

@@ -1,0 +1,227 @@
+"""The lessons as data: the loader, the checker, the computed answers, progress files and worksheets."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import lessons
+from lessons.course import course, load_course, page_paths, parse_lesson, render_body
+from lessons.exercises import KIND_OF_OP, OPS, compute, scrambled
+from lessons.progress import from_json, merge, to_json
+from lessons.worksheet import answer_key_markdown, worksheet_markdown
+
+ROOT = Path(__file__).resolve().parents[1]
+LESSON4 = lessons.data("lesson4_english_hindi")
+
+
+def check(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "lessons", "check", *args], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+@pytest.fixture(scope="module")
+def checked() -> dict:
+    done = check("--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_checker_passes_and_says_so() -> None:
+    done = check()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"9 lessons, {len(course().exercises)} exercises with computed answers, 0 problems"
+
+
+def test_nine_lessons_in_the_index_order_with_at_least_30_exercises(checked) -> None:
+    assert [lesson["id"] for lesson in checked["lessons"]] == [
+        "why-tokens", "bpe-training", "bytes-per-character", "english-vs-hindi", "cost-context-speed", "streaming",
+        "quirks", "the-family", "real-tokenizers"]
+    assert len(checked["exercises"]) >= 30
+    assert {e["kind"] for e in checked["exercises"]} >= {"number", "choice", "split", "order"}
+    assert set(checked["exercises"][0]) == {"id", "lesson", "kind", "prompt", "answer"}
+    assert checked["problems"] == []
+
+
+def answers(checked) -> dict[str, object]:
+    return {f"{e['lesson']}:{e['id']}": e["answer"] for e in checked["exercises"]}
+
+
+def test_the_curriculum_exercises_compute_its_figures(checked) -> None:
+    """The curriculum's "Predict, then run" examples, computed by the engine through the lesson files."""
+    a = answers(checked)
+    assert a["bpe-training:chai-first-merge"] == "h + a"
+    assert a["bpe-training:xylophone-tokens"] == 9
+    assert a["bytes-per-character:khabar-bytes"] == 9
+    assert a["english-vs-hindi:hindi-k1"] == 69
+    assert a["english-vs-hindi:fair-share-hindi"] == "fewer"  # down to 31
+    assert a["english-vs-hindi:fair-share-english"] == "more"  # up to 16
+    assert compute("count_tokens", {"tokenizer": "english-hindi-fair", "text": LESSON4["test_hi"]}).answer == 31
+    assert compute("count_tokens", {"tokenizer": "english-hindi-fair", "text": LESSON4["test_en"]}).answer == 16
+    assert a["bpe-training:pohawala-split"] == ["poha", "wal", "a"]
+    assert a["bpe-training:news-order"] == ["n + e", "ne + w", "new + s"]
+    assert a["real-tokenizers:gpt4-hindi"] == 47 and a["real-tokenizers:gpt4o-hindi"] == 15
+
+
+def test_every_lesson_file_is_well_formed() -> None:
+    c = course()
+    assert c.problems == ()
+    for lesson in c.lessons:
+        assert lesson.objectives and lesson.key_points and 1 <= lesson.minutes <= 240
+        assert "{{" not in render_body(lesson)  # every figure in the text is computed
+        for link in (*lesson.tries, *(e.view for e in lesson.exercises if e.view)):
+            assert link.page in page_paths()
+
+
+def test_no_answer_is_typed_into_a_lesson_file() -> None:
+    """An exercise names the operation that computes its answer; it never holds the answer itself."""
+    for path in (ROOT / "lessons" / "course").glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        assert "answer = {" in text or "[[exercise]]" not in text
+        for line in text.splitlines():
+            if line.startswith("answer"):
+                assert "op =" in line, (path.name, line)
+
+
+def test_choices_and_orders_never_give_the_answer_away() -> None:
+    for exercise in course().exercises:
+        c = compute(exercise.op, exercise.args)
+        if exercise.kind == "choice":
+            assert c.answer in c.options
+        if exercise.kind == "order":
+            assert sorted(c.options) == sorted(c.answer) and list(c.options) != list(c.answer)
+    assert scrambled(["a", "b"]) != ("a", "b")
+
+
+def test_a_tied_choice_counts_the_tied_pair_as_right_too() -> None:
+    c = compute("merge_at", {"preset": "news", "step": 1})
+    assert c.answer == "n + e" and c.also_right == ("e + w",)
+
+
+def test_the_word_exercise_checks_the_learners_word() -> None:
+    exercise = next(e for e in course().exercises if e.kind == "word")
+    c = compute(exercise.op, exercise.args)
+    assert c.check(c.answer)[0] is True
+    right, detail = c.check("the")
+    assert right is False and "tokens" in detail
+    assert c.check("supercalifragilistic")[0] is False  # too long
+    assert c.check("12 3")[0] is False
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("no front matter", "front matter between two '+++' lines"),
+        ("+++\nid = \n+++\nx", "not valid TOML"),
+        ("+++\ntitle = 't'\n+++\nx", "'id' is missing"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 'ten'\n+++\nx", "'minutes' must be a whole number"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = []\nkey_points = ['k']\n+++\nx", "'objectives'"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n"
+         "[[exercise]]\nid = 'e'\nprompt = 'p'\nexplain = 'x'\nanswer = {op = 'guess'}\n+++\nx", "answer op 'guess' is unknown"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n"
+         "[[exercise]]\nid = 'e'\nprompt = 'p'\nexplain = 'x'\nkind = 'choice'\nanswer = {op = 'utf8_bytes', text = 'a'}\n"
+         "+++\nx", "'kind' 'choice' does not fit op 'utf8_bytes'"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n"
+         "[[try]]\nlabel = 'l'\npage = 'Nowhere'\n+++\nx", "'page' 'Nowhere' is not a page of the lab"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n"
+         "[[try]]\nlabel = 'l'\npage = 'Train_step_by_step'\nparams = {preset = 'nope'}\n+++\nx", "params.preset names 'nope'"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n+++\nSee {{nothing}}.",
+         "uses {{nothing}}"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\nkeypoints = ['x']\n+++\nx",
+         "unknown field 'keypoints'"),
+        ("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n"
+         "[[exercise]]\nid = 'e'\nprompt = 'p'\nexplain = 'x'\nveiw = 1\nanswer = {op = 'utf8_bytes', text = 'a'}\n"
+         "+++\nx", "unknown field 'veiw'"),
+    ],
+)
+def test_a_bad_lesson_file_is_named_with_its_field(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=None) as info:
+        parse_lesson(text, "broken.md")
+    assert str(info.value).startswith("broken.md") and message in str(info.value), str(info.value)
+
+
+def test_a_bad_lesson_is_skipped_and_the_others_still_load(tmp_path) -> None:
+    source = ROOT / "lessons" / "course"
+    (tmp_path / "index.toml").write_text('order = ["01-why-tokens", "02-broken", "03-bytes-per-character", "99-gone"]\n')
+    for name in ("01-why-tokens", "03-bytes-per-character"):
+        (tmp_path / f"{name}.md").write_text((source / f"{name}.md").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "02-broken.md").write_text("+++\nid = 'x'\n+++\nbody", encoding="utf-8")
+    (tmp_path / "04-unlisted.md").write_text("anything", encoding="utf-8")
+    loaded = load_course(tmp_path)
+    assert [lesson.id for lesson in loaded.lessons] == ["why-tokens", "bytes-per-character"]
+    assert [p.split(":")[0] for p in loaded.problems] == ["02-broken.md", "99-gone.md", "04-unlisted.md"]
+    assert loaded.problems[0] == "02-broken.md: 'title' is missing"
+
+
+def test_an_answer_that_cannot_be_computed_is_a_problem_for_the_checker(tmp_path) -> None:
+    from lessons.checker import check as check_course
+
+    (tmp_path / "index.toml").write_text('order = ["a"]\n')
+    (tmp_path / "a.md").write_text("+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n"
+                                   "[[exercise]]\nid = 'e'\nprompt = 'p'\nexplain = 'x'\n"
+                                   "answer = {op = 'count_tokens', tokenizer = 'no-such', text = 'a'}\n+++\nx",
+                                   encoding="utf-8")
+    code, out, problems = check_course(load_course(tmp_path))
+    assert code == 1 and out == "1 lesson, 0 exercises with computed answers, 1 problem"
+    assert problems == ["a:e: the answer cannot be computed: there is no tokenizer 'no-such': use a preset id or one "
+                        "of cl100k_base, o200k_base, r50k_base, llama3, qwen3, mistral-tekken, mistral-sp-v3"]
+
+
+def test_every_op_is_documented_and_has_a_kind() -> None:
+    for name, fn in OPS.items():
+        assert fn.__doc__, name
+        assert name in KIND_OF_OP
+
+
+# -- progress files ---------------------------------------------------------------------------------
+def test_progress_round_trips_and_merges() -> None:
+    answers = {"bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training"},
+               "bpe-training:news-order": {"guess": ["n + e", "ne + w", "new + s"], "right": True, "scope": "x"}}
+    loaded = from_json(to_json(answers).encode())
+    assert loaded == answers
+    current = {"bpe-training:chai-first-merge": {"guess": "a + i", "right": False, "scope": "bpe-training"}}
+    merged, added = merge(current, loaded)
+    assert added == 1 and merged["bpe-training:chai-first-merge"]["right"] is False  # the first answer counts
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\x89PNG\r\n\x1a\n", "not text"),
+        (b"{broken", "not valid JSON"),
+        (b"[" * 100_000, "not valid JSON"),
+        (json.dumps({"format": "someone-else", "answers": {}}).encode(), "not a progress file"),
+        (json.dumps({"format": "tokenization-lab/progress", "version": True, "answers": {}}).encode(), "version True"),
+        (json.dumps({"format": "tokenization-lab/progress", "version": 1, "answers": []}).encode(), "damaged"),
+        (json.dumps({"format": "tokenization-lab/progress", "version": 1,
+                     "answers": {"k": {"guess": {"x": 1}, "right": True}}}).encode(), "answer 'k' is damaged"),
+        (json.dumps({"format": "tokenization-lab/progress", "version": 1,
+                     "answers": {"k": {"guess": "a", "right": "yes"}}}).encode(), "damaged"),
+        (b"x" * 2_000_001, "far bigger"),
+    ],
+)
+def test_a_damaged_or_foreign_progress_file_is_refused(data: bytes, message: str) -> None:
+    with pytest.raises(ValueError, match=None) as info:
+        from_json(data)
+    assert message in str(info.value)
+
+
+# -- worksheets ---------------------------------------------------------------------------------------
+def test_worksheet_and_answer_key_are_computed_apart() -> None:
+    lesson = course().lesson("bpe-training")
+    sheet, key = worksheet_markdown(lesson), answer_key_markdown(lesson)
+    assert sheet.startswith(f"# {lesson.title}") and key.startswith(f"# {lesson.title}: answer key")
+    assert "- [ ] h + a" in sheet  # the options, with boxes to tick
+    assert "Answer: **h + a**" not in sheet and "Answer: **h + a**" in key
+    assert "Answer: **9**" in key  # xylophone
+    assert sheet.count("**") >= 2 * len(lesson.exercises)
+
+
+def test_lesson_text_figures_are_computed() -> None:
+    text = render_body(course().lesson("bytes-per-character"))
+    assert "*इंदौर साफ़ है*\nis 13 code points and 35 bytes, 2.7 bytes a character" in text
+    assert "#### Text is stored as bytes" in text  # headings sit under the lesson's title

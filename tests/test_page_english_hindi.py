@@ -1,0 +1,354 @@
+"""The English vs Hindi page (AppTest): lesson 4's table through the page, the prediction before the curves,
+the curves over every share, merges by script, the compression curve and its cursor, the parallel set,
+your own texts."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import altair as alt
+import pyarrow as pa
+import pytest
+
+import lessons
+from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, metrics, parse_chips, run_page
+from tokenizer import real, train
+from tokenizer.experiment import SCRIPTS, compression_curve, merges_by_script, mix, parallel_cost, split_by_script
+from ui import shareview as sv
+
+PAGE = "pages/6_English_vs_Hindi.py"
+LESSON = lessons.data("lesson4_english_hindi")
+SETTINGS = lessons.presets()["english-hindi"].train_kwargs()
+PAIRS = [(p["en"], p["hi"]) for p in lessons.data("parallel_en_hi")["pairs"]]
+EXPECTED = {row["k"]: (row["en_tokens"], row["hi_tokens"], row["hi_tokens_per_word"]) for row in LESSON["expected"]}
+
+
+def lab_tokenizer(k: int, budget: int, english: str = LESSON["english_block"], hindi: str = LESSON["hindi_block"]):
+    """The tokenizer the page should be showing, trained here with exactly that budget."""
+    return train(mix([(english, 10), (hindi, k)]), budget, **SETTINGS).tokenizer
+
+
+def chips(at, label: str):
+    """The chips of the block whose aria label starts with ``label``."""
+    blocks = [b for b in html_blocks(at) if f'aria-label="{label}:' in b]
+    assert blocks, f"no chips labelled {label}"
+    return parse_chips(blocks[0]).chips
+
+
+def chart(at, key: str) -> dict[str, list[dict]]:
+    """A chart's named datasets, as records."""
+    (found,) = [c for c in at.get("vega_lite_chart") if key in str(c.proto.id)] or [None]
+    assert found is not None, key
+    return {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas().to_dict("records")
+            for d in found.proto.datasets}
+
+
+def charts_by_dataset(at) -> list[dict[str, list[dict]]]:
+    return [{d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas().to_dict("records")
+             for d in c.proto.datasets} for c in at.get("vega_lite_chart")]
+
+
+def revealed(query: dict | None = None):
+    at = run_page(PAGE, query_params=query)
+    if not at.slider:  # still asking: skip the prediction
+        button(at, "Skip, show me").click().run()
+    assert_no_exception(at)
+    return at
+
+
+def table(at, column: str):
+    return next(df.value for df in at.dataframe if column in df.value.columns)
+
+
+# -- opening: the lesson's first row, then a prediction ---------------------------------------------------
+def test_opens_on_the_lessons_first_row_and_asks_before_showing_the_curves() -> None:
+    at = run_page(PAGE)
+    m = metrics(at)
+    assert (m["English tokens"], m["Hindi tokens"]) == ("13", "69")
+    assert m["Tokens per word: English · Hindi"].endswith("· 6.9")
+    assert len(chips(at, "English tokens")) == 13 and len(chips(at, "Hindi tokens")) == 69
+    # Nothing that gives the answer away: no sliders, no charts, no table.
+    assert not at.slider and not at.get("vega_lite_chart") and not at.dataframe
+    text = main_text(at)
+    assert "Give Hindi an equal share of the training text" in text and "And the English sentence" in text
+    assert [r.options for r in at.radio] == [list(sv.DIRECTIONS)] * 2
+
+
+def test_the_predictions_are_judged_by_the_engine_and_reveal_the_lab() -> None:
+    at = run_page(PAGE)
+    at.radio(key="predict.evh.hindi.input").set_value("goes down")
+    button(at, "Check").click().run()
+    assert not at.slider  # one answer is not enough
+    at.radio(key="predict.evh.english.input").set_value("goes down")
+    button(at, "Check").click().run()
+    assert_no_exception(at)
+    notes = " ".join(h.value for h in at.main.get("html") if "tl-note" in h.value)
+    assert "Right! You predicted goes down." in notes
+    assert "The Hindi sentence goes from 69 tokens to 31 (6.9 → 3.1 per word)" in notes
+    assert "You predicted goes down; the lab computed goes up." in notes
+    assert "The English sentence goes from 13 tokens to 16" in notes
+    assert [s.key for s in at.slider] == ["evh.k", "evh.budget", "evh.step"]
+    assert at.session_state["lab.predictions"]["evh.hindi"]["right"] is True
+
+
+def test_the_questions_answers_are_computed() -> None:
+    hindi_q, english_q = sv.questions()
+    assert (hindi_q.answer, english_q.answer) == ("goes down", "goes up")
+    assert "31" in hindi_q.explain and "16" in english_q.explain
+
+
+# -- the lesson's table, through the page -------------------------------------------------------------------
+def test_the_lessons_table_through_the_page() -> None:
+    at = revealed()
+    rows = table(at, "Hindi tokens per word").set_index("Hindi copies k")
+    for k, (en, hi, per_word) in EXPECTED.items():
+        assert (rows.loc[k, "English tokens"], rows.loc[k, "Hindi tokens"], rows.loc[k, "Hindi tokens per word"]) == (
+            en, hi, per_word)
+    assert "the same figures lesson 4 gives" in main_text(at)
+
+
+@pytest.mark.parametrize("k", sorted(EXPECTED))
+def test_the_sliders_reproduce_each_row(k: int) -> None:
+    at = revealed()
+    at.slider(key="evh.k").set_value(k).run()
+    en, hi, per_word = EXPECTED[k]
+    m = metrics(at)
+    assert (m["English tokens"], m["Hindi tokens"]) == (str(en), str(hi))
+    assert m["Tokens per word: English · Hindi"].endswith(f"· {per_word}")
+    assert (len(chips(at, "English tokens")), len(chips(at, "Hindi tokens"))) == (en, hi)
+    assert ("k" in at.query_params) == (k != 1)  # the link keeps a share other than the lesson's first
+
+
+# -- every share ------------------------------------------------------------------------------------------
+def test_the_share_chart_is_the_engines_sweep_with_the_current_share_marked() -> None:
+    at = revealed({"k": "4", "budget": "60"})
+    shares, scripts = charts_by_dataset(at)[:2]
+    points = {(r["copies"], r["language"]): r for r in shares["points"]}
+    assert {c for c, _ in points} == set(range(sv.MAX_COPIES + 1))
+    for k in (0, 1, 4, 10, 20):
+        tok = lab_tokenizer(k, 60)
+        assert points[(k, "English")]["tokens"] == len(tok.encode(LESSON["test_en"]))
+        assert points[(k, "Hindi")]["tokens"] == len(tok.encode(LESSON["test_hi"]))
+        assert points[(k, "Hindi")]["per_word"] == pytest.approx(len(tok.encode(LESSON["test_hi"])) / 10)
+    assert {r["copies"] for r in shares["cursor"]} == {4}
+    assert sorted(r["above"] for r in shares["cursor"]) == [False, True]
+    # Merges by script at every share: they add up to the budget.
+    totals: dict[int, int] = {}
+    for r in scripts["points"]:
+        totals[r["copies"]] = totals.get(r["copies"], 0) + r["merges"]
+    assert set(totals.values()) == {60}
+    assert scripts["cursor"] == [{"copies": 4, "total": 60}]
+
+
+def test_merges_by_script_add_up_to_the_budget_and_show_which() -> None:
+    for budget in (1, 100, 180):
+        at = revealed({"k": "10", "budget": str(budget)})
+        groups = merges_by_script(lab_tokenizer(10, budget))
+        line = next(m.value for m in at.main.get("markdown") if "Devanagari ·" in m.value)
+        assert line == " · ".join(f"**{len(groups[s]):,}** {s}" for s in SCRIPTS) + f" (of {budget} merge" + (
+            "s)" if budget > 1 else ")")
+        assert sum(len(ids) for ids in groups.values()) == budget
+        tok = lab_tokenizer(10, budget)
+        for script in SCRIPTS:  # which tokens: one chip each, in the order learned
+            if groups[script]:
+                shown = chips(at, f"{script} tokens")
+                ids = [int(re.search(r", id (\d+)\.", c.title).group(1)) for c in shown]
+                assert ids == list(groups[script])
+                assert all(c.title.endswith(f"merge {i - 255}") for i, c in zip(ids, shown))
+            else:
+                assert not [b for b in html_blocks(at) if f'aria-label="{script} tokens:' in b]
+        assert tok.vocab_size == 256 + budget
+
+
+# -- the compression curve ------------------------------------------------------------------------------------
+def test_the_curve_ends_at_the_encoding_and_never_rises() -> None:
+    at = revealed({"k": "1", "budget": "100"})
+    data = charts_by_dataset(at)[2]
+    tok = lab_tokenizer(1, 100)
+    for language, text in (("English", LESSON["test_en"]), ("Hindi", LESSON["test_hi"])):
+        curve = [r["tokens"] for r in sorted((r for r in data["curve"] if r["language"] == language),
+                                             key=lambda r: r["merge"])]
+        assert len(curve) == 101
+        assert curve == list(compression_curve(tok, text))
+        assert curve[0] == len(text.encode("utf-8")) and curve[-1] == len(tok.encode(text))
+        assert all(a >= b for a, b in zip(curve, curve[1:]))
+    # The cursor starts at the end of the budget.
+    assert {r["merge"] for r in data["cursor"]} == {100}
+    assert {r["language"]: r["tokens"] for r in data["cursor"]} == {"English": 13, "Hindi": 69}
+
+
+def test_dragging_the_cursor_moves_the_mark_and_the_chips() -> None:
+    at = revealed()
+    at.slider(key="evh.step").set_value(40).run()
+    data = charts_by_dataset(at)[2]
+    tok = lab_tokenizer(1, 40)
+    counts = {"English": len(tok.encode(LESSON["test_en"])), "Hindi": len(tok.encode(LESSON["test_hi"]))}
+    assert {r["language"]: (r["merge"], r["tokens"]) for r in data["cursor"]} == {
+        lang: (40, n) for lang, n in counts.items()}
+    assert len(chips(at, "English tokens at this step")) == counts["English"]
+    assert len(chips(at, "Hindi tokens at this step")) == counts["Hindi"]
+    assert [c.text for c in chips(at, "English tokens at this step")] == [
+        t.label.replace(" ", "·") for t in tok.encode_tokens(LESSON["test_en"])]
+    # The top panel still shows the whole budget.
+    assert metrics(at)["Hindi tokens"] == "69"
+
+
+def test_a_new_budget_puts_the_cursor_at_its_end() -> None:
+    at = revealed()
+    at.slider(key="evh.step").set_value(10).run()
+    at.slider(key="evh.budget").set_value(150).run()
+    assert at.slider(key="evh.step").value == 150
+    assert int(at.slider(key="evh.step").max) == 150
+    assert int(at.slider(key="evh.budget").max) == 234  # every word of the lesson's text is one token by then
+
+
+def test_a_budget_of_zero_is_bytes() -> None:
+    at = revealed({"budget": "0"})
+    m = metrics(at)
+    assert (m["English tokens"], m["Hindi tokens"]) == (str(len(LESSON["test_en"].encode())),
+                                                        str(len(LESSON["test_hi"].encode())))
+    assert "With a budget of 0 merges" in main_text(at)
+
+
+# -- the parallel set -----------------------------------------------------------------------------------------
+def test_the_parallel_set_table_is_the_engines_counts() -> None:
+    at = revealed({"k": "10", "budget": "100"})
+    rows = table(at, "Hindi ÷ English tokens").set_index("tokenizer")
+    lab = parallel_cost(lab_tokenizer(10, 100), PAIRS)
+    row = rows.loc["Lab BPE: k = 10, 100 merges"]
+    assert (row["English tokens"], row["Hindi tokens"]) == (lab.english_tokens, lab.hindi_tokens)
+    assert row["English tokens per word"] == pytest.approx(lab.english_per_word)
+    assert row["Hindi tokens per word"] == pytest.approx(lab.hindi_per_word)
+    assert row["Hindi ÷ English tokens"] == pytest.approx(lab.ratio)
+    names = {info.title: info.name for info in real.catalogue()}
+    assert set(names) <= set(rows.index)
+    for title, name in names.items():
+        cost = parallel_cost(real.load(name), PAIRS)
+        assert (rows.loc[title, "English tokens"], rows.loc[title, "Hindi tokens"]) == (
+            cost.english_tokens, cost.hindi_tokens)
+        assert rows.loc[title, "Hindi tokens per word"] == pytest.approx(cost.hindi_per_word)
+        assert rows.loc[title, "Hindi ÷ English tokens"] == pytest.approx(cost.ratio)
+    chart_rows = {(r["tokenizer"], r["language"]): r["per_word"] for r in charts_by_dataset(at)[3]["points"]}
+    assert chart_rows[("GPT-4o (o200k_base)", "Hindi")] == pytest.approx(rows.loc["GPT-4o (o200k_base)", "Hindi tokens per word"])
+    text = main_text(at)
+    assert "Petrov" in text and "FLORES" in text
+
+
+def test_the_published_findings_are_cited() -> None:
+    at = revealed()
+    notes = " ".join(h.value for h in at.main.get("html") if "tl-note" in h.value)
+    assert "up to 15 times" in notes and "Petrov" in notes and "NeurIPS 2023" in notes
+    assert "overcharged" in notes and "Ahia" in notes and "EMNLP 2023" in notes
+
+
+# -- your own texts ---------------------------------------------------------------------------------------------
+def test_your_own_sentence_pair() -> None:
+    at = revealed()
+    at.text_input(key="evh.en").set_value("The city is clean.").run()
+    at.text_input(key="evh.hi").set_value("शहर साफ़ है।").run()
+    tok = lab_tokenizer(1, 100)
+    m = metrics(at)
+    assert (m["English tokens"], m["Hindi tokens"]) == (str(len(tok.encode("The city is clean."))),
+                                                        str(len(tok.encode("शहर साफ़ है।"))))
+    # The lesson's table stays the lesson's.
+    assert table(at, "Hindi tokens per word").set_index("Hindi copies k").loc[10, "Hindi tokens"] == 31
+    at.text_input(key="evh.hi").set_value("   ").run()
+    assert "Type a sentence in both languages" in main_text(at)
+    assert metrics(at)["Hindi tokens"] == "69"
+    at.button(key="evh.reset_pair").click().run()
+    assert at.text_input(key="evh.en").value == LESSON["test_en"]
+
+
+def test_your_own_training_text() -> None:
+    at = revealed()
+    at.radio(key="evh.train").set_value("own").run()
+    assert at.text_area(key="evh.own_en").value == LESSON["english_block"]  # a start to edit
+    english, hindi = "chai is ready. the chai stall is open. ", "चाय तैयार है। चाय की दुकान खुली है। "
+    at.text_area(key="evh.own_en").set_value(english).run()
+    at.text_area(key="evh.own_hi").set_value(hindi + "\n").run()
+    at.slider(key="evh.k").set_value(3).run()
+    assert_no_exception(at)
+    budget = at.slider(key="evh.budget").value
+    assert budget == min(100, int(at.slider(key="evh.budget").max))
+    tok = lab_tokenizer(3, budget, english, hindi)
+    m = metrics(at)
+    assert (m["English tokens"], m["Hindi tokens"]) == (str(len(tok.encode(LESSON["test_en"]))),
+                                                        str(len(tok.encode(LESSON["test_hi"]))))
+    assert "Your own texts do not change this table" in main_text(at)
+    at.text_area(key="evh.own_hi").set_value("  ").run()
+    assert "Type a Hindi part" in main_text(at)
+
+
+def upload(at, name: str, data: bytes):
+    at.radio(key="evh.train").set_value("own").run()
+    at.file_uploader(key="evh.upload").set_value((name, data, "text/plain")).run()
+    assert_no_exception(at)
+    return at
+
+
+def test_one_file_with_both_languages() -> None:
+    text = "Heavy rain closed the roads.\nभारी बारिश से सड़कें बंद हुईं।\nThe schools are open.\nस्कूल खुले हैं।\n"
+    at = upload(revealed(), "news.txt", text.encode("utf-8"))
+    english, hindi = split_by_script(text)
+    assert f"From news\\.txt: {len(english)} characters of English, {len(hindi)} of Hindi." in main_text(at)
+    budget = at.slider(key="evh.budget").value
+    tok = lab_tokenizer(1, budget, english, hindi)
+    assert metrics(at)["Hindi tokens"] == str(len(tok.encode(LESSON["test_hi"])))
+
+
+def test_uploads_that_cannot_be_used_say_why() -> None:
+    at = upload(revealed(), "latin1.txt", "café au lait".encode("latin-1"))
+    assert "UTF-8" in " ".join(h.value for h in at.main.get("html"))
+    at.file_uploader(key="evh.upload").set_value(("big.txt", b"a " * 600_000, "text/plain")).run()
+    assert "the limit is 1 MB" in " ".join(h.value for h in at.main.get("html"))
+    at.file_uploader(key="evh.upload").set_value(("only.txt", "only English here".encode(), "text/plain")).run()
+    assert "Type a Hindi part" in main_text(at)
+    uploader = at.get("file_uploader")[0]
+    assert "(up to 1 MB)" in uploader.proto.label
+
+
+def test_a_long_file_is_cut_to_the_limit_with_a_note() -> None:
+    line_en, line_hi = "The rain came early this year. ", "इस साल बारिश जल्दी आई। "
+    text = "\n".join([line_en * 20, line_hi * 20] * 20)
+    at = upload(revealed(), "long.txt", text.encode("utf-8"))
+    note = main_text(at)
+    assert f"cut to its first {sv.OWN_PART_CHARS:,} characters" in note and "English and Hindi parts are" in note
+    assert_no_exception(at)
+
+
+# -- links, large type -------------------------------------------------------------------------------------------
+def test_a_link_with_settings_opens_everything() -> None:
+    at = run_page(PAGE, query_params={"k": "10", "budget": "100", "step": "20"})
+    assert at.slider(key="evh.k").value == 10 and at.slider(key="evh.step").value == 20
+    assert metrics(at)["Hindi tokens"] == "31"
+    at = run_page(PAGE, query_params={"k": "99", "budget": "-4"})  # out of range: clamped
+    assert (at.slider(key="evh.k").value, at.slider(key="evh.budget").value) == (sv.MAX_COPIES, 0)
+
+
+def test_back_to_the_lesson() -> None:
+    at = revealed({"k": "7", "budget": "30"})
+    at.button(key="evh.back").click().run()
+    assert (at.slider(key="evh.k").value, at.slider(key="evh.budget").value, at.slider(key="evh.step").value) == (1, 100, 100)
+
+
+def test_large_type() -> None:
+    at = revealed({"large": "1", "k": "10"})
+    assert_no_exception(at)
+    assert metrics(at)["Hindi tokens"] == "31"
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_every_chart_template_is_valid_vega_lite(large: bool) -> None:
+    for name in ("shares", "scripts", "curve", "cost"):
+        alt.Chart.from_dict(json.loads(sv._template(name, large)))  # validates against the schema
+
+
+def test_english_alone_runs_out_of_pairs_before_the_budget() -> None:
+    at = revealed({"k": "0", "budget": "200"})
+    learned = len(train(mix([(LESSON["english_block"], 10)]), 200, **SETTINGS).steps)
+    assert learned < 200
+    line = next(m.value for m in at.main.get("markdown") if "Devanagari ·" in m.value)
+    assert line == f"**{learned}** Latin · **0** Devanagari · **0** mixed · **0** other (of {learned} merges)"
+    assert f"training stops after {learned} merges" in main_text(at)
+    assert metrics(at)["Hindi tokens"] == str(len(LESSON["test_hi"].encode()))  # no Hindi merge: bytes

@@ -1,0 +1,157 @@
+"""The Lessons page (AppTest): the reader, each exercise kind answered right and wrong, the score kept across
+pages, progress files, classroom mode, generated practice."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lessons.course import course
+from lessons.exercises import compute
+from lessons.progress import to_json
+from tests.apptest_helpers import assert_no_exception, button, main_text, page_text, run_page
+
+PAGE = "pages/12_Lessons.py"
+
+
+def exercise_box(at, n: int):
+    """The n-th exercise's widgets: its input and its Check button (1-based, in page order)."""
+    return [b for b in at.button if b.label == "Check"][n - 1]
+
+
+def lesson_page(lesson_id: str, **params):
+    return run_page(PAGE, query_params={"lesson": lesson_id, **params})
+
+
+def test_opens_on_the_first_lesson_with_its_list_and_progress() -> None:
+    at = run_page(PAGE)
+    assert at.session_state["lessons.lesson"] == "why-tokens"
+    picks = [b for b in at.button if (b.key or "").startswith("lessons.pick.")]
+    assert len(picks) == 9 and picks[0].label.startswith("1. Why tokens") and picks[0].label.endswith("0/4")
+    picks[1].click().run()
+    assert at.session_state["lessons.lesson"] == "bpe-training" and at.query_params["lesson"] == "bpe-training"
+    at.button(key="lessons.pick.why-tokens").click().run()
+    text = page_text(at)
+    assert "By the end you can:" in text and "Key points" in main_text(at)
+    tries = [link.proto for link in at.main.get("page_link") if link.proto.page == "Tokenize_anything"]
+    assert any(p.query_string.startswith("toks=o200k_base&text=Mera") for p in tries)
+    assert "GPT-2's tokenizer has 50,257 tokens" in main_text(at)  # a figure computed in the text
+
+
+def test_a_lesson_link_carries_its_settings() -> None:
+    at = lesson_page("bpe-training")
+    tries = [link.proto for link in at.main.get("page_link") if link.proto.page == "Train_step_by_step"]
+    assert any(p.query_string == "preset=chai&step=1" for p in tries)
+
+
+def answer(at, kind: str, value) -> None:
+    if kind == "choice":
+        next(r for r in at.radio if r.label == "Your prediction" and r.value is None).set_value(value)
+    elif kind == "number":
+        next(n for n in at.number_input if n.label.startswith("Your prediction") and n.value is None).set_value(value)
+    elif kind in ("split", "word"):
+        label = "Your prediction: the tokens, separated by |" if kind == "split" else "Your answer"
+        next(t for t in at.text_input if t.label == label and not t.value).input(value)
+    else:
+        next(m for m in at.multiselect if m.label.startswith("Your prediction")).set_value(value)
+
+
+@pytest.mark.parametrize(
+    ("lesson_id", "exercise_id", "wrong"),
+    [
+        ("bpe-training", "chai-first-merge", "a + i"),
+        ("bpe-training", "xylophone-tokens", 3),
+        ("bpe-training", "pohawala-split", "po | ha | wala"),
+        ("bpe-training", "news-order", None),
+        ("english-vs-hindi", "english-word-splits", "the"),
+    ],
+)
+def test_each_kind_answered_right_and_wrong(lesson_id: str, exercise_id: str, wrong) -> None:
+    exercise = next(e for e in course().lesson(lesson_id).exercises if e.id == exercise_id)
+    computed = compute(exercise.op, exercise.args)
+    number = course().lesson(lesson_id).exercises.index(exercise) + 1
+    right = computed.answer if exercise.kind != "split" else " | ".join(computed.answer)
+    if exercise.kind == "order":
+        wrong = list(reversed(computed.answer))
+    # Wrong first: the truth is shown beside the guess, and the misconception hint if there is one.
+    at = lesson_page(lesson_id)
+    answer(at, exercise.kind, wrong)
+    at.run()
+    exercise_box(at, number).click().run()
+    assert_no_exception(at)
+    shown = page_text(at)
+    assert "Not this time" in shown
+    if exercise.kind != "word":
+        assert "the lab computed" in shown
+    if exercise.hint:
+        assert f"Remember: {exercise.hint}" in shown
+    assert "Your score: 0 right of 1 answer" in main_text(at)
+    # A retry does not change the score, even when right.
+    button(at, "Try again").click().run()
+    answer(at, exercise.kind, right)
+    at.run()
+    exercise_box(at, number).click().run()
+    shown = page_text(at)
+    assert "Right" in shown and "A retry" in shown
+    assert at.session_state["lab.predictions"][f"lesson:{exercise.key}"]["right"] is False
+
+
+def test_score_survives_a_page_switch() -> None:
+    at = lesson_page("bpe-training")
+    answer(at, "choice", "h + a")
+    at.run()
+    exercise_box(at, 1).click().run()
+    assert "Right! You predicted h + a." in page_text(at)
+    at.switch_page("pages/1_Train_step_by_step.py").run()
+    assert_no_exception(at)
+    at.switch_page(PAGE).run()
+    assert "Your score: 1 right of 1 answer" in main_text(at)
+    assert at.button(key="lessons.pick.bpe-training").label.endswith("1/7")
+    assert "Right! You predicted h + a." in page_text(at)  # the answer is still shown
+
+
+def test_progress_file_loads_back_and_a_bad_one_is_refused() -> None:
+    at = lesson_page("bpe-training")
+    saved = to_json({"lesson:bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training"}})
+    at.file_uploader(key="lessons.load").set_value(("progress.json", saved.encode(), "application/json")).run()
+    assert_no_exception(at)
+    assert "1 answers added" in page_text(at)
+    assert "Your score: 1 right of 1 answer" in main_text(at)
+    at.file_uploader(key="lessons.load").set_value(("evil.json", b'{"format": "x"}', "application/json")).run()
+    text = page_text(at)
+    assert "was not loaded: This is not a progress file" in text and "Your current progress is kept" in text
+    assert at.session_state["lab.predictions"]["lesson:bpe-training:chai-first-merge"]["right"] is True
+
+
+def test_downloads_are_offered() -> None:
+    at = lesson_page("bpe-training")
+    labels = [b.proto.label for b in at.main.get("download_button")]
+    assert labels == ["Worksheet (Markdown)", "Answer key (Markdown)", "Save my progress"]
+
+
+def test_classroom_mode_shows_one_part_per_click() -> None:
+    at = lesson_page("bpe-training", classroom="1")
+    assert at.session_state["_large_type_store"] is True  # classroom mode comes with large type
+    assert "Part 1 of" in main_text(at) and "By the end you can:" in page_text(at)
+    at.button(key="lessons.next").click().run()
+    assert "Part 2 of" in main_text(at) and "The algorithm" in main_text(at)
+    at.button(key="lessons.last").click().run()
+    assert "Key points" in main_text(at)
+    assert at.query_params["classroom"] == "1" and at.query_params["lesson"] == "bpe-training"
+    assert not at.get("download_button")  # fewer controls in class
+
+
+def test_generated_practice() -> None:
+    at = run_page(PAGE, session_state={"lessons.practice_open": True})
+    assert_no_exception(at)
+    prompts = [m.value for m in at.main.get("markdown") if "which pair does merge" in str(m.value)
+               or "how many tokens is" in str(m.value)]
+    assert len(prompts) == 2
+    button(at, "New questions").click().run()
+    assert_no_exception(at)
+
+
+def test_bad_link_falls_back_to_the_first_lesson() -> None:
+    at = run_page(PAGE, query_params={"lesson": "nope"})
+    assert at.session_state["lessons.lesson"] == "why-tokens"

@@ -1,0 +1,158 @@
+"""What the Lessons page draws: lesson links, exercises as predict-then-run questions, progress, practice.
+
+The lessons themselves are data (``lessons/course/*.md``, read by
+:mod:`lessons.course`); answers are computed by :mod:`lessons.exercises` when a
+question is asked. This module turns them into the shared predict widget's
+questions (:mod:`ui.predict`), draws links into the lab with the lesson's
+settings in the URL, and builds the generated practice questions.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import streamlit as st
+
+import lessons
+from lessons.course import Exercise, Lesson, Link, course
+from lessons.exercises import Computed, ExerciseError, compute, preset_trace
+from ui import predict
+from ui.display import md_escape, plural
+from ui.layout import PAGES, link_params
+
+PAGE = "lessons"
+
+
+@st.cache_resource(max_entries=256, show_spinner=False)
+def computed(exercise_key: str) -> Computed:
+    """An exercise's computed answer, once per server (read-only, shared by every learner)."""
+    exercise = next(e for e in course().exercises if e.key == exercise_key)
+    return compute(exercise.op, exercise.args)
+
+
+def question(exercise: Exercise) -> predict.Question:
+    c = computed(exercise.key)
+    return predict.Question(
+        key=f"lesson:{exercise.key}",
+        prompt=exercise.prompt,
+        kind=exercise.kind,
+        answer=c.answer,
+        options=c.options,
+        also_right=c.also_right,
+        explain=(exercise.explain + (f" {c.facts}" if c.facts else "")).strip(),
+        explain_also_right=(c.facts or exercise.explain),
+        tolerance=exercise.tolerance,
+        unit=exercise.unit,
+        scope=exercise.lesson,
+        hint=exercise.hint,
+        check=c.check,
+    )
+
+
+def page_path(url_path: str) -> str:
+    """A page's file from its URL path (for st.page_link)."""
+    return next(e.path for e in PAGES if e.url_path == url_path)
+
+
+def link(item: Link, *, key: str, label: str | None = None) -> None:
+    """A link into the lab with the lesson's settings (and large type or classroom mode, if on)."""
+    params = {**item.params, **(link_params() or {})}
+    st.page_link(page_path(item.page), label=md_escape(label or item.label or "Open it in the lab"),
+                 icon=":material/arrow_forward:", query_params=params or None)
+
+
+def lesson_link(number: int) -> None:
+    """A link to the lesson with this number (where a page's example comes from), if the course has it."""
+    lesson = next((item for item in course().lessons if item.number == number), None)
+    if lesson is None:
+        return
+    st.page_link(page_path("Lessons"), label=md_escape(f"In the lessons: {lesson.number}. {lesson.title}"),
+                 icon=":material/menu_book:", query_params={"lesson": lesson.id, **(link_params() or {})})
+
+
+def progress(lesson: Lesson) -> tuple[int, int, int]:
+    """(answered, right, total) for the lesson's exercises in this session."""
+    right, tried = predict.score(lesson.id)
+    return tried, right, len(lesson.exercises)
+
+
+def progress_label(lesson: Lesson) -> str:
+    answered, right, total = progress(lesson)
+    mark = " ✓" if answered == total and total else ""
+    return f"{lesson.number}. {lesson.title} · {answered}/{total}{mark}"
+
+
+def draw_exercise(exercise: Exercise, number: int, total: int) -> None:
+    with st.container(border=True, key=f"exercise-{exercise.lesson}-{exercise.id}"):
+        st.markdown(f"**Exercise {number} of {total}**")
+        try:
+            verdict = predict.ask(question(exercise))
+        except ExerciseError as exc:
+            st.warning(md_escape(f"This exercise cannot be computed here: {exc}"), icon=":material/error:")
+            return
+        if verdict is not None and exercise.view is not None:
+            link(exercise.view, key=f"{PAGE}.view.{exercise.key}", label=exercise.view.label or "See it in the lab")
+
+
+def sections(body: str) -> list[str]:
+    """The lesson text cut at its ``##`` headings: one part per classroom slide."""
+    parts = re.split(r"(?m)^(?=#{2,4} )", body)
+    return [p.strip() for p in parts if p.strip()]
+
+
+# -- generated practice ------------------------------------------------------------------------------
+PRACTICE_PRESETS = ("news", "low", "play", "chai", "readers", "lowmarker")
+
+
+def practice_merge(seed: int) -> predict.Question:
+    """ "Which pair merges next?" for a preset and step picked by ``seed``, distractors from the pair table."""
+    from ui.trainview import guess_question
+
+    rng = random.Random(seed)
+    preset_id = rng.choice(PRACTICE_PRESETS)
+    trace = preset_trace(preset_id)
+    step = rng.randint(1, len(trace.steps))
+    q = guess_question(f"practice-{preset_id}", trace, step)
+    title = lessons.presets()[preset_id].title
+    return predict.Question(
+        key=f"practice:merge:{preset_id}:{step}", prompt=f"{title}: which pair does merge {step} pick? "
+        "Count each word as many times as it occurs, in the corpus as it stands after the merges before it.",
+        kind="choice", answer=q.answer, options=q.options, also_right=q.also_right, explain=q.explain,
+        explain_also_right=q.explain_also_right, scope="practice")
+
+
+def unseen_words(preset_id: str) -> list[str]:
+    """Words of the parallel English sentences that the preset's corpus never had."""
+    corpus = set(lessons.presets()[preset_id].corpus.lower().split())
+    words = []
+    for pair in lessons.data("parallel_en_hi")["pairs"]:
+        for word in re.findall(r"[A-Za-z]+", pair["en"]):
+            if word.lower() not in corpus and len(word) > 3 and word.lower() not in words:
+                words.append(word.lower())
+    return words
+
+
+def practice_count(seed: int) -> predict.Question:
+    """ "How many tokens?" for a word the preset's corpus never had."""
+    rng = random.Random(seed)
+    preset_id = rng.choice(("chai", "readers", "news"))
+    word = rng.choice(unseen_words(preset_id))
+    c = compute("count_tokens", {"tokenizer": preset_id, "text": word})
+    title = lessons.presets()[preset_id].title
+    return predict.Question(
+        key=f"practice:count:{preset_id}:{word}", prompt=f"With the merges of “{title}”, how many tokens is "
+        f"“{word}”, a word its corpus never had?", kind="number", answer=c.answer, unit="tokens",
+        explain="An unseen word is cut into the pieces the merges can build: " + c.facts, scope="practice")
+
+
+def score_line() -> str:
+    right, tried = predict.score()
+    total = len(course().exercises)
+    lesson_tried = sum(progress(lesson)[0] for lesson in course().lessons)
+    return (f"Your score: {right} right of {plural(tried, 'answer')} · {lesson_tried} of {total} lesson exercises "
+            "answered. Your first answer to each question is the one that counts.")
+
+
+__all__ = ["computed", "draw_exercise", "lesson_link", "link", "page_path", "practice_count", "practice_merge", "progress",
+           "progress_label", "question", "score_line", "sections"]
