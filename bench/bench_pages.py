@@ -61,6 +61,23 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
         {"k": "10", "budget": "200", "step": "40"},
         {"k": "10", "large": "1"},
     ],
+    "pages/9_Streaming.py": [
+        {"step": "30"},
+        {"step": "30", "large": "1"},
+        {"tok": "cl100k_base", "step": "10"},
+        {"step": "5", "predict": "1"},
+    ],
+    "pages/10_Quirks.py": [
+        {"quirk": "Capitals"},
+        {"quirk": "Joining"},
+        {"quirk": "Joining", "predict": "0"},
+        {"quirk": "Formatting"},
+        {"quirk": "Numbers"},
+        {"quirk": "Numbers", "number": "9" * 500},
+        {"quirk": "Letters"},
+        {"quirk": "Pre-split"},
+        {"quirk": "Pre-split", "large": "1", "toks": "cl100k_base,o200k_base,llama3,mistral-tekken"},
+    ],
     "pages/11_The_family.py": [
         {"preset": "chai", "step": "1"},
         {"preset": "chai", "step": "1", "large": "1"},
@@ -77,6 +94,7 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
 CLICKS: dict[str, str] = {
     "pages/1_Train_step_by_step.py": "train.next",
     "pages/3_Encode_step_by_step.py": "encode.next",
+    "pages/9_Streaming.py": "stream.next",
     "pages/11_The_family.py": "family.next",
 }
 

@@ -67,6 +67,24 @@ def examples(section: str) -> tuple[dict, ...]:
     return tuple(out)
 
 
+def _resolve(value):
+    """A ``{ data = "file:key" }`` table becomes that string; tables and lists are resolved inside."""
+    if isinstance(value, dict):
+        if set(value) == {"data"}:
+            return _data_string(value["data"])
+        return {k: _resolve(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_resolve(v) for v in value]
+    return value
+
+
+@lru_cache(maxsize=None)
+def content(name: str) -> dict:
+    """A page's content file, ``lessons/<name>.toml``, with every ``{ data = "file:key" }`` resolved."""
+    raw = tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))
+    return _resolve(raw)
+
+
 def _corpus(entry: dict) -> str:
     if "text" in entry:
         return entry["text"]

@@ -230,3 +230,13 @@ def test_merge_line_and_word_rows_escape() -> None:
     assert '<span class="tl-word-label">&lt;b&gt;</span>' in rows  # the word itself, before its chips
 
 
+
+
+def test_labelled_rows_escape_their_labels_and_notes() -> None:
+    from ui.chips import Chip, labelled_rows_html
+
+    html = labelled_rows_html([("<b>start</b>", [Chip("cr"), Chip("icket")], "2 <i>tokens</i>"),
+                               ("after a space", [Chip(" cricket")], "1 token")])
+    assert "<b>" not in html and "<i>" not in html and "&lt;b&gt;start&lt;/b&gt;" in html
+    assert html.count('class="tl-word"') == 2
+    assert parse_chips(html).texts == ["cr", "icket", "·cricket"]

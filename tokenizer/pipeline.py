@@ -58,7 +58,7 @@ class Stages:
 def stages(tok, text: str, *, limit: int | None = None) -> Stages:
     """Run ``text`` through a real tokenizer stage by stage (``tok`` from :func:`tokenizer.real.load`)."""
     normalized = tok.normalize(text)
-    pieces = tok.pieces(text)
+    pieces = tok.pieces(text) if tok.pattern is not None else None  # SentencePiece has no pre-split
     ids = tok.encode(text)
     tokens = tok.encode_tokens(text, limit=limit)
     shown = [t.id for t in tokens]

@@ -46,6 +46,8 @@ Using one (it is loaded once per process, then shared):
 [('⟨E0 A4⟩', 0), ('⟨98⟩', 0), ('न', 0), ('े', 1)]
 >>> [gpt4.raw_piece(t) for t in gpt4.encode(" fog")]        # as tiktoken's GPT-2 stand-ins write it
 ['Ġfog']
+>>> gpt4.pieces("Thick fog, 12345")                     # its pre-split, before any merge
+['Thick', ' fog', ',', ' ', '123', '45']
 """
 
 from __future__ import annotations
@@ -498,16 +500,37 @@ class RealTokenizer:
         """How many tokens ``text`` is."""
         return len(self.encode(text))
 
+    @property
+    def pattern(self) -> str | None:
+        """The pre-split regular expression this tokenizer cuts text with before any merge
+        (``None`` for SentencePiece, which has none)."""
+        split = getattr(self, "_split", None)
+        return None if split is None else split.pattern
+
+    def pieces(self, text: str) -> list[str]:
+        """The pre-split pieces of ``text``, in order: the matches of the tokenizer's own pattern
+        (for SentencePiece, which has none, its words: from one ``▁`` to the next). BPE never merges
+        across two pieces, so each token lies inside one; ``Token.piece`` is the piece's index.
+
+        >>> load("cl100k_base").pieces("घने कोहरे")      # vowel signs are not letters to its pattern
+        ['घन', 'े', ' क', 'ोहर', 'े']
+        >>> load("o200k_base").pieces("घने कोहरे")       # marks stay with their letters
+        ['घने', ' कोहरे']
+        """
+        prepared = self._prepare(text)
+        split = getattr(self, "_split", None)
+        if split is not None:
+            return [match.group() for match in split.finditer(prepared)]
+        grouped: dict[int, bytearray] = {}
+        for token in self.encode_tokens(text):
+            grouped.setdefault(token.piece, bytearray()).extend(token.bytes)
+        return [bytes(data).decode("utf-8", errors="replace") for data in grouped.values()]
+
     # -- the pipeline, stage by stage ---------------------------------------------------------
     def normalize(self, text: str) -> str:
         """The text the model part reads: after normalisation (Qwen3: NFC; SentencePiece: a ``▁`` for
         every space and one in front), before the pre-split."""
         return self._prepare(text)
-
-    def pieces(self, text: str) -> list[str] | None:
-        """The pre-split pieces of the normalised text, cut by the tokenizer's own pattern (BPE never
-        merges across two of them); None for a tokenizer with no pre-split (SentencePiece)."""
-        return None
 
     @property
     def special_tokens(self) -> dict[str, int]:
@@ -580,9 +603,6 @@ class _TiktokenTokenizer(RealTokenizer):
             return self._special_ids[token_id]
         return "".join(_BYTE_CHARS[b] for b in self.token_bytes(token_id))
 
-    def pieces(self, text: str) -> list[str]:
-        return self._split.findall(self._prepare(text))
-
     @property
     def special_tokens(self) -> dict[str, int]:
         return {name: token_id for token_id, name in self._special_ids.items()}
@@ -649,9 +669,6 @@ class _TekkenTokenizer(RealTokenizer):
         if token_id < self._specials:
             return data.decode("utf-8")
         return "".join(_BYTE_CHARS[b] for b in data)
-
-    def pieces(self, text: str) -> list[str]:
-        return self._split.findall(self._prepare(text))
 
     def decode(self, ids: Iterable[int]) -> str:
         return self._tk.decode([self._check_id(token_id) for token_id in ids])

@@ -74,6 +74,8 @@ CSS = f"""
  overflow:hidden;text-overflow:ellipsis}}
 .tl-word-count{{font-weight:600;white-space:nowrap;align-self:center;padding-left:.2em}}
 .tl-keep{{display:inline-flex;align-items:center;gap:.3em}}
+.tl-labelled .tl-row-label{{white-space:normal;max-width:9em;overflow:visible;font-size:.95em}}
+@media (max-width:640px){{.tl-labelled{{grid-template-columns:minmax(0,1fr)}} .tl-labelled .tl-row-label{{max-width:none}}}}
 </style>
 """
 
@@ -272,6 +274,24 @@ def word_rows_html(rows: Sequence[tuple[str, Sequence[Chip], int]], *, show_ids:
         out.append(f'<span class="tl-word-label">{html.escape(word.strip() or word)}</span>')
         count_html = f'<span class="tl-word-count" aria-label="occurs {count} times">×{count}</span>'
         out.append(chips_html(chips, show_ids=show_ids, label=f"tokens of {word.strip() or word}", tail=count_html))
+        out.append("</div>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def labelled_rows_html(rows: Sequence[tuple[str, Sequence[Chip], str]], *, show_ids: bool = False,
+                       mark_pieces: bool = False) -> str:
+    """Several short texts, each as: a label, its chips, a note after the last chip (e.g. "2 tokens").
+
+    For side-by-side experiments ("cricket" at the start of a text, after a space…). Label and note are
+    plain text, escaped; a label is written out in full (it wraps rather than being cut).
+    """
+    out = ['<div class="tl-words tl-labelled">']
+    for label, chips, note in rows:
+        out.append('<div class="tl-word">')
+        out.append(f'<span class="tl-word-label tl-row-label">{html.escape(label)}</span>')
+        tail = f'<span class="tl-word-count">{html.escape(note)}</span>' if note else ""
+        out.append(chips_html(chips, show_ids=show_ids, label=label, tail=tail, mark_pieces=mark_pieces))
         out.append("</div>")
     out.append("</div>")
     return "".join(out)

@@ -87,6 +87,12 @@ PAGES: tuple[PageEntry, ...] = (
               "more, and why."),
     PageEntry("pages/6_English_vs_Hindi.py", "English vs Hindi", ":material/balance:", "Languages & cost",
               "Share one merge budget between English and Hindi, slide the mix, and watch who gets the cheap tokens."),
+    PageEntry("pages/9_Streaming.py", "Streaming", ":material/stream:", "Languages & cost",
+              "Send a Hindi sentence token by token: decoded one token at a time it shows �, held until each "
+              "character is whole it shows the text."),
+    PageEntry("pages/10_Quirks.py", "Quirks", ":material/psychology_alt:", "Languages & cost",
+              "Leading spaces, capitals, joined prompts, JSON, numbers with Indian commas, letters in strawberry: "
+              "live examples where token counts surprise."),
     PageEntry("pages/11_The_family.py", "The family", ":material/family_history:", "Languages & cost",
               "BPE beside WordPiece merge by merge, Unigram's sampled splits, and a real tokenizer's pipeline and "
               "special tokens."),

@@ -10,7 +10,10 @@ Put the stepper and the view of the step inside one ``st.fragment``: a click
 on Next then reruns only that part of the page, which keeps a classroom's
 clicks cheap. Autoplay uses the same fragment: the page passes
 :meth:`Stepper.run_every` as the fragment's ``run_every``, and each tick moves
-one step on.
+one step on. A fragment's ``run_every`` is fixed when the whole page runs, and
+the Autoplay switch sits inside the fragment (a click on it reruns only the
+fragment), so the stepper asks for one whole-page rerun when autoplay starts
+or stops: the fragment is then registered again, ticking or not.
 
 Semantics every page keeps: step 0 is the start (nothing has happened yet),
 step ``n`` the end; Next at the end and Previous at the start are disabled.
@@ -69,9 +72,33 @@ class Stepper:
     def playing(self) -> bool:
         return bool(st.session_state.get(self.autoplay_key))
 
+    @property
+    def _ticking(self) -> str:
+        return f"{self.page}._ticking"
+
+    @property
+    def _stopped_note(self) -> str:
+        return f"{self.page}._autoplay_stopped"
+
     def run_every(self) -> float | None:
-        """The ``run_every`` for the fragment that holds this stepper: ticks only while autoplay is on."""
+        """The ``run_every`` for the fragment that holds this stepper: ticks only while autoplay is on.
+
+        Call it when the fragment is created (each whole-page run); the stepper remembers whether the
+        fragment it draws in is ticking.
+        """
+        st.session_state[self._ticking] = self.playing()
         return self.autoplay_seconds if self.playing() else None
+
+    def _sync_ticking(self, stopped: str | None) -> None:
+        """Autoplay was switched on or off inside the fragment: rerun the whole page, so the fragment
+        starts (or stops) ticking. A page that never called :meth:`run_every` is left alone."""
+        ticking = st.session_state.get(self._ticking)
+        if ticking is None or ticking == self.playing():
+            return
+        if stopped:
+            st.session_state[self._stopped_note] = stopped  # shown after the rerun
+        st.session_state[self._ticking] = self.playing()
+        st.rerun(scope="app")
 
     # -- callbacks -----------------------------------------------------------------------------
     def _go(self, target: str, n_steps: int) -> None:
@@ -119,6 +146,8 @@ class Stepper:
         stopped = self._tick(n_steps) if autoplay and not autoplay_disabled else None
         if autoplay_disabled:
             st.session_state[self.autoplay_key] = False
+        self._sync_ticking(stopped)
+        stopped = stopped or st.session_state.pop(self._stopped_note, None)
         step = self.clamp(n_steps)
         first, previous, nxt, last = self.names
         with st.container(horizontal=True, vertical_alignment="center", gap="small"):

@@ -114,20 +114,28 @@ def uses_devanagari_font(page, selector: str) -> bool:
     )
 
 
-def cut_off(page) -> list[str]:
-    """What sticks out past the window's right edge: the page scrolling sideways, or a chip row,
-    chart or table wider than the window (cut off on a phone)."""
+DEFAULT_CUT_OFF = (".tl-chip", '[data-testid="stVegaLiteChart"]', ".tl-note")
+
+
+def cut_off(page, *selectors: str) -> list[str]:
+    """What sticks out past the window's right edge, described for a failure message: the page
+    scrolling sideways, and any element in the main area matching ``selectors`` (by default chips,
+    charts and notes) that ends past the edge or whose content is wider than itself (text cut off)."""
     return page.evaluate(
-        """() => {
+        """(sels) => {
             const out = [], right = window.innerWidth + 1;
             const main = document.querySelector('[data-testid="stMain"]');
             if (main && main.scrollWidth > main.clientWidth + 1) out.push('the page scrolls sideways: ' + main.scrollWidth);
-            for (const el of document.querySelectorAll(
-                    '[data-testid="stMain"] .tl-chip, [data-testid="stMain"] [data-testid="stVegaLiteChart"], '
-                    + '[data-testid="stMain"] .tl-note')) {
-                const r = el.getBoundingClientRect();
-                if (r.width && r.right > right) out.push((el.getAttribute('aria-label') || el.className) + ': ' + r.right);
+            for (const sel of sels) {
+                for (const el of document.querySelectorAll('[data-testid="stMain"] ' + sel)) {
+                    const r = el.getBoundingClientRect();
+                    if (r.width === 0) continue;
+                    const name = el.getAttribute('aria-label') || sel;
+                    if (r.right > right) out.push(name + ' ends at ' + Math.round(r.right) + ' > ' + window.innerWidth);
+                    if (el.scrollWidth > el.clientWidth + 1) out.push(name + ' scrolls: ' + el.scrollWidth + ' > ' + el.clientWidth);
+                }
             }
             return out;
-        }"""
+        }""",
+        list(selectors or DEFAULT_CUT_OFF),
     )

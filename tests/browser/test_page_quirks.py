@@ -1,0 +1,96 @@
+"""Quirks in a real browser: tabs by link and by click (kept in the URL), the join predicted then revealed,
+the Hindi pre-split drawn in a real Devanagari font with its lone vowel signs named, nothing cut off at
+1280 and 390 px, large type at 1920x1080.
+
+Screenshots (artifacts/screenshots/): quirks-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.browser.browser_helpers import (
+    assert_no_exception,
+    cut_off,
+    screenshot,
+    skip_without_browser,
+    uses_devanagari_font,
+    wait_for_streamlit,
+)
+
+skip_without_browser()
+
+from playwright.sync_api import expect  # noqa: E402
+
+URL = "Quirks"
+
+
+def _main(page):
+    return page.locator('[data-testid="stMain"]')
+
+
+def _settle(page) -> None:
+    page.wait_for_timeout(300)
+    wait_for_streamlit(page)
+    assert_no_exception(page)
+
+
+def test_default_tab_then_a_click_on_another(open_page) -> None:
+    page = open_page(URL, "quirks-spaces")
+    expect(_main(page).locator(".tl-labelled").first).to_be_visible()
+    expect(_main(page)).to_contain_text("at the start of a text")
+    page.get_by_role("tab", name="Letters").click()
+    _settle(page)
+    expect(page).to_have_url(re.compile(r"[?&]quirk=Letters"))
+    expect(_main(page)).to_contain_text("str (1)")
+    screenshot(page, "quirks-letters")
+
+
+def test_join_predict_then_reveal(open_page) -> None:
+    page = open_page(URL, "quirks-join-predict", query="quirk=Joining")
+    expect(_main(page)).to_contain_text("hidden until you predict")
+    page.get_by_label(re.compile("Your prediction")).fill("16")
+    page.get_by_role("button", name="Check").click()
+    _settle(page)
+    expect(_main(page)).to_contain_text("the lab computed 14 tokens")
+    expect(_main(page).locator(".tl-chip.tl-hl").first).to_be_visible()
+    expect(_main(page)).to_contain_text("Joined: 14, 2 tokens fewer")
+    screenshot(page, "quirks-join")
+
+
+def test_presplit_in_devanagari_with_named_marks(open_page) -> None:
+    page = open_page(URL, "quirks-presplit", query="quirk=Pre-split")
+    rows = _main(page).locator(".tl-chips")
+    expect(rows.first).to_be_visible()
+    assert uses_devanagari_font(page, ".tl-chips .tl-text")
+    # GPT-4's pieces: vowel signs cut off, on ◌ and named; GPT-4o's: none.
+    expect(rows.nth(0).locator(".tl-name").first).to_have_text("vowel sign e")
+    assert rows.nth(0).locator(".tl-chip.tl-hl").count() >= 5
+    assert rows.nth(1).locator(".tl-chip.tl-hl").count() == 0
+    assert cut_off(page, ".tl-chips") == []
+    screenshot(page, "quirks-presplit")
+
+
+def test_numbers_at_phone_width(open_page) -> None:
+    page = open_page(URL, "quirks-numbers", query="quirk=Numbers")
+    page.set_viewport_size({"width": 390, "height": 844})
+    _settle(page)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 391
+    assert cut_off(page, ".tl-chips") == [] and cut_off(page, ".tl-labelled") == []
+    _main(page).locator(".tl-labelled").nth(1).scroll_into_view_if_needed()
+    screenshot(page, "quirks-numbers-phone")
+
+
+def test_formatting_large_type_at_1920(open_page) -> None:
+    page = open_page(URL, "quirks-large-first", query="quirk=Formatting&large=1")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    _settle(page)
+    page.evaluate("document.fonts.ready")
+    expect(_main(page).locator('[data-testid="stDataFrame"]')).to_be_visible()
+    tabs = page.get_by_role("tab")
+    assert tabs.count() == 7
+    for i in range(7):  # every tab label on one line, none squeezed
+        box = tabs.nth(i).bounding_box()
+        assert box and box["height"] < 70 and box["x"] + box["width"] <= 1920
+    assert cut_off(page, ".tl-chips") == []
+    screenshot(page, "quirks-large")

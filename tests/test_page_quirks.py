@@ -1,0 +1,226 @@
+"""Quirks (AppTest): every tab on its defaults, edited, by link, with bad input; the figures measured."""
+
+from __future__ import annotations
+
+import pytest
+
+import lessons
+from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, parse_chips, run_page
+from tokenizer import real
+from tokenizer.numbers import indian, international
+from tokenizer.quirks import FORMATS, format_variants, join_counts, pieces_starting_with_mark, records_from_csv
+from ui.display import visible_token
+
+PAGE = "pages/10_Quirks.py"
+C = lessons.content("quirks")
+GPT = ("cl100k_base", "o200k_base")
+
+if any(real.status(name) for name in GPT):
+    pytest.skip("GPT-4's and GPT-4o's tokenizers are needed for this page's defaults", allow_module_level=True)
+
+TOKS = {name: real.load(name) for name in GPT}
+
+
+def open_tab(tab: str, **params: str):
+    return run_page(PAGE, query_params={"quirk": tab, **params})
+
+
+def chip_rows(at) -> list[list]:
+    """Every chip row in the main area (labelled rows split into their rows), each a list of parsed chips."""
+    out = []
+    for body in html_blocks(at):
+        for part in body.split('<div class="tl-word">')[1:] if "tl-labelled" in body else [body]:
+            out.append(parse_chips(part).chips)
+    return out
+
+
+def texts(row) -> list[str]:
+    return [c.text for c in row]
+
+
+def labels(name: str, text: str) -> list[str]:
+    return [visible_token(t.label) for t in TOKS[name].encode_tokens(text)]
+
+
+def test_default_tab_spaces_shows_different_tokens_at_the_start_and_after_a_space() -> None:
+    at = run_page(PAGE)
+    assert at.multiselect(key="quirks.toks_list").value == list(GPT)
+    assert [t.label for t in at.tabs] == [C[s]["tab"] for s in ("spaces", "case", "join", "formatting", "numbers",
+                                                                "letters", "presplit")]
+    word = C["spaces"]["word"]
+    rows = chip_rows(at)
+    assert len(rows) == 6  # three forms for each of two tokenizers
+    for i, name in enumerate(GPT):
+        start, space, newline = rows[3 * i : 3 * i + 3]
+        assert texts(start) == labels(name, word) and texts(space) == labels(name, " " + word)
+        assert texts(newline) == labels(name, "\n" + word)
+        assert [c.id for c in start] != [c.id for c in space]
+        assert len(start) == 2 and len(space) == 1  # cricket: cr icket, ·cricket
+    assert "Different ids" in main_text(at)
+
+
+def test_editing_the_word_goes_in_the_link() -> None:
+    at = run_page(PAGE)
+    at.text_input(key="quirks.space_word").set_value("mango").run()
+    assert at.query_params["space_word"] == "mango"
+    assert texts(chip_rows(at)[1]) == labels("cl100k_base", " mango")
+
+
+def test_capitals() -> None:
+    at = open_tab("Capitals")
+    word = C["case"]["word"]
+    rows = chip_rows(at)
+    assert len(rows) == 12
+    forms = [word, word.capitalize(), word.upper(), " " + word, " " + word.capitalize(), " " + word.upper()]
+    for i, name in enumerate(GPT):
+        assert [texts(r) for r in rows[6 * i : 6 * i + 6]] == [labels(name, f) for f in forms]
+    assert len(rows[2]) > len(rows[0])  # BUDGET costs more than budget
+
+
+def test_joining_predict_then_reveal() -> None:
+    a, b = C["join"]["a"], C["join"]["b"]
+    j = join_counts(TOKS["cl100k_base"], [a, b])
+    assert j.total < j.sum_of_parts
+    at = open_tab("Joining")
+    assert at.toggle(key="quirks.predict").value is True
+    assert f"first text is {j.counts[0]} tokens and the second {j.counts[1]} tokens" in main_text(at)
+    assert "hidden until you predict" in main_text(at)
+    assert len(chip_rows(at)) == 4  # the parts only, for each tokenizer
+    assert not any(c.highlighted for row in chip_rows(at) for c in row)  # no hint while predicting
+    at.number_input[0].set_value(j.sum_of_parts).run()
+    button(at, "Check").click().run()
+    assert_no_exception(at)
+    text = page_text(at)
+    assert "Not this time" in text and f"the lab computed {j.total}" in text
+    rows = chip_rows(at)
+    assert len(rows) == 6
+    assert texts(rows[2]) == labels("cl100k_base", a + b)
+    assert [c.text for c in rows[2] if c.highlighted] == ["·Thick"]
+    assert [c.text for c in rows[0] if c.highlighted] == ["·"]
+    assert f"= **{j.sum_of_parts}**. Joined: **{j.total}**, 2 tokens fewer" in main_text(at)
+
+
+def test_joining_without_predicting_and_with_nothing_to_merge() -> None:
+    at = open_tab("Joining", predict="0", a="Thick fog", b=" closed schools")
+    assert at.query_params["predict"] == "0"
+    assert "the same here" in main_text(at)
+    at.text_area(key="quirks.b").set_value("").run()
+    assert "Type something in both boxes" in main_text(at)
+
+
+def test_formatting_table_is_measured() -> None:
+    at = open_tab("Formatting")
+    table = at.dataframe[0].value
+    variants = format_variants(records_from_csv(C["formatting"]["records"]))
+    assert table["format"].tolist() == list(FORMATS.values())
+    for name in GPT:
+        assert table[TOKS[name].name].tolist() == [TOKS[name].count(v) for v in variants.values()]
+    counts = [TOKS["cl100k_base"].count(v) for v in variants.values()]
+    assert counts == sorted(counts)  # CSV < compact < indented < escaped
+    assert "in every one of the 5 records" in main_text(at)
+    at.segmented_control(key="quirks.fmt").set_value("csv").run()
+    assert at.query_params["fmt"] == "csv"
+    assert len(chip_rows(at)[0]) == TOKS["cl100k_base"].count(variants["csv"])
+
+
+def test_formatting_bad_records() -> None:
+    at = open_tab("Formatting", records="a,b\n1,2,3")
+    assert "cannot be read" in main_text(at) and "Line 2 has 3 values" in main_text(at)
+
+
+def test_numbers_three_writings_measured() -> None:
+    at = open_tab("Numbers")
+    number = C["numbers"]["number"]
+    rows = chip_rows(at)
+    assert texts(rows[0]) == list(number)  # one per digit
+    assert texts(rows[1]) == ["123", "456", "78"] and texts(rows[2]) == ["12", "345", "678"]
+    writings = [number, international(number), indian(number)]
+    assert writings[1:] == ["12,345,678", "1,23,45,678"]
+    for i, name in enumerate(GPT):
+        got = [texts(r) for r in rows[3 + 3 * i : 6 + 3 * i]]
+        assert got == [labels(name, w) for w in writings]
+    assert len(rows[5]) > len(rows[4])  # Indian commas cost more tokens here, measured
+    assert "groups of up to three digits from the left (123 456 7)" in main_text(at)
+    assert "Singh and Strouse (2024)" in main_text(at).replace("\\", "")
+
+
+def test_numbers_every_real_tokenizers_rule_when_opened() -> None:
+    at = open_tab("Numbers")
+    at.session_state["quirks.rules_open"] = True
+    at.run()
+    table = at.dataframe[0].value
+    rules = dict(zip(table["tokenizer"], table["its digit rule"]))
+    assert rules["GPT-4 (cl100k_base)"] == "groups of up to three digits from the left"
+    assert rules["Qwen3"] == "one token per digit"
+
+
+@pytest.mark.parametrize(("number", "expect"), [("12 lakh", "not a number"), ("", "Type a number"),
+                                                ("1" * 5000, "up to 2,000")])
+def test_numbers_bad_input(number: str, expect: str) -> None:
+    at = open_tab("Numbers")
+    at.text_input(key="quirks.number").set_value(number).run()
+    assert_no_exception(at)
+    assert expect in main_text(at)
+
+
+def test_a_500_digit_number() -> None:
+    at = open_tab("Numbers")
+    at.text_input(key="quirks.number").set_value("7" * 500).run()
+    assert_no_exception(at)
+    assert "first 120 shown" in page_text(at)  # a long number: the start of each row is drawn, all is counted
+    assert "500 groups (first 120 shown)" in page_text(at)
+
+
+def test_letters_strawberry() -> None:
+    at = open_tab("Letters")
+    text = main_text(at)
+    assert "holds `r` **3 times**" in text
+    assert "`str` (1) and `berry` (2)" in text and "`raw` (1) and `berry` (2)" in text
+    rows = chip_rows(at)
+    assert [c.text for c in rows[0] if c.highlighted] == ["str", "berry"]
+    assert texts(rows[1]) == ["·strawberry"]  # after a space, GPT-4 reads one token
+    at.text_input(key="quirks.letter").set_value("").run()
+    assert "Type a word and a letter" in main_text(at)
+
+
+def test_presplit_cl100k_breaks_at_vowel_signs_and_o200k_does_not() -> None:
+    at = open_tab("Pre-split")
+    text = C["presplit"]["text"]
+    rows = chip_rows(at)
+    cl, o = TOKS["cl100k_base"].pieces(text), TOKS["o200k_base"].pieces(text)
+    assert texts(rows[0]) == [visible_token(p) for p in cl]
+    assert texts(rows[1]) == [visible_token(p) for p in o]
+    assert [i for i, c in enumerate(rows[0]) if c.highlighted] == pieces_starting_with_mark(cl) != []
+    assert not any(c.highlighted for c in rows[1])
+    assert rows[0][1].name == "vowel sign e"  # घन | ◌े: the vowel sign cut off before any merge
+    text_shown = main_text(at)
+    assert f"{len(cl)} pieces for 10 words; **{len(pieces_starting_with_mark(cl))}** start" in text_shown
+    assert f"{len(o)} pieces for 10 words; **0** start" in text_shown
+
+
+def test_too_long_inputs_are_refused_politely() -> None:
+    at = run_page(PAGE)
+    at.text_input(key="quirks.space_word").set_value("x" * 1_000_000).run()
+    assert_no_exception(at)
+    assert "1,000,000 characters" in main_text(at)
+    at = open_tab("Pre-split")
+    at.text_area(key="quirks.sentence").set_value("घ" * 10_000).run()
+    assert "up to 5,000 characters" in main_text(at)
+
+
+def test_no_tokenizer_and_large_type() -> None:
+    at = run_page(PAGE)
+    at.multiselect(key="quirks.toks_list").set_value([]).run()
+    assert "Pick at least one tokenizer" in main_text(at)
+    big = run_page(PAGE, query_params={"large": "1", "quirk": "Numbers", "toks": "cl100k_base,o200k_base,qwen3"})
+    assert_no_exception(big)
+    assert "one token per digit" in main_text(big)
+
+
+def test_a_link_opens_the_same_tab_and_texts() -> None:
+    at = open_tab("Letters", word="Mississippi", letter="s")
+    assert at.text_input(key="quirks.word").value == "Mississippi"
+    assert "holds `s` **4 times**" in main_text(at)
+    at.session_state["quirks.quirk"] = "Spaces"
+    at.run()
+    assert "quirk" not in at.query_params and at.query_params["word"] == "Mississippi"

@@ -1,0 +1,203 @@
+"""Streaming (AppTest): the lesson-6 figure computed, the stream both ways step by step, predict, URL, bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+import lessons
+from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, plain, run_page
+from tokenizer import hex_bytes, real, train
+from tokenizer.measure import measure
+from tokenizer.stream import partial_count, so_far, stream_tokens
+from ui import streamview
+from ui.display import md_escape
+
+PAGE = "pages/9_Streaming.py"
+HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
+
+
+@pytest.fixture(scope="module")
+def k1():
+    preset = lessons.presets()["english-hindi"]
+    return train(preset.corpus, preset.merges, **preset.train_kwargs()).tokenizer
+
+
+def panels(at) -> tuple[str, str]:
+    """The naive and the careful panel's text (marks as �, held bytes as 'holding …')."""
+    body = html_blocks(at, 'class="tl-stream"')[0]
+    naive, careful = body.split('class="tl-stream-panel tl-careful"')
+    text = lambda part: plain(part.split('class="tl-stream-text">', 1)[1].split('<div class="tl-stream-foot"', 1)[0])  # noqa: E731
+    return text(naive), text(careful)
+
+
+def marks_in_naive(at) -> int:
+    body = html_blocks(at, 'class="tl-stream"')[0]
+    return body.split('tl-careful')[0].count('class="tl-bad"')
+
+
+def current(at) -> str:
+    blocks = html_blocks(at, 'class="tl-now"')
+    return blocks[0] if blocks else ""
+
+
+def test_default_states_the_lesson6_figure_computed(k1) -> None:
+    at = run_page(PAGE)
+    assert at.selectbox(key="stream.tok").value == "english-hindi"
+    assert at.text_area(key="stream.text").value == HINDI
+    events = stream_tokens(k1.encode_tokens(HINDI))
+    partial, total = partial_count(events), len(events)
+    assert (partial, total) == (64, 69)  # computed above by the engine; the curriculum: "most of the 69"
+    assert f"**{partial} of {total} tokens" in main_text(at)
+    assert at.slider(key="stream.step").value == 0 and at.slider(key="stream.step").max == total
+    assert panels(at) == ("nothing yet", "nothing yet")
+    assert "Press **Next**" in main_text(at)
+
+
+def test_stepping_shows_marks_where_tokens_are_partial_and_held_bytes(k1) -> None:
+    events = stream_tokens(k1.encode_tokens(HINDI))
+    at = run_page(PAGE)
+    for k in range(1, 13):
+        at.button(key="stream.next").click().run()
+        assert_no_exception(at)
+        event = events[k - 1]
+        now = so_far(events, k)
+        naive, careful = panels(at)
+        assert naive.replace(" ", "") == now.naive_text.replace(" ", "")
+        assert marks_in_naive(at) == now.marks
+        cell = current(at)
+        # The naive decoder's cell shows a marked replacement mark exactly when the token is partial.
+        assert ('class="tl-bad"' in cell) == (not event.whole)
+        assert hex_bytes(event.bytes) in plain(cell)
+        expected = now.text + (f" holding {hex_bytes(now.held)}" if now.held else "")
+        assert careful == (" ".join(expected.split()) or "nothing yet")
+    assert at.query_params["step"] == "12"
+    at.button(key="stream.first").click().run()
+    assert at.slider(key="stream.step").value == 0
+
+
+def test_the_end_gives_back_the_text_exactly(k1) -> None:
+    at = run_page(PAGE, query_params={"step": "1"})
+    assert "holding E0 A4" in panels(at)[1]  # घ is E0 A4 98: the first token holds two of its bytes
+    at.button(key="stream.last").click().run()
+    naive, careful = panels(at)
+    assert careful == HINDI
+    events = stream_tokens(k1.encode_tokens(HINDI))
+    assert marks_in_naive(at) == so_far(events, len(events)).marks > 0
+    success = " ".join(s.value for s in at.main.get("success"))
+    assert "gave back the text exactly" in success and "for the 64 tokens" in success
+    assert at.button(key="stream.next").disabled
+
+
+def test_the_token_row_highlights_the_current_token(k1) -> None:
+    at = run_page(PAGE, query_params={"step": "7"})
+    rows = [b for b in html_blocks(at) if 'class="tl-now"' not in b and "tl-stream" not in b]
+    from tests.apptest_helpers import parse_chips
+
+    chips = parse_chips(rows[-1]).chips
+    assert len(chips) == 69
+    assert [i for i, c in enumerate(chips) if c.highlighted] == [6]
+    assert sum(c.partial for c in chips) == 64
+
+
+def test_predict_first_hides_the_token_until_answered(k1) -> None:
+    events = stream_tokens(k1.encode_tokens(HINDI))
+    at = run_page(PAGE)
+    at.toggle(key="stream.predict").set_value(True).run()
+    assert at.toggle(key="stream.autoplay").disabled
+    at.button(key="stream.next").click().run()
+    assert at.query_params["predict"] == "1"
+    assert current(at) == ""  # token 1 is hidden until the learner answers
+    assert panels(at) == ("nothing yet", "nothing yet")
+    radio = at.radio[0]
+    assert list(radio.options) == [md_escape(streamview.WHOLE), md_escape(streamview.BROKEN)]
+    radio.set_value(streamview.WHOLE).run()
+    button(at, "Check").click().run()
+    assert_no_exception(at)
+    assert not events[0].whole
+    text = page_text(at)
+    assert "Not this time" in text and "E0 A4" in text
+    assert "holding E0 A4" in panels(at)[1]  # revealed
+    # Token 2 completes घ: the question says what is held.
+    at.button(key="stream.next").click().run()
+    assert "holding E0 A4" in main_text(at)
+    at.radio[0].set_value(streamview.BROKEN).run()
+    button(at, "Check").click().run()
+    assert "Right!" in page_text(at)
+    assert "1 of 2" in main_text(at)
+
+
+def test_examples_and_url_state() -> None:
+    at = run_page(PAGE, query_params={"step": "3"})
+    labels = [e["label"] for e in lessons.examples("stream")]
+    at.button(key=f"stream.example.{labels.index('खबर')}").click().run()
+    assert at.text_area(key="stream.text").value == "खबर"
+    assert at.slider(key="stream.step").value == 0
+    assert at.query_params["text"] == "खबर"
+    # A shared link opens the same view.
+    again = run_page(PAGE, query_params={"text": "खबर", "step": "2", "tok": "english-hindi"})
+    assert again.slider(key="stream.step").value == 2
+    assert "Token 2 of" in plain(current(again))
+
+
+def test_any_real_tokenizer_and_any_text() -> None:
+    if real.status("cl100k_base"):
+        pytest.skip(real.status("cl100k_base"))
+    text = "Family 👩‍👩‍👧 at the chai stall ☕"
+    at = run_page(PAGE, query_params={"tok": "cl100k_base", "text": text, "step": "999"})
+    m = measure(real.load("cl100k_base"), text)
+    assert f"**{m.partial} of {m.tokens} tokens" in main_text(at)
+    assert panels(at)[1] == text
+    assert "gave back the text exactly" in " ".join(s.value for s in at.main.get("success"))
+
+
+def test_sentencepiece_adds_a_space_and_the_page_says_why() -> None:
+    if real.status("mistral-sp-v3"):
+        pytest.skip(real.status("mistral-sp-v3"))
+    at = run_page(PAGE, query_params={"tok": "mistral-sp-v3", "text": "खबर", "step": "999"})
+    assert "SentencePiece adds one at the start" in main_text(at)
+
+
+def test_a_character_model_never_breaks_a_character() -> None:
+    at = run_page(PAGE, query_params={"tok": "chai", "text": "chai खबर", "step": "2"})
+    assert "**0 of" in main_text(at) and "works on characters" in main_text(at)
+
+
+@pytest.mark.parametrize(
+    ("text", "expect"),
+    [
+        ("", "Type some text"),
+        ("क्‍ष ि 👩‍👩‍👧 \u200d", "tokens"),  # joiners, a lone vowel sign, emoji
+        ("9" * 500, "tokens"),
+    ],
+)
+def test_bad_and_odd_input(text: str, expect: str) -> None:
+    at = run_page(PAGE, query_params={"step": "999"})
+    at.text_area(key="stream.text").set_value(text).run()
+    assert_no_exception(at)
+    assert expect in main_text(at)
+
+
+def test_a_1mb_paste_is_refused_politely() -> None:
+    at = run_page(PAGE)
+    at.text_area(key="stream.text").set_value("घ" * 400_000).run()
+    assert_no_exception(at)
+    assert "1.2 MB" in main_text(at) and "up to 1 MB" in main_text(at)
+
+
+def test_a_long_text_streams_its_first_tokens_and_counts_all() -> None:
+    at = run_page(PAGE)
+    at.text_area(key="stream.text").set_value(HINDI * 10).run()
+    assert "Streaming the first 300 of 690 tokens" in main_text(at)
+    assert at.slider(key="stream.step").max == 300
+
+
+def test_whitespace_only_with_a_whitespace_model() -> None:
+    at = run_page(PAGE, query_params={"tok": "chai"})
+    at.text_area(key="stream.text").set_value("   ").run()
+    assert "makes no tokens" in main_text(at)
+
+
+def test_large_type_has_no_slider_and_keeps_the_stream() -> None:
+    at = run_page(PAGE, query_params={"large": "1", "step": "5"})
+    assert not at.main.get("slider")
+    assert "5 of 69" in plain(current(at))

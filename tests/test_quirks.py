@@ -1,0 +1,169 @@
+"""Lesson 7, quirks (tokenizer/quirks.py and RealTokenizer.pieces), measured with the real tokenizers."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import lessons
+from tokenizer import real, train
+from tokenizer.quirks import (
+    FORMATS,
+    case_forms,
+    count_letter,
+    format_variants,
+    join_counts,
+    letter_counts,
+    pieces_starting_with_mark,
+    records_from_csv,
+    space_forms,
+)
+
+CONTENT = lessons.content("quirks")
+HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
+GPT = ("cl100k_base", "o200k_base")
+
+
+def load(name: str):
+    reason = real.status(name)
+    if reason:
+        pytest.skip(reason)
+    return real.load(name)
+
+
+# -- joining ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GPT)
+def test_counts_do_not_add_up_on_the_default_prompt(name: str) -> None:
+    tok = load(name)
+    a, b = CONTENT["join"]["a"], CONTENT["join"]["b"]
+    j = join_counts(tok, [a, b])
+    assert j.counts == (tok.count(a), tok.count(b))
+    assert j.total == tok.count(a + b)
+    assert j.total < j.sum_of_parts and j.difference == j.total - j.sum_of_parts
+    # Where: the space that ends a and the first word of b became one token.
+    assert [t.label for t, changed in zip(j.whole, j.whole_changed) if changed] == [" Thick"]
+    assert [[t.label for t, c in zip(p, pc) if c] for p, pc in zip(j.parts, j.part_changed)] == [[" "], ["Th", "ick"]]
+
+
+def test_join_marks_nothing_when_nothing_changes() -> None:
+    tok = load("cl100k_base")
+    j = join_counts(tok, ["Thick fog", " closed schools"])
+    assert j.difference == 0 and not any(j.whole_changed) and not any(any(p) for p in j.part_changed)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(a=st.text(max_size=15), b=st.text(max_size=15))
+def test_join_counts_are_the_tokenizers_own(a: str, b: str) -> None:
+    tok = load("o200k_base")
+    j = join_counts(tok, [a, b])
+    assert j.counts == (tok.count(a), tok.count(b)) and j.total == tok.count(a + b)
+    kept = [t.bytes for t, changed in zip(j.whole, j.whole_changed) if not changed]
+    flat = [t.bytes for p, pc in zip(j.parts, j.part_changed) for t, c in zip(p, pc) if not c]
+    assert kept == flat  # what is not marked is the same tokens, in the same order
+
+
+# -- formatting -------------------------------------------------------------------------------------------
+
+
+def test_format_variants_from_the_default_records() -> None:
+    records = records_from_csv(CONTENT["formatting"]["records"])
+    assert len(records) == 5 and records[1] == {"city": "Indore", "item": "masala chai", "hindi": "मसाला चाय", "price": 15}
+    variants = format_variants(records)
+    assert list(variants) == list(FORMATS)
+    assert records_from_csv(variants["csv"]) == records  # CSV round-trips
+    import json
+
+    assert json.loads(variants["compact"]) == json.loads(variants["indented"]) == json.loads(variants["escaped"]) == records
+    assert "\\u092a" in variants["escaped"] and "\\u" not in variants["indented"]
+    for name in GPT:
+        tok = load(name)
+        counts = {key: tok.count(text) for key, text in variants.items()}
+        # The same records: CSV cheapest, compact JSON next, indentation costs more, escaping most.
+        assert counts["csv"] < counts["compact"] < counts["indented"] < counts["escaped"], (name, counts)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "header line"),
+        ("a,b", "header line"),
+        ("a,,c\n1,2,3", "needs a name"),
+        ("a,a\n1,2", "same name"),
+        ("a,b\n1,2\n3", "Line 3 has 1 values"),
+    ],
+)
+def test_bad_records_say_what_is_wrong(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        records_from_csv(text)
+
+
+# -- spaces, capitals, letters ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GPT)
+def test_a_word_at_the_start_and_after_a_space_are_different_tokens(name: str) -> None:
+    tok = load(name)
+    forms = dict(space_forms(CONTENT["spaces"]["word"]))
+    start, space = tok.encode(forms["start"]), tok.encode(forms["space"])
+    assert start != space and len(start) > len(space)  # cricket: 2 tokens at the start, 1 after a space
+
+
+@pytest.mark.parametrize("name", GPT)
+def test_capitals_split_differently(name: str) -> None:
+    tok = load(name)
+    counts = {key: tok.count(text) for key, text in case_forms(CONTENT["case"]["word"], leading_space=True)}
+    assert counts["lower"] == 1 and counts["upper"] > counts["lower"]
+
+
+@pytest.mark.parametrize(("name", "tokens", "per_token"), [
+    ("cl100k_base", ["str", "aw", "berry"], [1, 0, 2]),
+    ("o200k_base", ["st", "raw", "berry"], [0, 1, 2]),
+])
+def test_strawberry_the_model_sees_tokens_not_letters(name: str, tokens: list[str], per_token: list[int]) -> None:
+    tok = load(name)
+    word, letter = CONTENT["letters"]["word"], CONTENT["letters"]["letter"]
+    found = tok.encode_tokens(word)
+    assert [t.label for t in found] == tokens
+    assert letter_counts([t.bytes for t in found], letter) == per_token
+    assert sum(per_token) == count_letter(word, letter) == 3
+
+
+def test_a_letter_split_across_tokens_is_in_neither() -> None:
+    tok = load("cl100k_base")
+    tokens = tok.encode_tokens("घने")  # घ is split across two tokens
+    assert count_letter("घने", "घ") == 1 and sum(letter_counts([t.bytes for t in tokens], "घ")) == 0
+
+
+# -- the pre-split ----------------------------------------------------------------------------------------
+
+
+def test_cl100k_breaks_hindi_words_at_vowel_signs_and_o200k_does_not() -> None:
+    gpt4, gpt4o = load("cl100k_base"), load("o200k_base")
+    cl, o = gpt4.pieces(HINDI), gpt4o.pieces(HINDI)
+    assert "".join(cl) == "".join(o) == HINDI
+    # cl100k: vowel signs and viramas are marks, not letters, so they start pieces of their own.
+    assert cl[:5] == ["घन", "े", " क", "ोहर", "े"]
+    assert len(pieces_starting_with_mark(cl)) >= 5 and len(cl) > len(HINDI.split())
+    # o200k: each word is one piece (with its space), and the danda is a piece of its own.
+    assert pieces_starting_with_mark(o) == []
+    words = HINDI.split()
+    assert o == [words[0]] + [" " + w for w in words[1:-1]] + [" " + words[-1][:-1], "।"]
+
+
+@pytest.mark.parametrize("name", real.NAMES)
+def test_pieces_agree_with_each_tokens_piece(name: str) -> None:
+    tok = load(name)
+    text = HINDI + " Thick fog, 12345!\n  done"
+    grouped: dict[int, bytes] = {}
+    for t in tok.encode_tokens(text):
+        grouped[t.piece] = grouped.get(t.piece, b"") + t.bytes
+    assert [g.decode() for g in grouped.values()] == tok.pieces(text)
+    assert (tok.pattern is None) == (name == "mistral-sp-v3")
+
+
+def test_a_lab_model_has_pieces_too() -> None:
+    tok = train("chai chai", 1).tokenizer
+    assert tok.pieces("chai wala") == ["chai", " wala"]
