@@ -1,0 +1,137 @@
+"""Beyond Hindi: what many languages pay per character over English, split into the UTF-8 part and the tokenizer part."""
+
+import streamlit as st
+
+from ui.layout import large_type_on, page_setup
+
+page_setup("Beyond Hindi")
+
+import lessons  # noqa: E402
+from ui import charts, state, tokenizers  # noqa: E402
+from ui import premiumview as pv  # noqa: E402
+from ui.display import join_words, md_escape  # noqa: E402
+
+PAGE = "langs"
+LARGE = large_type_on()
+SPEC = lessons.data("languages")
+GROUPS = {"all": "All", **SPEC["groups"]}
+PERS = {"char": "character", "grapheme": "letter (grapheme)"}
+SAMPLES = {"long": "Long passages", "line": "One line"}
+DEFAULT_TOKENIZERS = ("o200k_base", "cl100k_base")
+FALLBACK_TOKENIZERS = ("english-hindi-fair",)  # when no real tokenizer is installed
+GROUP = state.Param(PAGE, "group", "all", choices=tuple(GROUPS))
+PER = state.Param(PAGE, "per", "char", choices=tuple(PERS))
+SAMPLE = state.Param(PAGE, "sample", "long", choices=tuple(SAMPLES))
+state.restore([GROUP, PER, SAMPLE])
+
+try:
+    ALL, MISSING = pv.language_samples()
+except lessons.SamplesUnavailable as exc:
+    st.error(md_escape(str(exc)), icon=":material/error:")
+    st.stop()
+ENGLISH = ALL[0]
+
+st.markdown(
+    f"The Real tokenizers page weighed one language against English. Here are {len(ALL) - 1} more, in "
+    f"{len({s.script for s in ALL[1:]})} scripts, each reading the same document: the Universal Declaration of Human "
+    "Rights. For each language, **× English** is how many tokens it pays per character for every token English "
+    "pays per character, and it splits as on the Real tokenizers page: **UTF-8 part** (bytes per character, against "
+    "English's) × **tokenizer part** (tokens per byte, against English's)."
+)
+
+real_keys = [e.key for e in tokenizers.real_entries()]
+default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOKENIZERS)
+chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers to measure", upload=False)
+keys = [key for key, _ in chosen]
+
+controls = st.columns(1 if LARGE else 3)
+with controls[0]:
+    st.segmented_control("Languages", tuple(GROUPS), key=GROUP.skey, format_func=GROUPS.get, required=True)
+with controls[-1 if LARGE else 1]:
+    st.segmented_control("Compare per", tuple(PERS), key=PER.skey, format_func=PERS.get, required=True,
+                         help="A character is a code point as stored. A letter is a grapheme cluster, what a reader "
+                         "counts as one: क plus its vowel sign ि is one letter, two characters.")
+with controls[-1 if LARGE else 2]:
+    st.segmented_control("Sample", tuple(SAMPLES), key=SAMPLE.skey, format_func=SAMPLES.get, required=True,
+                         help="One line per language, or that line with the longer passages gflanguages keeps "
+                         "(up to about 2,000 characters). A longer sample gives steadier figures.")
+group, per, line = state.value(GROUP), state.value(PER), state.value(SAMPLE) == "line"
+one = pv.UNIT_WORDS[per][0]
+
+chart_choices = (*keys, pv.BYTES_KEY)
+CHART = state.Param(PAGE, "chart", chart_choices[0], choices=chart_choices)
+state.restore([CHART])
+if state.value(CHART) not in chart_choices:
+    state.set_value(CHART, chart_choices[0])
+names = {key: tok.name for key, tok in chosen} | {pv.BYTES_KEY: "UTF-8 bytes, no merges"}
+st.selectbox("Chart for", chart_choices, key=CHART.skey, format_func=names.get,
+             help="The chart shows one tokenizer at a time; the table below has them all. “UTF-8 bytes, no merges” "
+             "is a byte-level tokenizer that learned nothing: its premium is the UTF-8 part alone.")
+state.publish([GROUP, PER, SAMPLE, CHART])
+chart_key = state.value(CHART)
+
+picked = (ENGLISH, *[s for s in ALL[1:] if group == "all" or s.group == group])
+try:
+    data = pv.language_rows(tuple(keys), picked, per, line)
+except ValueError as exc:  # e.g. a lab model whose pre-split pattern gives up on a text
+    st.warning(md_escape(f"A tokenizer could not read a sample: {exc}"), icon=":material/error:")
+    st.stop()
+view = pv.language_view(data, chart_key)
+
+st.subheader(f"Tokens per {one}, against English")
+charts.draw(pv.chart_spec(view.chart_rows, LARGE, by="language", show_published=False, bar=0.6,
+                          x_title=f"× English's tokens per {one} (log scale; 1 = the same as English)"),
+            key=f"{PAGE}.chart")
+st.caption(
+    f"Orange: × English, the language's tokens per {one} ÷ English's. Blue: the UTF-8 part, its bytes per {one} ÷ "
+    f"English's. Green: the tokenizer part, its tokens per byte ÷ English's (below 1: the tokenizer packs that "
+    "language's bytes into bigger tokens than English's). On this log scale the two parts add up to the premium."
+)
+if view.summary:
+    st.markdown(md_escape(view.summary))
+
+with st.expander("Why per character, and where that misleads", icon=":material/straighten:", expanded=not LARGE):
+    st.markdown(
+        "The samples are only roughly parallel. The fonts catalogue this page reads from (gflanguages) keeps, for each "
+        "language, one line of the Declaration and a few longer passages, cut at different places and not always "
+        "from the same articles (the line is the start of the preamble's second paragraph in most languages, "
+        "Article 1 or 2 in a few). Comparing whole samples would mostly compare their lengths, so every figure here "
+        f"is **per {one}**: a longer passage does not count against its language."
+    )
+    st.markdown(
+        "Per character is fair between scripts that write sounds letter by letter (Latin, Cyrillic, Devanagari, "
+        "Tamil, Arabic…). It is not fair to Chinese and Japanese, where one character is a syllable or a whole word: "
+        "the same sentence needs far fewer of them, so their figures here overstate what the same meaning costs. "
+        "Korean's syllable blocks sit in between. For an exact premium, measure translations of the same text, as the "
+        "Real tokenizers page does."
+    )
+    short = [s.label for s in picked if len(s.line if line else s.text) < pv.SHORT_SAMPLE]
+    if short:
+        st.caption(md_escape(f"Short samples (under {pv.SHORT_SAMPLE:,} characters), so less steady: "
+                             f"{join_words(short)}."))
+
+st.subheader("Every language and tokenizer")
+st.caption(
+    f"One row per language and tokenizer, plus one row counting raw UTF-8 bytes (a byte-level tokenizer with no "
+    f"merges). Click a column's heading to sort. × English = UTF-8 part × tokenizer part, per {one}."
+)
+st.dataframe(pv.language_table(view.table_rows, per), hide_index=True, key=f"{PAGE}.table", height=420,
+             column_config=pv.language_columns(per))
+
+with st.expander("The sample texts", key=f"{PAGE}.samples_open", on_change="rerun", icon=":material/translate:") as box:
+    if box.open:
+        st.caption(md_escape(SPEC["source"]) + " Right-to-left text is shown in its reading order.")
+        st.dataframe(pv.samples_table(picked, line), hide_index=True, key=f"{PAGE}.samples", width="stretch",
+                     column_config={"text": st.column_config.TextColumn(width="large")})
+        if MISSING:
+            st.caption(md_escape("Not in this gflanguages version, so left out: " + ", ".join(MISSING) + "."))
+
+with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:"):
+    for key, tok in chosen:
+        st.markdown(f"**{md_escape(tok.name)}**  \n" + tokenizers.describe_md(tok))
+    missing = tokenizers.unavailable_real()
+    if missing:
+        st.markdown("**Not available here**")
+        for name, reason in missing:
+            st.markdown(f"- {md_escape(name)}: {md_escape(reason)}")
+    st.caption("Everything is offline: the vocabularies and the sample texts come from installed packages.")
