@@ -32,11 +32,10 @@ except lessons.SamplesUnavailable as exc:
 ENGLISH = ALL[0]
 
 st.markdown(
-    f"The Real tokenizers page weighed one language against English. Here are {len(ALL) - 1} more, in "
-    f"{len({s.script for s in ALL[1:]})} scripts, each reading the same document: the Universal Declaration of Human "
-    "Rights. For each language, **× English** is how many tokens it pays per character for every token English "
-    "pays per character, and it splits as on the Real tokenizers page: **UTF-8 part** (bytes per character, against "
-    "English's) × **tokenizer part** (tokens per byte, against English's)."
+    f"The Real tokenizers page weighed Hindi against English. Here are {len(ALL) - 1} languages in "
+    f"{len({s.script for s in ALL[1:]})} scripts, each reading the Universal Declaration of Human Rights. "
+    "**× English** is how many tokens a language pays per character for each token English pays per character: "
+    "**UTF-8 part** (bytes per character, against English) × **tokenizer part** (tokens per byte, against English)."
 )
 
 real_keys = [e.key for e in tokenizers.real_entries()]
@@ -44,18 +43,14 @@ default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOK
 chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers to measure", upload=False)
 keys = [key for key, _ in chosen]
 
-controls = st.columns(1 if LARGE else 3)
-with controls[0]:
+left, right = st.columns([3, 2])
+with left:
     st.segmented_control("Languages", tuple(GROUPS), key=GROUP.skey, format_func=GROUPS.get, required=True)
-with controls[-1 if LARGE else 1]:
+with right:
     st.segmented_control("Compare per", tuple(PERS), key=PER.skey, format_func=PERS.get, required=True,
                          help="A character is a code point as stored. A letter is a grapheme cluster, what a reader "
                          "counts as one: क plus its vowel sign ि is one letter, two characters.")
-with controls[-1 if LARGE else 2]:
-    st.segmented_control("Sample", tuple(SAMPLES), key=SAMPLE.skey, format_func=SAMPLES.get, required=True,
-                         help="One line per language, or that line with the longer passages gflanguages keeps "
-                         "(up to about 2,000 characters). A longer sample gives steadier figures.")
-group, per, line = state.value(GROUP), state.value(PER), state.value(SAMPLE) == "line"
+group, per = state.value(GROUP), state.value(PER)
 one = pv.UNIT_WORDS[per][0]
 
 chart_choices = (*keys, pv.BYTES_KEY)
@@ -64,9 +59,16 @@ state.restore([CHART])
 if state.value(CHART) not in chart_choices:
     state.set_value(CHART, chart_choices[0])
 names = {key: tok.name for key, tok in chosen} | {pv.BYTES_KEY: "UTF-8 bytes, no merges"}
-st.selectbox("Chart for", chart_choices, key=CHART.skey, format_func=names.get,
-             help="The chart shows one tokenizer at a time; the table below has them all. “UTF-8 bytes, no merges” "
-             "is a byte-level tokenizer that learned nothing: its premium is the UTF-8 part alone.")
+left, right = st.columns([3, 2])
+with left:
+    st.selectbox("Chart for", chart_choices, key=CHART.skey, format_func=names.get,
+                 help="The chart shows one tokenizer at a time; the table below has them all. “UTF-8 bytes, no "
+                 "merges” is a byte-level tokenizer that learned nothing: its premium is the UTF-8 part alone.")
+with right:
+    st.segmented_control("Sample", tuple(SAMPLES), key=SAMPLE.skey, format_func=SAMPLES.get, required=True,
+                         help="One line per language, or that line with the longer passages gflanguages keeps "
+                         "(up to about 2,000 characters). A longer sample gives steadier figures.")
+line = state.value(SAMPLE) == "line"
 state.publish([GROUP, PER, SAMPLE, CHART])
 chart_key = state.value(CHART)
 
@@ -80,7 +82,7 @@ view = pv.language_view(data, chart_key)
 
 st.subheader(f"Tokens per {one}, against English")
 charts.draw(pv.chart_spec(view.chart_rows, LARGE, by="language", show_published=False, bar=0.6,
-                          x_title=f"× English's tokens per {one} (log scale; 1 = the same as English)"),
+                          x_title=f"× English, per {one} (log scale)"),
             key=f"{PAGE}.chart")
 st.caption(
     f"Orange: × English, the language's tokens per {one} ÷ English's. Blue: the UTF-8 part, its bytes per {one} ÷ "

@@ -127,7 +127,7 @@ lang_cols = st.columns(2)
 for col, lang in zip(lang_cols, cv.LANGUAGES):
     with col:
         st.markdown(f"**{cv.NAMES[lang]}**")
-        a, b = st.columns(1 if LARGE else 2) * (2 if LARGE else 1)
+        a, b = st.columns(2)
         with a:
             number_input("Story: words", STORY_WORDS[lang])
         if lang not in rates:
@@ -339,9 +339,10 @@ if prices is not None:
         if problem:
             col.caption(problem)
             continue
+        saved = per_article[lang].total - after.total if lang in per_article else None
         col.metric(f"{cv.NAMES[lang]}, per article after cleaning", rupees(after.total),
-                   delta=f"{rupees(after.total - per_article[lang].total)}" if lang in per_article else None,
-                   delta_color="inverse")
+                   delta=f"-{rupees(saved)}" if saved else None, delta_color="inverse",
+                   help="The arrow shows the saving on one article.")
         col.caption(f"{a.input_tokens:,} → {kept:,} tokens in.")
         month, problem = cv.attempt(cost.monthly_cost, after.total, articles_per_day=state.value(PER_DAY),
                                     days=state.value(DAYS))
@@ -354,13 +355,13 @@ rows = []
 for lang in cv.LANGUAGES:
     a = articles[lang]
     r = rates.get(lang)
-    rows.append({
-        "language": cv.NAMES[lang],
-        "story: tokens per word": cost.ratio(a.input_tokens, a.story_words),
-        "summary: tokens per word": cost.ratio(a.output_tokens, a.summary_words),
-        "tokens per character": r.tokens_per_char if r else None,
-        "from": rate_note if r else "the scenario's figures",
-    })
+    row = {"language": cv.NAMES[lang],
+           "story: tokens per word": cost.ratio(a.input_tokens, a.story_words),
+           "summary: tokens per word": cost.ratio(a.output_tokens, a.summary_words)}
+    if rates:
+        row["tokens per character"] = r.tokens_per_char if r else None
+    row["from"] = rate_note if r else "the scenario's figures"
+    rows.append(row)
 st.dataframe(rows, hide_index=True, key=f"{PAGE}.planning", column_config={
     "story: tokens per word": st.column_config.NumberColumn(format="%.2f"),
     "summary: tokens per word": st.column_config.NumberColumn(format="%.2f"),

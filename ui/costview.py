@@ -60,7 +60,7 @@ def parallel_size() -> int:
 
 
 # -- the window, drawn ------------------------------------------------------------------------------
-ARTICLE, FREE, CAP, MARGIN = "an article", "room left", "kept for the reply (output cap)", "safety margin"
+ARTICLE, FREE, CAP, MARGIN = "an article", "room left", "the reply (output cap)", "margin"
 KIND_COLOURS = {ARTICLE: charts.BLUE, FREE: "#FFFFFF", CAP: charts.ORANGE, MARGIN: charts.GREY}
 
 
@@ -79,7 +79,7 @@ def window_records(fits: tuple[tuple[str, Fit], ...]) -> list[dict]:
             for i in range(fit.count):
                 add(ARTICLE, i * fit.each, (i + 1) * fit.each, str(i + 1))
         add(FREE, fit.used, fit.room)
-        add(CAP, fit.room, fit.room + fit.output_cap, "reply")
+        add(CAP, fit.room, fit.room + fit.output_cap)  # named by the legend: a word would not fit on a phone
         add(MARGIN, fit.room + fit.output_cap, fit.window)
     return out
 
@@ -97,7 +97,7 @@ def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
     bars = base.mark_bar(stroke="#000", strokeWidth=1).encode(
         x=x, x2="end:Q",
         color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[KIND_COLOURS[k] for k in kinds]),
-                        legend=alt.Legend(orient="top", title=None)),
+                        legend=alt.Legend(orient="top", title=None, columns=2)),
         tooltip=[alt.Tooltip("language:N"), alt.Tooltip("kind:N"), alt.Tooltip("label:N", title="which"),
                  alt.Tooltip("tokens:Q", format=",d")],
     )

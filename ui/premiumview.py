@@ -137,9 +137,12 @@ def published() -> list[dict]:
 
 
 # -- many languages (Beyond Hindi) -----------------------------------------------------------------
+LABEL_JOIN = " · "
+
+
 def language_label(sample: LanguageSample) -> str:
     """``"Hindi · हिन्दी"``: the name a learner knows, and the language's own."""
-    return sample.label if sample.native == sample.label else f"{sample.label} · {sample.native}"
+    return sample.label if sample.native == sample.label else f"{sample.label}{LABEL_JOIN}{sample.native}"
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -231,8 +234,10 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
     lo = min(0.25, float(positive.min()) / 1.4) if len(positive) else 0.25
     hi = max(8.0, float(long["value"].max()) * 1.6)
     scale = alt.Scale(type="log", domain=[lo, hi], nice=False)
+    # A language's name and its own name on two lines ("Hindi · हिन्दी"), so the labels stay narrow on a phone.
+    axis = alt.Axis(labelExpr=f"split(datum.label, '{LABEL_JOIN}')") if by == "language" else alt.Axis()
     base = alt.Chart(long).transform_filter(alt.datum.value > 0).encode(
-        y=alt.Y(f"{by}:N", sort=order, title=None),
+        y=alt.Y(f"{by}:N", sort=order, title=None, axis=axis),
         yOffset=alt.YOffset("part:N", sort=parts),
     )
     bars = base.mark_bar(stroke="#000", strokeWidth=0.8).encode(
@@ -240,7 +245,7 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
                 axis=alt.Axis(values=[0.25, 0.5, 1, 2, 4, 8, 16, 32])),
         x2=alt.datum(1),
         color=alt.Color("part:N", scale=alt.Scale(domain=parts, range=[colours[p] for p in parts]),
-                        legend=alt.Legend(orient="top", title=None)),
+                        legend=alt.Legend(orient="top", title=None, columns=2 if by == "language" else alt.Undefined)),
         tooltip=[alt.Tooltip(f"{by}:N"), alt.Tooltip("part:N"), alt.Tooltip("value:Q", format=".2f")],
     )
     right = base.transform_filter(alt.datum.value >= 1).mark_text(align="left", dx=4, fontSize=s.mark - 2).encode(
