@@ -29,7 +29,6 @@ try:
 except lessons.SamplesUnavailable as exc:
     st.error(md_escape(str(exc)), icon=":material/error:")
     st.stop()
-ENGLISH = ALL[0]
 
 st.markdown(
     f"The Real tokenizers page weighed Hindi against English. Here are {len(ALL) - 1} languages in "
@@ -72,18 +71,16 @@ line = state.value(SAMPLE) == "line"
 state.publish([GROUP, PER, SAMPLE, CHART])
 chart_key = state.value(CHART)
 
-picked = (ENGLISH, *[s for s in ALL[1:] if group == "all" or s.group == group])
+picked = pv.samples_in(group)
+settings = (tuple(keys), group, per, line)
 try:
-    data = pv.language_rows(tuple(keys), picked, per, line)
+    view = pv.language_view(*settings, chart_key)
 except ValueError as exc:  # e.g. a lab model whose pre-split pattern gives up on a text
     st.warning(md_escape(f"A tokenizer could not read a sample: {exc}"), icon=":material/error:")
     st.stop()
-view = pv.language_view(data, chart_key)
 
 st.subheader(f"Tokens per {one}, against English")
-charts.draw(pv.chart_spec(view.chart_rows, LARGE, by="language", show_published=False, bar=0.6,
-                          x_title=f"× English, per {one} (log scale)"),
-            key=f"{PAGE}.chart")
+charts.draw(pv.language_chart_spec(*settings, chart_key, LARGE), key=f"{PAGE}.chart")
 st.caption(
     f"Orange: × English, the language's tokens per {one} ÷ English's. Blue: the UTF-8 part, its bytes per {one} ÷ "
     f"English's. Green: the tokenizer part, its tokens per byte ÷ English's (below 1: the tokenizer packs that "
@@ -117,7 +114,7 @@ st.caption(
     f"One row per language and tokenizer, plus one row counting raw UTF-8 bytes (a byte-level tokenizer with no "
     f"merges). Click a column's heading to sort. × English = UTF-8 part × tokenizer part, per {one}."
 )
-st.dataframe(pv.language_table(view.table_rows, per), hide_index=True, key=f"{PAGE}.table", height=420,
+st.dataframe(pv.language_frame(*settings, chart_key), hide_index=True, key=f"{PAGE}.table", height=420,
              column_config=pv.language_columns(per))
 
 with st.expander("The sample texts", key=f"{PAGE}.samples_open", on_change="rerun", icon=":material/translate:") as box:

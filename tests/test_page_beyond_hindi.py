@@ -82,9 +82,7 @@ def test_the_chart_is_the_premium_chart_by_language() -> None:
 
 @pytest.mark.parametrize("large", [False, True])
 def test_the_language_chart_is_valid_vega_lite(large: bool) -> None:
-    data = pv.language_rows(("o200k_base",), SAMPLES[:5], "char", False)
-    view = pv.language_view(data, "o200k_base")
-    alt.Chart.from_dict(pv.chart_spec(view.chart_rows, large, by="language", show_published=False, bar=0.6))
+    alt.Chart.from_dict(pv.language_chart_spec(("o200k_base",), "india", "char", False, "o200k_base", large))
 
 
 def test_a_shared_link_opens_the_same_view() -> None:
@@ -163,6 +161,7 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
 
     tokenizers._load_real.clear()
     pv.language_rows.clear()
+    pv.language_view.clear()
     monkeypatch.setattr(real, "load", load)
     try:
         at = run_page(PAGE)
@@ -172,6 +171,7 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
     finally:
         tokenizers._load_real.clear()
         pv.language_rows.clear()
+        pv.language_view.clear()
 
 
 def test_without_the_sample_texts_the_page_says_why(monkeypatch) -> None:

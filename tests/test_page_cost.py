@@ -77,7 +77,7 @@ def test_the_window_is_drawn_as_articles() -> None:
     hindi = data[data["language"] == "Hindi"]
     assert list(hindi[hindi["kind"] == cv.ARTICLE]["label"]) == ["1", "2", "3", "4", "5"]
     assert list(hindi["end"])[-1] == 8000
-    assert hindi[hindi["kind"] == cv.CAP]["tokens"].item() == 300
+    assert hindi[hindi["kind"] == cv.CAP_KIND]["tokens"].item() == 300
     assert len(data[(data["language"] == "English") & (data["kind"] == cv.ARTICLE)]) == 13
 
 

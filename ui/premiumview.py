@@ -145,27 +145,35 @@ def language_label(sample: LanguageSample) -> str:
     return sample.label if sample.native == sample.label else f"{sample.label}{LABEL_JOIN}{sample.native}"
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def language_rows(keys: tuple[str, ...], samples: tuple[LanguageSample, ...], per: str, line: bool) -> list[Row]:
-    """A row per (language, tokenizer), English first, then a raw-bytes row per language; cached for everyone.
+def samples_in(group: str) -> tuple[LanguageSample, ...]:
+    """English, then the languages of ``group`` (``"all"``: every one), from the samples read once per server."""
+    found, _ = language_samples()
+    return (found[0], *[s for s in found[1:] if group == "all" or s.group == group])
 
-    ``samples[0]`` is English, the yardstick. ``line``: measure the one-line samples, not the longer ones.
+
+@st.cache_resource(max_entries=64, show_spinner="Measuring every language…")
+def language_rows(keys: tuple[str, ...], group: str, per: str, line: bool) -> tuple[Row, ...]:
+    """A row per (language, tokenizer), English first, then a raw-bytes row per language; measured once per
+    server for every learner (rows are frozen, so they are shared, not copied).
+
+    English is the yardstick. ``line``: measure the one-line samples, not the longer ones.
     """
-    english, others = samples[0], samples
+    samples = samples_in(group)
+    english = samples[0]
     pick = (lambda s: s.line) if line else (lambda s: s.text)
     out = []
     for key in keys:
         tok = tokenizers.load(key)
         base = measure(tok, pick(english))
-        for sample in others:
+        for sample in samples:
             m = base if sample is english else measure(tok, pick(sample))
             out.append(Row(key, tok.name, Premium(base, m, per), tok.licence or "the lab's own",
                            language_label(sample), sample.script, sample.id))
     base = byte_measure(pick(english))
-    for sample in others:
+    for sample in samples:
         out.append(Row(BYTES_KEY, UTF8, Premium(base, byte_measure(pick(sample)), per), "", language_label(sample),
                        sample.script, sample.id))
-    return out
+    return tuple(out)
 
 
 def language_table(data: Sequence[Row], per: str) -> pd.DataFrame:
@@ -280,7 +288,13 @@ class LanguageView:
     summary: str
 
 
-def language_view(data: Sequence[Row], chart_key: str, *, english_id: str = "en_Latn") -> LanguageView:
+@st.cache_resource(max_entries=128, show_spinner=False)
+def language_view(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str) -> LanguageView:
+    """The rows of :func:`language_rows` ordered for the chart (``chart_key``'s) and the table, with a summary."""
+    return order_languages(language_rows(keys, group, per, line), chart_key)
+
+
+def order_languages(data: Sequence[Row], chart_key: str, *, english_id: str = "en_Latn") -> LanguageView:
     """Order the rows for the chart and the table, and say in one sentence who pays most and least."""
     chart_rows = sorted((r for r in data if r.key == chart_key and r.language_id != english_id),
                         key=lambda r: -r.premium)
@@ -302,6 +316,21 @@ def language_view(data: Sequence[Row], chart_key: str, *, english_id: str = "en_
     return LanguageView(tuple(chart_rows), tuple(table_rows), summary)
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def language_chart_spec(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str, large: bool) -> dict:
+    """The premium chart of ``chart_key`` by language, built once per distinct view."""
+    one = UNIT_WORDS[per][0]
+    rows = language_view(keys, group, per, line, chart_key).chart_rows
+    return charts.spec(chart(list(rows), large=large, by="language", show_published=False, bar=0.6,
+                             x_title=f"× English, per {one} (log scale)"), large=large)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def language_frame(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str) -> pd.DataFrame:
+    """The table of every language and tokenizer, in the chart's order."""
+    return language_table(language_view(keys, group, per, line, chart_key).table_rows, per)
+
+
 def samples_table(samples: Sequence[LanguageSample], line: bool) -> pd.DataFrame:
     """The texts the page measured, shown as text (line breaks as ↵)."""
 
@@ -319,6 +348,7 @@ def samples_table(samples: Sequence[LanguageSample], line: bool) -> pd.DataFrame
     )
 
 
-__all__ = ["BYTES_KEY", "COLUMNS", "LanguageView", "Row", "SHORT_SAMPLE", "UNIT_WORDS", "chart", "chart_spec", "language_columns",
-           "language_label", "language_rows", "language_samples", "language_table", "language_view", "measured",
-           "published", "rows", "samples_table", "table"]
+__all__ = ["BYTES_KEY", "COLUMNS", "LanguageView", "Row", "SHORT_SAMPLE", "UNIT_WORDS", "chart", "chart_spec",
+           "language_chart_spec", "language_columns", "language_frame", "language_label", "language_rows",
+           "language_samples", "language_table", "language_view", "measured", "order_languages", "published", "rows",
+           "samples_in", "samples_table", "table"]

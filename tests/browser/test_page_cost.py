@@ -99,8 +99,8 @@ def test_your_own_hindi_text_is_measured_and_shown_as_text(open_page) -> None:
     assert main.locator("b", has_text="घने").count() == 0
     expect(main).to_contain_text("tokens per word, so 410 words are")
     no_error_boxes(page)
-    element_shot(main.locator('[data-testid="stVerticalBlock"]').filter(has_text="Your Hindi text").last,
-                 "cost-own-text-measured")
+    column = main.locator('[data-testid="stColumn"]').filter(has_text="tokens per word, so 410 words are").last
+    element_shot(column, "cost-own-text-measured")
 
 
 def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
