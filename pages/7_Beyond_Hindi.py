@@ -36,6 +36,7 @@ st.markdown(
     "**× English** is how many tokens a language pays per character for each token English pays per character: "
     "**UTF-8 part** (bytes per character, against English) × **tokenizer part** (tokens per byte, against English)."
 )
+ELSEWHERE = [f"{s.label} ({s.passage})" for s in ALL[1:] if s.passage != ALL[0].passage]
 
 real_keys = [e.key for e in tokenizers.real_entries()]
 default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOKENIZERS)
@@ -93,9 +94,9 @@ with st.expander("Why per character, and where that misleads", icon=":material/s
     st.markdown(
         "The samples are only roughly parallel. The fonts catalogue this page reads from (gflanguages) keeps, for each "
         "language, one line of the Declaration and a few longer passages, cut at different places and not always "
-        "from the same articles (the line is the start of the preamble's second paragraph in most languages, "
-        "Article 1 or 2 in a few). Comparing whole samples would mostly compare their lengths, so every figure here "
-        f"is **per {one}**: a longer passage does not count against its language."
+        f"from the same articles: the line is the start of the {md_escape(ALL[0].passage)} in most languages, but "
+        f"not in {md_escape(join_words(ELSEWHERE))}. Comparing whole samples would mostly compare their lengths, so "
+        f"every figure here is **per {one}**: a longer passage does not count against its language."
     )
     st.markdown(
         "Per character is fair between scripts that write sounds letter by letter (Latin, Cyrillic, Devanagari, "
@@ -125,12 +126,14 @@ with st.expander("The sample texts", key=f"{PAGE}.samples_open", on_change="reru
         if MISSING:
             st.caption(md_escape("Not in this gflanguages version, so left out: " + ", ".join(MISSING) + "."))
 
-with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:"):
-    for key, tok in chosen:
-        st.markdown(f"**{md_escape(tok.name)}**  \n" + tokenizers.describe_md(tok))
-    missing = tokenizers.unavailable_real()
-    if missing:
-        st.markdown("**Not available here**")
-        for name, reason in missing:
-            st.markdown(f"- {md_escape(name)}: {md_escape(reason)}")
-    st.caption("Everything is offline: the vocabularies and the sample texts come from installed packages.")
+with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:",
+                 key=f"{PAGE}.about_open", on_change="rerun") as about:
+    if about.open:  # loading every real tokenizer to say which is missing: only when asked
+        for key, tok in chosen:
+            st.markdown(f"**{md_escape(tok.name)}**  \n" + tokenizers.describe_md(tok))
+        missing = tokenizers.unavailable_real()
+        if missing:
+            st.markdown("**Not available here**")
+            for name, reason in missing:
+                st.markdown(f"- {md_escape(name)}: {md_escape(reason)}")
+        st.caption("Everything is offline: the vocabularies and the sample texts come from installed packages.")

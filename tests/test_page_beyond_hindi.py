@@ -164,10 +164,13 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
     pv.language_view.clear()
     monkeypatch.setattr(real, "load", load)
     try:
-        at = run_page(PAGE)
+        at = run_page(PAGE, session_state={"langs.about_open": True})
         warnings = " ".join(w.value for w in at.main.get("warning"))
         assert "hash check" in warnings
         assert set(table(at)["tokenizer"]) == {"GPT-4o (o200k_base)", pv.UTF8}
+        assert "**Not available here**" in main_text(at)  # and named in About, with the reason
+        named = md_escape("GPT-4 (cl100k_base)") + ": " + md_escape("The cl100k_base tokenizer is unavailable")
+        assert named in main_text(at)
     finally:
         tokenizers._load_real.clear()
         pv.language_rows.clear()

@@ -86,8 +86,8 @@ PAGES: tuple[PageEntry, ...] = (
               "GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
               "more, and why."),
     PageEntry("pages/7_Beyond_Hindi.py", "Beyond Hindi", ":material/translate:", "Languages & cost",
-              "Thirty languages read the same declaration: what each pays per character over English, and how much of "
-              "that is UTF-8 and how much the tokenizer."),
+              "Many languages and scripts read the same declaration: what each pays per character over English, and "
+              "how much of that is UTF-8 and how much the tokenizer."),
     PageEntry("pages/8_Cost_and_context.py", "Cost, context and speed", ":material/currency_rupee:", "Languages & cost",
               "Turn tokens into rupees, into how many articles fit in a context window, and into decoding steps: "
               "English and Hindi side by side."),
