@@ -15,7 +15,7 @@ from tokenizer.cost import CostInputError, Prices, rupees
 SCENARIO = lessons.data("cost_scenarios")["scenarios"][0]
 EN, HI = SCENARIO["languages"]["english"], SCENARIO["languages"]["hindi"]
 PRICES = Prices(SCENARIO["price_input_per_1000"], SCENARIO["price_output_per_1000"])
-WINDOW = dict(window=SCENARIO["window"], output_cap=SCENARIO["output_cap"], margin=SCENARIO["margin"])
+WINDOW = {"window": SCENARIO["window"], "output_cap": SCENARIO["output_cap"], "margin": SCENARIO["margin"]}
 
 
 def per_article(lang: dict) -> cost.ArticleCost:
@@ -39,7 +39,7 @@ def test_cost_per_article() -> None:
 
 
 def test_cost_per_month_is_nearly_three_times() -> None:
-    kw = dict(articles_per_day=SCENARIO["articles_per_day"], days=SCENARIO["days"])
+    kw = {"articles_per_day": SCENARIO["articles_per_day"], "days": SCENARIO["days"]}
     hi, en = cost.monthly_cost(per_article(HI).total, **kw), cost.monthly_cost(per_article(EN).total, **kw)
     assert (hi, en) == (73_800, 26_100)
     assert (rupees(hi), rupees(en)) == ("Rs 73,800", "Rs 26,100")

@@ -18,7 +18,7 @@ PAGE = "pages/8_Cost_and_context.py"
 SCENARIO = lessons.data("cost_scenarios")["scenarios"][0]
 EN, HI = SCENARIO["languages"]["english"], SCENARIO["languages"]["hindi"]
 PRICES = Prices(SCENARIO["price_input_per_1000"], SCENARIO["price_output_per_1000"])
-WINDOW = dict(window=SCENARIO["window"], output_cap=SCENARIO["output_cap"], margin=SCENARIO["margin"])
+WINDOW = {"window": SCENARIO["window"], "output_cap": SCENARIO["output_cap"], "margin": SCENARIO["margin"]}
 NO_PREDICT = {"predict": "0"}
 
 

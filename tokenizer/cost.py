@@ -31,9 +31,9 @@ False
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
-from typing import Iterable
 
 from .interface import TextTokenizer
 from .textstats import text_counts
@@ -110,7 +110,7 @@ def indian_digits(n: int) -> str:
     return sign + ",".join([*groups, tail])
 
 
-def rupees(value: Decimal | float | int, *, paise: bool | None = None) -> str:
+def rupees(value: Decimal | float, *, paise: bool | None = None) -> str:
     """Money as the lab shows it: ``Rs``, Indian digit grouping, paise below Rs 1,000 (or when asked).
 
     Rounded half up, the way a bill is: Rs 2.235 is Rs 2.24.
@@ -371,7 +371,7 @@ def rate(tokenizer: TextTokenizer, texts: Iterable[str]) -> Rate:
     return Rate(tokens, words, chars, n)
 
 
-def ratio(a: Decimal | int | float, b: Decimal | int | float) -> float:
+def ratio(a: Decimal | float, b: Decimal | float) -> float:
     """``a / b`` as a float, or 0.0 when ``b`` is 0 (a ratio of costs or of counts).
 
     >>> round(ratio(Decimal("73800"), Decimal("26100")), 2)

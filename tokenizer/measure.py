@@ -34,8 +34,8 @@ points, ``per="grapheme"`` by its grapheme clusters. The split still holds:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .interface import UNKNOWN_ID, TextTokenizer
 from .labels import is_whole

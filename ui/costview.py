@@ -12,9 +12,10 @@ needs it; the other sections keep working.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -49,7 +50,7 @@ _PAIR = lessons.data("lesson4_english_hindi")
 
 
 # -- the settings, all in the URL --------------------------------------------------------------------
-def _number(name: str, default: int | float) -> state.Param:
+def _number(name: str, default: float) -> state.Param:
     return state.Param(PAGE, name, default, lo=-BIG, hi=BIG)
 
 
@@ -155,8 +156,8 @@ def _measured_rates(source: str, large: bool) -> tuple[dict[str, Rate], str]:
         st.info("Until a tokenizer is chosen, the scenario's token counts are used.", icon=":material/info:")
         return {}, ""
     if source == "parallel":
-        return dict(zip(LANGUAGES, parallel_rates(key))), f"{tok.name} on the lab's {parallel_size()} English/Hindi " \
-            "sentence pairs"
+        note = f"{tok.name} on the lab's {parallel_size()} English/Hindi sentence pairs"
+        return dict(zip(LANGUAGES, parallel_rates(key))), note
     for col, lang in zip(st.columns(1 if large else 2) * 2, LANGUAGES):
         with col:
             st.text_area(f"Your {NAMES[lang]} text", key=TEXTS[lang].skey, height=110,
@@ -294,19 +295,15 @@ def window_records(fits: tuple[tuple[str, Fit], ...]) -> list[dict]:
     """One record per drawn segment of each language's window (start and end in tokens)."""
     out = []
     for language, fit in fits:
-        def add(kind: str, start: int, end: int, label: str = "") -> None:
-            if end > start:
-                out.append({"language": language, "kind": kind, "start": start, "end": end, "label": label,
-                            "tokens": end - start, "wide": (end - start) / fit.window >= 0.035})
-
         if fit.count > MAX_DRAWN_ARTICLES:
-            add(ARTICLE, 0, fit.used, f"{fit.count:,} articles")
+            segments = [(ARTICLE, 0, fit.used, f"{fit.count:,} articles")]
         else:
-            for i in range(fit.count):
-                add(ARTICLE, i * fit.each, (i + 1) * fit.each, str(i + 1))
-        add(FREE, fit.used, fit.room)
-        add(CAP_KIND, fit.room, fit.room + fit.output_cap)  # named by the legend: a word would not fit on a phone
-        add(MARGIN_KIND, fit.room + fit.output_cap, fit.window)
+            segments = [(ARTICLE, i * fit.each, (i + 1) * fit.each, str(i + 1)) for i in range(fit.count)]
+        segments += [(FREE, fit.used, fit.room, ""),
+                     (CAP_KIND, fit.room, fit.room + fit.output_cap, ""),  # the legend names it: no room for a word
+                     (MARGIN_KIND, fit.room + fit.output_cap, fit.window, "")]
+        out += [{"language": language, "kind": kind, "start": start, "end": end, "label": label, "tokens": end - start,
+                 "wide": (end - start) / fit.window >= 0.035} for kind, start, end, label in segments if end > start]
     return out
 
 

@@ -19,8 +19,8 @@ On a logarithmic axis the two parts add up to the premium, so the chart
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import altair as alt
 import pandas as pd
