@@ -94,8 +94,8 @@ with st.expander("Why per character, and where that misleads", icon=":material/s
     st.markdown(
         "The samples are only roughly parallel. The fonts catalogue this page reads from (gflanguages) keeps, for each "
         "language, one line of the Declaration and a few longer passages, cut at different places and not always "
-        f"from the same articles: the line is the start of the {md_escape(ALL[0].passage)} in most languages, but "
-        f"not in {md_escape(join_words(ELSEWHERE))}. Comparing whole samples would mostly compare their lengths, so "
+        f"from the same articles: in most languages the line comes from the same place ({md_escape(ALL[0].passage)}), "
+        f"but not in {md_escape(join_words(ELSEWHERE))}. Comparing whole samples would mostly compare their lengths, so "
         f"every figure here is **per {one}**: a longer passage does not count against its language."
     )
     st.markdown(
