@@ -61,6 +61,17 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
         {"k": "10", "budget": "200", "step": "40"},
         {"k": "10", "large": "1"},
     ],
+    "pages/7_Beyond_Hindi.py": [
+        {"group": "india", "per": "grapheme"},
+        {"toks": "o200k_base,cl100k_base,llama3,english-hindi-fair", "chart": "llama3"},
+        {"large": "1", "sample": "line"},
+    ],
+    "pages/8_Cost_and_context.py": [
+        {"predict": "0"},
+        {"predict": "0", "prompt": "7700", "large": "1"},
+        {"predict": "0", "source": "parallel", "tok": "cl100k_base"},
+        {"predict": "0", "source": "own", "tok": "o200k_base"},
+    ],
     "pages/9_Streaming.py": [
         {"step": "30"},
         {"step": "30", "large": "1"},

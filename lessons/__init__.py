@@ -117,3 +117,62 @@ def presets() -> dict[str, Preset]:
         )
         out[entry["id"]].config  # noqa: B018 - validate the settings now, not when a page trains
     return out
+
+
+# -- the Beyond Hindi page's languages -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LanguageSample:
+    """One language's sample text (a line of the Universal Declaration of Human Rights)."""
+
+    id: str  # gflanguages id, e.g. "hi_Deva"
+    label: str  # the name the page shows, e.g. "Hindi"
+    native: str  # the language's own name for itself, e.g. "हिन्दी"
+    group: str  # a key of languages.json "groups", or "" for English
+    passage: str  # which part of the Declaration the line is from
+    script: str  # the script's name, from gflanguages
+    line: str  # the one-line "tester" sample
+    text: str  # the line and the longer passages (languages.json "fields"), one a line
+
+
+class SamplesUnavailable(RuntimeError):
+    """The sample texts cannot be read here; ``str()`` says why and what to install."""
+
+
+def language_samples() -> tuple[tuple[LanguageSample, ...], tuple[str, ...]]:
+    """(English first, then every language of ``languages.json`` that has a sample text; the ids that do not).
+
+    Reads the installed ``gflanguages`` package (about half a second): call it once per server
+    and keep the result (the page caches it with ``st.cache_resource``).
+    """
+    try:
+        from gflanguages import LoadLanguages, LoadScripts
+    except ImportError:
+        raise SamplesUnavailable(
+            "The sample texts come from the gflanguages package, which is not installed here "
+            "(pip install -r requirements.txt)."
+        ) from None
+    try:
+        known, scripts = LoadLanguages(), LoadScripts()
+    except Exception as exc:  # a damaged package must not take the page down
+        raise SamplesUnavailable(f"The gflanguages package could not be read ({type(exc).__name__}).") from None
+    spec = data("languages")
+    out: list[LanguageSample] = []
+    missing: list[str] = []
+    for entry in [spec["english"], *spec["languages"]]:
+        lang = known.get(entry["id"])
+        sample = lang.sample_text if lang is not None and lang.HasField("sample_text") else None
+        line = sample.tester.strip() if sample is not None else ""
+        if not line:
+            missing.append(entry["id"])
+            continue
+        lines = [ln.strip() for f in spec["fields"] for ln in getattr(sample, f, "").splitlines()]
+        found = list(dict.fromkeys(ln for ln in lines if ln))
+        passages = [p for p in found if not any(p != other and p in other for other in found)]  # no text twice
+        script = scripts[lang.script].name if lang.script in scripts else lang.script
+        out.append(LanguageSample(entry["id"], entry["label"], entry["native"], entry.get("group", ""),
+                                  entry["passage"], script, line, "\n".join(passages)))
+    if not out or out[0].id != spec["english"]["id"]:
+        raise SamplesUnavailable("The gflanguages package has no English sample text, the yardstick of this page.")
+    return tuple(out), tuple(missing)

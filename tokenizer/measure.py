@@ -17,6 +17,13 @@ costs in Hindi than in English. It splits exactly into two parts:
     premium = (Hindi bytes / English bytes) x (Hindi tokens per byte / English tokens per byte)
             = the UTF-8 part                x the tokenizer part
 
+Any language can stand in for Hindi. When the two texts are not translations
+of each other (samples cut at different places), compare them per unit of
+text instead of as wholes: ``per="char"`` divides each side by its code
+points, ``per="grapheme"`` by its grapheme clusters. The split still holds:
+
+    premium per character = (bytes per character, relative) x (tokens per byte, relative)
+
 >>> from tokenizer import train
 >>> tok = train("ab ab ab", 1, unit="chars", split="whitespace").tokenizer
 >>> m = measure(tok, "ab ab abc")
@@ -27,8 +34,8 @@ costs in Hindi than in English. It splits exactly into two parts:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from .interface import UNKNOWN_ID, TextTokenizer
 from .labels import is_whole
@@ -79,40 +86,102 @@ def measure(tokenizer: TextTokenizer, text: str, ids: Sequence[int] | None = Non
     return Measure(len(ids), c.words, c.code_points, c.graphemes, c.bytes, partial, unknown)
 
 
+PER = ("text", "char", "grapheme")
+"""What a premium is measured per: the whole text, a code point, a grapheme cluster."""
+
+
+def _units(m: Measure, per: str) -> int:
+    return {"text": 1, "char": m.code_points, "grapheme": m.graphemes}[per]
+
+
+def _relative(other: float, other_units: int, english: float, english_units: int) -> float:
+    """(other / other_units) / (english / english_units), or 0 when either side is empty."""
+    if not (other_units and english_units and english):
+        return 0.0
+    return (other / other_units) / (english / english_units)
+
+
 @dataclass(frozen=True, slots=True)
 class Premium:
-    """How much more one text (Hindi) costs than its translation (English), and why."""
+    """How much more one text costs than an English one, and why.
+
+    ``other`` is the text in another language (Hindi on the Real tokenizers page). ``per``
+    says what is compared: the whole texts (``"text"``: they say the same thing), or a code
+    point or grapheme cluster of each (when the texts are not exact translations).
+    """
 
     english: Measure
-    hindi: Measure
+    other: Measure
+    per: str = "text"
+
+    def __post_init__(self) -> None:
+        if self.per not in PER:
+            raise ValueError(f"per must be one of {', '.join(PER)}, not {self.per!r}.")
+
+    @property
+    def hindi(self) -> Measure:
+        """The other text, by the name the Hindi pages use."""
+        return self.other
 
     @property
     def premium(self) -> float:
-        """Hindi tokens / English tokens."""
-        return self.hindi.tokens / self.english.tokens if self.english.tokens else 0.0
+        """Other tokens / English tokens (each per ``per``)."""
+        return _relative(self.other.tokens, _units(self.other, self.per),
+                         self.english.tokens, _units(self.english, self.per))
 
     @property
     def utf8_part(self) -> float:
-        """Hindi bytes / English bytes: what UTF-8 alone charges."""
-        return self.hindi.bytes / self.english.bytes if self.english.bytes else 0.0
+        """Other bytes / English bytes (each per ``per``): what UTF-8 alone charges."""
+        return _relative(self.other.bytes, _units(self.other, self.per),
+                         self.english.bytes, _units(self.english, self.per))
 
     @property
     def tokenizer_part(self) -> float:
-        """Hindi tokens per byte / English tokens per byte: what the tokenizer adds (or takes back)."""
-        en, hi = self.english.tokens_per_byte, self.hindi.tokens_per_byte
-        return hi / en if en else 0.0
+        """Other tokens per byte / English tokens per byte: what the tokenizer adds (or takes back)."""
+        en, other = self.english.tokens_per_byte, self.other.tokens_per_byte
+        return other / en if en else 0.0
 
 
-def premium(tokenizer: TextTokenizer, english: str, hindi: str) -> Premium:
-    """Measure a text and its translation with one tokenizer.
+def premium(tokenizer: TextTokenizer, english: str, other: str, *, per: str = "text") -> Premium:
+    """Measure a text and its counterpart in another language with one tokenizer.
 
     >>> from tokenizer import train
     >>> tok = train("aa bb", 0, unit="bytes").tokenizer      # no merges: one token per byte
     >>> p = premium(tok, "news", "खबर")
     >>> (p.premium, round(p.utf8_part, 2), p.tokenizer_part)
     (2.25, 2.25, 1.0)
+
+    Per character, "खबर" (3 code points, 9 bytes) against "news" (4, 4): 3 bytes a
+    character against 1.
+
+    >>> p = premium(tok, "news", "खबर", per="char")
+    >>> (p.premium, p.utf8_part, p.tokenizer_part)
+    (3.0, 3.0, 1.0)
     """
-    return Premium(measure(tokenizer, english), measure(tokenizer, hindi))
+    return Premium(measure(tokenizer, english), measure(tokenizer, other), per)
 
 
-__all__ = ["Measure", "Premium", "measure", "premium"]
+def byte_measure(text: str) -> Measure:
+    """``text`` counted one token per UTF-8 byte: a byte-level tokenizer with no merges.
+
+    >>> m = byte_measure("खबर")
+    >>> (m.tokens, m.bytes, m.partial)
+    (9, 9, 9)
+    """
+    c = text_counts(text)
+    partial = c.bytes - sum(1 for ch in text if ord(ch) < 0x80)  # a byte of a 2-4 byte character is partial
+    return Measure(c.bytes, c.words, c.code_points, c.graphemes, c.bytes, partial, 0)
+
+
+def char_measure(text: str) -> Measure:
+    """``text`` counted one token per code point (a character-level tokenizer that knows every character).
+
+    >>> p = Premium(char_measure("news"), char_measure("खबर"))
+    >>> (p.premium, p.utf8_part, round(p.tokenizer_part, 3))
+    (0.75, 2.25, 0.333)
+    """
+    c = text_counts(text)
+    return Measure(c.code_points, c.words, c.code_points, c.graphemes, c.bytes, 0, 0)
+
+
+__all__ = ["PER", "Measure", "Premium", "byte_measure", "char_measure", "measure", "premium"]

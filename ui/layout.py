@@ -87,6 +87,12 @@ PAGES: tuple[PageEntry, ...] = (
               "more, and why."),
     PageEntry("pages/6_English_vs_Hindi.py", "English vs Hindi", ":material/balance:", "Languages & cost",
               "Share one merge budget between English and Hindi, slide the mix, and watch who gets the cheap tokens."),
+    PageEntry("pages/7_Beyond_Hindi.py", "Beyond Hindi", ":material/translate:", "Languages & cost",
+              "Many languages and scripts read the same declaration: what each pays per character over English, and "
+              "how much of that is UTF-8 and how much the tokenizer."),
+    PageEntry("pages/8_Cost_and_context.py", "Cost, context and speed", ":material/currency_rupee:", "Languages & cost",
+              "Turn tokens into rupees, into how many articles fit in a context window, and into decoding steps: "
+              "English and Hindi side by side."),
     PageEntry("pages/9_Streaming.py", "Streaming", ":material/stream:", "Languages & cost",
               "Send a Hindi sentence token by token: decoded one token at a time it shows �, held until each "
               "character is whole it shows the text."),

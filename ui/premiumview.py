@@ -1,16 +1,25 @@
-"""What the "Real tokenizers" page draws: the Hindi premium of each tokenizer, split into its two parts.
+"""The premium of a language over English, split into its two parts: one table and one chart for every page.
 
-premium = (Hindi bytes / English bytes) x (Hindi tokens per byte / English tokens per byte)
+premium = (other bytes / English bytes) x (other tokens per byte / English tokens per byte)
+        = the UTF-8 part                x the tokenizer part
 
 The measuring is the engine's (:func:`tokenizer.measure.premium`); this
-module turns the measures into a table and a chart. On a logarithmic axis the
-two parts add up to the premium, so the chart draws each as a bar from 1
-(the same cost in both languages): right of 1 costs Hindi more, left of 1
-costs it less.
+module turns the measures into rows, a table and a chart. Two pages draw it:
+
+- *Real tokenizers*: one sentence and its Hindi translation, a row per
+  tokenizer (:func:`rows`), compared as whole texts, beside published figures;
+- *Beyond Hindi*: many languages' sample texts, a row per (language,
+  tokenizer) (:func:`language_rows`), compared per character because the
+  samples are not exact translations.
+
+On a logarithmic axis the two parts add up to the premium, so the chart
+(:func:`chart`) draws each as a bar from 1 (the same cost as English): right of
+1 costs the other language more, left of 1 costs it less.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import altair as alt
@@ -18,29 +27,69 @@ import pandas as pd
 import streamlit as st
 
 import lessons
-from tokenizer.measure import Premium, premium
+from lessons import LanguageSample
+from tokenizer.measure import Premium, byte_measure, char_measure, measure, premium
 from tokenizer.textstats import text_counts
 from ui import charts, tokenizers
+from ui.display import readable_text
 
 PARTS = ("premium", "UTF-8 part", "tokenizer part")
 PART_COLOURS = (charts.ORANGE, charts.BLUE, charts.TEAL)
 PUBLISHED = "published premium (FLORES-200)"
 UTF8 = "UTF-8 bytes (no tokenizer)"
 CHARS = "Characters (code points)"
+BYTES_KEY = "utf8"
+"""The key of the reference "tokenizer" that counts raw UTF-8 bytes (a byte-level tokenizer with no merges)."""
+UNIT_WORDS = {"text": ("text", "texts"), "char": ("character", "characters"), "grapheme": ("letter", "letters")}
+"""What one unit of ``per`` is called on screen (a grapheme cluster is a letter as a reader counts it)."""
+SHORT_SAMPLE = 500
+"""A sample shorter than this many characters is named as less steady on the Beyond Hindi page."""
 
 
 @dataclass(frozen=True)
 class Row:
-    key: str
-    name: str
-    en_tokens: int
-    hi_tokens: int
-    premium: float
-    utf8_part: float
-    tokenizer_part: float
-    licence: str
+    """One tokenizer on one language, against English."""
+
+    key: str  # the tokenizer's key, or "utf8" / "chars" for the references
+    name: str  # the tokenizer's name
+    measured: Premium
+    licence: str = ""
+    language: str = "Hindi"
+    script: str = ""
+    language_id: str = ""  # gflanguages id on the Beyond Hindi page
+
+    @property
+    def en_tokens(self) -> int:
+        return self.measured.english.tokens
+
+    @property
+    def tokens(self) -> int:
+        """Tokens of the other language's text."""
+        return self.measured.other.tokens
+
+    hi_tokens = tokens  # the Real tokenizers page's other language is Hindi
+
+    @property
+    def premium(self) -> float:
+        return self.measured.premium
+
+    @property
+    def utf8_part(self) -> float:
+        return self.measured.utf8_part
+
+    @property
+    def tokenizer_part(self) -> float:
+        return self.measured.tokenizer_part
+
+    @property
+    def per_unit(self) -> float:
+        """The other text's tokens per unit of ``per`` (per character, per letter)."""
+        m, per = self.measured.other, self.measured.per
+        units = {"text": 1, "char": m.code_points, "grapheme": m.graphemes}[per]
+        return m.tokens / units if units else 0.0
 
 
+# -- one sentence pair (Real tokenizers) -----------------------------------------------------------
 @st.cache_data(max_entries=256, show_spinner=False)
 def measured(key: str, english: str, hindi: str) -> Premium:
     """One tokenizer on the pair, cached for every learner."""
@@ -52,14 +101,9 @@ def rows(keys: list[str], english: str, hindi: str) -> list[Row]:
     out = []
     for key in keys:
         tok = tokenizers.load(key)
-        p = measured(key, english, hindi)
-        out.append(Row(key, tok.name, p.english.tokens, p.hindi.tokens, p.premium, p.utf8_part, p.tokenizer_part,
-                       tok.licence or "the lab's own"))
-    en, hi = text_counts(english), text_counts(hindi)
-    bytes_ratio = hi.bytes / en.bytes if en.bytes else 0.0
-    out.append(Row("utf8", UTF8, en.bytes, hi.bytes, bytes_ratio, bytes_ratio, 1.0, ""))
-    chars_ratio = hi.code_points / en.code_points if en.code_points else 0.0
-    out.append(Row("chars", CHARS, en.code_points, hi.code_points, chars_ratio, chars_ratio, 1.0, ""))
+        out.append(Row(key, tok.name, measured(key, english, hindi), tok.licence or "the lab's own"))
+    out.append(Row(BYTES_KEY, UTF8, Premium(byte_measure(english), byte_measure(hindi))))
+    out.append(Row("chars", CHARS, Premium(char_measure(english), char_measure(hindi))))
     return out
 
 
@@ -92,45 +136,219 @@ def published() -> list[dict]:
     return lessons.data("published_premiums")["rows"]
 
 
-def chart(data: list[Row], *, large: bool) -> alt.LayerChart:
+# -- many languages (Beyond Hindi) -----------------------------------------------------------------
+LABEL_JOIN = " · "
+
+
+def language_label(sample: LanguageSample) -> str:
+    """``"Hindi · हिन्दी"``: the name a learner knows, and the language's own."""
+    return sample.label if sample.native == sample.label else f"{sample.label}{LABEL_JOIN}{sample.native}"
+
+
+def samples_in(group: str) -> tuple[LanguageSample, ...]:
+    """English, then the languages of ``group`` (``"all"``: every one), from the samples read once per server."""
+    found, _ = language_samples()
+    return (found[0], *[s for s in found[1:] if group == "all" or s.group == group])
+
+
+@st.cache_resource(max_entries=64, show_spinner="Measuring every language…")
+def language_rows(keys: tuple[str, ...], group: str, per: str, line: bool) -> tuple[Row, ...]:
+    """A row per (language, tokenizer), English first, then a raw-bytes row per language; measured once per
+    server for every learner (rows are frozen, so they are shared, not copied).
+
+    English is the yardstick. ``line``: measure the one-line samples, not the longer ones.
+    """
+    samples = samples_in(group)
+    english = samples[0]
+    pick = (lambda s: s.line) if line else (lambda s: s.text)
+    out = []
+    for key in keys:
+        tok = tokenizers.load(key)
+        base = measure(tok, pick(english))
+        for sample in samples:
+            m = base if sample is english else measure(tok, pick(sample))
+            out.append(Row(key, tok.name, Premium(base, m, per), tok.licence or "the lab's own",
+                           language_label(sample), sample.script, sample.id))
+    base = byte_measure(pick(english))
+    for sample in samples:
+        out.append(Row(BYTES_KEY, UTF8, Premium(base, byte_measure(pick(sample)), per), "", language_label(sample),
+                       sample.script, sample.id))
+    return tuple(out)
+
+
+def language_table(data: Sequence[Row], per: str) -> pd.DataFrame:
+    one, many = UNIT_WORDS[per]
+    return pd.DataFrame(
+        {
+            "language": [r.language for r in data],
+            "script": [r.script for r in data],
+            "tokenizer": [r.name for r in data],
+            many: [r.measured.other.code_points if per == "char" else r.measured.other.graphemes for r in data],
+            "UTF-8 bytes": [r.measured.other.bytes for r in data],
+            "tokens": [r.tokens for r in data],
+            f"tokens per {one}": [r.per_unit for r in data],
+            "× English": [r.premium for r in data],
+            "UTF-8 part": [r.utf8_part for r in data],
+            "tokenizer part": [r.tokenizer_part for r in data],
+        }
+    )
+
+
+def language_columns(per: str) -> dict:
+    one, many = UNIT_WORDS[per]
+    return {
+        "language": st.column_config.TextColumn(pinned=True),
+        many: st.column_config.NumberColumn(
+            help="Code points in the sample." if per == "char" else "Grapheme clusters in the sample: letters as a "
+            "reader counts them (a consonant with its vowel sign is one)."),
+        "UTF-8 bytes": st.column_config.NumberColumn(help="The sample's size in UTF-8: what a byte-level tokenizer "
+                                                     "with no merges would count."),
+        "tokens": st.column_config.NumberColumn(help="The tokenizer's tokens for the sample."),
+        f"tokens per {one}": st.column_config.NumberColumn(format="%.3f"),
+        "× English": st.column_config.NumberColumn(
+            format="%.2f×", help=f"Tokens per {one} ÷ English's tokens per {one}: the premium."),
+        "UTF-8 part": st.column_config.NumberColumn(
+            format="%.2f×", help=f"UTF-8 bytes per {one} ÷ English's: what UTF-8 alone charges."),
+        "tokenizer part": st.column_config.NumberColumn(
+            format="%.2f×", help="Tokens per byte ÷ English's tokens per byte: what the tokenizer adds (above 1) or "
+            "takes back (below 1). × English = UTF-8 part × tokenizer part."),
+    }
+
+
+# -- the chart -------------------------------------------------------------------------------------
+def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str = "", show_published: bool = True,
+          bar: float = 0.7) -> alt.LayerChart:
+    """Each row's premium and its two parts, as bars from 1 on a log scale.
+
+    ``by``: what names a row on the y axis, ``"tokenizer"`` or ``"language"``. ``show_published``:
+    add the published figure under the lab's own where one matches (Real tokenizers only).
+    ``bar``: one bar's thickness, as a share of the normal band (thinner for many rows).
+    """
     s = charts.sizes(large)
-    names = {r.key: r.name for r in data}
-    records = [{"tokenizer": r.name, "part": part, "value": value, "label": f"{value:.2f}×"}
+    label = (lambda r: r.name) if by == "tokenizer" else (lambda r: r.language)
+    keys = {r.key: label(r) for r in data}
+    records = [{by: label(r), "part": part, "value": value, "label": f"{value:.2f}×"}
                for r in data for part, value in zip(PARTS, (r.premium, r.utf8_part, r.tokenizer_part))]
-    for p in published():  # the published figure as a bar of its own, under the lab's measurement
-        if p["matches"] in names:
-            records.append({"tokenizer": names[p["matches"]], "part": PUBLISHED, "value": p["premium"],
-                            "label": f"{p['premium']:.2f}× published"})
+    if show_published:
+        for p in published():  # the published figure as a bar of its own, under the lab's measurement
+            if p["matches"] in keys:
+                records.append({by: keys[p["matches"]], "part": PUBLISHED, "value": p["premium"],
+                                "label": f"{p['premium']:.2f}× published"})
     long = pd.DataFrame(records)
     parts = [p for p in (*PARTS, PUBLISHED) if p in set(long["part"])]
     colours = dict(zip((*PARTS, PUBLISHED), (*PART_COLOURS, charts.GREY)))
-    order = [r.name for r in data]
-    lo = min(0.25, float(long["value"].min()) / 1.4)
+    order = [label(r) for r in data]
+    positive = long["value"][long["value"] > 0]
+    lo = min(0.25, float(positive.min()) / 1.4) if len(positive) else 0.25
     hi = max(8.0, float(long["value"].max()) * 1.6)
     scale = alt.Scale(type="log", domain=[lo, hi], nice=False)
-    base = alt.Chart(long).encode(
-        y=alt.Y("tokenizer:N", sort=order, title=None),
+    # A language's name and its own name on two lines ("Hindi · हिन्दी"), so the labels stay narrow on a phone.
+    axis = alt.Axis(labelExpr=f"split(datum.label, '{LABEL_JOIN}')") if by == "language" else alt.Axis()
+    base = alt.Chart(long).transform_filter(alt.datum.value > 0).encode(
+        y=alt.Y(f"{by}:N", sort=order, title=None, axis=axis),
         yOffset=alt.YOffset("part:N", sort=parts),
     )
     bars = base.mark_bar(stroke="#000", strokeWidth=0.8).encode(
-        x=alt.X("value:Q", scale=scale, title="× as many in Hindi as in English (log scale; 1 = the same)",
+        x=alt.X("value:Q", scale=scale, title=x_title or "× as many in Hindi as in English (log scale; 1 = the same)",
                 axis=alt.Axis(values=[0.25, 0.5, 1, 2, 4, 8, 16, 32])),
         x2=alt.datum(1),
         color=alt.Color("part:N", scale=alt.Scale(domain=parts, range=[colours[p] for p in parts]),
-                        legend=alt.Legend(orient="top", title=None)),
-        tooltip=[alt.Tooltip("tokenizer:N"), alt.Tooltip("part:N"), alt.Tooltip("value:Q", format=".2f")],
+                        legend=alt.Legend(orient="top", title=None, columns=2 if by == "language" else alt.Undefined)),
+        tooltip=[alt.Tooltip(f"{by}:N"), alt.Tooltip("part:N"), alt.Tooltip("value:Q", format=".2f")],
     )
     right = base.transform_filter(alt.datum.value >= 1).mark_text(align="left", dx=4, fontSize=s.mark - 2).encode(
         x="value:Q", text="label:N")
     left = base.transform_filter(alt.datum.value < 1).mark_text(align="right", dx=-4, fontSize=s.mark - 2).encode(
         x="value:Q", text="label:N")
     one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(color="#000", strokeWidth=2).encode(x=alt.X("x:Q", scale=scale))
-    return alt.layer(bars, right, left, one).properties(height=alt.Step(s.step * 0.7))
+    return alt.layer(bars, right, left, one).properties(height=alt.Step(s.step * bar))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def chart_spec(data: tuple[Row, ...], large: bool) -> dict:
-    return charts.spec(chart(list(data), large=large), large=large)
+def chart_spec(data: tuple[Row, ...], large: bool, by: str = "tokenizer", x_title: str = "",
+               show_published: bool = True, bar: float = 0.7) -> dict:
+    return charts.spec(chart(list(data), large=large, by=by, x_title=x_title, show_published=show_published, bar=bar),
+                       large=large)
 
 
-__all__ = ["COLUMNS", "Row", "chart", "chart_spec", "measured", "published", "rows", "table"]
+
+
+@st.cache_resource(show_spinner="Reading the sample texts (once per server)…")
+def language_samples() -> tuple[tuple[LanguageSample, ...], tuple[str, ...]]:
+    """Every language's sample text, read from gflanguages once per server (raises lessons.SamplesUnavailable)."""
+    return lessons.language_samples()
+
+
+@dataclass(frozen=True)
+class LanguageView:
+    """What the Beyond Hindi page draws for one chosen tokenizer."""
+
+    chart_rows: tuple[Row, ...]  # that tokenizer, one row per language but English, the dearest first
+    table_rows: tuple[Row, ...]  # every row, language by language in the chart's order, English last
+    summary: str
+
+
+@st.cache_resource(max_entries=128, show_spinner=False)
+def language_view(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str) -> LanguageView:
+    """The rows of :func:`language_rows` ordered for the chart (``chart_key``'s) and the table, with a summary."""
+    return order_languages(language_rows(keys, group, per, line), chart_key)
+
+
+def order_languages(data: Sequence[Row], chart_key: str, *, english_id: str = "en_Latn") -> LanguageView:
+    """Order the rows for the chart and the table, and say in one sentence who pays most and least."""
+    chart_rows = sorted((r for r in data if r.key == chart_key and r.language_id != english_id),
+                        key=lambda r: -r.premium)
+    order = {r.language_id: i for i, r in enumerate(chart_rows)}
+    keys = list(dict.fromkeys(r.key for r in data))
+    table_rows = sorted(data, key=lambda r: (order.get(r.language_id, len(order)), keys.index(r.key)))
+    summary = ""
+    if chart_rows:
+        top, low = chart_rows[0], chart_rows[-1]
+        one = UNIT_WORDS[top.measured.per][0]
+        summary = (f"With {top.name}, {top.language} pays the most: {top.premium:.2f}× English's tokens per {one} "
+                   f"(UTF-8 part {top.utf8_part:.2f}× × tokenizer part {top.tokenizer_part:.2f}×); "
+                   f"{low.language} the least, {low.premium:.2f}×.")
+        hindi = next((r for r in chart_rows if r.language_id == "hi_Deva"), None)
+        if hindi is not None:
+            summary += f" Hindi: {hindi.premium:.2f}×."
+        dear = sum(1 for r in chart_rows if r.premium >= 2)
+        summary += f" {dear} of {len(chart_rows)} languages pay twice English's rate or more."
+    return LanguageView(tuple(chart_rows), tuple(table_rows), summary)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def language_chart_spec(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str, large: bool) -> dict:
+    """The premium chart of ``chart_key`` by language, built once per distinct view."""
+    one = UNIT_WORDS[per][0]
+    rows = language_view(keys, group, per, line, chart_key).chart_rows
+    return charts.spec(chart(list(rows), large=large, by="language", show_published=False, bar=0.6,
+                             x_title=f"× English, per {one} (log scale)"), large=large)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def language_frame(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str) -> pd.DataFrame:
+    """The table of every language and tokenizer, in the chart's order."""
+    return language_table(language_view(keys, group, per, line, chart_key).table_rows, per)
+
+
+def samples_table(samples: Sequence[LanguageSample], line: bool) -> pd.DataFrame:
+    """The texts the page measured, shown as text (line breaks as ↵)."""
+
+    texts = [s.line if line else s.text for s in samples]
+    counts = [text_counts(t) for t in texts]
+    return pd.DataFrame(
+        {
+            "language": [language_label(s) for s in samples],
+            "script": [s.script for s in samples],
+            "the line is from": [s.passage for s in samples],
+            "characters": [c.code_points for c in counts],
+            "UTF-8 bytes": [c.bytes for c in counts],
+            "text": [readable_text(t, limit=400) for t in texts],
+        }
+    )
+
+
+__all__ = ["BYTES_KEY", "COLUMNS", "LanguageView", "Row", "SHORT_SAMPLE", "UNIT_WORDS", "chart", "chart_spec",
+           "language_chart_spec", "language_columns", "language_frame", "language_label", "language_rows",
+           "language_samples", "language_table", "language_view", "measured", "order_languages", "published", "rows",
+           "samples_in", "samples_table", "table"]

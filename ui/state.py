@@ -13,6 +13,7 @@ values in a URL fall back to the default instead of breaking the page.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -47,6 +48,8 @@ class Param:
                 value = int(raw)
             elif isinstance(self.default, float):
                 value = float(raw)
+                if not math.isfinite(value):  # "nan" or "inf" in a link: no widget can show it
+                    return self.default
             else:
                 value = raw[: self.max_len]
         except ValueError:

@@ -114,18 +114,20 @@ def uses_devanagari_font(page, selector: str) -> bool:
     )
 
 
-DEFAULT_CUT_OFF = (".tl-chip", '[data-testid="stVegaLiteChart"]', ".tl-note")
+DEFAULT_CUT_OFF = (".tl-chip", ".tl-note", '[data-testid="stVegaLiteChart"]', '[data-testid="stDataFrame"]', "p",
+                   '[data-testid="stWidgetLabel"]')
 
 
 def cut_off(page, *selectors: str) -> list[str]:
     """What sticks out past the window's right edge, described for a failure message: the page
     scrolling sideways, and any element in the main area matching ``selectors`` (by default chips,
-    charts and notes) that ends past the edge or whose content is wider than itself (text cut off)."""
+    notes, charts, tables, paragraphs and widget labels) that ends past the edge or whose content is wider than itself (text cut off)."""
     return page.evaluate(
         """(sels) => {
             const out = [], right = window.innerWidth + 1;
             const main = document.querySelector('[data-testid="stMain"]');
             if (main && main.scrollWidth > main.clientWidth + 1) out.push('the page scrolls sideways: ' + main.scrollWidth);
+            if (document.documentElement.scrollWidth > right) out.push('the window scrolls sideways');
             for (const sel of sels) {
                 for (const el of document.querySelectorAll('[data-testid="stMain"] ' + sel)) {
                     const r = el.getBoundingClientRect();
@@ -138,4 +140,73 @@ def cut_off(page, *selectors: str) -> list[str]:
             return out;
         }""",
         list(selectors or DEFAULT_CUT_OFF),
+    )
+
+
+# -- what only a browser shows: checks shared by the page tests ------------------------------------
+def element_shot(locator, name: str) -> None:
+    """A screenshot of one element; the window grows to hold it (Chromium paints nothing outside the window)."""
+    page = locator.page
+    size = page.viewport_size
+    locator.scroll_into_view_if_needed()
+    height = locator.bounding_box()["height"]
+    if height + 100 > size["height"]:
+        page.set_viewport_size({"width": size["width"], "height": int(height) + 200})
+        wait_for_streamlit(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    locator.scroll_into_view_if_needed()
+    locator.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    page.set_viewport_size(size)
+
+
+def chart_text_cut(page) -> list[str]:
+    """Text in a chart (labels, titles, legend) that runs past the chart's edges, where the browser clips it."""
+    return page.evaluate(
+        """() => {
+            const out = [];
+            for (const svg of document.querySelectorAll('[data-testid="stVegaLiteChart"] svg')) {
+                const box = svg.getBoundingClientRect();
+                for (const t of svg.querySelectorAll('text')) {
+                    const r = t.getBoundingClientRect();
+                    if (r.width && (r.left < box.left - 1 || r.right > box.right + 1)) out.push(t.textContent);
+                }
+            }
+            return out;
+        }"""
+    )
+
+
+def no_error_boxes(page) -> None:
+    assert_no_exception(page)
+    errors = page.locator('[data-testid="stAlertContentError"]')
+    assert errors.count() == 0, errors.all_inner_texts()
+
+
+def missing_glyphs(page, texts: list[str]) -> list[str]:
+    """The characters of ``texts`` the browser can only draw as an empty box: drawn in the chart's font, their
+    pixels equal those of a private-use character no font has (the first font's .notdef glyph)."""
+    return page.evaluate(
+        """(texts) => {
+            const font = '28px "Noto Sans","Noto Sans Devanagari",sans-serif';
+            const draw = (ch) => {
+                const c = document.createElement('canvas'); c.width = 48; c.height = 48;
+                const ctx = c.getContext('2d'); ctx.font = font; ctx.fillStyle = '#000';
+                ctx.fillText(ch, 4, 36);
+                return ctx.getImageData(0, 0, 48, 48).data.join(',');
+            };
+            const box = draw('\\u{10FFFD}');
+            const out = [];
+            for (const t of texts) for (const ch of t) if (ch.trim() && draw(ch) === box) out.push(t + ': ' + ch);
+            return out;
+        }""",
+        texts,
+    )
+
+
+def squeezed_labels(page) -> list[str]:
+    """Widget labels broken one word or letter a line (far taller than a line or two)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stWidgetLabel"] p')]
+              .filter(el => el.getBoundingClientRect().height > 2.6 * parseFloat(getComputedStyle(el).lineHeight || 20))
+              .map(el => el.textContent)"""
     )

@@ -1,0 +1,32 @@
+"""Cost, context and speed: tokens turned into rupees, into room in a context window, and into decoding steps."""
+
+import streamlit as st
+
+from ui.layout import large_type_on, page_setup
+
+page_setup("Cost, context and speed")
+
+from ui import costview as cv  # noqa: E402
+from ui import state  # noqa: E402
+from ui.display import md_escape  # noqa: E402
+
+LARGE = large_type_on()
+state.restore(cv.PARAMS)
+
+st.markdown(
+    f"**{md_escape(cv.SCENARIO['title'])}.** {md_escape(cv.SCENARIO['what'])} An API bills tokens, not words, so the "
+    "same story costs what its tokenizer makes of it. Every number below is yours to change (the link keeps them); "
+    "the results are worked out by the lab as you type."
+)
+st.button("Back to the lesson-5 news app", key=f"{cv.PAGE}.reset", on_click=cv.back_to_scenario, type="tertiary",
+          icon=":material/restart_alt:")
+
+found = cv.article_section(LARGE)
+monthly = cv.month_section(found, LARGE)
+cv.window_section(found, LARGE)
+cv.presend_section(found, LARGE)
+cv.speed_section(found, LARGE)
+cv.cleaning_section(found, monthly)
+cv.planning_section(found)
+
+state.publish(cv.PARAMS)

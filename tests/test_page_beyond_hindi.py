@@ -1,0 +1,190 @@
+"""The Beyond Hindi page (AppTest): many languages' premium over English, per character, split into two parts."""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+import pyarrow as pa
+import pytest
+
+import lessons
+from tests.apptest_helpers import assert_no_exception, main_text, run_page
+from tokenizer import real
+from tokenizer.measure import Premium, byte_measure, premium
+from tokenizer.textstats import text_counts
+from ui import premiumview as pv
+from ui import tokenizers
+from ui.display import md_escape
+
+PAGE = "pages/7_Beyond_Hindi.py"
+SAMPLES, _ = lessons.language_samples()
+ENGLISH = SAMPLES[0]
+BY_LABEL = {pv.language_label(s): s for s in SAMPLES}
+SPEC = lessons.data("languages")
+
+
+def table(at):
+    return next(df.value for df in at.dataframe if "× English" in df.value.columns)
+
+
+def chart_data(at):
+    (chart,) = at.get("vega_lite_chart")
+    frames = [pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in chart.proto.datasets]
+    return json.loads(chart.proto.spec), next(f for f in frames if "part" in f.columns)
+
+
+def test_opens_on_every_language_with_gpt4o_and_gpt4_per_character() -> None:
+    at = run_page(PAGE)
+    assert at.segmented_control(key="langs.group").value == "all"
+    assert at.segmented_control(key="langs.per").value == "char"
+    assert at.segmented_control(key="langs.sample").value == "long"
+    assert at.selectbox(key="langs.chart").value == "o200k_base"
+    rows = table(at)
+    assert rows["language"].nunique() == len(SAMPLES) >= 21  # English and at least twenty more
+    assert set(rows["tokenizer"]) == {"GPT-4o (o200k_base)", "GPT-4 (cl100k_base)", pv.UTF8}
+    # Every figure, computed again by the engine with each real tokenizer.
+    for key in ("o200k_base", "cl100k_base"):
+        tok = real.load(key)
+        mine = rows[rows["tokenizer"] == tok.name].set_index("language")
+        for sample in SAMPLES:
+            p = premium(tok, ENGLISH.text, sample.text, per="char")
+            row = mine.loc[pv.language_label(sample)]
+            assert row["tokens"] == p.other.tokens
+            assert row["characters"] == len(sample.text)
+            assert row["× English"] == pytest.approx(p.premium)
+            assert row["UTF-8 part"] * row["tokenizer part"] == pytest.approx(row["× English"])
+    raw = rows[rows["tokenizer"] == pv.UTF8].set_index("language")
+    hindi = BY_LABEL["Hindi · हिन्दी"]
+    assert raw.loc["Hindi · हिन्दी", "tokens"] == text_counts(hindi.text).bytes
+    assert raw.loc["Hindi · हिन्दी", "tokenizer part"] == 1.0
+    assert raw.loc["Hindi · हिन्दी", "× English"] == pytest.approx(
+        (text_counts(hindi.text).bytes / len(hindi.text)) / (text_counts(ENGLISH.text).bytes / len(ENGLISH.text)))
+
+
+def test_the_chart_is_the_premium_chart_by_language() -> None:
+    at = run_page(PAGE)
+    spec, data = chart_data(at)
+    assert spec["layer"][0]["encoding"]["x"]["scale"]["type"] == "log"
+    assert "per character" in spec["layer"][0]["encoding"]["x"]["title"]
+    assert set(data["part"]) == set(pv.PARTS)  # no published figures here
+    assert "English" not in set(data["language"])  # the yardstick is the 1 line
+    premiums = data[data["part"] == "premium"].set_index("language")["value"]
+    assert len(premiums) == len(SAMPLES) - 1
+    assert list(premiums) == sorted(premiums, reverse=True)  # the dearest first
+    tok = real.load("o200k_base")
+    dearest = max(SAMPLES[1:], key=lambda s: premium(tok, ENGLISH.text, s.text, per="char").premium)
+    assert premiums.index[0] == pv.language_label(dearest)
+    hindi = premium(tok, ENGLISH.text, BY_LABEL["Hindi · हिन्दी"].text, per="char").premium
+    assert md_escape(f"Hindi: {hindi:.2f}×") in main_text(at)
+    assert f"{dearest.label}" in main_text(at)
+
+
+@pytest.mark.parametrize("large", [False, True])
+def test_the_language_chart_is_valid_vega_lite(large: bool) -> None:
+    alt.Chart.from_dict(pv.language_chart_spec(("o200k_base",), "india", "char", False, "o200k_base", large))
+
+
+def test_a_shared_link_opens_the_same_view() -> None:
+    at = run_page(PAGE, query_params={"group": "india", "per": "grapheme", "sample": "line", "chart": "utf8",
+                                      "toks": "llama3,english-hindi-fair"})
+    assert at.segmented_control(key="langs.group").value == "india"
+    assert at.selectbox(key="langs.chart").value == "utf8"
+    rows = table(at)
+    india = {pv.language_label(s) for s in SAMPLES if s.group == "india"}
+    assert set(rows["language"]) == india | {"English"}
+    assert "letters" in rows.columns and "tokens per letter" in rows.columns
+    assert set(rows["tokenizer"]) == {real.load("llama3").name, "English + Hindi news: 10 Hindi copies", pv.UTF8}
+    tamil = BY_LABEL["Tamil · தமிழ்"]
+    raw = rows[rows["tokenizer"] == pv.UTF8].set_index("language").loc["Tamil · தமிழ்"]
+    expected = Premium(byte_measure(ENGLISH.line), byte_measure(tamil.line), "grapheme")
+    assert raw["× English"] == pytest.approx(expected.premium) and raw["letters"] == text_counts(tamil.line).graphemes
+    _, data = chart_data(at)
+    premiums = data[data["part"] == "premium"].set_index("language")["value"]
+    utf8 = data[data["part"] == "UTF-8 part"].set_index("language")["value"]
+    assert (premiums == utf8[premiums.index]).all()  # no merges: the premium is the UTF-8 part alone
+
+
+def test_each_control_changes_the_view() -> None:
+    at = run_page(PAGE)
+    at.segmented_control(key="langs.group").set_value("world").run()
+    assert at.query_params["group"] == "world"
+    assert not {pv.language_label(s) for s in SAMPLES if s.group == "india"} & set(table(at)["language"])
+    at.segmented_control(key="langs.per").set_value("grapheme").run()
+    assert "tokens per letter" in table(at).columns
+    at.segmented_control(key="langs.sample").set_value("line").run()
+    assert table(at).set_index(["language", "tokenizer"]).loc[("English", pv.UTF8), "UTF-8 bytes"] == len(
+        ENGLISH.line.encode())
+    at.selectbox(key="langs.chart").set_value("cl100k_base").run()
+    assert at.query_params["chart"] == "cl100k_base"
+    assert "GPT\\-4 \\(cl100k\\_base\\)" in main_text(at)
+    at.multiselect(key="langs.toks_list").set_value(["o200k_base"]).run()
+    assert at.selectbox(key="langs.chart").value == "o200k_base"  # the charted one was dropped
+    assert set(table(at)["tokenizer"]) == {"GPT-4o (o200k_base)", pv.UTF8}
+    at.multiselect(key="langs.toks_list").set_value([]).run()
+    assert_no_exception(at)
+    assert set(table(at)["tokenizer"]) == {pv.UTF8}  # raw bytes still measure every language
+
+
+def test_the_sample_texts_can_be_read() -> None:
+    at = run_page(PAGE, session_state={"langs.samples_open": True})
+    texts = next(df.value for df in at.dataframe if "the line is from" in df.value.columns).set_index("language")
+    assert texts.loc["Hindi · हिन्दी", "characters"] == len(BY_LABEL["Hindi · हिन्दी"].text)
+    assert "↵" in texts.loc["Hindi · हिन्दी", "text"]  # the passages' line breaks are shown
+    assert texts.loc["Urdu · اردو", "script"] == "Arabic"
+    assert "gflanguages" in main_text(at)
+
+
+def test_bad_links_fall_back_to_the_defaults() -> None:
+    at = run_page(PAGE, query_params={"group": "<b>x</b>", "per": "nan", "sample": "", "chart": "nope",
+                                      "toks": "nope,o200k_base"})
+    assert at.segmented_control(key="langs.group").value == "all"
+    assert at.segmented_control(key="langs.per").value == "char"
+    assert at.selectbox(key="langs.chart").value == "o200k_base"
+    assert "Not here" in main_text(at)
+
+
+def test_large_type_stacks_the_controls() -> None:
+    at = run_page(PAGE, query_params={"large": "1"})
+    assert table(at) is not None
+    spec, _ = chart_data(at)
+    assert spec["config"]["axis"]["labelFontSize"] == 20
+
+
+def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(monkeypatch) -> None:
+    original = real.load
+
+    def load(name: str):
+        if name == "cl100k_base":
+            raise real.TokenizerUnavailable(name, "its data failed the hash check (a test)")
+        return original(name)
+
+    tokenizers._load_real.clear()
+    pv.language_rows.clear()
+    pv.language_view.clear()
+    monkeypatch.setattr(real, "load", load)
+    try:
+        at = run_page(PAGE, session_state={"langs.about_open": True})
+        warnings = " ".join(w.value for w in at.main.get("warning"))
+        assert "hash check" in warnings
+        assert set(table(at)["tokenizer"]) == {"GPT-4o (o200k_base)", pv.UTF8}
+        assert "**Not available here**" in main_text(at)  # and named in About, with the reason
+        named = md_escape("GPT-4 (cl100k_base)") + ": " + md_escape("The cl100k_base tokenizer is unavailable")
+        assert named in main_text(at)
+    finally:
+        tokenizers._load_real.clear()
+        pv.language_rows.clear()
+        pv.language_view.clear()
+
+
+def test_without_the_sample_texts_the_page_says_why(monkeypatch) -> None:
+    def missing():
+        raise lessons.SamplesUnavailable("The sample texts come from the gflanguages package (a test).")
+
+    pv.language_samples.clear()
+    monkeypatch.setattr(lessons, "language_samples", missing)
+    try:
+        at = run_page(PAGE)
+        assert "gflanguages package \\(a test\\)" in " ".join(e.value for e in at.main.get("error"))
+    finally:
+        pv.language_samples.clear()

@@ -1,0 +1,499 @@
+"""What the "Cost, context and speed" page draws, section by section.
+
+The arithmetic is the engine's (:mod:`tokenizer.cost`); this module reads the
+scenario's inputs (``lessons/data/cost_scenarios.json``) into settings that
+live in the URL, measures tokens per word with a tokenizer (cached for every
+learner), and draws each section: what one article costs, a month of them,
+what fits in the context window (drawn as a bar of articles, with the predict
+widget), the pre-send check, decoding steps, the cleaning lever and the
+planning figure. An input the engine refuses is named in the section that
+needs it; the other sections keep working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+import lessons
+from tokenizer import cost
+from tokenizer.cost import CostInputError, Fit, Rate, rate, rupees
+from ui import charts, predict, state, tokenizers
+from ui.display import callout_html, md_escape, plural
+
+PAGE = "cost"
+LANGUAGES = ("english", "hindi")
+NAMES = {"english": "English", "hindi": "Hindi"}
+MAX_TEXT_CHARS = 200_000
+"""Your own text is measured up to this many characters (a few long articles is plenty for a rate)."""
+MAX_DRAWN_ARTICLES = 40
+"""Past this many articles in one window, the chart draws them as one block."""
+BIG = 10**12
+"""No count or price beyond this (a number widget cannot hold much more); a link asking for more is clamped."""
+SOURCES = {"scenario": "The scenario's figures", "parallel": "Measured: the lab's parallel set",
+           "own": "Measured: your own text"}
+
+
+def scenarios() -> dict[str, dict]:
+    """Every scenario of the cost page, by id, in file order."""
+    return {s["id"]: s for s in lessons.data("cost_scenarios")["scenarios"]}
+
+
+SCENARIO = next(iter(scenarios().values()))
+_PAIR = lessons.data("lesson4_english_hindi")
+
+
+# -- the settings, all in the URL --------------------------------------------------------------------
+def _number(name: str, default: float) -> state.Param:
+    return state.Param(PAGE, name, default, lo=-BIG, hi=BIG)
+
+
+def _per_language(field: str, short: str) -> dict[str, state.Param]:
+    return {lang: _number(f"{lang[:2]}_{short}", SCENARIO["languages"][lang][field]) for lang in LANGUAGES}
+
+
+SOURCE = state.Param(PAGE, "source", "scenario", choices=tuple(SOURCES))
+PRICE_IN = _number("price_in", float(SCENARIO["price_input_per_1000"]))
+PRICE_OUT = _number("price_out", float(SCENARIO["price_output_per_1000"]))
+STORY_WORDS = _per_language("story_words", "words")
+INPUT_TOKENS = _per_language("input_tokens", "in")
+SUMMARY_WORDS = _per_language("summary_words", "summary")
+OUTPUT_TOKENS = _per_language("output_tokens", "out")
+PER_DAY = _number("per_day", SCENARIO["articles_per_day"])
+DAYS = _number("days", SCENARIO["days"])
+WINDOW = _number("window", SCENARIO["window"])
+CAP = _number("cap", SCENARIO["output_cap"])
+MARGIN = _number("margin", SCENARIO["margin"])
+PROMPT = _number("prompt", SCENARIO["prompts"][0])
+CLEAN = _number("clean", float(SCENARIO["cleaning_percent"]))
+PREDICT = state.Param(PAGE, "predict", True)
+TEXTS = {"english": state.Param(PAGE, "en_text", _PAIR["test_en"], max_len=1000),
+         "hindi": state.Param(PAGE, "hi_text", _PAIR["test_hi"], max_len=1000)}
+NUMBERS = [PRICE_IN, PRICE_OUT, *STORY_WORDS.values(), *INPUT_TOKENS.values(), *SUMMARY_WORDS.values(),
+           *OUTPUT_TOKENS.values(), PER_DAY, DAYS, WINDOW, CAP, MARGIN, PROMPT, CLEAN]
+PARAMS = [SOURCE, *NUMBERS, PREDICT, *TEXTS.values()]
+
+
+def back_to_scenario() -> None:
+    """on_click: every number back to the scenario's, token counts from the scenario."""
+    for param in NUMBERS:
+        state.set_value(param, param.default)
+    state.set_value(SOURCE, SOURCE.default)
+
+
+# -- small helpers ---------------------------------------------------------------------------------
+def attempt(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, str | None]:
+    """``(fn(...), None)``, or ``(None, the learner's message)`` when the engine refuses an input."""
+    try:
+        return fn(*args, **kwargs), None
+    except CostInputError as exc:
+        return None, str(exc)
+
+
+def number_input(label: str, param: state.Param, help: str | None = None) -> None:
+    """A number box for a setting: whole numbers for counts, two decimals for rupees and percentages."""
+    if isinstance(param.default, float):
+        st.number_input(label, key=param.skey, step=0.5, format="%.2f", help=help)
+    else:
+        st.number_input(label, key=param.skey, step=1, help=help)
+
+
+def warn(message: str) -> None:
+    st.warning(md_escape(message), icon=":material/error:")
+
+
+# -- measured rates --------------------------------------------------------------------------------
+@st.cache_data(max_entries=32, show_spinner="Measuring the parallel set…")
+def parallel_rates(key: str) -> tuple[Rate, Rate]:
+    """Tokens per word of the lab's English/Hindi parallel set (each sentence counted on its own)."""
+    tok = tokenizers.load(key)
+    pairs = lessons.data("parallel_en_hi")["pairs"]
+    return rate(tok, [p["en"] for p in pairs]), rate(tok, [p["hi"] for p in pairs])
+
+
+@st.cache_data(max_entries=64, show_spinner="Measuring your text…")
+def text_rate(key: str, text: str) -> Rate:
+    """Tokens per word of one text (raises CostInputError when it has no words)."""
+    return rate(tokenizers.load(key), [text[:MAX_TEXT_CHARS]])
+
+
+def parallel_size() -> int:
+    return len(lessons.data("parallel_en_hi")["pairs"])
+
+
+# -- 1. one article --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Article:
+    """One language's article as the page uses it: words, and the tokens in and out."""
+
+    story_words: int
+    input_tokens: int
+    summary_words: int
+    output_tokens: int
+
+
+@dataclass
+class Articles:
+    """What section 1 found: each language's article, the prices and costs, and the measured rates."""
+
+    articles: dict[str, Article]
+    prices: cost.Prices | None
+    per_article: dict[str, cost.ArticleCost]
+    rates: dict[str, Rate]
+    rate_note: str
+
+
+def _measured_rates(source: str, large: bool) -> tuple[dict[str, Rate], str]:
+    """The tokenizer picker and, for your own text, the text boxes; the rates measured (may be empty)."""
+    key, tok = tokenizers.pick_one(PAGE, default="o200k_base", label="Tokenizer to measure with")
+    if tok is None:
+        st.info("Until a tokenizer is chosen, the scenario's token counts are used.", icon=":material/info:")
+        return {}, ""
+    if source == "parallel":
+        note = f"{tok.name} on the lab's {parallel_size()} English/Hindi sentence pairs"
+        return dict(zip(LANGUAGES, parallel_rates(key))), note
+    for col, lang in zip(st.columns(1 if large else 2) * 2, LANGUAGES):
+        with col:
+            st.text_area(f"Your {NAMES[lang]} text", key=TEXTS[lang].skey, height=110,
+                         help="A story or two of the kind you will send. The page measures tokens per word on it.")
+    rates = {}
+    for lang in LANGUAGES:
+        text = state.value(TEXTS[lang]) or ""
+        measured, problem = attempt(text_rate, key, text)
+        if problem:
+            st.info(md_escape(f"Your {NAMES[lang]} text: {problem} Until then the scenario's {NAMES[lang]} counts "
+                              "are used."), icon=":material/edit:")
+            continue
+        rates[lang] = measured
+        if len(text) > MAX_TEXT_CHARS:
+            st.caption(f"Your {NAMES[lang]} text is long: its first {MAX_TEXT_CHARS:,} characters are measured.")
+    return rates, f"{tok.name} on your text"
+
+
+def _article_inputs(lang: str, rates: dict[str, Rate], rate_note: str) -> Article:
+    st.markdown(f"**{NAMES[lang]}**")
+    a, b = st.columns(2)
+    with a:
+        number_input("Story: words", STORY_WORDS[lang])
+    if lang not in rates:
+        with b:
+            number_input("Story: tokens in", INPUT_TOKENS[lang], "The story and the instructions, in tokens.")
+    with a:
+        number_input("Summary: words", SUMMARY_WORDS[lang])
+    if lang not in rates:
+        with b:
+            number_input("Summary: tokens out", OUTPUT_TOKENS[lang], "The summary the model writes, in tokens.")
+    words, summary = state.value(STORY_WORDS[lang]), state.value(SUMMARY_WORDS[lang])
+    typed = state.value(INPUT_TOKENS[lang]), state.value(OUTPUT_TOKENS[lang])
+    if lang not in rates:
+        return Article(words, typed[0], summary, typed[1])
+    r = rates[lang]
+    tokens_in, problem_in = attempt(cost.tokens_for, words, r.tokens_per_word)
+    tokens_out, problem_out = attempt(cost.tokens_for, summary, r.tokens_per_word)
+    if problem_in or problem_out:
+        warn(problem_in or problem_out)
+        return Article(words, typed[0], summary, typed[1])
+    st.caption(md_escape(f"{rate_note}: {r.tokens_per_word:.2f} tokens per word, so {words:,} words are "
+                         f"{tokens_in:,} tokens in and {summary:,} words {tokens_out:,} tokens out."))
+    return Article(words, tokens_in, summary, tokens_out)
+
+
+def article_section(large: bool) -> Articles:
+    st.subheader("What one article costs")
+    st.segmented_control("Token counts", tuple(SOURCES), key=SOURCE.skey, format_func=SOURCES.get, required=True,
+                         help="Use the scenario's counts, or measure tokens per word with a tokenizer and multiply by "
+                         "the word counts: on the lab's English/Hindi parallel set, or on text of your own.")
+    c1, c2 = st.columns(2)
+    with c1:
+        number_input("Rs per 1,000 input tokens", PRICE_IN, "What the API charges to read 1,000 tokens you send.")
+    with c2:
+        number_input("Rs per 1,000 output tokens", PRICE_OUT, "What it charges to write 1,000 tokens back (usually "
+                     "more).")
+    source = state.value(SOURCE)
+    rates, rate_note = _measured_rates(source, large) if source != "scenario" else ({}, "")
+    articles = {}
+    for col, lang in zip(st.columns(2), LANGUAGES):
+        with col:
+            articles[lang] = _article_inputs(lang, rates, rate_note)
+
+    prices, price_problem = attempt(cost.Prices, state.value(PRICE_IN), state.value(PRICE_OUT))
+    per_article: dict[str, cost.ArticleCost] = {}
+    if price_problem:
+        warn(price_problem)
+    else:
+        for lang in LANGUAGES:
+            a = articles[lang]
+            found, problem = attempt(cost.article_cost, a.input_tokens, a.output_tokens, prices)
+            if problem:
+                warn(f"{NAMES[lang]}: {problem}")
+            else:
+                per_article[lang] = found
+        if not (prices.input_per_1000 and prices.output_per_1000):
+            st.info("A price of Rs 0: that part of the work is free in this scenario, so it adds nothing below.",
+                    icon=":material/money_off:")
+    if per_article:
+        cols = st.columns(2 if large else 3)
+        for col, lang in zip(cols, LANGUAGES):
+            if lang in per_article:
+                c = per_article[lang]
+                col.metric(f"{NAMES[lang]}, per article", rupees(c.total))
+                col.caption(f"{c.input_tokens:,} tokens in: {rupees(c.input)} + {c.output_tokens:,} out: "
+                            f"{rupees(c.output)}")
+        if len(per_article) == 2 and per_article["english"].total:
+            cols[0 if large else -1].metric(
+                "Hindi ÷ English", f"{cost.ratio(per_article['hindi'].total, per_article['english'].total):.2f}×")
+    return Articles(articles, prices, per_article, rates, rate_note)
+
+
+# -- 2. a month ------------------------------------------------------------------------------------
+def month_section(found: Articles, large: bool) -> dict[str, Decimal]:
+    st.subheader("A month of articles")
+    c1, c2 = st.columns(2)
+    with c1:
+        number_input("Articles a day (in each language)", PER_DAY)
+    with c2:
+        number_input("Days", DAYS)
+    monthly: dict[str, Decimal] = {}
+    for lang, c in found.per_article.items():
+        monthly[lang], problem = attempt(cost.monthly_cost, c.total, articles_per_day=state.value(PER_DAY),
+                                         days=state.value(DAYS))
+        if problem:
+            warn(problem)
+            return {}
+    if not monthly:
+        st.caption("The monthly bill needs the cost of one article above.")
+        return monthly
+    cols = st.columns(2 if large else 3)
+    for col, lang in zip(cols, LANGUAGES):
+        if lang in monthly:
+            col.metric(f"{NAMES[lang]}, per month", rupees(monthly[lang]))
+    if len(monthly) == 2:
+        cols[0 if large else -1].metric("Hindi costs more by", rupees(monthly["hindi"] - monthly["english"]),
+                                        help="Per month, for the same stories.")
+        times = cost.ratio(monthly["hindi"], monthly["english"])
+        if times:
+            st.markdown(md_escape(f"The same stories cost {times:.1f}× as much in Hindi: "
+                                  f"{rupees(monthly['hindi'])} against {rupees(monthly['english'])} a month."))
+    if not state.value(PER_DAY) or not state.value(DAYS):
+        st.info("No articles, no bill: with 0 articles a day or 0 days, the month costs nothing.",
+                icon=":material/info:")
+    return monthly
+
+
+# -- 3. the context window -------------------------------------------------------------------------
+ARTICLE, FREE, CAP_KIND, MARGIN_KIND = "an article", "room left", "the reply (output cap)", "margin"
+KIND_COLOURS = {ARTICLE: charts.BLUE, FREE: "#FFFFFF", CAP_KIND: charts.ORANGE, MARGIN_KIND: charts.GREY}
+
+
+def window_records(fits: tuple[tuple[str, Fit], ...]) -> list[dict]:
+    """One record per drawn segment of each language's window (start and end in tokens)."""
+    out = []
+    for language, fit in fits:
+        if fit.count > MAX_DRAWN_ARTICLES:
+            segments = [(ARTICLE, 0, fit.used, f"{fit.count:,} articles")]
+        else:
+            segments = [(ARTICLE, i * fit.each, (i + 1) * fit.each, str(i + 1)) for i in range(fit.count)]
+        segments += [(FREE, fit.used, fit.room, ""),
+                     (CAP_KIND, fit.room, fit.room + fit.output_cap, ""),  # the legend names it: no room for a word
+                     (MARGIN_KIND, fit.room + fit.output_cap, fit.window, "")]
+        out += [{"language": language, "kind": kind, "start": start, "end": end, "label": label, "tokens": end - start,
+                 "wide": (end - start) / fit.window >= 0.035} for kind, start, end, label in segments if end > start]
+    return out
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
+    """The context window of each language as one bar: the articles that fit, the room left, the reply, the margin."""
+    s = charts.sizes(large)
+    data = pd.DataFrame(window_records(fits))
+    window = fits[0][1].window
+    kinds = [k for k in KIND_COLOURS if k in set(data["kind"])]
+    x = alt.X("start:Q", scale=alt.Scale(domain=[0, window], nice=False),
+              title=f"tokens in the {window:,}-token context window", axis=alt.Axis(format=",d", tickCount=8))
+    base = alt.Chart(data).encode(y=alt.Y("language:N", title=None, sort=[lang for lang, _ in fits]))
+    bars = base.mark_bar(stroke="#000", strokeWidth=1).encode(
+        x=x, x2="end:Q",
+        color=alt.Color("kind:N", scale=alt.Scale(domain=kinds, range=[KIND_COLOURS[k] for k in kinds]),
+                        legend=alt.Legend(orient="top", title=None, columns=2)),
+        tooltip=[alt.Tooltip("language:N"), alt.Tooltip("kind:N"), alt.Tooltip("label:N", title="which"),
+                 alt.Tooltip("tokens:Q", format=",d")],
+    )
+    labels = base.transform_filter(alt.datum.wide).transform_filter(alt.datum.label != "").transform_calculate(
+        middle="(datum.start + datum.end) / 2").mark_text(fontSize=s.mark - 2, color="#000").encode(
+        x=alt.X("middle:Q", scale=alt.Scale(domain=[0, window], nice=False)), text="label:N")
+    return charts.spec(alt.layer(bars, labels).properties(height=alt.Step(s.step * 1.6)), large=large)
+
+
+def _fit_question(fit: Fit) -> predict.Question:
+    return predict.Question(
+        key=f"cost.fit.{fit.window}.{fit.output_cap}.{fit.margin}.{fit.each}",
+        prompt=f"How many whole Hindi articles of {fit.each:,} tokens fit in a {fit.window:,}-token window, keeping "
+        f"{fit.output_cap:,} tokens for the reply and a {fit.margin:,}-token margin?",
+        kind="number", answer=fit.count, unit="articles", scope="cost",
+        explain=f"{fit.room:,} tokens of room ÷ {fit.each:,} tokens an article = {fit.exact:.2f}, so "
+        f"{plural(fit.count, 'whole article')} ({fit.used:,} tokens).",
+    )
+
+
+def window_section(found: Articles, large: bool) -> None:
+    st.subheader("How many articles fit in one prompt")
+    c1, c2, c3 = (*st.columns(2), st.columns(2)[0]) if large else st.columns(3)
+    with c1:
+        number_input("Context window (tokens)", WINDOW, "Everything the model reads and writes in one request.")
+    with c2:
+        number_input("Output cap (tokens)", CAP, "The most the reply may use; kept free in the window.")
+    with c3:
+        number_input("Margin (tokens)", MARGIN, "A few tokens spare, for a count that was slightly off.")
+    fits: dict[str, Fit] = {}
+    for lang in LANGUAGES:
+        fits[lang], problem = attempt(cost.window_fit, found.articles[lang].input_tokens, window=state.value(WINDOW),
+                                      output_cap=state.value(CAP), margin=state.value(MARGIN))
+        if problem:
+            warn(f"{NAMES[lang]}: {problem}" if "article" in problem else problem)
+            return
+    hindi = fits["hindi"]
+    st.caption(f"Room for the prompt: {hindi.window:,} − {hindi.output_cap:,} (reply) − {hindi.margin:,} (margin) = "
+               f"{hindi.room:,} tokens.")
+    st.toggle("Predict first", key=PREDICT.skey, help="Guess how many Hindi articles fit before the lab shows it.")
+    if state.value(PREDICT):
+        with st.container(border=True):
+            if predict.ask(_fit_question(hindi)) is None:
+                st.caption("The window is drawn once you have predicted (or switch off Predict first).")
+                return
+    cols = st.columns(2)
+    for col, lang in zip(cols, LANGUAGES):
+        f = fits[lang]
+        col.metric(f"{NAMES[lang]} articles that fit", f"{f.count:,}",
+                   help=f"{f.count:,} × {f.each:,} = {f.used:,} tokens of the {f.room:,} of room.")
+        col.caption(f"{f.used:,} tokens; {f.free:,} of the room left over.")
+    charts.draw(window_spec(tuple((NAMES[lang], fits[lang]) for lang in LANGUAGES), large), key=f"{PAGE}.window")
+    en = fits["english"]
+    if hindi.count and en.count:
+        st.caption(f"The same window holds {plural(en.count, 'English article')} and {plural(hindi.count, 'Hindi one')}: "
+                   f"a Hindi reader's prompt has room for {cost.ratio(hindi.count, en.count):.0%} of the stories.")
+
+
+# -- 4. the pre-send check -------------------------------------------------------------------------
+def _set_prompt(tokens: int) -> None:
+    state.set_value(PROMPT, tokens)
+
+
+def presend_section(found: Articles, large: bool) -> None:
+    st.subheader("Check before you send")
+    st.caption("Send a prompt only if the prompt, the reply's cap and the margin all fit in the window, and know the "
+               "most it can cost: the reply using its whole cap.")
+    c1, c2 = st.columns([1, 1] if large else [1, 2], vertical_alignment="bottom")
+    with c1:
+        number_input("Prompt (tokens)", PROMPT)
+    with c2, st.container(horizontal=True, gap="small"):
+        for tokens in SCENARIO["prompts"]:
+            st.button(f"Try {tokens:,}", key=f"{PAGE}.try.{tokens}", on_click=_set_prompt, args=(tokens,))
+    prices = found.prices
+    if prices is None:
+        st.caption("The check prices the request: fix the prices above first.")
+        return
+    check, problem = attempt(cost.presend_check, state.value(PROMPT), window=state.value(WINDOW),
+                             output_cap=state.value(CAP), margin=state.value(MARGIN), prices=prices)
+    if problem:
+        warn(problem)
+    elif check.accepted:
+        st.html(callout_html(
+            f"Send it. {check.prompt:,} + {check.output_cap:,} (reply cap) + {check.margin:,} (margin) = "
+            f"{check.needed:,} ≤ {check.window:,} tokens.\nWorst case, the reply uses all {check.output_cap:,} "
+            f"tokens: {rupees(prices.of_input(check.prompt))} + {rupees(prices.of_output(check.output_cap))} = "
+            f"{rupees(check.worst_case)}.", "success"))
+    else:
+        st.html(callout_html(
+            f"Do not send it. {check.prompt:,} + {check.output_cap:,} (reply cap) + {check.margin:,} (margin) = "
+            f"{check.needed:,} > {check.window:,} tokens: {check.over_by:,} over.\nShorten the prompt (clean it, "
+            "or send fewer stories), or lower the reply's cap.", "error"))
+
+
+# -- 5. speed --------------------------------------------------------------------------------------
+def speed_section(found: Articles, large: bool) -> None:
+    st.subheader("Speed: one token per step")
+    speeds = {}
+    for lang in LANGUAGES:
+        a = found.articles[lang]
+        speeds[lang], problem = attempt(cost.speed, a.input_tokens, a.output_tokens)
+        if problem:
+            warn(f"{NAMES[lang]}: {problem}")
+            return
+    en, hi = speeds["english"], speeds["hindi"]
+    steps = cost.ratio(hi.decoding_steps, en.decoding_steps)
+    cols = st.columns(2 if large else 4)
+    cols[0].metric("English: decoding steps", f"{en.decoding_steps:,}")
+    cols[1].metric("Hindi: decoding steps", f"{hi.decoding_steps:,}")
+    cols[2 % len(cols)].metric("Hindi ÷ English, steps", f"{steps:.1f}×")
+    cols[3 % len(cols)].metric("Hindi ÷ English, prompt to read", f"{cost.ratio(hi.prompt_tokens, en.prompt_tokens):.1f}×")
+    st.caption(
+        f"A model writes its reply one token per decoding step, each step a full pass through the model: {steps:.1f}× "
+        f"the output tokens is {steps:.1f}× the steps, and the reader waits that much longer for the summary. Before "
+        f"the first step it reads the whole prompt ({hi.prompt_tokens:,} tokens in Hindi, {en.prompt_tokens:,} in "
+        "English): a longer prompt means a later first token."
+    )
+
+
+# -- 6. the cleaning lever -------------------------------------------------------------------------
+def cleaning_section(found: Articles, monthly: dict[str, Decimal]) -> None:
+    st.subheader("A lever: clean the input")
+    number_input("Input tokens cut (%)", CLEAN, "Bylines, menus, share buttons and other boilerplate around the story.")
+    if found.prices is None:
+        return
+    for col, lang in zip(st.columns(2), LANGUAGES):
+        a = found.articles[lang]
+        kept, problem = attempt(cost.cleaned, a.input_tokens, state.value(CLEAN))
+        if problem:
+            warn(problem)
+            return
+        after, problem = attempt(cost.article_cost, kept, a.output_tokens, found.prices)
+        if problem:
+            col.caption(md_escape(problem))
+            continue
+        saved = found.per_article[lang].total - after.total if lang in found.per_article else None
+        col.metric(f"{NAMES[lang]}, per article after cleaning", rupees(after.total),
+                   delta=f"-{rupees(saved)}" if saved else None, delta_color="inverse",
+                   help="The arrow shows the saving on one article.")
+        col.caption(f"{a.input_tokens:,} → {kept:,} tokens in.")
+        month, _ = attempt(cost.monthly_cost, after.total, articles_per_day=state.value(PER_DAY),
+                           days=state.value(DAYS))
+        if month is not None and lang in monthly:
+            col.caption(f"{rupees(month)} a month, {rupees(monthly[lang] - month)} less.")
+
+
+# -- 7. the planning figure ------------------------------------------------------------------------
+def planning_section(found: Articles) -> None:
+    st.subheader("The planning figure: tokens per word")
+    rows = []
+    for lang in LANGUAGES:
+        a, r = found.articles[lang], found.rates.get(lang)
+        row = {"language": NAMES[lang],
+               "story: tokens per word": cost.ratio(a.input_tokens, a.story_words),
+               "summary: tokens per word": cost.ratio(a.output_tokens, a.summary_words)}
+        if found.rates:
+            row["tokens per character"] = r.tokens_per_char if r else None
+        row["from"] = found.rate_note if r else "the scenario's figures"
+        rows.append(row)
+    st.dataframe(rows, hide_index=True, key=f"{PAGE}.planning", column_config={
+        "story: tokens per word": st.column_config.NumberColumn(format="%.2f"),
+        "summary: tokens per word": st.column_config.NumberColumn(format="%.2f"),
+        "tokens per character": st.column_config.NumberColumn(format="%.3f", help="Measured on text only."),
+    })
+    st.caption(
+        "Plan with tokens per word, measured for each language on a sample of your own text: multiply by the words "
+        "you expect. Keep an eye on tokens per character once you ship: it drifts when the input changes shape "
+        "(tables, code, a new script), before the bill does."
+    )
+
+
+__all__ = ["ARTICLE", "Article", "Articles", "CAP_KIND", "FREE", "LANGUAGES", "MARGIN_KIND", "MAX_TEXT_CHARS",
+           "NAMES", "PARAMS", "SCENARIO", "article_section", "attempt", "back_to_scenario", "cleaning_section",
+           "month_section", "number_input", "parallel_rates", "parallel_size", "planning_section",
+           "presend_section", "scenarios", "speed_section", "text_rate", "window_records", "window_section",
+           "window_spec"]
