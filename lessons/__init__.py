@@ -45,6 +45,11 @@ def data(name: str) -> dict:
     return json.loads((HERE / "data" / f"{name}.json").read_text(encoding="utf-8"))
 
 
+def cost_scenarios() -> dict[str, dict]:
+    """The cost scenarios (``lessons/data/cost_scenarios.json``: inputs only), by id, in file order."""
+    return {s["id"]: s for s in data("cost_scenarios")["scenarios"]}
+
+
 def _data_string(ref: str) -> str:
     file, _, key = ref.partition(":")
     value = data(file)[key]

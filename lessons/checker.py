@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 
 from ui.display import plural
 
@@ -29,11 +30,19 @@ def check(course: Course, as_json: bool = False) -> tuple[int, str, list[str]]:
                      "answer": answer})
     if as_json:
         lessons = [{"id": lesson.id, "title": lesson.title} for lesson in course.lessons]
-        out = json.dumps({"lessons": lessons, "exercises": rows, "problems": problems}, ensure_ascii=False)
+        out = json.dumps({"lessons": lessons, "exercises": rows, "problems": problems}, ensure_ascii=False,
+                         default=_number)
     else:
         out = (f"{plural(len(course.lessons), 'lesson')}, {plural(len(rows), 'exercise')} with computed answers, "
                f"{plural(len(problems), 'problem')}")
     return (1 if problems else 0), out, problems
+
+
+def _number(value: object) -> float:
+    """Money (a Decimal, to the paisa) as a JSON number."""
+    if isinstance(value, Decimal):
+        return float(value)
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
 
 
 __all__ = ["check"]

@@ -277,9 +277,18 @@ def _figures(data: Any, file: str) -> tuple[Figure, ...]:
             raise LessonError(f"{where}: must name an 'op' (one of {', '.join(sorted(OPS))})")
         fmt = spec.get("format", "")
         if not isinstance(fmt, str):
-            raise LessonError(f"{where}: 'format' must be a format spec such as ',' or '.2f'")
+            raise LessonError(f"{where}: 'format' must be a format spec such as ',' or '.2f', or 'rupees'")
         out.append(Figure(name, spec["op"], {k: v for k, v in spec.items() if k not in ("op", "format")}, fmt))
     return tuple(out)
+
+
+def _formatted(value: Any, fmt: str) -> str:
+    """A figure as the text shows it: a format spec (``,``, ``.2f``), or ``rupees`` for money (Rs 2.46, Rs 73,800)."""
+    if fmt == "rupees":
+        from tokenizer.cost import rupees
+
+        return rupees(value)
+    return format(value, fmt)
 
 
 def render_body(lesson: Lesson) -> str:
@@ -287,7 +296,7 @@ def render_body(lesson: Lesson) -> str:
     its headings two levels down so they sit under the lesson's title."""
     from .exercises import compute
 
-    values = {f.name: format(compute(f.op, f.args).answer, f.format) for f in lesson.figures}
+    values = {f.name: _formatted(compute(f.op, f.args).answer, f.format) for f in lesson.figures}
     text = PLACEHOLDER.sub(lambda m: values[m.group(1)], lesson.body)
     return re.sub(r"(?m)^(#{1,4}) ", lambda m: "#" * min(len(m.group(1)) + 2, 6) + " ", text)  # under the title
 

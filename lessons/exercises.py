@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 from typing import Any, Callable
 
@@ -281,11 +282,14 @@ def op_ratio(args: dict) -> Computed:
     num, den = args.get("numerator"), args.get("denominator")
     if not isinstance(num, dict) or not isinstance(den, dict):
         raise ExerciseError("'numerator' and 'denominator' must each be a table naming its own 'op'")
-    a = compute(num["op"], {k: v for k, v in num.items() if k != "op"}).answer
-    b = compute(den["op"], {k: v for k, v in den.items() if k != "op"}).answer
+    top = compute(num["op"], {k: v for k, v in num.items() if k != "op"})
+    bottom = compute(den["op"], {k: v for k, v in den.items() if k != "op"})
+    a, b = top.answer, bottom.answer
     if not b:
         raise ExerciseError("the denominator is 0")
-    return Computed(round(a / b, int(args.get("digits", 2))))
+    value = round(float(a) / float(b), int(args.get("digits", 2)))
+    facts = " ".join(dict.fromkeys(f for f in (top.facts, bottom.facts) if f))  # one text's facts said once
+    return Computed(value, facts=f"{facts} {a:,} ÷ {b:,} = {value:,}." if facts else "")
 
 
 def op_chunks_silent(args: dict) -> Computed:
@@ -330,6 +334,162 @@ def op_wordpiece_at(args: dict) -> Computed:
     return Computed(pair, options=tuple(sorted(options, key=str.casefold)), also_right=tied, facts=facts)
 
 
+# -- lesson 5: cost, context and speed (the arithmetic is tokenizer.cost's) ----------------------------
+def _scenario(args: dict) -> dict:
+    import lessons
+
+    found = lessons.cost_scenarios()
+    name = args.get("scenario", next(iter(found)))
+    if name not in found:
+        raise ExerciseError(f"there is no cost scenario {name!r} (known: {', '.join(found)})")
+    return found[name]
+
+
+def _language(scenario: dict, args: dict) -> dict:
+    name = _arg(args, "language", str)
+    if name not in scenario["languages"]:
+        raise ExerciseError(f"the scenario has no language {name!r} (known: {', '.join(scenario['languages'])})")
+    return scenario["languages"][name]
+
+
+def _article(args: dict):
+    from tokenizer import cost
+
+    sc = _scenario(args)
+    lang = _language(sc, args)
+    prices = cost.Prices(sc["price_input_per_1000"], sc["price_output_per_1000"])
+    tokens = lang["input_tokens"]
+    if args.get("cleaned"):
+        tokens = cost.cleaned(tokens, sc["cleaning_percent"])
+    return sc, prices, tokens, cost.article_cost(tokens, lang["output_tokens"], prices)
+
+
+def op_article_cost(args: dict) -> Computed:
+    """What one article costs in ``language`` in the scenario, in rupees (``part``: total, input or output;
+    ``cleaned = true``: after cleaning its input by the scenario's percentage)."""
+    from tokenizer.cost import rupees
+
+    sc, prices, tokens, a = _article(args)
+    part = args.get("part", "total")
+    if part not in ("total", "input", "output"):
+        raise ExerciseError("'part' must be total, input or output")
+    out = _language(sc, args)["output_tokens"]
+    facts = (f"{tokens:,} input tokens at {rupees(prices.input_per_1000)} per 1,000 = {rupees(a.input)}; "
+             f"{out:,} output tokens at {rupees(prices.output_per_1000)} per 1,000 = {rupees(a.output)}; "
+             f"together {rupees(a.total)}.")
+    value = {"total": a.total, "input": a.input, "output": a.output}[part]
+    return Computed(value.quantize(Decimal("0.01"), ROUND_HALF_UP), facts=facts)  # to the paisa, as rupees() shows it
+
+
+def op_month_cost(args: dict) -> Computed:
+    """What the scenario's articles cost in ``language`` over its days, in whole rupees."""
+    from tokenizer.cost import monthly_cost, rupees
+
+    sc, _, _, a = _article(args)
+    month = monthly_cost(a.total, articles_per_day=sc["articles_per_day"], days=sc["days"])
+    facts = f"{rupees(a.total)} an article × {sc['articles_per_day']:,} a day × {sc['days']} days = {rupees(month)}."
+    return Computed(int(month), facts=facts)
+
+
+def op_window_fit(args: dict) -> Computed:
+    """How many whole ``language`` articles fit in the scenario's context window, with room kept for the reply
+    (the output cap) and the safety margin (``what = "used"``: how many tokens they take; ``"room"``: the room)."""
+    from tokenizer.cost import window_fit
+
+    sc = _scenario(args)
+    fit = window_fit(_language(sc, args)["input_tokens"], window=sc["window"], output_cap=sc["output_cap"],
+                     margin=sc["margin"])
+    facts = (f"{fit.window:,} − {fit.output_cap:,} for the reply − {fit.margin:,} margin leaves {fit.room:,} tokens; "
+             f"{fit.room:,} ÷ {fit.each:,} = {fit.exact:.1f}, so {fit.count} whole articles ({fit.used:,} tokens).")
+    what = args.get("what", "count")
+    if what not in ("count", "used", "room"):
+        raise ExerciseError("'what' must be count, used or room")
+    return Computed({"count": fit.count, "used": fit.used, "room": fit.room}[what], facts=facts)
+
+
+def _presend(args: dict):
+    from tokenizer import cost
+
+    sc = _scenario(args)
+    prices = cost.Prices(sc["price_input_per_1000"], sc["price_output_per_1000"])
+    return cost.presend_check(_arg(args, "prompt", int), window=sc["window"], output_cap=sc["output_cap"],
+                              margin=sc["margin"], prices=prices)
+
+
+def _presend_facts(c) -> str:
+    from tokenizer.cost import rupees
+
+    sums = f"{c.prompt:,} + {c.output_cap:,} reply + {c.margin:,} margin = {c.needed:,}"
+    if c.accepted:
+        return f"{sums}, within the {c.window:,}-token window; at worst it costs {rupees(c.worst_case)}."
+    return f"{sums}: {c.over_by:,} over the {c.window:,}-token window, so it is never sent."
+
+
+def op_presend(args: dict) -> Computed:
+    """The pre-send check of a ``prompt`` of that many tokens in the scenario: accepted or rejected."""
+    c = _presend(args)
+    return Computed("accepted" if c.accepted else "rejected", options=("accepted", "rejected"), facts=_presend_facts(c))
+
+
+def op_presend_cost(args: dict) -> Computed:
+    """The worst-case cost in rupees of an accepted ``prompt`` (the prompt plus the longest reply allowed)."""
+    c = _presend(args)
+    if not c.accepted:
+        raise ExerciseError(f"a {c.prompt:,}-token prompt is rejected, so it has no cost")
+    return Computed(c.worst_case, facts=_presend_facts(c))
+
+
+def op_presend_tokens(args: dict) -> Computed:
+    """The tokens the pre-send check adds up for a ``prompt`` (``what = "needed"``: prompt + reply cap + margin) or
+    how far they are over the window (``what = "over_by"``: 0 when the prompt is accepted)."""
+    c = _presend(args)
+    what = args.get("what", "needed")
+    if what not in ("needed", "over_by"):
+        raise ExerciseError("'what' must be needed or over_by")
+    return Computed(c.needed if what == "needed" else c.over_by, facts=_presend_facts(c))
+
+
+def op_decoding_steps(args: dict) -> Computed:
+    """How many decoding steps (one per output token) the reply in ``language`` takes in the scenario."""
+    from tokenizer.cost import speed
+
+    sc = _scenario(args)
+    lang = _language(sc, args)
+    s = speed(lang["input_tokens"], lang["output_tokens"])
+    return Computed(s.decoding_steps, facts=f"One step per output token: {s.decoding_steps:,} steps.")
+
+
+@lru_cache(maxsize=8)
+def _language_sample(language: str):
+    import lessons
+
+    try:
+        found, _ = lessons.language_samples()
+    except lessons.SamplesUnavailable as exc:
+        raise ExerciseError(str(exc)) from None
+    for sample in found:
+        if sample.id == language:
+            return sample
+    raise ExerciseError(f"there is no sample text for {language!r} (known: {', '.join(s.id for s in found)})")
+
+
+def op_window_chars(args: dict) -> Computed:
+    """How many characters of ``language``'s sample text (a gflanguages id, e.g. ``mr_Deva``) fit in a ``window``
+    of that many tokens with ``tokenizer``, at the tokens per character the sample is measured at (to the
+    nearest ten)."""
+    sample = _language_sample(_arg(args, "language", str))
+    window = _arg(args, "window", int)
+    if window < 1:
+        raise ExerciseError("'window' must be 1 or more")
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    m = measure(tok, sample.text)
+    chars = int(round(window * m.code_points / m.tokens, -1))
+    facts = (f"{sample.label}'s sample is {m.code_points:,} characters in {m.tokens:,} tokens "
+             f"({m.tokens / m.code_points:.2f} tokens a character), so {window:,} tokens hold about {chars:,} characters.")
+    return Computed(int(chars), facts=facts)
+
+
+
 OPS: dict[str, Callable[[dict], Computed]] = {
     "count_tokens": op_count_tokens,
     "split": op_split,
@@ -351,6 +511,14 @@ OPS: dict[str, Callable[[dict], Computed]] = {
     "ratio": op_ratio,
     "chunks_silent": op_chunks_silent,
     "wordpiece_at": op_wordpiece_at,
+    "article_cost": op_article_cost,
+    "month_cost": op_month_cost,
+    "window_fit": op_window_fit,
+    "presend": op_presend,
+    "presend_cost": op_presend_cost,
+    "presend_tokens": op_presend_tokens,
+    "decoding_steps": op_decoding_steps,
+    "window_chars": op_window_chars,
 }
 
 KIND_OF_OP = {
@@ -360,6 +528,8 @@ KIND_OF_OP = {
     "word_splits_into": "word", "compare_texts": "choice", "join_difference": "number", "stream_silent": "number",
     "vocab_size": "number", "ratio": "number", "chunks_silent": "number",
     "wordpiece_at": "choice",
+    "article_cost": "number", "month_cost": "number", "window_fit": "number", "presend": "choice",
+    "presend_cost": "number", "presend_tokens": "number", "decoding_steps": "number", "window_chars": "number",
 }
 
 
@@ -367,6 +537,8 @@ UNIT_OF_OP = {
     "count_tokens": "tokens", "utf8_bytes": "bytes", "code_points": "code points", "graphemes": "grapheme clusters",
     "whitespace_pieces": "pieces", "partial_tokens": "tokens", "join_difference": "tokens", "stream_silent": "tokens",
     "chunks_silent": "chunks", "vocab_size": "tokens",
+    "article_cost": "rupees", "month_cost": "rupees", "presend_cost": "rupees", "presend_tokens": "tokens", "window_fit": "articles",
+    "decoding_steps": "steps", "window_chars": "characters",
 }
 """The unit a number answer is counted in, unless the exercise says otherwise."""
 

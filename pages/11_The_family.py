@@ -18,6 +18,7 @@ from ui import charts, state, tokenizers  # noqa: E402
 from ui import familyview as fv  # noqa: E402
 from ui.chips import CSS, Chip, chip_from_token, chips_html  # noqa: E402
 from ui.display import callout_html, is_mark, md_code, md_escape, plural, readable_text  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 
 LARGE = large_type_on()
@@ -27,6 +28,7 @@ STEPPER = Stepper(fv.STEP)
 if not LARGE:
     st.caption(md_escape(TEXTS["intro"]))
     st.caption(md_escape(TEXTS["history"]))
+lesson_link(8)
 
 state.restore([fv.PART, fv.PRESET])
 part = st.segmented_control("Part", fv.PARTS, key=fv.PART.skey, required=True, format_func=fv.PART_NAMES.get,

@@ -18,6 +18,7 @@ from tokenizer.experiment import split_by_script  # noqa: E402
 from ui import charts, predict, state  # noqa: E402
 from ui import shareview as sv  # noqa: E402
 from ui.display import callout_html, md_code, md_escape, plural  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 from ui.uploads import decode_text_file, uploaded_bytes  # noqa: E402
 
 PAGE = sv.PAGE
@@ -59,6 +60,7 @@ st.caption(
     f"Byte-level BPE, pre-split {md_code(sv.settings()['pattern'])} (each word keeps the space before it), ties to the pair "
     "seen first. Then it counts the tokens of a new sentence in each language."
 )
+lesson_link(4)
 
 
 # --- The texts ------------------------------------------------------------------------------------

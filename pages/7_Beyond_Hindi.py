@@ -10,6 +10,7 @@ import lessons  # noqa: E402
 from ui import charts, state, tokenizers  # noqa: E402
 from ui import premiumview as pv  # noqa: E402
 from ui.display import join_words, md_escape  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 
 PAGE = "langs"
 LARGE = large_type_on()
@@ -36,6 +37,7 @@ st.markdown(
     "**× English** is how many tokens a language pays per character for each token English pays per character: "
     "**UTF-8 part** (bytes per character, against English) × **tokenizer part** (tokens per byte, against English)."
 )
+lesson_link(5)
 ELSEWHERE = [f"{s.label} ({s.passage})" for s in ALL[1:] if s.passage != ALL[0].passage]
 
 real_keys = [e.key for e in tokenizers.real_entries()]

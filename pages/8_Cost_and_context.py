@@ -9,6 +9,7 @@ page_setup("Cost, context and speed")
 from ui import costview as cv  # noqa: E402
 from ui import state  # noqa: E402
 from ui.display import md_escape  # noqa: E402
+from ui.lessonview import lesson_link  # noqa: E402
 
 LARGE = large_type_on()
 state.restore(cv.PARAMS)
@@ -20,6 +21,7 @@ st.markdown(
 )
 st.button("Back to the lesson-5 news app", key=f"{cv.PAGE}.reset", on_click=cv.back_to_scenario, type="tertiary",
           icon=":material/restart_alt:")
+lesson_link(5)
 
 found = cv.article_section(LARGE)
 monthly = cv.month_section(found, LARGE)

@@ -225,3 +225,79 @@ def test_lesson_text_figures_are_computed() -> None:
     text = render_body(course().lesson("bytes-per-character"))
     assert "*इंदौर साफ़ है*\nis 13 code points and 35 bytes, 2.7 bytes a character" in text
     assert "#### Text is stored as bytes" in text  # headings sit under the lesson's title
+
+
+def test_lesson5_figures_are_the_curriculums_computed_from_the_scenario(checked) -> None:
+    """Lesson 5's worked example: every figure in its text and every answer comes from tokenizer.cost run on the
+    scenario's inputs (lessons/data/cost_scenarios.json), and they are the curriculum's."""
+    text = render_body(course().lesson("cost-context-speed"))
+    for figure in ("Rs 1.50 to read\nplus Rs 0.96 to summarise: **Rs 2.46**", "Rs 0.55 plus Rs 0.32: **Rs 0.87**",
+                   "**Rs 73,800** against **Rs 26,100**, 2.8 times", "**5** whole Hindi articles fit (7,500 tokens)",
+                   "against **13** English", "costs Rs 2.75", "needs 8,050 tokens, 50 more", "takes\n3.0 times",
+                   "down to Rs 2.24"):
+        assert figure in text, figure
+    a = answers(checked)
+    assert a["cost-context-speed:hindi-article-cost"] == 2.46
+    assert a["cost-context-speed:english-month-cost"] == 26_100
+    assert a["cost-context-speed:hindi-articles-in-window"] == 5
+    assert a["cost-context-speed:presend-7700"] == "rejected"
+    assert compute("presend", {"prompt": 1550}).answer == "accepted"
+    assert a["cost-context-speed:presend-1550-cost"] == 2.75
+    assert a["cost-context-speed:cleaned-hindi-cost"] == 2.24
+    assert a["cost-context-speed:hindi-decoding-steps"] == 3.0
+
+
+def test_lesson5_quotes_the_scenarios_inputs() -> None:
+    """The inputs the lesson states in words are the ones its figures are computed from."""
+    sc = lessons.cost_scenarios()["news-app"]
+    en, hi = sc["languages"]["english"], sc["languages"]["hindi"]
+    text = render_body(course().lesson("cost-context-speed"))
+    flat = " ".join(text.split())
+    for said in (f"{sc['articles_per_day']:,} articles a day for {sc['days']} days",
+                 f"Rs {sc['price_input_per_1000']:g} per 1,000 tokens and output Rs {sc['price_output_per_1000']:g} per",
+                 f"{en['story_words']}-word English story is about {en['input_tokens']:,} input tokens",
+                 f"{hi['story_words']}-word Hindi story about {hi['input_tokens']:,}",
+                 f"{en['summary_words']}-word summary is about {en['output_tokens']} output tokens in English and "
+                 f"{hi['output_tokens']} in Hindi",
+                 f"{sc['window']:,}-token window with a {sc['output_cap']}-token reply cap and a {sc['margin']}-token",
+                 f"A {sc['prompts'][0]:,}-token prompt passes", f"A {sc['prompts'][1]:,}-token prompt",
+                 f"({sc['cleaning_percent']}% fewer input tokens)"):
+        assert said in flat, said
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_marathi_window_is_measured_on_the_declaration_samples(name: str) -> None:
+    """How much Marathi fits in a 4,000-token window beside English: the arithmetic redone here on the counts."""
+    from tokenizer import real
+
+    tok = real.load(name)
+    found, _ = lessons.language_samples()
+    text = {s.id: s.text for s in found}
+    fits = {lang: round(4000 * len(text[lang]) / tok.count(text[lang]), -1) for lang in ("en_Latn", "mr_Deva")}
+    for lang, chars in fits.items():
+        assert compute("window_chars", {"language": lang, "tokenizer": name, "window": 4000}).answer == chars
+    exercise = next(e for e in course().exercises if e.op == "ratio" and e.args["numerator"].get("tokenizer") == name)
+    assert compute(exercise.op, exercise.args).answer == round(fits["en_Latn"] / fits["mr_Deva"], 1)
+    assert compute(exercise.op, exercise.args).answer > 1  # English fits more, with either tokenizer
+
+
+@pytest.mark.parametrize(("op", "args", "message"), [
+    ("article_cost", {"language": "tamil"}, "no language 'tamil'"),
+    ("article_cost", {"language": "hindi", "scenario": "nope"}, "no cost scenario 'nope'"),
+    ("presend_cost", {"prompt": 7700}, "rejected, so it has no cost"),
+    ("window_chars", {"language": "xx_Zzzz", "tokenizer": "o200k_base", "window": 4000}, "no sample text"),
+    ("window_chars", {"language": "mr_Deva", "tokenizer": "o200k_base", "window": 0}, "'window' must be 1 or more"),
+])
+def test_a_cost_exercise_that_cannot_be_computed_says_why(op: str, args: dict, message: str) -> None:
+    from lessons.exercises import ExerciseError
+
+    with pytest.raises(ExerciseError, match=message):
+        compute(op, args)
+
+
+def test_a_money_answer_is_typed_to_the_paisa() -> None:
+    from decimal import Decimal
+
+    from ui.predict import decimal_places
+
+    assert [decimal_places(v) for v in (9, 6.0, 6.9, Decimal("2.46"), Decimal("73800"), 1.36)] == [0, 0, 1, 2, 0, 2]

@@ -191,3 +191,18 @@ def test_every_lab_has_a_card_on_the_home_page() -> None:
     for entry in PAGES[1:]:
         assert entry.blurb, f"{entry.title} needs a blurb in ui.layout.PAGES"
         assert entry.blurb in captions
+
+
+@pytest.mark.parametrize("entry", [e for e in PAGES if e.path.startswith("pages/") and "Lessons" not in e.path],
+                         ids=lambda e: e.title)
+def test_every_lab_links_to_its_lesson_and_back(entry: PageEntry) -> None:
+    """Each lab names the lesson it belongs to (a link into the Lessons page), and that lesson's try links, or
+    another lesson's, lead back to the lab."""
+    from lessons.course import course
+
+    at = run_page(entry.path)
+    to_lessons = [link.proto for link in at.main.get("page_link") if link.proto.label.startswith("In the lessons")]
+    assert to_lessons, f"{entry.title} links to no lesson"
+    page_name = entry.url_path
+    linked_back = {lesson.id for lesson in course().lessons for t in lesson.tries if t.page == page_name}
+    assert linked_back, f"no lesson's try links lead to {entry.title}"

@@ -42,7 +42,7 @@ SOURCES = {"scenario": "The scenario's figures", "parallel": "Measured: the lab'
 
 def scenarios() -> dict[str, dict]:
     """Every scenario of the cost page, by id, in file order."""
-    return {s["id"]: s for s in lessons.data("cost_scenarios")["scenarios"]}
+    return lessons.cost_scenarios()
 
 
 SCENARIO = next(iter(scenarios().values()))

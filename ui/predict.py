@@ -23,6 +23,7 @@ All text is the learner's or the engine's: shown escaped, never as Markdown.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any, Callable
 
 import streamlit as st
@@ -151,6 +152,23 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
+def decimal_places(answer: Any) -> int:
+    """How many decimals a learner types for ``answer``: none for a whole number, else as many as it is given
+    to (at most 3), so 2.46 or 6.9 can be typed.
+
+    >>> decimal_places(9), decimal_places(6.0), decimal_places(6.9), decimal_places(Decimal("2.46"))
+    (0, 0, 1, 2)
+    """
+    if isinstance(answer, bool) or isinstance(answer, int):
+        return 0
+    if isinstance(answer, (float, Decimal)):
+        if float(answer).is_integer():
+            return 0
+        text = format(Decimal(str(answer)).normalize(), "f")
+        return min(len(text.partition(".")[2]), 3)
+    return 0
+
+
 def _check(q: Question) -> None:
     guess = st.session_state.get(_input_key(q))
     if guess is None or guess == "" or guess == []:
@@ -170,8 +188,10 @@ def _draw_input(q: Question) -> None:
     if q.kind == "choice":
         st.radio("Your prediction", q.options, index=None, key=key, horizontal=True, format_func=md_escape)
     elif q.kind == "number":
-        st.number_input(f"Your prediction{f' ({q.unit})' if q.unit else ''}", value=None, step=1, key=key,
-                        placeholder="type a number")
+        places = decimal_places(q.answer)
+        step = {"step": 1} if not places else {"step": 10.0 ** -places, "format": f"%.{places}f"}
+        st.number_input(f"Your prediction{f' ({q.unit})' if q.unit else ''}", value=None, key=key,
+                        placeholder="type a number", **step)
     elif q.kind == "split":
         st.text_input("Your prediction: the tokens, separated by |", key=key, placeholder="for example: poha | wal | a")
     elif q.kind == "word":
