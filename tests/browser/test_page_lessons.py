@@ -28,6 +28,7 @@ def _settle(page) -> None:
 
 IDS = {"bpe-training": ["chai-first-merge", "news-tie", "news-order", "low-tie", "pohawala-split",
                          "xylophone-tokens", "readable-tokens"],
+       "cost-context-speed": ["news-hindi-gpt4", "news-hindi-gpt4o", "hindi-article-cost"],
        "english-vs-hindi": ["hindi-k1", "fair-share-hindi", "fair-share-english", "partial-k1", "english-word-splits"]}
 
 
@@ -90,6 +91,21 @@ def test_a_word_exercise(open_page) -> None:
     _check(page, _exercise(page, 5, "english-vs-hindi"))
     expect(_exercise(page, 5, "english-vs-hindi")).to_contain_text("Right!")
     screenshot(page, "lessons-word")
+
+
+def test_a_money_answer_takes_paise(open_page) -> None:
+    """A number with decimals can be typed and is read as typed: Rs 2.46 for a Hindi article of lesson 5."""
+    page = open_page(URL, "lessons-cost", query="lesson=cost-context-speed")
+    box = _exercise(page, 3, "cost-context-speed")
+    number = box.locator("input[type=number]")
+    number.fill("2.46")
+    number.press("Enter")
+    _settle(page)
+    _check(page, _exercise(page, 3, "cost-context-speed"))
+    expect(_exercise(page, 3, "cost-context-speed")).to_contain_text("Right! You predicted 2.46 rupees.")
+    expect(_exercise(page, 3, "cost-context-speed")).to_contain_text("together Rs 2.46")
+    expect(_main(page)).to_contain_text("Over a month that is Rs 73,800 against Rs 26,100")
+    screenshot(page, "lessons-cost-answered")
 
 
 def test_classroom_mode_on_a_projector(browser_context, streamlit_server) -> None:
