@@ -178,7 +178,9 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 }}
 /* What the learner types is as big as what the page says. */
 [data-testid="stTextArea"] textarea,
-[data-testid="stTextInput"] input {{
+[data-testid="stTextInput"] input,
+[data-testid="stNumberInput"] input,
+[data-testid="stSelectbox"] [data-baseweb="select"] > div {{
   font-size: 1rem;
 }}
 /* A metric's number is drawn inside a markdown paragraph too: keep it big. */
