@@ -16,6 +16,7 @@ from tokenizer.textstats import text_counts  # noqa: E402
 from ui import state, tokenizers  # noqa: E402
 from ui.chips import CSS, chip_from_token, chips_html  # noqa: E402
 from ui.display import lone_marks, md_escape, plural, ratio, visible_token  # noqa: E402
+from ui.uploads import too_big  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
 from ui.treeview import tree_html  # noqa: E402
 
@@ -84,12 +85,7 @@ if not text:
     st.info("Type or paste some text above, or pick one of the examples.", icon=":material/edit:")
     st.stop()
 counts = text_counts(text)
-if counts.bytes > MAX_TEXT_BYTES:
-    st.warning(
-        f"That is {counts.bytes / 1e6:.1f} MB of text. This page takes up to {MAX_TEXT_BYTES / 1e6:.0f} MB: "
-        "paste a shorter part (a few pages is plenty to see how a tokenizer behaves).",
-        icon=":material/content_cut:",
-    )
+if too_big(counts.bytes, MAX_TEXT_BYTES, "a few pages is plenty to see how a tokenizer behaves"):
     st.stop()
 if "text" in too_long:
     st.caption("This text is too long to put in the page's link; the link keeps the tokenizers and the settings.")

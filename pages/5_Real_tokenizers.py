@@ -84,13 +84,8 @@ with st.expander("See the tokens", key=f"{PAGE}.tokens_open", on_change="rerun",
                                          mark_pieces=True))
 
 with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:"):
-    for key, tok in chosen:
-        st.markdown(f"**{md_escape(tok.name)}**  \n" + tokenizers.describe_md(tok))
-    missing = tokenizers.unavailable_real()
-    if missing:
-        st.markdown("**Not available here**")
-        for name, reason in missing:
-            st.markdown(f"- {md_escape(name)}: {md_escape(reason)}")
+    for block in tokenizers.about_md(chosen):
+        st.markdown(block)
     st.caption(
         "Everything is offline: the vocabularies come from installed packages and are checked (sha256) before use "
         "where a published hash exists. Nothing is downloaded while you use the lab."

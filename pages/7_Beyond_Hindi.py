@@ -131,11 +131,6 @@ with st.expander("The sample texts", key=f"{PAGE}.samples_open", on_change="reru
 with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:",
                  key=f"{PAGE}.about_open", on_change="rerun") as about:
     if about.open:  # loading every real tokenizer to say which is missing: only when asked
-        for key, tok in chosen:
-            st.markdown(f"**{md_escape(tok.name)}**  \n" + tokenizers.describe_md(tok))
-        missing = tokenizers.unavailable_real()
-        if missing:
-            st.markdown("**Not available here**")
-            for name, reason in missing:
-                st.markdown(f"- {md_escape(name)}: {md_escape(reason)}")
+        for block in tokenizers.about_md(chosen):
+            st.markdown(block)
         st.caption("Everything is offline: the vocabularies and the sample texts come from installed packages.")

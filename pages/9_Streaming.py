@@ -14,6 +14,7 @@ from tokenizer.textstats import text_counts  # noqa: E402
 from ui import predict, state, streamview, tokenizers  # noqa: E402
 from ui.chips import chip_from_token, chips_html  # noqa: E402
 from ui.display import md_escape, plural  # noqa: E402
+from ui.uploads import too_big  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 
@@ -62,13 +63,7 @@ if tok is None:
 if not text:
     st.info("Type some text above, or pick one of the examples.", icon=":material/edit:")
     st.stop()
-size = text_counts(text).bytes
-if size > MAX_TEXT_BYTES:
-    st.warning(
-        f"That is {size / 1e6:.1f} MB of text. This page takes up to {MAX_TEXT_BYTES / 1e6:.0f} MB: paste a shorter "
-        "part (a sentence or two is plenty to watch a stream).",
-        icon=":material/content_cut:",
-    )
+if too_big(text_counts(text).bytes, MAX_TEXT_BYTES, "a sentence or two is plenty to watch a stream"):
     st.stop()
 if "text" in too_long:
     st.caption("This text is too long to put in the page's link; the link keeps the tokenizer and the step.")

@@ -141,7 +141,7 @@ def test_rates_are_tokens_per_word_over_a_sample() -> None:
     en = cost.rate(tok, [p["en"] for p in pairs])
     assert en.tokens == sum(tok.count(p["en"]) for p in pairs)
     assert en.words == sum(len(p["en"].split()) for p in pairs)
-    assert en.texts == len(pairs)
+    assert en.code_points == sum(len(p["en"]) for p in pairs)
     assert cost.tokens_for(400, en.tokens_per_word) == round(400 * en.tokens / en.words)
 
 

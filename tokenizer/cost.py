@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from .interface import TextTokenizer
-from .textstats import text_counts
+from .measure import Measure, measure_many
 
 PER_TOKENS = 1000
 """Prices are quoted per this many tokens."""
@@ -330,28 +330,10 @@ def tokens_for(words: int, tokens_per_word: float) -> int:
     return int((rate * words).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-@dataclass(frozen=True)
-class Rate:
-    """Tokens per word and per character, measured on a sample of one language."""
-
-    tokens: int
-    words: int
-    code_points: int
-    texts: int
-
-    @property
-    def tokens_per_word(self) -> float:
-        return self.tokens / self.words if self.words else 0.0
-
-    @property
-    def tokens_per_char(self) -> float:
-        return self.tokens / self.code_points if self.code_points else 0.0
-
-
-def rate(tokenizer: TextTokenizer, texts: Iterable[str]) -> Rate:
-    """Tokens per word over a sample, counting each text on its own (as each would be sent).
-
-    Raises :class:`CostInputError` when the sample has no words to measure.
+def rate(tokenizer: TextTokenizer, texts: Iterable[str]) -> Measure:
+    """Tokens per word (and per character) over a sample, each text counted on its own (as each would be
+    sent): :func:`tokenizer.measure.measure_many`, with a sentence for the learner when there is nothing to
+    measure (raises :class:`CostInputError`).
 
     >>> from tokenizer import train
     >>> tok = train("aa bb", 0, unit="bytes").tokenizer
@@ -359,16 +341,10 @@ def rate(tokenizer: TextTokenizer, texts: Iterable[str]) -> Rate:
     >>> (r.tokens, r.words, round(r.tokens_per_word, 2))
     (13, 3, 4.33)
     """
-    tokens = words = chars = n = 0
-    for text in texts:
-        c = text_counts(text)
-        tokens += len(tokenizer.encode(text)) if c.words else 0
-        words += c.words
-        chars += c.code_points
-        n += 1
-    if not words:
+    found = measure_many(tokenizer, texts)
+    if not found.words:
         raise CostInputError("There is no text to measure: type a few sentences (words separated by spaces).")
-    return Rate(tokens, words, chars, n)
+    return found
 
 
 def ratio(a: Decimal | float, b: Decimal | float) -> float:
@@ -387,7 +363,6 @@ __all__ = [
     "Fit",
     "PER_TOKENS",
     "Prices",
-    "Rate",
     "Speed",
     "amount",
     "article_cost",

@@ -34,7 +34,7 @@ points, ``per="grapheme"`` by its grapheme clusters. The split still holds:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .interface import UNKNOWN_ID, TextTokenizer
@@ -84,6 +84,20 @@ def measure(tokenizer: TextTokenizer, text: str, ids: Sequence[int] | None = Non
     partial = sum(n for token_id, n in counts.items() if not is_whole(tokenizer.token_bytes(token_id)))
     c = text_counts(text)
     return Measure(len(ids), c.words, c.code_points, c.graphemes, c.bytes, partial, unknown)
+
+
+def measure_many(tokenizer: TextTokenizer, texts: Iterable[str]) -> Measure:
+    """A sample of texts measured together, each encoded on its own (as each would be sent): the sums.
+    A text with no words in it (empty, or only spaces) is left out.
+
+    >>> from tokenizer import train
+    >>> tok = train("aa bb", 0, unit="bytes").tokenizer
+    >>> m = measure_many(tok, ["chai wala", "poha", "  "])
+    >>> (m.tokens, m.words, round(m.tokens_per_word, 2))
+    (13, 3, 4.33)
+    """
+    found = [measure(tokenizer, text) for text in texts if text_counts(text).words]
+    return Measure(*(sum(getattr(m, f) for m in found) for f in Measure.__dataclass_fields__))
 
 
 PER = ("text", "char", "grapheme")

@@ -29,7 +29,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import add
-from typing import Callable, Mapping
+from typing import Callable, Iterable, Mapping
 
 from .interface import UNKNOWN_ID
 from .model import TrainConfig, Tokenizer
@@ -111,6 +111,17 @@ class PairSource:
         return self.in_word * self.word_count
 
 
+def segmentation(tok: Tokenizer, words: Iterable[tuple[str, int]], step: int, steps: int) -> list[WordSplit]:
+    """Corpus ``words`` (word, count) as they stand after ``step`` of a trace's ``steps`` merges (0: before any)."""
+    if not 0 <= step <= steps:
+        raise ValueError(f"Step {step} is outside this trace (0 to {steps}).")
+    out = []
+    for word, count in words:
+        ids = tuple(tok.segment(word, step))
+        out.append(WordSplit(word, count, ids, tuple(tok.label(i) for i in ids)))
+    return out
+
+
 @dataclass(frozen=True)
 class Trace:
     """The result of training: the tokenizer, every step, and the corpus to replay them on."""
@@ -137,14 +148,7 @@ class Trace:
 
     def segmentation(self, step: int) -> list[WordSplit]:
         """The corpus words as they stand after ``step`` merges (0: before any)."""
-        if not 0 <= step <= len(self.steps):
-            raise ValueError(f"Step {step} is outside this trace (0 to {len(self.steps)}).")
-        tok = self.tokenizer
-        out = []
-        for word, count in self.words:
-            ids = tuple(tok.segment(word, step))
-            out.append(WordSplit(word, count, ids, tuple(tok.label(i) for i in ids)))
-        return out
+        return segmentation(self.tokenizer, self.words, step, len(self.steps))
 
     def pair_sources(self, step: int, max_words: int = 20_000) -> tuple[list[PairSource], bool]:
         """How merge ``step``'s count adds up, word by word, in corpus order.

@@ -54,7 +54,7 @@ from typing import Mapping, Sequence
 
 from .model import Tokenizer
 from .reference import count_pairs, merge
-from .train import StopReason, WordSplit, train
+from .train import StopReason, WordSplit, segmentation, train
 from .vocab import Vocabulary
 
 Pair = tuple[int, int]
@@ -179,14 +179,7 @@ class RuleTrace:
 
     def segmentation(self, step: int) -> list[WordSplit]:
         """The corpus words as they stand after ``step`` merges (0: before any)."""
-        if not 0 <= step <= len(self.steps):
-            raise ValueError(f"Step {step} is outside this trace (0 to {len(self.steps)}).")
-        tok = self.tokenizer
-        out = []
-        for word, count in self.words:
-            ids = tuple(tok.segment(word, step))
-            out.append(WordSplit(word, count, ids, tuple(tok.label(i) for i in ids)))
-        return out
+        return segmentation(self.tokenizer, self.words, step, len(self.steps))
 
 
 def _ranked_by_score(

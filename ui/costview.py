@@ -23,7 +23,8 @@ import streamlit as st
 
 import lessons
 from tokenizer import cost
-from tokenizer.cost import CostInputError, Fit, Rate, rate, rupees
+from tokenizer.cost import CostInputError, Fit, rate, rupees
+from tokenizer.measure import Measure
 from ui import charts, predict, state, tokenizers
 from ui.display import callout_html, md_escape, plural
 
@@ -110,7 +111,7 @@ def warn(message: str) -> None:
 
 # -- measured rates --------------------------------------------------------------------------------
 @st.cache_data(max_entries=32, show_spinner="Measuring the parallel set…")
-def parallel_rates(key: str) -> tuple[Rate, Rate]:
+def parallel_rates(key: str) -> tuple[Measure, Measure]:
     """Tokens per word of the lab's English/Hindi parallel set (each sentence counted on its own)."""
     tok = tokenizers.load(key)
     pairs = lessons.data("parallel_en_hi")["pairs"]
@@ -118,7 +119,7 @@ def parallel_rates(key: str) -> tuple[Rate, Rate]:
 
 
 @st.cache_data(max_entries=64, show_spinner="Measuring your text…")
-def text_rate(key: str, text: str) -> Rate:
+def text_rate(key: str, text: str) -> Measure:
     """Tokens per word of one text (raises CostInputError when it has no words)."""
     return rate(tokenizers.load(key), [text[:MAX_TEXT_CHARS]])
 
@@ -145,11 +146,11 @@ class Articles:
     articles: dict[str, Article]
     prices: cost.Prices | None
     per_article: dict[str, cost.ArticleCost]
-    rates: dict[str, Rate]
+    rates: dict[str, Measure]
     rate_note: str
 
 
-def _measured_rates(source: str, large: bool) -> tuple[dict[str, Rate], str]:
+def _measured_rates(source: str, large: bool) -> tuple[dict[str, Measure], str]:
     """The tokenizer picker and, for your own text, the text boxes; the rates measured (may be empty)."""
     key, tok = tokenizers.pick_one(PAGE, default="o200k_base", label="Tokenizer to measure with")
     if tok is None:
@@ -176,7 +177,7 @@ def _measured_rates(source: str, large: bool) -> tuple[dict[str, Rate], str]:
     return rates, f"{tok.name} on your text"
 
 
-def _article_inputs(lang: str, rates: dict[str, Rate], rate_note: str) -> Article:
+def _article_inputs(lang: str, rates: dict[str, Measure], rate_note: str) -> Article:
     st.markdown(f"**{NAMES[lang]}**")
     a, b = st.columns(2)
     with a:

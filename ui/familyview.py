@@ -18,7 +18,7 @@ import hashlib
 import json
 import math
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -30,7 +30,7 @@ from tokenizer.wordpiece import RULE_NAMES, Candidate, RuleStep, RuleTrace, cont
 from ui import charts
 from ui import trainview as tv
 from ui.chips import CSS as CHIPS_CSS
-from ui.chips import Chip, chips_html, merge_html, word_rows_html
+from ui.chips import Chip, merge_html, word_rows_html
 from ui.display import join_words, pair_text, plural, visible_token
 from ui.state import Param
 
@@ -470,4 +470,4 @@ def code_points(text: str) -> str:
     return " ".join(f"U+{ord(ch):04X}" for ch in text)
 
 
-__all__ = ["PAGE", "PARTS"]
+__all__ = ["META", "PAGE", "PARTS"]

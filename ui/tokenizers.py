@@ -354,6 +354,16 @@ def unavailable_real() -> list[tuple[str, str]]:
     return out
 
 
+def about_md(chosen: Sequence[tuple[str, TextTokenizer]]) -> list[str]:
+    """The "about these tokenizers" text, a markdown block each: every chosen tokenizer described (model,
+    licence, data), then the real ones that cannot be loaded here and why."""
+    out = [f"**{md_escape(tok.name)}**  \n" + describe_md(tok) for _, tok in chosen]
+    missing = unavailable_real()
+    if missing:
+        out.append("**Not available here**\n\n" + "\n".join(f"- {md_escape(n)}: {md_escape(r)}" for n, r in missing))
+    return out
+
+
 @dataclass(frozen=True)
 class Encoded:
     """A text encoded by one tokenizer: its measures and its first tokens (for drawing)."""
@@ -382,6 +392,7 @@ def encoded(key: str, text: str, limit: int) -> Encoded:
 
 
 __all__ = [
+    "about_md",
     "Encoded",
     "Entry",
     "encoded",

@@ -63,4 +63,14 @@ def decode_text_file(data: bytes, limit_bytes: int = TEXT_UPLOAD_BYTES) -> tuple
         return None, str(exc)
 
 
-__all__ = ["MODEL_UPLOAD_MB", "TEXT_UPLOAD_BYTES", "TEXT_UPLOAD_MB", "decode_text_file", "uploaded_bytes"]
+def too_big(size_bytes: int, limit_bytes: int, advice: str) -> bool:
+    """True (after a friendly warning with ``advice``, e.g. "a sentence or two is plenty") when a text of
+    ``size_bytes`` UTF-8 bytes is more than a page takes."""
+    if size_bytes <= limit_bytes:
+        return False
+    st.warning(f"That is {size_bytes / 1e6:.1f} MB of text. This page takes up to {limit_bytes / 1e6:.0f} MB: "
+               f"paste a shorter part ({advice}).", icon=":material/content_cut:")
+    return True
+
+
+__all__ = ["MODEL_UPLOAD_MB", "TEXT_UPLOAD_BYTES", "TEXT_UPLOAD_MB", "decode_text_file", "too_big", "uploaded_bytes"]
