@@ -145,6 +145,21 @@ def cut_off(page, *selectors: str) -> list[str]:
     )
 
 
+def main_area(page):
+    """The page's main area (everything right of the sidebar)."""
+    return page.locator('[data-testid="stMain"]')
+
+
+def settle(page, *, no_errors: bool = False) -> None:
+    """After a click or a typed value: let the rerun start and finish, and fail on an exception (and, with
+    ``no_errors``, on any error box)."""
+    page.wait_for_timeout(300)
+    wait_for_streamlit(page)
+    assert_no_exception(page)
+    if no_errors:
+        no_error_boxes(page)
+
+
 # -- what only a browser shows: checks shared by the page tests ------------------------------------
 def element_shot(locator, name: str) -> None:
     """A screenshot of one element; the window grows to hold it (Chromium paints nothing outside the window)."""

@@ -13,7 +13,9 @@ from tests.browser.browser_helpers import (
     chart_text_cut,
     cut_off,
     element_shot,
+    main_area,
     no_error_boxes,
+    settle,
     skip_without_browser,
     squeezed_labels,
     wait_for_streamlit,
@@ -26,30 +28,21 @@ from playwright.sync_api import expect  # noqa: E402
 URL_PATH = "Cost_and_context"
 
 
-def _main(page):
-    return page.locator('[data-testid="stMain"]')
-
-
 def _metric(page, label: str) -> str:
-    metric = _main(page).locator('[data-testid="stMetric"]').filter(has_text=label).first
+    metric = main_area(page).locator('[data-testid="stMetric"]').filter(has_text=label).first
     return metric.locator('[data-testid="stMetricValue"]').inner_text().strip()
-
-
-def _settle(page) -> None:
-    page.wait_for_timeout(300)
-    wait_for_streamlit(page)
 
 
 def _type_number(page, label: str, value: str) -> None:
     box = page.get_by_label(label, exact=True)
     box.fill(value)
     box.press("Enter")
-    _settle(page)
+    settle(page)
 
 
 def test_predict_then_see_the_window(open_page) -> None:
     page = open_page(URL_PATH, "cost-default")
-    main = _main(page)
+    main = main_area(page)
     expect(main.get_by_role("heading", level=1)).to_have_text("Cost, context and speed")
     no_error_boxes(page)
     assert (_metric(page, "Hindi, per article"), _metric(page, "English, per article")) == ("Rs 2.46", "Rs 0.87")
@@ -60,7 +53,7 @@ def test_predict_then_see_the_window(open_page) -> None:
     element_shot(question.last, "cost-predict")
     _type_number(page, "Your prediction (articles)", "5")
     page.get_by_role("button", name="Check").click()
-    _settle(page)
+    settle(page)
     expect(main.locator(".tl-note-success").first).to_contain_text("Right! You predicted 5 articles.")
     chart = main.locator('[data-testid="stVegaLiteChart"]')
     chart.scroll_into_view_if_needed()
@@ -74,8 +67,8 @@ def test_predict_then_see_the_window(open_page) -> None:
 def test_presend_check_and_numbers_in_the_link(open_page) -> None:
     page = open_page(URL_PATH, "cost-before-typing", query="predict=0")
     page.get_by_role("button", name="Try 7,700").click()
-    _settle(page)
-    note = _main(page).locator(".tl-note-error")
+    settle(page)
+    note = main_area(page).locator(".tl-note-error")
     expect(note).to_contain_text("7,700 + 300 (reply cap) + 50 (margin) = 8,050 > 8,000 tokens: 50 over.")
     expect(page).to_have_url(re.compile(r"[?&]prompt=7700"))
     element_shot(note, "cost-presend-rejected")
@@ -83,7 +76,7 @@ def test_presend_check_and_numbers_in_the_link(open_page) -> None:
     expect(page).to_have_url(re.compile(r"[?&]per_day=5000"))
     assert _metric(page, "Hindi, per month") == "Rs 3,69,000"  # Indian digit grouping
     _type_number(page, "Rs per 1,000 input tokens", "-1")
-    expect(_main(page).locator('[data-testid="stAlertContentWarning"]').first).to_contain_text(
+    expect(main_area(page).locator('[data-testid="stAlertContentWarning"]').first).to_contain_text(
         "The price of 1,000 input tokens cannot be negative")
     no_error_boxes(page)
 
@@ -93,9 +86,9 @@ def test_your_own_hindi_text_is_measured_and_shown_as_text(open_page) -> None:
     box = page.get_by_role("textbox", name="Your Hindi text")
     box.fill("<b>घने</b> कोहरे से शहर में स्कूल और सड़कें बंद रहीं।")
     box.press("Control+Enter")
-    _settle(page)
+    settle(page)
     expect(page).to_have_url(re.compile(r"[?&]hi_text="))
-    main = _main(page)
+    main = main_area(page)
     assert main.locator("b", has_text="घने").count() == 0
     expect(main).to_contain_text("tokens per word, so 410 words are")
     no_error_boxes(page)
@@ -109,7 +102,7 @@ def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
         page.set_viewport_size({"width": 1920, "height": 1080})
         page.goto(f"{streamlit_server.base_url}/{URL_PATH}?large=1&predict=0")
         wait_for_streamlit(page)
-        _main(page).locator('[data-testid="stMetric"]').first.wait_for()
+        main_area(page).locator('[data-testid="stMetric"]').first.wait_for()
         page.evaluate("document.fonts.ready")
         no_error_boxes(page)
         assert squeezed_labels(page) == []
@@ -123,7 +116,7 @@ def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
         assert tall == []
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / "cost-large-1920.png"))
-        element_shot(_main(page).locator('[data-testid="stVegaLiteChart"]'), "cost-window-large")
+        element_shot(main_area(page).locator('[data-testid="stVegaLiteChart"]'), "cost-window-large")
     finally:
         page.close()
 
@@ -135,7 +128,7 @@ def test_phone_width_cuts_nothing_off(browser_context, streamlit_server) -> None
         page.goto(f"{streamlit_server.base_url}/{URL_PATH}?predict=0")
         wait_for_streamlit(page)
         no_error_boxes(page)
-        chart = _main(page).locator('[data-testid="stVegaLiteChart"]')
+        chart = main_area(page).locator('[data-testid="stVegaLiteChart"]')
         chart.scroll_into_view_if_needed()
         expect(chart.locator("canvas, svg").first).to_be_visible()
         assert cut_off(page) == [] and chart_text_cut(page) == []

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.browser_helpers import assert_no_exception, skip_without_browser, screenshot, wait_for_streamlit
+from tests.browser.browser_helpers import (
+    assert_no_exception,
+    main_area,
+    screenshot,
+    skip_without_browser,
+    wait_for_streamlit,
+)
 
 skip_without_browser()
 
@@ -16,14 +22,10 @@ from playwright.sync_api import expect  # noqa: E402
 URL_PATH = "English_vs_Hindi"
 
 
-def _main(page):
-    return page.locator('[data-testid="stMain"]')
-
-
 def _settle(page, name: str | None = None) -> None:
     wait_for_streamlit(page)
     page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
-    for chart in _main(page).locator('[data-testid="stVegaLiteChart"]').all():
+    for chart in main_area(page).locator('[data-testid="stVegaLiteChart"]').all():
         chart.locator("canvas, svg").first.wait_for(state="visible")
     page.evaluate("document.fonts.ready")
     assert_no_exception(page)
@@ -32,7 +34,7 @@ def _settle(page, name: str | None = None) -> None:
 
 
 def _metric(page, label: str):
-    return _main(page).locator('[data-testid="stMetric"]').filter(has_text=label).locator('[data-testid="stMetricValue"]')
+    return main_area(page).locator('[data-testid="stMetric"]').filter(has_text=label).locator('[data-testid="stMetricValue"]')
 
 
 def test_predict_then_the_curves(open_page) -> None:
@@ -40,21 +42,21 @@ def test_predict_then_the_curves(open_page) -> None:
     _settle(page, "evh-opening")
     expect(_metric(page, "English tokens")).to_have_text("13")
     expect(_metric(page, "Hindi tokens")).to_have_text("69")
-    expect(_main(page).locator('[data-testid="stVegaLiteChart"]')).to_have_count(0)
-    assert "\ufffd" not in _main(page).inner_text()
+    expect(main_area(page).locator('[data-testid="stVegaLiteChart"]')).to_have_count(0)
+    assert "\ufffd" not in main_area(page).inner_text()
 
-    first, second = _main(page).locator('[data-testid="stRadio"]').all()
+    first, second = main_area(page).locator('[data-testid="stRadio"]').all()
     first.get_by_text("goes down", exact=True).click()
-    _main(page).get_by_role("button", name="Check", exact=True).first.click()
-    expect(_main(page).get_by_text("The Hindi sentence goes from 69 tokens to 31", exact=False)).to_be_visible()
+    main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+    expect(main_area(page).get_by_text("The Hindi sentence goes from 69 tokens to 31", exact=False)).to_be_visible()
     wait_for_streamlit(page)
-    second = _main(page).locator('[data-testid="stRadio"]').last
+    second = main_area(page).locator('[data-testid="stRadio"]').last
     second.get_by_text("goes up", exact=True).click()
-    _main(page).get_by_role("button", name="Check", exact=True).click()
-    expect(_main(page).get_by_text("The English sentence goes from 13 tokens to 16", exact=False)).to_be_visible()
+    main_area(page).get_by_role("button", name="Check", exact=True).click()
+    expect(main_area(page).get_by_text("The English sentence goes from 13 tokens to 16", exact=False)).to_be_visible()
     wait_for_streamlit(page)
-    expect(_main(page).locator('[data-testid="stVegaLiteChart"]')).to_have_count(4)
-    expect(_main(page).get_by_text("the same figures lesson 4 gives", exact=False)).to_be_visible()
+    expect(main_area(page).locator('[data-testid="stVegaLiteChart"]')).to_have_count(4)
+    expect(main_area(page).get_by_text("the same figures lesson 4 gives", exact=False)).to_be_visible()
     _settle(page, "evh-revealed")
 
 
@@ -62,15 +64,15 @@ def test_the_step_cursor_moves_by_keyboard(open_page) -> None:
     page = open_page(URL_PATH, "evh-k10", query="k=10&budget=100&step=40")
     _settle(page)
     expect(_metric(page, "Hindi tokens")).to_have_text("31")
-    expect(_main(page).get_by_text("English after merge 40", exact=False)).to_be_visible()
-    cursor = _main(page).get_by_role("slider").nth(2)
+    expect(main_area(page).get_by_text("English after merge 40", exact=False)).to_be_visible()
+    cursor = main_area(page).get_by_role("slider").nth(2)
     cursor.focus()
     for _ in range(5):
         cursor.press("ArrowRight")
-    expect(_main(page).get_by_text("English after merge 45", exact=False)).to_be_visible()
+    expect(main_area(page).get_by_text("English after merge 45", exact=False)).to_be_visible()
     expect(page).to_have_url(re.compile(r"[?&]step=45"))
     _settle(page, "evh-k10-step45")
-    main = _main(page).inner_text()
+    main = main_area(page).inner_text()
     assert "Hindi after merge 45" in main and "\ufffd" not in main
 
 
@@ -82,7 +84,7 @@ def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
         _settle(page, "evh-large")
         expect(_metric(page, "Hindi tokens")).to_have_text("31")
         # The sliders and the two sentences' counts are on the first screen.
-        for slider in _main(page).get_by_role("slider").all()[:2]:
+        for slider in main_area(page).get_by_role("slider").all()[:2]:
             box = slider.bounding_box()
             assert box is not None and box["y"] + box["height"] <= 1080
         box = _metric(page, "Hindi tokens").bounding_box()
@@ -94,7 +96,7 @@ def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
 def test_own_texts_and_the_uploaders_one_limit(open_page) -> None:
     page = open_page(URL_PATH, "evh-own-text", query="train=own&k=3")
     _settle(page)
-    expect(_main(page).get_by_text("(up to 1 MB)", exact=False)).to_be_visible()
+    expect(main_area(page).get_by_text("(up to 1 MB)", exact=False)).to_be_visible()
     expect(page.get_by_text("50MB per file", exact=False)).to_be_hidden()  # Streamlit's own limit is not shown
-    expect(_main(page).get_by_role("textbox", name="English part")).to_have_value(re.compile(r"^Heavy rain"))
+    expect(main_area(page).get_by_role("textbox", name="English part")).to_have_value(re.compile(r"^Heavy rain"))
     _settle(page, "evh-own-text")

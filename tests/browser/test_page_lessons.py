@@ -7,23 +7,18 @@ from __future__ import annotations
 
 import re
 
-from tests.browser.browser_helpers import assert_no_exception, skip_without_browser, screenshot, wait_for_streamlit
+from tests.browser.browser_helpers import (
+    main_area,
+    screenshot,
+    settle,
+    skip_without_browser,
+)
 
 skip_without_browser()
 
 from playwright.sync_api import expect  # noqa: E402
 
 URL = "Lessons"
-
-
-def _main(page):
-    return page.locator('[data-testid="stMain"]')
-
-
-def _settle(page) -> None:
-    page.wait_for_timeout(300)
-    wait_for_streamlit(page)
-    assert_no_exception(page)
 
 
 IDS = {"bpe-training": ["chai-first-merge", "news-tie", "news-order", "low-tie", "pohawala-split",
@@ -33,17 +28,17 @@ IDS = {"bpe-training": ["chai-first-merge", "news-tie", "news-order", "low-tie",
 
 
 def _exercise(page, n: int, lesson: str = "bpe-training"):
-    return _main(page).locator(f".st-key-exercise-{lesson}-{IDS[lesson][n - 1]}")
+    return main_area(page).locator(f".st-key-exercise-{lesson}-{IDS[lesson][n - 1]}")
 
 
 def _check(page, box) -> None:
     box.get_by_role("button", name="Check", exact=True).click()
-    _settle(page)
+    settle(page)
 
 
 def test_a_lesson_and_one_exercise_of_each_kind(open_page) -> None:
     page = open_page(URL, "lessons-bpe", query="lesson=bpe-training")
-    expect(_main(page).get_by_role("heading", name="2. BPE training, one merge at a time")).to_be_visible()
+    expect(main_area(page).get_by_role("heading", name="2. BPE training, one merge at a time")).to_be_visible()
 
     # choice: which pair merges first
     box = _exercise(page, 1)
@@ -56,7 +51,7 @@ def test_a_lesson_and_one_exercise_of_each_kind(open_page) -> None:
         _exercise(page, 3).locator('[data-testid="stMultiSelect"]').click()
         page.get_by_role("option", name=item, exact=True).click()
         page.keyboard.press("Escape")
-        _settle(page)
+        settle(page)
     _check(page, _exercise(page, 3))
     expect(_exercise(page, 3)).to_contain_text("Right! You predicted n + e | ne + w | new + s.")
 
@@ -65,7 +60,7 @@ def test_a_lesson_and_one_exercise_of_each_kind(open_page) -> None:
     field = box.get_by_label("Your prediction: the tokens, separated by |")
     field.fill("poha | wala")
     field.press("Enter")
-    _settle(page)
+    settle(page)
     _check(page, _exercise(page, 5))
     expect(_exercise(page, 5)).to_contain_text("Not this time")
     expect(_exercise(page, 5)).to_contain_text("Merges apply in learned order")
@@ -75,7 +70,7 @@ def test_a_lesson_and_one_exercise_of_each_kind(open_page) -> None:
     number = box.locator("input[type=number]")
     number.fill("9")
     number.press("Enter")
-    _settle(page)
+    settle(page)
     _check(page, _exercise(page, 6))
     expect(_exercise(page, 6)).to_contain_text("Right! You predicted 9 tokens.")
     screenshot(page, "lessons-bpe-answered")
@@ -87,7 +82,7 @@ def test_a_word_exercise(open_page) -> None:
     field = box.get_by_label("Your answer")
     field.fill("xylophone")
     field.press("Enter")
-    _settle(page)
+    settle(page)
     _check(page, _exercise(page, 5, "english-vs-hindi"))
     expect(_exercise(page, 5, "english-vs-hindi")).to_contain_text("Right!")
     screenshot(page, "lessons-word")
@@ -100,11 +95,11 @@ def test_a_money_answer_takes_paise(open_page) -> None:
     number = box.locator("input[type=number]")
     number.fill("2.46")
     number.press("Enter")
-    _settle(page)
+    settle(page)
     _check(page, _exercise(page, 3, "cost-context-speed"))
     expect(_exercise(page, 3, "cost-context-speed")).to_contain_text("Right! You predicted 2.46 rupees.")
     expect(_exercise(page, 3, "cost-context-speed")).to_contain_text("together Rs 2.46")
-    expect(_main(page)).to_contain_text("Over a month that is Rs 73,800 against Rs 26,100")
+    expect(main_area(page)).to_contain_text("Over a month that is Rs 73,800 against Rs 26,100")
     screenshot(page, "lessons-cost-answered")
 
 
@@ -113,11 +108,11 @@ def test_classroom_mode_on_a_projector(browser_context, streamlit_server) -> Non
     page.set_viewport_size({"width": 1920, "height": 1080})
     try:
         page.goto(f"{streamlit_server.base_url}/{URL}?lesson=english-vs-hindi&classroom=1")
-        _settle(page)
-        expect(_main(page).get_by_text("Part 1 of", exact=False)).to_be_visible()
-        _main(page).get_by_role("button", name="Next", exact=True).click()
-        _settle(page)
-        expect(_main(page).get_by_text("Part 2 of", exact=False)).to_be_visible()
+        settle(page)
+        expect(main_area(page).get_by_text("Part 1 of", exact=False)).to_be_visible()
+        main_area(page).get_by_role("button", name="Next", exact=True).click()
+        settle(page)
+        expect(main_area(page).get_by_text("Part 2 of", exact=False)).to_be_visible()
         expect(page).to_have_url(re.compile(r"[?&]step=1"))
         screenshot(page, "lessons-classroom")
     finally:

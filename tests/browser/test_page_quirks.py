@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 
 from tests.browser.browser_helpers import (
-    assert_no_exception,
     cut_off,
+    main_area,
     screenshot,
+    settle,
     skip_without_browser,
     uses_devanagari_font,
-    wait_for_streamlit,
 )
 
 skip_without_browser()
@@ -25,42 +25,32 @@ from playwright.sync_api import expect  # noqa: E402
 URL = "Quirks"
 
 
-def _main(page):
-    return page.locator('[data-testid="stMain"]')
-
-
-def _settle(page) -> None:
-    page.wait_for_timeout(300)
-    wait_for_streamlit(page)
-    assert_no_exception(page)
-
-
 def test_default_tab_then_a_click_on_another(open_page) -> None:
     page = open_page(URL, "quirks-spaces")
-    expect(_main(page).locator(".tl-labelled").first).to_be_visible()
-    expect(_main(page)).to_contain_text("at the start of a text")
+    expect(main_area(page).locator(".tl-labelled").first).to_be_visible()
+    expect(main_area(page)).to_contain_text("at the start of a text")
     page.get_by_role("tab", name="Letters").click()
-    _settle(page)
+    settle(page)
     expect(page).to_have_url(re.compile(r"[?&]quirk=Letters"))
-    expect(_main(page)).to_contain_text("str (1)")
+    expect(main_area(page)).to_contain_text("str (1)")
     screenshot(page, "quirks-letters")
 
 
 def test_join_predict_then_reveal(open_page) -> None:
     page = open_page(URL, "quirks-join-predict", query="quirk=Joining")
-    expect(_main(page)).to_contain_text("hidden until you predict")
+    expect(main_area(page)).to_contain_text("hidden until you predict")
     page.get_by_label(re.compile("Your prediction")).fill("16")
     page.get_by_role("button", name="Check").click()
-    _settle(page)
-    expect(_main(page)).to_contain_text("the lab computed 14 tokens")
-    expect(_main(page).locator(".tl-chip.tl-hl").first).to_be_visible()
-    expect(_main(page)).to_contain_text("Joined: 14, 2 tokens fewer")
+    settle(page)
+    expect(main_area(page)).to_contain_text("the lab computed 14 tokens")
+    expect(main_area(page).locator(".tl-chip.tl-hl").first).to_be_visible()
+    expect(main_area(page)).to_contain_text("Joined: 14, 2 tokens fewer")
     screenshot(page, "quirks-join")
 
 
 def test_presplit_in_devanagari_with_named_marks(open_page) -> None:
     page = open_page(URL, "quirks-presplit", query="quirk=Pre-split")
-    rows = _main(page).locator(".tl-chips")
+    rows = main_area(page).locator(".tl-chips")
     expect(rows.first).to_be_visible()
     assert uses_devanagari_font(page, ".tl-chips .tl-text")
     # GPT-4's pieces: vowel signs cut off, on ◌ and named; GPT-4o's: none.
@@ -74,19 +64,19 @@ def test_presplit_in_devanagari_with_named_marks(open_page) -> None:
 def test_numbers_at_phone_width(open_page) -> None:
     page = open_page(URL, "quirks-numbers", query="quirk=Numbers")
     page.set_viewport_size({"width": 390, "height": 844})
-    _settle(page)
+    settle(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= 391
     assert cut_off(page, ".tl-chips") == [] and cut_off(page, ".tl-labelled") == []
-    _main(page).locator(".tl-labelled").nth(1).scroll_into_view_if_needed()
+    main_area(page).locator(".tl-labelled").nth(1).scroll_into_view_if_needed()
     screenshot(page, "quirks-numbers-phone")
 
 
 def test_formatting_large_type_at_1920(open_page) -> None:
     page = open_page(URL, "quirks-large-first", query="quirk=Formatting&large=1")
     page.set_viewport_size({"width": 1920, "height": 1080})
-    _settle(page)
+    settle(page)
     page.evaluate("document.fonts.ready")
-    expect(_main(page).locator('[data-testid="stDataFrame"]')).to_be_visible()
+    expect(main_area(page).locator('[data-testid="stDataFrame"]')).to_be_visible()
     tabs = page.get_by_role("tab")
     assert tabs.count() == 7
     for i in range(7):  # every tab label on one line, none squeezed

@@ -11,6 +11,7 @@ import re
 from tests.browser.browser_helpers import (
     assert_no_exception,
     cut_off,
+    main_area,
     screenshot,
     skip_without_browser,
     uses_devanagari_font,
@@ -27,12 +28,8 @@ URL = "Streaming"
 HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
 
 
-def _main(page):
-    return page.locator('[data-testid="stMain"]')
-
-
 def _click(page, name: str) -> None:
-    _main(page).get_by_role("button", name=re.compile(rf"{name}$")).click()
+    main_area(page).get_by_role("button", name=re.compile(rf"{name}$")).click()
     page.wait_for_timeout(300)
     wait_for_streamlit(page)
     assert_no_exception(page)
@@ -44,7 +41,7 @@ def _panel_text(page, which: str) -> str:
 
 def test_deep_link_marks_and_held_bytes_are_visible(open_page) -> None:
     page = open_page(URL, "stream-step1", query="step=1")
-    expect(_main(page)).to_contain_text("64 of 69 tokens")
+    expect(main_area(page)).to_contain_text("64 of 69 tokens")
     bad = page.locator(".tl-naive .tl-bad").first
     expect(bad).to_be_visible()
     assert bad.inner_text() == "\ufffd"
@@ -77,9 +74,9 @@ def test_deep_link_marks_and_held_bytes_are_visible(open_page) -> None:
 
 def test_autoplay_steps_on_its_own(open_page) -> None:
     page = open_page(URL, "stream-autoplay", query="step=3")
-    _main(page).get_by_text("Autoplay", exact=True).click()
+    main_area(page).get_by_text("Autoplay", exact=True).click()
     expect(page).to_have_url(re.compile(r"[?&]step=([4-9]|\d\d)"), timeout=8_000)  # the fragment ticks by itself
-    _main(page).get_by_text("Autoplay", exact=True).click()
+    main_area(page).get_by_text("Autoplay", exact=True).click()
     wait_for_streamlit(page)
     assert_no_exception(page)
 
@@ -107,7 +104,7 @@ def test_large_type_at_1920_keeps_the_stream_on_one_screen(open_page) -> None:
     for selector in (".tl-stream", ".tl-now"):
         box = page.locator(selector).bounding_box()
         assert box and box["y"] + box["height"] <= 1080, (selector, box)
-    next_box = _main(page).get_by_role("button", name=re.compile("Next$")).bounding_box()
+    next_box = main_area(page).get_by_role("button", name=re.compile("Next$")).bounding_box()
     assert next_box and next_box["y"] + next_box["height"] <= 1080
     # Labels are not squeezed letter by letter: each decoder's heading stays on one or two lines.
     for which in ("naive", "careful"):

@@ -12,7 +12,13 @@ from urllib.parse import quote
 
 import pandas as pd
 
-from tests.browser.browser_helpers import assert_no_exception, skip_without_browser, screenshot, wait_for_streamlit
+from tests.browser.browser_helpers import (
+    assert_no_exception,
+    screenshot,
+    settle,
+    skip_without_browser,
+    wait_for_streamlit,
+)
 
 skip_without_browser()
 
@@ -89,9 +95,11 @@ def test_csv_download_has_every_token(open_page, tmp_path) -> None:
     text = "chai खबर 👩‍👩‍👧"
     page = open_page(URL, "tokenize-csv", query="toks=english-hindi&text=" + quote(text))
     page.get_by_text("Ids and bytes, token by token").click()
-    wait_for_streamlit(page)
+    settle(page)  # opening the section reruns the page, which then draws the button
+    button = page.get_by_role("button", name=re.compile("Download the tokens as CSV"))
+    expect(button).to_be_visible()
     with page.expect_download() as info:
-        page.get_by_role("button", name=re.compile("Download the tokens as CSV")).click()
+        button.click()
     path = tmp_path / "tokens.csv"
     info.value.save_as(path)
     table = pd.read_csv(path, encoding="utf-8-sig", keep_default_na=False)

@@ -9,7 +9,13 @@ import re
 from urllib.parse import quote
 
 
-from tests.browser.browser_helpers import assert_no_exception, skip_without_browser, screenshot, wait_for_streamlit
+from tests.browser.browser_helpers import (
+    assert_no_exception,
+    main_area,
+    screenshot,
+    skip_without_browser,
+    wait_for_streamlit,
+)
 
 skip_without_browser()
 
@@ -18,12 +24,8 @@ from playwright.sync_api import expect  # noqa: E402
 URL_PATH = "Train_step_by_step"
 
 
-def _main(page):
-    return page.locator('[data-testid="stMain"]')
-
-
 def _step_header(page):
-    return _main(page).locator(".tl-step")
+    return main_area(page).locator(".tl-step")
 
 
 def _settle(page, name: str | None = None) -> None:
@@ -31,10 +33,10 @@ def _settle(page, name: str | None = None) -> None:
     (re)take the screenshot."""
     wait_for_streamlit(page)
     page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
-    charts = _main(page).locator('[data-testid="stVegaLiteChart"]')
+    charts = main_area(page).locator('[data-testid="stVegaLiteChart"]')
     if charts.count():
         charts.first.locator("canvas, svg").first.wait_for(state="visible")
-    expect(_main(page).get_by_role("button", name="Next", exact=True)).to_be_visible()
+    expect(main_area(page).get_by_role("button", name="Next", exact=True)).to_be_visible()
     page.evaluate("document.fonts.ready")
     assert_no_exception(page)
     if name:
@@ -47,31 +49,31 @@ def test_deep_link_then_step_forward(open_page) -> None:
     expect(_step_header(page)).to_contain_text("Merge 3 of 7:")
     expect(_step_header(page)).to_contain_text("seen 5 times")
     expect(_step_header(page).locator(".tl-chip")).to_have_count(3)  # cha + i -> chai
-    expect(_main(page).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
-    expect(_main(page).get_by_text("No tie: cha + i was seen 5 times", exact=False)).to_be_visible()
+    expect(main_area(page).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
+    expect(main_area(page).get_by_text("No tie: cha + i was seen 5 times", exact=False)).to_be_visible()
 
-    _main(page).get_by_role("button", name="Next", exact=True).click()
+    main_area(page).get_by_role("button", name="Next", exact=True).click()
     expect(_step_header(page)).to_contain_text("Merge 4 of 7:")
     wait_for_streamlit(page)
     assert_no_exception(page)
     expect(page).to_have_url(re.compile(r"[?&]step=4"))
-    expect(_main(page).get_by_text("Tie: p + o and o + ha were both seen 4 times", exact=False)).to_be_visible()
+    expect(main_area(page).get_by_text("Tie: p + o and o + ha were both seen 4 times", exact=False)).to_be_visible()
     _settle(page, "train-chai-step4")
 
 
 def test_predict_first(open_page) -> None:
     page = open_page(URL_PATH, "train-predict-step0", query="preset=news&predict=1")
     _settle(page, "train-predict-step0")
-    _main(page).get_by_role("button", name="Next", exact=True).click()
+    main_area(page).get_by_role("button", name="Next", exact=True).click()
     expect(_step_header(page)).to_contain_text("which pair wins?")
     wait_for_streamlit(page)
-    expect(_main(page).locator('[data-testid="stVegaLiteChart"]')).to_have_count(0)
-    _main(page).get_by_text("n + e", exact=True).click()  # a radio option, drawn from escaped markdown
-    _main(page).get_by_role("button", name="Check", exact=True).click()
-    expect(_main(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_visible()
+    expect(main_area(page).locator('[data-testid="stVegaLiteChart"]')).to_have_count(0)
+    main_area(page).get_by_text("n + e", exact=True).click()  # a radio option, drawn from escaped markdown
+    main_area(page).get_by_role("button", name="Check", exact=True).click()
+    expect(main_area(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_visible()
     wait_for_streamlit(page)
     assert_no_exception(page)
-    expect(_main(page).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
+    expect(main_area(page).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
     _settle(page, "train-predict-checked")
 
 
@@ -79,15 +81,15 @@ def test_own_hindi_text_and_markup(open_page) -> None:
     text = "खबर खबर खबरें <b>news</b> news कि कि"
     page = open_page(URL_PATH, "train-own-text", query=f"preset=own&text={quote(text)}&step=4")
     expect(_step_header(page)).to_contain_text("Merge 4 of ")
-    assert _main(page).locator("b", has_text="news").count() == 0  # markup shown as text, not run
-    expect(_main(page).locator(".tl-chip", has_text="खबर").first).to_be_visible()
+    assert main_area(page).locator("b", has_text="news").count() == 0  # markup shown as text, not run
+    expect(main_area(page).locator(".tl-chip", has_text="खबर").first).to_be_visible()
     _settle(page, "train-own-text")
 
 
 def test_large_type(open_page) -> None:
     page = open_page(URL_PATH, "train-large-type", query="large=1&preset=readers&step=3")
     expect(_step_header(page)).to_contain_text("Merge 3 of 12:")
-    expect(_main(page).get_by_text("and 1 more pair were all seen 12 times", exact=False)).to_be_visible()
+    expect(main_area(page).get_by_text("and 1 more pair were all seen 12 times", exact=False)).to_be_visible()
     _settle(page, "train-large-type")
 
 
@@ -98,7 +100,7 @@ def _one_screen(browser_context, streamlit_server, query: str, name: str) -> dic
     try:
         page.goto(f"{streamlit_server.base_url}/{URL_PATH}?{query}")
         _settle(page)
-        main = _main(page)
+        main = main_area(page)
         boxes = {
             "next": main.get_by_role("button", name="Next", exact=True).bounding_box(),
             "header": _step_header(page).bounding_box(),
