@@ -13,7 +13,7 @@ import lessons  # noqa: E402
 from tokenizer import Tokenizer, hex_bytes  # noqa: E402
 from tokenizer.provenance import made_by_merges  # noqa: E402
 from tokenizer.textstats import text_counts  # noqa: E402
-from ui import state, tokenizers  # noqa: E402
+from ui import predict, state, tokenizers  # noqa: E402
 from ui.chips import CSS, chip_from_token, chips_html  # noqa: E402
 from ui.display import lone_marks, md_escape, plural, ratio, visible_token  # noqa: E402
 from ui.uploads import too_big  # noqa: E402
@@ -33,7 +33,8 @@ LARGE = large_type_on()
 TEXT = state.Param(PAGE, "text", DEFAULT_TEXT, max_len=1000)
 SHOW_IDS = state.Param(PAGE, "ids", False)
 COLOUR = state.Param(PAGE, "colour", "position", choices=("position", "id"))
-PARAMS = [TEXT, SHOW_IDS, COLOUR]
+PREDICT = state.Param(PAGE, "predict", False)
+PARAMS = [TEXT, SHOW_IDS, COLOUR, PREDICT]
 
 if not LARGE:
     st.caption(
@@ -66,6 +67,8 @@ default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOK
 chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers (add more to compare them)")
 
 with st.container(horizontal=True, gap="medium", vertical_alignment="center"):
+    st.toggle("Predict first", key=PREDICT.skey,
+              help="Guess each tokenizer's count before the lab shows the tokens; your score is kept.")
     st.toggle("Show ids under the chips", key=SHOW_IDS.skey, help="Every chip also shows its id when you hover over it.")
     st.segmented_control(
         "Colour chips by",
@@ -99,6 +102,16 @@ for key, tok in chosen:
         st.warning(md_escape(f"{tok.name} cannot encode this text: {exc}"), icon=":material/timer_off:")
 if not results:
     st.stop()
+
+if state.value(PREDICT):  # predict first: every count guessed before any is shown
+    waiting = False
+    with st.container(border=True):
+        for key, tok, enc in results:
+            waiting |= predict.ask(tokenizers.count_question(key, tok, text, enc.measure, scope=PAGE)) is None
+        st.caption(f"Your predictions on this page: {predict.score_line(PAGE)}.")
+    if waiting:
+        st.caption("The counts and the tokens appear once you have predicted each count.")
+        st.stop()
 
 st.caption(
     f"The text: {plural(counts.words, 'word')} · {plural(counts.code_points, 'code point')} · "

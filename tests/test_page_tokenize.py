@@ -9,7 +9,15 @@ import re
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, metrics, html_blocks, main_text, parse_chips, run_page
+from tests.apptest_helpers import (
+    assert_no_exception,
+    html_blocks,
+    main_text,
+    metrics,
+    page_text,
+    parse_chips,
+    run_page,
+)
 from tokenizer import real, train
 from tokenizer.io import tokenizer_to_json
 from tokenizer.measure import measure
@@ -334,3 +342,38 @@ def test_models_trained_on_the_train_page_are_offered() -> None:
     box.set_value(["session:abc"]).run()
     set_text(at, "chaipoha")
     assert metrics(at) == expected_metrics(tok, "chaipoha")
+
+
+def _predict_box(at, value: int) -> None:
+    next(n for n in at.number_input if n.label.startswith("Your prediction") and n.value is None).set_value(value)
+    next(b for b in at.button if b.label == "Check").click().run()
+    assert_no_exception(at)
+
+
+def test_predict_first_hides_the_counts_until_each_is_guessed() -> None:
+    """Predict mode: a count question per tokenizer, answered by the engine; nothing is shown before."""
+    at = run_page(PAGE, {"predict": "1", "toks": "o200k_base,english-hindi", "text": HINDI})
+    assert_no_exception(at)
+    assert chip_blocks(at) == [] and metrics(at) == {}
+    prompts = [m.value for m in at.main.get("markdown") if str(m.value).startswith("How many tokens will")]
+    assert len(prompts) == 2 and "GPT\\-4o" in prompts[0]  # markdown-escaped
+    truth = {key: measure(tokenizer(key), HINDI).tokens for key in ("o200k_base", "english-hindi")}
+
+    _predict_box(at, truth["o200k_base"])  # right
+    assert chip_blocks(at) == []  # one count still to predict
+    assert "Right! You predicted" in page_text(at)
+
+    _predict_box(at, truth["english-hindi"] * 3)  # far off
+    text = page_text(at)
+    assert f"the lab computed {truth['english-hindi']:,} tokens" in text
+    assert "Your predictions on this page: 1 of 2" in text
+    assert [len(c.texts) for c in chip_blocks(at)] == [truth["o200k_base"], truth["english-hindi"]]
+
+
+def test_predict_first_counts_a_near_guess_on_a_long_text() -> None:
+    text = " ".join([ENGLISH] * 20)
+    at = run_page(PAGE, {"predict": "1", "toks": "o200k_base", "text": text})
+    n = measure(real.load("o200k_base"), text).tokens
+    _predict_box(at, n + n // 10)  # within a tenth
+    assert "Right! You predicted" in page_text(at)
+    assert metrics(at)["Tokens"] == f"{n:,}"

@@ -364,6 +364,25 @@ def about_md(chosen: Sequence[tuple[str, TextTokenizer]]) -> list[str]:
     return out
 
 
+def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope: str):
+    """"How many tokens will this tokenizer cut the text into?", for predict-first mode: the answer is the
+    measure's count, and a guess within a tenth of it (at least exact) counts as right."""
+    from ui.predict import Question
+
+    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+    tolerance = m.tokens // 10
+    within = f" (within {tolerance:,} token{'' if tolerance == 1 else 's'} counts as right)" if tolerance else ""
+    per_word = f"{m.tokens_per_word:.2f} a word, " if m.words else ""
+    return Question(
+        key=f"{scope}:{key}:{digest}", scope=scope, kind="number", answer=m.tokens, tolerance=tolerance,
+        unit="tokens", prompt=f"How many tokens will {tok.name} cut this text into{within}?",
+        explain=(f"{tok.name} reads {m.words:,} words and {m.code_points:,} characters as {m.tokens:,} tokens: "
+                 f"{per_word}{m.code_points / m.tokens if m.tokens else 0:.2f} characters a token."),
+        hint="Count pieces, not words: a common English word is one token with its space, a rare word several, "
+             "and a script the tokenizer saw little of can take a token a letter or more.",
+    )
+
+
 @dataclass(frozen=True)
 class Encoded:
     """A text encoded by one tokenizer: its measures and its first tokens (for drawing)."""
@@ -393,6 +412,7 @@ def encoded(key: str, text: str, limit: int) -> Encoded:
 
 __all__ = [
     "about_md",
+    "count_question",
     "Encoded",
     "Entry",
     "encoded",
