@@ -11,7 +11,7 @@ import pytest
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ["scripts/test", "scripts/run", "scripts/install-data", ".ci/run", "scripts/lock"]
+SCRIPTS = ["scripts/test", "scripts/run", "scripts/install-data", ".ci/run", "scripts/serve", "scripts/lock"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
@@ -110,12 +110,27 @@ def test_lock_check_reports_a_difference(tmp_path: Path) -> None:
     assert any(d.startswith("streamlit: installed") for d in lock.differences(changed))
 
 
-@pytest.mark.parametrize("name", ["scripts/run", "scripts/test"])
+@pytest.mark.parametrize("name", ["scripts/run", "scripts/test", "scripts/serve"])
 def test_scripts_install_the_locked_versions(name: str) -> None:
     installs = [line for line in _code_lines(ROOT / name).splitlines() if "pip install" in line]
     assert installs and all("-c requirements.lock" in line for line in installs), installs
 
 
-def test_scripts_test_checks_the_lock() -> None:
-    assert "scripts/lock --check" in _code_lines(ROOT / "scripts/test")
+def test_scripts_test_checks_the_lock_and_installs_nginx() -> None:
+    code = _code_lines(ROOT / "scripts/test")
+    assert "scripts/lock --check" in code
+    assert "apt_install nginx" in code
 
+
+def test_ci_fails_rather_than_skips_without_nginx() -> None:
+    """On a developer machine without nginx the scripts/serve tests skip; in CI they must fail."""
+    import sys
+
+    base = {**os.environ, "LAB_NGINX": "/nonexistent/nginx"}
+    base.pop("CI", None)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_serve.py",
+           "-k", "two_learners or sigterm"]
+    local = subprocess.run(cmd, cwd=ROOT, env=base, capture_output=True, text=True, timeout=120)
+    ci = subprocess.run(cmd, cwd=ROOT, env={**base, "CI": "true"}, capture_output=True, text=True, timeout=120)
+    assert local.returncode == 0 and "2 skipped" in local.stdout, local.stdout
+    assert ci.returncode != 0 and "CI must run the scripts/serve tests" in ci.stdout, ci.stdout
