@@ -313,8 +313,8 @@ class Session:
             ),
             timeout,
         )
-        replica = self.ws.response.headers.get("X-Lab-Replica")
-        self.replica = replica or self.replica
+        replicas = self.ws.response.headers.get_all("X-Lab-Replica")  # behind two nginx: the inner one's first
+        self.replica = replicas[0] if replicas else self.replica
 
     async def close(self) -> None:
         if self.ws is not None:

@@ -24,6 +24,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -312,6 +313,25 @@ def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served
         served.replica_pids[replica_a] = int(new_pids[-1])
     finally:
         tab.context.close()
+
+
+def test_the_load_benchmark_learners_work_through_nginx(served: Served) -> None:
+    """bench/bench_load.py's learners (protocol-level clients) do their whole scenario with no problem:
+    answered, no exception, each sees its own state. Keeps the benchmark honest as the pages change."""
+    import asyncio
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "bench_load.py")
+    bench = sys.modules.setdefault("bench_load", importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(bench)
+    target = bench.Target("served", served.base_url, fixed_pids=[served.process.pid])
+    with ThreadPoolExecutor(1) as pool:  # a thread of its own: Playwright's sync API holds this one's event loop
+        result = pool.submit(asyncio.run, bench.run_level(target, 4, ramp=0.5, seed=3, think=(0.0, 0.05))).result()
+    assert not result.unanswered and not result.exceptions and not result.wrong_state, (
+        result.unanswered + result.exceptions + result.wrong_state)
+    assert len(result.latencies["click"]) == 4 * bench.CLICKS and len(result.latencies["type"]) == 4
+    assert len(result.replicas_used) == 2 or set(result.replicas_used) <= set(served.replica_pids)
+    assert result.cpu_s > 0 and result.rss_live > 0
 
 
 def test_sigterm_stops_nginx_and_every_replica(served: Served) -> None:
