@@ -749,6 +749,9 @@ def main() -> int:
     parser.add_argument("--wait-quiet", type=float, default=180,
                         help="before each level, wait up to this many seconds for other processes to leave the "
                         "cores alone (default %(default)s; 0: do not wait)")
+    parser.add_argument("--pause", type=float, default=2.0,
+                        help="seconds between levels (default %(default)s; over 120 lets Streamlit drop the last "
+                        "level's disconnected sessions, to see memory come back to its level)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop the targets on SIGTERM too
@@ -799,7 +802,7 @@ def main() -> int:
                       f"{res.cpu_s:.1f} s, this client {row['client_cpu_s']:.1f} s, anything else on the machine "
                       f"{row['other_cpu_s']:.1f} s" + ("  <- NOT QUIET" if row['other_cpu_s'] > 0.1 * row['wall_s'] else ""),
                       flush=True)
-                time.sleep(2)
+                time.sleep(args.pause)
             if args.first_visit:
                 if assets is None:
                     try:

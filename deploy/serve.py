@@ -40,6 +40,7 @@ import ctypes
 import gzip
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -129,9 +130,28 @@ def prepare_static(target: Path) -> tuple[int, int]:
 # --- nginx config -----------------------------------------------------------------------------
 
 
-def render_config(*, run_dir: Path, www_dir: Path, static_root: Path, listen: str, upstreams: list[str], workers: str,
-                  user_line: str, access_log: str, max_body: str) -> str:
-    servers = "\n".join(f"        server {u} max_fails=1 fail_timeout=3s;" for u in upstreams)
+def upstream_blocks(upstreams: list[str]) -> dict[str, str]:
+    """The generated parts of the nginx config: one upstream per replica (r1, r2, ...; the others as backups),
+    lab_pick and lab_any (round robin over all), and the maps between cookie, upstream and address."""
+    names = [f"r{i}" for i in range(1, len(upstreams) + 1)]
+    server = "        server {} max_fails=1 fail_timeout=3s{};"
+    blocks = []
+    for block in ("lab_pick", "lab_any"):
+        blocks.append(f"    upstream {block} {{\n        zone {block} 64k;\n"
+                      + "\n".join(server.format(u, "") for u in upstreams) + "\n        keepalive 16;\n    }")
+    for name, address in zip(names, upstreams):
+        lines = [server.format(address, "")] + [f"        server {u} backup;" for u in upstreams if u != address]
+        blocks.append(f"    upstream lab_{name} {{\n        zone lab_{name} 64k;\n" + "\n".join(lines)
+                      + "\n        keepalive 16;\n    }")
+    return {
+        "UPSTREAMS": "\n".join(blocks),
+        "COOKIE_TO_UPSTREAM": "\n".join(f"        {n} lab_{n};" for n in names),
+        "ADDRESS_TO_NAME": "\n".join(f'        "{u}" {n};' for n, u in zip(names, upstreams)),
+    }
+
+
+def render_config(*, run_dir: Path, www_dir: Path, static_root: Path, listen: str, upstreams: list[str],
+                  workers: str, user_line: str, access_log: str, max_body: str, cookie: str) -> str:
     text = TEMPLATE.read_text(encoding="utf-8")
     for name, value in {
         "USER_LINE": user_line,
@@ -140,9 +160,10 @@ def render_config(*, run_dir: Path, www_dir: Path, static_root: Path, listen: st
         "WWW_DIR": str(www_dir),
         "STATIC_ROOT": str(static_root),
         "LISTEN": listen,
-        "UPSTREAM_SERVERS": servers,
         "ACCESS_LOG": access_log,
         "MAX_BODY": max_body,
+        "COOKIE": cookie,
+        **upstream_blocks(upstreams),
     }.items():
         text = text.replace(f"@@{name}@@", value)
     leftover = [part.split("@@")[0] for part in text.split("@@")[1::2]]
@@ -251,7 +272,7 @@ class Server:
             run_dir=self.run_dir, www_dir=self.www_dir(), static_root=static_root, listen=f"{self.args.address}:{self.args.port}",
             upstreams=upstreams, workers=str(self.args.nginx_workers), user_line=nginx_user_line(),
             access_log=f"{self.run_dir}/access.log lab" if self.args.access_log else "off",
-            max_body=self.args.max_body,
+            max_body=self.args.max_body, cookie=self.args.cookie,
         ), encoding="utf-8")
         nginx_cmd = [self.nginx_bin, "-p", str(self.run_dir), "-c", str(conf), "-e", str(self.run_dir / "nginx-error.log")]
         check = subprocess.run([*nginx_cmd, "-t", "-q"], capture_output=True, text=True)
@@ -438,6 +459,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="first replica port (the others follow); default: free ports on 127.0.0.1")
     parser.add_argument("--upstream", action="append", default=[], metavar="HOST:PORT",
                         help="also send learners to a replica (or another machine's scripts/serve) at HOST:PORT; repeatable")
+    parser.add_argument("--cookie", default="lab_replica",
+                        help="the affinity cookie's name (default %(default)s; a front scripts/serve in front of "
+                        "others' needs a name of its own, e.g. lab_machine)")
     parser.add_argument("--nginx-workers", default="auto", help="nginx worker processes (default %(default)s)")
     parser.add_argument("--max-body", default="200m", help="largest upload nginx lets through (default %(default)s, "
                         "Streamlit's own limit)")
@@ -455,6 +479,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         argv, streamlit_args = argv[:cut], argv[cut + 1:]
     args = parser.parse_args(argv)
     args.streamlit_args = streamlit_args
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", args.cookie):
+        parser.error("--cookie: letters, digits and _ only")
     if args.replicas < 0 or (args.replicas == 0 and not args.upstream):
         parser.error("--replicas must be at least 1 (or 0 with --upstream)")
     return args

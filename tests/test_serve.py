@@ -4,6 +4,7 @@ One server for the module (``scripts/serve --replicas 2`` on a free port, run
 directory in a temp dir). The tests check what a classroom relies on:
 
 - two learners, each on their own replica, each see their own state;
+- new browsers take turns between the replicas, and keep theirs (a cookie);
 - the websocket is upgraded through nginx and every request of a browser stays
   on its replica (nginx's access log names the replica of each request);
 - static files come from nginx, gzip-compressed, cached for a year;
@@ -73,9 +74,9 @@ class Served:
     def access_log(self) -> list[dict[str, str]]:
         rows = []
         for line in (self.run_dir / "access.log").read_text(encoding="utf-8").splitlines():
-            m = re.search(r'"(\S+) (\S+) [^"]*" (\d+) .* affinity=(\S+) replica=(\S+)', line)
+            m = re.search(r'"(\S+) (\S+) [^"]*" (\d+) .* cookie=(\S*) replica=(\S+)', line)
             if m:
-                rows.append(dict(zip(("method", "path", "status", "affinity", "replica"), m.groups())))
+                rows.append(dict(zip(("method", "path", "status", "cookie", "replica"), m.groups())))
         return rows
 
 
@@ -162,17 +163,14 @@ def served(tmp_path_factory: pytest.TempPathFactory):
                 pass
 
 
-def _affinities_on_two_replicas(server: Served) -> tuple[tuple[str, str], tuple[str, str]]:
-    """Two cookie values that nginx sends to different replicas (the upstream hashes the cookie)."""
-    seen: dict[str, str] = {}
-    for i in range(64):
-        value = f"test-learner-{i}"
-        _, headers, _ = _get(f"{server.base_url}/_stcore/health", {"Cookie": f"lab_affinity={value}"})
-        seen.setdefault(headers["x-lab-replica"], value)
-        if len(seen) == 2:
-            (ra, a), (rb, b) = seen.items()
-            return (a, ra), (b, rb)
-    pytest.fail(f"64 cookies all went to {set(seen)}")
+def _replica_cookies(server: Served) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The cookie values that name the two replicas, with each one's address (as X-Lab-Replica says)."""
+    out = []
+    for name in ("r1", "r2"):
+        _, headers, _ = _get(f"{server.base_url}/_stcore/health", {"Cookie": f"lab_replica={name}"})
+        out.append((name, headers["x-lab-replica"]))
+    assert out[0][1] != out[1][1] and {a for _, a in out} == set(server.replica_pids), out
+    return out[0], out[1]
 
 
 @pytest.fixture(scope="module")
@@ -200,7 +198,7 @@ def _learner(chromium, server: Served, affinity: str) -> Tab:
     """A learner's own browser profile (its own cookies), already holding an affinity cookie."""
     context = chromium.new_context(viewport=VIEWPORT)
     context.set_default_timeout(PAGE_TIMEOUT_MS)
-    context.add_cookies([{"name": "lab_affinity", "value": affinity, "url": server.base_url}])
+    context.add_cookies([{"name": "lab_replica", "value": affinity, "url": server.base_url}])
     tab = Tab(context, context.new_page())
     tab.page.on("websocket", lambda ws: tab.sockets.append(ws))
     tab.page.on("response", lambda r: tab.static.append(r) if "/static/" in r.url else None)
@@ -214,7 +212,7 @@ def _next(page, expect: str) -> None:
 
 
 def test_two_learners_see_their_own_state_each_on_one_replica(served: Served, chromium) -> None:
-    (a, replica_a), (b, replica_b) = _affinities_on_two_replicas(served)
+    (a, replica_a), (b, replica_b) = _replica_cookies(served)
     tab_a, tab_b = _learner(chromium, served, a), _learner(chromium, served, b)
     page_a, page_b = tab_a.page, tab_b.page
     try:
@@ -251,14 +249,14 @@ def test_two_learners_see_their_own_state_each_on_one_replica(served: Served, ch
     deadline = time.monotonic() + 10
     while True:
         rows = served.access_log()
-        upgrades = {aff: [r["status"] for r in rows if r["affinity"] == aff and r["path"] == "/_stcore/stream"]
+        upgrades = {aff: [r["status"] for r in rows if r["cookie"] == aff and r["path"] == "/_stcore/stream"]
                     for aff in (a, b)}
         if all(upgrades.values()) or time.monotonic() > deadline:
             break
         time.sleep(0.2)
     assert upgrades == {a: ["101"], b: ["101"]}, rows
     for affinity, replica in ((a, replica_a), (b, replica_b)):
-        proxied = {r["replica"] for r in rows if r["affinity"] == affinity and r["replica"] != "-"}
+        proxied = {r["replica"] for r in rows if r["cookie"] == affinity and r["replica"] != "-"}
         assert proxied == {replica}, f"{affinity}: requests went to {proxied}, not only to {replica}"
     assert replica_a != replica_b
 
@@ -266,8 +264,7 @@ def test_two_learners_see_their_own_state_each_on_one_replica(served: Served, ch
 def test_static_files_and_html_headers(served: Served) -> None:
     status, headers, body = _get(f"{served.base_url}/Tokenize_anything?text=hello")
     assert status == 200 and b"<title>" in body
-    assert headers["cache-control"] == "no-cache"
-    assert headers["set-cookie"].startswith("lab_affinity=") and "HttpOnly" in headers["set-cookie"]
+    assert headers["cache-control"] == "no-cache" and "set-cookie" not in headers
     script = re.search(rb'src="\./(static/js/[^"]+\.js)"', body).group(1).decode()
     status, headers, gz = _get(f"{served.base_url}/{script}", {"Accept-Encoding": "gzip"})
     status2, headers2, plain = _get(f"{served.base_url}/{script}")
@@ -280,8 +277,45 @@ def test_static_files_and_html_headers(served: Served) -> None:
     assert err.value.code == 404
 
 
+def test_new_browsers_take_turns_and_host_config_names_their_replica(served: Served) -> None:
+    """A browser without the cookie gets it from /_stcore/host-config, naming the replica that answered;
+    new browsers take turns, so a class is split evenly (a hash or a random pick is not even)."""
+    names = []
+    for _ in range(6):
+        _, headers, _ = _get(f"{served.base_url}/_stcore/health")  # no cookie: any replica, and no cookie of ours
+        assert "lab_replica" not in headers.get("set-cookie", "")
+        _, headers, _ = _get(f"{served.base_url}/_stcore/host-config")
+        name = re.fullmatch(r"lab_replica=(r[12]); Path=/; HttpOnly; SameSite=Lax", headers["set-cookie"]).group(1)
+        assert headers["x-lab-replica"] == dict(_replica_cookies(served))[name]
+        names.append(name)
+        _, again, _ = _get(f"{served.base_url}/_stcore/host-config", {"Cookie": f"lab_replica={name}"})
+        assert "set-cookie" not in again and again["x-lab-replica"] == headers["x-lab-replica"]
+    assert sorted(names) == ["r1"] * 3 + ["r2"] * 3, names
+
+
+def test_the_load_benchmark_learners_work_through_nginx(served: Served) -> None:
+    """bench/bench_load.py's learners (protocol-level clients) do their whole scenario with no problem:
+    answered, no exception, each sees its own state. Keeps the benchmark honest as the pages change."""
+    import asyncio
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "bench_load.py")
+    bench = sys.modules.setdefault("bench_load", importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(bench)
+    target = bench.Target("served", served.base_url, fixed_pids=[served.process.pid])
+    with ThreadPoolExecutor(1) as pool:  # a thread of its own: Playwright's sync API holds this one's event loop
+        result = pool.submit(asyncio.run, bench.run_level(target, 4, ramp=0.5, seed=3, think=(0.0, 0.05))).result()
+    assert not result.unanswered and not result.exceptions and not result.wrong_state, (
+        result.unanswered + result.exceptions + result.wrong_state)
+    assert len(result.latencies["click"]) == 4 * bench.CLICKS and len(result.latencies["type"]) == 4
+    assert sorted(result.replicas_used.values()) == [2, 2], result.replicas_used  # new browsers take turns
+    assert result.cpu_s > 0 and result.rss_live > 0
+
+
 def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served, chromium) -> None:
-    (a, replica_a), _ = _affinities_on_two_replicas(served)
+    """(After this, nginx avoids the restarted replica for a few seconds: its kept-alive connections
+    to the old process fail once. So the tests that count turns run before it.)"""
+    (a, replica_a), _ = _replica_cookies(served)
     tab = _learner(chromium, served, a)
     page = tab.page
     try:
@@ -313,25 +347,6 @@ def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served
         served.replica_pids[replica_a] = int(new_pids[-1])
     finally:
         tab.context.close()
-
-
-def test_the_load_benchmark_learners_work_through_nginx(served: Served) -> None:
-    """bench/bench_load.py's learners (protocol-level clients) do their whole scenario with no problem:
-    answered, no exception, each sees its own state. Keeps the benchmark honest as the pages change."""
-    import asyncio
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "bench_load.py")
-    bench = sys.modules.setdefault("bench_load", importlib.util.module_from_spec(spec))
-    spec.loader.exec_module(bench)
-    target = bench.Target("served", served.base_url, fixed_pids=[served.process.pid])
-    with ThreadPoolExecutor(1) as pool:  # a thread of its own: Playwright's sync API holds this one's event loop
-        result = pool.submit(asyncio.run, bench.run_level(target, 4, ramp=0.5, seed=3, think=(0.0, 0.05))).result()
-    assert not result.unanswered and not result.exceptions and not result.wrong_state, (
-        result.unanswered + result.exceptions + result.wrong_state)
-    assert len(result.latencies["click"]) == 4 * bench.CLICKS and len(result.latencies["type"]) == 4
-    assert len(result.replicas_used) == 2 or set(result.replicas_used) <= set(served.replica_pids)
-    assert result.cpu_s > 0 and result.rss_live > 0
 
 
 def test_sigterm_stops_nginx_and_every_replica(served: Served) -> None:
