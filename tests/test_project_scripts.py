@@ -11,7 +11,7 @@ import pytest
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ["scripts/test", "scripts/run", "scripts/install-data", ".ci/run"]
+SCRIPTS = ["scripts/test", "scripts/run", "scripts/install-data", ".ci/run", "scripts/serve", "scripts/lock"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
@@ -77,3 +77,61 @@ def test_ci_fails_rather_than_skips_without_a_browser() -> None:
     ci = subprocess.run(cmd, cwd=root, env={**base, "CI": "true"}, capture_output=True, text=True, timeout=120)
     assert local.returncode in (0, 5) and "1 skipped" in local.stdout  # 5: the module alone collects nothing
     assert ci.returncode != 0 and "CI must run the browser tests" in ci.stdout
+
+
+def _load_lock_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lab_lock", ROOT / "scripts" / "lock.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_lock_pins_exact_versions_of_the_whole_tree() -> None:
+    """requirements.lock pins every package requirements-dev.txt needs, at the version installed here."""
+    lock = _load_lock_module()
+    lines = [line for line in (ROOT / "requirements.lock").read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    for line in lines:
+        req = Requirement(line)
+        assert [spec.operator for spec in req.specifier] == ["=="], f"{line}: pin one exact version"
+    assert not lock.differences(), "\n".join(lock.differences()) + "\n(run scripts/lock after a deliberate upgrade)"
+    pinned = lock.read_lock()
+    for line in _requirements("requirements.txt"):  # the lock lies within the requirements' lower bounds
+        req = Requirement(line)
+        assert req.specifier.contains(pinned[req.name.lower()], prereleases=True), line
+
+
+def test_lock_check_reports_a_difference(tmp_path: Path) -> None:
+    lock = _load_lock_module()
+    text = (ROOT / "requirements.lock").read_text(encoding="utf-8")
+    changed = tmp_path / "requirements.lock"
+    changed.write_text(text.replace("\nstreamlit==", "\nstreamlit==0.1.0\n# was streamlit=="), encoding="utf-8")
+    assert any(d.startswith("streamlit: installed") for d in lock.differences(changed))
+
+
+@pytest.mark.parametrize("name", ["scripts/run", "scripts/test", "scripts/serve"])
+def test_scripts_install_the_locked_versions(name: str) -> None:
+    installs = [line for line in _code_lines(ROOT / name).splitlines() if "pip install" in line]
+    assert installs and all("-c requirements.lock" in line for line in installs), installs
+
+
+def test_scripts_test_checks_the_lock_and_installs_nginx() -> None:
+    code = _code_lines(ROOT / "scripts/test")
+    assert "scripts/lock --check" in code
+    assert "apt_install nginx" in code
+
+
+def test_ci_fails_rather_than_skips_without_nginx() -> None:
+    """On a developer machine without nginx the scripts/serve tests skip; in CI they must fail."""
+    import sys
+
+    base = {**os.environ, "LAB_NGINX": "/nonexistent/nginx"}
+    base.pop("CI", None)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_serve.py",
+           "-k", "two_learners or sigterm"]
+    local = subprocess.run(cmd, cwd=ROOT, env=base, capture_output=True, text=True, timeout=120)
+    ci = subprocess.run(cmd, cwd=ROOT, env={**base, "CI": "true"}, capture_output=True, text=True, timeout=120)
+    assert local.returncode == 0 and "2 skipped" in local.stdout, local.stdout
+    assert ci.returncode != 0 and "CI must run the scripts/serve tests" in ci.stdout, ci.stdout

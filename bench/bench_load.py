@@ -1,0 +1,833 @@
+"""A classroom at once: many learners, click -> new state latency, CPU and memory (a benchmark, not a test).
+
+Each learner is a protocol-level client (deploy/stclient.py) that speaks
+Streamlit's websocket protocol as Chromium does: the page's HTML, health and
+host-config over HTTP (cookies: the XSRF token, and behind scripts/serve the
+affinity cookie), then /_stcore/stream with binary BackMsg/ForwardMsg protobufs.
+What a learner does, like the class in the issue:
+
+1. opens a deep link to Train step by step on a preset (round robin over
+   ``lessons.presets()``: ``/Train_step_by_step?preset=<id>``);
+2. clicks Next ten times, about 1 s apart (0.8-1.2 s after the last answer);
+   at the last merge, where Next is disabled, it clicks First instead;
+3. opens Tokenize anything from the sidebar (``/Tokenize_anything``);
+4. types its own Hindi + English sentence into the text area ``tokenize.text``.
+
+Latency is from sending the click to the first message that draws the new
+state: for Train the step header "Merge k of n" (or "Step 0 of n"), with this
+learner's k and its preset's n; for Tokenize the first delta that draws the
+learner's own word among the tokens. "Answered" means the run reached
+script_finished within 60 s. "Own state" checks every answer against what this
+learner did: the header's step and the preset's merge count, the preset in the
+Corpus box, the URL the server set (``step=k``, this preset, this learner's
+text), and that no other learner's sentence reaches this learner. CPU is read
+from /proc (utime + stime of every server process: the replicas and nginx),
+memory is the servers' summed RSS before, while every learner is still
+connected, and after they left (disconnected sessions are kept for
+``server.disconnectedSessionTTL``, 120 s).
+
+First visit with an empty cache: a real Chromium (Debian's, via Playwright)
+opens the deep link once and the URLs it fetches are recorded (HTML, JS, CSS,
+fonts, health, host-config); then ``--first-visit`` fresh visitors at once each
+fetch that list through the server the way a browser does (six keep-alive
+connections, ``Accept-Encoding: gzip, deflate, br, zstd``), connect the
+websocket and run the page. "Usable" is when the page's first run has drawn
+its step header. Without Chromium this part is skipped.
+
+The client was checked against Chromium once, and the check is repeatable:
+``--check-browser`` drives Chromium through the same steps (deep link, Next,
+Next, the sidebar link, typing + Ctrl+Enter), records every BackMsg Chromium
+sends (Playwright's websocket ``framesent`` events), drives this client through
+the same steps and compares the two, message by message: query string, page
+name, page hash, fragment id, every widget id and value, context info. They
+agree field for field (only the ``url`` host differs when the targets do).
+
+Targets: ``single`` is one Streamlit process started as scripts/run starts it;
+``serveN`` is ``scripts/serve --replicas N``. The bench starts each target on
+a free loopback port, warms it up, runs the levels, and stops it. ``--url``
+measures a server that is already running instead (``--pids`` names its
+processes for the CPU and memory figures). Everything stays on 127.0.0.1, and
+every loop is bounded (the learners' scripted steps, 60 s per answer).
+
+    .venv/bin/python bench/bench_load.py                          # single and serve2; 1, 10, 20, 40 learners; 40 first visits
+    .venv/bin/python bench/bench_load.py --targets single,serve2,serve3 --learners 40 --first-visit 40
+    .venv/bin/python bench/bench_load.py --url http://127.0.0.1:8080 --pids 1234,1240
+    .venv/bin/python bench/bench_load.py --check-browser
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import lessons  # noqa: E402
+from deploy.stclient import HttpConnection, ProtocolError, Session, query  # noqa: E402
+from tokenizer import train  # noqa: E402
+
+CLICKS = 10
+THINK_S = (0.8, 1.2)  # a learner's pause before each action
+ANSWER_TIMEOUT_S = 60
+TRAIN, TOKENIZE = "Train_step_by_step", "Tokenize_anything"
+# Words that GPT-4o's tokenizer (o200k_base, the Tokenize page's default) keeps as one token with the space
+# before them, so each is drawn whole in one chip: a learner's own word shows when its tokens are drawn.
+WORDS = ("apple river mango tiger cricket garden pencil rocket violin window yellow zebra bridge candle dragon "
+         "forest guitar harbor island jacket kettle ladder marble needle orange pepper rabbit saddle tomato "
+         "umbrella velvet walnut castle butter copper dinner engine ginger").split()
+CLK = os.sysconf("SC_CLK_TCK")
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+
+
+# --- Server processes: CPU and memory from /proc -------------------------------------------------
+
+
+def process_tree(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        if os.path.exists(f"/proc/{pid}"):
+            out.append(pid)
+            todo.extend(children.get(pid, []))
+    return out
+
+
+def cpu_seconds(pids: list[int]) -> dict[int, float]:
+    out = {}
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            out[pid] = (int(fields[11]) + int(fields[12])) / CLK
+        except (OSError, IndexError, ValueError):
+            pass
+    return out
+
+
+def rss_bytes(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm") as f:
+                total += int(f.read().split()[1]) * PAGE_SIZE
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds every process on the machine spent (all cores): to see load from anything else."""
+    with open("/proc/stat") as f:
+        fields = [int(x) for x in f.readline().split()[1:]]
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+    return (sum(fields[:8]) - idle) / CLK
+
+
+def wait_quiet(target: "Target", max_wait: float) -> float:
+    """Wait (at most ``max_wait`` s) until nothing but the server keeps the machine busy; returns the other load
+    in cores. On a shared machine, figures taken while something else runs are not the server's."""
+    deadline = time.monotonic() + max_wait
+    while True:
+        pids = target.pids()
+        m0, c0 = machine_busy_seconds(), sum(cpu_seconds(pids).values())
+        time.sleep(2)
+        m1, c1 = machine_busy_seconds(), sum(cpu_seconds(pids).values())
+        other = max(0.0, (m1 - m0) - (c1 - c0)) / 2
+        if other < 0.15 or time.monotonic() > deadline:
+            return other
+        print(f"   waiting for the machine to be quiet: other processes keep {other:.2f} cores busy", flush=True)
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Target:
+    name: str
+    url: str
+    process: subprocess.Popen | None = None
+    fixed_pids: list[int] = field(default_factory=list)
+    log: Path | None = None
+
+    def pids(self) -> list[int]:
+        if self.process is not None:
+            return process_tree(self.process.pid)
+        return [p for pid in self.fixed_pids for p in process_tree(pid)]
+
+    def stop(self) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def _wait_healthy(url: str, process: subprocess.Popen, timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the server exited with code {process.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{url} not healthy after {timeout:.0f} s")
+
+
+def start_target(name: str, log_dir: Path) -> Target:
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    log = log_dir / f"bench-load-{name}.log"
+    out = open(log, "w", encoding="utf-8")
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    if name == "single":  # what scripts/run starts (streamlit run app.py), headless on loopback
+        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+               "--server.address", "127.0.0.1", "--server.port", str(port),
+               "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+    elif re.fullmatch(r"serve\d+", name):
+        cmd = [str(ROOT / "scripts" / "serve"), "--replicas", name[5:], "--port", str(port), "--address", "127.0.0.1"]
+        env["LAB_PYTHON"] = sys.executable
+    else:
+        raise SystemExit(f"unknown target {name!r}: use single or serveN (serve2, serve3, ...)")
+    process = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                               env=env, start_new_session=True)
+    target = Target(name, url, process, log=log)
+    try:
+        if name == "single":
+            _wait_healthy(url, process)
+        else:  # scripts/serve says "ready" after every replica is healthy and warmed up
+            deadline = time.monotonic() + 300
+            while "scripts/serve: ready:" not in log.read_text(encoding="utf-8", errors="replace"):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("scripts/serve did not get ready:\n" + log.read_text(encoding="utf-8"))
+                time.sleep(0.2)
+    except BaseException:
+        target.stop()
+        raise
+    return target
+
+
+# --- One learner ------------------------------------------------------------------------------
+
+
+@dataclass
+class Interaction:
+    kind: str  # load, click, switch, type
+    latency: float | None  # click -> the message that draws the new state
+    duration: float | None  # click -> script_finished
+    problem: str | None = None  # "unanswered: ...", "exception: ...", "state: ..."
+    cpu_s: float | None = None  # server CPU for this interaction (measured when a learner is alone)
+
+
+@dataclass
+class Learner:
+    index: int
+    preset: str
+    interactions: list[Interaction] = field(default_factory=list)
+    session: Session | None = None
+    replica: str | None = None
+    frames: list[bytes] = field(default_factory=list)  # only frames naming a learner (for the cross-check)
+
+    def problems(self, prefix: str) -> list[str]:
+        return [i.problem for i in self.interactions if i.problem and i.problem.startswith(prefix)]
+
+
+def sentence(i: int) -> tuple[str, str, str]:
+    """Learner i's own Hindi + English sentence, and its two words (unique per learner up to 1,444)."""
+    w1, w2 = WORDS[i % len(WORDS)], WORDS[(i // len(WORDS)) % len(WORDS)]
+    return f"मेरा नाम learner {i} है and I love {w1} chai with {w2}", w1, w2
+
+
+_STEPS: dict[str, int] = {}
+
+
+def steps_of(preset_id: str) -> int:
+    """How many merges the preset's training makes (the n in "Merge k of n"), from the engine itself."""
+    if preset_id not in _STEPS:
+        p = lessons.presets()[preset_id]
+        _STEPS[preset_id] = len(train(p.corpus, p.merges, **p.train_kwargs()).steps)
+    return _STEPS[preset_id]
+
+
+def _check_url(qs: str | None, expect: dict[str, str | None]) -> str | None:
+    """None if the query string the server set agrees with ``expect`` (None: absent or the page's default)."""
+    if qs is None:
+        return None
+    got = dict(urllib.parse.parse_qsl(qs))
+    for name, want in expect.items():
+        if name in got and want is not None and got[name] != want:
+            return f"URL has {name}={got[name]!r}, this learner has {want!r}"
+        if want is not None and name not in got and name != "preset":
+            return f"URL has no {name}, this learner has {want!r}"
+    return None
+
+
+async def learner_run(url: str, i: int, start_delay: float, rng: random.Random,
+                      think: tuple[float, float] = THINK_S, cpu=None) -> Learner:
+    preset_ids = list(lessons.presets())
+    preset_id = preset_ids[i % len(preset_ids)]
+    preset = lessons.presets()[preset_id]
+    me = Learner(i, preset_id)
+    await asyncio.sleep(start_delay)
+    session = me.session = Session(url)
+
+    async def act(kind: str, coro, check=None) -> None:
+        cpu_before = cpu() if cpu else None
+        try:
+            run = await coro
+        except (ProtocolError, OSError, asyncio.TimeoutError) as exc:
+            me.interactions.append(Interaction(kind, None, None, f"unanswered: {kind}: {exc}"))
+            raise
+        problem = None
+        if run.exceptions:
+            problem = f"exception: {kind}: {run.exceptions[0]}"
+        elif run.status not in ("ok", "fragment ok"):
+            problem = f"unanswered: {kind}: script {run.status}"
+        elif check is not None:
+            problem = check(run)
+        if cpu:
+            await asyncio.sleep(0.05)  # the server finishes sending (and its bookkeeping) after script_finished
+        me.interactions.append(Interaction(kind, run.latency, run.duration, problem,
+                                           cpu() - cpu_before if cpu_before is not None else None))
+        me.frames.extend(f for f in run.frames if b"learner" in f)
+        run.frames.clear()
+
+    n = steps_of(preset_id)
+    try:
+        await session.open(TRAIN, query(preset=preset_id))
+        me.replica = session.replica
+
+        def check_load(run):
+            if run.marker_at is None:
+                return f"state: load: no 'Step 0 of {n}' header (preset {preset_id})"
+            return None
+
+        await act("load", session.load(marker=f"Step 0 of {n}".encode(), timeout=ANSWER_TIMEOUT_S), check_load)
+        step = 0
+        for _ in range(CLICKS):
+            await asyncio.sleep(rng.uniform(*think))
+            key = "train.next" if step < n else "train.first"
+            step = step + 1 if step < n else 0
+            text = f"Merge {step} of {n}" if step else f"Step 0 of {n}"
+
+            def check_click(run, step=step, text=text):
+                if run.marker_at is None:
+                    return f"state: click: no '{text}' header (preset {preset_id})"
+                corpus = session.widgets.get(session.ids_by_key.get("train.preset", ""))
+                if corpus is not None and preset.title not in corpus.string_value:
+                    return f"state: click: the Corpus box says {corpus.string_value!r}, not {preset.title!r}"
+                return _check_url(run.query_string, {"preset": preset_id, "step": str(step) if step else None})
+
+            await act("click", session.click(key, marker=text.encode(), timeout=ANSWER_TIMEOUT_S), check_click)
+
+        await asyncio.sleep(rng.uniform(*think))
+        own, w1, w2 = sentence(i)
+        seen_on_page: list[bytes] = []
+
+        def check_switch(run):
+            seen_on_page.extend(run.frames)
+            return None
+
+        session.keep_frames = True
+        await act("switch", session.switch_page(TOKENIZE, timeout=ANSWER_TIMEOUT_S), check_switch)
+        marker = next((w for w in (w1, w2) if not any(w.encode() in f for f in seen_on_page)), None)
+        await asyncio.sleep(rng.uniform(*think))
+
+        def check_type(run):
+            if marker is not None and run.marker_at is None:
+                return f"state: type: the tokens of this learner's text (word {marker!r}) were not drawn"
+            if run.query_string is not None and dict(urllib.parse.parse_qsl(run.query_string)).get("text") != own:
+                return f"state: type: the URL's text is not this learner's: {run.query_string[:80]!r}"
+            return None
+
+        await act("type", session.type_text("tokenize.text", own, marker=marker.encode() if marker else None,
+                                             timeout=ANSWER_TIMEOUT_S), check_type)
+    except (ProtocolError, OSError, asyncio.TimeoutError) as exc:
+        if not me.interactions or not (me.interactions[-1].problem or "").startswith("unanswered"):
+            me.interactions.append(Interaction("connect", None, None, f"unanswered: connect: {exc}"))
+    # Another learner's sentence must never reach this one.
+    others = {int(m) for f in me.frames for m in re.findall(rb"learner(?:\+|%20| )(\d+)(?:\+|%20| )", f)} - {i}
+    if others:
+        me.interactions.append(Interaction("cross", None, None, f"state: saw learner(s) {sorted(others)[:5]}'s text"))
+    me.frames.clear()
+    return me
+
+
+# --- A level: N learners at once ----------------------------------------------------------------
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = (len(values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(values) - 1)
+    return values[lo] + (values[hi] - values[lo]) * (k - lo)
+
+
+@dataclass
+class LevelResult:
+    target: str
+    learners: int
+    latencies: dict[str, list[float]]
+    unanswered: list[str]
+    exceptions: list[str]
+    wrong_state: list[str]
+    interactions: int
+    cpu_s: float
+    client_cpu_s: float
+    machine_cpu_s: float
+    wall_s: float
+    rss_before: int
+    rss_live: int
+    rss_after: int
+    replicas_used: dict[str, int]
+    cpu_by_kind: dict[str, list[float]] = field(default_factory=dict)  # a lone learner's interactions
+
+    def row(self) -> dict:
+        lat = self.latencies
+        inter = lat["click"] + lat["type"]
+        return {
+            "target": self.target, "learners": self.learners,
+            "click_p50": pct(lat["click"], 0.5), "click_p95": pct(lat["click"], 0.95),
+            "click_max": max(lat["click"], default=float("nan")),
+            "type_p50": pct(lat["type"], 0.5), "type_p95": pct(lat["type"], 0.95),
+            "type_max": max(lat["type"], default=float("nan")),
+            "interaction_p95": pct(inter, 0.95),
+            "load_p50": pct(lat["load"], 0.5), "load_p95": pct(lat["load"], 0.95),
+            "switch_p95": pct(lat["switch"], 0.95),
+            "unanswered": len(self.unanswered), "exceptions": len(self.exceptions), "wrong_state": len(self.wrong_state),
+            "interactions": self.interactions,
+            "cpu_ms_per_interaction": 1000 * self.cpu_s / max(1, self.interactions),
+            "cpu_util": self.cpu_s / self.wall_s if self.wall_s else 0,
+            "client_cpu_s": self.client_cpu_s, "wall_s": self.wall_s,
+            "other_cpu_s": max(0.0, self.machine_cpu_s - self.cpu_s - self.client_cpu_s),
+            "rss_before_mb": self.rss_before / 2**20, "rss_live_mb": self.rss_live / 2**20,
+            "rss_after_mb": self.rss_after / 2**20,
+            "kb_per_live_session": (self.rss_live - self.rss_before) / 1024 / max(1, self.learners),
+            "replicas_used": self.replicas_used,
+            "cpu_ms_by_kind": {k: 1000 * statistics.median(v) for k, v in self.cpu_by_kind.items() if v},
+        }
+
+
+_LEARNERS_SO_FAR = [0]  # every learner of a bench run gets its own sentence (no cache hit from an earlier level)
+
+
+async def run_level(target: Target, n: int, ramp: float, seed: int,
+                    think: tuple[float, float] = THINK_S) -> LevelResult:
+    rng = random.Random(seed)
+    first, _LEARNERS_SO_FAR[0] = _LEARNERS_SO_FAR[0], _LEARNERS_SO_FAR[0] + n
+    pids = target.pids()
+    rss_before = rss_bytes(pids)
+    cpu_before = cpu_seconds(pids)
+    client_before = resource.getrusage(resource.RUSAGE_SELF)
+    machine_before = machine_busy_seconds()
+    start = time.perf_counter()
+    learners = await asyncio.gather(*(
+        learner_run(target.url, first + i, ramp * i / max(1, n), random.Random(rng.random()), think,
+                    cpu=(lambda: sum(cpu_seconds(target.pids()).values())) if n == 1 else None)
+        for i in range(n)))
+    wall = time.perf_counter() - start
+    pids = target.pids()
+    rss_live = rss_bytes(pids)
+    cpu_after = cpu_seconds(pids)
+    client_after = resource.getrusage(resource.RUSAGE_SELF)
+    machine = machine_busy_seconds() - machine_before
+    await asyncio.gather(*(lr.session.close() for lr in learners if lr.session), return_exceptions=True)
+    await asyncio.sleep(2)
+    rss_after = rss_bytes(target.pids())
+    cpu = sum(v - cpu_before.get(pid, 0.0) for pid, v in cpu_after.items())
+    latencies: dict[str, list[float]] = {"load": [], "click": [], "switch": [], "type": []}
+    interactions = 0
+    for lr in learners:
+        for it in lr.interactions:
+            if it.kind in latencies:
+                interactions += 1
+                if it.latency is not None:
+                    latencies[it.kind].append(it.latency)
+    cpu_by_kind: dict[str, list[float]] = {}
+    for lr in learners:
+        for it in lr.interactions:
+            if it.cpu_s is not None and it.problem is None:
+                cpu_by_kind.setdefault(it.kind, []).append(it.cpu_s)
+    used: dict[str, int] = {}
+    for lr in learners:
+        used[lr.replica or "?"] = used.get(lr.replica or "?", 0) + 1
+    return LevelResult(
+        target.name, n, latencies,
+        [p for lr in learners for p in lr.problems("unanswered")],
+        [p for lr in learners for p in lr.problems("exception")],
+        [p for lr in learners for p in lr.problems("state")],
+        interactions, cpu,
+        (client_after.ru_utime + client_after.ru_stime) - (client_before.ru_utime + client_before.ru_stime),
+        machine, wall, rss_before, rss_live, rss_after, used, cpu_by_kind,
+    )
+
+
+# --- First visit with an empty cache ----------------------------------------------------------
+
+
+def chromium_asset_list(url: str, path: str) -> tuple[list[str], float]:
+    """The same-origin URLs a fresh Chromium fetches for ``path`` (in order), and how long it took to be usable."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.browser_helpers import CHROMIUM, CHROMIUM_ARGS, wait_for_streamlit
+
+    fetched: list[str] = []
+    origin = url.rstrip("/")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(viewport={"width": 1280, "height": 1500})
+            page = context.new_page()
+            page.on("request", lambda r: fetched.append(r.url)
+                    if r.url.startswith(origin) and r.resource_type != "websocket" else None)
+            start = time.perf_counter()
+            page.goto(f"{origin}/{path}")
+            wait_for_streamlit(page)
+            page.get_by_text(re.compile(r"Step 0 of \d+")).first.wait_for()
+            usable = time.perf_counter() - start
+            page.evaluate("document.fonts.ready")
+            page.wait_for_timeout(500)
+        finally:
+            browser.close()
+    seen, out = set(), []
+    for u in fetched:
+        target = u[len(origin):] or "/"
+        if target not in seen:
+            seen.add(target)
+            out.append(target)
+    return out, usable
+
+
+@dataclass
+class Visit:
+    assets_s: float | None = None
+    usable_s: float | None = None
+    wire_bytes: int = 0
+    problem: str | None = None
+
+
+async def first_visit(url: str, assets: list[str], n_preset: int, preset_id: str, start_delay: float) -> Visit:
+    """One fresh visitor: HTML, then the other URLs over six keep-alive connections, then the websocket's first run."""
+    await asyncio.sleep(start_delay)
+    visit = Visit()
+    session = Session(url, keep_frames=False)
+    parsed = urllib.parse.urlsplit(url)
+    conns = [session.http] + [HttpConnection(parsed.hostname or "127.0.0.1", parsed.port or 80) for _ in range(5)]
+    start = time.perf_counter()
+    try:
+        html_target, rest = assets[0], assets[1:]
+        page = await session.fetch(html_target)
+        visit.wire_bytes += page.wire_bytes
+        queue: asyncio.Queue[str] = asyncio.Queue()
+        for a in rest:
+            queue.put_nowait(a)
+
+        async def worker(conn: HttpConnection) -> None:
+            from deploy.stclient import BROWSER_HEADERS
+
+            while not queue.empty():
+                target = queue.get_nowait()
+                resp = await conn.get(target, {**BROWSER_HEADERS, **session.jar.header()})
+                session.jar.update(resp)
+                visit.wire_bytes += resp.wire_bytes
+                if resp.status >= 500:
+                    raise ProtocolError(f"GET {target}: HTTP {resp.status}")
+
+        await asyncio.gather(*(worker(c) for c in conns))
+        visit.assets_s = time.perf_counter() - start
+        session.url_path, session.query_string = TRAIN, query(preset=preset_id)
+        await session.connect(timeout=ANSWER_TIMEOUT_S)
+        run = await session.load(marker=f"Step 0 of {n_preset}".encode(), timeout=ANSWER_TIMEOUT_S)
+        if run.marker_at is None:
+            visit.problem = "the page's first run drew no step header"
+        visit.usable_s = (run.marker_at or run.finished or time.perf_counter()) - start
+    except (ProtocolError, OSError, asyncio.TimeoutError) as exc:
+        visit.problem = f"{type(exc).__name__}: {exc}"
+    finally:
+        await session.close()
+        for c in conns[1:]:
+            await c.close()
+    return visit
+
+
+async def run_first_visits(url: str, assets: list[str], n: int, ramp: float) -> list[Visit]:
+    preset_id = "chai"
+    steps = steps_of(preset_id)
+    assets = [f"/{TRAIN}?{query(preset=preset_id)}"] + [a for a in assets if not a.startswith(f"/{TRAIN}")]
+    return await asyncio.gather(*(first_visit(url, assets, steps, preset_id, ramp * i / max(1, n)) for i in range(n)))
+
+
+# --- Checking the client against Chromium -----------------------------------------------------
+
+
+def _summary(raw: bytes) -> dict | None:
+    from google.protobuf.json_format import MessageToDict
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    msg = BackMsg()
+    msg.ParseFromString(raw)
+    if msg.WhichOneof("type") != "rerun_script":
+        return None
+    cs = msg.rerun_script
+    ctx = MessageToDict(cs.context_info)
+    ctx["url"] = urllib.parse.urlsplit(ctx.get("url", "")).path
+    return {
+        "query_string": cs.query_string, "page_name": cs.page_name, "page_script_hash": cs.page_script_hash,
+        "fragment_id": cs.fragment_id, "context_info": ctx,
+        "widgets": {w.id.split("-", 2)[-1]: {k: v for k, v in MessageToDict(w).items() if k != "id"}
+                    for w in cs.widget_states.widgets},
+    }
+
+
+def check_browser(url: str) -> int:
+    """Chromium and this client go through the same steps; their BackMsgs are compared field by field."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.browser_helpers import CHROMIUM, CHROMIUM_ARGS, wait_for_streamlit
+
+    own, w1, _ = sentence(7)
+    sent: list[bytes] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 1500}).new_page()
+            page.on("websocket", lambda ws: ws.on(
+                "framesent", lambda p: sent.append(p if isinstance(p, bytes) else p.encode("latin-1"))))
+            page.goto(f"{url}/{TRAIN}?{query(preset='readers')}")
+            wait_for_streamlit(page)
+            for k in (1, 2):
+                page.get_by_role("button", name="Next").click()
+                page.get_by_text(f"Merge {k} of").first.wait_for()
+                wait_for_streamlit(page)
+            page.locator('[data-testid="stSidebar"] a', has_text="Tokenize anything").click()
+            page.get_by_role("textbox", name="Text").wait_for()
+            wait_for_streamlit(page)
+            box = page.get_by_role("textbox", name="Text")
+            box.fill(own)
+            box.press("Control+Enter")
+            page.wait_for_function(f"() => location.search.includes({json.dumps(urllib.parse.quote_plus(w1))})")
+            wait_for_streamlit(page)
+        finally:
+            browser.close()
+    chromium = [s for s in map(_summary, sent) if s is not None]
+
+    async def client_steps() -> list[dict]:
+        session = Session(url)
+        recorded: list[bytes] = []
+        original = session.rerun
+
+        async def recording_rerun(**kwargs):
+            ws_send = session.ws.send
+
+            async def send(data):
+                recorded.append(data)
+                await ws_send(data)
+
+            session.ws.send = send
+            try:
+                return await original(**kwargs)
+            finally:
+                session.ws.send = ws_send
+
+        session.rerun = recording_rerun  # type: ignore[method-assign]
+        await session.open(TRAIN, query(preset="readers"))
+        await session.load()
+        await session.click("train.next")
+        await session.click("train.next")
+        await session.switch_page(TOKENIZE)
+        await session.type_text("tokenize.text", own)
+        await session.close()
+        return [s for s in map(_summary, recorded) if s is not None]
+
+    client = asyncio.run(client_steps())
+    names = ["deep link", "Next", "Next", "sidebar link", "typing"]
+    print(f"Chromium sent {len(chromium)} rerun messages, this client {len(client)}")
+    differences = 0
+    for i, name in enumerate(names):
+        a = chromium[i] if i < len(chromium) else None
+        b = client[i] if i < len(client) else None
+        if a == b:
+            print(f"  {name:13} same: {len(a['widgets']) if a else 0} widget states, query {a['query_string']!r}, "
+                  f"fragment {a['fragment_id'] or '-'}" if a else f"  {name:13} missing on both sides")
+            continue
+        differences += 1
+        print(f"  {name:13} DIFFERENT")
+        for key in sorted(set((a or {}).keys()) | set((b or {}).keys())):
+            va, vb = (a or {}).get(key), (b or {}).get(key)
+            if va != vb:
+                print(f"      {key}: chromium={va!r}\n      {' ' * len(key)}  client  ={vb!r}")
+    print("the client sends what Chromium sends" if not differences else f"{differences} step(s) differ")
+    return 1 if differences else 0
+
+
+# --- Report -----------------------------------------------------------------------------------
+
+
+def fmt_s(v: float) -> str:
+    return "   -  " if v != v else f"{v:6.2f}"
+
+
+def print_levels(rows: list[dict]) -> None:
+    print(f"\n{'target':8} {'lrn':>3} | {'click p50':>9} {'p95':>6} {'max':>6} | {'type p50':>8} {'p95':>6} {'max':>6} | "
+          f"{'load p95':>8} {'switch p95':>10} | {'unans':>5} {'exc':>3} {'wrong':>5} | {'CPU/int':>8} {'CPU use':>7} | "
+          f"{'RSS before':>10} {'live':>7} {'after':>7} {'per sess':>9}")
+    for r in rows:
+        print(f"{r['target']:8} {r['learners']:3} | {fmt_s(r['click_p50']):>9} {fmt_s(r['click_p95'])} {fmt_s(r['click_max'])} | "
+              f"{fmt_s(r['type_p50']):>8} {fmt_s(r['type_p95'])} {fmt_s(r['type_max'])} | "
+              f"{fmt_s(r['load_p95']):>8} {fmt_s(r['switch_p95']):>10} | "
+              f"{r['unanswered']:5} {r['exceptions']:3} {r['wrong_state']:5} | "
+              f"{r['cpu_ms_per_interaction']:6.0f}ms {r['cpu_util']:6.2f}c | "
+              f"{r['rss_before_mb']:8.0f}MB {r['rss_live_mb']:5.0f}MB {r['rss_after_mb']:5.0f}MB "
+              f"{r['kb_per_live_session']:7.0f}KB")
+
+
+def print_visits(name: str, visits: list[Visit], n_assets: int) -> dict:
+    assets = [v.assets_s for v in visits if v.assets_s is not None]
+    usable = [v.usable_s for v in visits if v.usable_s is not None]
+    problems = [v.problem for v in visits if v.problem]
+    kb = statistics.mean(v.wire_bytes for v in visits) / 1024 if visits else 0
+    row = {"target": name, "visitors": len(visits), "assets_p50": pct(assets, 0.5), "assets_p95": pct(assets, 0.95),
+           "usable_p50": pct(usable, 0.5), "usable_p95": pct(usable, 0.95), "usable_max": max(usable, default=float("nan")),
+           "kb_per_visitor": kb, "problems": len(problems), "urls": n_assets}
+    print(f"{name:8} {len(visits):3} visitors x {n_assets} URLs | "
+          f"assets p50 {fmt_s(row['assets_p50'])} s p95 {fmt_s(row['assets_p95'])} s | "
+          f"usable p50 {fmt_s(row['usable_p50'])} s p95 {fmt_s(row['usable_p95'])} s max {fmt_s(row['usable_max'])} s | "
+          f"{kb:,.0f} KB on the wire each | problems {len(problems)}" + (f" (first: {problems[0]})" if problems else ""))
+    return row
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--targets", default="single,serve2",
+                        help="comma-separated: single, serve2, serve3, ... (default %(default)s)")
+    parser.add_argument("--learners", default="1,10,20,40", help="learner counts, one level each (default %(default)s)")
+    parser.add_argument("--first-visit", type=int, default=40, help="fresh visitors at once, 0 to skip (default %(default)s)")
+    parser.add_argument("--ramp", type=float, default=5.0,
+                        help="seconds over which a level's learners arrive (default %(default)s)")
+    parser.add_argument("--url", help="measure this running server instead of starting targets")
+    parser.add_argument("--pids", default="", help="with --url: the server's process ids (children included)")
+    parser.add_argument("--check-browser", action="store_true", help="compare this client's messages with Chromium's, then exit")
+    parser.add_argument("--json", help="also write the figures to this JSON file")
+    parser.add_argument("--wait-quiet", type=float, default=180,
+                        help="before each level, wait up to this many seconds for other processes to leave the "
+                        "cores alone (default %(default)s; 0: do not wait)")
+    parser.add_argument("--pause", type=float, default=2.0,
+                        help="seconds between levels (default %(default)s; over 120 lets Streamlit drop the last "
+                        "level's disconnected sessions, to see memory come back to its level)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop the targets on SIGTERM too
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # 400 learners hold 800+ sockets
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else max(soft, 65536), hard))
+    levels = [int(x) for x in args.learners.split(",") if x.strip()]
+    log_dir = ROOT / "artifacts"
+    log_dir.mkdir(exist_ok=True)
+    names = [args.url] if args.url else [t.strip() for t in args.targets.split(",") if t.strip()]
+    print(f"bench_load: {os.cpu_count()} cores; learners {levels}; {CLICKS} clicks each, "
+          f"{THINK_S[0]}-{THINK_S[1]} s apart; arrivals over {args.ramp:g} s; first visits {args.first_visit}")
+    out: dict = {"levels": [], "first_visit": [], "cores": os.cpu_count(), "learners": levels}
+    assets: list[str] | None = None
+    code = 0
+    for name in names:
+        if args.url:
+            target = Target("url", args.url.rstrip("/"), fixed_pids=[int(p) for p in args.pids.split(",") if p])
+        else:
+            print(f"\n== {name}: starting ...", flush=True)
+            target = start_target(name, log_dir)
+        try:
+            if args.check_browser:
+                return check_browser(target.url)
+            print(f"== {name}: {target.url}, server pids {target.pids()}; warming up", flush=True)
+            warm = asyncio.run(run_level(target, len(lessons.presets()), 1.0, args.seed))
+            if warm.unanswered or warm.exceptions:
+                print(f"   warm-up problems: {(warm.unanswered + warm.exceptions)[:3]}")
+            rows = []
+            for i, n in enumerate(levels):
+                other = wait_quiet(target, args.wait_quiet) if args.wait_quiet else 0.0
+                if other >= 0.15:
+                    print(f"   NOTE: other processes keep {other:.2f} cores busy; these figures are pessimistic")
+                res = asyncio.run(run_level(target, n, args.ramp if n > 1 else 0, args.seed + i))
+                row = res.row()
+                rows.append(row)
+                out["levels"].append(row)
+                print_levels([row])
+                problems = (("unanswered", res.unanswered), ("exception", res.exceptions), ("wrong state", res.wrong_state))
+                for kind, items in problems:
+                    for item in items[:3]:
+                        print(f"      {kind}: {item}")
+                if res.unanswered or res.exceptions or res.wrong_state:
+                    code = 1
+                if row["cpu_ms_by_kind"]:
+                    print("      server CPU per interaction, a lone learner (median): " + ", ".join(
+                        f"{k} {v:.0f} ms" for k, v in row["cpu_ms_by_kind"].items()))
+                print(f"      replicas used: {row['replicas_used']}; in {row['wall_s']:.1f} s: server CPU "
+                      f"{res.cpu_s:.1f} s, this client {row['client_cpu_s']:.1f} s, anything else on the machine "
+                      f"{row['other_cpu_s']:.1f} s" + ("  <- NOT QUIET" if row['other_cpu_s'] > 0.1 * row['wall_s'] else ""),
+                      flush=True)
+                time.sleep(args.pause)
+            if args.first_visit:
+                if assets is None:
+                    try:
+                        assets, chromium_s = chromium_asset_list(target.url, f"{TRAIN}?{query(preset='chai')}")
+                        print(f"   Chromium alone, empty cache: usable in {chromium_s:.2f} s, {len(assets)} URLs")
+                    except Exception as exc:  # noqa: BLE001 - no browser here: skip this part
+                        print(f"   first visit skipped: no Chromium ({type(exc).__name__}: {exc})")
+                        assets = []
+                if assets:
+                    if args.wait_quiet:
+                        wait_quiet(target, args.wait_quiet)
+                    visits = asyncio.run(run_first_visits(target.url, assets, args.first_visit, 0.0))
+                    row = print_visits(name, visits, len(assets))
+                    out["first_visit"].append(row)
+        finally:
+            target.stop()
+    print("\nsummary (latency in seconds; CPU/int = server CPU per interaction; CPU use = cores busy on average):")
+    print_levels(out["levels"])
+    for row in out["first_visit"]:
+        print(f"first visit {row['target']:8} {row['visitors']} at once: usable p50 {row['usable_p50']:.2f} s, "
+              f"p95 {row['usable_p95']:.2f} s, max {row['usable_max']:.2f} s; {row['kb_per_visitor']:,.0f} KB each")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1, default=str), encoding="utf-8")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,529 @@
+"""Serve the lab to a classroom: N Streamlit replicas behind nginx, in the foreground.
+
+Run it through ``scripts/serve`` (which also prepares .venv). Streamlit runs
+every session of a process on one core (one Python process, one GIL), so a
+classroom needs several processes; nginx in front keeps each browser on its
+replica (a cookie), passes websockets through and serves Streamlit's static
+files itself, pre-compressed.
+
+What happens, in order:
+
+1. A run directory (``--run-dir``, else a fresh one under /tmp, removed at
+   exit) gets the nginx config (``deploy/nginx.conf.template`` filled in),
+   nginx's pid file and logs, each replica's log, and (unless we are root:
+   then a directory of its own under /tmp that nginx's www-data workers can
+   read) nginx's temp dirs and a copy of the installed Streamlit's ``static/``
+   directory with a ``.gz`` next to every text file (gzip -9, about a second).
+2. N replicas: ``python -m streamlit run app.py`` on 127.0.0.1 (free ports, or
+   ``--replica-port`` and up), headless, no file watcher, no usage stats.
+3. nginx (``daemon off``) on ``--address:--port``.
+4. Health: every replica's ``/_stcore/health`` and nginx in front must answer;
+   then each replica runs the Train and Tokenize pages once (imports, the
+   presets' training, the production tokenizers) so the first learner does not
+   wait for that. Then it prints ``scripts/serve: ready: <url>``.
+5. It watches: a replica that exits is started again on the same port (nginx
+   sends its learners to the others meanwhile; their pages come back from the
+   URL). If nginx exits, everything stops.
+6. Ctrl-C, SIGTERM or SIGHUP: nginx and every replica are stopped (SIGTERM,
+   then SIGKILL to the process group after 10 s); nothing is left behind.
+   Every child also gets SIGKILL from the kernel if this process dies first.
+
+Every child process carries ``LAB_SERVE_RUN=<run directory>`` in its
+environment, so leftovers of a run can be found (tests/test_serve.py does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ctypes
+import gzip
+import os
+import pwd
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
+COMPRESS = {".js", ".mjs", ".css", ".html", ".json", ".map", ".svg", ".txt"}
+HEALTH_TIMEOUT_S = 120
+STOP_TIMEOUT_S = 10
+RESTART_LIMIT = 5  # restarts of one replica within RESTART_WINDOW_S before giving up on it
+RESTART_WINDOW_S = 60
+_PR_SET_PDEATHSIG = 1
+REPLICA_MB = 400  # a warm replica's RSS is about 300 MB, plus up to 1 MB per session
+
+
+def say(message: str) -> None:
+    print(f"scripts/serve: {message}", flush=True)
+
+
+def default_replicas() -> int:
+    """Two replicas per core, as memory allows. One Streamlit process does not keep a core busy (its script
+    threads and its event loop take turns on the GIL): on 2 cores with 40 learners, 4 replicas kept 1.54 cores
+    busy and answered clicks in 0.58 s (median), 2 replicas 1.42 cores and 1.71 s (bench/bench_load.py)."""
+    cores = os.cpu_count() or 1
+    try:
+        with open("/proc/meminfo") as f:
+            avail_mb = next(int(line.split()[1]) // 1024 for line in f if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError):
+        return 2 * cores
+    return max(1, min(2 * cores, (avail_mb - 1024) // REPLICA_MB))
+
+
+def find_nginx() -> str | None:
+    """$LAB_NGINX if set, else nginx on PATH, else where Debian puts it (/usr/sbin is not on a user's PATH)."""
+    if os.environ.get("LAB_NGINX"):
+        return os.environ["LAB_NGINX"] if os.access(os.environ["LAB_NGINX"], os.X_OK) else None
+    return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None)
+
+
+def streamlit_static_dir() -> Path:
+    from streamlit import file_util
+
+    return Path(file_util.get_static_dir())
+
+
+def free_port(address: str = "127.0.0.1") -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((address, 0))
+        return sock.getsockname()[1]
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: the kernel sends SIGKILL when scripts/serve dies, however it dies."""
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+# --- Static files -----------------------------------------------------------------------------
+
+
+def _gzip_file(path: Path) -> None:
+    data = path.read_bytes()
+    path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, 9, mtime=0))
+
+
+def prepare_static(target: Path) -> tuple[int, int]:
+    """Copy Streamlit's static/ to ``target``, with a .gz next to every text file. Returns (files, .gz files)."""
+    shutil.copytree(streamlit_static_dir(), target)
+    texts = [p for p in target.rglob("*") if p.is_file() and p.suffix in COMPRESS]
+    with ThreadPoolExecutor(max(2, os.cpu_count() or 2)) as pool:  # zlib releases the GIL
+        list(pool.map(_gzip_file, texts))
+    for path in [target, *target.rglob("*")]:  # readable by nginx's workers (www-data when started as root)
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return sum(1 for p in target.rglob("*") if p.is_file()), len(texts)
+
+
+# --- nginx config -----------------------------------------------------------------------------
+
+
+def upstream_blocks(upstreams: list[str]) -> dict[str, str]:
+    """The generated parts of the nginx config: one upstream per replica (r1, r2, ...; the others as backups),
+    lab_pick and lab_any (round robin over all), and the maps between cookie, upstream and address."""
+    names = [f"r{i}" for i in range(1, len(upstreams) + 1)]
+    server = "        server {} max_fails=1 fail_timeout=3s{};"
+    blocks = []
+    for block in ("lab_pick", "lab_any"):
+        blocks.append(f"    upstream {block} {{\n        zone {block} 64k;\n"
+                      + "\n".join(server.format(u, "") for u in upstreams) + "\n        keepalive 16;\n    }")
+    for name, address in zip(names, upstreams):
+        lines = [server.format(address, "")] + [f"        server {u} backup;" for u in upstreams if u != address]
+        blocks.append(f"    upstream lab_{name} {{\n        zone lab_{name} 64k;\n" + "\n".join(lines)
+                      + "\n        keepalive 16;\n    }")
+    return {
+        "UPSTREAMS": "\n".join(blocks),
+        "COOKIE_TO_UPSTREAM": "\n".join(f"        {n} lab_{n};" for n in names),
+        "ADDRESS_TO_NAME": "\n".join(f'        "{u}" {n};' for n, u in zip(names, upstreams)),
+    }
+
+
+def render_config(*, run_dir: Path, www_dir: Path, static_root: Path, listen: str, upstreams: list[str],
+                  workers: str, user_line: str, access_log: str, max_body: str, cookie: str) -> str:
+    text = TEMPLATE.read_text(encoding="utf-8")
+    for name, value in {
+        "USER_LINE": user_line,
+        "WORKERS": workers,
+        "RUN_DIR": str(run_dir),
+        "WWW_DIR": str(www_dir),
+        "STATIC_ROOT": str(static_root),
+        "LISTEN": listen,
+        "ACCESS_LOG": access_log,
+        "MAX_BODY": max_body,
+        "COOKIE": cookie,
+        **upstream_blocks(upstreams),
+    }.items():
+        text = text.replace(f"@@{name}@@", value)
+    leftover = [part.split("@@")[0] for part in text.split("@@")[1::2]]
+    if leftover:
+        raise ValueError(f"{TEMPLATE}: placeholders not filled: {leftover}")
+    return text
+
+
+def nginx_user_line() -> str:
+    """As root, nginx's workers drop to www-data (Debian's nginx user), else nobody; otherwise they stay us."""
+    if os.geteuid() != 0:
+        return "# not root: the workers run as the user who started scripts/serve"
+    for user in ("www-data", "nobody"):
+        try:
+            pwd.getpwnam(user)
+            return f"user {user};"
+        except KeyError:
+            continue
+    return "user root;"
+
+
+# --- Processes --------------------------------------------------------------------------------
+
+
+@dataclass
+class Replica:
+    index: int
+    port: int
+    log: Path
+    process: subprocess.Popen | None = None
+    restarts: list[float] = field(default_factory=list)
+    given_up: bool = False
+
+    @property
+    def address(self) -> str:
+        return f"127.0.0.1:{self.port}"
+
+
+class Server:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.python = args.python
+        self.nginx_bin = find_nginx()
+        self.own_run_dir = args.run_dir is None
+        self.run_dir = Path(args.run_dir or tempfile.mkdtemp(prefix="lab-serve-")).resolve()
+        self.replicas: list[Replica] = []
+        self.nginx: subprocess.Popen | None = None
+        self.stopping = False
+        self.env = {**os.environ, "LAB_SERVE_RUN": str(self.run_dir), "PYTHONUNBUFFERED": "1"}
+        self._www: Path | None = None
+
+    def www_dir(self) -> Path:
+        """What nginx's workers read and write (static files, temp files). As root the workers are www-data,
+        who may not enter the run directory (e.g. under a 0700 /tmp/pytest-of-root), so then it is a directory
+        of its own under /tmp, removed at exit; otherwise it is inside the run directory."""
+        if self._www is None:
+            if os.geteuid() == 0:
+                self._www = Path(tempfile.mkdtemp(prefix="lab-serve-www-", dir="/tmp" if os.path.isdir("/tmp") else None))
+                self._www.chmod(0o755)
+            else:
+                self._www = self.run_dir
+        return self._www
+
+    # -- starting ---------------------------------------------------------------------------
+    def _spawn(self, cmd: list[str], log: Path) -> subprocess.Popen:
+        with open(log, "ab") as out:
+            return subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    env=self.env, start_new_session=True, preexec_fn=_die_with_parent)
+
+    def replica_cmd(self, replica: Replica) -> list[str]:
+        return [
+            self.python, "-m", "streamlit", "run", "app.py",
+            "--server.headless", "true",
+            "--server.address", "127.0.0.1",
+            "--server.port", str(replica.port),
+            "--server.fileWatcherType", "none",
+            "--browser.gatherUsageStats", "false",
+            "--server.runOnSave", "false",
+            *self.args.streamlit_args,
+        ]
+
+    def start_replica(self, replica: Replica) -> None:
+        replica.process = self._spawn(self.replica_cmd(replica), replica.log)
+        say(f"replica {replica.index} starting: pid {replica.process.pid} on {replica.address} (log {replica.log})")
+
+    def start(self) -> None:
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        say(f"run directory {self.run_dir}")
+        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
+            (self.www_dir() / "tmp" / sub).mkdir(parents=True, exist_ok=True)
+        ports = list(range(self.args.replica_port, self.args.replica_port + self.args.replicas)) \
+            if self.args.replica_port else [free_port() for _ in range(self.args.replicas)]
+        for i, port in enumerate(ports, 1):
+            replica = Replica(i, port, self.run_dir / f"replica-{i}.log")
+            self.replicas.append(replica)
+            self.start_replica(replica)
+
+        start = time.monotonic()
+        static_root = self.www_dir() / "static"
+        files, gz = prepare_static(static_root)
+        say(f"static files: {files} from {streamlit_static_dir()} ({gz} pre-compressed) in {time.monotonic() - start:.1f} s")
+
+        upstreams = [r.address for r in self.replicas] + list(self.args.upstream)
+        conf = self.run_dir / "nginx.conf"
+        conf.write_text(render_config(
+            run_dir=self.run_dir, www_dir=self.www_dir(), static_root=static_root, listen=f"{self.args.address}:{self.args.port}",
+            upstreams=upstreams, workers=str(self.args.nginx_workers), user_line=nginx_user_line(),
+            access_log=f"{self.run_dir}/access.log lab" if self.args.access_log else "off",
+            max_body=self.args.max_body, cookie=self.args.cookie,
+        ), encoding="utf-8")
+        nginx_cmd = [self.nginx_bin, "-p", str(self.run_dir), "-c", str(conf), "-e", str(self.run_dir / "nginx-error.log")]
+        check = subprocess.run([*nginx_cmd, "-t", "-q"], capture_output=True, text=True)
+        if check.returncode != 0:
+            raise RuntimeError(f"nginx rejected {conf}:\n{check.stderr.strip()}")
+        self.nginx = self._spawn(nginx_cmd, self.run_dir / "nginx-stdout.log")
+        say(f"nginx starting: pid {self.nginx.pid} on http://{self.args.address}:{self.args.port}/ "
+            f"(config {conf}, {len(upstreams)} upstream(s))")
+
+    # -- health ------------------------------------------------------------------------------
+    def wait_healthy(self) -> None:
+        deadline = time.monotonic() + HEALTH_TIMEOUT_S
+        pending = {r.index for r in self.replicas}
+        front = f"http://{_connect_host(self.args.address)}:{self.args.port}"
+        front_ok = False
+        while pending or not front_ok:
+            if self.stopping:
+                raise KeyboardInterrupt
+            for replica in self.replicas:
+                code = replica.process.poll() if replica.process else None
+                if code is not None:
+                    raise RuntimeError(f"replica {replica.index} exited with code {code} before it was healthy:\n"
+                                       + _tail(replica.log))
+                if replica.index in pending and _healthy(f"http://{replica.address}/_stcore/health"):
+                    pending.discard(replica.index)
+                    say(f"replica {replica.index} healthy ({replica.address})")
+            if self.nginx and self.nginx.poll() is not None:
+                raise RuntimeError(f"nginx exited with code {self.nginx.returncode}:\n"
+                                   + _tail(self.run_dir / "nginx-error.log") + _tail(self.run_dir / "nginx-stdout.log"))
+            if not pending and not front_ok:  # through nginx: a replica, and the page's HTML from the static copy
+                front_ok = _healthy(f"{front}/_stcore/health") and _healthy(f"{front}/")
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"not healthy after {HEALTH_TIMEOUT_S} s: replicas {sorted(pending)}, nginx ok={front_ok}")
+            time.sleep(0.2)
+
+    def warm_up(self) -> None:
+        """Each replica runs the Train page (every preset) and Tokenize once: imports, training, tokenizers."""
+        start = time.monotonic()
+
+        async def warm_until_stopped() -> list[str]:
+            task = asyncio.ensure_future(_warm_all([f"http://{r.address}" for r in self.replicas]))
+            while not task.done():
+                if self.stopping:
+                    task.cancel()
+                    return ["stopped before the warm-up finished"]
+                await asyncio.wait([task], timeout=0.2)
+            return task.result()
+
+        try:
+            problems = asyncio.run(warm_until_stopped())
+        except Exception as exc:  # noqa: BLE001 - warming up is a courtesy; serving goes on
+            problems = [f"{type(exc).__name__}: {exc}"]
+        for problem in problems:
+            say(f"WARNING: warm-up: {problem}")
+        say(f"replicas warmed up in {time.monotonic() - start:.1f} s")
+
+    # -- running -----------------------------------------------------------------------------
+    def watch(self) -> int:
+        while not self.stopping:
+            if self.nginx and self.nginx.poll() is not None:
+                say(f"nginx exited with code {self.nginx.returncode}; stopping\n" + _tail(self.run_dir / "nginx-error.log"))
+                return 1
+            for replica in self.replicas:
+                if replica.given_up or replica.process is None or replica.process.poll() is None:
+                    continue
+                code = replica.process.returncode
+                now = time.monotonic()
+                replica.restarts = [t for t in replica.restarts if now - t < RESTART_WINDOW_S] + [now]
+                if len(replica.restarts) > RESTART_LIMIT:
+                    replica.given_up = True
+                    say(f"replica {replica.index} exited (code {code}) {RESTART_LIMIT} times in {RESTART_WINDOW_S} s; "
+                        "not restarting it (nginx sends its learners to the others)")
+                    continue
+                say(f"replica {replica.index} exited (code {code}); starting it again on {replica.address}")
+                self.start_replica(replica)
+            time.sleep(0.5)
+        return 0
+
+    # -- stopping ----------------------------------------------------------------------------
+    def stop(self) -> None:
+        self.stopping = True
+        procs = [p for p in [self.nginx] + [r.process for r in self.replicas] if p is not None]
+        for proc in procs:
+            if proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGTERM)  # each child leads its own process group
+                except ProcessLookupError:
+                    pass
+        deadline = time.monotonic() + STOP_TIMEOUT_S
+        for proc in procs:
+            try:
+                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+        for proc in procs:  # stragglers, and anything they started in their group
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                say(f"WARNING: pid {proc.pid} did not exit")
+        say("stopped nginx and " + (f"{len(self.replicas)} replica(s)" if self.replicas else "no replicas"))
+        if self._www is not None and self._www != self.run_dir:
+            shutil.rmtree(self._www, ignore_errors=True)
+        if self.own_run_dir and not self.args.keep_run_dir:
+            shutil.rmtree(self.run_dir, ignore_errors=True)
+        else:
+            say(f"logs kept in {self.run_dir}")
+
+
+def _connect_host(address: str) -> str:
+    return "127.0.0.1" if address in ("0.0.0.0", "", "*") else ("[::1]" if address in ("::", "[::]") else address)
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as resp:
+            return resp.status == 200
+    except OSError:
+        return False
+
+
+def _tail(path: Path, lines: int = 20) -> str:
+    try:
+        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]) + "\n"
+    except OSError:
+        return ""
+
+
+async def _warm_all(urls: list[str]) -> list[str]:
+    results = await asyncio.gather(*(_warm_one(url) for url in urls), return_exceptions=True)
+    problems = []
+    for url, result in zip(urls, results):
+        if isinstance(result, BaseException):
+            problems.append(f"{url}: {type(result).__name__}: {result}")
+        else:
+            problems.extend(f"{url}: {p}" for p in result)
+    return problems
+
+
+async def _warm_one(url: str) -> list[str]:
+    sys.path.insert(0, str(ROOT))
+    import lessons
+    from deploy.stclient import Session, query
+
+    problems = []
+    for preset in lessons.presets():
+        session = Session(url, keep_frames=False)
+        try:
+            await session.open("Train_step_by_step", query(preset=preset))
+            run = await session.load(timeout=120)
+            if session.enabled("train.next"):
+                run = await session.click("train.next", timeout=120)
+            problems += [f"Train preset={preset}: {e}" for e in run.exceptions]
+        finally:
+            await session.close()
+    session = Session(url, keep_frames=False)
+    try:
+        await session.open("Tokenize_anything")
+        run = await session.load(timeout=120)
+        run = await session.type_text("tokenize.text", "नमस्ते, warm-up text", timeout=120)
+        problems += [f"Tokenize: {e}" for e in run.exceptions]
+    finally:
+        await session.close()
+    return problems
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="scripts/serve",
+        description="Serve the lab to a classroom: N Streamlit replicas behind nginx (sticky sessions, "
+        "static files from nginx), in the foreground. Ctrl-C stops everything.",
+        epilog="Arguments after -- go to every `streamlit run` (e.g. -- --server.maxUploadSize 50).",
+    )
+    parser.add_argument("--replicas", type=int, default=default_replicas(),
+                        help="Streamlit processes on this machine (default %(default)s: two per core, as memory "
+                        f"allows at {REPLICA_MB} MB each)")
+    parser.add_argument("--port", type=int, default=8080, help="nginx's port (default %(default)s)")
+    parser.add_argument("--address", default="0.0.0.0",
+                        help="nginx's address (default %(default)s: every interface, so laptops on the LAN reach it)")
+    parser.add_argument("--replica-port", type=int, default=0,
+                        help="first replica port (the others follow); default: free ports on 127.0.0.1")
+    parser.add_argument("--upstream", action="append", default=[], metavar="HOST:PORT",
+                        help="also send learners to a replica (or another machine's scripts/serve) at HOST:PORT; repeatable")
+    parser.add_argument("--cookie", default="lab_replica",
+                        help="the affinity cookie's name (default %(default)s; a front scripts/serve in front of "
+                        "others' needs a name of its own, e.g. lab_machine)")
+    parser.add_argument("--nginx-workers", default="auto", help="nginx worker processes (default %(default)s)")
+    parser.add_argument("--max-body", default="200m", help="largest upload nginx lets through (default %(default)s, "
+                        "Streamlit's own limit)")
+    parser.add_argument("--run-dir", help="directory for the config, logs and static copy (kept at exit); "
+                        "default: a new one under /tmp, removed at exit")
+    parser.add_argument("--keep-run-dir", action="store_true", help="keep the default run directory at exit")
+    parser.add_argument("--no-access-log", dest="access_log", action="store_false",
+                        help="no nginx access log (it names each request's replica)")
+    parser.add_argument("--no-warm-up", dest="warm_up", action="store_false",
+                        help="skip running the pages once on each replica before saying ready")
+    parser.add_argument("--python", default=sys.executable, help="Python that runs Streamlit (default: this one)")
+    streamlit_args: list[str] = []
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, streamlit_args = argv[:cut], argv[cut + 1:]
+    args = parser.parse_args(argv)
+    args.streamlit_args = streamlit_args
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", args.cookie):
+        parser.error("--cookie: letters, digits and _ only")
+    if args.replicas < 0 or (args.replicas == 0 and not args.upstream):
+        parser.error("--replicas must be at least 1 (or 0 with --upstream)")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    server = Server(args)
+    if server.nginx_bin is None:
+        say("nginx is missing. Install Debian's package, then run scripts/serve again:")
+        say("    sudo apt-get install nginx      (as root: apt-get install -y nginx)")
+        say("(or use scripts/run for one Streamlit process without nginx)")
+        return 3
+
+    def on_signal(signum, _frame):
+        if not server.stopping:
+            say(f"{signal.Signals(signum).name}: stopping")
+        server.stopping = True
+
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_signal)
+    code = 0
+    try:
+        server.start()
+        server.wait_healthy()
+        if args.warm_up and server.replicas and not server.stopping:
+            server.warm_up()
+        if not server.stopping:
+            host = "localhost" if args.address in ("0.0.0.0", "::") else args.address
+            say(f"ready: http://{host}:{args.port}/ ({len(server.replicas)} replica(s)"
+                + (f" + {len(args.upstream)} upstream(s)" if args.upstream else "") + "). Ctrl-C stops everything.")
+            if args.address in ("0.0.0.0", "::"):
+                say("learners on the same network open http://<this machine's address>:" f"{args.port}/")
+            code = server.watch()
+    except KeyboardInterrupt:
+        code = 0
+    except Exception as exc:  # noqa: BLE001 - report, then stop everything
+        say(f"FAILED: {exc}")
+        code = 1
+    finally:
+        server.stop()
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,462 @@
+"""A Streamlit client that speaks the browser's protocol, without a browser.
+
+Used by ``bench/bench_load.py`` (many learners at once), ``deploy/serve.py``
+(warming each replica up before the class arrives) and ``tests/test_serve.py``.
+
+What a browser (Chromium, Streamlit 1.67's frontend) does, and this client too:
+
+1. ``GET /<page>?<query>``: the page's HTML. Behind ``scripts/serve`` this
+   response sets the replica-affinity cookie ``lab_affinity``.
+2. ``GET /_stcore/health`` (sets the ``_streamlit_xsrf`` cookie) and
+   ``GET /_stcore/host-config``.
+3. A websocket to ``/_stcore/stream`` with the cookies, ``Origin`` = the
+   page's origin, and ``Sec-WebSocket-Protocol: streamlit, <xsrf token>``
+   (a reconnect adds the old session id as a third entry).
+4. Every interaction is one binary ``BackMsg`` with ``rerun_script`` (a
+   ``ClientState``): the page's query string, the page (``page_name`` =
+   the URL path on a deep link, else ``page_script_hash``), ``context_info``
+   (time zone, locale, URL, colour scheme) and ``widget_states``: the current
+   value of every widget on the page, plus ``trigger_value`` for a clicked
+   button. A click on a widget inside ``st.fragment`` also carries the
+   fragment's id (the ``fragment_id`` of the button's delta), and Streamlit
+   reruns only the fragment.
+5. The server answers with ``ForwardMsg`` frames: ``new_session``, deltas
+   (elements, with widget ids ``$$ID-<hash>-<key>`` and the values the server
+   set), ``page_info_changed`` (the new query string) and ``script_finished``.
+
+Widget values are tracked from the deltas the way the frontend tracks them
+(the value the server set, else the one already held, else the default), so
+each rerun carries the same ``widget_states`` a browser would send. The client
+was checked against Chromium: ``bench/bench_load.py --check-browser`` records
+the frames Chromium sends for the same steps (Playwright's websocket events)
+and compares them with this client's, field by field.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+# What Chromium 156 sends (captured with Playwright); the server only reads cookies, Origin and the protocol.
+USER_AGENT = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36"
+)
+BROWSER_HEADERS = {
+    "User-Agent": USER_AGENT,
+    "Accept-Language": "en-US,en;q=0.9",
+    "Accept-Encoding": "gzip, deflate, br, zstd",
+}
+FINISHED = {
+    ForwardMsg.FINISHED_SUCCESSFULLY: "ok",
+    ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY: "fragment ok",
+    ForwardMsg.FINISHED_WITH_COMPILE_ERROR: "compile error",
+    ForwardMsg.FINISHED_EARLY_FOR_RERUN: "stopped for a rerun",
+}
+_WIDGET_ID = re.compile(r"^\$\$ID-[0-9a-f]+-(.+)$")
+
+
+class ProtocolError(RuntimeError):
+    """The server did not answer as a browser expects (closed, timed out, or refused)."""
+
+
+# --- A small HTTP/1.1 client: keep-alive connections, as a browser holds (six per host) -------------
+
+
+@dataclass
+class HttpResponse:
+    status: int
+    headers: list[tuple[str, str]]
+    body: bytes  # as sent (still compressed, if the server compressed it)
+    wire_bytes: int = 0
+
+    def header(self, name: str, default: str | None = None) -> str | None:
+        name = name.lower()
+        return next((v for k, v in self.headers if k == name), default)
+
+    def header_list(self, name: str) -> list[str]:
+        name = name.lower()
+        return [v for k, v in self.headers if k == name]
+
+
+class HttpConnection:
+    """One keep-alive HTTP/1.1 connection to ``host:port`` (reopened when the server closes it)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def get(self, target: str, headers: dict[str, str] | None = None, timeout: float = 60) -> HttpResponse:
+        return await asyncio.wait_for(self._get(target, headers or {}), timeout)
+
+    async def _get(self, target: str, headers: dict[str, str]) -> HttpResponse:
+        for attempt in (1, 2):  # a kept-alive connection the server closed meanwhile: reopen once
+            if self._writer is None:
+                self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+            try:
+                lines = [f"GET {target} HTTP/1.1", f"Host: {self.host}:{self.port}", "Connection: keep-alive"]
+                lines += [f"{k}: {v}" for k, v in headers.items()]
+                self._writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+                await self._writer.drain()
+                return await self._read_response()
+            except (ConnectionError, asyncio.IncompleteReadError):
+                await self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _read_response(self) -> HttpResponse:
+        assert self._reader is not None
+        head = await self._reader.readuntil(b"\r\n\r\n")
+        wire = len(head)
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        status = int(status_line.split()[1])
+        headers = []
+        for line in header_lines:
+            if ":" in line:
+                k, v = line.split(":", 1)
+                headers.append((k.strip().lower(), v.strip()))
+        resp = HttpResponse(status, headers, b"")
+        length = resp.header("content-length")
+        if resp.header("transfer-encoding", "").lower() == "chunked":
+            chunks = []
+            while True:
+                size_line = await self._reader.readuntil(b"\r\n")
+                size = int(size_line.split(b";")[0], 16)
+                chunk = await self._reader.readexactly(size + 2)
+                wire += len(size_line) + len(chunk)
+                if size == 0:
+                    break
+                chunks.append(chunk[:-2])
+            resp.body = b"".join(chunks)
+        elif length is not None:
+            resp.body = await self._reader.readexactly(int(length))
+            wire += len(resp.body)
+        elif status not in (204, 304):
+            resp.body = await self._reader.read()
+            wire += len(resp.body)
+        resp.wire_bytes = wire
+        if resp.header("connection", "").lower() == "close":
+            await self.close()
+        return resp
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+            try:
+                await self._writer.wait_closed()
+            except (ConnectionError, OSError):
+                pass
+        self._reader = self._writer = None
+
+
+class CookieJar:
+    """Name -> value for one origin (enough for Streamlit's and nginx's cookies)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}
+
+    def update(self, resp: HttpResponse) -> None:
+        for raw in resp.header_list("set-cookie"):
+            name, _, rest = raw.partition("=")
+            self.values[name.strip()] = rest.split(";", 1)[0].strip()
+
+    def header(self) -> dict[str, str]:
+        return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.values.items())} if self.values else {}
+
+
+# --- The websocket session ----------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """One interaction: from sending the BackMsg to ``script_finished``."""
+
+    sent: float
+    finished: float | None = None
+    marker_at: float | None = None  # the first delta holding ``marker``: the message that shows the new state
+    status: str | None = None
+    query_string: str | None = None  # the URL the server set for this session (page_info_changed)
+    exceptions: list[str] = field(default_factory=list)
+    frames: list[bytes] = field(default_factory=list)
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from the click to the message that shows the new state (else to the end of the run)."""
+        end = self.marker_at if self.marker_at is not None else self.finished
+        return None if end is None else end - self.sent
+
+    @property
+    def duration(self) -> float | None:
+        return None if self.finished is None else self.finished - self.sent
+
+    def contains(self, needle: bytes) -> bool:
+        return any(needle in f for f in self.frames)
+
+
+def _widget_value(kind: str, el, held: WidgetState | None) -> WidgetState | None:
+    """The value the frontend would send for this widget element: set by the server, else held, else default."""
+    state = WidgetState(id=el.id)
+    set_value = getattr(el, "set_value", False)
+    if held is not None and not set_value:
+        return held
+    if kind == "checkbox":
+        state.bool_value = el.value if set_value else el.default
+    elif kind in ("text_input", "text_area"):
+        if set_value and el.HasField("value"):
+            state.string_value = el.value
+        elif el.HasField("default") and el.default:
+            state.string_value = el.default
+        else:
+            return None
+    elif kind in ("selectbox", "radio"):
+        if set_value and el.HasField("raw_value"):
+            state.string_value = el.raw_value
+        elif el.HasField("default") and 0 <= el.default < len(el.options):
+            state.string_value = el.options[el.default]
+        else:
+            return None
+    elif kind == "multiselect":
+        values = list(el.raw_values) if set_value else [el.options[i] for i in el.default if i < len(el.options)]
+        state.string_array_value.data.extend(values)
+    elif kind == "button_group":
+        values = list(el.raw_values) if set_value else [el.options[i].content for i in el.default]
+        state.string_array_value.data.extend(values)
+    elif kind == "number_input":
+        number = el.value if set_value and el.HasField("value") else el.default
+        if el.data_type == el.INT:
+            state.int_value = int(number)
+        else:
+            state.double_value = number
+    elif kind == "file_uploader":  # nothing uploaded: an empty state, as the frontend sends
+        state.file_uploader_state_value.SetInParent()
+    elif kind == "slider":
+        state.double_array_value.data.extend(list(el.value) if set_value else list(el.default))
+    else:  # buttons (triggers) and widgets this lab does not use
+        return None
+    return state
+
+
+class Session:
+    """One browser tab: HTTP for the page, then the websocket, then reruns.
+
+    ``base_url`` is e.g. ``http://127.0.0.1:8080``. Cookies (affinity, XSRF) are
+    kept per session, like one browser profile per learner.
+    """
+
+    def __init__(self, base_url: str, *, keep_frames: bool = True) -> None:
+        parsed = urllib.parse.urlsplit(base_url)
+        self.base_url = base_url.rstrip("/")
+        self.host, self.port = parsed.hostname or "127.0.0.1", parsed.port or 80
+        self.jar = CookieJar()
+        self.http = HttpConnection(self.host, self.port)
+        self.ws = None
+        self.keep_frames = keep_frames
+        self.session_id = ""
+        self.page_hash = ""  # the page this tab shows (page_script_hash)
+        self.url_path = ""
+        self.query_string = ""
+        self.pages: dict[str, str] = {}  # url_pathname -> page_script_hash
+        self.widgets: dict[str, WidgetState] = {}
+        self.widget_kind: dict[str, str] = {}
+        self.widget_fragment: dict[str, str] = {}
+        self.widget_disabled: dict[str, bool] = {}
+        self.ids_by_key: dict[str, str] = {}
+        self.replica: str | None = None  # X-Lab-Replica, when served through scripts/serve
+        self._seen: set[str] = set()
+
+    # -- HTTP -----------------------------------------------------------------------------
+    async def fetch(self, target: str) -> HttpResponse:
+        resp = await self.http.get(target, {**BROWSER_HEADERS, **self.jar.header()})
+        self.jar.update(resp)
+        self.replica = resp.header("x-lab-replica") or self.replica
+        return resp
+
+    async def open(self, url_path: str, query: str = "", *, timeout: float = 60) -> HttpResponse:
+        """Load the page (HTML, health, host-config) and connect the websocket. Returns the HTML response."""
+        self.url_path, self.query_string = url_path.strip("/"), query
+        page = await self.fetch(f"/{self.url_path}" + (f"?{query}" if query else ""))
+        if page.status != 200:
+            raise ProtocolError(f"GET /{self.url_path}: HTTP {page.status}")
+        for target in ("/_stcore/health", "/_stcore/host-config"):
+            resp = await self.fetch(target)
+            if resp.status != 200:
+                raise ProtocolError(f"GET {target}: HTTP {resp.status}")
+        await self.connect(timeout=timeout)
+        return page
+
+    async def connect(self, *, timeout: float = 60) -> None:
+        xsrf = self.jar.values.get("_streamlit_xsrf", "")
+        ws_url = f"ws://{self.host}:{self.port}/_stcore/stream"
+        protocols = ["streamlit", xsrf] + ([self.session_id] if self.session_id else [])
+        self.ws = await asyncio.wait_for(
+            websockets.connect(
+                ws_url,
+                subprotocols=[p for p in protocols if p],
+                origin=f"http://{self.host}:{self.port}",
+                additional_headers={**BROWSER_HEADERS, **self.jar.header(),
+                                    "Cache-Control": "no-cache", "Pragma": "no-cache"},
+                user_agent_header=None,
+                max_size=None,
+                ping_interval=None,
+                proxy=None,
+                open_timeout=timeout,
+            ),
+            timeout,
+        )
+        replicas = self.ws.response.headers.get_all("X-Lab-Replica")  # behind two nginx: the inner one's first
+        self.replica = replicas[0] if replicas else self.replica
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+        await self.http.close()
+
+    # -- reruns -------------------------------------------------------------------------------
+    def _context(self) -> dict:
+        return {"timezone": "UTC", "timezone_offset": 0, "locale": "en-US",
+                "url": f"{self.base_url}/{self.url_path}", "is_embedded": False, "color_scheme": "light"}
+
+    async def rerun(self, *, widgets: list[WidgetState] | None = None, page_name: str = "", fragment_id: str = "",
+                    marker: bytes | None = None, timeout: float = 60) -> Run:
+        """Send one rerun_script and read until script_finished."""
+        if self.ws is None:
+            raise ProtocolError("not connected")
+        state = ClientState(query_string=self.query_string, page_name=page_name, fragment_id=fragment_id,
+                            page_script_hash="" if page_name else self.page_hash)
+        state.widget_states.widgets.extend(widgets or [])
+        for k, v in self._context().items():
+            setattr(state.context_info, k, v)
+        msg = BackMsg()
+        msg.rerun_script.CopyFrom(state)
+        if not fragment_id:
+            self._seen = set()
+        run = Run(sent=time.perf_counter())
+        await self.ws.send(msg.SerializeToString())
+        try:
+            await asyncio.wait_for(self._read_run(run, marker, fragment=bool(fragment_id)), timeout)
+        except asyncio.TimeoutError as exc:
+            raise ProtocolError(f"no script_finished within {timeout:.0f} s") from exc
+        except websockets.ConnectionClosed as exc:
+            raise ProtocolError(f"websocket closed: {exc}") from exc
+        return run
+
+    async def _read_run(self, run: Run, marker: bytes | None, fragment: bool) -> None:
+        assert self.ws is not None
+        while True:
+            data = await self.ws.recv()
+            now = time.perf_counter()
+            if isinstance(data, str):
+                raise ProtocolError("text frame from the server")
+            if self.keep_frames:
+                run.frames.append(data)
+            fm = ForwardMsg()
+            fm.ParseFromString(data)
+            kind = fm.WhichOneof("type")
+            if marker is not None and run.marker_at is None and kind == "delta" and marker in data:
+                run.marker_at = now  # a delta draws it (a URL that merely names it does not count)
+            if kind == "new_session":
+                ns = fm.new_session
+                self.session_id = ns.initialize.session_id or self.session_id
+                for page in ns.app_pages:
+                    self.pages[page.url_pathname] = page.page_script_hash
+            elif kind == "navigation":
+                self.page_hash = fm.navigation.page_script_hash or self.page_hash
+                for page in fm.navigation.app_pages:
+                    if page.url_pathname:
+                        self.pages[page.url_pathname] = page.page_script_hash
+                    if page.page_script_hash == fm.navigation.page_script_hash and page.url_pathname:
+                        self.url_path = page.url_pathname
+            elif kind == "delta":
+                self._track(fm.delta, run)
+            elif kind == "page_info_changed":
+                self.query_string = run.query_string = fm.page_info_changed.query_string
+            elif kind == "script_finished":
+                run.finished = now
+                run.status = FINISHED.get(fm.script_finished, str(fm.script_finished))
+                if not fragment and fm.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+                    for wid in set(self.widget_kind) - self._seen:  # the frontend drops widgets a full run did not draw
+                        self._forget(wid)
+                if fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    return
+
+    def _track(self, delta, run: Run) -> None:
+        if delta.WhichOneof("type") != "new_element":
+            return
+        el = delta.new_element
+        kind = el.WhichOneof("type")
+        if kind == "exception":
+            run.exceptions.append(f"{el.exception.type}: {el.exception.message}")
+            return
+        sub = getattr(el, kind, None)
+        wid = getattr(sub, "id", "")
+        if not isinstance(wid, str) or not wid.startswith("$$ID-"):
+            return
+        self._seen.add(wid)
+        match = _WIDGET_ID.match(wid)
+        if match:
+            self.ids_by_key[match.group(1)] = wid
+        self.widget_kind[wid] = kind
+        self.widget_fragment[wid] = delta.fragment_id
+        self.widget_disabled[wid] = bool(getattr(sub, "disabled", False))
+        value = _widget_value(kind, sub, self.widgets.get(wid))
+        if value is not None:
+            self.widgets[wid] = value
+
+    def _forget(self, wid: str) -> None:
+        for table in (self.widgets, self.widget_kind, self.widget_fragment, self.widget_disabled):
+            table.pop(wid, None)
+        for key in [k for k, v in self.ids_by_key.items() if v == wid]:
+            del self.ids_by_key[key]
+
+    # -- what a learner does --------------------------------------------------------------------
+    async def load(self, *, marker: bytes | None = None, timeout: float = 60) -> Run:
+        """The first run after a deep link (the page named by its URL path)."""
+        return await self.rerun(page_name=self.url_path, marker=marker, timeout=timeout)
+
+    def widget_id(self, key: str) -> str:
+        try:
+            return self.ids_by_key[key]
+        except KeyError:
+            raise ProtocolError(f"no widget with key {key!r} on the page (have: {sorted(self.ids_by_key)})") from None
+
+    def enabled(self, key: str) -> bool:
+        return key in self.ids_by_key and not self.widget_disabled.get(self.ids_by_key[key], False)
+
+    async def click(self, key: str, *, marker: bytes | None = None, timeout: float = 60) -> Run:
+        """Click the button with this key (inside a fragment: a fragment rerun, as the browser does)."""
+        wid = self.widget_id(key)
+        states = [s for w, s in self.widgets.items() if w != wid] + [WidgetState(id=wid, trigger_value=True)]
+        return await self.rerun(widgets=states, fragment_id=self.widget_fragment.get(wid, ""), marker=marker,
+                                timeout=timeout)
+
+    async def type_text(self, key: str, text: str, *, marker: bytes | None = None, timeout: float = 60) -> Run:
+        """Type into a text input or text area and commit it (Ctrl+Enter or leaving the box)."""
+        wid = self.widget_id(key)
+        self.widgets[wid] = WidgetState(id=wid, string_value=text)
+        return await self.rerun(widgets=list(self.widgets.values()), marker=marker, timeout=timeout)
+
+    async def switch_page(self, url_pathname: str, *, marker: bytes | None = None, timeout: float = 60) -> Run:
+        """Follow a sidebar link (st.page_link) to another page: no query string, no widget states."""
+        if url_pathname not in self.pages:
+            raise ProtocolError(f"no page {url_pathname!r} (have: {sorted(self.pages)})")
+        self.page_hash, self.query_string = self.pages[url_pathname], ""
+        for wid in list(self.widget_kind):
+            self._forget(wid)
+        run = await self.rerun(marker=marker, timeout=timeout)  # context_info still names the page it left
+        self.url_path = url_pathname
+        return run
+
+
+def query(**params: str) -> str:
+    return urllib.parse.urlencode(params)

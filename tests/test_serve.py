@@ -1,0 +1,372 @@
+"""scripts/serve: two replicas behind nginx, driven by two real Chromium sessions.
+
+One server for the module (``scripts/serve --replicas 2`` on a free port, run
+directory in a temp dir). The tests check what a classroom relies on:
+
+- two learners, each on their own replica, each see their own state;
+- new browsers take turns between the replicas, and keep theirs (a cookie);
+- the websocket is upgraded through nginx and every request of a browser stays
+  on its replica (nginx's access log names the replica of each request);
+- static files come from nginx, gzip-compressed, cached for a year;
+- a replica that dies is started again, and the learner's page comes back;
+- SIGTERM stops nginx and every replica: no process of the run is left.
+
+Needs nginx (Debian's package) and Chromium; without them the module is
+skipped on a developer machine and fails in CI (CI set), like tests/browser/.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from deploy.serve import find_nginx
+from tests.browser.browser_helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PAGE_TIMEOUT_MS,
+    ROOT,
+    VIEWPORT,
+    browser_skip_reason,
+    free_port,
+    wait_for_streamlit,
+)
+
+READY_TIMEOUT_S = 90
+
+
+def serve_skip_reason() -> str | None:
+    if find_nginx() is None:
+        return "nginx is missing (as root: apt-get install nginx)"
+    return browser_skip_reason()
+
+
+def _skip_or_fail() -> None:
+    reason = serve_skip_reason()
+    if reason and os.environ.get("CI"):
+        pytest.fail(f"CI must run the scripts/serve tests, but {reason}", pytrace=False)
+    if reason:
+        pytest.skip(f"scripts/serve tests skipped: {reason}")
+
+
+@dataclass
+class Served:
+    process: subprocess.Popen
+    base_url: str
+    run_dir: Path
+    log_path: Path
+    replica_pids: dict[str, int] = field(default_factory=dict)  # "127.0.0.1:port" -> pid
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace")
+
+    def access_log(self) -> list[dict[str, str]]:
+        rows = []
+        for line in (self.run_dir / "access.log").read_text(encoding="utf-8").splitlines():
+            m = re.search(r'"(\S+) (\S+) [^"]*" (\d+) .* cookie=(\S*) replica=(\S+)', line)
+            if m:
+                rows.append(dict(zip(("method", "path", "status", "cookie", "replica"), m.groups())))
+        return rows
+
+
+def _descendants(pid: int) -> set[int]:
+    children: dict[int, set[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    children.setdefault(int(f.read().rsplit(b")", 1)[1].split()[1]), set()).add(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    out, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        out.add(p)
+        todo.extend(children.get(p, ()))
+    return out
+
+
+def _processes_of_run(run_dir: Path) -> list[int]:
+    """Processes whose environment names this run (scripts/serve marks every child with LAB_SERVE_RUN)."""
+    marker = f"LAB_SERVE_RUN={run_dir}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/environ", "rb") as f:
+                    if marker in f.read().split(b"\0"):
+                        found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except OSError:
+        return False
+
+
+def _get(url: str, headers: dict[str, str] | None = None):
+    req = urllib.request.Request(url, headers=headers or {})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return resp.status, {k.lower(): v for k, v in resp.headers.items()}, resp.read()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory):
+    _skip_or_fail()
+    base = tmp_path_factory.mktemp("serve")
+    run_dir, log_path, port = base / "run", base / "serve.log", free_port()
+    cmd = [str(ROOT / "scripts" / "serve"), "--replicas", "2", "--port", str(port), "--address", "127.0.0.1",
+           "--run-dir", str(run_dir), "--no-warm-up"]
+    env = {**os.environ, "LAB_PYTHON": sys.executable}
+    with open(log_path, "w", encoding="utf-8") as log:
+        process = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
+    server = Served(process, f"http://127.0.0.1:{port}", run_dir, log_path)
+    try:
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while "scripts/serve: ready:" not in server.log():
+            if process.poll() is not None:
+                pytest.fail(f"scripts/serve exited with code {process.returncode}:\n{server.log()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"scripts/serve was not ready in {READY_TIMEOUT_S} s:\n{server.log()}")
+            time.sleep(0.2)
+        for pid, address in re.findall(r"replica \d+ starting: pid (\d+) on (\S+)", server.log()):
+            server.replica_pids[address] = int(pid)
+        yield server
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        for pid in _processes_of_run(run_dir):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def _replica_cookies(server: Served) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The cookie values that name the two replicas, with each one's address (as X-Lab-Replica says)."""
+    out = []
+    for name in ("r1", "r2"):
+        _, headers, _ = _get(f"{server.base_url}/_stcore/health", {"Cookie": f"lab_replica={name}"})
+        out.append((name, headers["x-lab-replica"]))
+    assert out[0][1] != out[1][1] and {a for _, a in out} == set(server.replica_pids), out
+    return out[0], out[1]
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    _skip_or_fail()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class Tab:
+    context: object
+    page: object
+    sockets: list = field(default_factory=list)  # websockets the tab opened
+    static: list = field(default_factory=list)  # responses for /static/ URLs
+
+
+def _learner(chromium, server: Served, affinity: str) -> Tab:
+    """A learner's own browser profile (its own cookies), already holding an affinity cookie."""
+    context = chromium.new_context(viewport=VIEWPORT)
+    context.set_default_timeout(PAGE_TIMEOUT_MS)
+    context.add_cookies([{"name": "lab_replica", "value": affinity, "url": server.base_url}])
+    tab = Tab(context, context.new_page())
+    tab.page.on("websocket", lambda ws: tab.sockets.append(ws))
+    tab.page.on("response", lambda r: tab.static.append(r) if "/static/" in r.url else None)
+    return tab
+
+
+def _next(page, expect: str) -> None:
+    page.get_by_role("button", name="Next").click()
+    page.get_by_text(expect).first.wait_for()
+    wait_for_streamlit(page)
+
+
+def test_two_learners_see_their_own_state_each_on_one_replica(served: Served, chromium) -> None:
+    (a, replica_a), (b, replica_b) = _replica_cookies(served)
+    tab_a, tab_b = _learner(chromium, served, a), _learner(chromium, served, b)
+    page_a, page_b = tab_a.page, tab_b.page
+    try:
+        page_a.goto(f"{served.base_url}/Train_step_by_step?preset=readers")
+        page_b.goto(f"{served.base_url}/Train_step_by_step?preset=chai")
+        for page in (page_a, page_b):
+            wait_for_streamlit(page)
+        _next(page_a, "Merge 1 of 12")
+        _next(page_a, "Merge 2 of 12")
+        _next(page_b, "Merge 1 of 7")
+        # Each sees its own preset and step, not the other's.
+        assert page_a.get_by_text("Merge 2 of 12").count() and not page_a.get_by_text(re.compile(r"of 7\b")).count()
+        assert page_b.get_by_text("Merge 1 of 7").count() and not page_b.get_by_text(re.compile(r"of 12\b")).count()
+        assert "preset=readers" in page_a.url and "step=2" in page_a.url
+        assert "step=1" in page_b.url
+
+        # The websocket went through nginx.
+        for tab in (tab_a, tab_b):
+            assert [ws.url for ws in tab.sockets] == [served.base_url.replace("http:", "ws:") + "/_stcore/stream"]
+        # Static files: from nginx, gzip, cached for a year; the page's HTML is revalidated.
+        js = [r for r in tab_a.static if r.url.endswith(".js")]
+        assert len(js) > 20
+        for resp in js:
+            headers = resp.all_headers()
+            assert headers.get("x-lab-static") == "nginx", resp.url
+            assert headers.get("content-encoding") == "gzip", resp.url
+            assert "max-age=31536000" in headers.get("cache-control", "") and "immutable" in headers["cache-control"]
+    finally:
+        tab_a.context.close()
+        tab_b.context.close()
+
+    # nginx logs a websocket when it closes: each was upgraded (101) there, and every request of each
+    # browser, the websocket included, went to one replica, a different one for each.
+    deadline = time.monotonic() + 10
+    while True:
+        rows = served.access_log()
+        upgrades = {aff: [r["status"] for r in rows if r["cookie"] == aff and r["path"] == "/_stcore/stream"]
+                    for aff in (a, b)}
+        if all(upgrades.values()) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert upgrades == {a: ["101"], b: ["101"]}, rows
+    for affinity, replica in ((a, replica_a), (b, replica_b)):
+        proxied = {r["replica"] for r in rows if r["cookie"] == affinity and r["replica"] != "-"}
+        assert proxied == {replica}, f"{affinity}: requests went to {proxied}, not only to {replica}"
+    assert replica_a != replica_b
+
+
+def test_static_files_and_html_headers(served: Served) -> None:
+    status, headers, body = _get(f"{served.base_url}/Tokenize_anything?text=hello")
+    assert status == 200 and b"<title>" in body
+    assert headers["cache-control"] == "no-cache" and "set-cookie" not in headers
+    script = re.search(rb'src="\./(static/js/[^"]+\.js)"', body).group(1).decode()
+    status, headers, gz = _get(f"{served.base_url}/{script}", {"Accept-Encoding": "gzip"})
+    status2, headers2, plain = _get(f"{served.base_url}/{script}")
+    assert headers["content-encoding"] == "gzip" and len(gz) < len(plain) / 2
+    assert "content-encoding" not in headers2
+    assert headers["x-lab-static"] == "nginx" and "x-lab-replica" not in headers
+    # Under a page's path Streamlit's own answer stands (the frontend probes it, expecting 404).
+    with pytest.raises(urllib.error.HTTPError) as err:
+        _get(f"{served.base_url}/Train_step_by_step/_stcore/health")
+    assert err.value.code == 404
+
+
+def test_new_browsers_take_turns_and_host_config_names_their_replica(served: Served) -> None:
+    """A browser without the cookie gets it from /_stcore/host-config, naming the replica that answered;
+    new browsers take turns, so a class is split evenly (a hash or a random pick is not even)."""
+    names = []
+    for _ in range(6):
+        _, headers, _ = _get(f"{served.base_url}/_stcore/health")  # no cookie: any replica, and no cookie of ours
+        assert "lab_replica" not in headers.get("set-cookie", "")
+        _, headers, _ = _get(f"{served.base_url}/_stcore/host-config")
+        name = re.fullmatch(r"lab_replica=(r[12]); Path=/; HttpOnly; SameSite=Lax", headers["set-cookie"]).group(1)
+        assert headers["x-lab-replica"] == dict(_replica_cookies(served))[name]
+        names.append(name)
+        _, again, _ = _get(f"{served.base_url}/_stcore/host-config", {"Cookie": f"lab_replica={name}"})
+        assert "set-cookie" not in again and again["x-lab-replica"] == headers["x-lab-replica"]
+    assert sorted(names) == ["r1"] * 3 + ["r2"] * 3, names
+
+
+def test_the_load_benchmark_learners_work_through_nginx(served: Served) -> None:
+    """bench/bench_load.py's learners (protocol-level clients) do their whole scenario with no problem:
+    answered, no exception, each sees its own state. Keeps the benchmark honest as the pages change."""
+    import asyncio
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "bench_load.py")
+    bench = sys.modules.setdefault("bench_load", importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(bench)
+    target = bench.Target("served", served.base_url, fixed_pids=[served.process.pid])
+    with ThreadPoolExecutor(1) as pool:  # a thread of its own: Playwright's sync API holds this one's event loop
+        result = pool.submit(asyncio.run, bench.run_level(target, 4, ramp=0.5, seed=3, think=(0.0, 0.05))).result()
+    assert not result.unanswered and not result.exceptions and not result.wrong_state, (
+        result.unanswered + result.exceptions + result.wrong_state)
+    assert len(result.latencies["click"]) == 4 * bench.CLICKS and len(result.latencies["type"]) == 4
+    assert sorted(result.replicas_used.values()) == [2, 2], result.replicas_used  # new browsers take turns
+    assert result.cpu_s > 0 and result.rss_live > 0
+
+
+def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served, chromium) -> None:
+    """(After this, nginx avoids the restarted replica for a few seconds: its kept-alive connections
+    to the old process fail once. So the tests that count turns run before it.)"""
+    (a, replica_a), _ = _replica_cookies(served)
+    tab = _learner(chromium, served, a)
+    page = tab.page
+    try:
+        page.goto(f"{served.base_url}/Train_step_by_step?preset=readers")
+        wait_for_streamlit(page)
+        _next(page, "Merge 1 of 12")
+        _next(page, "Merge 2 of 12")
+        pid = served.replica_pids[replica_a]
+        os.kill(pid, signal.SIGKILL)  # a crash, not a clean stop
+        deadline = time.monotonic() + 30
+        while len(tab.sockets) < 2:  # the tab reconnects by itself
+            assert time.monotonic() < deadline, "the page did not reconnect"
+            page.wait_for_timeout(200)
+        wait_for_streamlit(page)
+        page.get_by_text("Merge 2 of 12").first.wait_for()  # back where the learner was: the URL keeps it
+        _next(page, "Merge 3 of 12")
+        # scripts/serve started the replica again, on the same port.
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if _get(f"http://{replica_a}/_stcore/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert time.monotonic() < deadline, served.log()
+            time.sleep(0.3)
+        assert re.search(rf"replica \d+ exited .*starting it again on {re.escape(replica_a)}", served.log())
+        new_pids = re.findall(rf"replica \d+ starting: pid (\d+) on {re.escape(replica_a)}", served.log())
+        served.replica_pids[replica_a] = int(new_pids[-1])
+    finally:
+        tab.context.close()
+
+
+def test_sigterm_stops_nginx_and_every_replica(served: Served) -> None:
+    tree = _descendants(served.process.pid)
+    nginx_pid = int((served.run_dir / "nginx.pid").read_text())
+    assert nginx_pid in tree and set(served.replica_pids.values()) <= tree
+    assert len(tree) >= 1 + 2 + 2  # scripts/serve, 2 replicas, nginx master + at least one worker
+    served.process.send_signal(signal.SIGTERM)
+    assert served.process.wait(timeout=30) == 0
+    deadline = time.monotonic() + 5
+    while any(_alive(p) for p in tree) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in tree if _alive(p)], "processes left behind"
+    assert not _processes_of_run(served.run_dir)
+    assert not (served.run_dir / "nginx.pid").exists()
+    assert "stopped nginx and 2 replica(s)" in served.log()
+
+
+def test_without_nginx_it_says_how_to_install_it() -> None:
+    result = subprocess.run([str(ROOT / "scripts" / "serve"), "--replicas", "1"], cwd=ROOT, capture_output=True,
+                            text=True, timeout=30, env={**os.environ, "LAB_NGINX": "/nonexistent/nginx"})
+    assert result.returncode != 0
+    assert "apt-get install nginx" in result.stderr + result.stdout
