@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -135,3 +136,14 @@ def test_ci_fails_rather_than_skips_without_nginx() -> None:
     ci = subprocess.run(cmd, cwd=ROOT, env={**base, "CI": "true"}, capture_output=True, text=True, timeout=120)
     assert local.returncode == 0 and "2 skipped" in local.stdout, local.stdout
     assert ci.returncode != 0 and "CI must run the scripts/serve tests" in ci.stdout, ci.stdout
+
+
+def test_streamlit_reads_the_settings_the_classroom_figures_rely_on() -> None:
+    """Streamlit, started in the checkout as scripts/run and scripts/serve start it, reads .streamlit/config.toml:
+    no full garbage collection after every rerun (most of a click's server CPU; README, "Load figures"), no
+    developer toolbar for visitors, no usage statistics."""
+    code = ("from streamlit import config; config.get_config_options(force_reparse=True); "
+            "print(*(config.get_option(k) for k in ('runner.postScriptGC', 'client.toolbarMode', "
+            "'browser.gatherUsageStats')))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "minimal", "False"], out.stderr

@@ -174,16 +174,14 @@ def _replica_cookies(server: Served) -> tuple[tuple[str, str], tuple[str, str]]:
 
 
 @pytest.fixture(scope="module")
-def chromium():
+def chromium(request: pytest.FixtureRequest):
     _skip_or_fail()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    pw = request.getfixturevalue("playwright_driver")  # tests/conftest.py: one Playwright for the whole run
+    browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+    try:
+        yield browser
+    finally:
+        browser.close()
 
 
 @dataclass

@@ -87,24 +87,22 @@ def streamlit_server() -> Iterator[StreamlitServer]:
 
 
 @pytest.fixture(scope="session")
-def browser_context(tmp_path_factory: pytest.TempPathFactory):
+def browser_context(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest):
     skip_without_browser()
-    from playwright.sync_api import sync_playwright
-
+    pw = request.getfixturevalue("playwright_driver")  # tests/conftest.py; only once Chromium is there
     profile = tmp_path_factory.mktemp("chromium-profile")
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(profile),
-            executable_path=str(CHROMIUM),
-            headless=True,
-            args=CHROMIUM_ARGS,
-            viewport=VIEWPORT,
-        )
-        context.set_default_timeout(PAGE_TIMEOUT_MS)
-        try:
-            yield context
-        finally:
-            context.close()
+    context = pw.chromium.launch_persistent_context(
+        str(profile),
+        executable_path=str(CHROMIUM),
+        headless=True,
+        args=CHROMIUM_ARGS,
+        viewport=VIEWPORT,
+    )
+    context.set_default_timeout(PAGE_TIMEOUT_MS)
+    try:
+        yield context
+    finally:
+        context.close()
     shutil.rmtree(profile, ignore_errors=True)
 
 

@@ -1,0 +1,16 @@
+"""Fixtures shared by the browser tests (tests/browser/) and the classroom deployment's tests (test_serve.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def playwright_driver():
+    """One Playwright for the whole run. Its sync API keeps an event loop running in this thread while it is
+    open, so a second ``sync_playwright()`` in the same run fails ("Sync API inside the asyncio loop"): every
+    test that drives Chromium launches it from this one."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        yield pw
