@@ -86,7 +86,7 @@ def ranked_bars(
     In large type there is no legend: the labels after the bars say it."""
     s = sizes(large)
     base = alt.Chart(alt.NamedData(data_name)).encode(
-        y=alt.Y("bar:N", sort=alt.EncodingSortField("rank", order="ascending"), title=None,
+        y=alt.Y("bar:N", sort=alt.EncodingSortField("rank", op="min", order="ascending"), title=None,
                 axis=alt.Axis(labelOverlap=False)))
     axis = alt.Axis(tickMinStep=1) if x_format is None else alt.Axis(format=x_format)
     bars = base.mark_bar(stroke="#000", strokeWidth=1.5).encode(

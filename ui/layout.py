@@ -135,13 +135,19 @@ LARGE_TYPE_KEY = "large_type"
 LARGE_TYPE_PARAM = "large"
 _LARGE_TYPE_STORE = "_large_type_store"
 
-# CSS every page gets: Streamlit's own small print under a file uploader states Streamlit's
+# CSS every page gets. Streamlit's own small print under a file uploader states Streamlit's
 # limit, not the page's; the uploader's label says the real limit instead (ui/uploads.py).
 BASE_CSS_MARKER = "/* ui.layout: base */"
 _BASE_CSS = f"""
 <style>
 {BASE_CSS_MARKER}
 [data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
+/* A link in a narrow column (a page's link to its lesson) wraps its label instead of cutting it off. */
+[data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
+[data-testid="stMain"] [data-testid="stPageLink-NavLink"] p {{
+  white-space: normal;
+  overflow: visible;
+}}
 </style>
 """
 

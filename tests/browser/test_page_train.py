@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from tests.browser.browser_helpers import (
     assert_no_exception,
+    cut_off,
     main_area,
     screenshot,
     skip_without_browser,
@@ -145,6 +146,30 @@ def test_corpus_words_are_never_cut_mid_word(open_page) -> None:
           })"""
     )
     assert rows and all(rows)
+
+
+def test_the_lesson_link_is_never_cut_off(open_page) -> None:
+    """The link to the lesson sits in the narrow column beside the corpus: its label wraps, whole."""
+    page = open_page(URL_PATH, "train-lesson-link", query="preset=chai&step=3")
+    _settle(page)
+    link = main_area(page).locator('[data-testid="stPageLink-NavLink"]', has_text="In the lessons")
+    expect(link).to_be_visible()
+    assert cut_off(page, '[data-testid="stPageLink-NavLink"] span', '[data-testid="stPageLink-NavLink"] p') == []
+
+
+def test_pair_chart_bars_are_drawn_in_rank_order(open_page) -> None:
+    """The pair-count chart lists its pairs 1, 2, ..., 10, 11, 12 from the top, not as text sorts
+    ("1.", "10.", "11.", "12.", "2.", ...). Read from the drawn SVG's axis labels, top to bottom."""
+    page = open_page(URL_PATH, "train-chart-order", query="preset=chai&step=3")
+    _settle(page)
+    labels = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"] svg text')]
+              .map(el => [el.getBoundingClientRect().top, el.textContent])
+              .filter(([, text]) => /^\\d+\\. /.test(text))
+              .sort((a, b) => a[0] - b[0]).map(([, text]) => parseInt(text))"""
+    )
+    assert len(labels) >= 10, labels  # 14 distinct pairs before merge 3: the top 12 are drawn
+    assert labels == list(range(1, len(labels) + 1))
 
 
 def test_no_developer_toolbar_for_visitors(open_page) -> None:
