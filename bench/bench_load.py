@@ -78,6 +78,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import lessons  # noqa: E402
+from deploy.serve import free_port, process_tree  # noqa: E402
 from deploy.stclient import HttpConnection, ProtocolError, Session, query  # noqa: E402
 from tokenizer import train  # noqa: E402
 
@@ -95,25 +96,6 @@ PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 
 
 # --- Server processes: CPU and memory from /proc -------------------------------------------------
-
-
-def process_tree(root: int) -> list[int]:
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    out, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        if os.path.exists(f"/proc/{pid}"):
-            out.append(pid)
-            todo.extend(children.get(pid, []))
-    return out
 
 
 def cpu_seconds(pids: list[int]) -> dict[int, float]:
@@ -160,14 +142,6 @@ def wait_quiet(target: "Target", max_wait: float) -> float:
         if other < 0.15 or time.monotonic() > deadline:
             return other
         print(f"   waiting for the machine to be quiet: other processes keep {other:.2f} cores busy", flush=True)
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass

@@ -100,6 +100,26 @@ def free_port(address: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
+def process_tree(root: int) -> list[int]:
+    """The live process ``root`` and all its descendants, from /proc (Linux)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        if os.path.exists(f"/proc/{pid}"):
+            out.append(pid)
+            todo.extend(children.get(pid, []))
+    return out
+
+
 def _die_with_parent() -> None:
     """In the child, before exec: the kernel sends SIGKILL when scripts/serve dies, however it dies."""
     try:

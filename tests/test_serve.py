@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from deploy.serve import find_nginx
+from deploy.serve import find_nginx, process_tree
 from tests.browser.browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -78,23 +78,6 @@ class Served:
             if m:
                 rows.append(dict(zip(("method", "path", "status", "cookie", "replica"), m.groups())))
         return rows
-
-
-def _descendants(pid: int) -> set[int]:
-    children: dict[int, set[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    children.setdefault(int(f.read().rsplit(b")", 1)[1].split()[1]), set()).add(int(entry))
-            except (OSError, ValueError, IndexError):
-                pass
-    out, todo = set(), [pid]
-    while todo:
-        p = todo.pop()
-        out.add(p)
-        todo.extend(children.get(p, ()))
-    return out
 
 
 def _processes_of_run(run_dir: Path) -> list[int]:
@@ -348,7 +331,7 @@ def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served
 
 
 def test_sigterm_stops_nginx_and_every_replica(served: Served) -> None:
-    tree = _descendants(served.process.pid)
+    tree = set(process_tree(served.process.pid))
     nginx_pid = int((served.run_dir / "nginx.pid").read_text())
     assert nginx_pid in tree and set(served.replica_pids.values()) <= tree
     assert len(tree) >= 1 + 2 + 2  # scripts/serve, 2 replicas, nginx master + at least one worker

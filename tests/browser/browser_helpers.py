@@ -7,12 +7,13 @@ we never run `playwright install`.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from deploy.serve import free_port  # noqa: F401 - the fixtures' free port, one copy for tests and scripts/serve
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium"))  # LAB_CHROMIUM: to test the skip
@@ -50,12 +51,6 @@ def skip_without_browser() -> None:
         pytest.fail(f"CI must run the browser tests, but {reason}", pytrace=False)
     if reason:
         pytest.skip(f"browser tests skipped: {reason}", allow_module_level=True)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass
