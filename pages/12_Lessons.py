@@ -45,6 +45,8 @@ if not CLASSROOM:
     )
 
 left, right = (st.container(), st.container()) if (LARGE or CLASSROOM) else st.columns([1, 3], gap="large")
+
+
 def _pick(lesson_id: str) -> None:
     state.set_value(LESSON, lesson_id)
     STEPPER.reset()
@@ -56,17 +58,19 @@ with left:
         st.selectbox("Lesson", IDS, key=LESSON.skey, format_func=titles.get, on_change=STEPPER.reset)
     else:
         st.markdown("**Lessons**")
-        for i in IDS:  # buttons: their labels can carry the progress
-            st.button(lv.progress_label(COURSE.lesson(i)), key=f"{PAGE}.pick.{i}", on_click=_pick, args=(i,),
-                      type="primary" if i == st.session_state.get(LESSON.skey) else "tertiary", width="stretch")
+        with st.container(key="tl-menu-lessons"):  # ui/layout.py: a menu's labels wrap, from the left
+            for i in IDS:  # buttons: their labels can carry the progress
+                st.button(lv.progress_label(COURSE.lesson(i)), key=f"{PAGE}.pick.{i}", on_click=_pick, args=(i,),
+                          type="primary" if i == st.session_state.get(LESSON.skey) else "tertiary",
+                          width="stretch")
 lesson = COURSE.lesson(state.value(LESSON)) or COURSE.lessons[0]
 
 
 def draw_tries() -> None:
     if lesson.tries:
         st.markdown("**Try it in the lab**")
-        for i, item in enumerate(lesson.tries):
-            lv.link(item, key=f"{PAGE}.try.{i}")
+        for item in lesson.tries:
+            lv.link(item)
 
 
 def body() -> str:

@@ -142,12 +142,19 @@ _BASE_CSS = f"""
 <style>
 {BASE_CSS_MARKER}
 [data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
-/* A link in a narrow column (a page's link to its lesson) wraps its label instead of cutting it off. */
+/* A link or a button in a narrow column (a page's link to its lesson, the lesson list) wraps its label
+   instead of cutting it off. */
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
-[data-testid="stMain"] [data-testid="stPageLink-NavLink"] p {{
+[data-testid="stMain"] [data-testid="stPageLink-NavLink"] p,
+[data-testid="stMain"] button [data-testid="stMarkdownContainer"],
+[data-testid="stMain"] button [data-testid="stMarkdownContainer"] p {{
   white-space: normal;
   overflow: visible;
 }}
+/* A menu of buttons (a container keyed tl-menu-...) reads as a list: labels start at the left. */
+[class*="st-key-tl-menu"] button,
+[class*="st-key-tl-menu"] button > div {{ justify-content: flex-start; text-align: left; }}
+[class*="st-key-tl-menu"] button [data-testid="stMarkdownContainer"] p {{ text-align: left; }}
 </style>
 """
 

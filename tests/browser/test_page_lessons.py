@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from tests.browser.browser_helpers import (
+    cut_off,
     main_area,
     screenshot,
     settle,
@@ -74,6 +75,15 @@ def test_a_lesson_and_one_exercise_of_each_kind(open_page) -> None:
     _check(page, _exercise(page, 6))
     expect(_exercise(page, 6)).to_contain_text("Right! You predicted 9 tokens.")
     screenshot(page, "lessons-bpe-answered")
+
+
+def test_the_lesson_list_shows_whole_titles_and_progress(open_page) -> None:
+    """The narrow lesson list wraps each title and its progress ("1. Why tokens: ... · 0/4"), never an ellipsis."""
+    page = open_page(URL, "lessons-list", query="lesson=bpe-training")
+    menu = main_area(page).locator('[class*="st-key-tl-menu-lessons"]')
+    expect(menu.get_by_role("button")).to_have_count(9)
+    expect(menu.get_by_role("button", name=re.compile(r"^1\. Why tokens: words, characters, subwords · 0.\d+$"))).to_be_visible()
+    assert cut_off(page, 'button [data-testid="stMarkdownContainer"]') == []
 
 
 def test_a_word_exercise(open_page) -> None:
