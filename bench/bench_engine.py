@@ -40,13 +40,14 @@ import resource  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
-import time  # noqa: E402
 import tracemalloc  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+from bench.timing import best_of, interleaved  # noqa: E402
 
 from tokenizer import Tokenizer, TrainConfig, train  # noqa: E402
 
@@ -56,33 +57,6 @@ TARGET_TRAIN = 3.0  # ours at most 3x HF's training time
 TARGET_ENCODE = 1.5  # ours at most 1.5x HF's encoding time
 TARGET_MEMORY_MB = 150.0
 
-
-
-# -- timing helpers ----------------------------------------------------------
-def best_of(repeat: int, run, setup=None):
-    """Best wall time of ``repeat`` calls of ``run(setup())``, and the last result."""
-    [(best, result)] = interleaved(repeat, [(run, setup)])
-    return best, result
-
-
-def interleaved(repeat: int, jobs):
-    """Best wall time and last result of each ``(run, setup)`` job, taking turns.
-
-    Round r runs every job once, so a spell of load on a shared machine slows
-    all of them alike instead of one; ``setup()``, untimed, gives ``run`` its
-    argument (None: ``run()`` takes none).
-    """
-    best = [float("inf")] * len(jobs)
-    results: list = [None] * len(jobs)
-    for _ in range(max(1, repeat)):
-        for j, (run, setup) in enumerate(jobs):
-            results[j] = None  # free the previous result now, not inside the timed call
-            arg = setup() if setup is not None else None
-            gc.collect()
-            start = time.perf_counter()
-            results[j] = run(arg) if setup is not None else run()
-            best[j] = min(best[j], time.perf_counter() - start)
-    return list(zip(best, results))
 
 
 # -- Hugging Face ------------------------------------------------------------

@@ -78,7 +78,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import lessons  # noqa: E402
-from deploy.serve import free_port, process_tree  # noqa: E402
+from deploy.serve import free_port, process_tree, streamlit_cmd  # noqa: E402
 from deploy.stclient import HttpConnection, ProtocolError, Session, query  # noqa: E402
 from tokenizer import train  # noqa: E402
 
@@ -150,7 +150,6 @@ class Target:
     url: str
     process: subprocess.Popen | None = None
     fixed_pids: list[int] = field(default_factory=list)
-    log: Path | None = None
 
     def pids(self) -> list[int]:
         if self.process is not None:
@@ -190,9 +189,7 @@ def start_target(name: str, log_dir: Path) -> Target:
     out = open(log, "w", encoding="utf-8")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if name == "single":  # what scripts/run starts (streamlit run app.py), headless on loopback
-        cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-               "--server.address", "127.0.0.1", "--server.port", str(port),
-               "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+        cmd = streamlit_cmd(port)
     elif re.fullmatch(r"serve\d+", name):
         cmd = [str(ROOT / "scripts" / "serve"), "--replicas", name[5:], "--port", str(port), "--address", "127.0.0.1"]
         env["LAB_PYTHON"] = sys.executable
@@ -200,7 +197,7 @@ def start_target(name: str, log_dir: Path) -> Target:
         raise SystemExit(f"unknown target {name!r}: use single or serveN (serve2, serve3, ...)")
     process = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                env=env, start_new_session=True)
-    target = Target(name, url, process, log=log)
+    target = Target(name, url, process)
     try:
         if name == "single":
             _wait_healthy(url, process)

@@ -38,6 +38,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from bench.timing import best_of  # noqa: E402
+
 from tokenizer import real, train
 
 FIRST_LOAD = """
@@ -63,15 +65,6 @@ def first_load(name: str, runs: int) -> dict:
         reason = out["reason"]
         loads.append(out["load"])
     return {"reason": reason, "load": statistics.median(loads), "process": statistics.median(walls)}
-
-
-def best_of(repeat: int, run) -> tuple[float, object]:
-    best, result = float("inf"), None
-    for _ in range(max(1, repeat)):
-        start = time.perf_counter()
-        result = run()
-        best = min(best, time.perf_counter() - start)
-    return best, result
 
 
 def read_prefix(path: Path, kb: int) -> str:

@@ -100,6 +100,13 @@ def free_port(address: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
+def streamlit_cmd(port: int, python: str = sys.executable) -> list[str]:
+    """``streamlit run app.py`` as scripts/run starts it (the checkout's .streamlit/config.toml applies: run it
+    with the checkout as the working directory), headless on 127.0.0.1:``port``, no file watcher."""
+    return [python, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1",
+            "--server.port", str(port), "--server.fileWatcherType", "none"]
+
+
 def process_tree(root: int) -> list[int]:
     """The live process ``root`` and all its descendants, from /proc (Linux)."""
     children: dict[int, list[int]] = {}
@@ -154,13 +161,13 @@ def upstream_blocks(upstreams: list[str]) -> dict[str, str]:
     """The generated parts of the nginx config: one upstream per replica (r1, r2, ...; the others as backups),
     lab_pick and lab_any (round robin over all), and the maps between cookie, upstream and address."""
     names = [f"r{i}" for i in range(1, len(upstreams) + 1)]
-    server = "        server {} max_fails=1 fail_timeout=3s{};"
+    server = "        server {} max_fails=1 fail_timeout=3s;"
     blocks = []
     for block in ("lab_pick", "lab_any"):
         blocks.append(f"    upstream {block} {{\n        zone {block} 64k;\n"
-                      + "\n".join(server.format(u, "") for u in upstreams) + "\n        keepalive 16;\n    }")
+                      + "\n".join(server.format(u) for u in upstreams) + "\n        keepalive 16;\n    }")
     for name, address in zip(names, upstreams):
-        lines = [server.format(address, "")] + [f"        server {u} backup;" for u in upstreams if u != address]
+        lines = [server.format(address)] + [f"        server {u} backup;" for u in upstreams if u != address]
         blocks.append(f"    upstream lab_{name} {{\n        zone lab_{name} 64k;\n" + "\n".join(lines)
                       + "\n        keepalive 16;\n    }")
     return {
@@ -254,16 +261,7 @@ class Server:
                                     env=self.env, start_new_session=True, preexec_fn=_die_with_parent)
 
     def replica_cmd(self, replica: Replica) -> list[str]:
-        return [
-            self.python, "-m", "streamlit", "run", "app.py",
-            "--server.headless", "true",
-            "--server.address", "127.0.0.1",
-            "--server.port", str(replica.port),
-            "--server.fileWatcherType", "none",
-            "--browser.gatherUsageStats", "false",
-            "--server.runOnSave", "false",
-            *self.args.streamlit_args,
-        ]
+        return [*streamlit_cmd(replica.port, self.python), "--server.runOnSave", "false", *self.args.streamlit_args]
 
     def start_replica(self, replica: Replica) -> None:
         replica.process = self._spawn(self.replica_cmd(replica), replica.log)

@@ -199,9 +199,6 @@ class Run:
     def duration(self) -> float | None:
         return None if self.finished is None else self.finished - self.sent
 
-    def contains(self, needle: bytes) -> bool:
-        return any(needle in f for f in self.frames)
-
 
 def _widget_value(kind: str, el, held: WidgetState | None) -> WidgetState | None:
     """The value the frontend would send for this widget element: set by the server, else held, else default."""

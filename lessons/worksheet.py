@@ -8,18 +8,9 @@ from __future__ import annotations
 
 from .course import Lesson
 from .exercises import compute
+from ui.display import answer_text
 
 _BLANK = "__________"
-
-
-def _shown(answer) -> str:
-    if isinstance(answer, list):
-        return " | ".join(str(a) for a in answer)
-    if isinstance(answer, float) and answer.is_integer():
-        return f"{int(answer):,}"
-    if isinstance(answer, (int, float)):
-        return f"{answer:,}"
-    return str(answer)
 
 
 def worksheet_markdown(lesson: Lesson) -> str:
@@ -51,7 +42,7 @@ def answer_key_markdown(lesson: Lesson) -> str:
              "was made.", ""]
     for number, exercise in enumerate(lesson.exercises, start=1):
         computed = compute(exercise.op, exercise.args)
-        answer = _shown(computed.answer)
+        answer = answer_text(computed.answer)
         if exercise.kind == "word":
             answer = f"any word that meets the rule, for example {answer}"
         lines.append(f"**{number}.** {exercise.prompt}")

@@ -95,8 +95,7 @@ def forms_section(section: str, param: state.Param, forms_of) -> None:
                 rows.append((FORM_NAMES[name], chips, qv.count_note(count, len(chips))))
                 counts.append(count)
             qv.rows(rows, show_ids=True)
-            ids = [tuple(tokenizers.encoded(key, text, qv.MAX_CHIPS).tokens) for _, text in forms]
-            same = len({tuple(t.id for t in tokens) for tokens in ids}) == 1
+            same = len({tuple(chip.token_id for chip in chips) for _, chips, _ in rows}) == 1
             st.caption("The same ids every time." if same else
                        "Different ids: to the model these are " + ("different words." if len(set(counts)) == 1 else
                                                                    "different words, and they cost differently."))
@@ -190,7 +189,7 @@ def formatting_section() -> None:
         st.warning(md_escape(f"These records cannot be read: {exc}"), icon=":material/table:")
         return
     variants = format_variants(records)
-    counts = {key: {k: tokenizers.encoded(key, v, 1).measure.tokens for k, v in variants.items()} for key, _ in chosen}
+    counts = {key: {k: tokenizers.encoded(key, v, qv.MAX_CHIPS).measure.tokens for k, v in variants.items()} for key, _ in chosen}
     table = pd.DataFrame({"format": [FORMATS[k] for k in variants],
                           "characters": [len(v) for v in variants.values()]}
                          | {tok.name: [counts[key][k] for k in variants] for key, tok in chosen})

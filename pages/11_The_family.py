@@ -16,7 +16,7 @@ import lessons  # noqa: E402
 from tokenizer import is_whole  # noqa: E402
 from ui import charts, state, tokenizers  # noqa: E402
 from ui import familyview as fv  # noqa: E402
-from ui.chips import CSS, Chip, chip_from_token, chips_html  # noqa: E402
+from ui.chips import CSS, Chip, chip_from_token, chips_html, token_chips  # noqa: E402
 from ui.display import callout_html, is_mark, md_code, md_escape, plural, readable_text  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
@@ -333,8 +333,8 @@ def part_pipeline() -> None:
         st.caption(md_escape(TEXTS["presplit_none"]))
     else:
         shown = s.pieces[: fv.MAX_PIPELINE_TOKENS]
-        st.html(CSS + chips_html([Chip(p, None, piece=i) for i, p in enumerate(shown)], label="pieces",
-                                 colour_by="position"))
+        token_chips([Chip(p, None, piece=i) for i, p in enumerate(shown)], label="pieces",
+                    colour_by="position")
         st.caption(f"{plural(len(s.pieces), 'piece')}, cut by the tokenizer's own regular expression; a merge never "
                    "crosses two pieces." + (" The first ones are shown." if len(s.pieces) > len(shown) else ""))
         marked = sum(1 for piece in s.pieces if is_mark(piece[0]))
@@ -342,10 +342,10 @@ def part_pipeline() -> None:
             st.caption(md_escape(TEXTS["presplit_marks"].format(pieces=plural(marked, "piece").capitalize())))
 
     st.markdown("#### 3 · Model: the subword model makes tokens")
-    st.html(CSS + chips_html([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True))
+    token_chips([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True)
     st.caption(md_escape(TEXTS["markers"]))
-    st.html(CSS + chips_html([Chip(raw, t.id, whole=True, piece=t.piece) for raw, t in zip(s.raw, s.tokens)],
-                             label="tokens as the vocabulary writes them", mark_pieces=True, runs=False))
+    token_chips([Chip(raw, t.id, whole=True, piece=t.piece) for raw, t in zip(s.raw, s.tokens)],
+                label="tokens as the vocabulary writes them", mark_pieces=True, runs=False)
 
     st.markdown(f"#### 4 · Ids: {plural(s.count, 'token')}")
     st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None, wrap_lines=True)
@@ -384,8 +384,8 @@ def part_special() -> None:
             cols[1].metric("The messages alone", f"{sum(c.content):,}", help="Each message's text, tokenized on its own.")
             cols[2 % len(cols)].metric("Added by the template", f"{c.added:,}")
             cols[3 % len(cols)].metric("Per message", f"{c.per_message:.1f}")
-            st.html(CSS + chips_html([Chip(t.piece, t.id, whole=is_whole(t.bytes), highlight=t.special, data=t.bytes)
-                                      for t in c.tokens], label="the templated chat", show_ids=not LARGE))
+            token_chips([Chip(t.piece, t.id, whole=is_whole(t.bytes), highlight=t.special, data=t.bytes)
+                         for t in c.tokens], label="the templated chat", show_ids=not LARGE)
             specials = ", ".join(f"{md_code(piece, visible=False)} ×{n}" for piece, n in c.specials())
             st.markdown(f"Highlighted: the special tokens the template put in: {specials}.")
             st.caption(md_escape(TEXTS["template"].format(template=c.template)))
@@ -408,9 +408,9 @@ def part_special() -> None:
     typed = tok.encode_tokens(special)
     as_special = tok.encode_special(special)
     st.markdown(f"Typed into a prompt: **{plural(len(typed), 'token')}**")
-    st.html(CSS + chips_html([chip_from_token(t) for t in typed], label="typed", show_ids=True))
+    token_chips([chip_from_token(t) for t in typed], label="typed", show_ids=True)
     st.markdown(f"Put in by the template: **{plural(len(as_special), 'token')}**, id {as_special[0]:,}")
-    st.html(CSS + chips_html([Chip(special, as_special[0], highlight=True)], label="the special token", show_ids=True))
+    token_chips([Chip(special, as_special[0], highlight=True)], label="the special token", show_ids=True)
 
 
 {"merges": part_merges, "unigram": part_unigram, "pipeline": part_pipeline, "special": part_special}[part]()

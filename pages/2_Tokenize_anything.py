@@ -12,9 +12,9 @@ page_setup("Tokenize anything")
 import lessons  # noqa: E402
 from tokenizer import Tokenizer, hex_bytes  # noqa: E402
 from tokenizer.provenance import made_by_merges  # noqa: E402
-from tokenizer.textstats import text_counts  # noqa: E402
+from tokenizer.textstats import utf8_length  # noqa: E402
 from ui import predict, state, tokenizers  # noqa: E402
-from ui.chips import CSS, chip_from_token, chips_html  # noqa: E402
+from ui.chips import chip_from_token, token_chips  # noqa: E402
 from ui.display import lone_marks, md_escape, plural, ratio, visible_token  # noqa: E402
 from ui.uploads import too_big  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
@@ -87,8 +87,7 @@ if not chosen:
 if not text:
     st.info("Type or paste some text above, or pick one of the examples.", icon=":material/edit:")
     st.stop()
-counts = text_counts(text)
-if too_big(counts.bytes, MAX_TEXT_BYTES, "a few pages is plenty to see how a tokenizer behaves"):
+if too_big(utf8_length(text), MAX_TEXT_BYTES, "a few pages is plenty to see how a tokenizer behaves"):
     st.stop()
 if "text" in too_long:
     st.caption("This text is too long to put in the page's link; the link keeps the tokenizers and the settings.")
@@ -113,6 +112,7 @@ if state.value(PREDICT):  # predict first: every count guessed before any is sho
         st.caption("The counts and the tokens appear once you have predicted each count.")
         st.stop()
 
+counts = results[0][2].measure  # the text's own counts (words, code points, ...), measured once, cached
 st.caption(
     f"The text: {plural(counts.words, 'word')} · {plural(counts.code_points, 'code point')} · "
     f"{plural(counts.graphemes, 'grapheme cluster')} · {plural(counts.bytes, 'UTF-8 byte')}. "
@@ -164,9 +164,8 @@ for key, tok, enc in results:
     if len(results) > 1 or LARGE:
         st.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")
     shown = enc.tokens[:MAX_CHIPS]
-    html = chips_html([chip_from_token(t) for t in shown], show_ids=show_ids, colour_by=colour_by,
-                      label=f"{tok.name}: {m.tokens} tokens", mark_pieces=True, line_breaks=True)
-    st.html(CSS + html)
+    token_chips([chip_from_token(t) for t in shown], show_ids=show_ids, colour_by=colour_by,
+                label=f"{tok.name}: {m.tokens} tokens", mark_pieces=True, line_breaks=True)
     if m.tokens > MAX_CHIPS:
         st.caption(f"Showing the first {MAX_CHIPS:,} of {m.tokens:,} tokens; all are counted.")
     if m.tokens == 0:

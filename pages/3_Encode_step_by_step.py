@@ -13,7 +13,7 @@ from tokenizer.provenance import made_by_merges  # noqa: E402
 from tokenizer.replay import EncodeTrace, encode_trace  # noqa: E402
 from ui import state, tokenizers  # noqa: E402
 from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips  # noqa: E402
-from ui.display import md_code, pair_text, plural, visible_token  # noqa: E402
+from ui.display import md_code, md_escape, pair_text, plural, visible_token  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 from ui.treeview import tree_html  # noqa: E402
@@ -73,7 +73,7 @@ try:
     trace: EncodeTrace = encode_trace(tok, text)
 except ValueError as exc:  # e.g. a model whose pre-split pattern backtracks badly on this text
     state.publish(PARAMS)
-    st.warning(f"This tokenizer cannot cut this text: {exc}", icon=":material/timer_off:")
+    st.warning(md_escape(f"This tokenizer cannot cut this text: {exc}"), icon=":material/timer_off:")
     st.stop()
 n = len(trace.steps)
 

@@ -5,7 +5,7 @@ import streamlit as st
 from tokenizer.textstats import text_counts
 from ui import bytesview as bv
 from ui import charts, state, tokenizers
-from ui.display import visible_token
+from ui.display import md_escape, visible_token
 from ui.layout import large_type_on, page_setup
 from ui.lessonview import lesson_link
 
@@ -187,7 +187,7 @@ ladder_key = state.value(LADDER)
 try:
     tokenizers.load(ladder_key)
 except tokenizers.Unavailable as exc:
-    st.warning(str(exc), icon=":material/error:")
+    st.warning(md_escape(str(exc)), icon=":material/error:")
     ladder_key = LADDER_TOKENIZERS[0]
 st.caption(
     "A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any text and "

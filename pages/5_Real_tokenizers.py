@@ -9,7 +9,7 @@ page_setup("Real tokenizers")
 import lessons  # noqa: E402
 from ui import charts, state, tokenizers  # noqa: E402
 from ui import premiumview as pv  # noqa: E402
-from ui.chips import CSS, chip_from_token, chips_html  # noqa: E402
+from ui.chips import chip_from_token, token_chips  # noqa: E402
 from ui.display import md_escape, plural  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
 
@@ -78,10 +78,9 @@ with st.expander("See the tokens", key=f"{PAGE}.tokens_open", on_change="rerun",
     if box.open:
         for key, tok in chosen:
             for lang, text in (("English", english), ("Hindi", hindi)):
-                tokens = tok.encode_tokens(text, limit=600)
-                st.markdown(f"**{md_escape(tok.name)}**, {lang}: {plural(len(tok.encode(text)), 'token')}")
-                st.html(CSS + chips_html([chip_from_token(t) for t in tokens], label=f"{tok.name}, {lang}",
-                                         mark_pieces=True))
+                enc = tokenizers.encoded(key, text, 600)  # cached: the table's counts encoded it already
+                st.markdown(f"**{md_escape(tok.name)}**, {lang}: {plural(enc.measure.tokens, 'token')}")
+                token_chips([chip_from_token(t) for t in enc.tokens], label=f"{tok.name}, {lang}", mark_pieces=True)
 
 with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:"):
     for block in tokenizers.about_md(chosen):

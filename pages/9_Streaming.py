@@ -10,7 +10,7 @@ page_setup("Streaming")
 
 import lessons  # noqa: E402
 from tokenizer.stream import partial_count, so_far  # noqa: E402
-from tokenizer.textstats import text_counts  # noqa: E402
+from tokenizer.textstats import utf8_length  # noqa: E402
 from ui import predict, state, streamview, tokenizers  # noqa: E402
 from ui.chips import chip_from_token, chips_html  # noqa: E402
 from ui.display import md_escape, plural  # noqa: E402
@@ -63,7 +63,7 @@ if tok is None:
 if not text:
     st.info("Type some text above, or pick one of the examples.", icon=":material/edit:")
     st.stop()
-if too_big(text_counts(text).bytes, MAX_TEXT_BYTES, "a sentence or two is plenty to watch a stream"):
+if too_big(utf8_length(text), MAX_TEXT_BYTES, "a sentence or two is plenty to watch a stream"):
     st.stop()
 if "text" in too_long:
     st.caption("This text is too long to put in the page's link; the link keeps the tokenizer and the step.")

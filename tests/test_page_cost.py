@@ -54,7 +54,8 @@ def test_the_news_app_figures_through_the_page() -> None:
     assert (m["Hindi, per month"], m["English, per month"]) == (month(HI), month(EN)) == ("Rs 73,800", "Rs 26,100")
     assert "2\\.8× as much in Hindi" in text
     # The window: 5 Hindi articles (7,500 tokens) against 13 English ones.
-    assert (m["Hindi articles that fit"], m["English articles that fit"]) == ("5", "13")
+    fits = tuple(str(cost.window_fit(lang["input_tokens"], **WINDOW).count) for lang in (HI, EN))
+    assert (m["Hindi articles that fit"], m["English articles that fit"]) == fits == ("5", "13")
     assert "7,500 tokens" in text and "8,000 − 300 (reply) − 50 (margin) = 7,650" in text
     # The pre-send check: 1,550 accepted at a worst case of Rs 2.75.
     check = cost.presend_check(SCENARIO["prompts"][0], prices=PRICES, **WINDOW)

@@ -12,7 +12,7 @@ import pytest
 
 import lessons
 from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, metrics, page_text, parse_chips, run_page
-from tokenizer import real, train
+from tokenizer import real
 from tokenizer.chat import mistral_chat
 from tokenizer.pipeline import stages
 from tokenizer.unigram import minimum_vocab, train_unigram

@@ -37,6 +37,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from .interface import TextTokenizer
 from .measure import Measure, measure_many
+from .numbers import indian_groups
 
 PER_TOKENS = 1000
 """Prices are quoted per this many tokens."""
@@ -99,15 +100,7 @@ def indian_digits(n: int) -> str:
     >>> indian_digits(73800), indian_digits(123456), indian_digits(12345678), indian_digits(-999)
     ('73,800', '1,23,456', '1,23,45,678', '-999')
     """
-    sign, digits = ("-", str(-n)) if n < 0 else ("", str(n))
-    head, tail = digits[:-3], digits[-3:]
-    groups = []
-    while len(head) > 2:
-        groups.insert(0, head[-2:])
-        head = head[:-2]
-    if head:
-        groups.insert(0, head)
-    return sign + ",".join([*groups, tail])
+    return ("-" if n < 0 else "") + ",".join(indian_groups(str(abs(n))))
 
 
 def rupees(value: Decimal | float, *, paise: bool | None = None) -> str:

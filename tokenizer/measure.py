@@ -96,7 +96,7 @@ def measure_many(tokenizer: TextTokenizer, texts: Iterable[str]) -> Measure:
     >>> (m.tokens, m.words, round(m.tokens_per_word, 2))
     (13, 3, 4.33)
     """
-    found = [measure(tokenizer, text) for text in texts if text_counts(text).words]
+    found = [measure(tokenizer, text) for text in texts if text.split()]  # texts with words
     return Measure(*(sum(getattr(m, f) for m in found) for f in Measure.__dataclass_fields__))
 
 
@@ -136,6 +136,12 @@ class Premium:
     def hindi(self) -> Measure:
         """The other text, by the name the Hindi pages use."""
         return self.other
+
+    @property
+    def other_per_unit(self) -> float:
+        """The other text's tokens per unit of ``per`` (per text, per character, per letter); 0 when empty."""
+        units = _units(self.other, self.per)
+        return self.other.tokens / units if units else 0.0
 
     @property
     def premium(self) -> float:

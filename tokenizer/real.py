@@ -68,6 +68,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .interface import Token
 from .labels import bytes_label, is_whole
+from .reference import gpt2_byte_stand_ins
 
 # -- the checked hashes ----------------------------------------------------------------------
 
@@ -385,19 +386,7 @@ def _quicktok_specials(path: Path, first_id: int, count: int, first: str) -> dic
 # -- the tokenizers ----------------------------------------------------------------------------------
 
 
-def _gpt2_byte_chars() -> list[str]:
-    """GPT-2's stand-in character for each byte (printable bytes stand for themselves; a space is ``Ġ``)."""
-    keep = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-    chars = {b: chr(b) for b in keep}
-    extra = 0
-    for b in range(256):
-        if b not in chars:
-            chars[b] = chr(256 + extra)
-            extra += 1
-    return [chars[b] for b in range(256)]
-
-
-_BYTE_CHARS = _gpt2_byte_chars()
+_BYTE_CHARS = [gpt2_byte_stand_ins()[b] for b in range(256)]  # GPT-2's stand-in character for each byte (Ġ: space)
 
 
 def _clean(text: str) -> str:
@@ -418,6 +407,8 @@ class RealTokenizer:
     token as the tokenizer itself writes it) and ``info`` (its
     :class:`RealInfo`).
     """
+
+    _split: Any = None  # the compiled pre-split pattern (``regex``), for the kinds that have one
 
     def __init__(self, info: RealInfo, vocab_size: int) -> None:
         self.info = info
@@ -469,7 +460,8 @@ class RealTokenizer:
         return [self.token_bytes(i) for i in ids]
 
     def _pieces(self, text: str, ids: Sequence[int], data: Sequence[bytes]) -> Iterable[int]:
-        raise NotImplementedError
+        """Each token's piece index (the kinds with a pre-split pattern; SentencePiece has its own)."""
+        return _regex_piece_indices(self._split.finditer(text), data)
 
     def token_bytes(self, token_id: int) -> bytes:
         raise NotImplementedError
@@ -504,8 +496,7 @@ class RealTokenizer:
     def pattern(self) -> str | None:
         """The pre-split regular expression this tokenizer cuts text with before any merge
         (``None`` for SentencePiece, which has none)."""
-        split = getattr(self, "_split", None)
-        return None if split is None else split.pattern
+        return None if self._split is None else self._split.pattern
 
     def pieces(self, text: str) -> list[str]:
         """The pre-split pieces of ``text``, in order: the matches of the tokenizer's own pattern
@@ -518,9 +509,8 @@ class RealTokenizer:
         ['घने', ' कोहरे']
         """
         prepared = self._prepare(text)
-        split = getattr(self, "_split", None)
-        if split is not None:
-            return [match.group() for match in split.finditer(prepared)]
+        if self._split is not None:
+            return [match.group() for match in self._split.finditer(prepared)]
         grouped: dict[int, bytearray] = {}
         for token in self.encode_tokens(text):
             grouped.setdefault(token.piece, bytearray()).extend(token.bytes)
@@ -588,9 +578,6 @@ class _TiktokenTokenizer(RealTokenizer):
     def _bytes_many(self, ids: Sequence[int]) -> list[bytes]:
         return self._enc.decode_tokens_bytes(ids)
 
-    def _pieces(self, text: str, ids: Sequence[int], data: Sequence[bytes]) -> Iterator[int]:
-        return _regex_piece_indices(self._split.finditer(text), data)
-
     def token_bytes(self, token_id: int) -> bytes:
         token_id = self._check_id(token_id)
         try:
@@ -651,9 +638,6 @@ class _TekkenTokenizer(RealTokenizer):
 
     def _encode_prepared(self, text: str) -> list[int]:
         return self._tk.encode(text, bos=False, eos=False)
-
-    def _pieces(self, text: str, ids: Sequence[int], data: Sequence[bytes]) -> Iterator[int]:
-        return _regex_piece_indices(self._split.finditer(text), data)
 
     def token_bytes(self, token_id: int) -> bytes:
         cached = self._bytes.get(token_id)

@@ -29,7 +29,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import add
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence
 
 from .interface import UNKNOWN_ID
 from .model import TrainConfig, Tokenizer
@@ -163,6 +163,8 @@ class Trace:
         >>> [(p.word, p.adds) for p in sources], sum(p.adds for p in sources)
         ([('chai', 3), ('chaiwala', 2), ('chaat', 2), ('poha', 3), ('pohawala', 1)], 11)
         """
+        if not 1 <= step <= len(self.steps):  # step 0 is before any merge: there is no pair to add up
+            raise ValueError(f"Merge {step} is outside this trace (1 to {len(self.steps)}).")
         merge = self.steps[step - 1]
         a, b = merge.pair
         tok = self.tokenizer
@@ -180,10 +182,7 @@ class Trace:
         tok = self.tokenizer
         if token_id >= tok.first_merge_id:
             return token_id
-        if tok.unit == "bytes":
-            return 256 if token_id == tok.marker_id else _hf_byte_ranks()[token_id]
-        order = sorted(range(tok.first_merge_id), key=lambda i: tok.base[i])
-        return order.index(token_id)
+        return _hf_base_rank(tok.unit, tok.base, tok.first_merge_id)[token_id]
 
     def tokenizer_at(self, step: int) -> Tokenizer:
         """A tokenizer that knows only the first ``step`` merges."""
@@ -198,6 +197,18 @@ def _excerpt(word: str, marker: str, width: int = 30) -> str:
     at = word.index(marker)
     start = max(0, min(at - width // 2, len(word) - width))
     return ("…" if start else "") + word[start : start + width] + ("…" if start + width < len(word) else "")
+
+
+def _hf_base_rank(unit: str, base: Sequence[str], first_merge_id: int) -> list[int]:
+    """Base id -> its number in Hugging Face's order (rule ``hf``): the base symbols sorted, bytes by their
+    GPT-2 stand-in character; a byte-level end-of-word marker comes after the 256 bytes."""
+    if unit == "bytes":
+        return _hf_byte_ranks() + [256] * (first_merge_id - 256)
+    order = sorted(range(first_merge_id), key=lambda i: base[i])
+    rank = [0] * first_merge_id
+    for position, i in enumerate(order):
+        rank[i] = position
+    return rank
 
 
 def _hf_byte_ranks() -> list[int]:
@@ -290,16 +301,7 @@ def train(
     words = [vocab.symbol_string(w) for w in word_counts]
     freqs = list(word_counts.values())
 
-    if ties == "hf":
-        if unit == "bytes":
-            base_rank = _hf_byte_ranks() + [256] * (vocab.first_merge_id - 256)
-        else:
-            order = sorted(range(vocab.first_merge_id), key=lambda i: vocab.base[i])
-            base_rank = [0] * vocab.first_merge_id
-            for position, i in enumerate(order):
-                base_rank[i] = position
-    else:
-        base_rank = []
+    base_rank = _hf_base_rank(unit, vocab.base, vocab.first_merge_id) if ties == "hf" else []
 
     trainer = _Trainer(words, freqs, config.ties, base_rank, vocab.first_merge_id)
     labels = vocab.labels  # id -> label; grows as merges are added

@@ -42,7 +42,7 @@ from tokenizer.textstats import (
 from ui import charts
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import PALETTE, chip_from_token, chips_html
-from ui.display import readable_text, token_html, visible_token
+from ui.display import code_point, readable_text, token_html, visible_token
 
 TABLE_MAX_ROWS = 500
 """The character table lists at most this many code points."""
@@ -121,26 +121,19 @@ class TextNotes:
 
     controls: tuple[str, ...]  # code points of control characters other than newline and tab
     right_to_left: int  # code points of right-to-left scripts
-    marks: int  # combining marks (vowel signs, accents)
-    joiners: int  # zero-width joiners and non-joiners
 
 
 def text_notes(text: str) -> TextNotes:
     controls: list[str] = []
-    rtl = marks = joiners = 0
+    rtl = 0
     for ch in text:
-        category = unicodedata.category(ch)
-        if category == "Cc" and ch not in "\n\t\r":
-            code = f"U+{ord(ch):04X}"
+        if unicodedata.category(ch) == "Cc" and ch not in "\n\t\r":
+            code = code_point(ch)
             if code not in controls:
                 controls.append(code)
-        elif category.startswith("M"):
-            marks += 1
-        elif ch in "\u200c\u200d":
-            joiners += 1
         if unicodedata.bidirectional(ch) in ("R", "AL"):
             rtl += 1
-    return TextNotes(tuple(controls), rtl, marks, joiners)
+    return TextNotes(tuple(controls), rtl)
 
 
 def prefix_within_bytes(text: str, max_bytes: int = LADDER_MAX_BYTES) -> str:

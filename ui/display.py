@@ -47,7 +47,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 WHITESPACE = {" ": "·", "\n": "↵", "\t": "⇥", "\r": "␍"}
 DOTTED_CIRCLE = "\u25cc"
@@ -268,12 +268,28 @@ def join_words(items: Sequence[str], more: int = 0) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def answer_text(value: Any) -> str:
+    """An exercise's answer (or a guess) as one line: items joined by `` | ``, whole numbers with commas.
+
+    >>> answer_text(["n + e", "ne + w"]), answer_text(7650.0), answer_text(2.46), answer_text("po")
+    ('n + e | ne + w', '7,650', '2.46', 'po')
+    """
+    if isinstance(value, (list, tuple)):
+        return " | ".join(str(v) for v in value)
+    if isinstance(value, float) and value.is_integer():
+        return f"{int(value):,}"
+    if isinstance(value, (int, float)):
+        return f"{value:,}"
+    return str(value)
+
+
 def ratio(a: float, b: float, digits: int = 2) -> str:
     """``a / b`` with ``digits`` decimals, or ``—`` when ``b`` is 0."""
     return f"{a / b:.{digits}f}" if b else "—"
 
 
 __all__ = [
+    "answer_text",
     "DOTTED_CIRCLE",
     "callout_html",
     "EMPTY",

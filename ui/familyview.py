@@ -33,6 +33,7 @@ from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, merge_html, word_rows_html
 from ui.display import join_words, pair_text, plural, visible_token
 from ui.state import Param
+from ui.steps import Stepper
 
 PAGE = "family"
 OWN = "own"
@@ -123,8 +124,7 @@ def apply_preset() -> None:
     preset_id = st.session_state.get(PRESET.skey, PRESET.default)
     for param in corpus_params(preset_id).values():
         st.session_state[param.skey] = param.default
-    st.session_state[STEP.skey] = 0
-    st.session_state[f"{PAGE}.autoplay"] = False
+    Stepper(STEP).reset()  # step 0, autoplay off
 
 
 def settings_for(preset_id: str) -> dict[str, Any]:

@@ -225,9 +225,7 @@ class _Switch:
         return bool(st.session_state.get(self.store, False))
 
     def remember(self) -> None:  # on_change: runs before the script, so the rerun sees the new value
-        st.session_state[self.store] = bool(st.session_state[self.key])
-        if self is CLASSROOM and st.session_state[self.store]:  # classroom mode comes with large type
-            st.session_state[LARGE.store] = True
+        st.session_state[self.store] = bool(st.session_state[self.key])  # (classroom mode brings large type: page_setup)
 
     def sync(self) -> bool:
         """Decide the value for this run, restore the widget value, mirror the URL."""

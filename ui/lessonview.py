@@ -55,7 +55,7 @@ def page_path(url_path: str) -> str:
     return next(e.path for e in PAGES if e.url_path == url_path)
 
 
-def link(item: Link, *, key: str, label: str | None = None) -> None:
+def link(item: Link, *, label: str | None = None) -> None:
     """A link into the lab with the lesson's settings (and large type or classroom mode, if on)."""
     params = {**item.params, **(link_params() or {})}
     st.page_link(page_path(item.page), label=md_escape(label or item.label or "Open it in the lab"),
@@ -92,7 +92,7 @@ def draw_exercise(exercise: Exercise, number: int, total: int) -> None:
             st.warning(md_escape(f"This exercise cannot be computed here: {exc}"), icon=":material/error:")
             return
         if verdict is not None and exercise.view is not None:
-            link(exercise.view, key=f"{PAGE}.view.{exercise.key}", label=exercise.view.label or "See it in the lab")
+            link(exercise.view, label=exercise.view.label or "See it in the lab")
 
 
 def sections(body: str) -> list[str]:

@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from ui.display import callout_html, md_escape
+from ui.display import answer_text, callout_html, md_escape
 
 STORE = "lab.predictions"
 KINDS = ("choice", "number", "split", "order", "word")
@@ -142,16 +142,6 @@ def _input_key(q: Question) -> str:
 
 
 # -- drawing -----------------------------------------------------------------------------------
-def _shown(value: Any) -> str:
-    if isinstance(value, (list, tuple)):
-        return " | ".join(str(v) for v in value)
-    if isinstance(value, float) and value.is_integer():
-        return f"{int(value):,}"
-    if isinstance(value, (int, float)):
-        return f"{value:,}"
-    return str(value)
-
-
 def decimal_places(answer: Any) -> int:
     """How many decimals a learner types for ``answer``: none for a whole number, else as many as it is given
     to (at most 3), so 2.46 or 6.9 can be typed.
@@ -228,8 +218,8 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
 
 
 def draw_verdict(q: Question, v: Verdict) -> None:
-    truth = _shown(q.answer)
-    guess = _shown(v.guess if q.kind != "split" or not isinstance(v.guess, str) else parse_split(v.guess))
+    truth = answer_text(q.answer)
+    guess = answer_text(v.guess if q.kind != "split" or not isinstance(v.guess, str) else parse_split(v.guess))
     if q.kind == "word":
         head = ("Right! " if v.right else "Not this time. ") + (v.detail or "")
         if not v.right:

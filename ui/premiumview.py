@@ -84,9 +84,7 @@ class Row:
     @property
     def per_unit(self) -> float:
         """The other text's tokens per unit of ``per`` (per character, per letter)."""
-        m, per = self.measured.other, self.measured.per
-        units = {"text": 1, "char": m.code_points, "grapheme": m.graphemes}[per]
-        return m.tokens / units if units else 0.0
+        return self.measured.other_per_unit
 
 
 # -- one sentence pair (Real tokenizers) -----------------------------------------------------------

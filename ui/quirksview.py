@@ -6,14 +6,15 @@ real tokenizers' (:func:`ui.tokenizers.encoded`, cached). This module lays them 
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import Sequence
 
 import streamlit as st
 
 from tokenizer import TextTokenizer
 from tokenizer.quirks import Joined, join_counts
 from ui import tokenizers
-from ui.chips import CSS, Chip, chip_from_token, chips_html, labelled_rows_html
+from ui.chips import CSS, Chip, chip_from_token, labelled_rows_html
+from ui.chips import token_chips as draw_chips
 from ui.display import md_escape, plural
 
 MAX_CHIPS = 400  # chips drawn per row; every token is still counted
@@ -30,12 +31,11 @@ def columns(chosen: Sequence[tuple[str, TextTokenizer]], large: bool) -> list[tu
     return out
 
 
-def token_chips(key: str, text: str, *, highlight: Callable[[int], bool] | None = None,
-                limit: int = MAX_CHIPS) -> tuple[list[Chip], int]:
-    """The chips of ``text`` with tokenizer ``key`` (the first ``limit``) and its token count."""
+def token_chips(key: str, text: str, *, limit: int = MAX_CHIPS) -> tuple[list[Chip], int]:
+    """The chips of ``text`` with tokenizer ``key`` (the first ``limit``) and its token count. Encoded with
+    ``MAX_CHIPS`` tokens kept, the one cache entry every section of the page uses for that text."""
     enc = tokenizers.encoded(key, text, MAX_CHIPS)
-    chips = [chip_from_token(t, highlight=bool(highlight and highlight(i))) for i, t in enumerate(enc.tokens[:limit])]
-    return chips, enc.measure.tokens
+    return [chip_from_token(t) for t in enc.tokens[:limit]], enc.measure.tokens
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -50,14 +50,14 @@ def count_note(count: int, shown: int, noun: str = "token") -> str:
     return note + (f" (first {shown:,} shown)" if count > shown else "")
 
 
-def rows(rows: Sequence[tuple[str, Sequence[Chip], str]], *, show_ids: bool = False, mark_pieces: bool = False) -> None:
+def rows(rows: Sequence[tuple[str, Sequence[Chip], str]], *, show_ids: bool = False) -> None:
     """Labelled rows of chips (label, chips, note)."""
-    st.html(CSS + labelled_rows_html(rows, show_ids=show_ids, mark_pieces=mark_pieces))
+    st.html(CSS + labelled_rows_html(rows, show_ids=show_ids))
 
 
 def chip_row(chips: Sequence[Chip], *, label: str, line_breaks: bool = False) -> None:
     """One row of chips (``line_breaks``: a new line after a token that ends in one, as in the text)."""
-    st.html(CSS + chips_html(chips, label=label, line_breaks=line_breaks))
+    draw_chips(chips, label=label, line_breaks=line_breaks)
 
 
 def heading(tok: TextTokenizer) -> None:

@@ -38,6 +38,7 @@ from ui.display import join_words, pair_text, plural, visible_token
 from ui.engine import MAX_CORPUS_CHARS, MAX_MERGES
 from ui.predict import Question
 from ui.state import Param
+from ui.steps import Stepper
 
 PAGE = "train"
 OWN = "own"  # the preset id of "your own text"
@@ -158,8 +159,7 @@ def apply_preset() -> None:
     preset_id = st.session_state.get(PRESET.skey, PRESET.default)
     for param in setting_params(preset_settings(preset_id)).values():
         st.session_state[param.skey] = param.default
-    st.session_state[STEP.skey] = 0
-    st.session_state[f"{PAGE}.autoplay"] = False
+    Stepper(STEP).reset()  # step 0, autoplay off
 
 
 def changed_settings(current: Settings, preset: Settings) -> list[str]:
@@ -293,11 +293,6 @@ def pair_rows(step: MergeStep, *, reveal: bool = True, limit: int | None = None)
             }
         )
     return rows
-
-
-def pair_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    frame = pd.DataFrame(rows, columns=["rank", "pair", "left", "right", "count", "status"])
-    return frame.rename(columns={"count": "times seen", "status": "note"})
 
 
 CHART_DATA = "pairs"

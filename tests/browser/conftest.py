@@ -16,13 +16,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import time
 import urllib.request
 from typing import Callable, Iterator
 
 import pytest
 
+from deploy.serve import streamlit_cmd
 from tests.browser.browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -46,15 +46,7 @@ def streamlit_server() -> Iterator[StreamlitServer]:
     log_dir = ROOT / "artifacts"
     log_dir.mkdir(parents=True, exist_ok=True)
     log_path = log_dir / "streamlit-server.log"
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", "app.py",
-        "--server.headless", "true",
-        "--server.address", "127.0.0.1",
-        "--server.port", str(port),
-        "--server.fileWatcherType", "none",
-        "--browser.gatherUsageStats", "false",
-        "--client.toolbarMode", "minimal",
-    ]
+    cmd = streamlit_cmd(port)  # the rest (no toolbar, no usage statistics) from .streamlit/config.toml, as scripts/run
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     with open(log_path, "w", encoding="utf-8") as log:
         process = subprocess.Popen(

@@ -62,6 +62,12 @@ def test_the_samples_are_shown_as_text(open_page) -> None:
     no_error_boxes(page)
     samples = page.locator('[data-testid="stExpander"]').filter(has=page.get_by_text("The sample texts", exact=True))
     element_shot(samples, "langs-samples")
+    # The table's cells (its accessible copy in the DOM) hold each language's own text, as text: no markup.
+    # The grid keeps only the rows in view in the DOM: Hindi's and at least two more languages' rows.
+    cells = samples.locator("td").all_inner_texts()
+    found = {s.id for s in lessons.language_samples()[0] if any(cell.startswith(s.line[:40]) for cell in cells)}
+    assert "hi_Deva" in found and len(found) >= 3, cells[:12]
+    assert samples.locator("img, b, script").count() == 0
 
 
 def test_a_control_goes_in_the_link(open_page) -> None:

@@ -11,8 +11,8 @@ from urllib.parse import parse_qs, urlparse
 
 
 from tests.browser.browser_helpers import (
-    SCREENSHOTS,
-    assert_no_exception,
+    element_shot,
+    no_error_boxes,
     skip_without_browser,
     screenshot,
     uses_devanagari_font,
@@ -24,13 +24,6 @@ skip_without_browser()
 from playwright.sync_api import expect  # noqa: E402
 
 URL_PATH = "Bytes_per_character"
-
-
-def _no_error_boxes(page) -> None:
-    """No exception and no error alert (a chart that fails in the browser shows one)."""
-    assert_no_exception(page)
-    errors = page.locator('[data-testid="stAlertContentError"]')
-    assert errors.count() == 0, errors.all_inner_texts()
 
 
 def _overflowing_lines(page) -> list[str]:
@@ -52,18 +45,12 @@ def _overflowing_lines(page) -> list[str]:
     )
 
 
-def _shot(locator, name: str) -> None:
-    locator.scroll_into_view_if_needed()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    locator.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
-
-
 def test_default_page_renders_everything(open_page) -> None:
     page = open_page(URL_PATH, "bytes-default")
     main = page.locator('[data-testid="stMain"]')
     expect(main.get_by_role("heading", level=1)).to_have_text("Bytes per character")
     page.locator(".tl-tok").wait_for()
-    _no_error_boxes(page)
+    no_error_boxes(page)
 
     # the four ways of counting, as metrics
     expect(main.locator('[data-testid="stMetric"]').first).to_be_visible()
@@ -82,10 +69,10 @@ def test_default_page_renders_everything(open_page) -> None:
     assert uses_devanagari_font(page, ".tl-g")
     assert _overflowing_lines(page) == []
 
-    _shot(main.locator('[data-testid="stDataFrame"]').first, "bytes-table")
-    _shot(main.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-g")), "bytes-graphemes")
-    _shot(main.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-tok")), "bytes-ladder")
-    _shot(chart, "bytes-chart")
+    element_shot(main.locator('[data-testid="stDataFrame"]').first, "bytes-table")
+    element_shot(main.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-g")), "bytes-graphemes")
+    element_shot(main.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-tok")), "bytes-ladder")
+    element_shot(chart, "bytes-chart")
 
 
 def test_typed_markup_stays_text_and_goes_in_the_url(open_page) -> None:
@@ -98,7 +85,7 @@ def test_typed_markup_stays_text_and_goes_in_the_url(open_page) -> None:
     wait_for_streamlit(page)
     cells = page.locator(".tl-tok .tl-cp").all_text_contents()
     assert "".join(cells).replace("·", " ") == "<img src=x onerror=alert(1)> खबर"
-    _no_error_boxes(page)
+    no_error_boxes(page)
     main = page.locator('[data-testid="stMain"]')
     assert main.locator("img[onerror], img[src='x']").count() == 0
     expect(main.locator(".tl-tok")).to_contain_text("<")
@@ -111,18 +98,18 @@ def test_typed_markup_stays_text_and_goes_in_the_url(open_page) -> None:
 def test_shared_link_in_large_type(open_page) -> None:
     page = open_page(URL_PATH, "bytes-large-type", query="large=1&sample=hindi&tok=english-hindi-fair")
     page.locator(".tl-tok").wait_for()
-    _no_error_boxes(page)
+    no_error_boxes(page)
     main = page.locator('[data-testid="stMain"]')
     expect(page.get_by_role("textbox", name="Your text")).to_have_value(re.compile("इंदौर"))
     assert _overflowing_lines(page) == []
-    _shot(main.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-tok")), "bytes-ladder-large")
+    element_shot(main.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-tok")), "bytes-ladder-large")
 
 
 def test_emoji_and_right_to_left_samples(open_page) -> None:
     for sample in ("emoji", "urdu", "code"):
         page = open_page(URL_PATH, f"bytes-{sample}", query=f"sample={sample}")
         page.locator(".tl-tok").wait_for()
-        _no_error_boxes(page)
+        no_error_boxes(page)
         assert _overflowing_lines(page) == [], sample
         assert "\ufffd" not in page.locator(".tl-tok").inner_text()
 
@@ -135,7 +122,7 @@ def test_phone_width_ladders_wrap_whole_units(browser_context, streamlit_server)
         page.goto(f"{streamlit_server.base_url}/{URL_PATH}?sample=hindi")
         wait_for_streamlit(page)
         page.locator(".tl-tok").wait_for()
-        _no_error_boxes(page)
+        no_error_boxes(page)
         assert _overflowing_lines(page) == []
         # Every chip's text is on one line (a chip that wraps letter by letter is far taller than wide).
         tall = page.evaluate(
@@ -145,7 +132,7 @@ def test_phone_width_ladders_wrap_whole_units(browser_context, streamlit_server)
         )
         assert tall == []
         ladder = page.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-tok"))
-        _shot(ladder, "bytes-ladder-phone")
+        element_shot(ladder, "bytes-ladder-phone")
     finally:
         page.set_viewport_size({"width": 1280, "height": 1500})
         page.close()
