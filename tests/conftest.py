@@ -5,6 +5,10 @@ from __future__ import annotations
 import pytest
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "journey: a browser journey across pages (tests/browser/journeys)")
+
+
 @pytest.fixture(scope="session")
 def playwright_driver():
     """One Playwright for the whole run. Its sync API keeps an event loop running in this thread while it is
