@@ -39,7 +39,8 @@ class Computed:
     ``options``     what a choice or an ordering offers (in a fixed order that gives nothing away);
     ``also_right``  other options as good as the answer (a pair tied with the winner);
     ``facts``       a sentence of computed facts to show with the truth (counts behind a choice…);
-    ``check``       for kind "word": the rule a learner's word must meet, returning (right, what it does).
+    ``check``       for kind "word": the rule a learner's word must meet, returning (right, what it does);
+    ``exact``       for a number shown rounded (money to the paisa): the unrounded value, judged against.
     """
 
     answer: Any
@@ -47,6 +48,7 @@ class Computed:
     also_right: tuple[Any, ...] = ()
     facts: str = ""
     check: Callable[[str], tuple[bool, str]] | None = field(default=None, compare=False)
+    exact: Any = None
 
 
 # -- tokenizers by name ------------------------------------------------------------------------------
@@ -378,7 +380,8 @@ def op_article_cost(args: dict) -> Computed:
              f"{out:,} output tokens at {rupees(prices.output_per_1000)} per 1,000 = {rupees(a.output)}; "
              f"together {rupees(a.total)}.")
     value = {"total": a.total, "input": a.input, "output": a.output}[part]
-    return Computed(value.quantize(Decimal("0.01"), ROUND_HALF_UP), facts=facts)  # to the paisa, as rupees() shows it
+    return Computed(value.quantize(Decimal("0.01"), ROUND_HALF_UP), facts=facts,  # to the paisa, as rupees() shows it
+                    exact=value)
 
 
 def op_month_cost(args: dict) -> Computed:

@@ -13,13 +13,11 @@ page_setup("Lessons")
 
 from lessons.course import course, render_body  # noqa: E402
 from lessons.exercises import ExerciseError  # noqa: E402
-from lessons.progress import from_json, merge, to_json  # noqa: E402
 from lessons.worksheet import answer_key_markdown, worksheet_markdown  # noqa: E402
 from ui import lessonview as lv  # noqa: E402
-from ui import predict, state  # noqa: E402
+from ui import predict, progressview, state  # noqa: E402
 from ui.display import callout_html, md_escape  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
-from ui.uploads import uploaded_bytes  # noqa: E402
 
 PAGE = "lessons"
 COURSE = course()
@@ -153,26 +151,4 @@ with st.expander("Worksheets and your progress", icon=":material/download:"):
                            "text/markdown", key=f"{PAGE}.answers", on_click="ignore", icon=":material/key:")
     st.markdown("**Your progress**: your answers and score in this browser session. Save them as a file to carry "
                 "them to another day or another machine, then load the file back here.")
-    st.download_button("Save my progress", lambda: to_json(st.session_state.get(predict.STORE, {})),
-                       "tokenization-lab-progress.json", "application/json", key=f"{PAGE}.save", on_click="ignore",
-                       icon=":material/save:")
-
-    def _load_progress() -> None:
-        file = st.session_state.get(f"{PAGE}.load")
-        if file is None:
-            return
-        try:
-            loaded = from_json(file.getvalue())
-        except ValueError as exc:
-            st.session_state[f"{PAGE}._load_message"] = ("warning", f"“{file.name}” was not loaded: {exc} "
-                                                         "Your current progress is kept as it was.")
-            return
-        merged, added = merge(st.session_state.get(predict.STORE, {}), loaded)
-        st.session_state[predict.STORE] = merged
-        st.session_state[f"{PAGE}._load_message"] = ("success", f"Loaded “{file.name}”: {added} answers added. "
-                                                     "Answers you had already given here are kept.")
-
-    uploaded_bytes("Load a progress file", key=f"{PAGE}.load", types=["json"], limit_mb=2, on_change=_load_progress)
-    message = st.session_state.pop(f"{PAGE}._load_message", None)
-    if message:
-        st.html(callout_html(message[1], message[0]))
+    progressview.draw(PAGE)

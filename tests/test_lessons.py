@@ -182,10 +182,11 @@ def test_progress_round_trips_and_merges() -> None:
     answers = {"bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training"},
                "bpe-training:news-order": {"guess": ["n + e", "ne + w", "new + s"], "right": True, "scope": "x"}}
     loaded = from_json(to_json(answers).encode())
-    assert loaded == answers
+    assert loaded.guesses == {key: entry["guess"] for key, entry in answers.items()} and not loaded.refused
     current = {"bpe-training:chai-first-merge": {"guess": "a + i", "right": False, "scope": "bpe-training"}}
-    merged, added = merge(current, loaded)
-    assert added == 1 and merged["bpe-training:chai-first-merge"]["right"] is False  # the first answer counts
+    merged, added, kept = merge(current, answers)
+    assert added == ["bpe-training:news-order"] and kept == ["bpe-training:chai-first-merge"]
+    assert merged["bpe-training:chai-first-merge"]["right"] is False  # the first answer counts
 
 
 @pytest.mark.parametrize(
@@ -198,9 +199,7 @@ def test_progress_round_trips_and_merges() -> None:
         (json.dumps({"format": "tokenization-lab/progress", "version": True, "answers": {}}).encode(), "version True"),
         (json.dumps({"format": "tokenization-lab/progress", "version": 1, "answers": []}).encode(), "damaged"),
         (json.dumps({"format": "tokenization-lab/progress", "version": 1,
-                     "answers": {"k": {"guess": {"x": 1}, "right": True}}}).encode(), "answer 'k' is damaged"),
-        (json.dumps({"format": "tokenization-lab/progress", "version": 1,
-                     "answers": {"k": {"guess": "a", "right": "yes"}}}).encode(), "damaged"),
+                     "answers": {str(i): {"guess": 1} for i in range(10_001)}}).encode(), "at most 10,000"),
         (b"x" * 2_000_001, "far bigger"),
     ],
 )
@@ -208,6 +207,32 @@ def test_a_damaged_or_foreign_progress_file_is_refused(data: bytes, message: str
     with pytest.raises(ValueError, match=None) as info:
         from_json(data)
     assert message in str(info.value)
+
+
+@pytest.mark.parametrize(
+    ("entry", "reason"),
+    [
+        ({"guess": {"x": 1}, "right": True}, "not text, a number or a list"),
+        ({"right": True}, "no guess"),
+        ("h + a", "no guess"),
+        ({"guess": True}, "true/false"),
+        ({"guess": None}, "there is no guess"),
+        ({"guess": "x" * 2_001}, "longer than 2,000"),
+        ({"guess": [1, 2]}, "not of short texts"),
+        ({"guess": 10**30}, "too big"),
+    ],
+)
+def test_a_damaged_answer_is_refused_on_its_own_and_named(entry, reason: str) -> None:
+    data = json.dumps({"format": "tokenization-lab/progress", "version": 1,
+                       "answers": {"k": entry, "lesson:ok": {"guess": "fine", "right": "yes"}}})
+    loaded = from_json(data)
+    assert loaded.guesses == {"lesson:ok": "fine"}  # the file's "right" is never read
+    assert [key for key, _ in loaded.refused] == ["k"] and reason in loaded.refused[0][1]
+
+
+def test_a_not_finite_number_is_refused() -> None:
+    loaded = from_json('{"format": "tokenization-lab/progress", "version": 1, "answers": {"k": {"guess": NaN}}}')
+    assert loaded.guesses == {} and "finite" in loaded.refused[0][1]
 
 
 # -- worksheets ---------------------------------------------------------------------------------------

@@ -115,7 +115,7 @@ def test_progress_file_loads_back_and_a_bad_one_is_refused() -> None:
     saved = to_json({"lesson:bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training"}})
     at.file_uploader(key="lessons.load").set_value(("progress.json", saved.encode(), "application/json")).run()
     assert_no_exception(at)
-    assert "1 answers added" in page_text(at)
+    assert "1 answer added: 1 of 1 right" in page_text(at)
     assert "Your score: 1 right of 1 answer" in main_text(at)
     at.file_uploader(key="lessons.load").set_value(("evil.json", b'{"format": "x"}', "application/json")).run()
     text = page_text(at)

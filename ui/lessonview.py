@@ -43,6 +43,7 @@ def question(exercise: Exercise) -> predict.Question:
         explain=(exercise.explain + (f" {c.facts}" if c.facts else "")).strip(),
         explain_also_right=(c.facts or exercise.explain),
         tolerance=exercise.tolerance,
+        exact=c.exact,
         unit=exercise.unit,
         scope=exercise.lesson,
         hint=exercise.hint,
@@ -107,13 +108,17 @@ PRACTICE_PRESETS = ("news", "low", "play", "chai", "readers", "lowmarker")
 
 def practice_merge(seed: int) -> predict.Question:
     """ "Which pair merges next?" for a preset and step picked by ``seed``, distractors from the pair table."""
-    from ui.trainview import guess_question
-
     rng = random.Random(seed)
     preset_id = rng.choice(PRACTICE_PRESETS)
-    trace = preset_trace(preset_id)
-    step = rng.randint(1, len(trace.steps))
-    q = guess_question(f"practice-{preset_id}", trace, step)
+    step = rng.randint(1, len(preset_trace(preset_id).steps))
+    return practice_merge_question(preset_id, step)
+
+
+def practice_merge_question(preset_id: str, step: int) -> predict.Question:
+    """The practice question "which pair does merge ``step`` of the preset pick?" (its key names both)."""
+    from ui.trainview import guess_question
+
+    q = guess_question(f"practice-{preset_id}", preset_trace(preset_id), step)
     title = lessons.presets()[preset_id].title
     return predict.Question(
         key=f"practice:merge:{preset_id}:{step}", prompt=f"{title}: which pair does merge {step} pick? "
@@ -133,11 +138,18 @@ def unseen_words(preset_id: str) -> list[str]:
     return words
 
 
+COUNT_PRESETS = ("chai", "readers", "news")
+
+
 def practice_count(seed: int) -> predict.Question:
     """ "How many tokens?" for a word the preset's corpus never had."""
     rng = random.Random(seed)
-    preset_id = rng.choice(("chai", "readers", "news"))
-    word = rng.choice(unseen_words(preset_id))
+    preset_id = rng.choice(COUNT_PRESETS)
+    return practice_count_question(preset_id, rng.choice(unseen_words(preset_id)))
+
+
+def practice_count_question(preset_id: str, word: str) -> predict.Question:
+    """The practice question "how many tokens is ``word``?" with the preset's merges (its key names both)."""
     c = compute("count_tokens", {"tokenizer": preset_id, "text": word})
     title = lessons.presets()[preset_id].title
     return predict.Question(
@@ -150,9 +162,13 @@ def score_line() -> str:
     right, tried = predict.score()
     total = len(course().exercises)
     lesson_tried = sum(progress(lesson)[0] for lesson in course().lessons)
+    waiting = predict.waiting()
+    later = (f" {plural(waiting, 'loaded answer')} from lab pages {'waits' if waiting == 1 else 'wait'} to be checked "
+             f"on {'its' if waiting == 1 else 'their'} page." if waiting else "")
     return (f"Your score: {right} right of {plural(tried, 'answer')} · {lesson_tried} of {total} lesson exercises "
-            "answered. Your first answer to each question is the one that counts.")
+            "answered. Your first answer to each question is the one that counts." + later)
 
 
-__all__ = ["computed", "draw_exercise", "lesson_link", "link", "page_path", "practice_count", "practice_merge", "progress",
+__all__ = ["computed", "draw_exercise", "lesson_link", "link", "page_path", "practice_count", "practice_count_question",
+           "practice_merge", "practice_merge_question", "progress",
            "progress_label", "question", "score_line", "sections"]

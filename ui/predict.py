@@ -23,11 +23,12 @@ All text is the learner's or the engine's: shown escaped, never as Markdown.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from typing import Any, Callable
 
 import streamlit as st
 
+from lessons.progress import MAX_PIECES, MAX_TEXT  # the longest typed answer a progress file keeps
 from ui.display import answer_text, callout_html, md_escape
 
 STORE = "lab.predictions"
@@ -54,6 +55,9 @@ class Question:
     explain_also_right: str = ""
     tolerance: float = 0.0
     unit: str = ""
+    exact: Any = None
+    """For a number: the unrounded truth when ``answer`` is rounded for showing (Rs 2.235 shown as 2.24); a
+    guess is judged against it. None: ``answer`` is exact."""
     scope: str = ""
     hint: str = ""
     """Shown when the answer is wrong: the misconception the question is there to catch."""
@@ -82,14 +86,114 @@ def parse_split(text: str) -> list[str]:
     return [p for p in parts if p]
 
 
+def as_decimal(value: Any) -> Decimal | None:
+    """A number exactly as it was typed or computed, or None when ``value`` is not a finite number.
+
+    A float becomes the shortest decimal that reads back as it (2.23, not 2.2300000000000000266…), so
+    comparing is exact: no float fuzz.
+
+    >>> as_decimal(2.23), as_decimal(7), as_decimal(Decimal("2.235")), as_decimal("7"), as_decimal(True)
+    (Decimal('2.23'), Decimal('7'), Decimal('2.235'), None, None)
+    """
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, Decimal):
+        number = value
+    elif isinstance(value, int):
+        number = Decimal(value)
+    elif isinstance(value, float):
+        number = Decimal(repr(value))
+    else:
+        return None
+    return number if number.is_finite() else None
+
+
+def _what(guess: Any) -> str:
+    """A guess described for a message: what was found where something else was expected."""
+    if guess is None:
+        return "nothing"
+    if isinstance(guess, bool):
+        return "true/false"
+    if isinstance(guess, (int, float, Decimal)):
+        return "a number"
+    if isinstance(guess, str):
+        return "text"
+    if isinstance(guess, (list, tuple)):
+        return f"a list of {len(guess)}"
+    return "a table" if isinstance(guess, dict) else type(guess).__name__
+
+
+def _short(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fits(q: Question, guess: Any) -> str | None:
+    """None when ``guess`` has the type and shape ``q``'s kind takes (an answer the widget could have given);
+    else what is wrong, in a few words for a message. :func:`judge` only ever sees a guess that fits.
+
+    >>> q = Question("k", "Which?", "choice", "a", options=("a", "b"))
+    >>> fits(q, "b"), fits(q, "c"), fits(q, 3)
+    (None, '“c” is not one of its options', 'a choice question needs one of its options, not a number')
+    """
+    if q.kind == "choice":
+        if not isinstance(guess, str):
+            return f"a choice question needs one of its options, not {_what(guess)}"
+        allowed = (*q.options, *(a for a in q.also_right if isinstance(a, str))) or (q.answer,)
+        return None if guess in allowed else f"“{_short(guess)}” is not one of its options"
+    if q.kind == "number":
+        return None if as_decimal(guess) is not None else f"a number question needs a number, not {_what(guess)}"
+    if q.kind in ("split", "word"):
+        what = "the tokens, typed as text" if q.kind == "split" else "a word"
+        if isinstance(guess, str):
+            if not guess.strip():
+                return f"the answer is empty (it needs {what})"
+            return None if len(guess) <= MAX_TEXT else f"the answer is longer than {MAX_TEXT:,} characters"
+        if q.kind == "split" and isinstance(guess, (list, tuple)):
+            if not guess or len(guess) > MAX_PIECES or not all(isinstance(g, str) and len(g) <= 200 for g in guess):
+                return "the tokens are not a list of short pieces of text"
+            return None
+        return f"a {q.kind} question needs {what}, not {_what(guess)}"
+    if q.kind == "order":
+        if not isinstance(guess, (list, tuple)) or not all(isinstance(g, str) for g in guess):
+            return f"an order question needs its options in a list, not {_what(guess)}"
+        if not guess:
+            return "the order is empty"
+        if len(set(guess)) != len(guess):
+            return "an option appears twice in the order"
+        unknown = next((g for g in guess if g not in q.options), None)
+        return None if unknown is None else f"“{_short(unknown)}” is not one of its options"
+    return f"unknown question kind {q.kind!r}"
+
+
+def _number_right(q: Question, guess: Any) -> bool:
+    """Exact, in Decimal: within the tolerance of the unrounded truth, or the truth rounded to the places the
+    learner types (a half either way: Rs 2.235 is 2.23 or 2.24; money compares to the paisa, exactly)."""
+    g, truth = as_decimal(guess), as_decimal(q.exact if q.exact is not None else q.answer)
+    if g is None or truth is None:
+        return False
+    tolerance = as_decimal(q.tolerance) or Decimal(0)
+    with localcontext() as ctx:
+        ctx.prec = 200  # wide enough that the sums below are exact for any float-sized number
+        try:
+            if truth - tolerance <= g <= truth + tolerance:
+                return True
+            quantum = Decimal(1).scaleb(-decimal_places(q.answer))
+            return any(g == truth.quantize(quantum, rounding) for rounding in (ROUND_HALF_UP, ROUND_HALF_DOWN))
+        except InvalidOperation:  # a number too big to round to the places: not the answer
+            return False
+
+
 def judge(q: Question, guess: Any) -> tuple[bool, str, tuple[bool, ...]]:
-    """(right, detail, per-piece matches) for a guess."""
+    """(right, detail, per-piece matches) for a guess. A guess that does not fit the question (:func:`fits`)
+    is not right, and the detail says why: judging never fails on a guess."""
+    problem = fits(q, guess)
+    if problem:
+        return False, problem, ()
     if q.kind == "choice":
         right = guess == q.answer or guess in q.also_right
         return right, "", ()
     if q.kind == "number":
-        right = guess is not None and abs(float(guess) - float(q.answer)) <= q.tolerance
-        return right, "", ()
+        return _number_right(q, guess), "", ()
     if q.kind == "word":
         if q.check is None:
             raise ValueError("A word question needs its check.")
@@ -123,10 +227,21 @@ def record(q: Question, guess: Any) -> Verdict:
 
 
 def score(scope: str | None = None) -> tuple[int, int]:
-    """(right, tried) over this session's first answers (in ``scope``, or all)."""
+    """(right, tried) over this session's first answers (in ``scope``, or all). ``right`` is always the lab's
+    own judgement (:func:`record`, or a loaded file's guess judged again); an answer loaded from a file whose
+    question is not known yet (``right`` None, see :func:`waiting`) is in neither number."""
+    rows = [r for r in _rows(scope) if r.get("right") is not None]
+    return sum(1 for r in rows if r["right"] is True), len(rows)
+
+
+def waiting(scope: str | None = None) -> int:
+    """Answers loaded from a progress file that wait for their question (asked again on its page) to be judged."""
+    return sum(1 for r in _rows(scope) if r.get("right") is None)
+
+
+def _rows(scope: str | None) -> list[dict]:
     store = st.session_state.get(STORE, {})
-    rows = [r for r in store.values() if scope is None or r.get("scope") == scope]
-    return sum(1 for r in rows if r["right"]), len(rows)
+    return [r for r in store.values() if scope is None or r.get("scope") == scope]
 
 
 def answered(key: str) -> bool:
@@ -198,11 +313,13 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
     """
     last = st.session_state.get(_last_key(q))
     retrying = st.session_state.get(f"predict._retry.{q.key}", False)
-    if last is None and answered(q.key) and not retrying:  # answered earlier (another page, a reload of the page)
-        kept = st.session_state[STORE][q.key]
-        right, detail, matches = judge(q, kept["guess"])
-        last = (kept["guess"], right, True, detail, matches)
+    set_aside = None
+    if last is None and answered(q.key) and not retrying:  # answered earlier (another page, a loaded file)
+        last, set_aside = _kept(q)
     if last is None:
+        if set_aside:
+            st.html(callout_html(f"Your earlier answer to this question was set aside: {set_aside}. "
+                                 "Answer it again.", "warning"))
         st.markdown(md_escape(q.prompt))
         _draw_input(q)
         st.button(button, key=f"predict.{q.key}.check", type="primary", on_click=_check, args=(q,))
@@ -215,6 +332,22 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
     st.button("Try again", key=f"predict.{q.key}.retry", on_click=_retry, args=(q,), type="tertiary",
               help="Answer again. Your first answer is the one that counts in the score.")
     return verdict
+
+
+def _kept(q: Question) -> tuple[tuple | None, str | None]:
+    """The kept first answer to ``q`` as (last, None), judged now against the question as it is asked; an
+    answer that does not fit it (a file's answer, waiting for this page) is dropped: (None, why)."""
+    store = st.session_state[STORE]
+    kept = store[q.key]
+    guess = kept.get("guess")
+    problem = fits(q, guess)
+    if problem:
+        del store[q.key]
+        return None, problem
+    right, detail, matches = judge(q, guess)
+    if kept.get("right") is None or kept["right"] != right or kept.get("scope") != q.scope:  # a loaded answer, judged here at last
+        store[q.key] = {"guess": guess, "right": right, "scope": q.scope}
+    return (guess, right, True, detail, matches), None
 
 
 def draw_verdict(q: Question, v: Verdict) -> None:
@@ -255,5 +388,5 @@ def score_line(scope: str | None = None) -> str:
     return f"{right} of {tried}" if tried else "none yet"
 
 
-__all__ = ["Question", "Verdict", "answered", "ask", "draw_verdict", "judge", "parse_split", "record", "score",
-           "score_line"]
+__all__ = ["Question", "Verdict", "answered", "as_decimal", "ask", "draw_verdict", "fits", "judge", "parse_split",
+           "record", "score", "score_line", "waiting"]
