@@ -1,0 +1,180 @@
+"""Journey: answer on three pages, save, read the file itself, load it in a fresh browser; and damaged or
+hostile progress files refused with a message, nothing replaced, no traceback.
+
+Moving between pages inside one browser session goes through the app's own links (the sidebar, a lesson's
+link): a new page load (``page.goto``) would start a new session. Screenshots: artifacts/screenshots/journey-progress-*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.browser.browser_helpers import assert_no_exception, main_area, screenshot, settle, skip_without_browser
+
+skip_without_browser()
+
+from playwright.sync_api import expect  # noqa: E402
+
+CHAI = "lesson:bpe-training:chai-first-merge"
+XYLOPHONE = "lesson:bpe-training:xylophone-tokens"
+CLEANED = "lesson:cost-context-speed:cleaned-hindi-cost"
+
+
+def _box(page, lesson: str, exercise: str):
+    return main_area(page).locator(f".st-key-exercise-{lesson}-{exercise}")
+
+
+def _check(page, box) -> None:
+    box.get_by_role("button", name="Check", exact=True).click()
+    settle(page)
+
+
+def _number(page, box, value: str) -> None:
+    field = box.locator("input[type=number]")
+    field.fill(value)
+    field.press("Enter")
+    settle(page)
+
+
+def _pick_lesson(page, title: str) -> None:
+    main_area(page).get_by_role("button", name=re.compile("^" + re.escape(title))).click()
+    settle(page)
+    expect(main_area(page).get_by_role("heading", name=title)).to_be_visible()
+
+
+def _sidebar_to(page, url_path: str) -> None:
+    page.locator(f'[data-testid="stSidebar"] a[href^="{url_path}"]').first.click()
+    page.wait_for_url(re.compile(f"/{url_path}"))
+    settle(page)
+
+
+def _progress_box(page):
+    main_area(page).get_by_text("Worksheets and your progress").click()
+    return main_area(page).locator('[data-testid="stExpander"]', has_text="Your progress")
+
+
+def _load(page, box, name: str, data: bytes) -> None:
+    box.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
+        {"name": name, "mimeType": "application/json", "buffer": data})
+    expect(main_area(page).get_by_text(f"“{name}”", exact=False).first).to_be_visible()
+    settle(page)
+
+
+def _score(page) -> str:
+    text = main_area(page).get_by_text("Your score:", exact=False).first.inner_text()
+    return text[text.index("Your score:"):]
+
+
+def test_answers_on_three_pages_are_saved_and_come_back_in_a_fresh_browser(fresh_context, visit, tmp_path) -> None:
+    # 1. Train, predict first: merge 1 of the news corpus.
+    first = fresh_context("laptop")
+    page = visit(first, "Train_step_by_step", "preset=news&predict=1")
+    main_area(page).get_by_role("button", name="Next", exact=True).click()
+    settle(page)
+    main_area(page).get_by_text("n + e", exact=True).click()
+    main_area(page).get_by_role("button", name="Check", exact=True).click()
+    expect(main_area(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_visible()
+    settle(page)
+
+    # 2. Lessons, lesson 2: two exercises (a choice, a number); lesson 5: the money answer that rounds down.
+    _sidebar_to(page, "Lessons")
+    _pick_lesson(page, "2. BPE training, one merge at a time")
+    box = _box(page, "bpe-training", "chai-first-merge")
+    box.get_by_text("h + a", exact=True).click()
+    _check(page, box)
+    _number(page, _box(page, "bpe-training", "xylophone-tokens"), "9")
+    _check(page, _box(page, "bpe-training", "xylophone-tokens"))
+    _pick_lesson(page, "5. Cost, context window and speed")
+    _number(page, _box(page, "cost-context-speed", "cleaned-hindi-cost"), "2.23")
+    _check(page, _box(page, "cost-context-speed", "cleaned-hindi-cost"))
+    expect(_box(page, "cost-context-speed", "cleaned-hindi-cost")).to_contain_text("Right! You predicted 2.23")
+    assert _score(page).startswith("Your score: 4 right of 4 answers")
+
+    # 3. Save, and read the downloaded file itself.
+    progress = _progress_box(page)
+    with page.expect_download() as info:
+        progress.get_by_role("button", name=re.compile("Save my progress")).click()
+    saved = json.loads(open(info.value.path(), encoding="utf-8").read())
+    answers = saved["answers"]
+    train_keys = [k for k in answers if k.startswith("train:")]
+    assert len(answers) == 4 and len(train_keys) == 1, answers
+    assert answers[CHAI]["guess"] == "h + a" and answers[XYLOPHONE]["guess"] == 9
+    assert answers[CLEANED]["guess"] == 2.23 and answers[train_keys[0]]["guess"] == "n + e"
+    file = tmp_path / "progress.json"
+    file.write_bytes(json.dumps(saved).encode())
+
+    # 4. A fresh browser: nothing answered; load the file.
+    second = fresh_context("laptop")
+    page = visit(second, "Lessons", "lesson=bpe-training")
+    assert _score(page).startswith("Your score: 0 right of 0 answers")
+    _load(page, _progress_box(page), "progress.json", file.read_bytes())
+    expect(main_area(page).get_by_text("4 answers added: 3 of 3 right", exact=False)).to_be_visible()
+    expect(_box(page, "bpe-training", "chai-first-merge")).to_contain_text("Right! You predicted h + a.")
+    expect(_box(page, "bpe-training", "xylophone-tokens")).to_contain_text("Right! You predicted 9 tokens.")
+    score = _score(page)
+    assert score.startswith("Your score: 3 right of 3 answers") and "1 loaded answer from lab pages waits" in score
+    _progress_box(page).locator(".tl-note").last.scroll_into_view_if_needed()  # the box stays open: a toggle
+    screenshot(page, "journey-progress-loaded")
+    _pick_lesson(page, "5. Cost, context window and speed")
+    expect(_box(page, "cost-context-speed", "cleaned-hindi-cost")).to_contain_text("Right! You predicted 2.23")
+
+    # 5. Train's answer is judged when Train asks that question again (the lesson's link, predict first).
+    _pick_lesson(page, "2. BPE training, one merge at a time")
+    main_area(page).get_by_role("link", name=re.compile("Watch a tie: news, new, newer")).click()
+    page.wait_for_url(re.compile("/Train_step_by_step"))
+    settle(page)
+    main_area(page).get_by_text("Predict first", exact=True).click()
+    settle(page)
+    expect(main_area(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_visible()
+    _sidebar_to(page, "Lessons")
+    assert _score(page).startswith("Your score: 4 right of 4 answers"), _score(page)
+    assert_no_exception(page)
+
+
+def _file(answers) -> bytes:
+    return json.dumps({"format": "tokenization-lab/progress", "version": 1, "answers": answers}).encode()
+
+
+HOSTILE = [
+    ("not-json.json", b"{this is not json", "not valid JSON"),
+    ("picture.json", b"\x89PNG\r\n\x1a\n\x00\x00", "not text"),
+    ("huge.json", b" " * 2_100_000 + b"{}", "far bigger"),
+    ("wrong-types.json", _file({
+        "lesson:bpe-training:xylophone-tokens": {"guess": "nine", "right": True},  # text for a number
+        "lesson:bpe-training:news-order": {"guess": 3, "right": True},  # a number for an order
+        "lesson:bpe-training:pohawala-split": {"guess": ["po", 1], "right": True},  # not a list of texts
+        "lesson:bpe-training:news-tie": {"guess": "nobody", "right": True},  # not one of its options
+        "lesson:english-vs-hindi:english-word-splits": {"guess": {"a": 1}, "right": True},  # a table for a word
+    }), "5 answers in the file were refused"),
+    ("made-up.json", _file({f"made-up:{i}": {"guess": "x", "right": True} for i in range(10_000)}),
+     "10,000 answers in the file were refused"),
+    ("lies.json", _file({"lesson:bpe-training:chai-first-merge": {"guess": "a + i", "right": True},
+                         "lesson:bpe-training:news-tie": {"guess": "w + s", "right": True}}),
+     "1 answer added: 0 of 1 right"),
+]
+
+
+def test_damaged_and_hostile_progress_files_are_refused_and_nothing_is_replaced(fresh_context, visit) -> None:
+    page = visit(fresh_context("laptop"), "Lessons", "lesson=bpe-training")
+    box = _box(page, "bpe-training", "chai-first-merge")
+    box.get_by_text("h + a", exact=True).click()
+    _check(page, box)
+    progress = _progress_box(page)
+    for name, data, message in HOSTILE:
+        _load(page, progress, name, data)
+        assert_no_exception(page)
+        expect(main_area(page).get_by_text(message, exact=False).first).to_be_visible()
+        if name == "wrong-types.json":
+            progress.locator(".tl-note").last.scroll_into_view_if_needed()
+            screenshot(page, "journey-progress-refused")
+        # The answer given here stays, and nothing in the file counts as right.
+        expect(_box(page, "bpe-training", "chai-first-merge")).to_contain_text("Right! You predicted h + a.")
+        tried = "2 answers" if name == "lies.json" else "1 answer"
+        assert _score(page).startswith(f"Your score: 1 right of {tried} ·"), (name, _score(page))
+    # "right": true on a wrong guess not answered here: loaded as the wrong answer it is.
+    expect(_box(page, "bpe-training", "news-tie")).to_contain_text("Not this time. You predicted w + s")
+    # A later visit to the lesson shows no traceback.
+    _sidebar_to(page, "Train_step_by_step")
+    _sidebar_to(page, "Lessons")
+    assert_no_exception(page)
