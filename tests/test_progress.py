@@ -212,4 +212,37 @@ def test_the_page_loads_a_hostile_file_with_a_message() -> None:
     assert_no_exception(at)
     text = page_text(at)
     assert "2 answers in the file were refused" in text and "“<b>x</b>”" in text
+    assert "Lesson 2, exercise 6 (xylophone-tokens): a number question needs a number, not text" in text
     assert "Your score: 0 right of 0 answers" in main_text(at)
+
+
+JSONISH = hs.recursive(
+    hs.none() | hs.booleans() | hs.integers() | hs.floats(allow_nan=False) | hs.text(max_size=20),
+    lambda inner: hs.lists(inner, max_size=4) | hs.dictionaries(hs.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+CHAI = "lesson:bpe-training:chai-first-merge"
+KEYS = hs.sampled_from([CHAI, "lesson:bpe-training:news-order",
+                        "lesson:why-tokens:chahiye-split", "lesson:cost-context-speed:cleaned-hindi-cost",
+                        "lesson:english-vs-hindi:english-word-splits", "train:0123456789abcdef:1",
+                        "tokenize:o200k_base:0123456789ab", "practice:count:chai:made", "made-up", ""])
+
+
+@settings(max_examples=150, deadline=None)
+@given(answers=hs.dictionaries(KEYS, JSONISH, max_size=6) | JSONISH, raw=hs.binary(max_size=60))
+def test_any_file_is_read_or_refused_with_a_message(answers, raw) -> None:
+    """Whatever a file holds: a ValueError with a message, or answers that each fit their question."""
+    current = {CHAI: {"guess": "h + a", "right": True, "scope": "bpe-training"}}
+    for data in (file_of(answers), raw, json.dumps(answers).encode()):
+        try:
+            merged, refused, summary = pv.load(data, current)
+        except ValueError as exc:
+            assert str(exc)
+            continue
+        assert merged[CHAI] == current[CHAI]  # nothing answered is replaced
+        for key, entry in merged.items():
+            q = pv.question_for(key)
+            if isinstance(q, Question):
+                assert fits(q, entry["guess"]) is None and entry["right"] is judge(q, entry["guess"])[0]
+            else:
+                assert entry["right"] is None or key == CHAI

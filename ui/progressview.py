@@ -131,9 +131,22 @@ def load(data: bytes | str, current: dict[str, dict]) -> tuple[dict[str, dict], 
     return merged, refused, "; ".join(parts) + "."
 
 
+def name(key: str) -> str:
+    """An answer's key as a learner reads it: a lesson exercise by its lesson and number, else the key itself.
+
+    >>> name("lesson:bpe-training:xylophone-tokens"), name("made-up")
+    ('Lesson 2, exercise 6 (xylophone-tokens)', '“made-up”')
+    """
+    for lesson in course().lessons:
+        for number, exercise in enumerate(lesson.exercises, start=1):
+            if key == f"lesson:{exercise.key}":
+                return f"Lesson {lesson.number}, exercise {number} ({exercise.id})"
+    return f"“{key[:80]}{'…' if len(key) > 80 else ''}”"
+
+
 def refused_text(refused: list[tuple[str, str]], show: int = 5) -> str:
     """The refused answers, named (the first few), for a message."""
-    lines = [f"• “{key[:80]}”: {why}" for key, why in refused[:show]]
+    lines = [f"• {name(key)}: {why}" for key, why in refused[:show]]
     if len(refused) > show:
         lines.append(f"… and {len(refused) - show:,} more.")
     return (f"{plural(len(refused), 'answer')} in the file {'was' if len(refused) == 1 else 'were'} refused "
@@ -157,8 +170,9 @@ def draw(page: str) -> None:
             st.session_state[f"{page}._load_message"] = [("warning", f"“{file.name}” was not loaded: {exc} "
                                                           "Your current progress is kept as it was.")]
             return
+        grew = len(merged) > len(st.session_state.get(predict.STORE, {}))
         st.session_state[predict.STORE] = merged
-        messages = [("success", f"Loaded “{file.name}”: {summary}")]
+        messages = [("success" if grew else "info", f"Loaded “{file.name}”: {summary}")]
         if refused:
             messages.append(("warning", refused_text(refused)))
         st.session_state[f"{page}._load_message"] = messages
@@ -168,4 +182,4 @@ def draw(page: str) -> None:
         st.html(callout_html(text, kind))
 
 
-__all__ = ["WAITING", "Waiting", "check", "draw", "load", "question_for", "refused_text"]
+__all__ = ["WAITING", "Waiting", "check", "draw", "load", "name", "question_for", "refused_text"]
