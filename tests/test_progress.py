@@ -16,6 +16,7 @@ from lessons.progress import FORMAT, MAX_ANSWERS, VERSION, from_json, to_json
 from tests.apptest_helpers import assert_no_exception, main_text, page_text, run_page
 from ui import lessonview as lv
 from ui import progressview as pv
+from ui.display import md_escape
 from ui.predict import Question, fits, judge
 
 PAGE = "pages/12_Lessons.py"
@@ -159,6 +160,18 @@ def test_practice_answers_are_rebuilt_from_their_key() -> None:
     merged, refused, _ = pv.load(data, {})
     assert merged[merge_q.key]["right"] is True and merged[count_q.key]["right"] is False
     assert {k for k, _ in refused} == {"practice:merge:chai:99999", "practice:count:chai:notaword"}
+
+
+def test_a_train_answer_on_a_preset_is_rebuilt_as_the_page_asks_it() -> None:
+    at = run_page("pages/1_Train_step_by_step.py", query_params={"preset": "news", "predict": "1", "step": "1"})
+    key = next(r.key for r in at.radio if (r.key or "").startswith("predict.train:"))[len("predict."):-len(".input")]
+    page_q = next(r for r in at.radio if r.key == f"predict.{key}.input")
+    q = pv.question_for(key)
+    assert isinstance(q, Question) and q.scope == "train"
+    assert [md_escape(o) for o in q.options] == list(page_q.options)  # the radio shows them escaped
+    merged, refused, summary = pv.load(file_of({key: {"guess": "n + e"}, key[:-1] + "999": {"guess": "n + e"}}), {})
+    assert merged == {key: {"guess": "n + e", "right": True, "scope": "train"}}
+    assert refused == [(key[:-1] + "999", "no question in this lab has this name")]
 
 
 def test_page_answers_wait_for_their_page_and_need_their_kinds_type() -> None:

@@ -10,9 +10,11 @@ guess is then checked against its question here and judged again by the lab:
 - ``lesson:…`` (an exercise) and ``practice:…`` (a generated question): the
   question is rebuilt from its key and the engine's answer; a guess that does not
   fit it (a text for a number, an option it does not offer…) is refused and named.
-- Questions a lab page makes from the learner's own input (Train's merges, a
-  Tokenize count, a Streaming token…): their key holds only a digest of that
-  input, so the question cannot be rebuilt here. The guess must have the type of
+- Train's "which pair does merge k pick?" on a preset trained with its own
+  settings (what every lesson link opens): rebuilt and judged, as above.
+- Questions a lab page makes from the learner's own input (Train on their text
+  or settings, a Tokenize count, a Streaming token…): their key holds only a
+  digest of that input, so the question cannot be rebuilt here. The guess must have the type of
   the page's questions; it is kept *waiting*, counted in no score, and judged when
   the page asks that question again (:func:`ui.predict.ask`), or set aside there
   if it does not fit.
@@ -58,8 +60,12 @@ WAITING = (
 )
 """Page questions whose key holds only a digest of the learner's input (kept waiting when loaded)."""
 
+_TRAIN = re.compile(rf"train:({_HEX}{{16}}):(\d{{1,5}})")
 _PRACTICE_MERGE = re.compile(r"practice:merge:([\w-]{1,40}):(\d{1,5})")
 _PRACTICE_COUNT = re.compile(r"practice:count:([\w-]{1,40}):([a-z]{1,60})")
+
+
+_NO_QUESTION = Waiting(re.compile(""), "", "", "")  # a key of a known run naming a merge it does not have
 
 
 def question_for(key: str) -> predict.Question | Waiting | None:
@@ -81,7 +87,27 @@ def question_for(key: str) -> predict.Question | Waiting | None:
         if preset_id not in lv.COUNT_PRESETS or word not in lv.unseen_words(preset_id):
             return None
         return lv.practice_count_question(preset_id, word)
+    if (m := _TRAIN.fullmatch(key)) and (q := _preset_train_question(m[1], int(m[2]))) is not None:
+        return None if q is _NO_QUESTION else q
     return next((w for w in WAITING if w.pattern.fullmatch(key)), None)
+
+
+def _preset_train_question(run: str, k: int) -> predict.Question | Waiting | None:
+    """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
+    every lesson link opens): rebuilt as the page builds it. None when the run is not a preset's (another
+    corpus or settings: the answer waits for the page); a preset's merge that does not exist: no question."""
+    import lessons
+    from ui import trainview as tv
+    from ui.engine import trained
+
+    for preset_id, preset in lessons.presets().items():
+        settings = tv.preset_settings(preset_id)
+        if tv.run_key(preset.corpus, settings) == run:
+            trace = trained(preset.corpus, settings.merges, **settings.config().to_dict())
+            if not 1 <= k <= len(trace.steps):
+                return _NO_QUESTION
+            return tv.guess_question(run, trace, k)
+    return None
 
 
 def check(guesses: dict[str, Any]) -> tuple[dict[str, dict], list[tuple[str, str]]]:
