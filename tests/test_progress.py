@@ -259,3 +259,12 @@ def test_any_file_is_read_or_refused_with_a_message(answers, raw) -> None:
                 assert fits(q, entry["guess"]) is None and entry["right"] is judge(q, entry["guess"])[0]
             else:
                 assert entry["right"] is None or key == CHAI
+
+
+@pytest.mark.parametrize("module", ["ui.predict", "lessons.progress", "ui.progressview"])
+def test_the_worked_examples_in_the_docstrings_hold(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted and not result.failed
