@@ -215,7 +215,7 @@ def draw_steps(trace, run: str) -> None:
     publish([tv.STEP, tv.PREDICT])
     step = trace.steps[max(k, 1) - 1]  # the merge this view is about (merge 1 at step 0)
     question = tv.guess_question(run, trace, k) if predicting and k else None
-    hidden = predicting and (k == 0 or not predict.answered(question.key))
+    hidden = predicting and (k == 0 or not predict.answered(question))
     st.html(tv.step_header_html(run, trace, k, hide_winner=hidden and k > 0))
     if question is not None:
         with st.container(border=True):

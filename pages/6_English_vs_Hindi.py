@@ -46,7 +46,7 @@ if any(p.name in st.query_params for p in SETTINGS):
     st.session_state[REVEALED] = True
 state.restore([*SETTINGS, STEP])
 QUESTIONS = sv.questions()
-answered = all(predict.answered(q.key) for q in QUESTIONS)
+answered = all(predict.answered(q) for q in QUESTIONS)
 revealed = answered or st.session_state.get(REVEALED, False)
 
 st.markdown(

@@ -268,3 +268,21 @@ def test_the_worked_examples_in_the_docstrings_hold(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted and not result.failed
+
+
+def test_a_kept_answer_that_does_not_fit_keeps_trains_winner_hidden() -> None:
+    key = "train:" + _news_run() + ":1"
+    store = {key: {"guess": "z + z", "right": None, "scope": "train"}}
+    at = run_page("pages/1_Train_step_by_step.py", query_params={"preset": "news", "predict": "1", "step": "1"},
+                  session_state={"lab.predictions": store})
+    assert_no_exception(at)
+    text = page_text(at)
+    assert "which pair wins?" in text and "set aside: “z + z” is not one of its options" in text
+    assert key not in at.session_state["lab.predictions"]
+
+
+def _news_run() -> str:
+    import lessons
+    from ui import trainview as tv
+
+    return tv.run_key(lessons.presets()["news"].corpus, tv.preset_settings("news"))

@@ -244,8 +244,21 @@ def _rows(scope: str | None) -> list[dict]:
     return [r for r in store.values() if scope is None or r.get("scope") == scope]
 
 
-def answered(key: str) -> bool:
-    return key in st.session_state.get(STORE, {})
+def answered(key: str | Question) -> bool:
+    """Whether the question has a kept first answer. Given the Question itself (not only its key), an answer
+    kept for it that does not fit it (one loaded from a file) is set aside first, so a page that hides the
+    truth until it is answered keeps it hidden; :func:`ask` then says why the answer was set aside."""
+    store = st.session_state.get(STORE, {})
+    if isinstance(key, Question):
+        if key.key in store and (problem := fits(key, store[key.key].get("guess"))):
+            _set_aside(key, problem)
+        key = key.key
+    return key in store
+
+
+def _set_aside(q: Question, problem: str) -> None:
+    del st.session_state[STORE][q.key]
+    st.session_state[f"predict._set_aside.{q.key}"] = problem
 
 
 def _last_key(q: Question) -> str:
@@ -313,11 +326,10 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
     """
     last = st.session_state.get(_last_key(q))
     retrying = st.session_state.get(f"predict._retry.{q.key}", False)
-    set_aside = None
-    if last is None and answered(q.key) and not retrying:  # answered earlier (another page, a loaded file)
-        last, set_aside = _kept(q)
+    if last is None and answered(q) and not retrying:  # answered earlier (another page, a loaded file)
+        last = _kept(q)
     if last is None:
-        if set_aside:
+        if set_aside := st.session_state.pop(f"predict._set_aside.{q.key}", None):
             st.html(callout_html(f"Your earlier answer to this question was set aside: {set_aside}. "
                                  "Answer it again.", "warning"))
         st.markdown(md_escape(q.prompt))
@@ -334,20 +346,16 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
     return verdict
 
 
-def _kept(q: Question) -> tuple[tuple | None, str | None]:
-    """The kept first answer to ``q`` as (last, None), judged now against the question as it is asked; an
-    answer that does not fit it (a file's answer, waiting for this page) is dropped: (None, why)."""
+def _kept(q: Question) -> tuple:
+    """The kept first answer to ``q`` (one that fits it: :func:`answered` set aside any other), judged now
+    against the question as it is asked; a loaded answer that waited for its page is stored judged."""
     store = st.session_state[STORE]
     kept = store[q.key]
-    guess = kept.get("guess")
-    problem = fits(q, guess)
-    if problem:
-        del store[q.key]
-        return None, problem
+    guess = kept["guess"]
     right, detail, matches = judge(q, guess)
-    if kept.get("right") is None or kept["right"] != right or kept.get("scope") != q.scope:  # a loaded answer, judged here at last
+    if kept.get("right") is None or kept["right"] != right or kept.get("scope") != q.scope:
         store[q.key] = {"guess": guess, "right": right, "scope": q.scope}
-    return (guess, right, True, detail, matches), None
+    return guess, right, True, detail, matches
 
 
 def draw_verdict(q: Question, v: Verdict) -> None:
