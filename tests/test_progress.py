@@ -286,3 +286,15 @@ def _news_run() -> str:
     from ui import trainview as tv
 
     return tv.run_key(lessons.presets()["news"].corpus, tv.preset_settings("news"))
+
+
+def test_english_vs_hindi_answers_are_rebuilt() -> None:
+    from ui import shareview
+
+    hindi, english = shareview.questions()
+    wrong = next(o for o in english.options if o != english.answer)
+    merged, refused, _ = pv.load(file_of({hindi.key: {"guess": hindi.answer}, english.key: {"guess": wrong},
+                                          "evh.other": {"guess": "goes up"}, "evh.hindi ": {"guess": "x"}}), {})
+    assert merged == {hindi.key: {"guess": hindi.answer, "right": True, "scope": "evh"},
+                      english.key: {"guess": wrong, "right": False, "scope": "evh"}}
+    assert {k for k, _ in refused} == {"evh.other", "evh.hindi "}

@@ -10,6 +10,7 @@ guess is then checked against its question here and judged again by the lab:
 - ``lesson:…`` (an exercise) and ``practice:…`` (a generated question): the
   question is rebuilt from its key and the engine's answer; a guess that does not
   fit it (a text for a number, an option it does not offer…) is refused and named.
+- English vs Hindi's two questions (fixed: the lesson's sweep): rebuilt, as above.
 - Train's "which pair does merge k pick?" on a preset trained with its own
   settings (what every lesson link opens): rebuilt and judged, as above.
 - Questions a lab page makes from the learner's own input (Train on their text
@@ -56,7 +57,6 @@ WAITING = (
     Waiting(re.compile(rf"streaming-page:{_HEX}{{16}}:\d{{1,6}}"), "choice", "streaming-page", "Streaming"),
     Waiting(re.compile(rf"quirks-page:join:{_HEX}{{16}}"), "number", "quirks-page", "Quirks"),
     Waiting(re.compile(r"cost\.fit\.\d{1,12}\.\d{1,12}\.\d{1,12}\.\d{1,12}"), "number", "cost", "Cost and context"),
-    Waiting(re.compile(r"evh\.(hindi|english)"), "choice", "evh", "English vs Hindi"),
 )
 """Page questions whose key holds only a digest of the learner's input (kept waiting when loaded)."""
 
@@ -87,6 +87,10 @@ def question_for(key: str) -> predict.Question | Waiting | None:
         if preset_id not in lv.COUNT_PRESETS or word not in lv.unseen_words(preset_id):
             return None
         return lv.practice_count_question(preset_id, word)
+    if key.startswith("evh."):  # English vs Hindi's two fixed questions
+        from ui import shareview
+
+        return next((q for q in shareview.questions() if q.key == key), None)
     if (m := _TRAIN.fullmatch(key)) and (q := _preset_train_question(m[1], int(m[2]))) is not None:
         return None if q is _NO_QUESTION else q
     return next((w for w in WAITING if w.pattern.fullmatch(key)), None)
