@@ -298,3 +298,17 @@ def test_english_vs_hindi_answers_are_rebuilt() -> None:
     assert merged == {hindi.key: {"guess": hindi.answer, "right": True, "scope": "evh"},
                       english.key: {"guess": wrong, "right": False, "scope": "evh"}}
     assert {k for k, _ in refused} == {"evh.other", "evh.hindi "}
+
+
+def test_a_waiting_tokenize_answer_is_judged_when_the_page_asks_it() -> None:
+    query = {"predict": "1", "text": "chai"}
+    at = run_page("pages/2_Tokenize_anything.py", query_params=query)
+    keys = [n.key[len("predict."):-len(".input")] for n in at.number_input if (n.key or "").startswith("predict.")]
+    assert keys and all(pv.question_for(k) is pv.WAITING[1] for k in keys)
+    merged, refused, _ = pv.load(file_of({k: {"guess": 1, "right": True} for k in keys}), {})
+    assert not refused and all(e["right"] is None for e in merged.values())
+    at = run_page("pages/2_Tokenize_anything.py", query_params=query, session_state={"lab.predictions": merged})
+    assert_no_exception(at)
+    judged = at.session_state["lab.predictions"]
+    assert all(judged[k]["right"] in (True, False) and judged[k]["scope"] == "tokenize" for k in keys)
+    assert "Your predictions on this page:" in page_text(at)
