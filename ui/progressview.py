@@ -184,11 +184,14 @@ def refused_text(refused: list[tuple[str, str]], show: int = 5) -> str:
 
 
 def draw(page: str) -> None:
-    """The save button and the load box (inside the page's "Worksheets and your progress" expander)."""
+    """The save button and the load box (inside the page's "Worksheets and your progress" expander). The file's
+    text is made now, while the page runs in the session: a callable given to st.download_button would run
+    outside it and see no answers."""
     store = st.session_state.get(predict.STORE, {})
     st.download_button("Save my progress", to_json(store), "tokenization-lab-progress.json", "application/json",
                        key=f"{page}.save", on_click="ignore", icon=":material/save:",
-                       help=f"A file with your {plural(len(store), 'answer')} in this browser session, from every page.")
+                       help=f"A file with your {plural(len(store), 'answer')} in this browser session, from every "
+                       "page.")
 
     def _load() -> None:
         file = st.session_state.get(f"{page}.load")
