@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import streamlit as st
@@ -100,18 +101,30 @@ def _preset_train_question(run: str, k: int) -> predict.Question | Waiting | Non
     """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
     every lesson link opens): rebuilt as the page builds it. None when the run is not a preset's (another
     corpus or settings: the answer waits for the page); a preset's merge that does not exist: no question."""
-    import lessons
     from ui import trainview as tv
     from ui.engine import trained
 
+    preset = _preset_runs().get(run)
+    if preset is None:
+        return None
+    corpus, settings = preset
+    trace = trained(corpus, settings.merges, **settings.config().to_dict())
+    if not 1 <= k <= len(trace.steps):
+        return _NO_QUESTION
+    return tv.guess_question(run, trace, k)
+
+
+@lru_cache(maxsize=1)
+def _preset_runs() -> dict[str, tuple]:
+    """Train's run key of every preset with its own settings -> (corpus, settings)."""
+    import lessons
+    from ui import trainview as tv
+
+    runs = {}
     for preset_id, preset in lessons.presets().items():
         settings = tv.preset_settings(preset_id)
-        if tv.run_key(preset.corpus, settings) == run:
-            trace = trained(preset.corpus, settings.merges, **settings.config().to_dict())
-            if not 1 <= k <= len(trace.steps):
-                return _NO_QUESTION
-            return tv.guess_question(run, trace, k)
-    return None
+        runs[tv.run_key(preset.corpus, settings)] = (preset.corpus, settings)
+    return runs
 
 
 def check(guesses: dict[str, Any]) -> tuple[dict[str, dict], list[tuple[str, str]]]:
