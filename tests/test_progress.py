@@ -183,7 +183,7 @@ def test_page_answers_wait_for_their_page_and_need_their_kinds_type() -> None:
     assert merged == {"train:0123456789abcdef:3": {"guess": "h + a", "right": None, "scope": "train"},
                       "tokenize:o200k_base:0123456789ab": {"guess": 12, "right": None, "scope": "tokenize"}}
     assert {k for k, _ in refused} == {"train:0123456789abcdef:4", "tokenize:o200k_base:ba9876543210"}
-    assert "0 of 0 right" in summary and "2 answers from lab pages will be checked" in summary
+    assert "0 of 0 right" in summary and "2 answers from Tokenize anything and Train step by step will be checked" in summary
 
 
 def test_save_writes_every_answer_and_it_loads_back() -> None:

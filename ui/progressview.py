@@ -37,13 +37,14 @@ from lessons.course import course
 from lessons.exercises import ExerciseError
 from lessons.progress import from_json, merge, to_json
 from ui import predict
-from ui.display import callout_html, plural
+from ui.display import callout_html, join_words, plural
 from ui.uploads import uploaded_bytes
 
 
 @dataclass(frozen=True)
 class Waiting:
-    """A family of page questions that cannot be rebuilt from their key: the kind their guesses have."""
+    """A family of page questions that cannot be rebuilt from their key (it does not hold all their input):
+    the kind their guesses have, their scope and the page that asks them."""
 
     pattern: re.Pattern
     kind: str
@@ -59,14 +60,14 @@ WAITING = (
     Waiting(re.compile(rf"quirks-page:join:{_HEX}{{16}}"), "number", "quirks-page", "Quirks"),
     Waiting(re.compile(r"cost\.fit\.\d{1,12}\.\d{1,12}\.\d{1,12}\.\d{1,12}"), "number", "cost", "Cost and context"),
 )
-"""Page questions whose key holds only a digest of the learner's input (kept waiting when loaded)."""
+"""Page questions whose key holds only a digest of the learner's input, or not all of it (kept waiting)."""
 
 _TRAIN = re.compile(rf"train:({_HEX}{{16}}):(\d{{1,5}})")
 _PRACTICE_MERGE = re.compile(r"practice:merge:([\w-]{1,40}):(\d{1,5})")
 _PRACTICE_COUNT = re.compile(r"practice:count:([\w-]{1,40}):([a-z]{1,60})")
 
 
-_NO_QUESTION = Waiting(re.compile(""), "", "", "")  # a key of a known run naming a merge it does not have
+_NO_QUESTION = object()  # a key of a known run naming a merge it does not have
 
 
 def question_for(key: str) -> predict.Question | Waiting | None:
@@ -97,7 +98,7 @@ def question_for(key: str) -> predict.Question | Waiting | None:
     return next((w for w in WAITING if w.pattern.fullmatch(key)), None)
 
 
-def _preset_train_question(run: str, k: int) -> predict.Question | Waiting | None:
+def _preset_train_question(run: str, k: int) -> predict.Question | object | None:
     """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
     every lesson link opens): rebuilt as the page builds it. None when the run is not a preset's (another
     corpus or settings: the answer waits for the page); a preset's merge that does not exist: no question."""
@@ -166,8 +167,10 @@ def load(data: bytes | str, current: dict[str, dict]) -> tuple[dict[str, dict], 
     judged = sum(1 for k in added if merged[k]["right"] is not None)
     parts = [f"{plural(len(added), 'answer')} added: {right} of {judged} right, as the lab judges them now"]
     if judged < len(added):
-        parts.append(f"{plural(len(added) - judged, 'answer')} from lab pages will be checked when you open "
-                     "that page with the same text and settings")
+        pages = sorted({q.page for k in added if merged[k]["right"] is None
+                        if isinstance(q := question_for(k), Waiting)})
+        parts.append(f"{plural(len(added) - judged, 'answer')} from {join_words(pages)} will be checked when you "
+                     "open that page with the same text and settings")
     if kept:
         parts.append(f"{plural(len(kept), 'answer')} you had already given here kept as you gave "
                      f"{'it' if len(kept) == 1 else 'them'}")
