@@ -84,6 +84,14 @@ def _pair(left: str, right: str) -> str:
     return pair_text(left, right)
 
 
+def _tokens_text(tokens) -> str:
+    """The engine's tokens as a learner reads them in text, by the display rules the chips follow (letters in
+    brackets after the bytes that make them, a vowel sign on ◌ and named, a space as ·)."""
+    from ui.display import tokens_text
+
+    return tokens_text([(t.label, t.bytes) for t in tokens])
+
+
 def _arg(args: dict, name: str, kind: type) -> Any:
     if name not in args:
         raise ExerciseError(f"the answer needs {name!r}")
@@ -100,7 +108,7 @@ def op_count_tokens(args: dict) -> Computed:
     """How many tokens ``text`` is with ``tokenizer``."""
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     tokens = tok.encode_tokens(_arg(args, "text", str))
-    return Computed(len(tokens), facts="The tokens: " + " | ".join(t.label for t in tokens) + ".")
+    return Computed(len(tokens), facts="The tokens: " + _tokens_text(tokens) + ".")
 
 
 def op_split(args: dict) -> Computed:
@@ -108,7 +116,10 @@ def op_split(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     from ui.display import visible_token
 
-    return Computed([visible_token(t.label) for t in tok.encode_tokens(_arg(args, "text", str))])
+    tokens = tok.encode_tokens(_arg(args, "text", str))
+    shown = [visible_token(t.label) for t in tokens]
+    readable = _tokens_text(tokens)  # says more than the pieces when a token is part of a letter or a lone mark
+    return Computed(shown, facts="" if readable == " | ".join(shown) else f"The tokens: {readable}.")
 
 
 def op_utf8_bytes(args: dict) -> Computed:
@@ -225,16 +236,16 @@ def op_word_splits_into(args: dict) -> Computed:
     space = " " if args.get("leading_space", False) else ""  # as the word stands inside a sentence
 
     def check(word: str) -> tuple[bool, str]:
-        from ui.display import visible_token
+        from ui.display import plural
 
         word = word.strip()
-        tokens = [visible_token(t.label) for t in tok.encode_tokens(space + word)]
+        tokens = tok.encode_tokens(space + word)
         if not word or not word.isalpha():
             return False, "Type one word made of letters only."
         if len(word) > max_letters:
-            return False, f"“{word}” has {len(word)} letters: the word must have at most {max_letters}."
+            return False, f"“{word}” has {plural(len(word), 'letter')}: the word must have at most {max_letters}."
         ok = len(tokens) >= min_tokens
-        return ok, f"“{word}” is {len(tokens)} tokens: " + " | ".join(tokens) + "."
+        return ok, f"“{word}” is {plural(len(tokens), 'token')}: {_tokens_text(tokens)}."
 
     example = next((w for w in args.get("candidates", ()) if check(w)[0]), None)
     if example is None:

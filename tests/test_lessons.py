@@ -107,7 +107,7 @@ def test_the_word_exercise_checks_the_learners_word() -> None:
     c = compute(exercise.op, exercise.args)
     assert c.check(c.answer)[0] is True
     right, detail = c.check("the")
-    assert right is False and "tokens" in detail
+    assert right is False and detail == "“the” is 1 token: ·the."  # one token, not "1 tokens"; the space as ·
     assert c.check("supercalifragilistic")[0] is False  # too long
     assert c.check("12 3")[0] is False
 
@@ -301,3 +301,37 @@ def test_a_money_answer_is_typed_to_the_paisa() -> None:
     from ui.predict import decimal_places
 
     assert [decimal_places(v) for v in (9, 6.0, 6.9, Decimal("2.46"), Decimal("73800"), 1.36)] == [0, 0, 1, 2, 0, 2]
+
+
+# -- Hindi tokens in feedback and answer keys: letters, as on the pages --------------------------------
+HINDI = "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"
+
+
+@pytest.mark.parametrize("tokenizer_name", ["english-hindi", "cl100k_base", "mistral-sp-v3"])
+def test_feedback_names_the_letters_a_run_of_byte_tokens_makes(tokenizer_name: str) -> None:
+    """Every character the tokenizer splits into bytes is written out in brackets after its bytes (the text twin
+    of the letters the chips write under a run), and no token shows as nothing."""
+    from lessons.exercises import tokenizer_for
+    from tokenizer.labels import character_runs
+
+    facts = compute("count_tokens", {"tokenizer": tokenizer_name, "text": HINDI}).facts
+    tokens = tokenizer_for(tokenizer_name).encode_tokens(HINDI)
+    runs = character_runs([t.bytes for t in tokens])
+    assert runs, "the sentence has characters split into bytes"
+    for _, _, letters in runs:
+        assert f"({letters.strip()})" in facts
+    pieces = facts.removeprefix("The tokens: ").removesuffix(".").split(" | ")
+    assert len(pieces) == len(tokens) and all(p.strip() for p in pieces)  # a space is ·, never an empty piece
+    assert " | · | " in facts if any(t.label == " " for t in tokens) else True
+    assert not any(p[0] in "\u093e\u093f\u0940\u0947\u094b\u094d\u0902" for p in pieces)  # no vowel sign alone
+
+
+def test_a_vowel_sign_on_its_own_is_on_a_circle_and_named() -> None:
+    facts = compute("count_tokens", {"tokenizer": "cl100k_base", "text": HINDI}).facts
+    assert "न | ◌े (vowel sign e) | ·क | ◌ो (vowel sign o)" in facts
+
+
+def test_the_answer_key_writes_hindi_tokens_with_their_letters() -> None:
+    key = answer_key_markdown(course().lesson("english-vs-hindi"))
+    assert "⟨98⟩ (घ)" in key and "⟨E0 A4⟩" not in key  # the bytes of a letter stay on one line
+    assert "⟨E0\u00a0A4⟩" in key

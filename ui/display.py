@@ -49,6 +49,8 @@ import re
 import unicodedata
 from typing import Any, Iterator, Sequence
 
+from tokenizer.labels import character_runs
+
 WHITESPACE = {" ": "·", "\n": "↵", "\t": "⇥", "\r": "␍"}
 DOTTED_CIRCLE = "\u25cc"
 EMPTY = "∅"
@@ -166,6 +168,48 @@ def token_html(label: str) -> str:
         else:
             out.append(f'<span class="{_CLASSES[kind]}">{html.escape(text)}</span>')
     return "".join(out)
+
+
+_NO_BREAK = "\u00a0"
+
+
+def _glued(shown: str) -> str:
+    """A shown token whose ``⟨E0 A4⟩`` groups cannot be broken across two lines (the bytes joined by no-break spaces)."""
+    return _HEX_GROUP.sub(lambda m: m.group(0).replace(" ", _NO_BREAK), shown)
+
+
+def tokens_text(tokens: Sequence[tuple[str, bytes | None]], separator: str = " | ") -> str:
+    """Tokens as one line of plain text, by the same rules as the chips (:mod:`ui.chips`): for feedback,
+    answer keys and worksheets.
+
+    ``tokens`` are ``(label, bytes)`` pairs (the engine's ``Token.label`` and ``Token.bytes``). Each token
+    is shown by :func:`visible_token` (a space as ``·``, a vowel sign on ``◌``, stray bytes as ``⟨E0 A4⟩``
+    that never break across lines). Where tokens hold a character split between them, the letters they
+    make follow the last of them in brackets, the text twin of the letters the chips write under a run
+    (both from :func:`tokenizer.labels.character_runs`). A vowel sign or other mark with nothing to sit on,
+    outside such a run, is named in brackets after it.
+
+    >>> tokens_text([(" ", b" "), ("⟨E0 A4⟩", b"\\xe0\\xa4"), ("⟨98⟩", b"\\x98"), ("न", "न".encode()), ("े", "े".encode())])
+    '· | ⟨E0\xa0A4⟩ | ⟨98⟩ (घ) | न | ◌े (vowel sign e)'
+    """
+    tokens = list(tokens)
+    runs = {}
+    if all(data is not None for _, data in tokens):
+        runs = {start: (end, text) for start, end, text in character_runs([data or b"" for _, data in tokens])}
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        end, text = runs.get(i, (i + 1, None))
+        shown = [_glued(visible_token(label)) for label, _ in tokens[i:end]]
+        if text is None:
+            names = [mark_name(m) for m in lone_marks(tokens[i][0])]
+            out.append(shown[0] + (f" ({', '.join(names)})" if names else ""))
+        else:
+            letters = visible_token(text.strip() or text)
+            shown[-1] += f" ({letters})"
+            out.extend(shown)
+        i = end
+    return separator.join(out)
 
 
 def pair_text(left: str, right: str) -> str:
@@ -308,5 +352,6 @@ __all__ = [
     "readable_text",
     "segments",
     "token_html",
+    "tokens_text",
     "visible_token",
 ]
