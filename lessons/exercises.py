@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from tokenizer import TextTokenizer, Trace, train
 from tokenizer.measure import measure
+from tokenizer.labels import plural
 from tokenizer.textstats import text_counts
 
 KINDS = ("number", "choice", "split", "order", "word")
@@ -92,6 +93,10 @@ def _tokens_text(tokens) -> str:
     return tokens_text([(t.label, t.bytes) for t in tokens])
 
 
+def _counts_text(c) -> str:
+    return f"{plural(c.code_points, 'code point')}, {plural(c.graphemes, 'grapheme cluster')}, {plural(c.bytes, 'byte')}."
+
+
 def _arg(args: dict, name: str, kind: type) -> Any:
     if name not in args:
         raise ExerciseError(f"the answer needs {name!r}")
@@ -125,7 +130,7 @@ def op_split(args: dict) -> Computed:
 def op_utf8_bytes(args: dict) -> Computed:
     """How many UTF-8 bytes ``text`` takes."""
     c = text_counts(_arg(args, "text", str))
-    return Computed(c.bytes, facts=f"{c.code_points} code points, {c.graphemes} grapheme clusters, {c.bytes} bytes.")
+    return Computed(c.bytes, facts=_counts_text(c))
 
 
 def op_code_points(args: dict) -> Computed:
@@ -153,14 +158,14 @@ def op_partial_tokens(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     text = _arg(args, "text", str)
     m = measure(tok, text)
-    return Computed(m.partial, facts=f"{m.partial} of the {m.tokens} tokens are only part of a character.")
+    return Computed(m.partial, facts=f"{m.partial:,} of the {plural(m.tokens, 'token')} {'is' if m.partial == 1 else 'are'} only part of a character.")
 
 
 def op_tokens_per_word(args: dict) -> Computed:
     """Tokens per word (one decimal) of ``text`` with ``tokenizer``."""
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     m = measure(tok, _arg(args, "text", str))
-    return Computed(round(m.tokens_per_word, 1), facts=f"{m.tokens} tokens for {m.words} words.")
+    return Computed(round(m.tokens_per_word, 1), facts=f"{plural(m.tokens, 'token')} for {plural(m.words, 'word')}.")
 
 
 def op_merge_at(args: dict) -> Computed:
@@ -212,7 +217,7 @@ def op_direction(args: dict) -> Computed:
     before = len(tokenizer_for(_arg(args, "before", str)).encode(text))
     after = len(tokenizer_for(_arg(args, "after", str)).encode(text))
     answer = "fewer" if after < before else "more" if after > before else "the same"
-    return Computed(answer, options=("fewer", "more", "the same"), facts=f"{before} tokens before, {after} after.")
+    return Computed(answer, options=("fewer", "more", "the same"), facts=f"{plural(before, 'token')} before, {after:,} after.")
 
 
 def op_premium(args: dict) -> Computed:
@@ -236,8 +241,6 @@ def op_word_splits_into(args: dict) -> Computed:
     space = " " if args.get("leading_space", False) else ""  # as the word stands inside a sentence
 
     def check(word: str) -> tuple[bool, str]:
-        from ui.display import plural
-
         word = word.strip()
         tokens = tok.encode_tokens(space + word)
         if not word or not word.isalpha():
@@ -260,7 +263,7 @@ def op_compare_texts(args: dict) -> Computed:
     na, nb = len(tok.encode(a)), len(tok.encode(b))
     answer = "the first" if na > nb else "the second" if nb > na else "the same"
     return Computed(answer, options=("the first", "the second", "the same"),
-                    facts=f"{na} tokens for the first, {nb} for the second.")
+                    facts=f"{plural(na, 'token')} for the first, {nb:,} for the second.")
 
 
 def op_join_difference(args: dict) -> Computed:
@@ -268,7 +271,7 @@ def op_join_difference(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     a, b = _arg(args, "first", str), _arg(args, "second", str)
     parts, whole = len(tok.encode(a)) + len(tok.encode(b)), len(tok.encode(a + b))
-    return Computed(parts - whole, facts=f"The parts: {parts} tokens together; the joined text: {whole}.")
+    return Computed(parts - whole, facts=f"The parts: {plural(parts, 'token')} together; the joined text: {whole:,}.")
 
 
 def op_stream_silent(args: dict) -> Computed:
@@ -279,7 +282,7 @@ def op_stream_silent(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     events = stream(tok, tok.encode(_arg(args, "text", str)))
     silent = sum(1 for e in events if not e.text)
-    return Computed(silent, facts=f"{silent} of the {len(events)} tokens complete no character on their own.")
+    return Computed(silent, facts=f"{silent:,} of the {plural(len(events), 'token')} complete{'s' if silent == 1 else ''} no character on their own.")
 
 
 def op_vocab_size(args: dict) -> Computed:

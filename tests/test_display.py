@@ -175,3 +175,12 @@ def test_tokens_text_writes_the_letters_after_the_bytes_that_make_them() -> None
 def test_tokens_text_without_bytes_shows_the_tokens_by_the_token_rules() -> None:
     assert display.tokens_text([(" chai", None), ("े", None)]) == "·chai | ◌े (vowel sign e)"
     assert display.tokens_text([]) == ""
+
+
+@pytest.mark.parametrize(("value", "unit", "shown"), [
+    (1, "tokens", "1 token"), (1.0, "code points", "1 code point"), (2, "code points", "2 code points"),
+    (0, "bytes", "0 bytes"), (7650.0, "tokens", "7,650 tokens"), (2.46, "rupees", "2.46 rupees"),
+    (1, "grapheme clusters", "1 grapheme cluster"), ("the first", "", "the first"),
+])
+def test_an_answer_with_its_unit_follows_the_plural_rule(value, unit: str, shown: str) -> None:
+    assert display.quantity(value, unit) == shown

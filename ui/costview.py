@@ -156,6 +156,7 @@ def _measured_rates(source: str, large: bool) -> tuple[dict[str, Measure], str]:
     if tok is None:
         st.info("Until a tokenizer is chosen, the scenario's token counts are used.", icon=":material/info:")
         return {}, ""
+    tokenizers.about_box([(key, tok)], key=f"{PAGE}.about_open", note=tokenizers.OFFLINE_NOTE)
     if source == "parallel":
         note = f"{tok.name} on the lab's {parallel_size()} English/Hindi sentence pairs"
         return dict(zip(LANGUAGES, parallel_rates(key))), note

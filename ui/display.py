@@ -49,7 +49,7 @@ import re
 import unicodedata
 from typing import Any, Iterator, Sequence
 
-from tokenizer.labels import character_runs
+from tokenizer.labels import character_runs, plural, unit_word
 
 WHITESPACE = {" ": "·", "\n": "↵", "\t": "⇥", "\r": "␍"}
 DOTTED_CIRCLE = "\u25cc"
@@ -292,16 +292,6 @@ def md_code(text: str, *, visible: bool = True) -> str:
 
 
 # -- words and numbers ---------------------------------------------------------------------------
-def plural(n: int, singular: str, many: str | None = None) -> str:
-    """``plural(1, "distinct pair")`` -> ``"1 distinct pair"``; ``plural(2, ...)`` -> ``"2 distinct pairs"``.
-
-    >>> plural(1, "time"), plural(1200, "token"), plural(2, "match", "matches")
-    ('1 time', '1,200 tokens', '2 matches')
-    """
-    word = singular if n == 1 else (many or singular + "s")
-    return f"{n:,} {word}"
-
-
 def join_words(items: Sequence[str], more: int = 0) -> str:
     """``["a", "b", "c"]`` -> ``"a, b and c"``; with ``more=4`` -> ``"a, b, c and 4 more"``."""
     items = list(items)
@@ -327,6 +317,23 @@ def answer_text(value: Any) -> str:
     return str(value)
 
 
+def quantity(value: Any, unit: str = "") -> str:
+    """An answer with its unit (given in the plural, as exercises give it), by the one plural rule
+    (:func:`tokenizer.labels.plural`): ``"1 token"``, ``"2 code points"``, ``"2.46 rupees"``.
+
+    >>> quantity(1, "tokens"), quantity(7650.0, "tokens"), quantity(2.46, "rupees"), quantity("po")
+    ('1 token', '7,650 tokens', '2.46 rupees', 'po')
+    """
+    shown = answer_text(value)
+    if not unit:
+        return shown
+    try:
+        n = float(value)
+    except (TypeError, ValueError):
+        return f"{shown} {unit}"
+    return f"{shown} {unit_word(n, unit)}"
+
+
 def ratio(a: float, b: float, digits: int = 2) -> str:
     """``a / b`` with ``digits`` decimals, or ``—`` when ``b`` is 0."""
     return f"{a / b:.{digits}f}" if b else "—"
@@ -348,6 +355,7 @@ __all__ = [
     "md_escape",
     "pair_text",
     "plural",
+    "quantity",
     "ratio",
     "readable_text",
     "segments",

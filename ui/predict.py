@@ -28,7 +28,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from ui.display import answer_text, callout_html, md_escape
+from ui.display import answer_text, callout_html, md_escape, quantity
 
 STORE = "lab.predictions"
 KINDS = ("choice", "number", "split", "order", "word")
@@ -234,11 +234,12 @@ def draw_verdict(q: Question, v: Verdict) -> None:
         head = f"Right: {guess} has the top count too. The lab picked {truth}."
         why = q.explain_also_right or q.explain
     elif v.right:
-        head = f"Right! You predicted {guess}{' ' + q.unit if q.unit and q.kind == 'number' else ''}."
+        head = f"Right! You predicted {quantity(v.guess, q.unit) if q.kind == 'number' else guess}."
         why = q.explain
     else:
-        unit = f" {q.unit}" if q.unit and q.kind == "number" else ""
-        head = f"Not this time. You predicted {guess}{unit}; the lab computed {truth}{unit}."
+        if q.kind == "number":  # with the unit, by the one plural rule: "1 token", "2 code points"
+            guess, truth = quantity(v.guess, q.unit), quantity(q.answer, q.unit)
+        head = f"Not this time. You predicted {guess}; the lab computed {truth}."
         why = q.explain + (f"\nRemember: {q.hint}" if q.hint else "")
     parts = [head]
     if v.detail:
