@@ -164,8 +164,10 @@ def op_partial_tokens(args: dict) -> Computed:
 def op_tokens_per_word(args: dict) -> Computed:
     """Tokens per word (one decimal) of ``text`` with ``tokenizer``."""
     tok = tokenizer_for(_arg(args, "tokenizer", str))
-    m = measure(tok, _arg(args, "text", str))
-    return Computed(round(m.tokens_per_word, 1), facts=f"{plural(m.tokens, 'token')} for {plural(m.words, 'word')}.")
+    text = _arg(args, "text", str)
+    m = measure(tok, text)
+    return Computed(round(m.tokens_per_word, 1), facts=(
+        f"{plural(m.tokens, 'token')} for {plural(m.words, 'word')}: {_tokens_text(tok.encode_tokens(text))}."))
 
 
 def op_merge_at(args: dict) -> Computed:
@@ -286,8 +288,37 @@ def op_stream_silent(args: dict) -> Computed:
 
 
 def op_vocab_size(args: dict) -> Computed:
-    """How many tokens ``tokenizer``'s vocabulary has."""
+    """How many ids ``tokenizer``'s vocabulary spans: the highest id plus one (a few may be unused: see vocab_ids)."""
     return Computed(tokenizer_for(_arg(args, "tokenizer", str)).vocab_size)
+
+
+@lru_cache(maxsize=16)
+def _id_counts(name: str) -> tuple[int, int, int]:
+    """(ids spanned, ids unused, special tokens) of a tokenizer: an id is unused when it stands for nothing."""
+    tok = tokenizer_for(name)
+    specials = set(getattr(tok, "special_tokens", {}).values())
+    unused = 0
+    for token_id in range(tok.vocab_size):
+        if token_id in specials:
+            continue
+        try:
+            tok.token_bytes(token_id)
+        except ValueError:
+            unused += 1
+    return tok.vocab_size, unused, len(specials)
+
+
+def op_vocab_ids(args: dict) -> Computed:
+    """What ``tokenizer``'s ids are (``what``): ``"in_use"`` the tokens it really has, ``"unused"`` the ids between 0
+    and the highest that stand for nothing, ``"special"`` its special markers (end of text…), ``"highest"`` its
+    highest id."""
+    spanned, unused, special = _id_counts(_arg(args, "tokenizer", str))
+    what = args.get("what", "in_use")
+    values = {"in_use": spanned - unused, "unused": unused, "special": special, "highest": spanned - 1}
+    if what not in values:
+        raise ExerciseError(f"'what' must be one of {', '.join(values)}")
+    return Computed(values[what], facts=(f"Ids 0 to {spanned - 1:,}: {plural(spanned - unused, 'token')} in use "
+                                         f"({plural(special, 'special marker')}), {unused:,} unused."))
 
 
 def op_ratio(args: dict) -> Computed:
@@ -342,9 +373,13 @@ def op_wordpiece_at(args: dict) -> Computed:
         if len(options) >= 5:
             break
         options.add(_pair(c.left, c.right))
-    w = s.winner
-    facts = (f"WordPiece scores {pair} as {w.count} / ({w.left_count} × {w.right_count}) = {w.count / (w.left_count * w.right_count):.3f}; "
-             f"BPE would take {_pair(s.other.left, s.other.right)}, seen {s.other.count} times.")
+    from ui.ruletext import score_sum, tie_sentence, times
+
+    facts = (f"WordPiece scores {pair} as {score_sum(s.winner)}; "
+             f"BPE would take {_pair(s.other.left, s.other.right)}, seen {times(s.other.count)}.")
+    tie = tie_sentence(trace, s)  # the tie and the rule that broke it, said as The family page says it
+    if tie:
+        facts += " " + tie
     return Computed(pair, options=tuple(sorted(options, key=str.casefold)), also_right=tied, facts=facts)
 
 
@@ -522,6 +557,7 @@ OPS: dict[str, Callable[[dict], Computed]] = {
     "join_difference": op_join_difference,
     "stream_silent": op_stream_silent,
     "vocab_size": op_vocab_size,
+    "vocab_ids": op_vocab_ids,
     "ratio": op_ratio,
     "chunks_silent": op_chunks_silent,
     "wordpiece_at": op_wordpiece_at,
@@ -540,7 +576,7 @@ KIND_OF_OP = {
     "whitespace_pieces": "number", "partial_tokens": "number", "tokens_per_word": "number", "premium": "number",
     "split": "split", "merge_at": "choice", "direction": "choice", "merge_order": "order",
     "word_splits_into": "word", "compare_texts": "choice", "join_difference": "number", "stream_silent": "number",
-    "vocab_size": "number", "ratio": "number", "chunks_silent": "number",
+    "vocab_size": "number", "vocab_ids": "number", "ratio": "number", "chunks_silent": "number",
     "wordpiece_at": "choice",
     "article_cost": "number", "month_cost": "number", "window_fit": "number", "presend": "choice",
     "presend_cost": "number", "presend_tokens": "number", "decoding_steps": "number", "window_chars": "number",
@@ -550,7 +586,7 @@ KIND_OF_OP = {
 UNIT_OF_OP = {
     "count_tokens": "tokens", "utf8_bytes": "bytes", "code_points": "code points", "graphemes": "grapheme clusters",
     "whitespace_pieces": "pieces", "partial_tokens": "tokens", "join_difference": "tokens", "stream_silent": "tokens",
-    "chunks_silent": "chunks", "vocab_size": "tokens",
+    "chunks_silent": "chunks", "vocab_size": "ids", "vocab_ids": "tokens",
     "article_cost": "rupees", "month_cost": "rupees", "presend_cost": "rupees", "presend_tokens": "tokens", "window_fit": "articles",
     "decoding_steps": "steps", "window_chars": "characters",
 }

@@ -49,11 +49,11 @@ _PATTERN_WORDS = {
 def pattern_words(split: str, pattern: str = DEFAULT_PATTERN) -> str:
     """What a pre-split does, in plain words for a learner (the pattern itself means little to most readers).
 
-    >>> pattern_words("regex", " ?\\S+")
+    >>> pattern_words("regex", r" ?\\S+")
     'the text is cut at spaces: each word, punctuation and all, keeps the space before it'
     >>> pattern_words("whitespace")
     'the text is cut at spaces, and the spaces are dropped'
-    >>> pattern_words("regex", "\\d+|\\D+")
+    >>> pattern_words("regex", r"\\d+|\\D+")
     'the text is cut into the pieces a pattern of your own matches'
     """
     if split == "whitespace":

@@ -207,7 +207,7 @@ def summary_md(tok: TextTokenizer) -> str:
         return (f"The lab's BPE on {UNIT_NAMES.get(c.unit, c.unit)}: before merging, "
                 f"{md_escape(pattern_words(c.split, c.pattern))}{marker} · {plural(len(tok.merges), 'merge')} · "
                 f"vocabulary of {plural(tok.vocab_size, 'token')}")
-    return f"{md_escape(tok.family)} · vocabulary of {plural(tok.vocab_size, 'token')}"
+    return f"{md_escape(tok.family)} · token ids 0 to {tok.vocab_size - 1:,}"  # a few ids may be unused: "ids", not "tokens"
 
 
 OFFLINE_NOTE = ("Everything is offline: the vocabularies come from installed packages and are checked (sha256) "
@@ -238,7 +238,7 @@ def describe_md(tok: TextTokenizer) -> str:
             f"Lab BPE · unit: {UNIT_NAMES.get(c.unit, c.unit)} · {split} · {marker} · "
             f"{len(tok.merges):,} merges · vocabulary of {tok.vocab_size:,} tokens · {md_escape(tok.source)}"
         )
-    parts = [md_escape(tok.family), f"vocabulary of {tok.vocab_size:,} tokens"]
+    parts = [md_escape(tok.family), f"token ids 0 to {tok.vocab_size - 1:,}"]  # some ids may be unused
     if tok.licence:
         parts.append("licence: " + md_escape(tok.licence))
     parts.append(md_escape(tok.source))

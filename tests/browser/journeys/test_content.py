@@ -45,3 +45,19 @@ def test_hindi_token_feedback_shows_the_letters(fresh_context, visit) -> None:
     )
     assert split_groups == []
     element_shot(note, "content-hindi-feedback")
+
+
+def test_cost_page_says_what_the_tokenizer_is_and_keeps_provenance_in_the_about_box(fresh_context, visit) -> None:
+    """Measuring on the parallel set with GPT-4o: no package names or hashes in the learner's view until the
+    "About these tokenizers" box is opened."""
+    context = fresh_context("laptop")
+    page = visit(context, "Cost_and_context", "source=parallel&tok=o200k_base&predict=0")
+    main = main_area(page)
+    assert "quicktok" not in main.inner_text() and "sha256" not in main.inner_text()
+    about = main.get_by_text("About these tokenizers", exact=False).first
+    about.scroll_into_view_if_needed()
+    element_shot(main.locator('[data-testid="stExpander"]').first, "content-cost-about-closed")
+    about.click()
+    settle(page)
+    assert "quicktok" in main.inner_text()
+    element_shot(main.locator('[data-testid="stExpander"]').first, "content-cost-about-open")
