@@ -175,6 +175,8 @@ def test_tokens_text_writes_the_letters_after_the_bytes_that_make_them() -> None
 def test_tokens_text_without_bytes_shows_the_tokens_by_the_token_rules() -> None:
     assert display.tokens_text([(" chai", None), ("े", None)]) == "·chai | ◌े (vowel sign e)"
     assert display.tokens_text([]) == ""
+    # A token that is the separator itself: every token in quotes, so the line can be read back.
+    assert display.tokens_text([("<", None), ("|", None), ("endo", None)]) == "“<” | “|” | “endo”"
 
 
 @pytest.mark.parametrize(("value", "unit", "shown"), [

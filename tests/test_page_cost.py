@@ -241,3 +241,10 @@ def test_the_tokenizer_note_is_for_learners_and_provenance_is_in_the_about_box()
     (about,) = [e for e in at.main.expander if e.label.startswith("About these tokenizers")]
     inside = " ".join(str(m.value) for m in about.markdown)
     assert "quicktok" in inside and "sha256" in inside.replace("\\", "")
+
+
+def test_one_word_is_one_word_not_1_words() -> None:
+    """The plural rule on measured counts: a one-word English story reads "1 word", never "1 words"."""
+    at = run_page(PAGE, query_params={**NO_PREDICT, "source": "parallel", "tok": "o200k_base", "en_words": "1"})
+    text = main_text(at).replace("\\", "")
+    assert "so 1 word is " in text and "1 words" not in text

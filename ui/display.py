@@ -187,12 +187,14 @@ def tokens_text(tokens: Sequence[tuple[str, bytes | None]], separator: str = " |
     that never break across lines). Where tokens hold a character split between them, the letters they
     make follow the last of them in brackets, the text twin of the letters the chips write under a run
     (both from :func:`tokenizer.labels.character_runs`). A vowel sign or other mark with nothing to sit on,
-    outside such a run, is named in brackets after it.
+    outside such a run, is named in brackets after it. When a token holds the separator itself, every token
+    is put in quotes, so ``<|endoftext|>`` reads ``“<” | “|” | “endo”…``.
 
     >>> tokens_text([(" ", b" "), ("⟨E0 A4⟩", b"\\xe0\\xa4"), ("⟨98⟩", b"\\x98"), ("न", "न".encode()), ("े", "े".encode())])
     '· | ⟨E0\xa0A4⟩ | ⟨98⟩ (घ) | न | ◌े (vowel sign e)'
     """
     tokens = list(tokens)
+    quote = any(separator.strip() in label for label, _ in tokens) if separator.strip() else False
     runs = {}
     if all(data is not None for _, data in tokens):
         runs = {start: (end, text) for start, end, text in character_runs([data or b"" for _, data in tokens])}
@@ -201,6 +203,8 @@ def tokens_text(tokens: Sequence[tuple[str, bytes | None]], separator: str = " |
     while i < len(tokens):
         end, text = runs.get(i, (i + 1, None))
         shown = [_glued(visible_token(label)) for label, _ in tokens[i:end]]
+        if quote:
+            shown = [f"“{s}”" for s in shown]
         if text is None:
             names = [mark_name(m) for m in lone_marks(tokens[i][0])]
             out.append(shown[0] + (f" ({', '.join(names)})" if names else ""))

@@ -236,7 +236,7 @@ def describe_md(tok: TextTokenizer) -> str:
         marker = f"end-of-word marker {md_code(c.end_of_word)}" if c.end_of_word else "no end-of-word marker"
         return (
             f"Lab BPE · unit: {UNIT_NAMES.get(c.unit, c.unit)} · {split} · {marker} · "
-            f"{len(tok.merges):,} merges · vocabulary of {tok.vocab_size:,} tokens · {md_escape(tok.source)}"
+            f"{plural(len(tok.merges), 'merge')} · vocabulary of {plural(tok.vocab_size, 'token')} · {md_escape(tok.source)}"
         )
     parts = [md_escape(tok.family), f"token ids 0 to {tok.vocab_size - 1:,}"]  # some ids may be unused
     if tok.licence:
