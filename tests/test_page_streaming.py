@@ -209,4 +209,4 @@ def test_the_lab_models_pattern_is_said_in_plain_words() -> None:
     at = run_page(PAGE)
     captions = " ".join(str(c.value) for c in at.main.caption).replace("\\", "")  # Markdown escapes off
     assert "regex pre-split" not in captions
-    assert "before merging, the text is cut at spaces: each word, punctuation and all, keeps the space before it" in captions
+    assert "Before merging, the text is cut at spaces: each word, punctuation and all, keeps the space before it" in captions

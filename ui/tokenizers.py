@@ -204,7 +204,7 @@ def summary_md(tok: TextTokenizer) -> str:
     if isinstance(tok, Tokenizer):
         c = tok.config
         marker = f"; a word's last piece ends in {md_code(c.end_of_word)}" if c.end_of_word else ""
-        return (f"The lab's BPE on {UNIT_NAMES.get(c.unit, c.unit)}: before merging, "
+        return (f"The lab's BPE on {UNIT_NAMES.get(c.unit, c.unit)}. Before merging, "
                 f"{md_escape(pattern_words(c.split, c.pattern))}{marker} · {plural(len(tok.merges), 'merge')} · "
                 f"vocabulary of {plural(tok.vocab_size, 'token')}")
     return f"{md_escape(tok.family)} · token ids 0 to {tok.vocab_size - 1:,}"  # a few ids may be unused: "ids", not "tokens"

@@ -5,6 +5,8 @@ Screenshots (artifacts/screenshots/): content-*.png.
 
 from __future__ import annotations
 
+import re
+
 from tests.browser.browser_helpers import element_shot, main_area, missing_glyphs, settle, uses_devanagari_font
 
 
@@ -61,3 +63,14 @@ def test_cost_page_says_what_the_tokenizer_is_and_keeps_provenance_in_the_about_
     settle(page)
     assert "quicktok" in main.inner_text()
     element_shot(main.locator('[data-testid="stExpander"]').first, "content-cost-about-open")
+
+
+def test_patterns_shown_to_learners_say_what_they_do(fresh_context, visit) -> None:
+    """Streaming and English vs Hindi: where the pre-split pattern is shown, the words say what it does."""
+    context = fresh_context("laptop")
+    for url, name in (("Streaming", "content-streaming-caption"), ("English_vs_Hindi", "content-evh-caption")):
+        page = visit(context, url)
+        caption = main_area(page).get_by_text(re.compile("before merging", re.IGNORECASE)).first
+        assert "cut at spaces" in caption.inner_text()
+        assert "regex pre-split" not in main_area(page).inner_text()
+        element_shot(caption, name)
