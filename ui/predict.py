@@ -231,7 +231,7 @@ def draw_verdict(q: Question, v: Verdict) -> None:
         st.html(callout_html("\n".join(parts), "success" if v.right else "info"))
         return
     if v.right and v.guess != q.answer and q.kind == "choice":
-        head = f"Right: {guess} has the top count too. The lab picked {truth}."
+        head = f"Right: {guess} ties with the lab's pick, {truth}."
         why = q.explain_also_right or q.explain
     elif v.right:
         head = f"Right! You predicted {quantity(v.guess, q.unit) if q.kind == 'number' else guess}."
