@@ -22,6 +22,7 @@ from typing import Any, Callable
 
 from tokenizer import TextTokenizer, Trace, train
 from tokenizer.measure import measure
+from tokenizer.labels import plural
 from tokenizer.textstats import text_counts
 
 KINDS = ("number", "choice", "split", "order", "word")
@@ -86,6 +87,18 @@ def _pair(left: str, right: str) -> str:
     return pair_text(left, right)
 
 
+def _tokens_text(tokens) -> str:
+    """The engine's tokens as a learner reads them in text, by the display rules the chips follow (letters in
+    brackets after the bytes that make them, a vowel sign on ◌ and named, a space as ·)."""
+    from ui.display import tokens_text
+
+    return tokens_text([(t.label, t.bytes) for t in tokens])
+
+
+def _counts_text(c) -> str:
+    return f"{plural(c.code_points, 'code point')}, {plural(c.graphemes, 'grapheme cluster')}, {plural(c.bytes, 'byte')}."
+
+
 def _arg(args: dict, name: str, kind: type) -> Any:
     if name not in args:
         raise ExerciseError(f"the answer needs {name!r}")
@@ -102,7 +115,7 @@ def op_count_tokens(args: dict) -> Computed:
     """How many tokens ``text`` is with ``tokenizer``."""
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     tokens = tok.encode_tokens(_arg(args, "text", str))
-    return Computed(len(tokens), facts="The tokens: " + " | ".join(t.label for t in tokens) + ".")
+    return Computed(len(tokens), facts="The tokens: " + _tokens_text(tokens) + ".")
 
 
 def op_split(args: dict) -> Computed:
@@ -110,13 +123,16 @@ def op_split(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     from ui.display import visible_token
 
-    return Computed([visible_token(t.label) for t in tok.encode_tokens(_arg(args, "text", str))])
+    tokens = tok.encode_tokens(_arg(args, "text", str))
+    shown = [visible_token(t.label) for t in tokens]
+    readable = _tokens_text(tokens)  # says more than the pieces when a token is part of a letter or a lone mark
+    return Computed(shown, facts="" if readable == " | ".join(shown) else f"The tokens: {readable}.")
 
 
 def op_utf8_bytes(args: dict) -> Computed:
     """How many UTF-8 bytes ``text`` takes."""
     c = text_counts(_arg(args, "text", str))
-    return Computed(c.bytes, facts=f"{c.code_points} code points, {c.graphemes} grapheme clusters, {c.bytes} bytes.")
+    return Computed(c.bytes, facts=_counts_text(c))
 
 
 def op_code_points(args: dict) -> Computed:
@@ -144,14 +160,16 @@ def op_partial_tokens(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     text = _arg(args, "text", str)
     m = measure(tok, text)
-    return Computed(m.partial, facts=f"{m.partial} of the {m.tokens} tokens are only part of a character.")
+    return Computed(m.partial, facts=f"{m.partial:,} of the {plural(m.tokens, 'token')} {'is' if m.partial == 1 else 'are'} only part of a character.")
 
 
 def op_tokens_per_word(args: dict) -> Computed:
     """Tokens per word (one decimal) of ``text`` with ``tokenizer``."""
     tok = tokenizer_for(_arg(args, "tokenizer", str))
-    m = measure(tok, _arg(args, "text", str))
-    return Computed(round(m.tokens_per_word, 1), facts=f"{m.tokens} tokens for {m.words} words.")
+    text = _arg(args, "text", str)
+    m = measure(tok, text)
+    return Computed(round(m.tokens_per_word, 1), facts=(
+        f"{plural(m.tokens, 'token')} for {plural(m.words, 'word')}: {_tokens_text(tok.encode_tokens(text))}."))
 
 
 def op_merge_at(args: dict) -> Computed:
@@ -203,7 +221,7 @@ def op_direction(args: dict) -> Computed:
     before = len(tokenizer_for(_arg(args, "before", str)).encode(text))
     after = len(tokenizer_for(_arg(args, "after", str)).encode(text))
     answer = "fewer" if after < before else "more" if after > before else "the same"
-    return Computed(answer, options=("fewer", "more", "the same"), facts=f"{before} tokens before, {after} after.")
+    return Computed(answer, options=("fewer", "more", "the same"), facts=f"{plural(before, 'token')} before, {after:,} after.")
 
 
 def op_premium(args: dict) -> Computed:
@@ -227,16 +245,14 @@ def op_word_splits_into(args: dict) -> Computed:
     space = " " if args.get("leading_space", False) else ""  # as the word stands inside a sentence
 
     def check(word: str) -> tuple[bool, str]:
-        from ui.display import visible_token
-
         word = word.strip()
-        tokens = [visible_token(t.label) for t in tok.encode_tokens(space + word)]
+        tokens = tok.encode_tokens(space + word)
         if not word or not word.isalpha():
             return False, "Type one word made of letters only."
         if len(word) > max_letters:
-            return False, f"“{word}” has {len(word)} letters: the word must have at most {max_letters}."
+            return False, f"“{word}” has {plural(len(word), 'letter')}: the word must have at most {max_letters}."
         ok = len(tokens) >= min_tokens
-        return ok, f"“{word}” is {len(tokens)} tokens: " + " | ".join(tokens) + "."
+        return ok, f"“{word}” is {plural(len(tokens), 'token')}: {_tokens_text(tokens)}."
 
     example = next((w for w in args.get("candidates", ()) if check(w)[0]), None)
     if example is None:
@@ -251,7 +267,7 @@ def op_compare_texts(args: dict) -> Computed:
     na, nb = len(tok.encode(a)), len(tok.encode(b))
     answer = "the first" if na > nb else "the second" if nb > na else "the same"
     return Computed(answer, options=("the first", "the second", "the same"),
-                    facts=f"{na} tokens for the first, {nb} for the second.")
+                    facts=f"{plural(na, 'token')} for the first, {nb:,} for the second.")
 
 
 def op_join_difference(args: dict) -> Computed:
@@ -259,7 +275,7 @@ def op_join_difference(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     a, b = _arg(args, "first", str), _arg(args, "second", str)
     parts, whole = len(tok.encode(a)) + len(tok.encode(b)), len(tok.encode(a + b))
-    return Computed(parts - whole, facts=f"The parts: {parts} tokens together; the joined text: {whole}.")
+    return Computed(parts - whole, facts=f"The parts: {plural(parts, 'token')} together; the joined text: {whole:,}.")
 
 
 def op_stream_silent(args: dict) -> Computed:
@@ -270,12 +286,41 @@ def op_stream_silent(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     events = stream(tok, tok.encode(_arg(args, "text", str)))
     silent = sum(1 for e in events if not e.text)
-    return Computed(silent, facts=f"{silent} of the {len(events)} tokens complete no character on their own.")
+    return Computed(silent, facts=f"{silent:,} of the {plural(len(events), 'token')} complete{'s' if silent == 1 else ''} no character on their own.")
 
 
 def op_vocab_size(args: dict) -> Computed:
-    """How many tokens ``tokenizer``'s vocabulary has."""
+    """How many ids ``tokenizer``'s vocabulary spans: the highest id plus one (a few may be unused: see vocab_ids)."""
     return Computed(tokenizer_for(_arg(args, "tokenizer", str)).vocab_size)
+
+
+@lru_cache(maxsize=16)
+def _id_counts(name: str) -> tuple[int, int, int]:
+    """(ids spanned, ids unused, special tokens) of a tokenizer: an id is unused when it stands for nothing."""
+    tok = tokenizer_for(name)
+    specials = set(getattr(tok, "special_tokens", {}).values())
+    unused = 0
+    for token_id in range(tok.vocab_size):
+        if token_id in specials:
+            continue
+        try:
+            tok.token_bytes(token_id)
+        except ValueError:
+            unused += 1
+    return tok.vocab_size, unused, len(specials)
+
+
+def op_vocab_ids(args: dict) -> Computed:
+    """What ``tokenizer``'s ids are (``what``): ``"in_use"`` the tokens it really has, ``"unused"`` the ids between 0
+    and the highest that stand for nothing, ``"special"`` its special markers (end of text…), ``"highest"`` its
+    highest id."""
+    spanned, unused, special = _id_counts(_arg(args, "tokenizer", str))
+    what = args.get("what", "in_use")
+    values = {"in_use": spanned - unused, "unused": unused, "special": special, "highest": spanned - 1}
+    if what not in values:
+        raise ExerciseError(f"'what' must be one of {', '.join(values)}")
+    return Computed(values[what], facts=(f"Ids 0 to {spanned - 1:,}: {plural(spanned - unused, 'token')} in use "
+                                         f"({plural(special, 'special marker')}), {unused:,} unused."))
 
 
 def op_ratio(args: dict) -> Computed:
@@ -330,9 +375,13 @@ def op_wordpiece_at(args: dict) -> Computed:
         if len(options) >= 5:
             break
         options.add(_pair(c.left, c.right))
-    w = s.winner
-    facts = (f"WordPiece scores {pair} as {w.count} / ({w.left_count} × {w.right_count}) = {w.count / (w.left_count * w.right_count):.3f}; "
-             f"BPE would take {_pair(s.other.left, s.other.right)}, seen {s.other.count} times.")
+    from ui.ruletext import score_sum, tie_sentence, times
+
+    facts = (f"WordPiece scores {pair} as {score_sum(s.winner)}; "
+             f"BPE would take {_pair(s.other.left, s.other.right)}, seen {times(s.other.count)}.")
+    tie = tie_sentence(trace, s)  # the tie and the rule that broke it, said as The family page says it
+    if tie:
+        facts += " " + tie
     return Computed(pair, options=tuple(sorted(options, key=str.casefold)), also_right=tied, facts=facts)
 
 
@@ -511,6 +560,7 @@ OPS: dict[str, Callable[[dict], Computed]] = {
     "join_difference": op_join_difference,
     "stream_silent": op_stream_silent,
     "vocab_size": op_vocab_size,
+    "vocab_ids": op_vocab_ids,
     "ratio": op_ratio,
     "chunks_silent": op_chunks_silent,
     "wordpiece_at": op_wordpiece_at,
@@ -529,7 +579,7 @@ KIND_OF_OP = {
     "whitespace_pieces": "number", "partial_tokens": "number", "tokens_per_word": "number", "premium": "number",
     "split": "split", "merge_at": "choice", "direction": "choice", "merge_order": "order",
     "word_splits_into": "word", "compare_texts": "choice", "join_difference": "number", "stream_silent": "number",
-    "vocab_size": "number", "ratio": "number", "chunks_silent": "number",
+    "vocab_size": "number", "vocab_ids": "number", "ratio": "number", "chunks_silent": "number",
     "wordpiece_at": "choice",
     "article_cost": "number", "month_cost": "number", "window_fit": "number", "presend": "choice",
     "presend_cost": "number", "presend_tokens": "number", "decoding_steps": "number", "window_chars": "number",
@@ -539,7 +589,7 @@ KIND_OF_OP = {
 UNIT_OF_OP = {
     "count_tokens": "tokens", "utf8_bytes": "bytes", "code_points": "code points", "graphemes": "grapheme clusters",
     "whitespace_pieces": "pieces", "partial_tokens": "tokens", "join_difference": "tokens", "stream_silent": "tokens",
-    "chunks_silent": "chunks", "vocab_size": "tokens",
+    "chunks_silent": "chunks", "vocab_size": "ids", "vocab_ids": "tokens",
     "article_cost": "rupees", "month_cost": "rupees", "presend_cost": "rupees", "presend_tokens": "tokens", "window_fit": "articles",
     "decoding_steps": "steps", "window_chars": "characters",
 }

@@ -123,7 +123,7 @@ def draw_steps(bpe, wp, key: str) -> None:
     for column, trace in ((c_bpe, bpe), (c_wp, wp)):
         with column:
             st.html(fv.corpus_html(key, trace.rule, trace, k, words, hashes and trace.rule == "score"))
-            st.caption(f"{trace.name}: the whole corpus is {fv.corpus_tokens(key, trace.rule, trace, k):,} tokens"
+            st.caption(f"{trace.name}: the whole corpus is {plural(fv.corpus_tokens(key, trace.rule, trace, k), 'token')}"
                        + (f" (the {words} most frequent of {plural(len(trace.words), 'distinct word')} shown)."
                           if len(trace.words) > words else "."))
     if k:

@@ -82,10 +82,4 @@ with st.expander("See the tokens", key=f"{PAGE}.tokens_open", on_change="rerun",
                 st.markdown(f"**{md_escape(tok.name)}**, {lang}: {plural(enc.measure.tokens, 'token')}")
                 token_chips([chip_from_token(t) for t in enc.tokens], label=f"{tok.name}, {lang}", mark_pieces=True)
 
-with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:"):
-    for block in tokenizers.about_md(chosen):
-        st.markdown(block)
-    st.caption(
-        "Everything is offline: the vocabularies come from installed packages and are checked (sha256) before use "
-        "where a published hash exists. Nothing is downloaded while you use the lab."
-    )
+tokenizers.about_box(chosen, key=f"{PAGE}.about_open", note=tokenizers.OFFLINE_NOTE)

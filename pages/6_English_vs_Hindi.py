@@ -15,6 +15,7 @@ page_setup("English vs Hindi")
 
 import lessons  # noqa: E402
 from tokenizer.experiment import split_by_script  # noqa: E402
+from tokenizer.pretokenize import pattern_words  # noqa: E402
 from ui import charts, predict, state  # noqa: E402
 from ui import shareview as sv  # noqa: E402
 from ui.display import callout_html, md_code, md_escape, plural  # noqa: E402
@@ -57,8 +58,9 @@ st.markdown(
 )
 st.caption(
     f"The training text is the English paragraph {sv.ENGLISH_COPIES} times, then the Hindi paragraph k times. "
-    f"Byte-level BPE, pre-split {md_code(sv.settings()['pattern'])} (each word keeps the space before it), ties to the pair "
-    "seen first. Then it counts the tokens of a new sentence in each language."
+    f"Byte-level BPE; before merging, {pattern_words('regex', sv.settings()['pattern'])} (the pattern "
+    f"{md_code(sv.settings()['pattern'])}, · standing for the space); a tie goes to the pair seen first. Then it counts "
+    "the tokens of a new sentence in each language."
 )
 lesson_link(4)
 

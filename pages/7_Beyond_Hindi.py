@@ -128,9 +128,5 @@ with st.expander("The sample texts", key=f"{PAGE}.samples_open", on_change="reru
         if MISSING:
             st.caption(md_escape("Not in this gflanguages version, so left out: " + ", ".join(MISSING) + "."))
 
-with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:",
-                 key=f"{PAGE}.about_open", on_change="rerun") as about:
-    if about.open:  # loading every real tokenizer to say which is missing: only when asked
-        for block in tokenizers.about_md(chosen):
-            st.markdown(block)
-        st.caption("Everything is offline: the vocabularies and the sample texts come from installed packages.")
+tokenizers.about_box(chosen, key=f"{PAGE}.about_open",
+                     note="Everything is offline: the vocabularies and the sample texts come from installed packages.")

@@ -158,3 +158,31 @@ def test_callout_escapes_and_keeps_line_breaks() -> None:
 @pytest.mark.parametrize("n, words", [(0, "0 pairs"), (1, "1 pair"), (2, "2 pairs"), (1000, "1,000 pairs")])
 def test_plural(n: int, words: str) -> None:
     assert plural(n, "pair") == words
+
+
+# -- tokens as a line of text (feedback, answer keys, worksheets) ---------------------------------------
+def test_tokens_text_writes_the_letters_after_the_bytes_that_make_them() -> None:
+    from tokenizer.labels import bytes_label
+
+    data = " घने".encode()
+    pieces = [data[:1], data[1:3], data[3:4], data[4:7], data[7:]]  # · ⟨E0 A4⟩ ⟨98⟩ न े
+    shown = display.tokens_text([(bytes_label(p), p) for p in pieces])
+    assert shown == "· | ⟨E0\u00a0A4⟩ | ⟨98⟩ (घ) | न | ◌े (vowel sign e)"
+    # A byte pair never breaks across lines (no ordinary space inside ⟨ ⟩), and each token is as the chips show it.
+    assert not re.search(r"⟨[^⟩]* [^⟩]*⟩", shown)
+
+
+def test_tokens_text_without_bytes_shows_the_tokens_by_the_token_rules() -> None:
+    assert display.tokens_text([(" chai", None), ("े", None)]) == "·chai | ◌े (vowel sign e)"
+    assert display.tokens_text([]) == ""
+    # A token that is the separator itself: every token in quotes, so the line can be read back.
+    assert display.tokens_text([("<", None), ("|", None), ("endo", None)]) == "“<” | “|” | “endo”"
+
+
+@pytest.mark.parametrize(("value", "unit", "shown"), [
+    (1, "tokens", "1 token"), (1.0, "code points", "1 code point"), (2, "code points", "2 code points"),
+    (0, "bytes", "0 bytes"), (7650.0, "tokens", "7,650 tokens"), (2.46, "rupees", "2.46 rupees"),
+    (1, "grapheme clusters", "1 grapheme cluster"), ("the first", "", "the first"),
+])
+def test_an_answer_with_its_unit_follows_the_plural_rule(value, unit: str, shown: str) -> None:
+    assert display.quantity(value, unit) == shown

@@ -223,3 +223,16 @@ def test_a_corpus_with_no_words_is_refused_by_the_engine():
         train(" \n\t ", 3, split="whitespace")
     with pytest.raises(ValueError, match="whole number"):
         train("abc", -1)
+
+
+def test_the_command_line_counts_with_the_plural_rule(tmp_path, capsys) -> None:
+    """``encode`` of a one-token text prints "1 token:", not "1 tokens:"; ``train`` says "1 merge"."""
+    from tests.cli_helpers import run_cli
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("chai chai chai", encoding="utf-8")
+    model = tmp_path / "m.json"
+    code, out, _ = run_cli(capsys, "train", corpus, "--merges", "1", "-o", model)
+    assert code == 0 and "learned 1 merge," in out
+    code, out, _ = run_cli(capsys, "encode", model, "a")
+    assert code == 0 and out.startswith("1 token: a")

@@ -224,3 +224,27 @@ def test_token_counts_measured_on_your_own_text() -> None:
     at.text_area(key="cost.en_text").set_value("<b>news</b> " * 200_000).run()
     assert_no_exception(at)
     assert "first 200,000 characters" in main_text(at)
+
+
+def test_the_tokenizer_note_is_for_learners_and_provenance_is_in_the_about_box() -> None:
+    """Measuring with GPT-4o: the line under the picker says what the tokenizer is in plain words; the package,
+    data file and hash are in the "About these tokenizers" box, where they were before on Real tokenizers."""
+    at = run_page(PAGE, query_params={**NO_PREDICT, "source": "parallel", "tok": "o200k_base"})
+    captions = " ".join(str(c.value) for c in at.main.caption)
+    tok = real.load("o200k_base")
+    assert f"token ids 0 to {tok.vocab_size - 1:,}" in captions.replace("\\", "")
+    for developer_word in ("quicktok", "package data", ".vocab", "sha256", "rebuilt"):
+        assert developer_word not in captions
+    (about,) = [e for e in at.main.expander if e.label.startswith("About these tokenizers")]
+    at = run_page(PAGE, query_params={**NO_PREDICT, "source": "parallel", "tok": "o200k_base"},
+                  session_state={"cost.about_open": True})
+    (about,) = [e for e in at.main.expander if e.label.startswith("About these tokenizers")]
+    inside = " ".join(str(m.value) for m in about.markdown)
+    assert "quicktok" in inside and "sha256" in inside.replace("\\", "")
+
+
+def test_one_word_is_one_word_not_1_words() -> None:
+    """The plural rule on measured counts: a one-word English story reads "1 word", never "1 words"."""
+    at = run_page(PAGE, query_params={**NO_PREDICT, "source": "parallel", "tok": "o200k_base", "en_words": "1"})
+    text = main_text(at).replace("\\", "")
+    assert "so 1 word is " in text and "1 words" not in text

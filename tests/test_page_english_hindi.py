@@ -352,3 +352,14 @@ def test_english_alone_runs_out_of_pairs_before_the_budget() -> None:
     assert line == f"**{learned}** Latin · **0** Devanagari · **0** mixed · **0** other (of {learned} merges)"
     assert f"training stops after {learned} merges" in main_text(at)
     assert metrics(at)["Hindi tokens"] == str(len(LESSON["test_hi"].encode()))  # no Hindi merge: bytes
+
+
+def test_the_pre_split_pattern_is_said_in_plain_words() -> None:
+    """The pattern shown to learners comes with what it does (`·?\\S+` alone means nothing to most readers)."""
+    from tokenizer.pretokenize import pattern_words
+    from ui import shareview
+
+    at = run_page(PAGE)
+    captions = " ".join(str(c.value) for c in at.main.caption)
+    assert f"before merging, {pattern_words('regex', shareview.settings()['pattern'])}" in captions
+    assert "· standing for the space" in captions

@@ -154,3 +154,30 @@ def test_generated_practice() -> None:
 def test_bad_link_falls_back_to_the_first_lesson() -> None:
     at = run_page(PAGE, query_params={"lesson": "nope"})
     assert at.session_state["lessons.lesson"] == "why-tokens"
+
+
+def test_a_number_feedback_says_1_code_point_not_1_code_points() -> None:
+    """One plural rule: a guess of 1 for "how many code points is कि?" reads "1 code point", the truth "2 code points"."""
+    lesson = course().lesson("bytes-per-character")
+    exercise = next(e for e in lesson.exercises if e.id == "ki-code-points")
+    truth = compute(exercise.op, exercise.args).answer
+    at = lesson_page(lesson.id)
+    at.number_input(key=f"predict.lesson:{exercise.key}.input").set_value(1).run()
+    exercise_box(at, lesson.exercises.index(exercise) + 1).click().run()
+    shown = page_text(at)
+    assert f"Not this time. You predicted 1 code point; the lab computed {truth} code points." in shown
+    assert "1 code points" not in shown
+
+
+def test_the_tied_wordpiece_pair_is_right_and_the_feedback_names_the_tie() -> None:
+    """m + o scores exactly what p + o scores: picking it is right, and the feedback says it ties (not "the top
+    count", which WordPiece does not use) and which rule broke the tie."""
+    lesson = course().lesson("the-family")
+    exercise = next(e for e in lesson.exercises if e.id == "wordpiece-first")
+    at = lesson_page(lesson.id)
+    at.radio(key=f"predict.lesson:{exercise.key}.input").set_value("m + o").run()
+    exercise_box(at, lesson.exercises.index(exercise) + 1).click().run()
+    shown = page_text(at)
+    assert "Right: m + o ties with the lab's pick, p + o." in shown
+    assert "Tie: p + o and m + o both score 0.200. The pair met first, reading the words in order, wins" in shown
+    assert "top count" not in shown

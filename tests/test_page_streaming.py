@@ -202,3 +202,11 @@ def test_large_type_has_no_slider_and_keeps_the_stream() -> None:
     at = run_page(PAGE, query_params={"large": "1", "step": "5"})
     assert not at.main.get("slider")
     assert "5 of 69" in plain(current(at))
+
+
+def test_the_lab_models_pattern_is_said_in_plain_words() -> None:
+    """The line under the picker says what the pre-split does, not only its pattern (`·?\\S+` means nothing to most)."""
+    at = run_page(PAGE)
+    captions = " ".join(str(c.value) for c in at.main.caption).replace("\\", "")  # Markdown escapes off
+    assert "regex pre-split" not in captions
+    assert "Before merging, the text is cut at spaces: each word, punctuation and all, keeps the space before it" in captions

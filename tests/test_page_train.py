@@ -417,7 +417,7 @@ def test_a_pick_tied_with_the_winner_counts_as_right_and_the_rule_is_explained()
     predict_radio(at).set_value("o + ha").run()
     button(at, "Check").click().run()
     shown = texts(at)
-    assert "Right: o + ha has the top count too. The lab picked p + o." in shown
+    assert "Right: o + ha ties with the lab's pick, p + o." in shown
     assert "Rule 'first seen'" in shown
     assert "your predictions: 1 of 1" in facts(at)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Sequence
 
 from . import io, real
-from .labels import hex_bytes
+from .labels import hex_bytes, plural
 from .model import TIES, UNITS, UNKNOWN_ID, Tokenizer
 from .pretokenize import DEFAULT_PATTERN, SPLITS, PatternTimeout
 from .textfile import decode_text, read_limited, same_regular_file, write_file, write_files
@@ -127,7 +127,7 @@ def _train(args: argparse.Namespace) -> None:
         write_files(outputs)  # both or neither: a failed trace leaves the old model in place
     except OSError as exc:
         raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
-    done = f"learned {len(trace.steps)} merges, vocabulary {trace.tokenizer.vocab_size} tokens -> {args.output}"
+    done = f"learned {plural(len(trace.steps), 'merge')}, vocabulary {plural(trace.tokenizer.vocab_size, 'token')} -> {args.output}"
     print(_printable(done))
     if trace.stop_reason is StopReason.NO_PAIRS:
         print(
@@ -177,7 +177,7 @@ def _encode(args: argparse.Namespace) -> None:
             out["bytes"] = [hex_bytes(t.bytes) for t in tokens]
         print(json.dumps(out, ensure_ascii=False))
     else:
-        print(f"{len(tokens)} tokens: " + " | ".join(t.label for t in tokens))
+        print(f"{plural(len(tokens), 'token')}: " + " | ".join(t.label for t in tokens))
         print("ids: " + " ".join("?" if t.id == UNKNOWN_ID else str(t.id) for t in tokens))
 
 
@@ -269,7 +269,8 @@ def _count(args: argparse.Namespace) -> None:
     for (name, tok), result in zip(tokenizers, results):
         per_word = f"{result['tokens'] / words:.2f}" if words else "-"
         print(f"{name:<{width}}  {result['tokens']:>7}  {per_word:>8}  {tok.name}")
-    print(f"{words} words, {len(text)} characters, {len(text.encode('utf-8', 'surrogatepass'))} bytes")
+    print(f"{plural(words, 'word')}, {plural(len(text), 'character')}, "
+          f"{plural(len(text.encode('utf-8', 'surrogatepass')), 'byte')}")
 
 
 COMMANDS = {"train": _train, "encode": _encode, "export": _export, "count": _count}

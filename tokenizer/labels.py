@@ -64,6 +64,32 @@ def bytes_label(data: bytes) -> str:
     return "".join(out)
 
 
+# -- counts in words: the one plural rule (the app's pages, the lessons and the command line) -------------
+_SINGULAR = {"matches": "match", "boxes": "box", "pieces": "piece"}
+
+
+def plural(n: int, singular: str, many: str | None = None) -> str:
+    """``plural(1, "distinct pair")`` -> ``"1 distinct pair"``; ``plural(2, ...)`` -> ``"2 distinct pairs"``.
+
+    >>> plural(1, "time"), plural(1200, "token"), plural(2, "match", "matches"), plural(0, "code point")
+    ('1 time', '1,200 tokens', '2 matches', '0 code points')
+    """
+    word = singular if n == 1 else (many or singular + "s")
+    return f"{n:,} {word}"
+
+
+def unit_word(n: float, unit: str) -> str:
+    """A unit given in the plural (an exercise's ``unit``: "code points", "rupees") as it goes with ``n``: the
+    same rule as :func:`plural`, singular for exactly one.
+
+    >>> unit_word(1, "code points"), unit_word(2, "code points"), unit_word(1.0, "rupees"), unit_word(1, "matches")
+    ('code point', 'code points', 'rupee', 'match')
+    """
+    if n != 1 or not unit.endswith("s"):
+        return unit
+    return _SINGULAR.get(unit, unit[:-1])
+
+
 def character_runs(chunks: Sequence[bytes]) -> list[tuple[int, int, str]]:
     """Where stray bytes become letters again.
 

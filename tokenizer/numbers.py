@@ -19,9 +19,9 @@ puts them, and there are two conventions:
 (['123', '45'], ['12', '345'])
 
 The same value written two ways is two different texts, and so two different
-token counts. Singh and Strouse (2024) found that making a model see
-right-aligned groups of three, with commas, raised its addition accuracy by up
-to about 20 points; the safer lesson is still to do arithmetic in code.
+token counts. Singh and Strouse (2024, arXiv:2402.14903) found that making GPT-3.5
+and GPT-4 see right-aligned groups of three, with commas, "leads to largely
+improved performance" on addition; the safer lesson is still to do arithmetic in code.
 """
 
 from __future__ import annotations

@@ -37,6 +37,30 @@ GPT4_PATTERN = (
 )
 
 
+_PATTERN_WORDS = {
+    DEFAULT_PATTERN: "the text is cut at spaces: each word, punctuation and all, keeps the space before it",
+    GPT2_PATTERN: "the text is cut into words, numbers and punctuation, each keeping the space before it "
+                  "(GPT-2's pattern)",
+    GPT4_PATTERN: "the text is cut into words, numbers of up to three digits and punctuation, a word keeping "
+                  "the space or mark before it (GPT-4's pattern)",
+}
+
+
+def pattern_words(split: str, pattern: str = DEFAULT_PATTERN) -> str:
+    """What a pre-split does, in plain words for a learner (the pattern itself means little to most readers).
+
+    >>> pattern_words("regex", r" ?\\S+")
+    'the text is cut at spaces: each word, punctuation and all, keeps the space before it'
+    >>> pattern_words("whitespace")
+    'the text is cut at spaces, and the spaces are dropped'
+    >>> pattern_words("regex", r"\\d+|\\D+")
+    'the text is cut into the pieces a pattern of your own matches'
+    """
+    if split == "whitespace":
+        return "the text is cut at spaces, and the spaces are dropped"
+    return _PATTERN_WORDS.get(pattern, "the text is cut into the pieces a pattern of your own matches")
+
+
 @lru_cache(maxsize=64)
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
     """Compile a pre-split pattern, or raise ValueError saying what is wrong."""

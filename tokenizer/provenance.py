@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
+from .labels import plural
 from .model import Tokenizer
 
 
@@ -80,7 +81,7 @@ def render_text(node: MergeNode) -> str:
     def walk(n: MergeNode, prefix: str, tail: str) -> None:
         note = ""
         if n.step is not None:
-            note = f"  (merge {n.step}" + (f", seen {n.count} time{'s' if n.count != 1 else ''})" if n.count else ")")
+            note = f"  (merge {n.step}" + (f", seen {plural(n.count, 'time')})" if n.count else ")")
         lines.append(f"{tail}{n.label}{note}")
         children = [c for c in (n.left, n.right) if c is not None]
         for i, child in enumerate(children):

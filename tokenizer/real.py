@@ -14,7 +14,7 @@ name               what                    data (an installed package)          
 ``o200k_base``     GPT-4o, o1, o3          quicktok-v1 ``data/o200k.vocab``     MIT (OpenAI tiktoken data)
 ``r50k_base``      GPT-2, GPT-3            openai-whisper ``gpt2.tiktoken``     MIT (OpenAI tiktoken data)
 ``llama3``         Llama 3, 3.1, 3.2, 3.3  quicktok-v1 ``data/llama3.vocab``    Meta Llama 3 Community License
-``qwen3``          Qwen2, Qwen2.5, Qwen3   quicktok-v1 ``data/qwen3.vocab``     Apache-2.0 (Qwen)
+``qwen3``          Qwen (qwen.tiktoken)    quicktok-v1 ``data/qwen3.vocab``     Apache-2.0 (Qwen)
 ``mistral-tekken`` Mistral NeMo, Pixtral   mistral-common ``tekken_240911``     Apache-2.0 (Mistral AI)
 ``mistral-sp-v3``  Mistral 7B v0.3         mistral-common ``...model.v3``       Apache-2.0 (Mistral AI)
 =================  ======================  ===================================  ==============================
@@ -84,7 +84,7 @@ LLAMA3_SHA256 = "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b5
 """sha256 of Meta's Llama 3 ``original/tokenizer.model`` (2,183,982 bytes), as Hugging Face lists it."""
 
 QWEN_SHA256 = "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186"
-"""sha256 of Qwen's ``qwen.tiktoken`` (2,561,218 bytes), as Hugging Face lists it; Qwen2, 2.5 and 3 keep its ranks."""
+"""sha256 of Qwen's ``qwen.tiktoken`` (2,561,218 bytes), as Hugging Face lists it (the file Qwen published with Qwen-7B)."""
 
 MISTRAL_SHA256 = {
     # The copies shipped in mistral-common (unchanged from 1.12.0 to 1.13.1).
@@ -228,7 +228,7 @@ def _catalogue() -> tuple[RealInfo, ...]:
                  "Apache-2.0 (Qwen)",
                  f"{quicktok} package data (qwen3.vocab), rebuilt in tiktoken's format, sha256 checked "
                  "against the hash Hugging Face lists for Qwen's qwen.tiktoken",
-                 "Qwen2, Qwen2.5, Qwen3"),
+                 "Qwen (the vocabulary Qwen published as qwen.tiktoken; the quicktok package ships it as Qwen3's)"),
         RealInfo("mistral-tekken", "Mistral Tekken", "byte-level BPE (tiktoken, Mistral Tekken)", "bytes",
                  "Apache-2.0 (Mistral AI)",
                  f"{mistral} (tekken_240911.json, read by its Tekkenizer), sha256 checked against the copy "

@@ -42,7 +42,7 @@ from tokenizer.textstats import (
 from ui import charts
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import PALETTE, chip_from_token, chips_html
-from ui.display import code_point, readable_text, token_html, visible_token
+from ui.display import code_point, plural, readable_text, token_html, visible_token
 
 TABLE_MAX_ROWS = 500
 """The character table lists at most this many code points."""
@@ -212,7 +212,7 @@ def _lower_rows(cps: Sequence[tuple[CharInfo, _Span]], data: bytes, start: int, 
         if span.end <= start or span.start >= end:
             continue
         classes = ["tl-cp"]
-        notes = [f"{info.code_point} {info.name}", f"{info.n_bytes} byte{'s' if info.n_bytes > 1 else ''}"]
+        notes = [f"{info.code_point} {info.name}", plural(info.n_bytes, "byte")]
         if any(span.start < cut < span.end for cut in cut_at):
             classes.append("tl-split")
             notes.append("a token boundary falls inside this character")
@@ -248,8 +248,7 @@ def grapheme_ladder_html(text: str) -> str:
     for index, cluster in enumerate(graphemes(text)):
         size = len(cluster.encode("utf-8", errors="surrogatepass"))
         title = html.escape(
-            f"grapheme {index + 1}: {len(cluster)} code point{'s' if len(cluster) > 1 else ''}, "
-            f"{size} byte{'s' if size > 1 else ''}",
+            f"grapheme {index + 1}: {plural(len(cluster), 'code point')}, {plural(size, 'byte')}",
             quote=True,
         )
         out.append(f'<div class="tl-unit" role="listitem" aria-label="{title}">')

@@ -29,7 +29,7 @@ from typing import Iterable, Sequence
 
 from tokenizer import UNKNOWN_ID, Token, Tokenizer
 from tokenizer.labels import character_runs
-from ui.display import describe_token, lone_marks, mark_name, token_html, visible_token
+from ui.display import describe_token, lone_marks, mark_name, plural, token_html, visible_token
 
 # Paul Tol's "light" scheme (black text on each is at least 8.3:1).
 PALETTE = ("#77AADD", "#99DDFF", "#44BB99", "#BBCC33", "#AAAA00", "#EEDD88", "#EE8866", "#FFAABB", "#DDDDDD")
@@ -138,7 +138,7 @@ def _describe(chip: Chip, position: int) -> str:
     else:
         what = describe_token(chip.label)
     id_part = f", id {chip.token_id}" if chip.token_id is not None else ""
-    count_part = f", occurs {chip.count} times" if chip.count is not None else ""
+    count_part = f", occurs {plural(chip.count, 'time')}" if chip.count is not None else ""
     note = f". {chip.note}" if chip.note else ""
     return f"token {position + 1}: {what}{id_part}{count_part}{note}"
 
@@ -272,7 +272,7 @@ def word_rows_html(rows: Sequence[tuple[str, Sequence[Chip], int]], *, show_ids:
     for word, chips, count in rows:
         out.append('<div class="tl-word">')
         out.append(f'<span class="tl-word-label">{html.escape(word.strip() or word)}</span>')
-        count_html = f'<span class="tl-word-count" aria-label="occurs {count} times">×{count}</span>'
+        count_html = f'<span class="tl-word-count" aria-label="occurs {html.escape(plural(count, "time"))}">×{count}</span>'
         out.append(chips_html(chips, show_ids=show_ids, label=f"tokens of {word.strip() or word}", tail=count_html))
         out.append("</div>")
     out.append("</div>")

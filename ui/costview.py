@@ -156,6 +156,7 @@ def _measured_rates(source: str, large: bool) -> tuple[dict[str, Measure], str]:
     if tok is None:
         st.info("Until a tokenizer is chosen, the scenario's token counts are used.", icon=":material/info:")
         return {}, ""
+    tokenizers.about_box([(key, tok)], key=f"{PAGE}.about_open", note=tokenizers.OFFLINE_NOTE)
     if source == "parallel":
         note = f"{tok.name} on the lab's {parallel_size()} English/Hindi sentence pairs"
         return dict(zip(LANGUAGES, parallel_rates(key))), note
@@ -200,8 +201,9 @@ def _article_inputs(lang: str, rates: dict[str, Measure], rate_note: str) -> Art
     if problem_in or problem_out:
         warn(problem_in or problem_out)
         return Article(words, typed[0], summary, typed[1])
-    st.caption(md_escape(f"{rate_note}: {r.tokens_per_word:.2f} tokens per word, so {words:,} words are "
-                         f"{tokens_in:,} tokens in and {summary:,} words {tokens_out:,} tokens out."))
+    st.caption(md_escape(f"{rate_note}: {r.tokens_per_word:.2f} tokens per word, so {plural(words, 'word')} "
+                         f"{'is' if words == 1 else 'are'} {plural(tokens_in, 'token')} in and "
+                         f"{plural(summary, 'word')} {plural(tokens_out, 'token')} out."))
     return Article(words, tokens_in, summary, tokens_out)
 
 
@@ -244,7 +246,7 @@ def article_section(large: bool) -> Articles:
             if lang in per_article:
                 c = per_article[lang]
                 col.metric(f"{NAMES[lang]}, per article", rupees(c.total))
-                col.caption(f"{c.input_tokens:,} tokens in: {rupees(c.input)} + {c.output_tokens:,} out: "
+                col.caption(f"{plural(c.input_tokens, 'token')} in: {rupees(c.input)} + {c.output_tokens:,} out: "
                             f"{rupees(c.output)}")
         if len(per_article) == 2 and per_article["english"].total:
             cols[0 if large else -1].metric(
@@ -461,7 +463,7 @@ def cleaning_section(found: Articles, monthly: dict[str, Decimal]) -> None:
         col.metric(f"{NAMES[lang]}, per article after cleaning", rupees(after.total),
                    delta=f"-{rupees(saved)}" if saved else None, delta_color="inverse",
                    help="The arrow shows the saving on one article.")
-        col.caption(f"{a.input_tokens:,} → {kept:,} tokens in.")
+        col.caption(f"{a.input_tokens:,} → {plural(kept, 'token')} in.")
         month, _ = attempt(cost.monthly_cost, after.total, articles_per_day=state.value(PER_DAY),
                            days=state.value(DAYS))
         if month is not None and lang in monthly:

@@ -49,6 +49,8 @@ import re
 import unicodedata
 from typing import Any, Iterator, Sequence
 
+from tokenizer.labels import character_runs, plural, unit_word
+
 WHITESPACE = {" ": "·", "\n": "↵", "\t": "⇥", "\r": "␍"}
 DOTTED_CIRCLE = "\u25cc"
 EMPTY = "∅"
@@ -168,6 +170,52 @@ def token_html(label: str) -> str:
     return "".join(out)
 
 
+_NO_BREAK = "\u00a0"
+
+
+def _glued(shown: str) -> str:
+    """A shown token whose ``⟨E0 A4⟩`` groups cannot be broken across two lines (the bytes joined by no-break spaces)."""
+    return _HEX_GROUP.sub(lambda m: m.group(0).replace(" ", _NO_BREAK), shown)
+
+
+def tokens_text(tokens: Sequence[tuple[str, bytes | None]], separator: str = " | ") -> str:
+    """Tokens as one line of plain text, by the same rules as the chips (:mod:`ui.chips`): for feedback,
+    answer keys and worksheets.
+
+    ``tokens`` are ``(label, bytes)`` pairs (the engine's ``Token.label`` and ``Token.bytes``). Each token
+    is shown by :func:`visible_token` (a space as ``·``, a vowel sign on ``◌``, stray bytes as ``⟨E0 A4⟩``
+    that never break across lines). Where tokens hold a character split between them, the letters they
+    make follow the last of them in brackets, the text twin of the letters the chips write under a run
+    (both from :func:`tokenizer.labels.character_runs`). A vowel sign or other mark with nothing to sit on,
+    outside such a run, is named in brackets after it. When a token holds the separator itself, every token
+    is put in quotes, so ``<|endoftext|>`` reads ``“<” | “|” | “endo”…``.
+
+    >>> tokens_text([(" ", b" "), ("⟨E0 A4⟩", b"\\xe0\\xa4"), ("⟨98⟩", b"\\x98"), ("न", "न".encode()), ("े", "े".encode())])
+    '· | ⟨E0\xa0A4⟩ | ⟨98⟩ (घ) | न | ◌े (vowel sign e)'
+    """
+    tokens = list(tokens)
+    quote = any(separator.strip() in label for label, _ in tokens) if separator.strip() else False
+    runs = {}
+    if all(data is not None for _, data in tokens):
+        runs = {start: (end, text) for start, end, text in character_runs([data or b"" for _, data in tokens])}
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        end, text = runs.get(i, (i + 1, None))
+        shown = [_glued(visible_token(label)) for label, _ in tokens[i:end]]
+        if quote:
+            shown = [f"“{s}”" for s in shown]
+        if text is None:
+            names = [mark_name(m) for m in lone_marks(tokens[i][0])]
+            out.append(shown[0] + (f" ({', '.join(names)})" if names else ""))
+        else:
+            letters = visible_token(text.strip() or text)
+            shown[-1] += f" ({letters})"
+            out.extend(shown)
+        i = end
+    return separator.join(out)
+
+
 def pair_text(left: str, right: str) -> str:
     """``"c + ha"``: a pair of token labels, each shown by the token rules."""
     return f"{visible_token(left)} + {visible_token(right)}"
@@ -248,16 +296,6 @@ def md_code(text: str, *, visible: bool = True) -> str:
 
 
 # -- words and numbers ---------------------------------------------------------------------------
-def plural(n: int, singular: str, many: str | None = None) -> str:
-    """``plural(1, "distinct pair")`` -> ``"1 distinct pair"``; ``plural(2, ...)`` -> ``"2 distinct pairs"``.
-
-    >>> plural(1, "time"), plural(1200, "token"), plural(2, "match", "matches")
-    ('1 time', '1,200 tokens', '2 matches')
-    """
-    word = singular if n == 1 else (many or singular + "s")
-    return f"{n:,} {word}"
-
-
 def join_words(items: Sequence[str], more: int = 0) -> str:
     """``["a", "b", "c"]`` -> ``"a, b and c"``; with ``more=4`` -> ``"a, b, c and 4 more"``."""
     items = list(items)
@@ -283,6 +321,23 @@ def answer_text(value: Any) -> str:
     return str(value)
 
 
+def quantity(value: Any, unit: str = "") -> str:
+    """An answer with its unit (given in the plural, as exercises give it), by the one plural rule
+    (:func:`tokenizer.labels.plural`): ``"1 token"``, ``"2 code points"``, ``"2.46 rupees"``.
+
+    >>> quantity(1, "tokens"), quantity(7650.0, "tokens"), quantity(2.46, "rupees"), quantity("po")
+    ('1 token', '7,650 tokens', '2.46 rupees', 'po')
+    """
+    shown = answer_text(value)
+    if not unit:
+        return shown
+    try:
+        n = float(value)
+    except (TypeError, ValueError):
+        return f"{shown} {unit}"
+    return f"{shown} {unit_word(n, unit)}"
+
+
 def ratio(a: float, b: float, digits: int = 2) -> str:
     """``a / b`` with ``digits`` decimals, or ``—`` when ``b`` is 0."""
     return f"{a / b:.{digits}f}" if b else "—"
@@ -304,9 +359,11 @@ __all__ = [
     "md_escape",
     "pair_text",
     "plural",
+    "quantity",
     "ratio",
     "readable_text",
     "segments",
     "token_html",
+    "tokens_text",
     "visible_token",
 ]

@@ -26,12 +26,13 @@ import streamlit as st
 
 import lessons
 from tokenizer.unigram import META
-from tokenizer.wordpiece import RULE_NAMES, Candidate, RuleStep, RuleTrace, continuation_labels, train_by_rule
+from tokenizer.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
 from ui import charts
 from ui import trainview as tv
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, merge_html, word_rows_html
-from ui.display import join_words, pair_text, plural, visible_token
+from ui.display import pair_text, plural, visible_token
+from ui.ruletext import fmt_score, score_sum, tie_sentence  # noqa: F401 (fv.fmt_score is used by tests)
 from ui.state import Param
 from ui.steps import Stepper
 
@@ -163,16 +164,6 @@ def run_key(corpus: str, merges: int, preset_id: str) -> str:
 
 
 # -- numbers as text --------------------------------------------------------------------------------
-def fmt_score(x: float) -> str:
-    """A WordPiece score for reading: three decimals, or two significant digits when tiny."""
-    return f"{x:.3f}" if x >= 0.001 or x == 0 else f"{x:.2g}"
-
-
-def score_sum(c: Candidate) -> str:
-    """``4 ÷ (4 × 5) = 0.200``."""
-    return f"{c.count:,} ÷ ({c.left_count:,} × {c.right_count:,}) = {fmt_score(float(c.score))}"
-
-
 def times(n: int) -> str:
     return plural(n, "time")
 
@@ -285,27 +276,6 @@ def numbers_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 # -- sentences -------------------------------------------------------------------------------------
-def _first_seen(trace: RuleTrace, step: RuleStep) -> str:
-    word = trace.words[step.first_seen[0]][0]
-    return f"in “{visible_token(word)}”"
-
-
-def tie_sentence(trace: RuleTrace, step: RuleStep) -> str:
-    """The tie at this step and the rule that broke it ("" when there is none)."""
-    if step.n_tied <= 1:
-        return ""
-    names = [pair_text(c.left, c.right) for c in step.ties[:5]]
-    more = step.n_tied - len(names)
-    listed = join_words(names, more) + ("" if not more else " pair" if more == 1 else " pairs")
-    both = "both" if step.n_tied == 2 else "all"
-    if trace.rule == "count":
-        shared = f"were {both} seen {times(step.winner.count)}"
-    else:
-        shared = f"{both} score {fmt_score(float(step.winner.score))}"
-    return (f"Tie: {listed} {shared}. The pair met first, reading the words in order, wins: "
-            f"{names[0]}, {_first_seen(trace, step)}.")
-
-
 @st.cache_data(max_entries=1024, show_spinner=False)
 def why(key: str, rule: str, _trace: RuleTrace, k: int) -> str:
     """Why this rule picked its pair at merge k, with the other rule's view of the same pair (plain text).

@@ -29,7 +29,7 @@ from typing import Any, Callable
 import streamlit as st
 
 from lessons.progress import MAX_PIECES, MAX_TEXT  # the longest typed answer a progress file keeps
-from ui.display import answer_text, callout_html, md_escape
+from ui.display import answer_text, callout_html, md_escape, plural, quantity
 
 STORE = "lab.predictions"
 KINDS = ("choice", "number", "split", "order", "word")
@@ -204,9 +204,9 @@ def judge(q: Question, guess: Any) -> tuple[bool, str, tuple[bool, ...]]:
         truth = [t.strip() for t in q.answer]
         matches = tuple(i < len(truth) and typed[i] == truth[i] for i in range(len(typed)))
         right = typed == truth
-        detail = f"{sum(matches)} of {len(truth)} pieces in the right place" + (
-            f"; you typed {len(typed)} pieces, the tokenizer made {len(truth)}" if len(typed) != len(truth) else ""
-        )
+        detail = f"{sum(matches)} of {plural(len(truth), 'piece')} in the right place" + (
+            f"; you typed {plural(len(typed), 'piece')}, the tokenizer made {len(truth)}"
+            if len(typed) != len(truth) else "")
         return right, detail, matches
     # order
     right = list(guess) == list(q.answer)
@@ -372,14 +372,15 @@ def draw_verdict(q: Question, v: Verdict) -> None:
         st.html(callout_html("\n".join(parts), "success" if v.right else "info"))
         return
     if v.right and v.guess != q.answer and q.kind == "choice":
-        head = f"Right: {guess} has the top count too. The lab picked {truth}."
+        head = f"Right: {guess} ties with the lab's pick, {truth}."
         why = q.explain_also_right or q.explain
     elif v.right:
-        head = f"Right! You predicted {guess}{' ' + q.unit if q.unit and q.kind == 'number' else ''}."
+        head = f"Right! You predicted {quantity(v.guess, q.unit) if q.kind == 'number' else guess}."
         why = q.explain
     else:
-        unit = f" {q.unit}" if q.unit and q.kind == "number" else ""
-        head = f"Not this time. You predicted {guess}{unit}; the lab computed {truth}{unit}."
+        if q.kind == "number":  # with the unit, by the one plural rule: "1 token", "2 code points"
+            guess, truth = quantity(v.guess, q.unit), quantity(q.answer, q.unit)
+        head = f"Not this time. You predicted {guess}; the lab computed {truth}."
         why = q.explain + (f"\nRemember: {q.hint}" if q.hint else "")
     parts = [head]
     if v.detail:

@@ -23,7 +23,7 @@ from tokenizer.stream import SoFar, StreamEvent, stream_tokens
 from ui import tokenizers
 from ui.chips import FONTS, MONO, chip_from_token, chips_html
 from ui.chips import CSS as CHIPS_CSS
-from ui.display import lone_marks, mark_name, readable_text, token_html
+from ui.display import lone_marks, mark_name, plural, readable_text, token_html
 
 BAD_COLOUR = "#EE8866"  # Paul Tol's light orange: black text on it is above 8:1
 
@@ -115,11 +115,11 @@ def panels_html(now: SoFar, naive_title: str, careful_title: str) -> str:
     empty = '<span class="tl-empty">nothing yet</span>'
     naive_body = naive_html(now.naive) or empty
     marks = now.marks
-    naive_foot = f"{marks:,} replacement mark{'' if marks == 1 else 's'} so far" if now.step else ""
+    naive_foot = f"{plural(marks, 'replacement mark')} so far" if now.step else ""
     careful_body = (_text_html(now.text) if now.text else ("" if now.held else empty)) + held_html(now.held)
     careful_foot = "no replacement marks" if now.step else ""
     if now.held:
-        careful_foot = f"holding {len(now.held)} byte{'' if len(now.held) == 1 else 's'} back until the character is whole"
+        careful_foot = f"holding {plural(len(now.held), 'byte')} back until the character is whole"
     return (
         '<div class="tl-stream">'
         + _panel(naive_title, naive_body, naive_foot, "tl-naive")
@@ -181,7 +181,7 @@ def whole_question(run: str, events: Sequence[StreamEvent], k: int):
         done = (f"completes “{readable_text(event.text)}”" if event.text else "shows nothing yet")
         held = f" and holds {hex_bytes(event.held_bytes)}" if event.held_bytes else ""
         explain = (f"Token {k} is the bytes {hex_bytes(event.bytes)}: not whole characters on their own, so the "
-                   f"naive decoder shows {marks} replacement mark{'' if marks == 1 else 's'}; the careful decoder "
+                   f"naive decoder shows {plural(marks, 'replacement mark')}; the careful decoder "
                    f"{done}{held}.")
     return Question(key=f"streaming-page:{run}:{k}", prompt=prompt, kind="choice",
                     answer=WHOLE if event.whole else BROKEN, options=(WHOLE, BROKEN), explain=explain,

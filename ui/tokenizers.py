@@ -31,8 +31,9 @@ import lessons
 from tokenizer import TextTokenizer, Token, Tokenizer
 from tokenizer.io import tokenizer_from_json, tokenizer_to_json
 from tokenizer.measure import Measure, measure
+from tokenizer.pretokenize import pattern_words
 from ui import state
-from ui.display import md_code, md_escape
+from ui.display import md_code, md_escape, plural
 from ui.engine import preset_trace
 from ui.uploads import MODEL_UPLOAD_MB, uploaded_bytes
 
@@ -197,17 +198,47 @@ def keep_session_model(tok: Tokenizer, title: str, *, source: str, counts: Seque
 
 
 # -- describing ------------------------------------------------------------------------------------
-def describe_md(tok: TextTokenizer) -> str:
-    """One line about a tokenizer, as safe Markdown (user text such as a pattern shown as code)."""
+def summary_md(tok: TextTokenizer) -> str:
+    """One line about a tokenizer for a learner, as safe Markdown: what it is and how big, in plain words.
+    Where its data comes from (package, file, hash) is for the "About these tokenizers" box (:func:`about_box`)."""
     if isinstance(tok, Tokenizer):
         c = tok.config
-        split = "whitespace pre-split" if c.split == "whitespace" else f"regex pre-split {md_code(c.pattern)}"
+        marker = f"; a word's last piece ends in {md_code(c.end_of_word)}" if c.end_of_word else ""
+        return (f"The lab's BPE on {UNIT_NAMES.get(c.unit, c.unit)}. Before merging, "
+                f"{md_escape(pattern_words(c.split, c.pattern))}{marker} · {plural(len(tok.merges), 'merge')} · "
+                f"vocabulary of {plural(tok.vocab_size, 'token')}")
+    return f"{md_escape(tok.family)} · token ids 0 to {tok.vocab_size - 1:,}"  # a few ids may be unused: "ids", not "tokens"
+
+
+OFFLINE_NOTE = ("Everything is offline: the vocabularies come from installed packages and are checked (sha256) "
+                "before use where a published hash exists. Nothing is downloaded while you use the lab.")
+
+
+def about_box(chosen: Sequence[tuple[str, TextTokenizer]], *, key: str, note: str = "") -> None:
+    """The "About these tokenizers" box: each chosen tokenizer's model, licence and where its data comes from
+    (:func:`about_md`), then ``note``; closed until opened, and only then filled."""
+    with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:",
+                     key=key, on_change="rerun") as about:
+        if about.open:  # describing every real tokenizer loads them to say which is missing: only when asked
+            for block in about_md(chosen):
+                st.markdown(block)
+            if note:
+                st.caption(note)
+
+
+def describe_md(tok: TextTokenizer) -> str:
+    """One line about a tokenizer, as safe Markdown (user text such as a pattern shown as code): everything,
+    where it came from too (for the "About these tokenizers" box)."""
+    if isinstance(tok, Tokenizer):
+        c = tok.config
+        split = ("whitespace pre-split" if c.split == "whitespace"
+                 else f"regex pre-split {md_code(c.pattern)} ({md_escape(pattern_words(c.split, c.pattern))})")
         marker = f"end-of-word marker {md_code(c.end_of_word)}" if c.end_of_word else "no end-of-word marker"
         return (
             f"Lab BPE · unit: {UNIT_NAMES.get(c.unit, c.unit)} · {split} · {marker} · "
-            f"{len(tok.merges):,} merges · vocabulary of {tok.vocab_size:,} tokens · {md_escape(tok.source)}"
+            f"{plural(len(tok.merges), 'merge')} · vocabulary of {plural(tok.vocab_size, 'token')} · {md_escape(tok.source)}"
         )
-    parts = [md_escape(tok.family), f"vocabulary of {tok.vocab_size:,} tokens"]
+    parts = [md_escape(tok.family), f"token ids 0 to {tok.vocab_size - 1:,}"]  # some ids may be unused
     if tok.licence:
         parts.append("licence: " + md_escape(tok.licence))
     parts.append(md_escape(tok.source))
@@ -276,7 +307,7 @@ def pick_one(
     except Unavailable as exc:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         return key, None
-    st.caption(describe_md(tok))
+    st.caption(summary_md(tok))
     return key, tok
 
 
@@ -371,12 +402,12 @@ def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope
 
     digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
     tolerance = m.tokens // 10
-    within = f" (within {tolerance:,} token{'' if tolerance == 1 else 's'} counts as right)" if tolerance else ""
+    within = f" (within {plural(tolerance, 'token')} counts as right)" if tolerance else ""
     per_word = f"{m.tokens_per_word:.2f} a word, " if m.words else ""
     return Question(
         key=f"{scope}:{key}:{digest}", scope=scope, kind="number", answer=m.tokens, tolerance=tolerance,
         unit="tokens", prompt=f"How many tokens will {tok.name} cut this text into{within}?",
-        explain=(f"{tok.name} reads {m.words:,} words and {m.code_points:,} characters as {m.tokens:,} tokens: "
+        explain=(f"{tok.name} reads {plural(m.words, 'word')} and {plural(m.code_points, 'character')} as {plural(m.tokens, 'token')}: "
                  f"{per_word}{m.code_points / m.tokens if m.tokens else 0:.2f} characters a token."),
         hint="Count pieces, not words: a common English word is one token with its space, a rare word several, "
              "and a script the tokenizer saw little of can take a token a letter or more.",
@@ -418,7 +449,9 @@ __all__ = [
     "encoded",
     "Unavailable",
     "UPLOAD",
+    "about_box",
     "describe_md",
+    "summary_md",
     "entries",
     "keep_session_model",
     "load",

@@ -380,8 +380,8 @@ def count_breakdown(run: str, _trace: Trace, k: int) -> str:
         more = f"{plural(n_more, 'more word')}" if n_more is not None else "the other words"
         terms.append(f"{rest_sum:,} from {more}")
     twice = next((src for src in sources[:MAX_SOURCES] if src.in_word > 1), None)
-    note = (f" (“{visible_token(twice.word)} {twice.in_word}×{twice.word_count}”: the pair is in it {twice.in_word} "
-            f"times, and it occurs {twice.word_count} times)") if twice else ""
+    note = (f" (“{visible_token(twice.word)} {twice.in_word}×{twice.word_count}”: the pair is in it {times(twice.in_word)}, "
+            f"and it occurs {times(twice.word_count)})") if twice else ""
     return f"How {s.count:,} adds up, each word counted as often as it occurs{note}:\n{' + '.join(terms)} = {s.count:,}"
 
 
