@@ -15,6 +15,7 @@ from tests.browser.browser_helpers import (
     screenshot,
     settle,
     skip_without_browser,
+    step_button,
     uses_devanagari_font,
 )
 
@@ -126,7 +127,7 @@ def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
         page.evaluate("window.scrollTo(0, 0); document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
         main = main_area(page)
         boxes = {
-            "next": main.get_by_role("button", name="Next", exact=True).bounding_box(),
+            "next": step_button(main, "Next").bounding_box(),
             "bpe merge": main.locator(".tl-merge").nth(0).bounding_box(),
             "wordpiece merge": main.locator(".tl-merge").nth(1).bounding_box(),
             "bpe chart": main.locator('[data-testid="stVegaLiteChart"]').nth(0).bounding_box(),

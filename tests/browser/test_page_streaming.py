@@ -14,6 +14,7 @@ from tests.browser.browser_helpers import (
     main_area,
     screenshot,
     skip_without_browser,
+    step_button,
     uses_devanagari_font,
     wait_for_streamlit,
 )
@@ -29,7 +30,7 @@ HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
 
 
 def _click(page, name: str) -> None:
-    main_area(page).get_by_role("button", name=re.compile(rf"{name}$")).click()
+    step_button(main_area(page), name).click()
     page.wait_for_timeout(300)
     wait_for_streamlit(page)
     assert_no_exception(page)
