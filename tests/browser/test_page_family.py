@@ -47,7 +47,7 @@ def test_both_rules_step_by_step(open_page) -> None:
     expect(main_area(page).locator(".tl-note").nth(1)).to_contain_text("4 ÷ (4 × 5) = 0.200")
     assert cut_off(page) == []
     screenshot(page, "family-merges-step1")
-    main_area(page).get_by_role("button", name=re.compile(r"Next$")).click()
+    step_button(main_area(page), "Next").click()
     expect(page).to_have_url(re.compile(r"[?&]step=2"))
     settle(page, no_errors=True)
     expect(page.get_by_role("heading", name="Merge 2 of 7")).to_be_visible()

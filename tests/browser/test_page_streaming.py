@@ -105,7 +105,7 @@ def test_large_type_at_1920_keeps_the_stream_on_one_screen(open_page) -> None:
     for selector in (".tl-stream", ".tl-now"):
         box = page.locator(selector).bounding_box()
         assert box and box["y"] + box["height"] <= 1080, (selector, box)
-    next_box = main_area(page).get_by_role("button", name=re.compile("Next$")).bounding_box()
+    next_box = step_button(main_area(page), "Next").bounding_box()
     assert next_box and next_box["y"] + next_box["height"] <= 1080
     # Labels are not squeezed letter by letter: each decoder's heading stays on one or two lines.
     for which in ("naive", "careful"):
