@@ -165,7 +165,7 @@ for key, tok, enc in results:
         st.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")
     shown = enc.tokens[:MAX_CHIPS]
     token_chips([chip_from_token(t) for t in shown], show_ids=show_ids, colour_by=colour_by,
-                label=f"{tok.name}: {m.tokens} tokens", mark_pieces=True, line_breaks=True)
+                label=tok.name, total=m.tokens, mark_pieces=True, line_breaks=True)
     if m.tokens > MAX_CHIPS:
         st.caption(f"Showing the first {MAX_CHIPS:,} of {m.tokens:,} tokens; all are counted.")
     if m.tokens == 0:

@@ -166,7 +166,7 @@ def test_marks_in_a_character_unit_model(hindi_chars_tok) -> None:
 def test_every_chip_has_a_screen_reader_label_and_tooltip() -> None:
     chips = [Chip("read", 16), Chip("x", None, known=False), Chip("er", 17, count=3, note="new")]
     html = chips_html(chips, label="final tokens")
-    assert 'role="list" aria-label="final tokens: 3"' in html
+    assert 'role="list" aria-label="final tokens: 3"' in html  # the label says "tokens": the number alone
     tree = parse_chips(html)
     assert html.count('role="listitem"') == 3
     assert [c.aria for c in tree.chips] == [c.title for c in tree.chips]
@@ -240,3 +240,65 @@ def test_labelled_rows_escape_their_labels_and_notes() -> None:
     assert "<b>" not in html and "<i>" not in html and "&lt;b&gt;start&lt;/b&gt;" in html
     assert html.count('class="tl-word"') == 2
     assert parse_chips(html).texts == ["cr", "icket", "·cricket"]
+
+
+# --- What a screen reader hears ------------------------------------------------------
+
+
+def _list_problems(markup: str) -> list[str]:
+    """What breaks ARIA's list rules (axe-core's aria-required-children / -parent): a list owns only list
+    items, a list item sits in a list. Elements without a role or a label are looked through, as axe does;
+    aria-hidden ones are not read at all."""
+    from html.parser import HTMLParser
+
+    problems: list[str] = []
+    stack: list[tuple[str, str | None]] = []  # per open element: its role (None: looked through), its tag
+
+    class Parser(HTMLParser):
+        def handle_starttag(self, tag, attrs) -> None:
+            a = dict(attrs)
+            role = a.get("role")
+            if a.get("aria-hidden") == "true":
+                role = "hidden"
+            elif role is None and "aria-label" in a:
+                role = "labelled " + tag
+            owner = next((r for _, r in reversed(stack) if r is not None), None)
+            if owner == "list" and role not in (None, "listitem", "hidden"):
+                problems.append(f"a list owns {role} ({a.get('aria-label', '')})")
+            if role == "listitem" and owner != "list":
+                problems.append(f"list item outside a list: {a.get('aria-label', '')}")
+            if tag not in ("br", "img", "wbr"):
+                stack.append((tag, role))
+
+        def handle_endtag(self, tag) -> None:
+            if stack:
+                stack.pop()
+
+    Parser().feed(markup)
+    return problems
+
+
+def test_a_chip_list_is_named_once() -> None:
+    """The issue: "GPT-4o (o200k_base): 17 tokens: 17". The count is said once, as words."""
+    chips = [Chip(str(i), i) for i in range(17)]
+    assert 'aria-label="GPT-4o (o200k_base): 17 tokens"' in chips_html(chips, label="GPT-4o (o200k_base)")
+    assert 'aria-label="Hindi tokens: 17"' in chips_html(chips, label="Hindi tokens")
+    assert 'aria-label="GPT-4o: 1,200 tokens, the first 17 shown"' in chips_html(chips, label="GPT-4o", total=1200)
+    assert 'aria-label="new token"' in chips_html(chips[:1], label="new token")
+
+
+def test_chip_markup_follows_the_list_rules(byte_tok) -> None:
+    """A list holds list items only (a run of partial tokens is one item, itself a list); every extra (a run's
+    letters, a word's count, a row's note) is said in the list's name, not as a stray child of the list."""
+    from ui.chips import labelled_rows_html
+
+    hindi = [chip_from_token(t) for t in byte_tok.encode_tokens("घने कोहरे")]
+    assert parse_chips(chips_html(hindi)).runs, "the example needs runs"
+    html = chips_html(hindi, label="Hindi tokens", separator="|")
+    words = word_rows_html([("chai", [Chip("ch", 1), Chip("ai", 2)], 12)])
+    rows = labelled_rows_html([("start", [Chip("cr"), Chip("icket")], "2 tokens")])
+    merge = merge_html(Chip("a", 1), Chip("b", 2), Chip("ab", 3))
+    for markup in (html, words, rows, merge):
+        assert _list_problems(markup) == [], markup
+    assert 'aria-label="tokens of chai: 2, the word occurs 12 times"' in words
+    assert 'aria-label="start: 2 tokens"' in rows

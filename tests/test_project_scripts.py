@@ -49,7 +49,8 @@ def test_runtime_requirements_are_the_agreed_set() -> None:
 def test_dev_requirements_extend_runtime() -> None:
     lines = _requirements("requirements-dev.txt")
     assert lines[0] == "-r requirements.txt"
-    assert {Requirement(line).name for line in lines[1:]} == {"pytest", "hypothesis", "tokenizers", "playwright"}
+    assert {Requirement(line).name for line in lines[1:]} == {"pytest", "hypothesis", "tokenizers", "playwright",
+                                                               "axe-playwright-python"}
 
 
 @pytest.mark.parametrize("name", ["requirements.txt", "requirements-dev.txt"])

@@ -189,8 +189,13 @@ def chips_html(
     line_breaks: bool = False,
     runs: bool = True,
     tail: str = "",
+    total: int | None = None,
+    summary: str | None = None,
 ) -> str:
     """The HTML for a row of chips (without the CSS block: see :data:`CSS`).
+
+    A screen reader hears the row as a list named once, by :func:`list_label`: ``label`` and how many
+    tokens (``total``, when the chips drawn are only the first of more); ``summary`` replaces the count.
 
     ``colour_by``: ``"position"`` (neighbours differ) or ``"id"`` (the same
     token always has the same colour). ``mark_pieces``: a wider gap where the
@@ -202,7 +207,8 @@ def chips_html(
     run_at: dict[int, tuple[int, str]] = {}
     if runs and any(not c.whole for c in chips) and all(c.data is not None for c in chips):
         run_at = {start: (end, text) for start, end, text in character_runs([c.data or b"" for c in chips])}
-    out = [f'<div class="tl-chips" role="list" aria-label="{html.escape(label)}: {len(chips)}">']
+    name = html.escape(list_label(label, len(chips), total=total, summary=summary), quote=True)
+    out = [f'<div class="tl-chips" role="list" aria-label="{name}">']
 
     def piece_gap(j: int) -> bool:  # a new pre-split piece starts at chip j (runs never span two pieces)
         return bool(mark_pieces and separator is None and j and chips[j].piece is not None
@@ -221,11 +227,13 @@ def chips_html(
                 _chip_html(chips[j], j, show_ids=show_ids, colour_by=colour_by, piece_gap=False) for j in range(i, end)
             )
             shown = html.escape(visible_token(text))
+            # One item of the list, itself a list of its tokens (a list holds only list items).
             items.append(
-                f'<span class="tl-run{" tl-piece" if piece_gap(i) else ""}" role="group" '
+                f'<span class="tl-run{" tl-piece" if piece_gap(i) else ""}" role="listitem" '
                 f'aria-label="tokens {i + 1} to {end} make {html.escape(visible_token(text), quote=True)}">'
-                f'<span class="tl-run-chips">{group}</span>'
-                f'<span class="tl-run-text" title="these tokens together make these characters">{shown}</span></span>'
+                f'<span class="tl-run-chips" role="list">{group}</span>'
+                f'<span class="tl-run-text" title="these tokens together make these characters" aria-hidden="true">'
+                f'{shown}</span></span>'
             )
         if line_breaks and chips[end - 1].label.endswith("\n") and end < len(chips):
             items.append('<span class="tl-break" aria-hidden="true"></span>')
@@ -237,6 +245,28 @@ def chips_html(
     out.extend(items)
     out.append("</div>")
     return "".join(out)
+
+
+def list_label(label: str, shown: int, *, total: int | None = None, summary: str | None = None) -> str:
+    """What a screen reader hears for a row of chips: its name and its size, said once.
+
+    ``"GPT-4o (o200k_base): 17 tokens"``; a label that already says "token" gets the number alone
+    (``"tokens of chai: 4"``); a label naming one token is all (``"new token"``); ``total`` above ``shown``
+    says how many are drawn. ``summary`` (e.g. ``"2 tokens, occurs 3 times"``) replaces the count.
+
+    >>> list_label("GPT-4o (o200k_base)", 17), list_label("Hindi tokens", 1), list_label("new token", 1)
+    ('GPT-4o (o200k_base): 17 tokens', 'Hindi tokens: 1', 'new token')
+    >>> list_label("GPT-4o", 500, total=1200)
+    'GPT-4o: 1,200 tokens, the first 500 shown'
+    """
+    if summary is not None:
+        return f"{label}: {summary}" if summary else label
+    count = shown if total is None else total
+    if count == shown == 1 and "token" in label.lower() and "tokens" not in label.lower():
+        return label  # "new token", "token 3": one token, named
+    said = f"{count:,}" if "token" in label.lower() else plural(count, "token")
+    more = f", the first {shown:,} shown" if count > shown else ""
+    return f"{label}: {said}{more}"
 
 
 def token_chips(chips: Iterable[Chip], **kwargs) -> None:
@@ -256,7 +286,7 @@ def merge_html(left: Chip, right: Chip, result: Chip, *, before: str = "", after
     if before:
         parts.append(f"<span>{html.escape(before)}</span>")
     parts += [one(left, "left"), "<span aria-hidden='true'>+</span>", one(right, "right"),
-              "<span aria-label='becomes'>→</span>", one(result, "new token")]
+              "<span role='img' aria-label='becomes'>→</span>", one(result, "new token")]
     if after:
         parts.append(f"<span>{html.escape(after)}</span>")
     parts.append("</div>")
@@ -272,8 +302,9 @@ def word_rows_html(rows: Sequence[tuple[str, Sequence[Chip], int]], *, show_ids:
     for word, chips, count in rows:
         out.append('<div class="tl-word">')
         out.append(f'<span class="tl-word-label">{html.escape(word.strip() or word)}</span>')
-        count_html = f'<span class="tl-word-count" aria-label="occurs {html.escape(plural(count, "time"))}">×{count}</span>'
-        out.append(chips_html(chips, show_ids=show_ids, label=f"tokens of {word.strip() or word}", tail=count_html))
+        count_html = f'<span class="tl-word-count" aria-hidden="true">×{count}</span>'  # said in the list's label
+        out.append(chips_html(chips, show_ids=show_ids, label=f"tokens of {word.strip() or word}", tail=count_html,
+                              summary=f"{len(chips):,}, the word occurs {plural(count, 'time')}"))
         out.append("</div>")
     out.append("</div>")
     return "".join(out)
@@ -290,8 +321,9 @@ def labelled_rows_html(rows: Sequence[tuple[str, Sequence[Chip], str]], *, show_
     for label, chips, note in rows:
         out.append('<div class="tl-word">')
         out.append(f'<span class="tl-word-label tl-row-label">{html.escape(label)}</span>')
-        tail = f'<span class="tl-word-count">{html.escape(note)}</span>' if note else ""
-        out.append(chips_html(chips, show_ids=show_ids, label=label, tail=tail, mark_pieces=mark_pieces))
+        tail = f'<span class="tl-word-count" aria-hidden="true">{html.escape(note)}</span>' if note else ""
+        out.append(chips_html(chips, show_ids=show_ids, label=label, tail=tail, mark_pieces=mark_pieces,
+                              summary=note or None))  # the note is said once, in the list's label
         out.append("</div>")
     out.append("</div>")
     return "".join(out)

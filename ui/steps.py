@@ -28,6 +28,17 @@ from typing import Callable
 import streamlit as st
 
 from ui import state
+from ui.layout import SKIP_TARGET
+
+
+#: The keys that step (Streamlit's ``shortcut=``, drawn on the button): what a presentation clicker sends, and
+#: what moves a slide in a slideshow. Streamlit ignores them while the learner types in a text box.
+KEYS = {"previous": "PageUp", "next": "PageDown"}
+# The anchor the skip link lands on. The key on a button is in its label's colour, a little lighter (Streamlit's
+# own faded tint on the primary button is 3.2:1, under axe-core's 4.5:1); a phone has no keys: not named there.
+_ANCHOR_HTML = f"""<style>[data-testid="stMain"] button kbd[aria-label^="Shortcut "] {{ color: inherit; opacity: .85; }}
+@media (max-width: 640px) {{ [data-testid="stMain"] button kbd[aria-label^="Shortcut "] {{ display: none; }} }}</style>
+<span class="tl-anchor" id="{SKIP_TARGET}"></span>"""
 
 
 @dataclass(frozen=True)
@@ -150,15 +161,16 @@ class Stepper:
         stopped = stopped or st.session_state.pop(self._stopped_note, None)
         step = self.clamp(n_steps)
         first, previous, nxt, last = self.names
+        st.html(_ANCHOR_HTML)  # the skip link lands here (ui/layout.py)
         with st.container(horizontal=True, vertical_alignment="center", gap="small"):
             if label:
                 st.markdown(label, width="content")
             st.button(first, key=f"{self.page}.first", icon=":material/first_page:", on_click=self._go,
                       args=("first", n_steps), disabled=step == 0)
             st.button(previous, key=f"{self.page}.prev", icon=":material/chevron_left:", on_click=self._go,
-                      args=("previous", n_steps), disabled=step == 0)
+                      args=("previous", n_steps), disabled=step == 0, shortcut=KEYS["previous"])
             st.button(nxt, key=f"{self.page}.next", icon=":material/chevron_right:", on_click=self._go,
-                      args=("next", n_steps), disabled=step >= n_steps, type="primary")
+                      args=("next", n_steps), disabled=step >= n_steps, type="primary", shortcut=KEYS["next"])
             st.button(last, key=f"{self.page}.last", icon=":material/last_page:", on_click=self._go,
                       args=("last", n_steps), disabled=step >= n_steps)
             if extra is not None:

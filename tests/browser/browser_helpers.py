@@ -145,6 +145,14 @@ def main_area(page):
     return page.locator('[data-testid="stMain"]')
 
 
+def step_button(scope, name: str):
+    """A step button (First, Previous, Next, Last...) in ``scope`` (a page or a locator). A button with a key
+    (ui/steps.py KEYS) is named with it too, as a screen reader says it: "Next Shortcut PageDown"."""
+    import re
+
+    return scope.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( Shortcut \S+)?$"))
+
+
 def settle(page, *, no_errors: bool = False) -> None:
     """After a click or a typed value: let the rerun start and finish, and fail on an exception (and, with
     ``no_errors``, on any error box)."""

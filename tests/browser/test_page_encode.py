@@ -9,7 +9,13 @@ from __future__ import annotations
 import re
 
 
-from tests.browser.browser_helpers import assert_no_exception, skip_without_browser, screenshot, wait_for_streamlit
+from tests.browser.browser_helpers import (
+    assert_no_exception,
+    screenshot,
+    skip_without_browser,
+    step_button,
+    wait_for_streamlit,
+)
 
 skip_without_browser()
 
@@ -27,7 +33,7 @@ def _chip_texts(page, row: int) -> list[str]:
 
 
 def _click(page, name: str) -> None:
-    page.locator('[data-testid="stMain"]').get_by_role("button", name=re.compile(rf"{name}$")).click()
+    step_button(page.locator('[data-testid="stMain"]'), name).click()
     page.wait_for_timeout(300)
     wait_for_streamlit(page)
     assert_no_exception(page)

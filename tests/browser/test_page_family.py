@@ -15,6 +15,7 @@ from tests.browser.browser_helpers import (
     screenshot,
     settle,
     skip_without_browser,
+    step_button,
     uses_devanagari_font,
 )
 
@@ -46,7 +47,7 @@ def test_both_rules_step_by_step(open_page) -> None:
     expect(main_area(page).locator(".tl-note").nth(1)).to_contain_text("4 ÷ (4 × 5) = 0.200")
     assert cut_off(page) == []
     screenshot(page, "family-merges-step1")
-    main_area(page).get_by_role("button", name=re.compile(r"Next$")).click()
+    step_button(main_area(page), "Next").click()
     expect(page).to_have_url(re.compile(r"[?&]step=2"))
     settle(page, no_errors=True)
     expect(page.get_by_role("heading", name="Merge 2 of 7")).to_be_visible()
@@ -126,7 +127,7 @@ def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
         page.evaluate("window.scrollTo(0, 0); document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
         main = main_area(page)
         boxes = {
-            "next": main.get_by_role("button", name="Next", exact=True).bounding_box(),
+            "next": step_button(main, "Next").bounding_box(),
             "bpe merge": main.locator(".tl-merge").nth(0).bounding_box(),
             "wordpiece merge": main.locator(".tl-merge").nth(1).bounding_box(),
             "bpe chart": main.locator('[data-testid="stVegaLiteChart"]').nth(0).bounding_box(),

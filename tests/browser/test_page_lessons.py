@@ -13,6 +13,7 @@ from tests.browser.browser_helpers import (
     screenshot,
     settle,
     skip_without_browser,
+    step_button,
 )
 
 skip_without_browser()
@@ -120,7 +121,7 @@ def test_classroom_mode_on_a_projector(browser_context, streamlit_server) -> Non
         page.goto(f"{streamlit_server.base_url}/{URL}?lesson=english-vs-hindi&classroom=1")
         settle(page)
         expect(main_area(page).get_by_text("Part 1 of", exact=False)).to_be_visible()
-        main_area(page).get_by_role("button", name="Next", exact=True).click()
+        step_button(main_area(page), "Next").click()
         settle(page)
         expect(main_area(page).get_by_text("Part 2 of", exact=False)).to_be_visible()
         expect(page).to_have_url(re.compile(r"[?&]step=1"))

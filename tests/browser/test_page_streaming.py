@@ -14,6 +14,7 @@ from tests.browser.browser_helpers import (
     main_area,
     screenshot,
     skip_without_browser,
+    step_button,
     uses_devanagari_font,
     wait_for_streamlit,
 )
@@ -29,7 +30,7 @@ HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
 
 
 def _click(page, name: str) -> None:
-    main_area(page).get_by_role("button", name=re.compile(rf"{name}$")).click()
+    step_button(main_area(page), name).click()
     page.wait_for_timeout(300)
     wait_for_streamlit(page)
     assert_no_exception(page)
@@ -104,7 +105,7 @@ def test_large_type_at_1920_keeps_the_stream_on_one_screen(open_page) -> None:
     for selector in (".tl-stream", ".tl-now"):
         box = page.locator(selector).bounding_box()
         assert box and box["y"] + box["height"] <= 1080, (selector, box)
-    next_box = main_area(page).get_by_role("button", name=re.compile("Next$")).bounding_box()
+    next_box = step_button(main_area(page), "Next").bounding_box()
     assert next_box and next_box["y"] + next_box["height"] <= 1080
     # Labels are not squeezed letter by letter: each decoder's heading stays on one or two lines.
     for which in ("naive", "careful"):

@@ -15,6 +15,7 @@ from tests.browser.browser_helpers import (
     main_area,
     screenshot,
     skip_without_browser,
+    step_button,
     wait_for_streamlit,
 )
 
@@ -37,7 +38,7 @@ def _settle(page, name: str | None = None) -> None:
     charts = main_area(page).locator('[data-testid="stVegaLiteChart"]')
     if charts.count():
         charts.first.locator("canvas, svg").first.wait_for(state="visible")
-    expect(main_area(page).get_by_role("button", name="Next", exact=True)).to_be_visible()
+    expect(step_button(main_area(page), "Next")).to_be_visible()
     page.evaluate("document.fonts.ready")
     assert_no_exception(page)
     if name:
@@ -53,7 +54,7 @@ def test_deep_link_then_step_forward(open_page) -> None:
     expect(main_area(page).locator('[data-testid="stVegaLiteChart"]').first).to_be_visible()
     expect(main_area(page).get_by_text("No tie: cha + i was seen 5 times", exact=False)).to_be_visible()
 
-    main_area(page).get_by_role("button", name="Next", exact=True).click()
+    step_button(main_area(page), "Next").click()
     expect(_step_header(page)).to_contain_text("Merge 4 of 7:")
     wait_for_streamlit(page)
     assert_no_exception(page)
@@ -65,7 +66,7 @@ def test_deep_link_then_step_forward(open_page) -> None:
 def test_predict_first(open_page) -> None:
     page = open_page(URL_PATH, "train-predict-step0", query="preset=news&predict=1")
     _settle(page, "train-predict-step0")
-    main_area(page).get_by_role("button", name="Next", exact=True).click()
+    step_button(main_area(page), "Next").click()
     expect(_step_header(page)).to_contain_text("which pair wins?")
     wait_for_streamlit(page)
     expect(main_area(page).locator('[data-testid="stVegaLiteChart"]')).to_have_count(0)
@@ -103,7 +104,7 @@ def _one_screen(browser_context, streamlit_server, query: str, name: str) -> dic
         _settle(page)
         main = main_area(page)
         boxes = {
-            "next": main.get_by_role("button", name="Next", exact=True).bounding_box(),
+            "next": step_button(main, "Next").bounding_box(),
             "header": _step_header(page).bounding_box(),
             "chart": main.locator('[data-testid="stVegaLiteChart"]').first.bounding_box(),
             "why": main.locator(".tl-note").first.bounding_box(),

@@ -1,0 +1,158 @@
+"""Keyboard and screen reader: the skip link, the step keys, and axe-core on every page.
+
+- Tab from a page's load reaches "Skip to the main controls" first (shown while it has focus); following it,
+  the next Tab is on the page's main control: Next where the page steps.
+- The step keys (ui/steps.py KEYS: what a clicker sends) step Train, are shown on the buttons, and do nothing
+  while the learner types in a text box.
+- axe-core (axe-playwright-python bundles it: nothing is downloaded) on every page in normal type, large type
+  and on a phone: no serious or critical violation. A new one fails with its rule, impact and nodes.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.browser_helpers import main_area, screenshot, skip_without_browser, step_button, wait_for_streamlit
+from ui.layout import PAGES, SKIP_TARGET
+from ui.steps import KEYS
+
+skip_without_browser()
+
+from axe_playwright_python.sync_playwright import Axe  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
+
+TRAIN = "Train_step_by_step"
+ENCODE = "Encode_step_by_step"
+SERIOUS = ("serious", "critical")
+
+_FOCUSED = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
+  return {text: (e.innerText || '').trim(), cls: e.className || '', in_main: !!e.closest('[data-testid="stMain"]'),
+          in_view: r.width > 0 && r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight}; }"""
+
+
+def _step(page) -> int:
+    """The step in the address bar (0 when it names none)."""
+    match = re.search(r"[?&]step=(\d+)", page.url)
+    return int(match.group(1)) if match else 0
+
+
+def _drawn(page) -> None:
+    """Wait until the page is drawn: the sidebar with the skip link, no widget still a placeholder."""
+    page.locator(".tl-skip").wait_for(state="attached")
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
+
+
+def _first_tab(page) -> dict:
+    """Press Tab once the page is drawn; what has focus."""
+    _drawn(page)
+    page.keyboard.press("Tab")
+    return page.evaluate(_FOCUSED)
+
+
+def _after_key(page, key: str) -> None:
+    page.keyboard.press(key)
+    page.wait_for_timeout(300)
+    wait_for_streamlit(page)
+
+
+# -- the skip link ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_tab_reaches_the_skip_link_first_then_the_main_control(fresh_context, visit, size: str) -> None:
+    context = fresh_context(size)
+    page = visit(context, TRAIN)
+    expect(step_button(main_area(page), "Next")).to_be_visible()
+    focused = _first_tab(page)
+    assert focused["text"] == "Skip to the main controls" and "tl-skip" in focused["cls"], focused
+    assert focused["in_view"], f"the skip link has focus but is not on screen: {focused}"
+    screenshot(page, f"a11y-skip-link-{size}")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    expect(step_button(main_area(page), "Next")).to_be_focused()  # one Tab, not 29-48
+
+    # A page without steps: the link lands under the heading, on the page's first control, not in the sidebar.
+    page = visit(context, "Tokenize_anything")
+    assert _first_tab(page)["text"] == "Skip to the main controls"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate(_FOCUSED)["in_main"], page.evaluate(_FOCUSED)
+    assert page.url.endswith(f"#{SKIP_TARGET}")
+
+
+# -- the step keys -----------------------------------------------------------------------------------------------
+def test_step_keys_step_train_and_are_shown(fresh_context, visit) -> None:
+    context = fresh_context("laptop")
+    page = visit(context, TRAIN, "preset=chai")
+    main = main_area(page)
+    expect(step_button(main, "Next")).to_contain_text(KEYS["next"])  # the key is on the button
+    expect(step_button(main, "Previous")).to_contain_text(KEYS["previous"])
+    assert _step(page) == 0
+    _after_key(page, KEYS["next"])
+    expect(main.locator(".tl-step")).to_contain_text("Merge 1 of")
+    assert _step(page) == 1
+    _after_key(page, KEYS["next"])
+    expect(main.locator(".tl-step")).to_contain_text("Merge 2 of")
+    _after_key(page, KEYS["previous"])
+    expect(main.locator(".tl-step")).to_contain_text("Merge 1 of")
+    assert _step(page) == 1
+    screenshot(page, "a11y-train-after-keys")
+    _no_serious_violations(page, "Train after a step (a merge shown)")
+
+
+def test_step_keys_do_nothing_while_typing(fresh_context, visit) -> None:
+    context = fresh_context("laptop")
+    page = visit(context, ENCODE)
+    box = main_area(page).get_by_role("textbox", name="A word or a sentence")
+    box.click()
+    _after_key(page, KEYS["next"])
+    assert _step(page) == 0, "a key typed in the text box stepped the page"
+    page.keyboard.press("Escape")
+    page.locator("h1").first.click()  # out of the box: now the key steps
+    _after_key(page, KEYS["next"])
+    expect(step_button(main_area(page), "Previous")).to_be_enabled()
+    assert _step(page) == 1
+
+
+# -- axe-core ----------------------------------------------------------------------------------------------------
+_AXE = Axe()
+
+
+def _serious(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is, one line per node.
+
+    Nothing is excluded: every violation axe found was in the lab's markup or colours, and is fixed. Should
+    Streamlit's own markup ever fail a rule the app cannot fix, leave out exactly that rule on that node
+    here, with the reason."""
+    results = _AXE.run(page).response
+    out = []
+    for v in results["violations"]:
+        if v["impact"] not in SERIOUS:
+            continue
+        for node in v["nodes"]:
+            why = (node.get("failureSummary") or "").replace("\n", " ")
+            out.append(f"{v['id']} ({v['impact']}): {node['html'][:160]} :: {why[:220]}")
+    return out
+
+
+def _no_serious_violations(page, where: str) -> None:
+    found = _serious(page)
+    assert not found, f"axe-core on {where}: {len(found)} serious or critical\n" + "\n".join(found)
+
+
+MODES = {"normal": ("laptop", ""), "large type": ("laptop", "large=1"), "phone": ("phone", "")}
+#: Views past a page's first screen, checked in normal type: a lesson open on a slide.
+MORE_VIEWS = (("Lessons", "lesson=english-vs-hindi&step=2"),)
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_axe_every_page(fresh_context, visit, mode: str) -> None:
+    size, query = MODES[mode]
+    context = fresh_context(size)  # one browser session for all the pages of this mode
+    problems = []
+    views = [(entry.url_path, query) for entry in PAGES] + (list(MORE_VIEWS) if mode == "normal" else [])
+    for path, view_query in views:
+        page = visit(context, path, view_query)
+        _drawn(page)
+        problems += [f"/{path}?{view_query}: {line}" for line in _serious(page)]
+    assert not problems, f"axe-core, {mode}: {len(problems)} serious or critical\n" + "\n".join(problems)
