@@ -32,6 +32,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import viewport
+
 APP_NAME = "Tokenization Lab"
 APP_ICON = ":material/token:"
 
@@ -142,6 +144,9 @@ _BASE_CSS = f"""
 <style>
 {BASE_CSS_MARKER}
 [data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
+/* Less empty space above the title (Streamlit leaves 6rem; its header is 3.75rem): a page's main control and what
+   it changes share the first screen of a laptop. Large type sets its own. */
+[data-testid="stMainBlockContainer"] {{ padding-top: 4rem; }}
 /* A link or a button in a narrow column (a page's link to its lesson, the lesson list) wraps its label
    instead of cutting it off. */
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
@@ -285,6 +290,7 @@ def _draw_sidebar() -> None:
         st.divider()
         for switch in (LARGE, CLASSROOM):
             st.toggle(switch.label, key=switch.key, on_change=switch.remember, help=switch.help)
+        viewport.install()  # a click's result in view; a phone's sidebar closed after navigation
 
 
 def page_setup(title: str, *, heading: bool = True) -> None:
