@@ -304,7 +304,7 @@ def order_languages(data: Sequence[Row], chart_key: str, *, english_id: str = "e
         top, low = chart_rows[0], chart_rows[-1]
         one = UNIT_WORDS[top.measured.per][0]
         summary = (f"With {top.name}, {top.language} pays the most: {top.premium:.2f}× English's tokens per {one} "
-                   f"(UTF-8 part {top.utf8_part:.2f}× × tokenizer part {top.tokenizer_part:.2f}×); "
+                   f"(its UTF-8 part, {top.utf8_part:.2f}×, times its tokenizer part, {top.tokenizer_part:.2f}×); "
                    f"{low.language} the least, {low.premium:.2f}×.")
         hindi = next((r for r in chart_rows if r.language_id == "hi_Deva"), None)
         if hindi is not None:
