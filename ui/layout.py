@@ -147,6 +147,10 @@ _BASE_CSS = f"""
 /* Less empty space above the title (Streamlit leaves 6rem; its header is 3.75rem): a page's main control and what
    it changes share the first screen of a laptop. Large type sets its own. */
 [data-testid="stMainBlockContainer"] {{ padding-top: 4rem; }}
+/* A phone: tab labels wrap onto a second line instead of running past the screen's edge. */
+@media (max-width: 640px) {{
+  [data-testid="stMain"] [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: .25rem; }}
+}}
 /* A link or a button in a narrow column (a page's link to its lesson, the lesson list) wraps its label
    instead of cutting it off. */
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
