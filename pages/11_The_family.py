@@ -100,12 +100,13 @@ def draw_rule(trace, k: int, key: str) -> None:
 
 def draw_steps(bpe, wp, key: str) -> None:
     n = max(len(bpe.steps), len(wp.steps))
+    # The heading, Next, then each rule's merge, chart and why: one laptop screen. The slider comes after the charts.
     with st.container(key=viewport.action("family")):
-        k = STEPPER.draw(n)  # its slider comes after the charts: Next and what it changes share a laptop's screen
+        heading = st.empty()  # filled once the stepper has said which step (an autoplay tick moves it on)
+        k = STEPPER.draw(n)
+        heading.markdown(f"#### {f'Merge {k} of {n}' if k else f'Before merge 1 of {n}'}")
     state.publish([fv.STEP])
-    with st.container(key=viewport.result("family")):  # each rule's merge, chart and why
-        # a small heading: Next, the heading, both charts and why fit one laptop screen
-        st.markdown(f"#### {f'Merge {k} of {n}' if k else f'Before merge 1 of {n}'}")
+    with st.container(key=viewport.result("family")):
         if k == 0:
             st.markdown("**Before any merge** both rules see the same corpus and the same pairs; the charts show each "
                         "rule's top pairs. Press **Next**: which pair does each merge first?")

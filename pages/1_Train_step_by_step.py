@@ -232,7 +232,9 @@ def draw_steps(trace, run: str) -> None:
             facts.append(f"the corpus is {tokens_now:,} tokens" + (" before this merge" if hidden and k else ""))
         if predicting:
             facts.append(f"your predictions: {predict.score_line('train')}")
-        st.caption(" · ".join(facts))
+        facts_later = not hidden and not LARGE  # under the chart: the merge and its chart share a phone's screen
+        if not facts_later:
+            st.caption(" · ".join(facts))
 
         if hidden and k == 0:
             st.info("**Predict first** is on: press **Next**, then guess which pair merge 1 picks before it is shown.")
@@ -259,6 +261,8 @@ def draw_steps(trace, run: str) -> None:
             shown = (f"The top {len(rows)} of {step.n_pairs:,} distinct pairs." if step.n_pairs > len(rows)
                      else f"All {plural(step.n_pairs, 'distinct pair')}.")
             st.caption(shown + (" Press **Next** to see which one wins." if k == 0 else ""))
+            if facts_later:
+                st.caption(" · ".join(facts))
         if k:
             with why:
                 st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")

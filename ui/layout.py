@@ -150,6 +150,11 @@ _BASE_CSS = f"""
 /* A phone: tab labels wrap onto a second line instead of running past the screen's edge. */
 @media (max-width: 640px) {{
   [data-testid="stMain"] [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: .25rem; }}
+  /* The step row on one line: First, Previous and Last show their icons; the words stay for screen readers. */
+  [class*="st-key-tl-act-"] :is([class*="-first"], [class*="-prev"], [class*="-last"]) button
+    [data-testid="stMarkdownContainer"] {{
+    position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
+  }}
 }}
 /* A link or a button in a narrow column (a page's link to its lesson, the lesson list) wraps its label
    instead of cutting it off. */

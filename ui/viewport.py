@@ -40,7 +40,9 @@ SCRIPT = """
   // -- the result of a click in view ------------------------------------------------------------------
   let pending = null;
   document.addEventListener('click', (event) => {
-    const button = event.target.closest && event.target.closest('[data-testid="stMain"] button');
+    // Streamlit's own buttons only (Next, Check, an example): not a select box's or a chart's little buttons
+    const button = event.target.closest
+      && event.target.closest('[data-testid="stMain"] button[data-testid^="stBaseButton"]');
     if (!button) return;
     const act = button.closest('[class*="' + ACT + '"]');
     let target = null;
@@ -61,18 +63,24 @@ SCRIPT = """
     return document.scrollingElement;
   };
 
+  // Streamlit's header lies over the top of the page: what is under it is not in view
+  const headerBottom = () => {
+    const header = document.querySelector('[data-testid="stHeader"]');
+    return header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
+  };
+
   const bring = (el, controlSel) => {
-    const r = el.getBoundingClientRect(), h = window.innerHeight, gap = 12;
-    if (r.top >= 0 && r.bottom <= h) return;
+    const r = el.getBoundingClientRect(), h = window.innerHeight, gap = 8, top = headerBottom();
+    if (r.top >= top && r.bottom <= h) return;
     // the whole result when it fits; when it is taller than the window, its top, with the control row above it
     // when that still leaves the result's start on screen
-    let dy = Math.min(r.bottom - h + gap, r.top - gap);
+    let dy = Math.min(r.bottom - h + gap, r.top - top - gap);
     const control = controlSel && document.querySelector(controlSel);
-    if (r.height > h - 2 * gap && control) {
+    if (r.height > h - top - 2 * gap && control) {
       const c = control.getBoundingClientRect();
-      if (c.top > 0 && r.top - c.top < h / 2) dy = Math.min(dy, c.top - gap);
+      if (c.top > top && r.top - c.top < h / 2) dy = Math.min(dy, c.top - top - gap);
     }
-    if (dy > 0 || r.top < 0) scroller(el).scrollBy({top: dy, left: 0, behavior: 'instant'});
+    if (dy > 0 || r.top < top) scroller(el).scrollBy({top: dy, left: 0, behavior: 'instant'});
   };
 
   const idle = () => {
