@@ -6,10 +6,12 @@ script installed once per browser tab by :func:`install` (``ui.layout.page_setup
 
 - **The result of a click in view.** A control row drawn in a container keyed with :func:`action`
   (``tl-act-<name>``) and its result in a container keyed with :func:`result` (``tl-result-<name>``):
-  after a click on a button of the row, once the run has finished and the result's size has settled,
+  after a click on a button of the row, once the run has finished and the result's size has settled (up to
+  30 s: a run that opens a whole page takes a while; scrolling by hand meanwhile cancels it),
   the window scrolls just enough to show the whole result (or its top, when it is taller than the
-  window), and not at all when it is already in view. A lesson exercise (its container is keyed
-  ``exercise-...``) is kept in view the same way after Check. Autoplay ticks and page loads never
+  window), and not at all when it is already in view. A question drawn in a container keyed with
+  :func:`keep` (``tl-keep-<name>``), and a lesson exercise (keyed ``exercise-...``), is kept in view the same
+  way after Check. Autoplay ticks and page loads never
   scroll: only a click does.
 - **The sidebar closes after navigation on a narrow screen.** On a phone the sidebar covers most of
   the page; Streamlit closes it after its own page list, not after ``st.page_link``. After the address
@@ -26,6 +28,7 @@ import streamlit as st
 
 ACTION_PREFIX = "tl-act-"
 RESULT_PREFIX = "tl-result-"
+KEEP_PREFIX = "tl-keep-"
 #: Streamlit's "md" breakpoint: at or below this width the sidebar overlays the page.
 NARROW_PX = 768
 
@@ -34,7 +37,8 @@ SCRIPT = """
 (() => {
   if (window.__tlViewport) return;
   window.__tlViewport = true;
-  const NARROW = %(narrow)d, ACT = 'st-key-%(act)s', RES = 'st-key-%(res)s', KEEP = ['st-key-exercise-'];
+  const NARROW = %(narrow)d, ACT = 'st-key-%(act)s', RES = 'st-key-%(res)s';
+  const KEEP = ['st-key-%(keep)s', 'st-key-exercise-'];
   const keyOf = (el, prefix) => el && [...el.classList].find(c => c.startsWith(prefix));
 
   // -- the result of a click in view ------------------------------------------------------------------
@@ -54,6 +58,11 @@ SCRIPT = """
     const control = act ? '.' + keyOf(act, ACT) : null;
     if (target) pending = {target, control, since: Date.now(), ran: false, last: null, still: 0};
   }, true);
+
+  // the learner scrolls on their own meanwhile: leave the page where they put it
+  for (const type of ['wheel', 'touchmove', 'keydown']) {
+    document.addEventListener(type, () => { pending = null; }, {capture: true, passive: true});
+  }
 
   const scroller = (el) => {
     for (let p = el.parentElement; p; p = p.parentElement) {
@@ -91,7 +100,7 @@ SCRIPT = """
 
   setInterval(() => {
     if (!pending) return;
-    if (Date.now() - pending.since > 10000) { pending = null; return; }
+    if (Date.now() - pending.since > 30000) { pending = null; return; }  // a slow run (a whole page) included
     if (!idle()) { pending.ran = true; pending.still = 0; return; }
     if (!pending.ran && Date.now() - pending.since < 700) return;  // the run has not started yet
     const el = document.querySelector(pending.target);
@@ -115,7 +124,7 @@ SCRIPT = """
   }, 100);
 })();
 </script>
-""" % {"narrow": NARROW_PX, "act": ACTION_PREFIX, "res": RESULT_PREFIX}
+""" % {"narrow": NARROW_PX, "act": ACTION_PREFIX, "res": RESULT_PREFIX, "keep": KEEP_PREFIX}
 
 
 def action(name: str) -> str:
@@ -128,9 +137,15 @@ def result(name: str) -> str:
     return RESULT_PREFIX + name
 
 
+def keep(name: str) -> str:
+    """The container key for a question and its verdict: after a click on one of its buttons (Check), it stays in
+    view, wherever the run moved it."""
+    return KEEP_PREFIX + name
+
+
 def install() -> None:
     """Install the script (once per browser tab; call it in the sidebar, where it takes no room)."""
     st.html(SCRIPT, unsafe_allow_javascript=True)
 
 
-__all__ = ["action", "install", "result"]
+__all__ = ["action", "install", "keep", "result"]

@@ -81,6 +81,32 @@ def test_laptop_after_next_what_changed_is_in_view(fresh_context, visit, url, qu
     screenshot(page, f"journey-laptop-{url.lower()}-next")
 
 
+def test_laptop_an_example_on_tokenize_anything_shows_its_counts_and_tokens(fresh_context, visit) -> None:
+    page = visit(fresh_context("laptop"), "Tokenize_anything")
+    main_area(page).get_by_role("button", name="Hinglish", exact=True).click()
+    settle(page)
+    problems = [p for sel in ('[data-testid="stMain"] [data-testid="stMetric"]', '[data-testid="stMain"] .tl-chips')
+                if (p := in_view(page, sel))]
+    assert not problems, problems
+    screenshot(page, "journey-laptop-tokenize-example")
+
+
+def test_laptop_english_vs_hindi_check_keeps_the_verdicts_in_view(fresh_context, visit) -> None:
+    """Both predictions checked: the box moves below the sentences (the rest of the page opens); it stays in view."""
+    page = visit(fresh_context("laptop"), "English_vs_Hindi")
+    box = ".st-key-tl-keep-evh-predictions"
+    for n in (0, 1):
+        group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
+        group.locator("label").first.click()
+        settle(page)
+        main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+        # the second Check opens the rest of the page: a long run (the page's script brings the box back after it)
+        page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
+                               ".getAttribute('data-test-script-state') === 'notRunning'", timeout=90_000)
+        assert not (where := in_view(page, f"{box} .tl-note", 30_000)), f"after Check #{n + 1}: {where}"
+    screenshot(page, "journey-laptop-english-hindi-checked")
+
+
 def test_laptop_autoplay_and_page_loads_do_not_scroll(fresh_context, visit) -> None:
     """Only a click brings a result into view: a page opened on a later step starts at its top."""
     page = visit(fresh_context("laptop"), "Train_step_by_step", "preset=D&step=3")
