@@ -44,9 +44,10 @@ SCRIPT = """
   // -- the result of a click in view ------------------------------------------------------------------
   let pending = null;
   document.addEventListener('click', (event) => {
-    // Streamlit's own buttons only (Next, Check, an example): not a select box's or a chart's little buttons
-    const button = event.target.closest
-      && event.target.closest('[data-testid="stMain"] button[data-testid^="stBaseButton"]');
+    // Streamlit's own buttons only (Next, Check, an example, a segmented control's choice): not a select box's
+    // or a chart's little buttons
+    const button = event.target.closest && event.target.closest('[data-testid="stMain"] button[data-testid^="stBaseButton"]'
+      + ', [data-testid="stMain"] [data-testid="stButtonGroup"] button');
     if (!button) return;
     const act = button.closest('[class*="' + ACT + '"]');
     let target = null;

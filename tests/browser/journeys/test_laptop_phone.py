@@ -91,6 +91,14 @@ def test_laptop_an_example_on_tokenize_anything_shows_its_counts_and_tokens(fres
     screenshot(page, "journey-laptop-tokenize-example")
 
 
+def test_laptop_beyond_hindi_a_group_of_languages_brings_its_chart_into_view(fresh_context, visit) -> None:
+    page = visit(fresh_context("laptop"), "Beyond_Hindi")
+    main_area(page).locator('[data-testid="stButtonGroup"] button', has_text="Languages of India").click()
+    settle(page)
+    assert not (where := in_view(page, CHART)), where  # taller than the window: its top half of the window at least
+    screenshot(page, "journey-laptop-beyond-hindi-group")
+
+
 def test_laptop_english_vs_hindi_check_keeps_the_verdicts_in_view(fresh_context, visit) -> None:
     """Both predictions checked: the box moves below the sentences (the rest of the page opens); it stays in view."""
     page = visit(fresh_context("laptop"), "English_vs_Hindi")
