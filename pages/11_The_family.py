@@ -14,7 +14,7 @@ page_setup("The family")
 
 import lessons  # noqa: E402
 from tokenizer import is_whole  # noqa: E402
-from ui import charts, state, tokenizers  # noqa: E402
+from ui import charts, state, tokenizers, viewport  # noqa: E402
 from ui import familyview as fv  # noqa: E402
 from ui.chips import CSS, Chip, chip_from_token, chips_html, token_chips  # noqa: E402
 from ui.display import callout_html, is_mark, md_code, md_escape, plural, readable_text  # noqa: E402
@@ -100,17 +100,23 @@ def draw_rule(trace, k: int, key: str) -> None:
 
 def draw_steps(bpe, wp, key: str) -> None:
     n = max(len(bpe.steps), len(wp.steps))
-    k = STEPPER.draw(n, slider=None if LARGE else "Merge (0 = before any)")
+    # The heading, Next, then each rule's merge, chart and why: one laptop screen. The slider comes after the charts.
+    with st.container(key=viewport.action("family")):
+        heading = st.empty()  # filled once the stepper has said which step (an autoplay tick moves it on)
+        k = STEPPER.draw(n)
+        heading.markdown(f"#### {f'Merge {k} of {n}' if k else f'Before merge 1 of {n}'}")
     state.publish([fv.STEP])
-    st.subheader(f"Merge {k} of {n}" if k else f"Before merge 1 of {n}")
-    if k == 0:
-        st.markdown("**Before any merge** both rules see the same corpus and the same pairs; the charts show each "
-                    "rule's top pairs. Press **Next**: which pair does each merge first?")
-    left, right = st.columns(2, gap="large")
-    with left:
-        draw_rule(bpe, k, key)
-    with right:
-        draw_rule(wp, k, key)
+    with st.container(key=viewport.result("family")):
+        if k == 0:
+            st.markdown("**Before any merge** both rules see the same corpus and the same pairs; the charts show each "
+                        "rule's top pairs. Press **Next**: which pair does each merge first?")
+        left, right = st.columns(2, gap="large")
+        with left:
+            draw_rule(bpe, k, key)
+        with right:
+            draw_rule(wp, k, key)
+    if not LARGE:
+        st.slider("Merge (0 = before any)", min_value=0, max_value=n, key=fv.STEP.skey)
     words = fv.LARGE_TOP_WORDS if LARGE else fv.TOP_WORDS
     title = f"The corpus after merge {k}" if k else "The corpus before any merge"
     heading, toggle = st.columns([3, 2], vertical_alignment="center")

@@ -14,7 +14,7 @@ page_setup("Train step by step")
 
 import lessons  # noqa: E402
 from tokenizer import StopReason  # noqa: E402
-from ui import charts, predict, tokenizers  # noqa: E402
+from ui import charts, predict, tokenizers, viewport  # noqa: E402
 from ui import trainview as tv  # noqa: E402
 from ui.codeview import algorithm_html  # noqa: E402
 from ui.display import callout_html, join_words, md_code, md_escape, plural  # noqa: E402
@@ -210,65 +210,71 @@ def draw_steps(trace, run: str) -> None:
     """The step view: controls, the merge and why, the chart, the corpus after it (a fragment)."""
     n = len(trace.steps)
     predicting = bool(st.session_state.get(tv.PREDICT.skey))
-    k = STEPPER.draw(n, slider=None if LARGE else "Step (0 = before any merge)", autoplay_disabled=predicting,
-                     extra=predict_toggle)
+    with st.container(key=viewport.action("train")):  # a click here brings the step's result into view
+        k = STEPPER.draw(n, slider=None if LARGE else "Step (0 = before any merge)", autoplay_disabled=predicting,
+                         extra=predict_toggle)
     publish([tv.STEP, tv.PREDICT])
     step = trace.steps[max(k, 1) - 1]  # the merge this view is about (merge 1 at step 0)
     question = tv.guess_question(run, trace, k) if predicting and k else None
     hidden = predicting and (k == 0 or not predict.answered(question))
-    st.html(tv.step_header_html(run, trace, k, hide_winner=hidden and k > 0))
-    if question is not None:
-        with st.container(border=True):
-            hidden = predict.ask(question) is None
+    with st.container(key=viewport.result("train")):  # the merge, the chart, why: what Next changes
+        st.html(tv.step_header_html(run, trace, k, hide_winner=hidden and k > 0))
+        if question is not None:
+            with st.container(border=True):
+                hidden = predict.ask(question) is None
 
-    # Secondary numbers, one line, after the key ones (the count is in the header).
-    shown_k = k - 1 if hidden and k else k  # while predicting, the corpus length would give the count away
-    tokens_now = tv.corpus_tokens(run, trace, shown_k)
-    facts = [f"vocabulary {trace.base_size + k:,} ({trace.base_size:,} base + {k:,} merged)",
-             f"{plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"]
-    if tokens_now is not None:
-        facts.append(f"the corpus is {tokens_now:,} tokens" + (" before this merge" if hidden and k else ""))
-    if predicting:
-        facts.append(f"your predictions: {predict.score_line('train')}")
-    st.caption(" · ".join(facts))
+        # Secondary numbers, one line, after the key ones (the count is in the header).
+        shown_k = k - 1 if hidden and k else k  # while predicting, the corpus length would give the count away
+        tokens_now = tv.corpus_tokens(run, trace, shown_k)
+        facts = [f"vocabulary {trace.base_size + k:,} ({trace.base_size:,} base + {k:,} merged)",
+                 f"{plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"]
+        if tokens_now is not None:
+            facts.append(f"the corpus is {tokens_now:,} tokens" + (" before this merge" if hidden and k else ""))
+        if predicting:
+            facts.append(f"your predictions: {predict.score_line('train')}")
+        facts_later = not hidden and not LARGE  # under the chart: the merge and its chart share a phone's screen
+        if not facts_later:
+            st.caption(" · ".join(facts))
 
-    if hidden and k == 0:
-        st.info("**Predict first** is on: press **Next**, then guess which pair merge 1 picks before it is shown.")
-        st.markdown("**The corpus before any merge**")
-        st.html(tv.corpus_html(run, trace, 0))
-        st.caption(tv.corpus_caption(trace))
-        return
-    if hidden:
-        st.markdown(f"**The corpus before merge {k}**: which two neighbours occur most often?")
-        st.html(tv.corpus_html(run, trace, k - 1))
-        st.caption(tv.corpus_caption(trace))
-        return
-
-    rows = tv.pair_rows(step, reveal=k > 0, limit=8 if LARGE else None)
-    if LARGE:  # one screen on a projector: the chart, why, and the corpus after it, side by side
-        left, why, right = st.columns([3.1, 2.6, 3.9], gap="medium")
-    else:
-        left, right = st.columns([3, 2], gap="medium")
-        why = right
-    words = tv.LARGE_TOP_WORDS if LARGE else tv.TOP_WORDS
-    with left:
-        st.markdown(f"**Pair counts before merge {max(k, 1)}**")
-        charts.draw(tv.pair_chart_spec(tv.rows_key(rows), LARGE), key="train.chart")
-        shown = (f"The top {len(rows)} of {step.n_pairs:,} distinct pairs." if step.n_pairs > len(rows)
-                 else f"All {plural(step.n_pairs, 'distinct pair')}.")
-        st.caption(shown + (" Press **Next** to see which one wins." if k == 0 else ""))
-    if k:
-        with why:
-            st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")
-            st.html(callout_html(tv.explain(run, trace, k) + "\n" + tv.count_breakdown(run, trace, k)))
-    with right:
-        if k:
-            st.markdown(f"**The corpus after merge {k}**")
-            st.html(tv.corpus_html(run, trace, k, highlight_id=step.token_id, limit=words))
-        else:
+        if hidden and k == 0:
+            st.info("**Predict first** is on: press **Next**, then guess which pair merge 1 picks before it is shown.")
             st.markdown("**The corpus before any merge**")
-            st.html(tv.corpus_html(run, trace, 0, limit=words))
-        st.caption(tv.corpus_caption(trace, words) + (" The new token has a black outline." if k else ""))
+            st.html(tv.corpus_html(run, trace, 0))
+            st.caption(tv.corpus_caption(trace))
+            return
+        if hidden:
+            st.markdown(f"**The corpus before merge {k}**: which two neighbours occur most often?")
+            st.html(tv.corpus_html(run, trace, k - 1))
+            st.caption(tv.corpus_caption(trace))
+            return
+
+        rows = tv.pair_rows(step, reveal=k > 0, limit=8 if LARGE else None)
+        if LARGE:  # one screen on a projector: the chart, why, and the corpus after it, side by side
+            left, why, right = st.columns([3.1, 2.6, 3.9], gap="medium")
+        else:
+            left, right = st.columns([3, 2], gap="medium")
+            why = right
+        words = tv.LARGE_TOP_WORDS if LARGE else tv.TOP_WORDS
+        with left:
+            st.markdown(f"**Pair counts before merge {max(k, 1)}**")
+            charts.draw(tv.pair_chart_spec(tv.rows_key(rows), LARGE), key="train.chart")
+            shown = (f"The top {len(rows)} of {step.n_pairs:,} distinct pairs." if step.n_pairs > len(rows)
+                     else f"All {plural(step.n_pairs, 'distinct pair')}.")
+            st.caption(shown + (" Press **Next** to see which one wins." if k == 0 else ""))
+            if facts_later:
+                st.caption(" · ".join(facts))
+        if k:
+            with why:
+                st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")
+                st.html(callout_html(tv.explain(run, trace, k) + "\n" + tv.count_breakdown(run, trace, k)))
+        with right:
+            if k:
+                st.markdown(f"**The corpus after merge {k}**")
+                st.html(tv.corpus_html(run, trace, k, highlight_id=step.token_id, limit=words))
+            else:
+                st.markdown("**The corpus before any merge**")
+                st.html(tv.corpus_html(run, trace, 0, limit=words))
+            st.caption(tv.corpus_caption(trace, words) + (" The new token has a black outline." if k else ""))
 
     if k == n:
         draw_next_steps()

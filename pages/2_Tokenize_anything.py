@@ -13,7 +13,7 @@ import lessons  # noqa: E402
 from tokenizer import Tokenizer, hex_bytes  # noqa: E402
 from tokenizer.provenance import made_by_merges  # noqa: E402
 from tokenizer.textstats import utf8_length  # noqa: E402
-from ui import predict, state, tokenizers  # noqa: E402
+from ui import predict, state, tokenizers, viewport  # noqa: E402
 from ui.chips import chip_from_token, token_chips  # noqa: E402
 from ui.display import lone_marks, md_escape, plural, ratio, visible_token  # noqa: E402
 from ui.uploads import too_big  # noqa: E402
@@ -56,7 +56,8 @@ st.text_area(
     placeholder="Type or paste text here…",
     help="Anything at all. Up to 1 MB; a long text is counted in full, and its first chips are drawn.",
 )
-with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+# a click on an example brings its counts and tokens into view (ui/viewport.py)
+with st.container(horizontal=True, gap="small", vertical_alignment="center", key=viewport.action("tokenize")):
     st.caption("Try:", width="content")
     for i, example in enumerate(EXAMPLES):
         st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example, args=(example["text"],),
@@ -112,67 +113,68 @@ if state.value(PREDICT):  # predict first: every count guessed before any is sho
         st.caption("The counts and the tokens appear once you have predicted each count.")
         st.stop()
 
-counts = results[0][2].measure  # the text's own counts (words, code points, ...), measured once, cached
-st.caption(
-    f"The text: {plural(counts.words, 'word')} · {plural(counts.code_points, 'code point')} · "
-    f"{plural(counts.graphemes, 'grapheme cluster')} · {plural(counts.bytes, 'UTF-8 byte')}. "
-    "Words are runs of characters between spaces; a grapheme cluster is what a reader calls one letter."
-)
+with st.container(key=viewport.result("tokenize")):  # what an example or a new text changes
+    counts = results[0][2].measure  # the text's own counts (words, code points, ...), measured once, cached
+    st.caption(
+        f"The text: {plural(counts.words, 'word')} · {plural(counts.code_points, 'code point')} · "
+        f"{plural(counts.graphemes, 'grapheme cluster')} · {plural(counts.bytes, 'UTF-8 byte')}. "
+        "Words are runs of characters between spaces; a grapheme cluster is what a reader calls one letter."
+    )
 
-if len(results) == 1:
-    key, tok, enc = results[0]
-    m = enc.measure
-    cols = st.columns(4)
-    cols[0].metric("Tokens", f"{m.tokens:,}", help="What a model reads, and what you pay for.")
-    cols[1].metric("Tokens per word", ratio(m.tokens, m.words),
-                   help="Large tokenizers give English prose about 1.3: measure your own text, don't trust the rule of thumb.")
-    cols[2].metric("Characters per token", ratio(m.code_points, m.tokens),
-                   help="Code points per token. Large tokenizers give English prose about 4.")
-    if m.unknown:
-        cols[3].metric("Unseen characters", f"{m.unknown:,}",
-                       help="Characters this character-level model never saw in training: no id, shown with ?.")
+    if len(results) == 1:
+        key, tok, enc = results[0]
+        m = enc.measure
+        cols = st.columns(4)
+        cols[0].metric("Tokens", f"{m.tokens:,}", help="What a model reads, and what you pay for.")
+        cols[1].metric("Tokens per word", ratio(m.tokens, m.words),
+                       help="Large tokenizers give English prose about 1.3: measure your own text, don't trust the rule of thumb.")
+        cols[2].metric("Characters per token", ratio(m.code_points, m.tokens),
+                       help="Code points per token. Large tokenizers give English prose about 4.")
+        if m.unknown:
+            cols[3].metric("Unseen characters", f"{m.unknown:,}",
+                           help="Characters this character-level model never saw in training: no id, shown with ?.")
+        else:
+            cols[3].metric("Partial tokens", f"{m.partial:,}",
+                           help="Tokens that hold only part of a character's bytes: not text on their own. Drawn as hex bytes "
+                           "with a dashed border; the letters they make are written under them.")
     else:
-        cols[3].metric("Partial tokens", f"{m.partial:,}",
-                       help="Tokens that hold only part of a character's bytes: not text on their own. Drawn as hex bytes "
-                       "with a dashed border; the letters they make are written under them.")
-else:
-    table = pd.DataFrame(
-        {
-            "tokenizer": [tok.name for _, tok, _ in results],
-            "tokens": [enc.measure.tokens for *_, enc in results],
-            "tokens per word": [enc.measure.tokens_per_word for *_, enc in results],
-            "tokens per character": [enc.measure.tokens_per_char for *_, enc in results],
-            "bytes per token": [enc.measure.bytes_per_token for *_, enc in results],
-            "partial tokens": [enc.measure.partial for *_, enc in results],
-        }
-    )
-    st.dataframe(
-        table, hide_index=True, key=f"{PAGE}.compare",
-        column_config={
-            "tokens per word": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ words (str.split())."),
-            "tokens per character": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ code points."),
-            "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes ÷ tokens: how much text one token carries."),
-            "partial tokens": st.column_config.NumberColumn(help="Tokens that are only part of a character's bytes."),
-        },
-    )
+        table = pd.DataFrame(
+            {
+                "tokenizer": [tok.name for _, tok, _ in results],
+                "tokens": [enc.measure.tokens for *_, enc in results],
+                "tokens per word": [enc.measure.tokens_per_word for *_, enc in results],
+                "tokens per character": [enc.measure.tokens_per_char for *_, enc in results],
+                "bytes per token": [enc.measure.bytes_per_token for *_, enc in results],
+                "partial tokens": [enc.measure.partial for *_, enc in results],
+            }
+        )
+        st.dataframe(
+            table, hide_index=True, key=f"{PAGE}.compare",
+            column_config={
+                "tokens per word": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ words (str.split())."),
+                "tokens per character": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ code points."),
+                "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes ÷ tokens: how much text one token carries."),
+                "partial tokens": st.column_config.NumberColumn(help="Tokens that are only part of a character's bytes."),
+            },
+        )
 
-show_ids = bool(state.value(SHOW_IDS))
-colour_by = state.value(COLOUR) or "position"
-any_partial = any_lone = any_unknown = False
-for key, tok, enc in results:
-    m = enc.measure
-    if len(results) > 1 or LARGE:
-        st.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")
-    shown = enc.tokens[:MAX_CHIPS]
-    token_chips([chip_from_token(t) for t in shown], show_ids=show_ids, colour_by=colour_by,
-                label=tok.name, total=m.tokens, mark_pieces=True, line_breaks=True)
-    if m.tokens > MAX_CHIPS:
-        st.caption(f"Showing the first {MAX_CHIPS:,} of {m.tokens:,} tokens; all are counted.")
-    if m.tokens == 0:
-        st.caption("No tokens: this tokenizer splits on whitespace and drops the spaces, and the text is only spaces.")
-    any_partial |= m.partial > 0
-    any_unknown |= m.unknown > 0
-    any_lone |= any(lone_marks(t.label) for t in shown)
+    show_ids = bool(state.value(SHOW_IDS))
+    colour_by = state.value(COLOUR) or "position"
+    any_partial = any_lone = any_unknown = False
+    for key, tok, enc in results:
+        m = enc.measure
+        if len(results) > 1 or LARGE:
+            st.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")
+        shown = enc.tokens[:MAX_CHIPS]
+        token_chips([chip_from_token(t) for t in shown], show_ids=show_ids, colour_by=colour_by,
+                    label=tok.name, total=m.tokens, mark_pieces=True, line_breaks=True)
+        if m.tokens > MAX_CHIPS:
+            st.caption(f"Showing the first {MAX_CHIPS:,} of {m.tokens:,} tokens; all are counted.")
+        if m.tokens == 0:
+            st.caption("No tokens: this tokenizer splits on whitespace and drops the spaces, and the text is only spaces.")
+        any_partial |= m.partial > 0
+        any_unknown |= m.unknown > 0
+        any_lone |= any(lone_marks(t.label) for t in shown)
 
 legend = ["· is a space, ↵ a newline, ⇥ a tab", "a wider gap separates the pre-split pieces",
           "hover over a chip for its id"]

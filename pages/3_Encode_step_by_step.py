@@ -11,7 +11,7 @@ import lessons  # noqa: E402
 from tokenizer import Tokenizer  # noqa: E402
 from tokenizer.provenance import made_by_merges  # noqa: E402
 from tokenizer.replay import EncodeTrace, encode_trace  # noqa: E402
-from ui import state, tokenizers  # noqa: E402
+from ui import state, tokenizers, viewport  # noqa: E402
 from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips  # noqa: E402
 from ui.display import md_code, md_escape, pair_text, plural, visible_token  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
@@ -155,46 +155,48 @@ if n == 0:
 
 
 def draw_steps() -> None:
-    step = STEPPER.draw(n, slider=None if LARGE else "Step")
+    with st.container(key=viewport.action("encode")):
+        step = STEPPER.draw(n, slider=None if LARGE else "Step")
     state.publish(PARAMS)
-    if step == 0:
-        st.subheader(f"Start: {plural(count_tokens(0), 'token')}")
-        start = (f"The text is cut into {plural(len(trace.pieces), 'piece')} (the pre-split), each piece into "
-                 f"single {unit}")
-        start += f", and each word ends with the marker {md_code(marker)}." if marker else "."
-        st.markdown(start + f" {plural(n, 'merge')} will fire. Press **Next**.")
-        token_chips(chips_at(0), show_ids=True, label="starting tokens", mark_pieces=True)
-    else:
-        s = trace.steps[step - 1]
-        k = len(s.places)
-        st.subheader(f"Step {step} of {n}")
-        st.html(
-            CSS
-            + merge_html(
-                chip_for_id(tok, s.pair[0]),
-                chip_for_id(tok, s.pair[1]),
-                chip_for_id(tok, s.token_id, highlight=True),
-                before=f"Merge #{s.rank + 1} of the {trace.n_learned} learned:",
-                after=f"fired at {plural(k, 'place')}.",
+    with st.container(key=viewport.result("encode")):  # the merge and the tokens before and after
+        if step == 0:
+            st.subheader(f"Start: {plural(count_tokens(0), 'token')}")
+            start = (f"The text is cut into {plural(len(trace.pieces), 'piece')} (the pre-split), each piece into "
+                     f"single {unit}")
+            start += f", and each word ends with the marker {md_code(marker)}." if marker else "."
+            st.markdown(start + f" {plural(n, 'merge')} will fire. Press **Next**.")
+            token_chips(chips_at(0), show_ids=True, label="starting tokens", mark_pieces=True)
+        else:
+            s = trace.steps[step - 1]
+            k = len(s.places)
+            st.subheader(f"Step {step} of {n}")
+            st.html(
+                CSS
+                + merge_html(
+                    chip_for_id(tok, s.pair[0]),
+                    chip_for_id(tok, s.pair[1]),
+                    chip_for_id(tok, s.token_id, highlight=True),
+                    before=f"Merge #{s.rank + 1} of the {trace.n_learned} learned:",
+                    after=f"fired at {plural(k, 'place')}.",
+                )
             )
-        )
-        where = sorted({p for p, _ in s.places})
-        if len(trace.pieces) > 1:
-            shown = ", ".join(md_code(trace.pieces[p]) for p in where[:8]) + (" …" if len(where) > 8 else "")
-            st.markdown(f"In {shown}.")
-        skipped = trace.skipped(step)
-        if skipped:
-            listed = ", ".join(f"#{r + 1} {md_code(pair_text(left, right), visible=False)}" for r, left, right in skipped[:6])
-            st.caption(
-                f"Skipped since the last step: {listed}{' …' if len(skipped) > 6 else ''}. "
-                f"{'Their pairs are' if len(skipped) > 1 else 'Its pair is'} nowhere in the text, so nothing happens."
-            )
-        before = {(p, j) for p, j in s.places} | {(p, j + 1) for p, j in s.places}
-        st.markdown("**Before**")
-        token_chips(chips_at(step - 1, before), show_ids=True, label="tokens before the merge", mark_pieces=True)
-        after = {(p, j) for p, ids in enumerate(trace.ids_at(step)) for j, t in enumerate(ids) if t == s.token_id}
-        st.markdown("**After: the final tokens**" if step == n else "**After**")
-        token_chips(chips_at(step, after), show_ids=True, label="tokens after the merge", mark_pieces=True)
+            where = sorted({p for p, _ in s.places})
+            if len(trace.pieces) > 1:
+                shown = ", ".join(md_code(trace.pieces[p]) for p in where[:8]) + (" …" if len(where) > 8 else "")
+                st.markdown(f"In {shown}.")
+            skipped = trace.skipped(step)
+            if skipped:
+                listed = ", ".join(f"#{r + 1} {md_code(pair_text(left, right), visible=False)}" for r, left, right in skipped[:6])
+                st.caption(
+                    f"Skipped since the last step: {listed}{' …' if len(skipped) > 6 else ''}. "
+                    f"{'Their pairs are' if len(skipped) > 1 else 'Its pair is'} nowhere in the text, so nothing happens."
+                )
+            before = {(p, j) for p, j in s.places} | {(p, j + 1) for p, j in s.places}
+            st.markdown("**Before**")
+            token_chips(chips_at(step - 1, before), show_ids=True, label="tokens before the merge", mark_pieces=True)
+            after = {(p, j) for p, ids in enumerate(trace.ids_at(step)) for j, t in enumerate(ids) if t == s.token_id}
+            st.markdown("**After: the final tokens**" if step == n else "**After**")
+            token_chips(chips_at(step, after), show_ids=True, label="tokens after the merge", mark_pieces=True)
     draw_key()
     if step == n:
         final = count_tokens(n)

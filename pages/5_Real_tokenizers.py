@@ -68,7 +68,7 @@ src = lessons.data("published_premiums")
 st.caption(
     "Orange: Hindi tokens ÷ English tokens. Blue: the UTF-8 part, Hindi bytes ÷ English bytes. Green: the "
     "tokenizer part, Hindi tokens per byte ÷ English tokens per byte (below 1: the tokenizer gives Hindi bigger "
-    "pieces than bytes). On this log scale the two parts add up to the premium. Grey: the premium published for "
+    "pieces than bytes). On this log scale the two parts add up to the premium. Grey, dashed: the premium published for "
     "that tokenizer over many parallel sentences (" + md_escape(src["source"]) + "); one sentence pair "
     "will not match it exactly."
 )

@@ -16,7 +16,7 @@ page_setup("English vs Hindi")
 import lessons  # noqa: E402
 from tokenizer.experiment import split_by_script  # noqa: E402
 from tokenizer.pretokenize import pattern_words  # noqa: E402
-from ui import charts, predict, state  # noqa: E402
+from ui import charts, predict, state, viewport  # noqa: E402
 from ui import shareview as sv  # noqa: E402
 from ui.display import callout_html, md_code, md_escape, plural  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
@@ -194,7 +194,7 @@ m_ratio.metric("Hindi ÷ English", f"{point.ratio:.1f}×", help="How many times 
 
 def draw_predictions() -> None:
     """The two questions (or, once answered, the guesses beside the computed truth)."""
-    with st.container(border=True):
+    with st.container(border=True, key=viewport.keep("evh-predictions")):  # after Check, the verdicts in view
         st.markdown("**Predict first**" if not answered else "**Your predictions**")
         q_hindi, q_english = st.columns(2)
         with q_hindi:

@@ -7,7 +7,7 @@ from ui.layout import large_type_on, page_setup
 page_setup("Beyond Hindi")
 
 import lessons  # noqa: E402
-from ui import charts, state, tokenizers  # noqa: E402
+from ui import charts, state, tokenizers, viewport  # noqa: E402
 from ui import premiumview as pv  # noqa: E402
 from ui.display import join_words, md_escape  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
@@ -45,7 +45,8 @@ default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOK
 chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers to measure", upload=False)
 keys = [key for key, _ in chosen]
 
-left, right = st.columns([3, 2])
+# a choice here brings the chart it changes into view (ui/viewport.py)
+left, right = st.container(key=viewport.action("languages")).columns([3, 2])
 with left:
     st.segmented_control("Languages", tuple(GROUPS), key=GROUP.skey, format_func=GROUPS.get, required=True)
 with right:
@@ -82,8 +83,9 @@ except ValueError as exc:  # e.g. a lab model whose pre-split pattern gives up o
     st.warning(md_escape(f"A tokenizer could not read a sample: {exc}"), icon=":material/error:")
     st.stop()
 
-st.subheader(f"Tokens per {one}, against English")
-charts.draw(pv.language_chart_spec(*settings, chart_key, LARGE), key=f"{PAGE}.chart")
+with st.container(key=viewport.result("languages")):
+    st.subheader(f"Tokens per {one}, against English")
+    charts.draw(pv.language_chart_spec(*settings, chart_key, LARGE), key=f"{PAGE}.chart")
 st.caption(
     f"Orange: × English, the language's tokens per {one} ÷ English's. Blue: the UTF-8 part, its bytes per {one} ÷ "
     f"English's. Green: the tokenizer part, its tokens per byte ÷ English's (below 1: the tokenizer packs that "

@@ -11,7 +11,7 @@ page_setup("Streaming")
 import lessons  # noqa: E402
 from tokenizer.stream import partial_count, so_far  # noqa: E402
 from tokenizer.textstats import utf8_length  # noqa: E402
-from ui import predict, state, streamview, tokenizers  # noqa: E402
+from ui import predict, state, streamview, tokenizers, viewport  # noqa: E402
 from ui.chips import chip_from_token, chips_html  # noqa: E402
 from ui.display import md_escape, plural  # noqa: E402
 from ui.uploads import too_big  # noqa: E402
@@ -48,8 +48,9 @@ with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example, args=(example["text"],),
                   type="tertiary")
 
-# In large type the picker and the text share a row, so the stream fits on a projector's screen.
-pick_col, text_col = st.columns([2, 3], gap="medium") if LARGE else (st.container(), st.container())
+# The picker and the text share a row (a phone stacks them), so the stream's panels come right after Next on the
+# first screen, on a projector and on a laptop.
+pick_col, text_col = st.columns([2, 3], gap="medium")
 with pick_col:
     key, tok = tokenizers.pick_one(PAGE, default="english-hindi", kinds=("lab", "real", "session"))
 state.restore(PARAMS)
@@ -112,8 +113,9 @@ def predict_toggle() -> None:
 def draw_stream() -> None:
     """The step view (a fragment: a click or an autoplay tick reruns only this)."""
     predicting = bool(st.session_state.get(PREDICT.skey))
-    k = STEPPER.draw(n, slider=None if LARGE else "Tokens streamed", autoplay_disabled=predicting,
-                     extra=predict_toggle)
+    with st.container(key=viewport.action("stream")):  # a click here brings the panels into view
+        k = STEPPER.draw(n, slider=None if LARGE else "Tokens streamed", autoplay_disabled=predicting,
+                         extra=predict_toggle)
     state.publish(PARAMS)
     hidden = False
     if predicting and k:
@@ -123,13 +125,14 @@ def draw_stream() -> None:
             st.caption(f"Your predictions on this page: {predict.score_line('streaming-page')}.")
     shown = k - 1 if hidden else k
     now = so_far(events, shown)
-    st.html(streamview.CSS + streamview.panels_html(now, CONTENT["naive"], CONTENT["careful"]))
-    if shown:
-        st.html(streamview.CSS + streamview.current_html(enc.tokens[shown - 1], events[shown - 1], shown, n))
-    elif predicting:
+    with st.container(key=viewport.result("stream")):  # what Next changes: both decoders and the token sent
+        st.html(streamview.CSS + streamview.panels_html(now, CONTENT["naive"], CONTENT["careful"]))
+        if shown:
+            st.html(streamview.CSS + streamview.current_html(enc.tokens[shown - 1], events[shown - 1], shown, n))
+    if not shown and predicting:
         st.info("**Predict first** is on: press **Next**, then say whether the first token is whole characters "
                 "before it is shown.", icon=":material/psychology:")
-    else:
+    elif not shown:
         st.caption("Press **Next** (or **Autoplay**) to send the tokens one at a time, as a model writes them.")
 
     visible = enc.tokens[:shown] if predicting else enc.tokens[:n]

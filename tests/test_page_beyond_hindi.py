@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import altair as alt
 import pyarrow as pa
@@ -188,3 +189,16 @@ def test_without_the_sample_texts_the_page_says_why(monkeypatch) -> None:
         assert "gflanguages package \\(a test\\)" in " ".join(e.value for e in at.main.get("error"))
     finally:
         pv.language_samples.clear()
+
+
+def test_the_summary_says_times_in_words_not_two_signs_in_a_row() -> None:
+    """It read "(UTF-8 part 2.99× × tokenizer part 1.26×)": a number's × and the product's × side by side."""
+    at = run_page(PAGE)
+    assert_no_exception(at)
+    text = re.sub(r"\\(.)", r"\1", main_text(at))  # the markdown's escapes off
+    top = next(line for line in text.splitlines() if "pays the most" in line)
+    assert "× ×" not in top and "××" not in top
+    found = re.search(r"its UTF-8 part, ([\d.]+)×, times its tokenizer part, ([\d.]+)×\)", top)
+    assert found, top
+    most = re.search(r"pays the most: ([\d.]+)×", top)
+    assert float(found[1]) * float(found[2]) == pytest.approx(float(most[1]), abs=0.02)

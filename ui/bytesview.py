@@ -89,8 +89,8 @@ display_grapheme = visible_token  # one grapheme cluster
 
 # -- the character table -------------------------------------------------------------------------
 
-TABLE_COLUMNS = ("#", "character", "in grapheme", "code point", "UTF-8 (hex)", "bytes", "script", "name")
-"""The character table's columns: the byte columns before the long name, so they stay in view on a narrow screen."""
+TABLE_COLUMNS = ("#", "character", "UTF-8 (hex)", "bytes", "code point", "in grapheme", "script", "name")
+"""The character table's columns: the bytes right after the character, so they are on a phone's first screen."""
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -344,14 +344,14 @@ YOUR_TEXT = "Your text"
 
 def _row(label: str, text: str, counts: TextCounts) -> dict:
     per_grapheme = counts.bytes / counts.graphemes if counts.graphemes else 0.0
-    return {
+    return {  # the key figures first, so they are on a phone's first screen; the text last
         "sample": label,
-        "text": text,
-        "code points": counts.code_points,
-        "graphemes": counts.graphemes,
-        "bytes": counts.bytes,
         "bytes per code point": round(counts.bytes_per_char, 2),
         "bytes per grapheme": round(per_grapheme, 2),
+        "bytes": counts.bytes,
+        "code points": counts.code_points,
+        "graphemes": counts.graphemes,
+        "text": text,
     }
 
 
@@ -413,7 +413,7 @@ def comparison_chart(table: pd.DataFrame, *, large: bool = False) -> alt.LayerCh
         color=alt.Color(
             "measure:N",
             scale=alt.Scale(domain=list(MEASURES), range=list(MEASURE_COLOURS)),
-            legend=alt.Legend(orient="top", title=None),
+            legend=alt.Legend(orient="top", title=None, direction="vertical"),  # one a line: fits a phone
         )
     )
     labels = base.mark_text(align="left", dx=4, fontSize=s.mark - 1).encode(text=alt.Text("value:Q", format=".2f"))

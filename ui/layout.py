@@ -32,6 +32,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui import viewport
+
 APP_NAME = "Tokenization Lab"
 APP_ICON = ":material/token:"
 
@@ -142,6 +144,18 @@ _BASE_CSS = f"""
 <style>
 {BASE_CSS_MARKER}
 [data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
+/* Less empty space above the title (Streamlit leaves 6rem; its header is 3.75rem): a page's main control and what
+   it changes share the first screen of a laptop. Large type sets its own. */
+[data-testid="stMainBlockContainer"] {{ padding-top: 4rem; }}
+/* A phone: tab labels wrap onto a second line instead of running past the screen's edge. */
+@media (max-width: 640px) {{
+  [data-testid="stMain"] [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: .25rem; }}
+  /* The step row on one line: First, Previous and Last show their icons; the words stay for screen readers. */
+  [class*="st-key-tl-act-"] :is([class*="-first"], [class*="-prev"], [class*="-last"]) button
+    [data-testid="stMarkdownContainer"] {{
+    position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
+  }}
+}}
 /* A link or a button in a narrow column (a page's link to its lesson, the lesson list) wraps its label
    instead of cutting it off. */
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
@@ -316,6 +330,7 @@ def _draw_sidebar() -> None:
         st.divider()
         for switch in (LARGE, CLASSROOM):
             st.toggle(switch.label, key=switch.key, on_change=switch.remember, help=switch.help)
+        viewport.install()  # a click's result in view; a phone's sidebar closed after navigation
 
 
 def page_setup(title: str, *, heading: bool = True) -> None:

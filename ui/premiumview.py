@@ -35,7 +35,7 @@ from ui.display import readable_text
 
 PARTS = ("premium", "UTF-8 part", "tokenizer part")
 PART_COLOURS = (charts.ORANGE, charts.BLUE, charts.TEAL)
-PUBLISHED = "published premium (FLORES-200)"
+PUBLISHED = "published (FLORES-200)"  # short: the legend fits a phone
 UTF8 = "UTF-8 bytes (no tokenizer)"
 CHARS = "Characters (code points)"
 BYTES_KEY = "utf8"
@@ -108,12 +108,12 @@ def rows(keys: list[str], english: str, hindi: str) -> list[Row]:
 def table(data: list[Row]) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "tokenizer": [r.name for r in data],
-            "English": [r.en_tokens for r in data],
-            "Hindi": [r.hi_tokens for r in data],
+            "tokenizer": [r.name for r in data],  # the premium and its parts next, on a phone's first screen
             "Hindi premium": [r.premium for r in data],
             "UTF-8 part": [r.utf8_part for r in data],
             "tokenizer part": [r.tokenizer_part for r in data],
+            "English": [r.en_tokens for r in data],
+            "Hindi": [r.hi_tokens for r in data],
             "licence": [r.licence for r in data],
         }
     )
@@ -178,16 +178,16 @@ def language_table(data: Sequence[Row], per: str) -> pd.DataFrame:
     one, many = UNIT_WORDS[per]
     return pd.DataFrame(
         {
-            "language": [r.language for r in data],
-            "script": [r.script for r in data],
+            "language": [r.language for r in data],  # × English and its parts next, on a phone's first screen
             "tokenizer": [r.name for r in data],
-            many: [r.measured.other.code_points if per == "char" else r.measured.other.graphemes for r in data],
-            "UTF-8 bytes": [r.measured.other.bytes for r in data],
-            "tokens": [r.tokens for r in data],
-            f"tokens per {one}": [r.per_unit for r in data],
             "× English": [r.premium for r in data],
             "UTF-8 part": [r.utf8_part for r in data],
             "tokenizer part": [r.tokenizer_part for r in data],
+            f"tokens per {one}": [r.per_unit for r in data],
+            many: [r.measured.other.code_points if per == "char" else r.measured.other.graphemes for r in data],
+            "UTF-8 bytes": [r.measured.other.bytes for r in data],
+            "tokens": [r.tokens for r in data],
+            "script": [r.script for r in data],
         }
     )
 
@@ -231,14 +231,14 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
         for p in published():  # the published figure as a bar of its own, under the lab's measurement
             if p["matches"] in keys:
                 records.append({by: keys[p["matches"]], "part": PUBLISHED, "value": p["premium"],
-                                "label": f"{p['premium']:.2f}× published"})
+                                "label": f"{p['premium']:.2f}×"})  # grey and dashed: the legend names it
     long = pd.DataFrame(records)
     parts = [p for p in (*PARTS, PUBLISHED) if p in set(long["part"])]
     colours = dict(zip((*PARTS, PUBLISHED), (*PART_COLOURS, charts.GREY)))
     order = [label(r) for r in data]
     positive = long["value"][long["value"] > 0]
     lo = min(0.25, float(positive.min()) / 1.4) if len(positive) else 0.25
-    hi = max(8.0, float(long["value"].max()) * 1.6)
+    hi = max(8.0, float(long["value"].max()) * 2.2)  # room for the longest bar's label, on a phone too
     scale = alt.Scale(type="log", domain=[lo, hi], nice=False)
     # A language's name and its own name on two lines ("Hindi · हिन्दी"), so the labels stay narrow on a phone.
     axis = alt.Axis(labelExpr=f"split(datum.label, '{LABEL_JOIN}')") if by == "language" else alt.Axis()
@@ -247,17 +247,20 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
         yOffset=alt.YOffset("part:N", sort=parts),
     )
     bars = base.mark_bar(stroke="#000", strokeWidth=0.8).encode(
-        x=alt.X("value:Q", scale=scale, title=x_title or "× as many in Hindi as in English (log scale; 1 = the same)",
+        strokeDash=alt.condition(alt.datum.part == PUBLISHED, alt.value([4, 2]), alt.value([1, 0])),
+        # the title on two lines and the legend two to a row: both fit a phone's width
+        x=alt.X("value:Q", scale=scale, title=x_title or ["× as many in Hindi as in English", "(log scale; 1 = the same)"],
                 axis=alt.Axis(values=[0.25, 0.5, 1, 2, 4, 8, 16, 32])),
         x2=alt.datum(1),
         color=alt.Color("part:N", scale=alt.Scale(domain=parts, range=[colours[p] for p in parts]),
-                        legend=alt.Legend(orient="top", title=None, columns=2 if by == "language" else alt.Undefined)),
+                        legend=alt.Legend(orient="top", title=None, columns=2 if by == "language" else 1)),
         tooltip=[alt.Tooltip(f"{by}:N"), alt.Tooltip("part:N"), alt.Tooltip("value:Q", format=".2f")],
     )
     right = base.transform_filter(alt.datum.value >= 1).mark_text(align="left", dx=4, fontSize=s.mark - 2).encode(
         x="value:Q", text="label:N")
-    left = base.transform_filter(alt.datum.value < 1).mark_text(align="right", dx=-4, fontSize=s.mark - 2).encode(
-        x="value:Q", text="label:N")
+    # below 1 the bar runs left from 1, towards the names: its label goes right of the 1 line, in the bar's own row
+    left = base.transform_filter(alt.datum.value < 1).mark_text(align="left", dx=4, fontSize=s.mark - 2).encode(
+        x=alt.datum(1), text="label:N")
     one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(color="#000", strokeWidth=2).encode(x=alt.X("x:Q", scale=scale))
     return alt.layer(bars, right, left, one).properties(height=alt.Step(s.step * bar))
 
@@ -304,7 +307,7 @@ def order_languages(data: Sequence[Row], chart_key: str, *, english_id: str = "e
         top, low = chart_rows[0], chart_rows[-1]
         one = UNIT_WORDS[top.measured.per][0]
         summary = (f"With {top.name}, {top.language} pays the most: {top.premium:.2f}× English's tokens per {one} "
-                   f"(UTF-8 part {top.utf8_part:.2f}× × tokenizer part {top.tokenizer_part:.2f}×); "
+                   f"(its UTF-8 part, {top.utf8_part:.2f}×, times its tokenizer part, {top.tokenizer_part:.2f}×); "
                    f"{low.language} the least, {low.premium:.2f}×.")
         hindi = next((r for r in chart_rows if r.language_id == "hi_Deva"), None)
         if hindi is not None:

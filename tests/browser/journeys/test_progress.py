@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import re
 
-from tests.browser.browser_helpers import assert_no_exception, main_area, screenshot, settle, skip_without_browser
+from tests.browser.browser_helpers import (assert_no_exception, main_area, screenshot, settle, skip_without_browser,
+                                           step_button)
 
 skip_without_browser()
 
@@ -72,7 +73,7 @@ def test_answers_on_three_pages_are_saved_and_come_back_in_a_fresh_browser(fresh
     # 1. Train, predict first: merge 1 of the news corpus.
     first = fresh_context("laptop")
     page = visit(first, "Train_step_by_step", "preset=news&predict=1")
-    main_area(page).get_by_role("button", name="Next", exact=True).click()
+    step_button(main_area(page), "Next").click()
     settle(page)
     main_area(page).get_by_text("n + e", exact=True).click()
     main_area(page).get_by_role("button", name="Check", exact=True).click()

@@ -1,0 +1,246 @@
+"""Journeys on a 1366x768 laptop and a 390x844 phone: the result of a click in view; nothing wider than the phone.
+
+Laptop: on every stepping page, after the page's main control (Next) the part of the page it changed is in the
+window without the learner scrolling; after Check, a lesson exercise's feedback box is in the window, with the
+Check button first scrolled to the window's bottom edge (the learner scrolled just far enough to press it).
+Phone: every page fits the screen's width, and the sidebar is closed after navigating by the sidebar or by a
+lesson's link.
+
+Screenshots (artifacts/screenshots/): journey-laptop-*.png, journey-phone-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from lessons.course import course
+from tests.browser.browser_helpers import (
+    chart_text_cut,
+    cut_off,
+    main_area,
+    screenshot,
+    settle,
+    skip_without_browser,
+    step_button,
+)
+
+skip_without_browser()
+
+from playwright.sync_api import expect  # noqa: E402
+
+IN_VIEW = """(sel) => {
+    const els = [...document.querySelectorAll(sel)].filter(el => el.getBoundingClientRect().height > 0);
+    if (!els.length) return 'missing: ' + sel;
+    const h = window.innerHeight, out = [];
+    const header = document.querySelector('[data-testid="stHeader"]');  // it lies over the page's top
+    const top = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
+    for (const el of els) {
+        const r = el.getBoundingClientRect();
+        // the whole element; one taller than the window: its top half of the window at least
+        const ok = r.top >= top - 1 && (r.bottom <= h + 1 || (r.height > h - top && r.top < h / 2));
+        if (!ok) out.push(`${sel} at y=${Math.round(r.top)}..${Math.round(r.bottom)}, window ${h}`);
+    }
+    return out.join('; ');
+}"""
+
+
+def in_view(page, selector: str, timeout_ms: int = 8_000) -> str:
+    """'' once ``selector`` is in the window (waiting up to ``timeout_ms`` for the page to settle), else where it is."""
+    try:
+        page.wait_for_function(f"(sel) => ({IN_VIEW})(sel) === ''", arg=selector, timeout=timeout_ms)
+    except Exception:  # noqa: BLE001 - the message below says where it is
+        pass
+    return page.evaluate(IN_VIEW, selector)
+
+
+def next_button(page):
+    return step_button(main_area(page), "Next")
+
+
+# page, its query, what the main control changes (every one must be in view after the click)
+CHART = '[data-testid="stMain"] [data-testid="stVegaLiteChart"]'
+STEPPERS = [  # what is measured exists before the fix too (the result containers came with it)
+    ("Train_step_by_step", "", ['[data-testid="stMain"] .tl-step', CHART]),
+    ("Encode_step_by_step", "", ['[aria-label^="tokens before the merge"]', '[aria-label^="tokens after the merge"]']),
+    ("Streaming", "", [".tl-stream", ".tl-now"]),
+    ("The_family", "", [CHART, '[data-testid="stMain"] .tl-note']),
+]
+
+
+@pytest.mark.parametrize(("url", "query", "changed"), STEPPERS, ids=[s[0] for s in STEPPERS])
+def test_laptop_after_next_what_changed_is_in_view(fresh_context, visit, url, query, changed) -> None:
+    page = visit(fresh_context("laptop"), url, query)
+    for step in (1, 2):  # the first click (the page at its top) and one after it (wherever that left the page)
+        next_button(page).click()
+        settle(page)
+        problems = [p for sel in changed if (p := in_view(page, sel))]
+        assert not problems, f"{url}, after Next #{step}: " + "; ".join(problems)
+        header = page.get_by_test_id("stHeader").bounding_box()
+        box = next_button(page).bounding_box()
+        assert box and header["y"] + header["height"] <= box["y"] + 1 and box["y"] + box["height"] <= 768, \
+            f"{url}: Next left the window (or went under the header): {box}"
+    screenshot(page, f"journey-laptop-{url.lower()}-next")
+
+
+def test_laptop_an_example_on_tokenize_anything_shows_its_counts_and_tokens(fresh_context, visit) -> None:
+    page = visit(fresh_context("laptop"), "Tokenize_anything")
+    main_area(page).get_by_role("button", name="Hinglish", exact=True).click()
+    settle(page)
+    problems = [p for sel in ('[data-testid="stMain"] [data-testid="stMetric"]', '[data-testid="stMain"] .tl-chips')
+                if (p := in_view(page, sel))]
+    assert not problems, problems
+    screenshot(page, "journey-laptop-tokenize-example")
+
+
+def test_laptop_beyond_hindi_a_group_of_languages_brings_its_chart_into_view(fresh_context, visit) -> None:
+    page = visit(fresh_context("laptop"), "Beyond_Hindi")
+    main_area(page).locator('[data-testid="stButtonGroup"] button', has_text="Languages of India").click()
+    settle(page)
+    assert not (where := in_view(page, CHART)), where  # taller than the window: its top half of the window at least
+    screenshot(page, "journey-laptop-beyond-hindi-group")
+
+
+def test_laptop_english_vs_hindi_check_keeps_the_verdicts_in_view(fresh_context, visit) -> None:
+    """Both predictions checked: the box moves below the sentences (the rest of the page opens); it stays in view."""
+    page = visit(fresh_context("laptop"), "English_vs_Hindi")
+    box = ".st-key-tl-keep-evh-predictions"
+    for n in (0, 1):
+        group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
+        group.locator("label").first.click()
+        settle(page)
+        main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+        # the second Check opens the rest of the page: a long run (the page's script brings the box back after it)
+        page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
+                               ".getAttribute('data-test-script-state') === 'notRunning'", timeout=90_000)
+        assert not (where := in_view(page, f"{box} .tl-note", 30_000)), f"after Check #{n + 1}: {where}"
+    screenshot(page, "journey-laptop-english-hindi-checked")
+
+
+def test_laptop_autoplay_and_page_loads_do_not_scroll(fresh_context, visit) -> None:
+    """Only a click brings a result into view: a page opened on a later step starts at its top."""
+    page = visit(fresh_context("laptop"), "Train_step_by_step", "preset=D&step=3")
+    page.wait_for_timeout(1_000)
+    assert page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollTop") == 0
+
+
+def _answer(page, box, kind: str) -> None:
+    """Any answer of the right kind (right or wrong does not matter here: the feedback box is what is measured)."""
+    if kind == "choice":
+        box.locator('[data-testid="stRadio"] [role="radiogroup"] label').first.click()
+    elif kind == "number":
+        field = box.locator("input[type=number]")
+        field.fill("3")
+        field.press("Enter")
+    elif kind in ("split", "word"):
+        field = box.locator("input[type=text]")
+        field.fill("a | b" if kind == "split" else "chai")
+        field.press("Enter")
+    else:  # order: pick the first option
+        option = page.locator('[role="option"]:visible').first
+        for _ in range(3):  # a rerun that ends just after the click closes the list: open it again
+            settle(page)
+            box.locator('[data-testid="stMultiSelect"]').click()
+            try:
+                option.wait_for(timeout=4_000)
+                break
+            except Exception:  # noqa: BLE001 - tried again, and the click below names the failure
+                page.keyboard.press("Escape")
+        option.click()
+        page.keyboard.press("Escape")
+    settle(page)
+
+
+def _sample() -> list[tuple[str, str, str]]:
+    """Every lesson's first and last exercise, and every kind at least once: 19 of the 47."""
+    picked, kinds = [], set()
+    for lesson in course().lessons:
+        for i, ex in enumerate(lesson.exercises):
+            if i in (0, len(lesson.exercises) - 1) or ex.kind not in kinds:
+                picked.append((lesson.id, ex.id, ex.kind))
+                kinds.add(ex.kind)
+    return picked
+
+
+def test_laptop_every_sampled_exercise_feedback_is_in_view_after_check(fresh_context, visit) -> None:
+    context = fresh_context("laptop")
+    sample = _sample()
+    assert len(sample) >= 18 and {k for *_, k in sample} >= {"choice", "number", "split", "order", "word"}
+    problems, lesson_open = [], None
+    for lesson, ex_id, kind in sample:
+        if lesson != lesson_open:
+            page = visit(context, "Lessons", f"lesson={lesson}")
+            lesson_open = lesson
+        sel = f".st-key-exercise-{lesson}-{ex_id}"
+        box = main_area(page).locator(sel)
+        _answer(page, box, kind)
+        check = box.get_by_role("button", name="Check", exact=True)
+        # the learner scrolled just far enough to see Check: it sits at the window's bottom edge
+        check.evaluate("el => el.scrollIntoView({block: 'end'})")
+        check.click()
+        settle(page)
+        feedback = f"{sel} .tl-note"
+        expect(main_area(page).locator(feedback).first).to_be_attached()
+        where = in_view(page, feedback)
+        if where:
+            problems.append(f"{lesson}/{ex_id}: {where}")
+            screenshot(page, f"journey-laptop-feedback-{lesson}-{ex_id}")
+    assert not problems, f"{len(problems)} of {len(sample)} feedback boxes out of view:\n" + "\n".join(problems)
+
+
+# -- phone ------------------------------------------------------------------------------------------------
+PAGES = ["", "Train_step_by_step", "Tokenize_anything", "Encode_step_by_step", "Bytes_per_character", "Real_tokenizers",
+         "English_vs_Hindi", "Beyond_Hindi", "Cost_and_context", "Streaming", "Quirks", "The_family", "Lessons"]
+
+
+def sidebar_collapsed(page) -> bool:
+    return page.locator('[data-testid="stSidebar"]').get_attribute("data-collapsed") == "true"
+
+
+def test_phone_every_page_fits_the_screen(fresh_context, visit) -> None:
+    context = fresh_context("phone")
+    problems = {}
+    for url in PAGES:
+        page = visit(context, url)
+        page.evaluate("document.fonts.ready")
+        page.wait_for_timeout(400)  # charts draw after the run
+        found = cut_off(page) + [f"chart text cut: {t}" for t in chart_text_cut(page)]
+        if found:
+            problems[url or "Home"] = found
+            screenshot(page, f"journey-phone-{(url or 'home').lower()}")
+    assert not problems, problems
+
+
+def test_phone_sidebar_closes_after_navigation(fresh_context, visit) -> None:
+    page = visit(fresh_context("phone"), "Lessons", "lesson=quirks")
+    assert sidebar_collapsed(page), "the sidebar covers the page when it opens"
+    # by the sidebar
+    page.get_by_test_id("stExpandSidebarButton").click()
+    expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "false")
+    page.locator('[data-testid="stSidebar"] a[data-testid="stPageLink-NavLink"]', has_text="Streaming").click()
+    page.wait_for_url("**/Streaming*")
+    settle(page)
+    expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+    screenshot(page, "journey-phone-after-sidebar-link")
+    # by a lesson's link (the sidebar was opened again, then left open while the learner went back to the lesson)
+    page.get_by_test_id("stExpandSidebarButton").click()
+    page.locator('[data-testid="stSidebar"] a[data-testid="stPageLink-NavLink"]', has_text="Lessons").click()
+    page.wait_for_url("**/Lessons*")
+    settle(page)
+    expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+    link = main_area(page).locator('a[data-testid="stPageLink-NavLink"]:not([href*="Lessons"])').first  # to a lab
+    link.scroll_into_view_if_needed()
+    link.click()
+    page.wait_for_url(lambda url: "/Lessons" not in url)
+    settle(page)
+    expect(page.locator('[data-testid="stSidebar"]')).to_have_attribute("data-collapsed", "true")
+    screenshot(page, "journey-phone-after-lesson-link")
+
+
+def test_phone_train_one_step_is_one_screen(fresh_context, visit) -> None:
+    """Train on a phone: after Next, the step row, the merge and the whole chart on one screen (they took 1-1.5)."""
+    page = visit(fresh_context("phone"), "Train_step_by_step")
+    next_button(page).click()
+    settle(page)
+    problems = [p for sel in ('[data-testid="stMain"] .tl-step', CHART, ".st-key-tl-act-train") if (p := in_view(page, sel))]
+    assert not problems, problems
+    screenshot(page, "journey-phone-train-next")

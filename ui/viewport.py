@@ -1,0 +1,152 @@
+"""What a click changed stays in view; on a phone the sidebar gets out of the way after navigation.
+
+Layout comes first: each page draws the result of its main control right under it (see the step
+views). This module is the safety net for what layout alone cannot promise on every screen, one small
+script installed once per browser tab by :func:`install` (``ui.layout.page_setup`` calls it):
+
+- **The result of a click in view.** A control row drawn in a container keyed with :func:`action`
+  (``tl-act-<name>``) and its result in a container keyed with :func:`result` (``tl-result-<name>``):
+  after a click on a button of the row, once the run has finished and the result's size has settled (up to
+  30 s: a run that opens a whole page takes a while; scrolling by hand meanwhile cancels it),
+  the window scrolls just enough to show the whole result (or its top, when it is taller than the
+  window), and not at all when it is already in view. A question drawn in a container keyed with
+  :func:`keep` (``tl-keep-<name>``), and a lesson exercise (keyed ``exercise-...``), is kept in view the same
+  way after Check. Autoplay ticks and page loads never
+  scroll: only a click does.
+- **The sidebar closes after navigation on a narrow screen.** On a phone the sidebar covers most of
+  the page; Streamlit closes it after its own page list, not after ``st.page_link``. After the address
+  changes (a sidebar link, a lesson link, Back), a sidebar left open on a screen narrower than
+  Streamlit's ``md`` breakpoint is closed with its own button.
+
+Streamlit 1.67 runs the script of ``st.html(..., unsafe_allow_javascript=True)`` in the page itself (not
+an iframe); the script guards itself so a second copy does nothing.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+ACTION_PREFIX = "tl-act-"
+RESULT_PREFIX = "tl-result-"
+KEEP_PREFIX = "tl-keep-"
+#: Streamlit's "md" breakpoint: at or below this width the sidebar overlays the page.
+NARROW_PX = 768
+
+SCRIPT = """
+<script>
+(() => {
+  if (window.__tlViewport) return;
+  window.__tlViewport = true;
+  const NARROW = %(narrow)d, ACT = 'st-key-%(act)s', RES = 'st-key-%(res)s';
+  const KEEP = ['st-key-%(keep)s', 'st-key-exercise-'];
+  const keyOf = (el, prefix) => el && [...el.classList].find(c => c.startsWith(prefix));
+
+  // -- the result of a click in view ------------------------------------------------------------------
+  let pending = null;
+  document.addEventListener('click', (event) => {
+    // Streamlit's own buttons only (Next, Check, an example, a segmented control's choice): not a select box's
+    // or a chart's little buttons
+    const button = event.target.closest && event.target.closest('[data-testid="stMain"] button[data-testid^="stBaseButton"]'
+      + ', [data-testid="stMain"] [data-testid="stButtonGroup"] button');
+    if (!button) return;
+    const act = button.closest('[class*="' + ACT + '"]');
+    let target = null;
+    if (act) target = '.' + RES + keyOf(act, ACT).slice(ACT.length);
+    else for (const prefix of KEEP) {
+      const keep = button.closest('[class*="' + prefix + '"]');
+      if (keep) { target = '.' + keyOf(keep, prefix); break; }
+    }
+    const control = act ? '.' + keyOf(act, ACT) : null;
+    if (target) pending = {target, control, since: Date.now(), ran: false, last: null, still: 0};
+  }, true);
+
+  // the learner scrolls on their own meanwhile: leave the page where they put it
+  for (const type of ['wheel', 'touchmove', 'keydown']) {
+    document.addEventListener(type, () => { pending = null; }, {capture: true, passive: true});
+  }
+
+  const scroller = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const oy = getComputedStyle(p).overflowY;
+      if ((oy === 'auto' || oy === 'scroll') && p.scrollHeight > p.clientHeight) return p;
+    }
+    return document.scrollingElement;
+  };
+
+  // Streamlit's header lies over the top of the page: what is under it is not in view
+  const headerBottom = () => {
+    const header = document.querySelector('[data-testid="stHeader"]');
+    return header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
+  };
+
+  const bring = (el, controlSel) => {
+    const r = el.getBoundingClientRect(), h = window.innerHeight, gap = 8, top = headerBottom();
+    if (r.top >= top && r.bottom <= h) return;
+    // the whole result when it fits; when it is taller than the window, its top, with the control row above it
+    // when that still leaves the result's start on screen
+    let dy = Math.min(r.bottom - h + gap, r.top - top - gap);
+    const control = controlSel && document.querySelector(controlSel);
+    if (r.height > h - top - 2 * gap && control) {
+      const c = control.getBoundingClientRect();
+      if (c.top > top && r.top - c.top < h / 2) dy = Math.min(dy, c.top - top - gap);
+    }
+    if (dy > 0 || r.top < top) scroller(el).scrollBy({top: dy, left: 0, behavior: 'instant'});
+  };
+
+  const idle = () => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return app && app.getAttribute('data-test-script-state') !== 'running'
+      && !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]');
+  };
+
+  setInterval(() => {
+    if (!pending) return;
+    if (Date.now() - pending.since > 30000) { pending = null; return; }  // a slow run (a whole page) included
+    if (!idle()) { pending.ran = true; pending.still = 0; return; }
+    if (!pending.ran && Date.now() - pending.since < 700) return;  // the run has not started yet
+    const el = document.querySelector(pending.target);
+    if (!el) return;
+    const r = el.getBoundingClientRect(), now = Math.round(r.top) + ':' + Math.round(r.height);
+    pending.still = now === pending.last ? pending.still + 1 : 0;
+    pending.last = now;
+    if (pending.still >= 2) { bring(el, pending.control); pending = null; }  // unchanged three looks: settled
+  }, 80);
+
+  // -- a narrow screen: close the sidebar after navigation ---------------------------------------------
+  let path = location.pathname, moved = 0;
+  setInterval(() => {
+    if (location.pathname !== path) { path = location.pathname; moved = Date.now(); }
+    if (!moved || Date.now() - moved > 4000 || window.innerWidth > NARROW) return;
+    const bar = document.querySelector('[data-testid="stSidebar"]');
+    if (!bar || bar.getAttribute('data-collapsed') !== 'false') return;
+    const close = bar.querySelector('[data-testid="stSidebarCollapseButton"] button')
+      || document.querySelector('[data-testid="stSidebarCollapseButton"] button');
+    if (close) { close.click(); moved = 0; }
+  }, 100);
+})();
+</script>
+""" % {"narrow": NARROW_PX, "act": ACTION_PREFIX, "res": RESULT_PREFIX, "keep": KEEP_PREFIX}
+
+
+def action(name: str) -> str:
+    """The container key for a page's main control row: a click there brings :func:`result` into view."""
+    return ACTION_PREFIX + name
+
+
+def result(name: str) -> str:
+    """The container key for what the control row named ``name`` changes."""
+    return RESULT_PREFIX + name
+
+
+def keep(name: str) -> str:
+    """The container key for a question and its verdict: after a click on one of its buttons (Check), it stays in
+    view, wherever the run moved it."""
+    return KEEP_PREFIX + name
+
+
+def install() -> None:
+    """Install the script (once per browser tab; call it in the sidebar, where it takes no room)."""
+    st.html(SCRIPT, unsafe_allow_javascript=True)
+
+
+__all__ = ["action", "install", "keep", "result"]
