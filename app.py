@@ -46,7 +46,8 @@ for section, entries in sections():
     for first in range(0, len(labs), 2):
         for column, entry in zip(st.columns(2, border=True), labs[first : first + 2]):
             with column:
-                st.page_link(entry.path, label=f"**{entry.title}**", icon=entry.icon, query_params=link_params())
+                st.page_link(entry.path, label=f"**{entry.title}**", icon=entry.icon,
+                             query_params=link_params(entry.url_path))
                 st.caption(entry.blurb)
 
 st.subheader("Who it is for")

@@ -56,9 +56,8 @@ pick.selectbox(
 preset = lessons.presets().get(preset_id)
 if preset is not None and preset.note and not LARGE:
     about.html(callout_html(preset.note))
-if preset is not None and preset.lesson and not CLASSROOM:
-    with about:
-        lesson_link(preset.lesson)
+with about:  # back to the lesson that linked here, else the preset's own (in classroom mode too)
+    lesson_link(preset.lesson if preset is not None else None)
 
 settings = tv.current_settings(params)
 changed = tv.changed_settings(settings, preset_defaults) if preset is not None else []

@@ -41,7 +41,8 @@ def test_opens_on_the_first_lesson_with_its_list_and_progress() -> None:
 def test_a_lesson_link_carries_its_settings() -> None:
     at = lesson_page("bpe-training")
     tries = [link.proto for link in at.main.get("page_link") if link.proto.page == "Train_step_by_step"]
-    assert any(p.query_string == "preset=chai&step=1" for p in tries)
+    # the settings, then where it comes from (the page it opens links back to this lesson)
+    assert any(p.query_string == "preset=chai&step=1&from=bpe-training" for p in tries)
 
 
 def answer(at, kind: str, value) -> None:

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import viewport
+from ui import state, viewport
 
 APP_NAME = "Tokenization Lab"
 APP_ICON = ":material/token:"
@@ -241,16 +241,28 @@ class _Switch:
     def remember(self) -> None:  # on_change: runs before the script, so the rerun sees the new value
         st.session_state[self.store] = bool(st.session_state[self.key])  # (classroom mode brings large type: page_setup)
 
-    def sync(self) -> bool:
-        """Decide the value for this run, restore the widget value, mirror the URL."""
-        if self.store not in st.session_state:  # the first run of this browser session: the link decides
-            st.session_state[self.store] = st.query_params.get(self.param, "") in ("1", "true", "on", "yes")
+    def in_url(self) -> bool:
+        return st.query_params.get(self.param, "") in ("1", "true", "on", "yes")
+
+    def sync(self, *, implied: bool = False) -> bool:
+        """Decide the value for this run, restore the widget value, mirror the URL.
+
+        The link decides on the first run of a browser session and when Back or Forward brought this address
+        (the URL is then the view). ``implied``: another switch brings this one (classroom mode brings large
+        type), so the address need not say it.
+        """
+        if self.store not in st.session_state or state.history_navigation():
+            st.session_state[self.store] = self.in_url()
+        if implied:
+            st.session_state[self.store] = True
         on = self.on()
         st.session_state[self.key] = on  # the toggle is created without value=: no double-default warning
-        if on and st.query_params.get(self.param) != "1":
+        if on and not implied and not self.in_url():
             st.query_params[self.param] = "1"
+            state.note_address()
         elif not on and self.param in st.query_params:
             del st.query_params[self.param]
+            state.note_address()
         return on
 
 
@@ -275,12 +287,14 @@ def classroom_on() -> bool:
     return CLASSROOM.on()
 
 
-def link_params() -> dict[str, str] | None:
+def link_params(page: str | None = None) -> dict[str, str] | None:
     """Query params to put on links to other pages, so large type and classroom mode travel with them.
 
-    Use with st.page_link(..., query_params=link_params()).
+    ``page`` (a page's URL path): the link also carries the settings the learner left on that page (the
+    sidebar, the home page's cards), so the click brings that view back in one history entry, with an
+    address that is a link to it. Use with st.page_link(..., query_params=link_params()).
     """
-    params = {}
+    params = state.kept_address(page) if page is not None else {}
     if large_type_on():
         params[LARGE_TYPE_PARAM] = "1"
     if classroom_on():
@@ -325,7 +339,7 @@ def _draw_sidebar() -> None:
             st.caption(f"**{section.upper()}**")
             for entry in entries:
                 st.page_link(
-                    entry.path, label=entry.title, icon=entry.icon, query_params=link_params()
+                    entry.path, label=entry.title, icon=entry.icon, query_params=link_params(entry.url_path)
                 )
         st.divider()
         for switch in (LARGE, CLASSROOM):
@@ -347,9 +361,8 @@ def page_setup(title: str, *, heading: bool = True) -> None:
         page_icon=entry.icon if entry else APP_ICON,
         layout="wide",
     )
-    if CLASSROOM.sync():  # classroom mode comes with large type
-        st.session_state[LARGE.store] = True
-    on = LARGE.sync()
+    state.begin_run(entry.url_path if entry else "", shared=(LARGE.param, CLASSROOM.param))  # entered, or a rerun?
+    on = LARGE.sync(implied=CLASSROOM.sync())  # classroom mode comes with large type
     _draw_sidebar()
     st.html(_BASE_CSS)
     if on:
