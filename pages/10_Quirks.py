@@ -5,7 +5,7 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import figure, large_type_on, page_setup
 
 page_setup("Quirks")
 
@@ -247,8 +247,11 @@ def numbers_section() -> None:
     qv.rows([(label, plain_chips(groups), groups_note(groups)) for label, groups in rules])
     writings = (("no commas", number.plain), ("international commas", international(number.plain)),
                 ("Indian commas", indian(number.plain)))
-    st.markdown("**What each tokenizer does**, measured on this number written three ways:")
-    for key, tok, col in qv.columns(chosen, LARGE):
+    box = figure("number-tokens")
+    box.markdown("**What each tokenizer does**, measured on this number written three ways:")
+    with box:
+        cols = qv.columns(chosen, LARGE)
+    for key, tok, col in cols:
         with col:
             qv.heading(tok)
             probe = tokenizers.encoded(key, DIGIT_PROBE, 50).tokens

@@ -8,7 +8,7 @@ the merge steps are a fragment, so Next reruns only them.
 
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import figure, large_type_on, page_setup
 
 page_setup("The family")
 
@@ -106,7 +106,7 @@ def draw_steps(bpe, wp, key: str) -> None:
     if k == 0:
         st.markdown("**Before any merge** both rules see the same corpus and the same pairs; the charts show each "
                     "rule's top pairs. Press **Next**: which pair does each merge first?")
-    left, right = st.columns(2, gap="large")
+    left, right = figure("merge-rules").columns(2, gap="large")
     with left:
         draw_rule(bpe, k, key)
     with right:
@@ -206,7 +206,7 @@ def part_unigram() -> None:
     if model.vocab_size < model.requested:
         st.caption(f"This corpus supports {plural(model.vocab_size, 'piece')}: Unigram can only keep candidate pieces "
                    "that still earn their place after pruning. A longer text supports more.")
-    table, segs = st.columns([2, 3] if not LARGE else [1, 1], gap="large")
+    table, segs = figure("unigram-pieces").columns([2, 3] if not LARGE else [1, 1], gap="large")
     with table:
         st.markdown("**The pieces, most likely first**")
         st.dataframe(pieces_table := fv.pieces_frame(corpus, vocab), hide_index=True, key=f"{fv.PAGE}.pieces",
@@ -341,8 +341,9 @@ def part_pipeline() -> None:
         if marked:
             st.caption(md_escape(TEXTS["presplit_marks"].format(pieces=plural(marked, "piece").capitalize())))
 
-    st.markdown("#### 3 · Model: the subword model makes tokens")
-    token_chips([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True)
+    with figure("pipeline-tokens"):
+        st.markdown("#### 3 · Model: the subword model makes tokens")
+        token_chips([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True)
     st.caption(md_escape(TEXTS["markers"]))
     token_chips([Chip(raw, t.id, whole=True, piece=t.piece) for raw, t in zip(s.raw, s.tokens)],
                 label="tokens as the vocabulary writes them", mark_pieces=True, runs=False)
@@ -384,8 +385,9 @@ def part_special() -> None:
             cols[1].metric("The messages alone", f"{sum(c.content):,}", help="Each message's text, tokenized on its own.")
             cols[2 % len(cols)].metric("Added by the template", f"{c.added:,}")
             cols[3 % len(cols)].metric("Per message", f"{c.per_message:.1f}")
-            token_chips([Chip(t.piece, t.id, whole=is_whole(t.bytes), highlight=t.special, data=t.bytes)
-                         for t in c.tokens], label="the templated chat", show_ids=not LARGE)
+            with figure("chat-template"):
+                token_chips([Chip(t.piece, t.id, whole=is_whole(t.bytes), highlight=t.special, data=t.bytes)
+                             for t in c.tokens], label="the templated chat", show_ids=not LARGE)
             specials = ", ".join(f"{md_code(piece, visible=False)} ×{n}" for piece, n in c.specials())
             st.markdown(f"Highlighted: the special tokens the template put in: {specials}.")
             st.caption(md_escape(TEXTS["template"].format(template=c.template)))

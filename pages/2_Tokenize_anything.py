@@ -5,7 +5,7 @@ import unicodedata
 import pandas as pd
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, figure, large_type_on, page_setup
 
 page_setup("Tokenize anything")
 
@@ -56,11 +56,12 @@ st.text_area(
     placeholder="Type or paste text here…",
     help="Anything at all. Up to 1 MB; a long text is counted in full, and its first chips are drawn.",
 )
-with st.container(horizontal=True, gap="small", vertical_alignment="center"):
-    st.caption("Try:", width="content")
-    for i, example in enumerate(EXAMPLES):
-        st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example, args=(example["text"],),
-                  type="tertiary")
+if not classroom_on():  # classroom mode: fewer controls, so the chips are on the first screen
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.caption("Try:", width="content")
+        for i, example in enumerate(EXAMPLES):
+            st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example, args=(example["text"],),
+                      type="tertiary")
 
 real_keys = [e.key for e in tokenizers.real_entries()]
 default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOKENIZERS)
@@ -113,11 +114,12 @@ if state.value(PREDICT):  # predict first: every count guessed before any is sho
         st.stop()
 
 counts = results[0][2].measure  # the text's own counts (words, code points, ...), measured once, cached
-st.caption(
-    f"The text: {plural(counts.words, 'word')} · {plural(counts.code_points, 'code point')} · "
-    f"{plural(counts.graphemes, 'grapheme cluster')} · {plural(counts.bytes, 'UTF-8 byte')}. "
-    "Words are runs of characters between spaces; a grapheme cluster is what a reader calls one letter."
-)
+if not classroom_on():
+    st.caption(
+        f"The text: {plural(counts.words, 'word')} · {plural(counts.code_points, 'code point')} · "
+        f"{plural(counts.graphemes, 'grapheme cluster')} · {plural(counts.bytes, 'UTF-8 byte')}. "
+        "Words are runs of characters between spaces; a grapheme cluster is what a reader calls one letter."
+    )
 
 if len(results) == 1:
     key, tok, enc = results[0]
@@ -159,13 +161,15 @@ else:
 show_ids = bool(state.value(SHOW_IDS))
 colour_by = state.value(COLOUR) or "position"
 any_partial = any_lone = any_unknown = False
+chips_box = figure("token-chips")
 for key, tok, enc in results:
     m = enc.measure
     if len(results) > 1 or LARGE:
-        st.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")
+        chips_box.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")
     shown = enc.tokens[:MAX_CHIPS]
-    token_chips([chip_from_token(t) for t in shown], show_ids=show_ids, colour_by=colour_by,
-                label=f"{tok.name}: {m.tokens} tokens", mark_pieces=True, line_breaks=True)
+    with chips_box:
+        token_chips([chip_from_token(t) for t in shown], show_ids=show_ids, colour_by=colour_by,
+                    label=f"{tok.name}: {m.tokens} tokens", mark_pieces=True, line_breaks=True)
     if m.tokens > MAX_CHIPS:
         st.caption(f"Showing the first {MAX_CHIPS:,} of {m.tokens:,} tokens; all are counted.")
     if m.tokens == 0:

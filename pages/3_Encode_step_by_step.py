@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import figure, large_type_on, page_setup
 
 page_setup("Encode step by step")
 
@@ -163,7 +163,8 @@ def draw_steps() -> None:
                  f"single {unit}")
         start += f", and each word ends with the marker {md_code(marker)}." if marker else "."
         st.markdown(start + f" {plural(n, 'merge')} will fire. Press **Next**.")
-        token_chips(chips_at(0), show_ids=True, label="starting tokens", mark_pieces=True)
+        with figure("encode-tokens"):
+            token_chips(chips_at(0), show_ids=True, label="starting tokens", mark_pieces=True)
     else:
         s = trace.steps[step - 1]
         k = len(s.places)
@@ -193,8 +194,9 @@ def draw_steps() -> None:
         st.markdown("**Before**")
         token_chips(chips_at(step - 1, before), show_ids=True, label="tokens before the merge", mark_pieces=True)
         after = {(p, j) for p, ids in enumerate(trace.ids_at(step)) for j, t in enumerate(ids) if t == s.token_id}
-        st.markdown("**After: the final tokens**" if step == n else "**After**")
-        token_chips(chips_at(step, after), show_ids=True, label="tokens after the merge", mark_pieces=True)
+        with figure("encode-tokens"):
+            st.markdown("**After: the final tokens**" if step == n else "**After**")
+            token_chips(chips_at(step, after), show_ids=True, label="tokens after the merge", mark_pieces=True)
     draw_key()
     if step == n:
         final = count_tokens(n)

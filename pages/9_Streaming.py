@@ -4,7 +4,7 @@ import hashlib
 
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import figure, large_type_on, page_setup
 
 page_setup("Streaming")
 
@@ -123,13 +123,14 @@ def draw_stream() -> None:
             st.caption(f"Your predictions on this page: {predict.score_line('streaming-page')}.")
     shown = k - 1 if hidden else k
     now = so_far(events, shown)
-    st.html(streamview.CSS + streamview.panels_html(now, CONTENT["naive"], CONTENT["careful"]))
-    if shown:
-        st.html(streamview.CSS + streamview.current_html(enc.tokens[shown - 1], events[shown - 1], shown, n))
-    elif predicting:
+    with figure("stream-panels"):
+        st.html(streamview.CSS + streamview.panels_html(now, CONTENT["naive"], CONTENT["careful"]))
+        if shown:
+            st.html(streamview.CSS + streamview.current_html(enc.tokens[shown - 1], events[shown - 1], shown, n))
+    if not shown and predicting:
         st.info("**Predict first** is on: press **Next**, then say whether the first token is whole characters "
                 "before it is shown.", icon=":material/psychology:")
-    else:
+    elif not shown:
         st.caption("Press **Next** (or **Autoplay**) to send the tokens one at a time, as a model writes them.")
 
     visible = enc.tokens[:shown] if predicting else enc.tokens[:n]
