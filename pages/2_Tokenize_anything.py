@@ -65,7 +65,8 @@ if not classroom_on():  # classroom mode: fewer controls, so the chips are on th
 
 real_keys = [e.key for e in tokenizers.real_entries()]
 default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOKENIZERS)
-chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers (add more to compare them)")
+chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers (add more to compare them)",
+                              upload=not classroom_on())  # classroom mode: fewer controls
 
 with st.container(horizontal=True, gap="medium", vertical_alignment="center"):
     st.toggle("Predict first", key=PREDICT.skey,
@@ -121,23 +122,9 @@ if not classroom_on():
         "Words are runs of characters between spaces; a grapheme cluster is what a reader calls one letter."
     )
 
-if len(results) == 1:
-    key, tok, enc = results[0]
-    m = enc.measure
-    cols = st.columns(4)
-    cols[0].metric("Tokens", f"{m.tokens:,}", help="What a model reads, and what you pay for.")
-    cols[1].metric("Tokens per word", ratio(m.tokens, m.words),
-                   help="Large tokenizers give English prose about 1.3: measure your own text, don't trust the rule of thumb.")
-    cols[2].metric("Characters per token", ratio(m.code_points, m.tokens),
-                   help="Code points per token. Large tokenizers give English prose about 4.")
-    if m.unknown:
-        cols[3].metric("Unseen characters", f"{m.unknown:,}",
-                       help="Characters this character-level model never saw in training: no id, shown with ?.")
-    else:
-        cols[3].metric("Partial tokens", f"{m.partial:,}",
-                       help="Tokens that hold only part of a character's bytes: not text on their own. Drawn as hex bytes "
-                       "with a dashed border; the letters they make are written under them.")
-else:
+
+def draw_comparison() -> None:
+    """The tokenizers' counts side by side, one row each."""
     table = pd.DataFrame(
         {
             "tokenizer": [tok.name for _, tok, _ in results],
@@ -157,6 +144,26 @@ else:
             "partial tokens": st.column_config.NumberColumn(help="Tokens that are only part of a character's bytes."),
         },
     )
+
+
+if len(results) == 1:
+    key, tok, enc = results[0]
+    m = enc.measure
+    cols = st.columns(4)
+    cols[0].metric("Tokens", f"{m.tokens:,}", help="What a model reads, and what you pay for.")
+    cols[1].metric("Tokens per word", ratio(m.tokens, m.words),
+                   help="Large tokenizers give English prose about 1.3: measure your own text, don't trust the rule of thumb.")
+    cols[2].metric("Characters per token", ratio(m.code_points, m.tokens),
+                   help="Code points per token. Large tokenizers give English prose about 4.")
+    if m.unknown:
+        cols[3].metric("Unseen characters", f"{m.unknown:,}",
+                       help="Characters this character-level model never saw in training: no id, shown with ?.")
+    else:
+        cols[3].metric("Partial tokens", f"{m.partial:,}",
+                       help="Tokens that hold only part of a character's bytes: not text on their own. Drawn as hex bytes "
+                       "with a dashed border; the letters they make are written under them.")
+elif not classroom_on():  # classroom mode: the table comes after the chips, so they are on the first screen
+    draw_comparison()
 
 show_ids = bool(state.value(SHOW_IDS))
 colour_by = state.value(COLOUR) or "position"
@@ -178,6 +185,8 @@ for key, tok, enc in results:
     any_unknown |= m.unknown > 0
     any_lone |= any(lone_marks(t.label) for t in shown)
 
+if len(results) > 1 and classroom_on():
+    draw_comparison()
 legend = ["· is a space, ↵ a newline, ⇥ a tab", "a wider gap separates the pre-split pieces",
           "hover over a chip for its id"]
 if any_partial:

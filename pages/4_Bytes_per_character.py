@@ -130,8 +130,10 @@ def part(name: str):
 # -- the text counted four ways ---------------------------------------------------------------------
 if counts.code_points:
     per_grapheme = counts.bytes / counts.graphemes
-    # Five across; in large type three and two, so the labels are not cut short.
-    c1, c2, c3, c4, c5 = [*st.columns(3), *st.columns(3)[:2]] if large_type_on() else st.columns(5)
+    # Five across; in large type three and two, so the labels are not cut short. Classroom mode: on the code
+    # points' slide.
+    with part("Every code point"):
+        c1, c2, c3, c4, c5 = [*st.columns(3), *st.columns(3)[:2]] if large_type_on() else st.columns(5)
     c1.metric("Code points", f"{counts.code_points:,}", help="Unicode characters as stored, one number each.")
     c2.metric(
         "Grapheme clusters",
@@ -208,7 +210,7 @@ with part("Byte ladder"):
     except tokenizers.Unavailable as exc:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         ladder_key = LADDER_TOKENIZERS[0]
-    st.caption(
+    (st.container() if not classroom_on() else st.expander("How to read the ladder")).caption(
         "A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any text and "
         "nothing is ever unknown. The price: a token can stop in the middle of a character. Dashed chips are tokens "
         "that are not whole characters (their bytes in hex); a code point with a dashed, shaded box is cut by a token "
@@ -216,20 +218,20 @@ with part("Byte ladder"):
     )
     if ladder_text:
         ladder, lc = bv.token_ladder_for(ladder_key, ladder_text)
-        m1, m2, m3, m4 = st.columns(4)
-        m1.metric("Tokens", f"{lc.tokens:,}")
-        m2.metric(
-            "Not whole characters",
-            f"{lc.partial:,}",
-            help="Tokens whose bytes are not complete characters on their own (decoded alone they would be broken).",
-        )
-        m3.metric(
-            "Characters cut",
-            f"{lc.split_chars:,}",
-            help="Code points with a token boundary inside them: their bytes are spread over two or more tokens.",
-        )
-        m4.metric("Bytes", f"{lc.bytes:,}")
-        with figure("byte-ladder"):
+        with figure("byte-ladder"):  # the ladder and its counts
+            m1, m2, m3, m4 = st.columns(4)
+            m1.metric("Tokens", f"{lc.tokens:,}")
+            m2.metric(
+                "Not whole characters",
+                f"{lc.partial:,}",
+                help="Tokens whose bytes are not complete characters on their own (decoded alone they would be broken).",
+            )
+            m3.metric(
+                "Characters cut",
+                f"{lc.split_chars:,}",
+                help="Code points with a token boundary inside them: their bytes are spread over two or more tokens.",
+            )
+            m4.metric("Bytes", f"{lc.bytes:,}")
             st.html(ladder)
     else:
         st.info("Type some text above to see how this tokenizer cuts it into tokens.", icon=":material/edit:")

@@ -228,6 +228,8 @@ CLASSROOM_CSS_MARKER = "/* ui.layout: classroom */"
 _CLASSROOM_CSS = f"""
 <style>
 {CLASSROOM_CSS_MARKER}
+/* With the sidebar closed, Streamlit's header bar (only the button that opens it) would cover the page's title. */
+[data-testid="stHeader"] {{ background: transparent; }}
 @media (min-width: 1100px) {{
   [data-testid="stSidebar"][data-collapsed="false"] {{
     width: 300px !important;

@@ -20,7 +20,7 @@ from ui.layout import PAGES, figure_selector
 SCREEN_HEIGHT = 1080  # the projector size in tests/browser/journeys/conftest.py
 MIN_TEXT_PX = 20
 #: How much of a figure must be on the first screen: all of it, or this much of a taller one.
-MIN_SHOWN_PX = 360
+MIN_SHOWN_PX = 320
 #: A cold server loads every production tokenizer on the first visit to Real tokenizers: give a page that long.
 COLD_PAGE_MS = 90_000
 
@@ -125,7 +125,7 @@ def test_train_predict_first_keeps_the_chart_on_screen_after_check(fresh_context
     _settled_large(page)
     page.locator(".st-key-train-next button").click()
     settle(page)
-    page.locator('[data-testid="stRadio"] label').first.click()
+    page.locator('[data-testid="stRadio"] [role="radiogroup"] label').first.click()
     settle(page)
     page.locator('[class*="st-key-predict-"][class*="-check"] button').click()
     settle(page)
