@@ -17,6 +17,7 @@ computes its answer, see :mod:`lessons.exercises`)::
     label = "Step through the chai stall"
     page = "Train_step_by_step"   # a page's URL path
     params = {preset = "chai"}
+    figure = "train-merge"        # what the link is for: in classroom mode it is on the first screen
 
     [[exercise]]
     id = "chai-first-merge"
@@ -55,11 +56,13 @@ class LessonError(ValueError):
 
 @dataclass(frozen=True)
 class Link:
-    """A link into the lab: a page's URL path and its settings."""
+    """A link into the lab: a page's URL path, its settings, and the figure the lesson sends the reader to see
+    (a name the page gives that figure, ``ui.layout.figure``: in classroom mode it is on the first screen)."""
 
     label: str
     page: str
     params: dict[str, str] = field(default_factory=dict)
+    figure: str = ""
 
 
 @dataclass(frozen=True)
@@ -160,7 +163,11 @@ def _link(data: Any, where: str, *, label_required: bool = True) -> Link:
     params = {str(k): str(v) for k, v in params.items()}
     _check_tokenizers(params, where)
     label = _text(data, "label", where, required=label_required) if label_required or "label" in data else ""
-    return Link(label, page, params)
+    figure = _text(data, "figure", where, required=False)
+    if figure and not FIGURE_NAME.fullmatch(figure):
+        raise LessonError(f"{where}: 'figure' {figure!r} must be a figure's name: lower-case letters, digits and "
+                          "single hyphens, such as \"share-chart\"")
+    return Link(label, page, params, figure)
 
 
 def _check_tokenizers(params: dict[str, str], where: str) -> None:
@@ -176,7 +183,9 @@ def _check_tokenizers(params: dict[str, str], where: str) -> None:
 
 EXERCISE_FIELDS = {"id", "prompt", "answer", "kind", "explain", "hint", "view", "unit", "tolerance"}
 LESSON_FIELDS = {"id", "title", "minutes", "objectives", "key_points", "try", "exercise", "figures"}
-LINK_FIELDS = {"label", "page", "params"}
+LINK_FIELDS = {"label", "page", "params", "figure"}
+#: A figure's name, as a page draws it (``ui.layout.figure(name)``) and a link names it.
+FIGURE_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 def _no_unknown(data: dict, allowed: set[str], where: str) -> None:

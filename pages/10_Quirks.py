@@ -5,7 +5,7 @@ import hashlib
 import pandas as pd
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, figure, large_type_on, page_setup
 
 page_setup("Quirks")
 
@@ -241,14 +241,22 @@ def numbers_section() -> None:
         st.warning(md_escape(str(exc)), icon=":material/pin:")
         return
     digits = number.digits
-    st.markdown("**Three rules for cutting the digits**, drawn as chips (rules, not a tokenizer's tokens):")
-    rules = (("one token per digit", list(digits)), ("groups of three from the left", group_digits(digits)),
-             ("right-aligned groups of three", group_digits(digits, align="right")))
-    qv.rows([(label, plain_chips(groups), groups_note(groups)) for label, groups in rules])
+
+    def draw_rules() -> None:
+        st.markdown("**Three rules for cutting the digits**, drawn as chips (rules, not a tokenizer's tokens):")
+        rules = (("one token per digit", list(digits)), ("groups of three from the left", group_digits(digits)),
+                 ("right-aligned groups of three", group_digits(digits, align="right")))
+        qv.rows([(label, plain_chips(groups), groups_note(groups)) for label, groups in rules])
+
+    if not classroom_on():  # classroom mode: under the tokenizers' cuts, so those are on the first screen
+        draw_rules()
     writings = (("no commas", number.plain), ("international commas", international(number.plain)),
                 ("Indian commas", indian(number.plain)))
-    st.markdown("**What each tokenizer does**, measured on this number written three ways:")
-    for key, tok, col in qv.columns(chosen, LARGE):
+    box = figure("number-tokens")
+    box.markdown("**What each tokenizer does**, measured on this number written three ways:")
+    with box:
+        cols = qv.columns(chosen, LARGE)
+    for key, tok, col in cols:
         with col:
             qv.heading(tok)
             probe = tokenizers.encoded(key, DIGIT_PROBE, 50).tokens
@@ -260,6 +268,8 @@ def numbers_section() -> None:
                 chips, count = qv.token_chips(key, text, limit=NUMBER_CHIPS)
                 rows.append((label, chips, qv.count_note(count, len(chips))))
             qv.rows(rows)
+    if classroom_on():
+        draw_rules()
     st.caption(md_escape(C["numbers"]["citation"]) + " " + md_escape(C["numbers"]["finding"]))
     with st.expander(f"Every real tokenizer's digit rule, measured on {DIGIT_PROBE}", key=f"{PAGE}.rules_open",
                      on_change="rerun", icon=":material/pin:") as box:

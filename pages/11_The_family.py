@@ -6,9 +6,11 @@ through ui.familyview's caches -> draw with the shared helpers. One part of the 
 the merge steps are a fragment, so Next reruns only them.
 """
 
+from contextlib import nullcontext
+
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, figure, large_type_on, page_setup
 
 page_setup("The family")
 
@@ -110,7 +112,7 @@ def draw_steps(bpe, wp, key: str) -> None:
         if k == 0:
             st.markdown("**Before any merge** both rules see the same corpus and the same pairs; the charts show each "
                         "rule's top pairs. Press **Next**: which pair does each merge first?")
-        left, right = st.columns(2, gap="large")
+        left, right = figure("merge-rules").columns(2, gap="large")
         with left:
             draw_rule(bpe, k, key)
         with right:
@@ -212,7 +214,7 @@ def part_unigram() -> None:
     if model.vocab_size < model.requested:
         st.caption(f"This corpus supports {plural(model.vocab_size, 'piece')}: Unigram can only keep candidate pieces "
                    "that still earn their place after pruning. A longer text supports more.")
-    table, segs = st.columns([2, 3] if not LARGE else [1, 1], gap="large")
+    table, segs = figure("unigram-pieces").columns([2, 3] if not LARGE else [1, 1], gap="large")
     with table:
         st.markdown("**The pieces, most likely first**")
         st.dataframe(pieces_table := fv.pieces_frame(corpus, vocab), hide_index=True, key=f"{fv.PAGE}.pieces",
@@ -324,41 +326,44 @@ def part_pipeline() -> None:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         return
 
-    st.markdown("#### 1 · Normalise")
-    st.caption(md_escape(TEXTS["normalisers"].get(key, "")))
-    st.html(callout_html(readable_text(s.normalized)))
-    if s.changes:
-        st.markdown("Changed: " + "; ".join(
-            f"{md_code(before, visible=False)} ({fv.code_points(before)}) → {md_code(after, visible=False)} "
-            f"({fv.code_points(after)})" for before, after in s.changes[:8]))
-    elif s.normalized == text:
-        st.caption("Nothing changed for this text.")
+    with figure("pipeline-stages"):  # the four stages, from the first
+        st.markdown("#### 1 · Normalise")
+        st.caption(md_escape(TEXTS["normalisers"].get(key, "")))
+        st.html(callout_html(readable_text(s.normalized)))
+        if s.changes:
+            st.markdown("Changed: " + "; ".join(
+                f"{md_code(before, visible=False)} ({fv.code_points(before)}) → {md_code(after, visible=False)} "
+                f"({fv.code_points(after)})" for before, after in s.changes[:8]))
+        elif s.normalized == text:
+            st.caption("Nothing changed for this text.")
 
-    st.markdown("#### 2 · Pre-split")
-    if s.pieces is None:
-        st.caption(md_escape(TEXTS["presplit_none"]))
-    else:
-        shown = s.pieces[: fv.MAX_PIPELINE_TOKENS]
-        token_chips([Chip(p, None, piece=i) for i, p in enumerate(shown)], label="pieces",
-                    colour_by="position")
-        st.caption(f"{plural(len(s.pieces), 'piece')}, cut by the tokenizer's own regular expression; a merge never "
-                   "crosses two pieces." + (" The first ones are shown." if len(s.pieces) > len(shown) else ""))
-        marked = sum(1 for piece in s.pieces if is_mark(piece[0]))
-        if marked:
-            st.caption(md_escape(TEXTS["presplit_marks"].format(pieces=plural(marked, "piece").capitalize())))
+        st.markdown("#### 2 · Pre-split")
+        if s.pieces is None:
+            st.caption(md_escape(TEXTS["presplit_none"]))
+        else:
+            shown = s.pieces[: fv.MAX_PIPELINE_TOKENS]
+            token_chips([Chip(p, None, piece=i) for i, p in enumerate(shown)], label="pieces",
+                        colour_by="position")
+            st.caption(f"{plural(len(s.pieces), 'piece')}, cut by the tokenizer's own regular expression; a merge never "
+                       "crosses two pieces." + (" The first ones are shown." if len(s.pieces) > len(shown) else ""))
+            marked = sum(1 for piece in s.pieces if is_mark(piece[0]))
+            if marked:
+                st.caption(md_escape(TEXTS["presplit_marks"].format(pieces=plural(marked, "piece").capitalize())))
 
-    st.markdown("#### 3 · Model: the subword model makes tokens")
-    token_chips([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True)
-    st.caption(md_escape(TEXTS["markers"]))
-    token_chips([Chip(raw, t.id, whole=True, piece=t.piece) for raw, t in zip(s.raw, s.tokens)],
-                label="tokens as the vocabulary writes them", mark_pieces=True, runs=False)
+        st.markdown("#### 3 · Model: the subword model makes tokens")
+        token_chips([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True)
+        st.caption(md_escape(TEXTS["markers"]))
+        token_chips([Chip(raw, t.id, whole=True, piece=t.piece) for raw, t in zip(s.raw, s.tokens)],
+                    label="tokens as the vocabulary writes them", mark_pieces=True, runs=False)
 
-    st.markdown(f"#### 4 · Ids: {plural(s.count, 'token')}")
-    st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None, wrap_lines=True)
-    st.caption(md_escape(TEXTS["ids"]))
+        st.markdown(f"#### 4 · Ids: {plural(s.count, 'token')}")
+        st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None, wrap_lines=True)
+        st.caption(md_escape(TEXTS["ids"]))
 
 
-# --- Part 4: special tokens -----------------------------------------------------------------------
+    # --- Part 4: special tokens -----------------------------------------------------------------------
+
+
 def _reset_chat() -> None:
     for param in fv.MESSAGES:
         state.set_value(param, param.default)
@@ -371,10 +376,11 @@ def part_special() -> None:
         st.markdown(md_escape(TEXTS["special"]))
     state.restore([*fv.MESSAGES, fv.STOK, fv.SPECIAL])
     st.markdown("**A short chat, wrapped in a real chat template**")
-    for (role, _), param in zip(fv.CHAT, fv.MESSAGES):
-        st.text_input(f"{role.capitalize()} message", key=param.skey, max_chars=fv.MAX_MESSAGE_CHARS)
-    st.button("Back to the chai-stall chat", key=f"{fv.PAGE}.chat_reset", on_click=_reset_chat, type="tertiary",
-              icon=":material/restart_alt:")
+    with st.expander("The messages", icon=":material/edit_note:") if classroom_on() else nullcontext():
+        for (role, _), param in zip(fv.CHAT, fv.MESSAGES):  # classroom mode: folded away, the chat is the slide
+            st.text_input(f"{role.capitalize()} message", key=param.skey, max_chars=fv.MAX_MESSAGE_CHARS)
+        st.button("Back to the chai-stall chat", key=f"{fv.PAGE}.chat_reset", on_click=_reset_chat, type="tertiary",
+                  icon=":material/restart_alt:")
     messages = tuple((role, st.session_state.get(p.skey) or "") for (role, _), p in zip(fv.CHAT, fv.MESSAGES))
     if any(not text.strip() for _, text in messages):
         st.info("Write something in every message: an empty turn is still a turn, but there is nothing to count.",
@@ -390,8 +396,9 @@ def part_special() -> None:
             cols[1].metric("The messages alone", f"{sum(c.content):,}", help="Each message's text, tokenized on its own.")
             cols[2 % len(cols)].metric("Added by the template", f"{c.added:,}")
             cols[3 % len(cols)].metric("Per message", f"{c.per_message:.1f}")
-            token_chips([Chip(t.piece, t.id, whole=is_whole(t.bytes), highlight=t.special, data=t.bytes)
-                         for t in c.tokens], label="the templated chat", show_ids=not LARGE)
+            with figure("chat-template"):
+                token_chips([Chip(t.piece, t.id, whole=is_whole(t.bytes), highlight=t.special, data=t.bytes)
+                             for t in c.tokens], label="the templated chat", show_ids=not LARGE)
             specials = ", ".join(f"{md_code(piece, visible=False)} ×{n}" for piece, n in c.specials())
             st.markdown(f"Highlighted: the special tokens the template put in: {specials}.")
             st.caption(md_escape(TEXTS["template"].format(template=c.template)))

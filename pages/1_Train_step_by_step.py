@@ -19,7 +19,7 @@ from ui import trainview as tv  # noqa: E402
 from ui.codeview import algorithm_html  # noqa: E402
 from ui.display import callout_html, join_words, md_code, md_escape, plural  # noqa: E402
 from ui.engine import MAX_MERGES, trained_with_progress  # noqa: E402
-from ui.layout import find_page, link_params  # noqa: E402
+from ui.layout import figure, find_page, link_params  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
 from ui.state import publish, restore  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
@@ -237,13 +237,15 @@ def draw_steps(trace, run: str) -> None:
 
         if hidden and k == 0:
             st.info("**Predict first** is on: press **Next**, then guess which pair merge 1 picks before it is shown.")
-            st.markdown("**The corpus before any merge**")
-            st.html(tv.corpus_html(run, trace, 0))
+            with figure("train-corpus"):
+                st.markdown("**The corpus before any merge**")
+                st.html(tv.corpus_html(run, trace, 0))
             st.caption(tv.corpus_caption(trace))
             return
         if hidden:
-            st.markdown(f"**The corpus before merge {k}**: which two neighbours occur most often?")
-            st.html(tv.corpus_html(run, trace, k - 1))
+            with figure("train-corpus"):
+                st.markdown(f"**The corpus before merge {k}**: which two neighbours occur most often?")
+                st.html(tv.corpus_html(run, trace, k - 1))
             st.caption(tv.corpus_caption(trace))
             return
 
@@ -254,7 +256,7 @@ def draw_steps(trace, run: str) -> None:
             left, right = st.columns([3, 2], gap="medium")
             why = right
         words = tv.LARGE_TOP_WORDS if LARGE else tv.TOP_WORDS
-        with left:
+        with left, figure("pair-chart"):
             st.markdown(f"**Pair counts before merge {max(k, 1)}**")
             charts.draw(tv.pair_chart_spec(tv.rows_key(rows), LARGE), key="train.chart")
             shown = (f"The top {len(rows)} of {step.n_pairs:,} distinct pairs." if step.n_pairs > len(rows)
@@ -266,7 +268,7 @@ def draw_steps(trace, run: str) -> None:
             with why:
                 st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")
                 st.html(callout_html(tv.explain(run, trace, k) + "\n" + tv.count_breakdown(run, trace, k)))
-        with right:
+        with right, figure("train-corpus"):
             if k:
                 st.markdown(f"**The corpus after merge {k}**")
                 st.html(tv.corpus_html(run, trace, k, highlight_id=step.token_id, limit=words))

@@ -5,7 +5,7 @@ import unicodedata
 import pandas as pd
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, figure, large_type_on, page_setup
 
 page_setup("Tokenize anything")
 
@@ -56,16 +56,18 @@ st.text_area(
     placeholder="Type or paste text here…",
     help="Anything at all. Up to 1 MB; a long text is counted in full, and its first chips are drawn.",
 )
-# a click on an example brings its counts and tokens into view (ui/viewport.py)
-with st.container(horizontal=True, gap="small", vertical_alignment="center", key=viewport.action("tokenize")):
-    st.caption("Try:", width="content")
-    for i, example in enumerate(EXAMPLES):
-        st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example, args=(example["text"],),
-                  type="tertiary")
+if not classroom_on():  # classroom mode: fewer controls, so the chips are on the first screen
+    # a click on an example brings its counts and tokens into view (ui/viewport.py)
+    with st.container(horizontal=True, gap="small", vertical_alignment="center", key=viewport.action("tokenize")):
+        st.caption("Try:", width="content")
+        for i, example in enumerate(EXAMPLES):
+            st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example, args=(example["text"],),
+                      type="tertiary")
 
 real_keys = [e.key for e in tokenizers.real_entries()]
 default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOKENIZERS)
-chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers (add more to compare them)")
+chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers (add more to compare them)",
+                              upload=not classroom_on())  # classroom mode: fewer controls
 
 with st.container(horizontal=True, gap="medium", vertical_alignment="center"):
     st.toggle("Predict first", key=PREDICT.skey,
@@ -113,14 +115,38 @@ if state.value(PREDICT):  # predict first: every count guessed before any is sho
         st.caption("The counts and the tokens appear once you have predicted each count.")
         st.stop()
 
-with st.container(key=viewport.result("tokenize")):  # what an example or a new text changes
-    counts = results[0][2].measure  # the text's own counts (words, code points, ...), measured once, cached
-    st.caption(
-        f"The text: {plural(counts.words, 'word')} · {plural(counts.code_points, 'code point')} · "
-        f"{plural(counts.graphemes, 'grapheme cluster')} · {plural(counts.bytes, 'UTF-8 byte')}. "
-        "Words are runs of characters between spaces; a grapheme cluster is what a reader calls one letter."
+
+def draw_comparison() -> None:
+    """The tokenizers' counts side by side, one row each."""
+    table = pd.DataFrame(
+        {
+            "tokenizer": [tok.name for _, tok, _ in results],
+            "tokens": [enc.measure.tokens for *_, enc in results],
+            "tokens per word": [enc.measure.tokens_per_word for *_, enc in results],
+            "tokens per character": [enc.measure.tokens_per_char for *_, enc in results],
+            "bytes per token": [enc.measure.bytes_per_token for *_, enc in results],
+            "partial tokens": [enc.measure.partial for *_, enc in results],
+        }
+    )
+    st.dataframe(
+        table, hide_index=True, key=f"{PAGE}.compare",
+        column_config={
+            "tokens per word": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ words (str.split())."),
+            "tokens per character": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ code points."),
+            "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes ÷ tokens: how much text one token carries."),
+            "partial tokens": st.column_config.NumberColumn(help="Tokens that are only part of a character's bytes."),
+        },
     )
 
+
+with st.container(key=viewport.result("tokenize")):  # what an example or a new text changes
+    counts = results[0][2].measure  # the text's own counts (words, code points, ...), measured once, cached
+    if not classroom_on():
+        st.caption(
+            f"The text: {plural(counts.words, 'word')} · {plural(counts.code_points, 'code point')} · "
+            f"{plural(counts.graphemes, 'grapheme cluster')} · {plural(counts.bytes, 'UTF-8 byte')}. "
+            "Words are runs of characters between spaces; a grapheme cluster is what a reader calls one letter."
+        )
     if len(results) == 1:
         key, tok, enc = results[0]
         m = enc.measure
@@ -137,37 +163,21 @@ with st.container(key=viewport.result("tokenize")):  # what an example or a new 
             cols[3].metric("Partial tokens", f"{m.partial:,}",
                            help="Tokens that hold only part of a character's bytes: not text on their own. Drawn as hex bytes "
                            "with a dashed border; the letters they make are written under them.")
-    else:
-        table = pd.DataFrame(
-            {
-                "tokenizer": [tok.name for _, tok, _ in results],
-                "tokens": [enc.measure.tokens for *_, enc in results],
-                "tokens per word": [enc.measure.tokens_per_word for *_, enc in results],
-                "tokens per character": [enc.measure.tokens_per_char for *_, enc in results],
-                "bytes per token": [enc.measure.bytes_per_token for *_, enc in results],
-                "partial tokens": [enc.measure.partial for *_, enc in results],
-            }
-        )
-        st.dataframe(
-            table, hide_index=True, key=f"{PAGE}.compare",
-            column_config={
-                "tokens per word": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ words (str.split())."),
-                "tokens per character": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ code points."),
-                "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes ÷ tokens: how much text one token carries."),
-                "partial tokens": st.column_config.NumberColumn(help="Tokens that are only part of a character's bytes."),
-            },
-        )
+    elif not classroom_on():  # classroom mode: the table comes after the chips, so they are on the first screen
+        draw_comparison()
 
     show_ids = bool(state.value(SHOW_IDS))
     colour_by = state.value(COLOUR) or "position"
     any_partial = any_lone = any_unknown = False
+    chips_box = figure("token-chips")
     for key, tok, enc in results:
         m = enc.measure
         if len(results) > 1 or LARGE:
-            st.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")
+            chips_box.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")
         shown = enc.tokens[:MAX_CHIPS]
-        token_chips([chip_from_token(t) for t in shown], show_ids=show_ids, colour_by=colour_by,
-                    label=tok.name, total=m.tokens, mark_pieces=True, line_breaks=True)
+        with chips_box:
+            token_chips([chip_from_token(t) for t in shown], show_ids=show_ids, colour_by=colour_by,
+                        label=tok.name, total=m.tokens, mark_pieces=True, line_breaks=True)
         if m.tokens > MAX_CHIPS:
             st.caption(f"Showing the first {MAX_CHIPS:,} of {m.tokens:,} tokens; all are counted.")
         if m.tokens == 0:
@@ -175,6 +185,8 @@ with st.container(key=viewport.result("tokenize")):  # what an example or a new 
         any_partial |= m.partial > 0
         any_unknown |= m.unknown > 0
         any_lone |= any(lone_marks(t.label) for t in shown)
+    if len(results) > 1 and classroom_on():
+        draw_comparison()
 
 legend = ["· is a space, ↵ a newline, ⇥ a tab", "a wider gap separates the pre-split pieces",
           "hover over a chip for its id"]

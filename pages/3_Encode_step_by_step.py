@@ -3,7 +3,7 @@
 import pandas as pd
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, figure, large_type_on, page_setup
 
 page_setup("Encode step by step")
 
@@ -165,7 +165,8 @@ def draw_steps() -> None:
                      f"single {unit}")
             start += f", and each word ends with the marker {md_code(marker)}." if marker else "."
             st.markdown(start + f" {plural(n, 'merge')} will fire. Press **Next**.")
-            token_chips(chips_at(0), show_ids=True, label="starting tokens", mark_pieces=True)
+            with figure("encode-tokens"):
+                token_chips(chips_at(0), show_ids=True, label="starting tokens", mark_pieces=True)
         else:
             s = trace.steps[step - 1]
             k = len(s.places)
@@ -192,11 +193,15 @@ def draw_steps() -> None:
                     f"{'Their pairs are' if len(skipped) > 1 else 'Its pair is'} nowhere in the text, so nothing happens."
                 )
             before = {(p, j) for p, j in s.places} | {(p, j + 1) for p, j in s.places}
-            st.markdown("**Before**")
-            token_chips(chips_at(step - 1, before), show_ids=True, label="tokens before the merge", mark_pieces=True)
+            # Classroom mode: before and after side by side, so the merge's result is on the first screen.
+            was, now = st.columns(2, gap="large") if classroom_on() else (st.container(), st.container())
+            was.markdown("**Before**")
+            with was:
+                token_chips(chips_at(step - 1, before), show_ids=True, label="tokens before the merge", mark_pieces=True)
             after = {(p, j) for p, ids in enumerate(trace.ids_at(step)) for j, t in enumerate(ids) if t == s.token_id}
-            st.markdown("**After: the final tokens**" if step == n else "**After**")
-            token_chips(chips_at(step, after), show_ids=True, label="tokens after the merge", mark_pieces=True)
+            with now, figure("encode-tokens"):
+                st.markdown("**After: the final tokens**" if step == n else "**After**")
+                token_chips(chips_at(step, after), show_ids=True, label="tokens after the merge", mark_pieces=True)
     draw_key()
     if step == n:
         final = count_tokens(n)

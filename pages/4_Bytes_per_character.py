@@ -1,12 +1,14 @@
 """Bytes per character: what UTF-8 charges for each character, and what a byte-level tokenizer makes of it."""
 
+from contextlib import nullcontext
+
 import streamlit as st
 
 from tokenizer.textstats import text_counts
 from ui import bytesview as bv
 from ui import charts, state, tokenizers
 from ui.display import md_escape, visible_token
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, figure, large_type_on, page_setup
 from ui.lessonview import lesson_link
 
 page_setup("Bytes per character")
@@ -38,14 +40,15 @@ def _load_sample() -> None:
 
 
 ki = text_counts("कि")
-st.markdown(
-    "Computers keep text as bytes, and most software and almost every web page today use **UTF-8** to turn "
-    "characters into bytes. UTF-8 is kind to English: a letter like `a` takes "
-    f"{n_bytes('a')} byte, while every Devanagari code point (क, {visible_token('ि')}, {visible_token('ं')} …) takes "
-    f"{n_bytes('क')}, and so does "
-    f"every letter of Tamil (க), Telugu (క), Kannada (ಕ) and Bengali (ক): {max(n_bytes(c) for c in 'கకಕক')} "
-    "bytes each. A byte-level tokenizer starts from these bytes, so this is where Hindi's extra token cost begins."
-)
+if not classroom_on():  # classroom mode: the teacher says it, the figure is on the first screen
+    st.markdown(
+        "Computers keep text as bytes, and most software and almost every web page today use **UTF-8** to turn "
+        "characters into bytes. UTF-8 is kind to English: a letter like `a` takes "
+        f"{n_bytes('a')} byte, while every Devanagari code point (क, {visible_token('ि')}, {visible_token('ं')} …) takes "
+        f"{n_bytes('क')}, and so does "
+        f"every letter of Tamil (க), Telugu (క), Kannada (ಕ) and Bengali (ক): {max(n_bytes(c) for c in 'கకಕক')} "
+        "bytes each. A byte-level tokenizer starts from these bytes, so this is where Hindi's extra token cost begins."
+    )
 
 lesson_link(3)
 left, right = st.columns([3, 2], vertical_alignment="top")
@@ -111,11 +114,26 @@ if notes.right_to_left:
         icon=":material/format_textdirection_r_to_l:",
     )
 
+# Classroom mode: one slide at a time. The three views (every code point, grapheme clusters, the byte ladder) are
+# tabs under the counts; a link that names a tokenizer opens on its byte ladder.
+PARTS = ("Every code point", "Grapheme clusters", "Byte ladder")
+TABS: dict = {}
+
+
+def part(name: str):
+    """Where a view of the page goes: its tab in classroom mode, the page itself otherwise."""
+    if classroom_on() and not TABS:
+        TABS.update(zip(PARTS, st.tabs(PARTS, default=PARTS[2] if LADDER.name in st.query_params else PARTS[0])))
+    return TABS.get(name) or nullcontext()
+
+
 # -- the text counted four ways ---------------------------------------------------------------------
 if counts.code_points:
     per_grapheme = counts.bytes / counts.graphemes
-    # Five across; in large type three and two, so the labels are not cut short.
-    c1, c2, c3, c4, c5 = [*st.columns(3), *st.columns(3)[:2]] if large_type_on() else st.columns(5)
+    # Five across; in large type three and two, so the labels are not cut short. Classroom mode: on the code
+    # points' slide.
+    with part("Every code point"):
+        c1, c2, c3, c4, c5 = [*st.columns(3), *st.columns(3)[:2]] if large_type_on() else st.columns(5)
     c1.metric("Code points", f"{counts.code_points:,}", help="Unicode characters as stored, one number each.")
     c2.metric(
         "Grapheme clusters",
@@ -126,35 +144,36 @@ if counts.code_points:
     c4.metric("Bytes per code point", f"{counts.bytes_per_char:.2f}")
     c5.metric("Bytes per grapheme", f"{per_grapheme:.2f}")
 
-    # -- every code point -----------------------------------------------------------------------------
-    st.subheader("Every code point")
-    table = bv.char_rows(text)
-    shown_rows = len(table)
-    st.caption(
-        "One row per code point. Spaces show as ·, line breaks as ↵, invisible characters by their code; "
-        "a vowel sign or other combining mark is drawn on its own, with the grapheme it belongs to beside it."
-        + (
-            f" Showing the first {shown_rows:,} of {counts.code_points:,} code points."
-            if shown_rows < counts.code_points
-            else ""
+    with part("Every code point"), figure("code-points"):
+        # -- every code point -----------------------------------------------------------------------------
+        st.subheader("Every code point")
+        table = bv.char_rows(text)
+        shown_rows = len(table)
+        st.caption(
+            "One row per code point. Spaces show as ·, line breaks as ↵, invisible characters by their code; "
+            "a vowel sign or other combining mark is drawn on its own, with the grapheme it belongs to beside it."
+            + (
+                f" Showing the first {shown_rows:,} of {counts.code_points:,} code points."
+                if shown_rows < counts.code_points
+                else ""
+            )
         )
-    )
-    st.dataframe(
-        table,
-        hide_index=True,
-        width="stretch",
-        height=min(38 + 35 * shown_rows, 420),
-        column_config={
-            "#": st.column_config.NumberColumn("#", width=px(44)),
-            "character": st.column_config.TextColumn("character", width=px(80)),
-            "in grapheme": st.column_config.TextColumn("in grapheme", width=px(96)),
-            "code point": st.column_config.TextColumn("code point", width=px(88)),
-            "UTF-8 (hex)": st.column_config.TextColumn("UTF-8 (hex)", width=px(104)),
-            "bytes": st.column_config.NumberColumn("bytes", width=px(56)),
-            "script": st.column_config.TextColumn("script", width=px(96)),
-            "name": st.column_config.TextColumn("name", width="large"),
-        },
-    )
+        st.dataframe(
+            table,
+            hide_index=True,
+            width="stretch",
+            height=min(38 + 35 * shown_rows, 420),
+            column_config={
+                "#": st.column_config.NumberColumn("#", width=px(44)),
+                "character": st.column_config.TextColumn("character", width=px(80)),
+                "in grapheme": st.column_config.TextColumn("in grapheme", width=px(96)),
+                "code point": st.column_config.TextColumn("code point", width=px(88)),
+                "UTF-8 (hex)": st.column_config.TextColumn("UTF-8 (hex)", width=px(104)),
+                "bytes": st.column_config.NumberColumn("bytes", width=px(56)),
+                "script": st.column_config.TextColumn("script", width=px(96)),
+                "name": st.column_config.TextColumn("name", width="large"),
+            },
+        )
 
     # -- graphemes ----------------------------------------------------------------------------------
     ladder_counts = text_counts(ladder_text)
@@ -164,55 +183,58 @@ if counts.code_points:
         if ladder_counts.bytes < counts.bytes
         else ""
     )
-    st.subheader("What a reader sees: grapheme clusters")
-    st.caption(
-        "One letter to a reader can be several code points. कि looks like one shape, yet it is क plus the vowel "
-        f"sign ि: {ki.code_points} code points and {ki.bytes} bytes in {ki.graphemes} grapheme cluster. "
-        "Top row: grapheme clusters (what you would count as letters). Middle: the code points in each. "
-        "Bottom: their UTF-8 bytes in hex; the lighter bytes continue the character the darker one starts." + capped
-    )
-    st.html(bv.grapheme_ladder_html(ladder_text))
+    with part("Grapheme clusters"):
+        st.subheader("What a reader sees: grapheme clusters")
+        st.caption(
+            "One letter to a reader can be several code points. कि looks like one shape, yet it is क plus the vowel "
+            f"sign ि: {ki.code_points} code points and {ki.bytes} bytes in {ki.graphemes} grapheme cluster. "
+            "Top row: grapheme clusters (what you would count as letters). Middle: the code points in each. "
+            "Bottom: their UTF-8 bytes in hex; the lighter bytes continue the character the darker one starts." + capped
+        )
+        st.html(bv.grapheme_ladder_html(ladder_text))
 
 # -- the byte ladder ------------------------------------------------------------------------------------
-st.subheader("Byte ladder: tokens over their bytes")
-st.selectbox(
-    "Byte-level tokenizer",
-    options=list(LADDER_CHOICES),
-    format_func=tokenizers.option_label,
-    key=LADDER.skey,
-    help="The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
-    "text), and real byte-level tokenizers of production models.",
-)
-ladder_key = state.value(LADDER)
-try:
-    tokenizers.load(ladder_key)
-except tokenizers.Unavailable as exc:
-    st.warning(md_escape(str(exc)), icon=":material/error:")
-    ladder_key = LADDER_TOKENIZERS[0]
-st.caption(
-    "A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any text and "
-    "nothing is ever unknown. The price: a token can stop in the middle of a character. Dashed chips are tokens "
-    "that are not whole characters (their bytes in hex); a code point with a dashed, shaded box is cut by a token "
-    "boundary. The number under each chip is its id."
-)
-if ladder_text:
-    ladder, lc = bv.token_ladder_for(ladder_key, ladder_text)
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric("Tokens", f"{lc.tokens:,}")
-    m2.metric(
-        "Not whole characters",
-        f"{lc.partial:,}",
-        help="Tokens whose bytes are not complete characters on their own (decoded alone they would be broken).",
+with part("Byte ladder"):
+    st.subheader("Byte ladder: tokens over their bytes")
+    st.selectbox(
+        "Byte-level tokenizer",
+        options=list(LADDER_CHOICES),
+        format_func=tokenizers.option_label,
+        key=LADDER.skey,
+        help="The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
+        "text), and real byte-level tokenizers of production models.",
     )
-    m3.metric(
-        "Characters cut",
-        f"{lc.split_chars:,}",
-        help="Code points with a token boundary inside them: their bytes are spread over two or more tokens.",
+    ladder_key = state.value(LADDER)
+    try:
+        tokenizers.load(ladder_key)
+    except tokenizers.Unavailable as exc:
+        st.warning(md_escape(str(exc)), icon=":material/error:")
+        ladder_key = LADDER_TOKENIZERS[0]
+    (st.container() if not classroom_on() else st.expander("How to read the ladder")).caption(
+        "A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any text and "
+        "nothing is ever unknown. The price: a token can stop in the middle of a character. Dashed chips are tokens "
+        "that are not whole characters (their bytes in hex); a code point with a dashed, shaded box is cut by a token "
+        "boundary. The number under each chip is its id."
     )
-    m4.metric("Bytes", f"{lc.bytes:,}")
-    st.html(ladder)
-else:
-    st.info("Type some text above to see how this tokenizer cuts it into tokens.", icon=":material/edit:")
+    if ladder_text:
+        ladder, lc = bv.token_ladder_for(ladder_key, ladder_text)
+        with figure("byte-ladder"):  # the ladder and its counts
+            m1, m2, m3, m4 = st.columns(4)
+            m1.metric("Tokens", f"{lc.tokens:,}")
+            m2.metric(
+                "Not whole characters",
+                f"{lc.partial:,}",
+                help="Tokens whose bytes are not complete characters on their own (decoded alone they would be broken).",
+            )
+            m3.metric(
+                "Characters cut",
+                f"{lc.split_chars:,}",
+                help="Code points with a token boundary inside them: their bytes are spread over two or more tokens.",
+            )
+            m4.metric("Bytes", f"{lc.bytes:,}")
+            st.html(ladder)
+    else:
+        st.info("Type some text above to see how this tokenizer cuts it into tokens.", icon=":material/edit:")
 
 # -- comparing scripts ----------------------------------------------------------------------------------
 st.subheader("Scripts compared")

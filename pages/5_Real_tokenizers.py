@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, figure, large_type_on, page_setup
 
 page_setup("Real tokenizers")
 
@@ -21,12 +21,13 @@ ENGLISH = state.Param(PAGE, "en", PAIR["test_en"], max_len=600)
 HINDI = state.Param(PAGE, "hi", PAIR["test_hi"], max_len=600)
 state.restore([ENGLISH, HINDI])
 
-st.markdown(
-    "Count with the tokenizer of the model you deploy: the same text gives different counts on different "
-    "tokenizers. Here each one reads the same sentence in English and in Hindi. Its **Hindi premium** is how many "
-    "times as many tokens the Hindi takes, and it splits into two parts: what **UTF-8** charges (Devanagari takes "
-    "3 bytes a letter) and what the **tokenizer** adds or takes back (how many of its merges went to Hindi)."
-)
+if not classroom_on():  # classroom mode: the teacher says it, the figure is on the first screen
+    st.markdown(
+        "Count with the tokenizer of the model you deploy: the same text gives different counts on different "
+        "tokenizers. Here each one reads the same sentence in English and in Hindi. Its **Hindi premium** is how many "
+        "times as many tokens the Hindi takes, and it splits into two parts: what **UTF-8** charges (Devanagari takes "
+        "3 bytes a letter) and what the **tokenizer** adds or takes back (how many of its merges went to Hindi)."
+    )
 
 
 lesson_link(9)
@@ -62,8 +63,9 @@ except ValueError as exc:
     st.warning(md_escape(f"A tokenizer could not read this text: {exc}"), icon=":material/error:")
     st.stop()
 
-st.subheader("The Hindi premium, and its two parts")
-charts.draw(pv.chart_spec(tuple(data), LARGE), key=f"{PAGE}.chart")
+with figure("premium-chart"):
+    st.subheader("The Hindi premium, and its two parts")
+    charts.draw(pv.chart_spec(tuple(data), LARGE), key=f"{PAGE}.chart")
 src = lessons.data("published_premiums")
 st.caption(
     "Orange: Hindi tokens ÷ English tokens. Blue: the UTF-8 part, Hindi bytes ÷ English bytes. Green: the "

@@ -9,7 +9,7 @@ compression curve is a fragment, so dragging it reruns only that part.
 
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, figure, large_type_on, page_setup
 
 page_setup("English vs Hindi")
 
@@ -24,6 +24,7 @@ from ui.uploads import decode_text_file, uploaded_bytes  # noqa: E402
 
 PAGE = sv.PAGE
 LARGE = large_type_on()
+CLASSROOM = classroom_on()  # one screen: the curves over every share come first, the chips after them
 LESSON = sv.lesson()
 LESSON_K, FAIR_K = sv.preset_copies(sv.LESSON_PRESET), sv.preset_copies(sv.FAIR_PRESET)
 LESSON_BUDGET = sv.lesson_budget()
@@ -50,18 +51,19 @@ QUESTIONS = sv.questions()
 answered = all(predict.answered(q) for q in QUESTIONS)
 revealed = answered or st.session_state.get(REVEALED, False)
 
-st.markdown(
-    "A tokenizer has one budget of merges for every language in its training text. Whichever language fills "
-    "more of that text wins more of the merges, and its words become a few big tokens; the other language is "
-    "left with small pieces, often single bytes. Here the lab's own byte-level BPE learns from an English news "
-    "paragraph and its Hindi translation, and you choose how much of each it reads."
-)
-st.caption(
-    f"The training text is the English paragraph {sv.ENGLISH_COPIES} times, then the Hindi paragraph k times. "
-    f"Byte-level BPE; before merging, {pattern_words('regex', sv.settings()['pattern'])} (the pattern "
-    f"{md_code(sv.settings()['pattern'])}, · standing for the space); a tie goes to the pair seen first. Then it counts "
-    "the tokens of a new sentence in each language."
-)
+if not CLASSROOM:  # classroom mode: the teacher says it, the figure is on the first screen
+    st.markdown(
+        "A tokenizer has one budget of merges for every language in its training text. Whichever language fills "
+        "more of that text wins more of the merges, and its words become a few big tokens; the other language is "
+        "left with small pieces, often single bytes. Here the lab's own byte-level BPE learns from an English news "
+        "paragraph and its Hindi translation, and you choose how much of each it reads."
+    )
+    st.caption(
+        f"The training text is the English paragraph {sv.ENGLISH_COPIES} times, then the Hindi paragraph k times. "
+        f"Byte-level BPE; before merging, {pattern_words('regex', sv.settings()['pattern'])} (the pattern "
+        f"{md_code(sv.settings()['pattern'])}, · standing for the space); a tie goes to the pair seen first. Then it "
+        "counts the tokens of a new sentence in each language."
+    )
 lesson_link(4)
 
 
@@ -212,13 +214,40 @@ if not revealed:  # the question comes right under the numbers it is about
 
 def draw_sentences(merges: int, counts: tuple[int, int], when: str = "") -> None:
     """Both test sentences as chips, side by side (English | Hindi), after the first ``merges`` merges."""
-    for column, language, text, count in zip(st.columns(CHIP_COLUMNS), ("English", "Hindi"), (test_en, test_hi), counts):
+    columns = (st.container(), st.container()) if CLASSROOM else st.columns(CHIP_COLUMNS)  # classroom: full width
+    for column, language, text, count in zip(columns, ("English", "Hindi"), (test_en, test_hi), counts):
         with column:
             st.markdown(f"**{language}{when}**: {plural(count, 'token')}")
             st.html(sv.sentence_html(english, hindi, copies, merges, text,
                                      f"{language} tokens" + (" at this step" if when else "")))
 
 
+# --- Every share ----------------------------------------------------------------------------------
+def draw_shares() -> None:
+    """The lesson's key figure: tokens per word at every share of the training text, and where the merges went."""
+    with figure("share-chart"):
+        st.subheader("Every share of the training text")
+        left, right = st.columns(2, gap="medium")
+        with left:
+            st.markdown(f"**Tokens per word, at {plural(budget, 'merge')}**")
+            charts.draw(sv.shares_spec(texts, budget, copies, LARGE), key=f"{PAGE}.shares_chart")
+        with right:
+            went = ", ".join(f"{n} {script}" for script, n in point.by_script.items() if n)
+            st.markdown(f"**Where the {plural(budget, 'merge')} went**" + (f" (k = {copies}: {went})" if went else ""))
+            charts.draw(sv.scripts_spec(texts, budget, copies, LARGE), key=f"{PAGE}.scripts_chart")
+    fair = sweep.point(FAIR_K, budget).share
+    st.caption(
+        f"The slider counts copies rather than percent, because copies say what changed: the English paragraph is "
+        f"always there {sv.ENGLISH_COPIES} times, so k = {FAIR_K} is the fair share (the same news, as often in each "
+        f"language), and the lesson's two rows are k = {LESSON_K} and k = {FAIR_K}. At k = {FAIR_K} Hindi is "
+        f"{fair.of_words:.0%} of the words but {fair.of_bytes:.0%} of the bytes: a Devanagari letter is 3 bytes of "
+        "UTF-8, an English one 1. The counts move in steps: every copy of a paragraph adds the same pairs, so a pair's "
+        "count rises in whole copies and overtakes the others only now and then."
+    )
+
+
+if revealed and CLASSROOM:
+    draw_shares()
 draw_sentences(budget, (point.english_tokens, point.hindi_tokens))
 st.caption("A dashed chip is part of a character (its bytes in hex); the letters such chips make together are "
            "written under them.")
@@ -238,25 +267,8 @@ st.caption(
     + (" Your own texts do not change this table; the rest of the page uses them." if own_setting else "")
 )
 
-# --- Every share ----------------------------------------------------------------------------------
-st.subheader("Every share of the training text")
-left, right = st.columns(2, gap="medium")
-with left:
-    st.markdown(f"**Tokens per word, at {plural(budget, 'merge')}**")
-    charts.draw(sv.shares_spec(texts, budget, copies, LARGE), key=f"{PAGE}.shares_chart")
-with right:
-    went = ", ".join(f"{n} {script}" for script, n in point.by_script.items() if n)
-    st.markdown(f"**Where the {plural(budget, 'merge')} went**" + (f" (k = {copies}: {went})" if went else ""))
-    charts.draw(sv.scripts_spec(texts, budget, copies, LARGE), key=f"{PAGE}.scripts_chart")
-fair = sweep.point(FAIR_K, budget).share
-st.caption(
-    f"The slider counts copies rather than percent, because copies say what changed: the English paragraph is "
-    f"always there {sv.ENGLISH_COPIES} times, so k = {FAIR_K} is the fair share (the same news, as often in each "
-    f"language), and the lesson's two rows are k = {LESSON_K} and k = {FAIR_K}. At k = {FAIR_K} Hindi is "
-    f"{fair.of_words:.0%} of the words but {fair.of_bytes:.0%} of the bytes: a Devanagari letter is 3 bytes of "
-    "UTF-8, an English one 1. The counts move in steps: every copy of a paragraph adds the same pairs, so a pair's "
-    "count rises in whole copies and overtakes the others only now and then."
-)
+if not CLASSROOM:
+    draw_shares()
 
 # --- Where the merges went ------------------------------------------------------------------------
 groups = sv.merges_html(english, hindi, copies, budget)

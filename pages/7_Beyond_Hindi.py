@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import figure, large_type_on, page_setup
 
 page_setup("Beyond Hindi")
 
@@ -83,7 +83,7 @@ except ValueError as exc:  # e.g. a lab model whose pre-split pattern gives up o
     st.warning(md_escape(f"A tokenizer could not read a sample: {exc}"), icon=":material/error:")
     st.stop()
 
-with st.container(key=viewport.result("languages")):
+with st.container(key=viewport.result("languages")), figure("language-chart"):
     st.subheader(f"Tokens per {one}, against English")
     charts.draw(pv.language_chart_spec(*settings, chart_key, LARGE), key=f"{PAGE}.chart")
 st.caption(

@@ -1,8 +1,10 @@
 """Cost, context and speed: tokens turned into rupees, into room in a context window, and into decoding steps."""
 
+from contextlib import nullcontext
+
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import classroom_on, large_type_on, page_setup
 
 page_setup("Cost, context and speed")
 
@@ -14,21 +16,41 @@ from ui.lessonview import lesson_link  # noqa: E402
 LARGE = large_type_on()
 state.restore(cv.PARAMS)
 
-st.markdown(
-    f"**{md_escape(cv.SCENARIO['title'])}.** {md_escape(cv.SCENARIO['what'])} An API bills tokens, not words, so the "
-    "same story costs what its tokenizer makes of it. Every number below is yours to change (the link keeps them); "
-    "the results are worked out by the lab as you type."
-)
+if not classroom_on():  # classroom mode: the teacher says it, the figure is on the first screen
+    st.markdown(
+        f"**{md_escape(cv.SCENARIO['title'])}.** {md_escape(cv.SCENARIO['what'])} An API bills tokens, not words, so the "
+        "same story costs what its tokenizer makes of it. Every number below is yours to change (the link keeps them); "
+        "the results are worked out by the lab as you type."
+    )
 st.button("Back to the lesson-5 news app", key=f"{cv.PAGE}.reset", on_click=cv.back_to_scenario, type="tertiary",
           icon=":material/restart_alt:")
 lesson_link(5)
 
-found = cv.article_section(LARGE)
-monthly = cv.month_section(found, LARGE)
-cv.window_section(found, LARGE)
-cv.presend_section(found, LARGE)
-cv.speed_section(found, LARGE)
-cv.cleaning_section(found, monthly)
-cv.planning_section(found)
+# Classroom mode: one part per slide, as tabs; a link opens the part it names (?part=window).
+TABS = dict(zip(cv.PARTS, st.tabs(list(cv.PARTS.values()), default=cv.PARTS[state.value(cv.PART)]))) \
+    if classroom_on() else {}
+
+
+def part(name: str):
+    """Where a part of the page goes: its tab in classroom mode, the page itself otherwise."""
+    return TABS.get(name) or nullcontext()
+
+
+with part("bill"):
+    article, month = st.columns(2, gap="large") if classroom_on() else (nullcontext(), nullcontext())
+    with article:  # classroom mode: an article and a month side by side, both bills on one slide
+        found = cv.article_section(LARGE)
+    with month:
+        monthly = cv.month_section(found, LARGE)
+with part("window"):
+    cv.window_section(found, LARGE)
+with part("presend"):
+    cv.presend_section(found, LARGE)
+with part("speed"):
+    cv.speed_section(found, LARGE)
+with part("cleaning"):
+    cv.cleaning_section(found, monthly)
+with part("planning"):
+    cv.planning_section(found)
 
 state.publish(cv.PARAMS)

@@ -4,7 +4,7 @@ import hashlib
 
 import streamlit as st
 
-from ui.layout import large_type_on, page_setup
+from ui.layout import figure, large_type_on, page_setup
 
 page_setup("Streaming")
 
@@ -125,7 +125,8 @@ def draw_stream() -> None:
             st.caption(f"Your predictions on this page: {predict.score_line('streaming-page')}.")
     shown = k - 1 if hidden else k
     now = so_far(events, shown)
-    with st.container(key=viewport.result("stream")):  # what Next changes: both decoders and the token sent
+    # what Next changes: both decoders and the token sent
+    with st.container(key=viewport.result("stream")), figure("stream-panels"):
         st.html(streamview.CSS + streamview.panels_html(now, CONTENT["naive"], CONTENT["careful"]))
         if shown:
             st.html(streamview.CSS + streamview.current_html(enc.tokens[shown - 1], events[shown - 1], shown, n))

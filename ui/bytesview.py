@@ -416,7 +416,7 @@ def comparison_chart(table: pd.DataFrame, *, large: bool = False) -> alt.LayerCh
             legend=alt.Legend(orient="top", title=None, direction="vertical"),  # one a line: fits a phone
         )
     )
-    labels = base.mark_text(align="left", dx=4, fontSize=s.mark - 1).encode(text=alt.Text("value:Q", format=".2f"))
+    labels = base.mark_text(align="left", dx=4, fontSize=s.small).encode(text=alt.Text("value:Q", format=".2f"))
     return alt.layer(bars, labels).properties(height=alt.Step(s.step * 0.9))
 
 

@@ -34,11 +34,12 @@ class Sizes:
     title: int  # axis titles
     mark: int  # text drawn on the chart
     step: int  # the height of one bar band
+    small: int  # smaller text on the chart (value labels beside bars); never under 20 px in large type
 
 
 def sizes(large: bool) -> Sizes:
     """Font sizes in px: normal, or large type (a projector at the back of a class)."""
-    return Sizes(20, 20, 20, 36) if large else Sizes(13, 13, 13, 24)
+    return Sizes(20, 20, 20, 36, 20) if large else Sizes(13, 13, 13, 24, 11)
 
 
 def themed(chart: alt.TopLevelMixin, *, large: bool) -> alt.TopLevelMixin:

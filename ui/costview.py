@@ -13,6 +13,7 @@ needs it; the other sections keep working.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -27,6 +28,7 @@ from tokenizer.cost import CostInputError, Fit, rate, rupees
 from tokenizer.measure import Measure
 from ui import charts, predict, state, tokenizers
 from ui.display import callout_html, md_escape, plural
+from ui.layout import classroom_on, figure
 
 PAGE = "cost"
 LANGUAGES = ("english", "hindi")
@@ -78,7 +80,17 @@ TEXTS = {"english": state.Param(PAGE, "en_text", _PAIR["test_en"], max_len=1000)
          "hindi": state.Param(PAGE, "hi_text", _PAIR["test_hi"], max_len=1000)}
 NUMBERS = [PRICE_IN, PRICE_OUT, *STORY_WORDS.values(), *INPUT_TOKENS.values(), *SUMMARY_WORDS.values(),
            *OUTPUT_TOKENS.values(), PER_DAY, DAYS, WINDOW, CAP, MARGIN, PROMPT, CLEAN]
-PARAMS = [SOURCE, *NUMBERS, PREDICT, *TEXTS.values()]
+#: The page's parts. In classroom mode each is a tab (one slide each), and a link opens the one it names (?part=).
+PARTS = {"bill": "The bill", "window": "The window", "presend": "Before sending", "speed": "Speed",
+         "cleaning": "Cleaning", "planning": "Tokens per word"}
+PART = state.Param(PAGE, "part", "bill", choices=tuple(PARTS))
+PARAMS = [SOURCE, *NUMBERS, PREDICT, *TEXTS.values(), PART]
+
+
+def inputs(what: str = "Change the numbers"):
+    """Where a section's number inputs go: in classroom mode a closed expander (the slide shows the results; the
+    teacher opens it to change a number), otherwise the page itself."""
+    return st.expander(what, icon=":material/tune:") if classroom_on() else nullcontext()
 
 
 def back_to_scenario() -> None:
@@ -207,8 +219,8 @@ def _article_inputs(lang: str, rates: dict[str, Measure], rate_note: str) -> Art
     return Article(words, tokens_in, summary, tokens_out)
 
 
-def article_section(large: bool) -> Articles:
-    st.subheader("What one article costs")
+def _article_settings(large: bool) -> tuple[dict[str, Article], dict[str, Measure], str]:
+    """The token counts' source, the prices and each language's article; returns the articles and measured rates."""
     st.segmented_control("Token counts", tuple(SOURCES), key=SOURCE.skey, format_func=SOURCES.get, required=True,
                          help="Use the scenario's counts, or measure tokens per word with a tokenizer and multiply by "
                          "the word counts: on the lab's English/Hindi parallel set, or on text of your own.")
@@ -224,6 +236,13 @@ def article_section(large: bool) -> Articles:
     for col, lang in zip(st.columns(2), LANGUAGES):
         with col:
             articles[lang] = _article_inputs(lang, rates, rate_note)
+    return articles, rates, rate_note
+
+
+def article_section(large: bool) -> Articles:
+    st.subheader("What one article costs")
+    with inputs("Change the numbers: prices, words and tokens"):
+        articles, rates, rate_note = _article_settings(large)
 
     prices, price_problem = attempt(cost.Prices, state.value(PRICE_IN), state.value(PRICE_OUT))
     per_article: dict[str, cost.ArticleCost] = {}
@@ -241,7 +260,7 @@ def article_section(large: bool) -> Articles:
             st.info("A price of Rs 0: that part of the work is free in this scenario, so it adds nothing below.",
                     icon=":material/money_off:")
     if per_article:
-        cols = st.columns(2 if large else 3)
+        cols = figure("article-cost").columns(2 if large else 3)
         for col, lang in zip(cols, LANGUAGES):
             if lang in per_article:
                 c = per_article[lang]
@@ -257,11 +276,12 @@ def article_section(large: bool) -> Articles:
 # -- 2. a month ------------------------------------------------------------------------------------
 def month_section(found: Articles, large: bool) -> dict[str, Decimal]:
     st.subheader("A month of articles")
-    c1, c2 = st.columns(2)
-    with c1:
-        number_input("Articles a day (in each language)", PER_DAY)
-    with c2:
-        number_input("Days", DAYS)
+    with inputs():
+        c1, c2 = st.columns(2)
+        with c1:
+            number_input("Articles a day (in each language)", PER_DAY)
+        with c2:
+            number_input("Days", DAYS)
     monthly: dict[str, Decimal] = {}
     for lang, c in found.per_article.items():
         monthly[lang], problem = attempt(cost.monthly_cost, c.total, articles_per_day=state.value(PER_DAY),
@@ -272,7 +292,7 @@ def month_section(found: Articles, large: bool) -> dict[str, Decimal]:
     if not monthly:
         st.caption("The monthly bill needs the cost of one article above.")
         return monthly
-    cols = st.columns(2 if large else 3)
+    cols = figure("month-cost").columns(2 if large else 3)
     for col, lang in zip(cols, LANGUAGES):
         if lang in monthly:
             col.metric(f"{NAMES[lang]}, per month", rupees(monthly[lang]))
@@ -328,7 +348,7 @@ def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
                  alt.Tooltip("tokens:Q", format=",d")],
     )
     labels = base.transform_filter(alt.datum.wide).transform_filter(alt.datum.label != "").transform_calculate(
-        middle="(datum.start + datum.end) / 2").mark_text(fontSize=s.mark - 2, color="#000").encode(
+        middle="(datum.start + datum.end) / 2").mark_text(fontSize=s.small, color="#000").encode(
         x=alt.X("middle:Q", scale=alt.Scale(domain=[0, window], nice=False)), text="label:N")
     return charts.spec(alt.layer(bars, labels).properties(height=alt.Step(s.step * 1.6)), large=large)
 
@@ -346,13 +366,14 @@ def _fit_question(fit: Fit) -> predict.Question:
 
 def window_section(found: Articles, large: bool) -> None:
     st.subheader("How many articles fit in one prompt")
-    c1, c2, c3 = (*st.columns(2), st.columns(2)[0]) if large else st.columns(3)
-    with c1:
-        number_input("Context window (tokens)", WINDOW, "Everything the model reads and writes in one request.")
-    with c2:
-        number_input("Output cap (tokens)", CAP, "The most the reply may use; kept free in the window.")
-    with c3:
-        number_input("Margin (tokens)", MARGIN, "A few tokens spare, for a count that was slightly off.")
+    with inputs():
+        c1, c2, c3 = (*st.columns(2), st.columns(2)[0]) if large else st.columns(3)
+        with c1:
+            number_input("Context window (tokens)", WINDOW, "Everything the model reads and writes in one request.")
+        with c2:
+            number_input("Output cap (tokens)", CAP, "The most the reply may use; kept free in the window.")
+        with c3:
+            number_input("Margin (tokens)", MARGIN, "A few tokens spare, for a count that was slightly off.")
     fits: dict[str, Fit] = {}
     for lang in LANGUAGES:
         fits[lang], problem = attempt(cost.window_fit, found.articles[lang].input_tokens, window=state.value(WINDOW),
@@ -369,13 +390,15 @@ def window_section(found: Articles, large: bool) -> None:
             if predict.ask(_fit_question(hindi)) is None:
                 st.caption("The window is drawn once you have predicted (or switch off Predict first).")
                 return
-    cols = st.columns(2)
+    box = figure("window-chart")
+    cols = box.columns(2)
     for col, lang in zip(cols, LANGUAGES):
         f = fits[lang]
         col.metric(f"{NAMES[lang]} articles that fit", f"{f.count:,}",
                    help=f"{f.count:,} × {f.each:,} = {f.used:,} tokens of the {f.room:,} of room.")
         col.caption(f"{f.used:,} tokens; {f.free:,} of the room left over.")
-    charts.draw(window_spec(tuple((NAMES[lang], fits[lang]) for lang in LANGUAGES), large), key=f"{PAGE}.window")
+    with box:
+        charts.draw(window_spec(tuple((NAMES[lang], fits[lang]) for lang in LANGUAGES), large), key=f"{PAGE}.window")
     en = fits["english"]
     if hindi.count and en.count:
         st.caption(f"The same window holds {plural(en.count, 'English article')} and {plural(hindi.count, 'Hindi one')}: "
@@ -406,13 +429,13 @@ def presend_section(found: Articles, large: bool) -> None:
     if problem:
         warn(problem)
     elif check.accepted:
-        st.html(callout_html(
+        figure("presend-check").html(callout_html(
             f"Send it. {check.prompt:,} + {check.output_cap:,} (reply cap) + {check.margin:,} (margin) = "
             f"{check.needed:,} ≤ {check.window:,} tokens.\nWorst case, the reply uses all {check.output_cap:,} "
             f"tokens: {rupees(prices.of_input(check.prompt))} + {rupees(prices.of_output(check.output_cap))} = "
             f"{rupees(check.worst_case)}.", "success"))
     else:
-        st.html(callout_html(
+        figure("presend-check").html(callout_html(
             f"Do not send it. {check.prompt:,} + {check.output_cap:,} (reply cap) + {check.margin:,} (margin) = "
             f"{check.needed:,} > {check.window:,} tokens: {check.over_by:,} over.\nShorten the prompt (clean it, "
             "or send fewer stories), or lower the reply's cap.", "error"))
@@ -430,7 +453,7 @@ def speed_section(found: Articles, large: bool) -> None:
             return
     en, hi = speeds["english"], speeds["hindi"]
     steps = cost.ratio(hi.decoding_steps, en.decoding_steps)
-    cols = st.columns(2 if large else 4)
+    cols = figure("decoding-steps").columns(2 if large else 4)
     cols[0].metric("English: decoding steps", f"{en.decoding_steps:,}")
     cols[1].metric("Hindi: decoding steps", f"{hi.decoding_steps:,}")
     cols[2 % len(cols)].metric("Hindi ÷ English, steps", f"{steps:.1f}×")
@@ -446,10 +469,12 @@ def speed_section(found: Articles, large: bool) -> None:
 # -- 6. the cleaning lever -------------------------------------------------------------------------
 def cleaning_section(found: Articles, monthly: dict[str, Decimal]) -> None:
     st.subheader("A lever: clean the input")
-    number_input("Input tokens cut (%)", CLEAN, "Bylines, menus, share buttons and other boilerplate around the story.")
+    with inputs():
+        number_input("Input tokens cut (%)", CLEAN, "Bylines, menus, share buttons and other boilerplate around the "
+                     "story.")
     if found.prices is None:
         return
-    for col, lang in zip(st.columns(2), LANGUAGES):
+    for col, lang in zip(figure("cleaned-cost").columns(2), LANGUAGES):
         a = found.articles[lang]
         kept, problem = attempt(cost.cleaned, a.input_tokens, state.value(CLEAN))
         if problem:
@@ -496,7 +521,7 @@ def planning_section(found: Articles) -> None:
 
 
 __all__ = ["ARTICLE", "Article", "Articles", "CAP_KIND", "FREE", "LANGUAGES", "MARGIN_KIND", "MAX_TEXT_CHARS",
-           "NAMES", "PARAMS", "SCENARIO", "article_section", "attempt", "back_to_scenario", "cleaning_section",
+           "NAMES", "PARAMS", "PART", "PARTS", "inputs", "SCENARIO", "article_section", "attempt", "back_to_scenario", "cleaning_section",
            "month_section", "number_input", "parallel_rates", "parallel_size", "planning_section",
            "presend_section", "scenarios", "speed_section", "text_rate", "window_records", "window_section",
            "window_spec"]

@@ -210,6 +210,22 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 [data-testid="stSelectbox"] [data-baseweb="select"] > div {{
   font-size: 1rem;
 }}
+/* Nothing under 20 px on a projector: the small print Streamlit and the lab's drawings use (code in a sentence,
+   a tokenizer's tag in a picker, a slider's value, a chip's id and vowel-sign name, a byte, a code point's number)
+   keeps its size relative to its text but never goes under 20 px. */
+[data-testid="stMarkdownContainer"] code,
+[data-testid="stCaptionContainer"] code,
+[data-testid="stMultiSelectTagsContainer"] span,
+[data-baseweb="tag"] span,
+[data-testid="stSliderThumbValue"],
+[data-testid="stSliderTickBarMin"],
+[data-testid="stSliderTickBarMax"],
+[data-testid="stTooltipContent"],
+[data-testid="stMetricDelta"] div,
+.tl-chip .tl-id, .tl-chip .tl-count, .tl-chip .tl-name, .tl-chip .tl-cp, .tl-chip .tl-hex,
+.tl-b, .tl-cp .tl-code, .tl-rowlabel {{
+  font-size: max(20px, .9em) !important;
+}}
 /* A metric's number is drawn inside a markdown paragraph too: keep it big. */
 [data-testid="stMetricValue"] [data-testid="stMarkdownContainer"] p,
 [data-testid="stMetricValue"] p {{
@@ -218,6 +234,38 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 }}
 </style>
 """
+
+
+# Classroom mode: the screen is the slide. The sidebar starts closed (page_setup), so the page has the whole width;
+# opened, it is no wider than in normal type.
+CLASSROOM_CSS_MARKER = "/* ui.layout: classroom */"
+_CLASSROOM_CSS = f"""
+<style>
+{CLASSROOM_CSS_MARKER}
+/* With the sidebar closed, Streamlit's header bar (only the button that opens it) would cover the page's title. */
+[data-testid="stHeader"] {{ background: transparent; }}
+@media (min-width: 1100px) {{
+  [data-testid="stSidebar"][data-collapsed="false"] {{
+    width: 300px !important;
+    min-width: 300px !important;
+  }}
+}}
+</style>
+"""
+
+#: A figure a lesson sends the reader to see is drawn in ``figure(name)``: its element carries the class
+#: ``st-key-tl-fig-<name>``, the name a lesson link's ``figure`` field gives (lessons/course.py), so a test can find it.
+FIGURE_KEY_PREFIX = "tl-fig-"
+
+
+def figure(name: str):
+    """A container for the figure ``name`` (``with figure("share-chart"): ...``): what a lesson link points at."""
+    return st.container(key=FIGURE_KEY_PREFIX + name)
+
+
+def figure_selector(name: str) -> str:
+    """The CSS selector of the figure ``name`` on the page."""
+    return f".st-key-{FIGURE_KEY_PREFIX}{name}"
 
 
 @dataclass(frozen=True)
@@ -356,19 +404,23 @@ def page_setup(title: str, *, heading: bool = True) -> None:
     (``heading=False`` to draw your own).
     """
     entry = find_page(title)
+    state.begin_run(entry.url_path if entry else "", shared=(LARGE.param, CLASSROOM.param))  # entered, or a rerun?
+    classroom = CLASSROOM.sync()
     st.set_page_config(
         page_title=title if title == APP_NAME else f"{title} · {APP_NAME}",
         page_icon=entry.icon if entry else APP_ICON,
         layout="wide",
+        initial_sidebar_state="collapsed" if classroom else "auto",  # classroom: the slide has the whole screen
     )
-    state.begin_run(entry.url_path if entry else "", shared=(LARGE.param, CLASSROOM.param))  # entered, or a rerun?
-    on = LARGE.sync(implied=CLASSROOM.sync())  # classroom mode comes with large type
+    on = LARGE.sync(implied=classroom)  # classroom mode comes with large type
     _draw_sidebar()
     st.html(_BASE_CSS)
     if on:
         # A style-only st.html goes to Streamlit's invisible "event" container,
         # so it takes no space and is not in at.main / at.sidebar in AppTest.
         st.html(_LARGE_TYPE_CSS)
+    if classroom:
+        st.html(_CLASSROOM_CSS)
     if heading:
         st.title(title)
     st.html(f'<a class="tl-anchor" name="{SKIP_TARGET}"></a>')  # where the skip link lands with no steps

@@ -256,10 +256,10 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
                         legend=alt.Legend(orient="top", title=None, columns=2 if by == "language" else 1)),
         tooltip=[alt.Tooltip(f"{by}:N"), alt.Tooltip("part:N"), alt.Tooltip("value:Q", format=".2f")],
     )
-    right = base.transform_filter(alt.datum.value >= 1).mark_text(align="left", dx=4, fontSize=s.mark - 2).encode(
+    right = base.transform_filter(alt.datum.value >= 1).mark_text(align="left", dx=4, fontSize=s.small).encode(
         x="value:Q", text="label:N")
     # below 1 the bar runs left from 1, towards the names: its label goes right of the 1 line, in the bar's own row
-    left = base.transform_filter(alt.datum.value < 1).mark_text(align="left", dx=4, fontSize=s.mark - 2).encode(
+    left = base.transform_filter(alt.datum.value < 1).mark_text(align="left", dx=4, fontSize=s.small).encode(
         x=alt.datum(1), text="label:N")
     one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(color="#000", strokeWidth=2).encode(x=alt.X("x:Q", scale=scale))
     return alt.layer(bars, right, left, one).properties(height=alt.Step(s.step * bar))

@@ -327,7 +327,7 @@ def cost_chart(*, large: bool) -> alt.Chart:
         tooltip=[alt.Tooltip("tokenizer:N"), alt.Tooltip("language:N"),
                  alt.Tooltip("per_word:Q", title="tokens per word", format=".2f")],
     )
-    text = base.mark_text(align="left", dx=4, fontSize=s.mark - 2).encode(x="per_word:Q", text="label:N")
+    text = base.mark_text(align="left", dx=4, fontSize=s.small).encode(x="per_word:Q", text="label:N")
     return (bars + text).properties(height=alt.Step(s.step * 0.55))
 
 

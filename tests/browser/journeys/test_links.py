@@ -20,7 +20,8 @@ import pytest
 
 import lessons
 from lessons.course import course
-from tests.browser.browser_helpers import main_area, screenshot, settle, skip_without_browser, wait_for_streamlit
+from tests.browser.browser_helpers import (main_area, screenshot, settle, skip_without_browser, step_button,
+                                           wait_for_streamlit)
 from ui.layout import PAGES
 
 skip_without_browser()
@@ -99,7 +100,7 @@ def change(page, what: str) -> None:
     if skip.count():
         skip.click()
         ready(page)
-    step_on = main.get_by_role("button", name="Next", exact=True)
+    step_on = step_button(main, "Next")
     fields = main.locator("textarea:enabled:visible, input[type=text]:enabled:visible:not([role]),"
                           " input[type=number]:enabled:visible")
     choices = main.locator('[data-testid="stButtonGroup"] button:visible[aria-checked="false"]')
@@ -238,8 +239,8 @@ def test_back_steps_through_each_view_once(fresh_context, visit) -> None:
         box.press("Enter")
 
     did(set_merges)
-    did(lambda: main.get_by_role("button", name="Next", exact=True).click())
-    did(lambda: main.get_by_role("button", name="Next", exact=True).click())
+    did(lambda: step_button(main, "Next").click())
+    did(lambda: step_button(main, "Next").click())
     assert query(page.url) == {"merges": "5", "step": "2"}
     did(lambda: page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Lessons", exact=True).click())
     did(lambda: main.get_by_role("button", name=re.compile(r"^2\. BPE training")).click())
@@ -249,7 +250,7 @@ def test_back_steps_through_each_view_once(fresh_context, visit) -> None:
     expect(main.get_by_text("Custom run", exact=False)).to_have_count(0)
     assert query(page.url) == {"preset": "news", "step": "1", "from": "bpe-training"}
     screenshot(page, "links-watch-a-tie")
-    did(lambda: main.get_by_role("button", name="Next", exact=True).click())
+    did(lambda: step_button(main, "Next").click())
 
     shown = {}
     for url in reversed(views[:-1]):
@@ -279,7 +280,7 @@ def test_the_address_is_a_link_to_the_view_on_screen(fresh_context, visit, size)
         link = main.get_by_role("link", name=re.compile("^Slide the share of Hindi"))
         if link.count():
             break
-        main.get_by_role("button", name="Next", exact=True).click()
+        step_button(main, "Next").click()
         settle(page)
     part = query(page.url)["step"]
     click_link(page, link)

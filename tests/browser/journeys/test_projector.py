@@ -1,0 +1,187 @@
+"""A teacher projecting the lab: classroom mode (large type + fewer controls) at 1920x1080.
+
+Every lesson link, opened as a slide, shows the figure its lesson names (the link's ``figure`` field in
+lessons/course/*.md, drawn by the page in ``ui.layout.figure``) on the first screen, and still does after the
+page's primary click (Next, Sample again, Back to the lesson, a Try button). In large type nothing on any page is
+drawn under 20 px. Screenshots: artifacts/screenshots/projector-*.png.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from lessons.course import course
+from tests.browser.browser_helpers import screenshot, settle, wait_for_streamlit
+from ui.layout import PAGES, figure_selector
+
+SCREEN_HEIGHT = 1080  # the projector size in tests/browser/journeys/conftest.py
+MIN_TEXT_PX = 20
+#: How much of a figure must be on the first screen: all of it, or this much of a taller one.
+MIN_SHOWN_PX = 320
+#: A cold server loads every production tokenizer on the first visit to Real tokenizers: give a page that long.
+COLD_PAGE_MS = 90_000
+
+#: A page's primary click, where it has one: the stepper's Next, or the button a teacher presses on that slide.
+PRIMARY_CLICK = {
+    "Train_step_by_step": ".st-key-train-next button",
+    "Encode_step_by_step": ".st-key-encode-next button",
+    "Streaming": ".st-key-stream-next button",
+    "English_vs_Hindi": ".st-key-evh-back button",
+}
+PRIMARY_CLICK_BY_FIGURE = {
+    "merge-rules": ".st-key-family-next button",
+    "unigram-pieces": ".st-key-family-again button",
+    "presend-check": '[class*="st-key-cost-try-"] button',
+}
+
+
+def _lesson_links():
+    """Every lesson -> lab link (the lessons' [[try]] links and exercise views), each view once."""
+    out, seen = [], set()
+    for lesson in course().lessons:
+        for link in [*lesson.tries, *(e.view for e in lesson.exercises if e.view)]:
+            view = (link.page, tuple(sorted(link.params.items())), link.figure)
+            if view in seen:
+                continue
+            seen.add(view)
+            out.append(pytest.param(lesson.number, link, id=f"{lesson.number}-{link.page}-{link.figure}-{len(out)}"))
+    return out
+
+
+LINKS = _lesson_links()
+
+
+def _settled_large(page) -> None:
+    """The run finished and large type applied (its CSS arrives with the run: wait for it, not a fixed time)."""
+    wait_for_streamlit(page)
+    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '22px'")
+    page.evaluate("document.fonts.ready")
+    page.wait_for_timeout(300)
+    wait_for_streamlit(page)
+
+
+def _figure_problem(page, name: str) -> str | None:
+    """Why the figure is not on the first screen (None when it is): drawn, visible, starting above the bottom edge,
+    and all of it (or MIN_SHOWN_PX of a taller one) within the screen."""
+    selector = figure_selector(name)
+    try:
+        page.locator(selector).first.wait_for(state="attached", timeout=10_000)
+    except Exception:  # noqa: BLE001 - Playwright's timeout: the message says what is missing
+        return f"the page draws no figure {name!r} ({selector})"
+    box = page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+                     return {top: r.top, bottom: r.bottom, height: r.height}; }""",
+        selector,
+    )
+    if box["height"] < 1:
+        return f"the figure {name!r} is drawn but not visible"
+    shown = min(box["bottom"], SCREEN_HEIGHT) - max(box["top"], 0)
+    need = min(box["height"], MIN_SHOWN_PX)
+    if shown + 1 < need:
+        return (f"the figure {name!r} spans y={box['top']:.0f}-{box['bottom']:.0f}: only {max(shown, 0):.0f} px of "
+                f"it on the {SCREEN_HEIGHT}-px screen (needs {need:.0f})")
+    return None
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
+
+
+@pytest.mark.parametrize("lesson_number, link", LINKS)
+def test_lesson_link_shows_its_figure_on_the_first_screen(fresh_context, visit, lesson_number, link):
+    assert link.figure, f"lesson {lesson_number}'s link {link.label!r} names no figure"
+    context = fresh_context("projector")
+    context.set_default_timeout(COLD_PAGE_MS)
+    page = visit(context, link.page, urlencode({**link.params, "classroom": "1"}))
+    _settled_large(page)
+    name = f"projector-{lesson_number}-{_slug(link.page)}-{link.figure}"
+    screenshot(page, name)
+    sidebar = page.locator('[data-testid="stSidebar"]').bounding_box()
+    assert sidebar is None or sidebar["x"] + sidebar["width"] <= 1, f"classroom mode leaves the sidebar open: {sidebar}"
+    problem = _figure_problem(page, link.figure)
+    assert problem is None, f"lesson {lesson_number}, {link.label!r} ({link.page}?{urlencode(link.params)}): {problem}"
+
+    selector = PRIMARY_CLICK_BY_FIGURE.get(link.figure) or PRIMARY_CLICK.get(link.page)
+    button = page.locator(selector).last if selector else None
+    if button is None or not button.count() or not button.is_enabled():
+        return
+    button.click()
+    settle(page)
+    _settled_large(page)
+    screenshot(page, name + "-clicked")
+    problem = _figure_problem(page, link.figure)
+    assert problem is None, f"after the primary click on {link.page} ({selector}): {problem}"
+
+
+def test_train_predict_first_keeps_the_chart_on_screen_after_check(fresh_context, visit):
+    """Predict first on Train, as lesson 2's link opens it: Next, pick a pair, Check: the pair-count chart (and the
+    corpus after the merge) are on the first screen."""
+    context = fresh_context("projector")
+    context.set_default_timeout(COLD_PAGE_MS)
+    page = visit(context, "Train_step_by_step", "preset=chai&predict=1&classroom=1")
+    _settled_large(page)
+    page.locator(".st-key-train-next button").click()
+    settle(page)
+    page.locator('[data-testid="stRadio"] [role="radiogroup"] label').first.click()
+    settle(page)
+    page.locator('[class*="st-key-predict-"][class*="-check"] button').click()
+    settle(page)
+    _settled_large(page)
+    screenshot(page, "projector-train-predict-checked")
+    for name in ("pair-chart", "train-corpus"):
+        problem = _figure_problem(page, name)
+        assert problem is None, problem
+
+
+SMALL_TEXT_JS = """(min) => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const seen = new Set();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!n.textContent.trim() || !el || seen.has(el)) continue;
+    seen.add(el);
+    if (el.closest('style,script,noscript,[aria-hidden="true"]')) continue;
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    if (r.width < 1 || r.height < 1 || cs.visibility === 'hidden' || parseFloat(cs.opacity) === 0) continue;
+    const size = parseFloat(cs.fontSize);
+    if (size + 0.05 < min) {
+      const owner = el.closest('[data-testid]');
+      out.push(`${(owner && owner.getAttribute('data-testid')) || ''} ${el.tagName.toLowerCase()}.${el.getAttribute('class') || ''}`
+               + ` ${size.toFixed(1)}px: ${n.textContent.trim().slice(0, 30)}`);
+    }
+  }
+  return out;
+}"""
+
+
+def small_text(page, minimum: float = MIN_TEXT_PX) -> list[str]:
+    """Every visible text element (HTML and the charts' SVG) drawn under ``minimum`` px, described."""
+    return page.evaluate(SMALL_TEXT_JS, minimum)
+
+
+@pytest.mark.parametrize("entry", PAGES, ids=lambda e: e.url_path or "Home")
+def test_large_type_leaves_no_text_under_20_px(fresh_context, visit, entry):
+    context = fresh_context("projector")
+    context.set_default_timeout(COLD_PAGE_MS)
+    page = visit(context, entry.url_path, "large=1")
+    _settled_large(page)
+    screenshot(page, f"projector-large-{entry.url_path or 'Home'}")
+    small = small_text(page)
+    assert not small, f"{entry.title} in large type draws text under {MIN_TEXT_PX} px:\n" + "\n".join(small[:25])
+
+
+def test_large_type_leaves_no_small_text_on_chips_and_bytes(fresh_context, visit):
+    """The drawings with the smallest print: vowel-sign names and ids under chips, bytes and code points."""
+    context = fresh_context("projector")
+    context.set_default_timeout(COLD_PAGE_MS)
+    for path, query in (("Tokenize_anything", "toks=english-hindi&ids=1&text=घने कोहरे से शहर में"),
+                        ("Bytes_per_character", "sample=hindi&tok=cl100k_base"),
+                        ("Encode_step_by_step", "tok=readers&text=readership")):
+        page = visit(context, path, query + "&large=1")
+        _settled_large(page)
+        small = small_text(page)
+        assert not small, f"{path} in large type draws text under {MIN_TEXT_PX} px:\n" + "\n".join(small[:25])
