@@ -359,6 +359,7 @@ def part_pipeline() -> None:
         st.markdown(f"#### 4 · Ids: {plural(s.count, 'token')}")
         st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None, wrap_lines=True)
         st.caption(md_escape(TEXTS["ids"]))
+    tokenizers.about_box([(key, tok)], key=f"{fv.PAGE}.about_open", note=tokenizers.OFFLINE_NOTE)
 
 
     # --- Part 4: special tokens -----------------------------------------------------------------------

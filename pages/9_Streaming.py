@@ -163,3 +163,5 @@ def draw_stream() -> None:
 
 
 st.fragment(draw_stream, run_every=STEPPER.run_every())()
+if key in {e.key for e in tokenizers.real_entries()}:  # a production tokenizer: where its data comes from
+    tokenizers.about_box([(key, tok)], key=f"{PAGE}.about_open", note=tokenizers.OFFLINE_NOTE)

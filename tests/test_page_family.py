@@ -343,3 +343,11 @@ def test_chart_specs_are_valid_and_readable(large: bool) -> None:
         top = max(r["count" if trace.rule == "count" else "score"] for r in records)
         assert spec["layer"][0]["encoding"]["x"]["scale"]["domain"][1] > top
     assert json.dumps(spec)  # plain JSON: cached and sent as is
+
+
+def test_the_pipeline_keeps_provenance_in_the_about_box() -> None:
+    """The pipeline part names the real tokenizer plainly; where its data comes from is in the About box."""
+    at = run_page(PAGE, query_params={"part": "pipeline"}, session_state={"family.about_open": True})
+    assert_no_exception(at)
+    (about,) = [e for e in at.main.expander if e.label.startswith("About these tokenizers")]
+    assert "sha256" in " ".join(str(m.value) for m in about.markdown).replace("\\", "")

@@ -210,3 +210,16 @@ def test_the_lab_models_pattern_is_said_in_plain_words() -> None:
     captions = " ".join(str(c.value) for c in at.main.caption).replace("\\", "")  # Markdown escapes off
     assert "regex pre-split" not in captions
     assert "Before merging, the text is cut at spaces: each word, punctuation and all, keeps the space before it" in captions
+
+
+def test_a_production_tokenizer_has_its_provenance_in_the_about_box() -> None:
+    """Streaming with GPT-4's tokenizer: where its data comes from is in the "About these tokenizers" box, filled
+    when opened; a lab model, whose line under the picker already says what it is, has no such box."""
+    about = [e for e in run_page(PAGE, query_params={"tok": "cl100k_base"}).main.expander
+             if e.label.startswith("About these tokenizers")]
+    assert len(about) == 1
+    opened = run_page(PAGE, query_params={"tok": "cl100k_base"}, session_state={"stream.about_open": True})
+    (about,) = [e for e in opened.main.expander if e.label.startswith("About these tokenizers")]
+    assert "cl100k" in " ".join(str(m.value) for m in about.markdown)
+    lab = run_page(PAGE)
+    assert not [e for e in lab.main.expander if e.label.startswith("About these tokenizers")]

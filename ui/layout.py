@@ -211,7 +211,7 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
   font-size: 1rem;
 }}
 /* Nothing under 20 px on a projector: the small print Streamlit and the lab's drawings use (code in a sentence,
-   a tokenizer's tag in a picker, a slider's value, a chip's id and vowel-sign name, a byte, a code point's number)
+   a tokenizer's tag in a picker, a slider's value, a button's key, a chip's id and vowel-sign name, a byte, a code point's number)
    keeps its size relative to its text but never goes under 20 px. */
 [data-testid="stMarkdownContainer"] code,
 [data-testid="stCaptionContainer"] code,
@@ -223,7 +223,8 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 [data-testid="stTooltipContent"],
 [data-testid="stMetricDelta"] div,
 .tl-chip .tl-id, .tl-chip .tl-count, .tl-chip .tl-name, .tl-chip .tl-cp, .tl-chip .tl-hex,
-.tl-b, .tl-cp .tl-code, .tl-rowlabel {{
+.tl-b, .tl-cp .tl-code, .tl-rowlabel,
+[data-testid="stMain"] button kbd {{  /* a step button's key (PageDown), shown on the button */
   font-size: max(20px, .9em) !important;
 }}
 /* A metric's number is drawn inside a markdown paragraph too: keep it big. */
