@@ -14,7 +14,7 @@ from tokenizer.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, gr
 from tokenizer.numbers import indian, international, parse_number  # noqa: E402
 from tokenizer.quirks import FORMATS, case_forms, count_letter, format_variants  # noqa: E402
 from tokenizer.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark  # noqa: E402
-from ui import predict, state, tokenizers  # noqa: E402
+from ui import predict, state, tables, tokenizers  # noqa: E402
 from ui import quirksview as qv  # noqa: E402
 from ui.chips import Chip, chip_from_token  # noqa: E402
 from ui.display import join_words, md_code, md_escape, plural, ratio, visible_token  # noqa: E402
@@ -193,7 +193,7 @@ def formatting_section() -> None:
     table = pd.DataFrame({"format": [FORMATS[k] for k in variants],
                           "characters": [len(v) for v in variants.values()]}
                          | {tok.name: [counts[key][k] for k in variants] for key, tok in chosen})
-    st.dataframe(table, hide_index=True, key=f"{PAGE}.formats")
+    tables.show(table, hide_index=True, key=f"{PAGE}.formats")
     key0, tok0 = chosen[0]
     c = counts[key0]
     fields = list(records[0])
@@ -283,7 +283,7 @@ def numbers_section() -> None:
                     continue
                 style = digit_style(digit_groups([t.label for t in probe]))
                 rules.append((entry.title, STYLES[style], " ".join(visible_token(t.label) for t in probe)))
-            st.dataframe(pd.DataFrame(rules, columns=["tokenizer", "its digit rule", f"the tokens of {DIGIT_PROBE}"]),
+            tables.show(pd.DataFrame(rules, columns=["tokenizer", "its digit rule", f"the tokens of {DIGIT_PROBE}"]),
                          hide_index=True, key=f"{PAGE}.rules")
 
 

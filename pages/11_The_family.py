@@ -16,7 +16,7 @@ page_setup("The family")
 
 import lessons  # noqa: E402
 from tokenizer import is_whole  # noqa: E402
-from ui import charts, state, tokenizers, viewport  # noqa: E402
+from ui import charts, state, tables, tokenizers, viewport  # noqa: E402
 from ui import familyview as fv  # noqa: E402
 from ui.chips import CSS, Chip, chip_from_token, chips_html, token_chips  # noqa: E402
 from ui.display import callout_html, is_mark, md_code, md_escape, plural, readable_text  # noqa: E402
@@ -136,7 +136,7 @@ def draw_steps(bpe, wp, key: str) -> None:
                           if len(trace.words) > words else "."))
     if k:
         st.markdown("**Both merge sequences so far**")
-        st.dataframe(fv.sequences_frame(bpe, wp, k), hide_index=True, key=f"{fv.PAGE}.sequences",
+        tables.show(fv.sequences_frame(bpe, wp, k), hide_index=True, key=f"{fv.PAGE}.sequences",
                      column_config={"score": st.column_config.TextColumn(help="WordPiece's score of its pick.")})
     with st.expander("The numbers behind the charts: count(a b), count(a), count(b) and the score",
                      key=f"{fv.PAGE}.numbers_open", on_change="rerun", icon=":material/calculate:") as box:
@@ -147,7 +147,7 @@ def draw_steps(bpe, wp, key: str) -> None:
                     continue
                 st.markdown(f"**{trace.name}'s corpus before merge {max(k, 1)}**")
                 rows = fv.pair_rows(step, trace.rule, reveal=k > 0, limit=fv.TOP_PAIRS)
-                st.dataframe(fv.numbers_frame(rows), hide_index=True, key=f"{fv.PAGE}.numbers.{trace.rule}",
+                tables.show(fv.numbers_frame(rows), hide_index=True, key=f"{fv.PAGE}.numbers.{trace.rule}",
                              column_config={"score": st.column_config.NumberColumn(format="%.4f")})
 
 
@@ -217,7 +217,7 @@ def part_unigram() -> None:
     table, segs = figure("unigram-pieces").columns([2, 3] if not LARGE else [1, 1], gap="large")
     with table:
         st.markdown("**The pieces, most likely first**")
-        st.dataframe(pieces_table := fv.pieces_frame(corpus, vocab), hide_index=True, key=f"{fv.PAGE}.pieces",
+        tables.show(pieces_table := fv.pieces_frame(corpus, vocab), hide_index=True, key=f"{fv.PAGE}.pieces",
                      height=min(420, 38 + 35 * len(pieces_table)),
                      column_config={
                          "score": st.column_config.NumberColumn(help="The log of the piece's probability: closer to "

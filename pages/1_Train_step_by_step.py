@@ -14,7 +14,7 @@ page_setup("Train step by step")
 
 import lessons  # noqa: E402
 from tokenizer import StopReason  # noqa: E402
-from ui import charts, predict, tokenizers, viewport  # noqa: E402
+from ui import charts, predict, tables, tokenizers, viewport  # noqa: E402
 from ui import trainview as tv  # noqa: E402
 from ui.codeview import algorithm_html  # noqa: E402
 from ui.display import callout_html, join_words, md_code, md_escape, plural  # noqa: E402
@@ -287,7 +287,7 @@ def draw_steps(trace, run: str) -> None:
     with st.expander("Every merge so far, as a table", key="train.table_open", on_change="rerun",
                      icon=":material/table:") as table_box:
         if table_box.open:
-            st.dataframe(tv.merges_frame(run, trace, k), hide_index=True, key="train.merges_table",
+            tables.show(tv.merges_frame(run, trace, k), hide_index=True, key="train.merges_table",
                          column_config={"other pairs with that count": st.column_config.NumberColumn(
                              help="How many other pairs had the same top count (empty: no tie).")})
     with st.expander("The algorithm, at this step", key="train.code_open", on_change="rerun",

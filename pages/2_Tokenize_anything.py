@@ -13,7 +13,7 @@ import lessons  # noqa: E402
 from tokenizer import Tokenizer, hex_bytes  # noqa: E402
 from tokenizer.provenance import made_by_merges  # noqa: E402
 from tokenizer.textstats import utf8_length  # noqa: E402
-from ui import predict, state, tokenizers, viewport  # noqa: E402
+from ui import predict, state, tables, tokenizers, viewport  # noqa: E402
 from ui.chips import chip_from_token, token_chips  # noqa: E402
 from ui.display import lone_marks, md_escape, plural, ratio, visible_token  # noqa: E402
 from ui.uploads import too_big  # noqa: E402
@@ -128,7 +128,7 @@ def draw_comparison() -> None:
             "partial tokens": [enc.measure.partial for *_, enc in results],
         }
     )
-    st.dataframe(
+    tables.show(
         table, hide_index=True, key=f"{PAGE}.compare",
         column_config={
             "tokens per word": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ words (str.split())."),
@@ -227,7 +227,7 @@ with st.expander("Ids and bytes, token by token", key=f"{PAGE}.ids_open", on_cha
             if len(names) > 1 else next(iter(names))
         enc = next(e for k, _, e in results if k == which)
         rows = enc.tokens[:MAX_TABLE_ROWS]
-        st.dataframe(
+        tables.show(
             pd.DataFrame(
                 {
                     "position": range(1, len(rows) + 1),

@@ -11,7 +11,7 @@ import lessons  # noqa: E402
 from tokenizer import Tokenizer  # noqa: E402
 from tokenizer.provenance import made_by_merges  # noqa: E402
 from tokenizer.replay import EncodeTrace, encode_trace  # noqa: E402
-from ui import state, tokenizers, viewport  # noqa: E402
+from ui import state, tables, tokenizers, viewport  # noqa: E402
 from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips  # noqa: E402
 from ui.display import md_code, md_escape, pair_text, plural, visible_token  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
@@ -214,7 +214,7 @@ def draw_steps() -> None:
     if step:
         with st.expander("Merges so far, as a table", icon=":material/table:"):
             rows = trace.steps[:step]
-            st.dataframe(
+            tables.show(
                 pd.DataFrame(
                     {
                         "step": [r.step for r in rows],

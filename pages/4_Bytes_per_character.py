@@ -6,6 +6,7 @@ import streamlit as st
 
 from tokenizer.textstats import text_counts
 from ui import bytesview as bv
+from ui import tables
 from ui import charts, state, tokenizers
 from ui.display import md_escape, visible_token
 from ui.layout import classroom_on, figure, large_type_on, page_setup
@@ -158,7 +159,7 @@ if counts.code_points:
                 else ""
             )
         )
-        st.dataframe(
+        tables.show(
             table,
             hide_index=True,
             width="stretch",
@@ -245,13 +246,13 @@ st.caption(
 compare = bv.comparison_table("script", text, counts)
 charts.draw(bv.comparison_spec(compare, large=large_type_on()), key="bytes.chart")
 with st.expander("The numbers behind the chart"):
-    st.dataframe(compare, hide_index=True, width="stretch", column_config=bv.RATIO_COLUMNS)
+    tables.show(compare, hide_index=True, width="stretch", column_config=bv.RATIO_COLUMNS)
 
 st.subheader("Worked examples")
 st.caption(
     "The same words in Hindi and in Latin letters, and a syllable that is two code points. "
     "Counted by the lab just now."
 )
-st.dataframe(bv.comparison_table("example"), hide_index=True, width="stretch", column_config=bv.RATIO_COLUMNS)
+tables.show(bv.comparison_table("example"), hide_index=True, width="stretch", column_config=bv.RATIO_COLUMNS)
 
 state.publish([SAMPLE, TEXT, LADDER])  # too long a text is left out of the link: said under the text box

@@ -7,7 +7,7 @@ from ui.layout import classroom_on, figure, large_type_on, page_setup
 page_setup("Real tokenizers")
 
 import lessons  # noqa: E402
-from ui import charts, state, tokenizers  # noqa: E402
+from ui import charts, state, tables, tokenizers  # noqa: E402
 from ui import premiumview as pv  # noqa: E402
 from ui.chips import chip_from_token, token_chips  # noqa: E402
 from ui.display import md_escape, plural  # noqa: E402
@@ -74,7 +74,7 @@ st.caption(
     "that tokenizer over many parallel sentences (" + md_escape(src["source"]) + "); one sentence pair "
     "will not match it exactly."
 )
-st.dataframe(pv.table(data), hide_index=True, key=f"{PAGE}.table", column_config=pv.COLUMNS)
+tables.show(pv.table(data), hide_index=True, key=f"{PAGE}.table", column_config=pv.COLUMNS)
 
 with st.expander("See the tokens", key=f"{PAGE}.tokens_open", on_change="rerun", icon=":material/view_week:") as box:
     if box.open:

@@ -16,7 +16,7 @@ page_setup("English vs Hindi")
 import lessons  # noqa: E402
 from tokenizer.experiment import split_by_script  # noqa: E402
 from tokenizer.pretokenize import pattern_words  # noqa: E402
-from ui import charts, predict, state, viewport  # noqa: E402
+from ui import charts, predict, state, tables, viewport  # noqa: E402
 from ui import shareview as sv  # noqa: E402
 from ui.display import callout_html, md_code, md_escape, plural  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
@@ -260,7 +260,7 @@ if answered:
 
 # --- The lesson's table ---------------------------------------------------------------------------
 st.subheader("The lesson's table, computed")
-st.dataframe(sv.lesson_table(), hide_index=True, key=f"{PAGE}.lesson_table")
+tables.show(sv.lesson_table(), hide_index=True, key=f"{PAGE}.lesson_table")
 st.caption(
     (f"Run just now by the lab's engine, with the lesson's paragraphs and sentences and {LESSON_BUDGET} merges: "
      "the same figures lesson 4 gives." if sv.lesson_matches() else "These differ from the figures lesson 4 gives: the lab's engine and the lesson disagree.")
@@ -319,7 +319,7 @@ st.subheader("Tokens per word on a parallel set, lab and real tokenizers")
 pairs = sv.parallel_pairs()
 lab_name = f"Lab BPE: k = {copies}, {plural(budget, 'merge')}"
 rows, missing = sv.cost_rows(lab_name, sv.lab_cost(english, hindi, copies, budget))
-st.dataframe(sv.cost_table(rows), hide_index=True, key=f"{PAGE}.cost_table", column_config=sv.COST_COLUMNS)
+tables.show(sv.cost_table(rows), hide_index=True, key=f"{PAGE}.cost_table", column_config=sv.COST_COLUMNS)
 charts.draw(sv.cost_spec(tuple((r.name, r.cost.english_per_word, r.cost.hindi_per_word) for r in rows), LARGE),
             key=f"{PAGE}.cost_chart")
 published = lessons.data("published_premiums")

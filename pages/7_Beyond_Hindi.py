@@ -7,7 +7,7 @@ from ui.layout import figure, large_type_on, page_setup
 page_setup("Beyond Hindi")
 
 import lessons  # noqa: E402
-from ui import charts, state, tokenizers, viewport  # noqa: E402
+from ui import charts, state, tables, tokenizers, viewport  # noqa: E402
 from ui import premiumview as pv  # noqa: E402
 from ui.display import join_words, md_escape  # noqa: E402
 from ui.lessonview import lesson_link  # noqa: E402
@@ -119,13 +119,13 @@ st.caption(
     f"One row per language and tokenizer, plus one row counting raw UTF-8 bytes (a byte-level tokenizer with no "
     f"merges). Click a column's heading to sort. × English = UTF-8 part × tokenizer part, per {one}."
 )
-st.dataframe(pv.language_frame(*settings, chart_key), hide_index=True, key=f"{PAGE}.table", height=420,
+tables.show(pv.language_frame(*settings, chart_key), hide_index=True, key=f"{PAGE}.table", height=420,
              column_config=pv.language_columns(per))
 
 with st.expander("The sample texts", key=f"{PAGE}.samples_open", on_change="rerun", icon=":material/translate:") as box:
     if box.open:
         st.caption(md_escape(SPEC["source"]) + " Right-to-left text is shown in its reading order.")
-        st.dataframe(pv.samples_table(picked, line), hide_index=True, key=f"{PAGE}.samples", width="stretch",
+        tables.show(pv.samples_table(picked, line), hide_index=True, key=f"{PAGE}.samples", width="stretch",
                      column_config={"text": st.column_config.TextColumn(width="large")})
         if MISSING:
             st.caption(md_escape("Not in this gflanguages version, so left out: " + ", ".join(MISSING) + "."))

@@ -147,9 +147,19 @@ def test_bad_links_fall_back_to_the_defaults() -> None:
 
 def test_large_type_stacks_the_controls() -> None:
     at = run_page(PAGE, query_params={"large": "1"})
-    assert table(at) is not None
     spec, _ = chart_data(at)
     assert spec["config"]["axis"]["labelFontSize"] == 20
+
+
+def test_large_type_draws_the_table_as_text_with_the_grids_formats() -> None:
+    """The data grid draws on a canvas at a fixed 14 px; in large type the same rows are a plain table whose
+    text scales with the page, each number written as the grid writes it (× English to two places, with ×)."""
+    grid = table(run_page(PAGE))
+    at = run_page(PAGE, query_params={"large": "1"})
+    assert not [df for df in at.dataframe if "× English" in df.value.columns]
+    (large,) = [t.value for t in at.table if "× English" in t.value.columns]
+    assert list(large.columns) == list(grid.columns) and len(large) == len(grid)
+    assert list(large["× English"]) == [f"{v:.2f}×" for v in grid["× English"]]
 
 
 def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(monkeypatch) -> None:

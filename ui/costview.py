@@ -26,7 +26,7 @@ import lessons
 from tokenizer import cost
 from tokenizer.cost import CostInputError, Fit, rate, rupees
 from tokenizer.measure import Measure
-from ui import charts, predict, state, tokenizers
+from ui import charts, predict, state, tables, tokenizers
 from ui.display import callout_html, md_escape, plural
 from ui.layout import classroom_on, figure
 
@@ -508,7 +508,7 @@ def planning_section(found: Articles) -> None:
             row["tokens per character"] = r.tokens_per_char if r else None
         row["from"] = found.rate_note if r else "the scenario's figures"
         rows.append(row)
-    st.dataframe(rows, hide_index=True, key=f"{PAGE}.planning", column_config={
+    tables.show(rows, hide_index=True, key=f"{PAGE}.planning", column_config={
         "story: tokens per word": st.column_config.NumberColumn(format="%.2f"),
         "summary: tokens per word": st.column_config.NumberColumn(format="%.2f"),
         "tokens per character": st.column_config.NumberColumn(format="%.3f", help="Measured on text only."),

@@ -224,7 +224,8 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 [data-testid="stMetricDelta"] div,
 .tl-chip .tl-id, .tl-chip .tl-count, .tl-chip .tl-name, .tl-chip .tl-cp, .tl-chip .tl-hex,
 .tl-b, .tl-cp .tl-code, .tl-rowlabel,
-[data-testid="stMain"] button kbd {{  /* a step button's key (PageDown), shown on the button */
+[data-testid="stMain"] button kbd,  /* a step button's key (PageDown), shown on the button */
+[data-testid="stTable"] th, [data-testid="stTable"] td {{  /* ui/tables.py: large type draws tables as text */
   font-size: max(20px, .9em) !important;
 }}
 /* A metric's number is drawn inside a markdown paragraph too: keep it big. */
