@@ -11,6 +11,8 @@ Screenshots (artifacts/screenshots/): journey-laptop-*.png, journey-phone-*.png.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from lessons.course import course
@@ -244,3 +246,43 @@ def test_phone_train_one_step_is_one_screen(fresh_context, visit) -> None:
     problems = [p for sel in ('[data-testid="stMain"] .tl-step', CHART, ".st-key-tl-act-train") if (p := in_view(page, sel))]
     assert not problems, problems
     screenshot(page, "journey-phone-train-next")
+
+
+def _box_in_view(page, locator, what: str) -> None:
+    """``locator``'s box lies inside the window, below Streamlit's header (waiting for the page to settle)."""
+    expect(locator).to_be_visible()
+    page.wait_for_timeout(500)  # the viewport script scrolls once the run has settled
+    header = page.get_by_test_id("stHeader").bounding_box()
+    box = locator.bounding_box()
+    assert box and box["y"] >= header["y"] + header["height"] - 1 and box["y"] + box["height"] <= 768 + 1, \
+        f"{what}: at y={box and round(box['y'])}..{box and round(box['y'] + box['height'])}, window 768"
+
+
+def test_laptop_quirks_a_checked_join_prediction_shows_its_verdict_in_view(fresh_context, visit) -> None:
+    """Quirks, Joining, predict first: type a count, Check: the verdict (the lab's count beside the guess) is in
+    the window, and so is the first tokenizer's row of joined tokens it talks about."""
+    page = visit(fresh_context("laptop"), "Quirks", "quirk=Joining")
+    field = main_area(page).locator("input[type=number]").first
+    field.fill("9")
+    field.press("Enter")
+    settle(page)
+    main_area(page).get_by_role("button", name="Check", exact=True).click()
+    settle(page)
+    verdict = main_area(page).locator(".tl-note", has_text="You predicted").first
+    _box_in_view(page, verdict, "Quirks' verdict after Check")
+    screenshot(page, "journey-laptop-quirks-checked")
+
+
+def test_laptop_cost_a_tried_prompt_shows_its_check_in_view(fresh_context, visit) -> None:
+    """Cost, Before sending: a "Try" button sets the prompt; the check it changes (send it or not) is in view."""
+    from ui.layout import figure_selector
+
+    page = visit(fresh_context("laptop"), "Cost_and_context")
+    try_button = main_area(page).get_by_role("button", name=re.compile(r"^Try 7,700$"))
+    try_button.scroll_into_view_if_needed()
+    try_button.click()
+    settle(page)
+    check = page.locator(figure_selector("presend-check"))
+    expect(check).to_contain_text("Do not send it")
+    _box_in_view(page, check, "the pre-send check after Try 7,700")
+    screenshot(page, "journey-laptop-cost-try")
