@@ -153,6 +153,20 @@ def step_button(scope, name: str):
     return scope.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( Shortcut \S+)?$"))
 
 
+def still(page, *, quiet_ms: int = 400, timeout_ms: int = 10_000) -> None:
+    """Wait until the page has stopped scrolling (ui/viewport.py brings a click's result into view once its run has
+    settled): a click aimed at a button that is still moving lands on whatever scrolls under it."""
+    page.wait_for_function(
+        """(quiet) => {
+            const main = document.querySelector('[data-testid="stMain"]');
+            const now = main ? main.scrollTop : 0, t = performance.now();
+            if (window.__tlScroll === undefined || window.__tlScroll.top !== now) window.__tlScroll = {top: now, since: t};
+            return t - window.__tlScroll.since >= quiet;
+        }""",
+        arg=quiet_ms, timeout=timeout_ms, polling=100,
+    )
+
+
 def settle(page, *, no_errors: bool = False) -> None:
     """After a click or a typed value: let the rerun start and finish, and fail on an exception (and, with
     ``no_errors``, on any error box)."""

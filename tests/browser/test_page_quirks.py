@@ -76,7 +76,7 @@ def test_formatting_large_type_at_1920(open_page) -> None:
     page.set_viewport_size({"width": 1920, "height": 1080})
     settle(page)
     page.evaluate("document.fonts.ready")
-    expect(main_area(page).locator('[data-testid="stDataFrame"]')).to_be_visible()
+    expect(main_area(page).locator('[data-testid="stTable"]')).to_be_visible()  # large type: tables as text
     tabs = page.get_by_role("tab")
     assert tabs.count() == 7
     for i in range(7):  # every tab label on one line, none squeezed

@@ -66,7 +66,8 @@ def _four_tokenizers(page, name: str) -> None:
     main = page.locator('[data-testid="stMain"]')
     expect(main.get_by_text(f"GPT-4 (cl100k_base) · {counts['cl100k_base']} tokens")).to_be_visible()
     expect(main.get_by_text(f"GPT-4o (o200k_base) · {counts['o200k_base']} tokens")).to_be_visible()
-    expect(main.locator('[data-testid="stDataFrame"]').first).to_be_visible()
+    # the comparison table: the data grid, or in large type the same rows as text (ui/tables.py)
+    expect(main.locator('[data-testid="stDataFrame"], [data-testid="stTable"]').first).to_be_visible()
     # cl100k splits Devanagari letters: dashed hex chips, the letters written under them.
     assert page.locator(".tl-chip.tl-partial").count() > 20
     assert page.locator(".tl-chip.tl-partial").first.evaluate("e => getComputedStyle(e).borderTopStyle") == "dashed"

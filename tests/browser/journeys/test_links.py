@@ -20,7 +20,7 @@ import pytest
 
 import lessons
 from lessons.course import course
-from tests.browser.browser_helpers import (main_area, screenshot, settle, skip_without_browser, step_button,
+from tests.browser.browser_helpers import (main_area, screenshot, settle, skip_without_browser, step_button, still,
                                            wait_for_streamlit)
 from ui.layout import PAGES
 
@@ -229,6 +229,7 @@ def test_back_steps_through_each_view_once(fresh_context, visit) -> None:
         length = page.evaluate("history.length")
         action()
         settle(page)
+        still(page)  # the next click must not land where a scrolling page has just moved something else
         assert page.evaluate("history.length") == length + 1, f"not one history entry: {page.url}"
         views.append(page.url)
 
