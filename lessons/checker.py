@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 
-from ui.display import plural
+from tokenizer.labels import plural
 
 from .course import Course, render_body
 from .exercises import ExerciseError, compute

@@ -1,15 +1,12 @@
 """Bytes per character: what UTF-8 charges for each character, and what a byte-level tokenizer makes of it."""
 
-from contextlib import nullcontext
-
 import streamlit as st
 
 from tokenizer.textstats import text_counts
 from ui import bytesview as bv
-from ui import tables
-from ui import charts, state, tokenizers
+from ui import charts, state, tables, tokenizers
 from ui.display import md_escape, visible_token
-from ui.layout import classroom_on, figure, large_type_on, page_setup
+from ui.layout import Slides, classroom_on, figure, large_type_on, page_setup
 from ui.lessonview import lesson_link
 
 page_setup("Bytes per character")
@@ -118,14 +115,7 @@ if notes.right_to_left:
 # Classroom mode: one slide at a time. The three views (every code point, grapheme clusters, the byte ladder) are
 # tabs under the counts; a link that names a tokenizer opens on its byte ladder.
 PARTS = ("Every code point", "Grapheme clusters", "Byte ladder")
-TABS: dict = {}
-
-
-def part(name: str):
-    """Where a view of the page goes: its tab in classroom mode, the page itself otherwise."""
-    if classroom_on() and not TABS:
-        TABS.update(zip(PARTS, st.tabs(PARTS, default=PARTS[2] if LADDER.name in st.query_params else PARTS[0])))
-    return TABS.get(name) or nullcontext()
+part = Slides({p: p for p in PARTS}, PARTS[2] if LADDER.name in st.query_params else PARTS[0])
 
 
 # -- the text counted four ways ---------------------------------------------------------------------

@@ -4,7 +4,7 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from ui.layout import classroom_on, large_type_on, page_setup
+from ui.layout import Slides, classroom_on, large_type_on, page_setup
 
 page_setup("Cost, context and speed")
 
@@ -27,14 +27,7 @@ st.button("Back to the lesson-5 news app", key=f"{cv.PAGE}.reset", on_click=cv.b
 lesson_link(5)
 
 # Classroom mode: one part per slide, as tabs; a link opens the part it names (?part=window).
-TABS = dict(zip(cv.PARTS, st.tabs(list(cv.PARTS.values()), default=cv.PARTS[state.value(cv.PART)]))) \
-    if classroom_on() else {}
-
-
-def part(name: str):
-    """Where a part of the page goes: its tab in classroom mode, the page itself otherwise."""
-    return TABS.get(name) or nullcontext()
-
+part = Slides(cv.PARTS, state.value(cv.PART))
 
 with part("bill"):
     article, month = st.columns(2, gap="large") if classroom_on() else (nullcontext(), nullcontext())

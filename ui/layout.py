@@ -27,8 +27,10 @@ checks that the registry and the folder agree.
 from __future__ import annotations
 
 import re
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 import streamlit as st
 
@@ -144,6 +146,9 @@ _BASE_CSS = f"""
 <style>
 {BASE_CSS_MARKER}
 [data-testid="stFileUploaderDropzoneInstructions"] {{ display: none; }}
+/* Captions: Streamlit's faded grey is 3.9:1 on white (axe: colour contrast); the text colour at 80% is
+   over 7:1 in the light theme and stays readable in the dark one. */
+div[data-testid="stCaptionContainer"] {{ color: inherit; opacity: .8; }}
 /* Less empty space above the title (Streamlit leaves 6rem; its header is 3.75rem): a page's main control and what
    it changes share the first screen of a laptop. Large type sets its own. */
 [data-testid="stMainBlockContainer"] {{ padding-top: 4rem; }}
@@ -270,6 +275,22 @@ def figure_selector(name: str) -> str:
     return f".st-key-{FIGURE_KEY_PREFIX}{name}"
 
 
+class Slides:
+    """A page cut into parts, one slide each in classroom mode: ``part = Slides({"bill": "The bill", ...}, "bill")``,
+    then ``with part("bill"): ...``. In classroom mode each part is a tab (made where the first part is drawn, opened
+    on ``default``); otherwise every part is drawn on the page itself, in order."""
+
+    def __init__(self, labels: Mapping[str, str], default: str) -> None:
+        self.labels, self.default = dict(labels), default
+        self.tabs: dict[str, AbstractContextManager] = {}
+
+    def __call__(self, name: str) -> AbstractContextManager:
+        if classroom_on() and not self.tabs:
+            made = st.tabs(list(self.labels.values()), default=self.labels[self.default])
+            self.tabs = dict(zip(self.labels, made))
+        return self.tabs.get(name) or nullcontext()
+
+
 @dataclass(frozen=True)
 class _Switch:
     """A session-wide on/off setting with a sidebar toggle and a URL parameter (large type, classroom mode).
@@ -374,9 +395,6 @@ _SKIP_HTML = f"""
 /* A closed sidebar is moved off by its width (300px unless dragged wider) and, being transformed, holds the
    fixed link: move the link back by that much. */
 [data-testid="stSidebar"][data-collapsed="true"] .tl-skip:focus {{ left: calc(300px + .5rem); }}
-/* Captions: Streamlit's faded grey is 3.9:1 on white (axe: colour contrast); the text colour at 80% is
-   over 7:1 in the light theme and stays readable in the dark one. */
-div[data-testid="stCaptionContainer"] {{ color: inherit; opacity: .8; }}
 </style>
 <a class="tl-skip" href="#{SKIP_TARGET}">Skip to the main controls</a>
 """

@@ -167,8 +167,8 @@ def load(data: bytes | str, current: dict[str, dict]) -> tuple[dict[str, dict], 
     judged = sum(1 for k in added if merged[k]["right"] is not None)
     parts = [f"{plural(len(added), 'answer')} added: {right} of {judged} right, as the lab judges them now"]
     if judged < len(added):
-        pages = sorted({q.page for k in added if merged[k]["right"] is None
-                        if isinstance(q := question_for(k), Waiting)})
+        pages = sorted({w.page for k in added if merged[k]["right"] is None
+                        for w in WAITING if w.pattern.fullmatch(k)})
         parts.append(f"{plural(len(added) - judged, 'answer')} from {join_words(pages)} will be checked when you "
                      "open that page with the same text and settings")
     if kept:
