@@ -50,11 +50,19 @@ def plain(frame: Any, column_config: Mapping[str, Any] | None = None) -> pd.Data
     return table.rename(columns=names).reset_index(drop=True)
 
 
+#: A long table in large type scrolls inside a box this high (px) instead of growing the page by its rows.
+LONG_TABLE_HEIGHT = 600
+LONG_TABLE_ROWS = 15
+
+
 def show(frame: Any, *, column_config: Mapping[str, Any] | None = None, **grid: Any) -> None:
     """A table: the sortable grid, or in large type a plain table whose text scales with the page. ``grid`` is
-    what only the grid takes (``key``, ``height``, ``width``, ``hide_index``...)."""
+    what only the grid takes (``key``, ``height``, ``width``, ``hide_index``...); its ``height`` is kept, and a
+    long table without one scrolls in :data:`LONG_TABLE_HEIGHT` px (a token table can have thousands of rows)."""
     if large_type_on():
-        st.table(plain(frame, column_config), hide_index=True, **({"height": grid["height"]} if "height" in grid else {}))
+        table = plain(frame, column_config)
+        height = grid.get("height") or (LONG_TABLE_HEIGHT if len(table) > LONG_TABLE_ROWS else "content")
+        st.table(table, hide_index=True, height=height)
     else:
         st.dataframe(frame, column_config=column_config, **grid)
 
