@@ -1,0 +1,103 @@
+"""A progress file is an upload every learner of a shared server can send: what the worst one costs is bounded.
+
+The bounds are by design where the file is read (lessons/progress.py: 2 MB, 10,000 answers, short guesses) and
+where it is checked (ui/progressview.py: a key names a question the lab computes once, or a page question that
+waits). This test loads the costliest files a learner could make, in a subprocess with a hard CPU-time and
+address-space limit, and reads what the load really took.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lessons.progress import FORMAT, MAX_ANSWERS, MAX_BYTES, VERSION
+
+ROOT = Path(__file__).resolve().parents[1]
+CPU_LIMIT_S = 60  # the whole subprocess, imports and the lab's first training runs included
+MEMORY_LIMIT = 3 * 1024**3  # address space; Python with pandas and Streamlit imported uses about a third of it
+
+LOAD = """
+import json, resource, sys, time
+from ui import progressview
+data = sys.stdin.buffer.read()
+start = time.process_time()
+try:
+    merged, refused, summary = progressview.load(data, {})
+    outcome = f"{len(merged)} kept, {len(refused)} refused"
+except ValueError as exc:
+    outcome = f"refused: {exc}"
+print(json.dumps({"outcome": outcome, "cpu_s": time.process_time() - start,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def _file(answers: dict) -> bytes:
+    return json.dumps({"format": FORMAT, "version": VERSION, "answers": answers}).encode()
+
+
+def _costliest_answers() -> dict:
+    """10,000 answers aimed at the work a key can cause: every merge question of every preset run (rebuilt and
+    judged), every practice question, every lesson exercise with a wrong type, page questions that wait, and
+    made-up keys; long guesses where a guess may be long."""
+    import lessons
+    from ui import trainview as tv
+    from ui.lessonview import COUNT_PRESETS, PRACTICE_PRESETS, unseen_words
+
+    answers = {}
+    for preset_id, preset in lessons.presets().items():
+        run = tv.run_key(preset.corpus, tv.preset_settings(preset_id))
+        for k in range(1, preset.merges + 2):
+            answers[f"train:{run}:{k}"] = {"guess": "x" * 190}
+    for preset_id in PRACTICE_PRESETS:
+        for k in range(1, 40):
+            answers[f"practice:merge:{preset_id}:{k}"] = {"guess": "a + b"}
+    for preset_id in COUNT_PRESETS:
+        for word in unseen_words(preset_id):
+            answers[f"practice:count:{preset_id}:{word}"] = {"guess": 3}
+    from lessons.course import course
+
+    for exercise in course().exercises:
+        answers[f"lesson:{exercise.key}"] = {"guess": ["?"] * 400}
+    i = 0
+    while len(answers) < MAX_ANSWERS:
+        answers[f"tokenize:o200k_base:{i:012x}"] = {"guess": 7}
+        answers[f"made-up-{i}"] = {"guess": "y" * 150}
+        i += 1
+    return dict(list(answers.items())[:MAX_ANSWERS])
+
+
+def _nested() -> bytes:
+    """Just under the size limit, JSON nested far deeper than Python's recursion limit."""
+    depth = (MAX_BYTES - 100) // 2
+    return b'{"format": "tokenization-lab/progress", "answers": ' + b"[" * depth + b"]" * depth + b"}"
+
+
+@pytest.mark.parametrize("name", ["costliest answers", "deep nesting", "too many answers"])
+def test_the_worst_progress_file_loads_within_its_bounds(name: str) -> None:
+    if name == "costliest answers":
+        data = _file(_costliest_answers())
+    elif name == "deep nesting":
+        data = _nested()
+    else:
+        data = _file({f"made-up-{i}": {"guess": 1} for i in range(MAX_ANSWERS + 1)})
+    assert len(data) <= MAX_BYTES + 200_000  # the size a learner can upload (the uploader stops at 2 MB)
+    done = subprocess.run([sys.executable, "-c", LOAD], input=data, capture_output=True, cwd=ROOT,
+                          preexec_fn=_limits, timeout=CPU_LIMIT_S * 3)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    if name == "costliest answers":
+        assert report["outcome"].endswith("refused") and "kept" in report["outcome"], report
+    else:
+        assert report["outcome"].startswith("refused: "), report
+    assert report["cpu_s"] < CPU_LIMIT_S / 2, report  # the load itself, well inside the limit
