@@ -250,10 +250,12 @@ with st.expander("Ids and bytes, token by token", key=f"{PAGE}.ids_open", on_cha
         if enc.measure.tokens > MAX_TABLE_ROWS:
             st.caption(f"The table shows the first {MAX_TABLE_ROWS:,} tokens; the CSV has all {enc.measure.tokens:,}.")
 
+        csv_tok = next(tok for key, tok, _ in results if key == which)
+
         def _csv() -> bytes:
-            """Built when the button is clicked: every token of the text."""
-            tok = tokenizers.load(which)
-            every = tok.encode_tokens(text)
+            """Built when the button is clicked: every token of the text. Streamlit calls this outside the
+            session's run, so it uses only what the run handed it (no cache, no session state)."""
+            every = csv_tok.encode_tokens(text)
             full = pd.DataFrame(
                 {
                     "position": range(1, len(every) + 1),

@@ -101,8 +101,9 @@ SCRIPT = """
 
   setInterval(() => {
     if (!pending) return;
-    if (Date.now() - pending.since > 30000) { pending = null; return; }  // a slow run (a whole page) included
-    if (!idle()) { pending.ran = true; pending.still = 0; return; }
+    if (Date.now() - pending.since > 30000) { pending = null; return; }  // no run, or a result that never settles
+    // the 30 s count from the end of the run: on a busy server a run that opens a whole page can take longer
+    if (!idle()) { pending.ran = true; pending.still = 0; pending.since = Date.now(); return; }
     if (!pending.ran && Date.now() - pending.since < 700) return;  // the run has not started yet
     const el = document.querySelector(pending.target);
     if (!el) return;
