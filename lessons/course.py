@@ -62,17 +62,19 @@ class LessonError(ValueError):
     """A lesson file that cannot be used: the message names the file and the field."""
 
 
-# -- the bounds on what is read (shipped: index 0.3 KB, lessons up to 12 KB, 11 exercises, 15 figures, 47-character
-# texts, tables nested 4 deep): each far above what a course uses, each far below what would cost a server much.
+# -- the bounds on what is read. The shipped course: index 0.3 KB, lessons up to 12 KB, up to 11 exercises, 17
+# figures and 5 links a lesson, texts of up to 47 characters, tables nested 5 deep. Each bound is far above what a
+# course uses and far below what would cost a server much (a lesson's answers all computed in about a second).
 MAX_INDEX_BYTES = 16 * 1024
 MAX_LESSON_BYTES = 128 * 1024
 MAX_LESSONS = 100
-MAX_EXERCISES = 50
-MAX_FIGURES = 50
+MAX_EXERCISES = 30
+MAX_FIGURES = 30
 MAX_TRIES = 20
 MAX_DEPTH = 8
-"""How deep tables and lists may nest in a lesson's front matter or the index (a ratio of two counts is 5)."""
-MAX_TEXT = 5_000
+"""How deep tables and lists may nest in a lesson's front matter or the index, the whole file counted as 1 (an
+exercise's ratio of two counts, or a link's settings, is 5; a ratio of ratios 6)."""
+MAX_TEXT = 2_000
 """The longest text an exercise's or a figure's answer may compute on, in characters."""
 LESSON_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 """A lesson's name in the index: its file name without ``.md``, a plain name (no folder, no leading dot)."""
