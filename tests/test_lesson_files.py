@@ -257,3 +257,57 @@ def test_any_lesson_file_loads_as_lessons_and_problems(index: bytes, front: list
         folder = write_course(Path(base), {"index.toml": index, "bad.md": lesson("".join(front), "{{n}}") + noise})
         code, _, problems = check(load_course(folder))
     assert code in (0, 2) and all(isinstance(p, str) and p for p in problems)
+
+
+# -- the Lessons page with a broken course ---------------------------------------------------------------------------
+MARKUP_FIELD = '"**<b>bold</b>** :material/error: [a](https://example.com)" = 1\n'  # a field name a page must not format
+
+
+@pytest.fixture
+def broken_course(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The Lessons page reading a course of a good lesson, a lesson with a markup field name, a figure that cannot
+    be computed, and an index entry leading out of the folder (``LAB_COURSE_DIR``, as an operator would set it)."""
+    folder = write_course(tmp_path, {
+        "index.toml": f'order = ["good", "bad", "../{OUTSIDE}", "figure"]\n'.encode(),
+        "bad.md": lesson(MARKUP_FIELD),
+        "figure.md": lesson("[figures]\nn = {op = 'split', tokenizer = 'chai', text = 'chai', format = ','}\n",
+                            "The figure: {{n}}.").replace(b"id = 'bad'", b"id = 'figure'"),
+    })
+    monkeypatch.setenv("LAB_COURSE_DIR", str(folder))
+    return folder
+
+
+def test_the_lessons_page_shows_each_problem_as_text_and_the_other_lessons(broken_course: Path) -> None:
+    from tests.apptest_helpers import assert_no_exception, main_text, run_page
+    from ui.display import md_escape
+
+    problems = load_course(broken_course).problems
+    assert [p.split(":")[0] for p in problems] == ["index.toml", "bad.md"]
+    at = run_page("pages/12_Lessons.py")
+    assert_no_exception(at)
+    warnings = [w.value for w in at.warning]
+    for problem in problems:  # escaped: shown exactly as written, never as bold, HTML, an icon or a link
+        assert md_escape(f"A lesson could not be loaded: {problem}") in warnings
+    assert "**<b>" not in main_text(at) and "\\*\\*\\<b\\>bold" in main_text(at)
+    picks = [b.key for b in at.button if (b.key or "").startswith("lessons.pick.")]
+    assert picks == ["lessons.pick.good", "lessons.pick.figure"]
+    assert "A good lesson." in main_text(at)
+    at.button(key="lessons.pick.figure").click().run()
+    assert_no_exception(at)  # the figure that cannot be computed is said in the lesson, and its text still shown
+    said = md_escape("A number in this lesson cannot be computed here: figures.n: the format ',' does not fit")
+    assert any(w.value.startswith(said) for w in at.warning), [w.value for w in at.warning]
+    assert "The figure: {{n}}." in main_text(at)
+
+
+def test_the_lessons_page_with_no_lesson_says_why(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.apptest_helpers import assert_no_exception, main_text, run_page
+    from ui.display import md_escape
+
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    (folder / "index.toml").write_bytes(b"\xff\xfe\x00\x00binary")
+    monkeypatch.setenv("LAB_COURSE_DIR", str(folder))
+    at = run_page("pages/12_Lessons.py")
+    assert_no_exception(at)
+    assert md_escape("index.toml: UTF-16 text; save it as UTF-8") in main_text(at)
+    assert "There are no lessons to show." in main_text(at)
