@@ -462,8 +462,9 @@ def read_file(folder: Path, name: str, limit: int) -> str:
     return text
 
 
-def _order(folder: Path, problems: list[str]) -> list[str]:
-    """The lesson names ``index.toml`` lists (each checked); if it cannot be read, every lesson file by name."""
+def _order(folder: Path, problems: list[str]) -> list[str | None]:
+    """The lesson names ``index.toml`` lists (None for one that is not a lesson's name: it keeps its number); if
+    the index cannot be read, every lesson file by name."""
     try:
         data = read_toml(read_file(folder, "index.toml", MAX_INDEX_BYTES), "index.toml")
         order = data.get("order")
@@ -483,7 +484,7 @@ def _order(folder: Path, problems: list[str]) -> list[str]:
             shown = repr(name) if isinstance(name, str) and len(name) <= 100 else f"entry {number}"
             problems.append(f"index.toml: order: {shown} is not a lesson's name: its file name in the course folder "
                             "without '.md' (letters, digits, '-', '_' and '.'; no folder)")
-            continue
+            name = None
         names.append(name)
     return names
 
@@ -497,7 +498,9 @@ def load_course(folder: Path | None = None) -> Course:
         return Course((), (f"{folder or course_folder()}: the course folder cannot be read (no such folder)",))
     order = _order(folder, problems)
     lessons: list[Lesson] = []
-    for number, name in enumerate(order, start=1):
+    for number, name in enumerate(order, start=1):  # a lesson's number is its place in the index, loaded or not
+        if name is None:
+            continue
         file = f"{name}.md"
         try:
             lesson = parse_lesson(read_file(folder, file, MAX_LESSON_BYTES), file, number)
@@ -509,7 +512,7 @@ def load_course(folder: Path | None = None) -> Course:
             problems.append(f"{file}: the id {lesson.id!r} is used by another lesson")
             continue
         lessons.append(lesson)
-    listed = {f"{name}.md" for name in order}
+    listed = {f"{name}.md" for name in order if name is not None}
     for path in sorted(folder.glob("*.md"))[: MAX_LESSONS * 2]:
         if path.name not in listed:
             problems.append(f"{path.name}: not in index.toml, so it is not shown")

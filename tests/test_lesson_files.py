@@ -291,7 +291,9 @@ def test_the_lessons_page_shows_each_problem_as_text_and_the_other_lessons(broke
     assert "**<b>" not in main_text(at) and "\\*\\*\\<b\\>bold" in main_text(at)
     picks = [b.key for b in at.button if (b.key or "").startswith("lessons.pick.")]
     assert picks == ["lessons.pick.good", "lessons.pick.figure"]
-    assert "A good lesson." in main_text(at)
+    assert "A good lesson." in main_text(at) and "Two short lessons, from" in main_text(at)
+    labels = [b.label for b in at.button if (b.key or "").startswith("lessons.pick.")]
+    assert labels[0].startswith("1. ") and labels[1].startswith("4. ")  # each keeps its place in the index
     at.button(key="lessons.pick.figure").click().run()
     assert_no_exception(at)  # the figure that cannot be computed is said in the lesson, and its text still shown
     said = md_escape("A number in this lesson cannot be computed here: figures.n: the format ',' does not fit")

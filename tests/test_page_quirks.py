@@ -131,7 +131,7 @@ def test_formatting_bad_records() -> None:
 @pytest.mark.parametrize(
     ("records", "expect"),
     [
-        ("name,city\nAsha,Pune\rMumbai", "Line 3 has 1 values, but the header names 2 fields"),  # issue 15's link
+        ("name,city\nAsha,Pune\rMumbai", "Line 3 has 1 value, but the header names 2 fields"),  # issue 15's link
         ("name,city\rAsha,Pune\rRavi,Mumbai", "in every one of the 2 records"),  # a bare CR ends a line
         ("name,city\r\nAsha,Pune\r\n", "in every one of the 1 record"),
         ('name,"ci""ty"\nA\x00sha,"Pu\rne"', "in every one of the 1 record"),

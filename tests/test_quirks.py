@@ -94,7 +94,7 @@ def test_format_variants_from_the_default_records() -> None:
         ("a,b", "header line"),
         ("a,,c\n1,2,3", "needs a name"),
         ("a,a\n1,2", "same name"),
-        ("a,b\n1,2\n3", "Line 3 has 1 values"),
+        ("a,b\n1,2\n3", "Line 3 has 1 value"),
     ],
 )
 def test_bad_records_say_what_is_wrong(text: str, message: str) -> None:
@@ -119,7 +119,7 @@ def test_any_line_end_and_odd_characters_give_records(text: str, records: list) 
 
 def test_a_bare_carriage_return_from_a_link_is_a_line_break() -> None:
     """Issue 15: ``records=name,city%0AAsha,Pune%0DMumbai`` raised _csv.Error; the CR ends a line."""
-    with pytest.raises(ValueError, match="Line 3 has 1 values, but the header names 2 fields"):
+    with pytest.raises(ValueError, match="Line 3 has 1 value, but the header names 2 fields"):
         records_from_csv("name,city\nAsha,Pune\rMumbai")
 
 

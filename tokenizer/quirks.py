@@ -35,6 +35,7 @@ from difflib import SequenceMatcher
 from typing import Any, Sequence
 
 from .interface import TextTokenizer, Token
+from .labels import plural
 
 # -- spaces and capitals -------------------------------------------------------------------------------
 
@@ -212,7 +213,8 @@ def records_from_csv(text: str) -> list[dict[str, Any]]:
     records = []
     for number, row in enumerate(rows[1:], start=2):
         if len(row) != len(header):
-            raise ValueError(f"Line {number} has {len(row)} values, but the header names {len(header)} fields.")
+            raise ValueError(f"Line {number} has {plural(len(row), 'value')}, but the header names "
+                             f"{plural(len(header), 'field')}.")
         records.append({name: _value(cell.strip()) for name, cell in zip(header, row)})
     return records
 
