@@ -313,3 +313,15 @@ def test_the_lessons_page_with_no_lesson_says_why(tmp_path: Path, monkeypatch: p
     assert_no_exception(at)
     assert md_escape("index.toml: UTF-16 text; save it as UTF-8") in main_text(at)
     assert "There are no lessons to show." in main_text(at)
+
+
+def test_a_worksheet_of_a_lesson_with_a_broken_exercise_names_it_and_keeps_the_others(tmp_path: Path) -> None:
+    from lessons.worksheet import answer_key_markdown, worksheet_markdown
+
+    broken = lesson("".join(f"[[exercise]]\nid = 'e{i}'\nprompt = 'Question {i}'\nexplain = 'x'\nanswer = {{op = {a}}}\n"
+                            for i, a in enumerate((UTF8, "'merge_at', preset = 'chai', step = 1, options = [1]", UTF8))))
+    loaded = load_course(write_course(tmp_path, {"bad.md": broken}))
+    bad = loaded.lesson("bad")
+    for sheet in (worksheet_markdown(bad), answer_key_markdown(bad)):
+        assert "Question 0" in sheet and "Question 2" in sheet
+        assert "(This exercise cannot be computed here: 'options' must be a whole number, not [1].)" in sheet
