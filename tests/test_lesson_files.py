@@ -185,17 +185,38 @@ def write_course(base: Path, files: dict) -> Path:
     return folder
 
 
+# ``python -m lessons check ...`` as it runs from a shell, then the process's own peak memory written to the pipe
+# whose descriptor is the first argument. The
+# peak is /proc/self/status VmHWM: ru_maxrss (getrusage, os.wait4) keeps the forked test runner's size across
+# exec, hundreds of MB in a full test run, which is not what the check cost.
+RUNNER = """
+import atexit, os, runpy, sys
+def peak():
+    with open("/proc/self/status") as status, os.fdopen(PEAK, "w") as out:
+        out.write(status.read().split("VmHWM:")[1].split()[0])
+PEAK = int(sys.argv.pop(1))
+atexit.register(peak)
+sys.argv = ["python -m lessons", *sys.argv[1:]]
+runpy.run_module("lessons", run_name="__main__", alter_sys=True)
+"""
+
+
 def run_check(folder: Path) -> tuple[int, str, str, float, float]:
     """(exit code, stdout, stderr, CPU seconds, peak MB) of ``python -m lessons check --json --course folder``."""
+    read_peak, write_peak = os.pipe()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen([sys.executable, "-m", "lessons", "check", "--json", "--course", str(folder)],
-                                 cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL, preexec_fn=_limits)
+        child = subprocess.Popen([sys.executable, "-c", RUNNER, str(write_peak), "check", "--json", "--course",
+                                  str(folder)], cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                 pass_fds=(write_peak,), preexec_fn=_limits)
+        os.close(write_peak)
+        with os.fdopen(read_peak) as peak:
+            peak_kb = peak.read()
         _, status, usage = os.wait4(child.pid, 0)
         child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         return (child.returncode, out.read().decode(), err.read().decode(), usage.ru_utime + usage.ru_stime,
-                usage.ru_maxrss / 1024)
+                int(peak_kb or 0) / 1024 or float("inf"))
 
 
 @pytest.mark.parametrize(("files", "problem"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])
