@@ -89,6 +89,9 @@ CASES = [
     ("link leading out", {"bad.md": ("symlink", f"../{OUTSIDE}.md")},
      "bad.md: it is a link that leads outside the course folder"),
     ("link to a device", {"bad.md": ("symlink", "/dev/zero")}, "bad.md: it is a link that leads outside"),
+    ("index a link leading out", {"index.toml": ("symlink", "/etc/hostname")},
+     "index.toml: it is a link that leads outside the course folder, which the lab does not read; the lessons are "
+     "shown in the order of their file names"),
     ("named pipe", {"bad.md": ("fifo", "")}, "bad.md: not a regular file (a folder, a device or a pipe)"),
     ("folder", {"bad.md": ("folder", "")}, "bad.md: not a regular file"),
     ("index too big", {"index.toml": b'order = ["good"]\n' + b"#" * MAX_INDEX_BYTES},
