@@ -29,12 +29,18 @@ computes its answer, see :mod:`lessons.exercises`)::
     +++
     The lesson's text, in Markdown.
 
-A damaged lesson file is reported (file and field) and skipped; the others load.
+A damaged lesson file is reported (file and field) and skipped; the others load. What is read is bounded
+where it is read (see the ``MAX_`` figures below): a file's size, how deep its tables nest, how many
+exercises, figures and links a lesson has, how long a text an answer computes on; and only regular files
+inside the course folder are read (no name in the index and no link leads out of it).
 """
 
 from __future__ import annotations
 
+import math
+import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -45,6 +51,8 @@ from .exercises import KIND_OF_OP, KINDS, OPS, UNIT_OF_OP
 
 HERE = Path(__file__).resolve().parent
 COURSE = HERE / "course"
+COURSE_ENV = "LAB_COURSE_DIR"
+"""An environment variable naming another course folder (to try a course being written, and for tests)."""
 PAGES_DIR = HERE.parent / "pages"
 _FRONT = re.compile(r"\A\+\+\+[ \t]*\n(.*?)\n\+\+\+[ \t]*(?:\n|\Z)(.*)\Z", re.S)
 URL_KEYS_NAMING_TOKENIZERS = ("tok", "toks", "preset")
@@ -52,6 +60,27 @@ URL_KEYS_NAMING_TOKENIZERS = ("tok", "toks", "preset")
 
 class LessonError(ValueError):
     """A lesson file that cannot be used: the message names the file and the field."""
+
+
+# -- the bounds on what is read. The shipped course: index 0.3 KB, lessons up to 12 KB, up to 11 exercises, 17
+# figures and 5 links a lesson, texts of up to 47 characters, tables nested 5 deep. Each bound is far above what a
+# course uses and far below what would cost a server much (a lesson's answers all computed in about a second).
+MAX_INDEX_BYTES = 16 * 1024
+MAX_LESSON_BYTES = 128 * 1024
+MAX_LESSONS = 100
+MAX_EXERCISES = 30
+MAX_FIGURES = 30
+MAX_TRIES = 20
+MAX_DEPTH = 8
+"""How deep tables and lists may nest in a lesson's front matter or the index, the whole file counted as 1 (an
+exercise's ratio of two counts, or a link's settings, is 5; a ratio of ratios 6)."""
+MAX_TEXT = 2_000
+"""The longest text an exercise's or a figure's answer may compute on, in characters."""
+LESSON_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+"""A lesson's name in the index: its file name without ``.md``, a plain name (no folder, no leading dot)."""
+FORMAT_SPEC = re.compile(r"rupees|,?(?:\.[0-9])?[df%]?")
+"""The formats a figure may have: ``rupees``, or a number's format such as ``,``, ``.2f``, ``,d``, ``.1%``."""
+PLACEHOLDER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -210,7 +239,7 @@ def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
     if kind not in KINDS or kind != KIND_OF_OP[op]:
         raise LessonError(f"{where}: 'kind' {kind!r} does not fit op {op!r} (it gives a {KIND_OF_OP[op]})")
     tolerance = data.get("tolerance", 0)
-    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 <= tolerance < math.inf:
         raise LessonError(f"{where}: 'tolerance' must be a number, 0 or more")
     view = _link(data["view"], f"{where} view", label_required=False) if "view" in data else None
     return Exercise(
@@ -219,7 +248,7 @@ def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
         kind=kind,
         prompt=_text(data, "prompt", where),
         op=op,
-        args={k: v for k, v in answer.items() if k != "op"},
+        args=_bounded_args({k: v for k, v in answer.items() if k != "op"}, f"{where} answer"),
         explain=_text(data, "explain", where),
         hint=_text(data, "hint", where, required=False),
         view=view,
@@ -228,15 +257,70 @@ def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
     )
 
 
+def _depth(value: Any) -> int:
+    """How deep tables and lists nest in ``value`` (a text or a number: 0; ``{"a": [1]}``: 2), without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            children = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        deepest = max(deepest, level)
+        if level <= MAX_DEPTH:  # deeper than that is refused: no need to walk all of it
+            stack.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def read_toml(text: str, where: str) -> dict:
+    """TOML ``text`` read within the bounds (raises :class:`LessonError` starting ``where: ``)."""
+    deep = f"{where}: tables or lists nest too deeply (a lesson file nests them at most {MAX_DEPTH} levels)"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LessonError(f"{where}: not valid TOML ({exc})") from None
+    except RecursionError:  # tomllib reads nested lists and tables recursively: Python's own limit stops it
+        raise LessonError(deep) from None
+    if _depth(data) > MAX_DEPTH:
+        raise LessonError(deep)
+    return data
+
+
+def _long_text(value: Any) -> str | None:
+    """The first text longer than :data:`MAX_TEXT` in an answer's arguments (their depth is already bounded)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str) and len(item) > MAX_TEXT:
+            return item
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def _bounded_args(args: dict, where: str) -> dict:
+    long = _long_text(args)
+    if long is not None:
+        raise LessonError(f"{where}: a text of {len(long):,} characters; an answer computes on texts of up to "
+                          f"{MAX_TEXT:,}")
+    return args
+
+
+def _at_most(items: list, limit: int, what: str, where: str) -> None:
+    if len(items) > limit:
+        raise LessonError(f"{where}: {len(items):,} {what}; a lesson may have up to {limit:,}")
+
+
 def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
     """One lesson from its file's text (raises :class:`LessonError` naming the file and the field)."""
-    match = _FRONT.match(text.replace("\r\n", "\n"))
+    match = _FRONT.match(text.removeprefix("\ufeff").replace("\r\n", "\n"))
     if not match:
         raise LessonError(f"{file}: the file must start with front matter between two '+++' lines")
-    try:
-        data = tomllib.loads(match.group(1))
-    except tomllib.TOMLDecodeError as exc:
-        raise LessonError(f"{file}: the front matter is not valid TOML ({exc})") from None
+    data = read_toml(match.group(1), f"{file}: front matter")
     _no_unknown(data, LESSON_FIELDS, file)
     lesson_id = _text(data, "id", file)
     title = _text(data, "title", file)
@@ -247,6 +331,8 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
     exercises = data.get("exercise", [])
     if not isinstance(tries, list) or not isinstance(exercises, list):
         raise LessonError(f"{file}: 'try' and 'exercise' must be lists of tables ([[try]], [[exercise]])")
+    _at_most(exercises, MAX_EXERCISES, "exercises", f"{file}: exercise")
+    _at_most(tries, MAX_TRIES, "links", f"{file}: try")
     parsed = tuple(_exercise(e, lesson_id, f"{file} exercise {i + 1}") for i, e in enumerate(exercises))
     ids = [e.id for e in parsed]
     if len(set(ids)) != len(ids):
@@ -279,15 +365,20 @@ PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
 def _figures(data: Any, file: str) -> tuple[Figure, ...]:
     if not isinstance(data, dict):
         raise LessonError(f"{file}: [figures] must be a table of name = {{op = ..., ...}}")
+    _at_most(list(data), MAX_FIGURES, "figures", f"{file}: figures")
     out = []
     for name, spec in data.items():
-        where = f"{file} figures.{name}"
-        if not isinstance(spec, dict) or spec.get("op") not in OPS:
+        where = f"{file}: figures.{name}"
+        if not PLACEHOLDER_NAME.fullmatch(name):
+            raise LessonError(f"{where}: a figure's name is letters, digits and '_', as {{{{name}}}} uses it")
+        if not isinstance(spec, dict) or not isinstance(spec.get("op"), str) or spec["op"] not in OPS:
             raise LessonError(f"{where}: must name an 'op' (one of {', '.join(sorted(OPS))})")
         fmt = spec.get("format", "")
-        if not isinstance(fmt, str):
-            raise LessonError(f"{where}: 'format' must be a format spec such as ',' or '.2f', or 'rupees'")
-        out.append(Figure(name, spec["op"], {k: v for k, v in spec.items() if k not in ("op", "format")}, fmt))
+        if not isinstance(fmt, str) or not FORMAT_SPEC.fullmatch(fmt):
+            raise LessonError(f"{where}: 'format' {fmt!r} is not one the lab writes: ',' (thousands), '.2f' (two "
+                              "decimals), ',d', '.1%', or 'rupees'")
+        args = {k: v for k, v in spec.items() if k not in ("op", "format")}
+        out.append(Figure(name, spec["op"], _bounded_args(args, where), fmt))
     return tuple(out)
 
 
@@ -303,49 +394,139 @@ def _formatted(value: Any, fmt: str) -> str:
 def render_body(lesson: Lesson) -> str:
     """The lesson's text with every ``{{figure}}`` computed by the engine (raises ExerciseError if one cannot be),
     its headings two levels down so they sit under the lesson's title."""
-    from .exercises import compute
+    from .exercises import ExerciseError, compute
 
-    values = {f.name: _formatted(compute(f.op, f.args).answer, f.format) for f in lesson.figures}
+    values = {}
+    for f in lesson.figures:
+        try:
+            value = compute(f.op, f.args).answer
+        except ExerciseError as exc:
+            raise ExerciseError(f"figures.{f.name}: {exc}") from None
+        try:
+            values[f.name] = _formatted(value, f.format)
+        except (ValueError, TypeError):  # a format that does not fit the value (',' for a list of tokens)
+            raise ExerciseError(f"figures.{f.name}: the format {f.format!r} does not fit its value, "
+                                f"{str(value)[:80]}") from None
     text = PLACEHOLDER.sub(lambda m: values[m.group(1)], lesson.body)
     return re.sub(r"(?m)^(#{1,4}) ", lambda m: "#" * min(len(m.group(1)) + 2, 6) + " ", text)  # under the title
 
 
-def load_course(folder: Path = COURSE) -> Course:
+def course_folder() -> Path:
+    """The course folder: ``$LAB_COURSE_DIR`` if set, else the lab's own ``lessons/course``."""
+    return Path(os.environ.get(COURSE_ENV) or COURSE)
+
+
+def read_file(folder: Path, name: str, limit: int) -> str:
+    """The text of file ``name`` in ``folder`` (resolved): a regular file inside the folder, no link leading out of it,
+    at most ``limit`` bytes of UTF-8 (a byte order mark is dropped). Raises :class:`LessonError` naming the file."""
+    path = folder / name
+    try:
+        real = path.resolve(strict=True)
+    except FileNotFoundError:
+        raise LessonError(f"{name}: there is no such file") from None
+    except (OSError, RuntimeError) as exc:  # a loop of links, a name the system refuses
+        raise LessonError(f"{name}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
+    if real.parent != folder:
+        raise LessonError(f"{name}: it is a link that leads outside the course folder, which the lab does not read")
+    try:  # not blocking: a named pipe must not hang the reader
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise LessonError(f"{name}: cannot be read ({exc.strerror})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise LessonError(f"{name}: not a regular file (a folder, a device or a pipe), so it is not read")
+        if info.st_size > limit:
+            raise LessonError(f"{name}: {info.st_size:,} bytes; a file of the course may be up to {limit:,}")
+        chunks, size = [], 0
+        while size <= limit:  # at most limit + 1 bytes, whatever the file says its size is
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise LessonError(f"{name}: more than {limit:,} bytes; a file of the course may be up to {limit:,}")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise LessonError(f"{name}: UTF-16 text; save it as UTF-8")
+    try:
+        text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise LessonError(f"{name}: not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start:,}); "
+                          "save it as UTF-8") from None
+    if "\x00" in text:
+        raise LessonError(f"{name}: holds a NUL character (position {text.index(chr(0)):,}): a binary file, not text")
+    return text
+
+
+def _order(folder: Path, problems: list[str]) -> list[str | None]:
+    """The lesson names ``index.toml`` lists (None for one that is not a lesson's name: it keeps its number); if
+    the index cannot be read, every lesson file by name."""
+    try:
+        data = read_toml(read_file(folder, "index.toml", MAX_INDEX_BYTES), "index.toml")
+        order = data.get("order")
+        if not isinstance(order, list):
+            raise LessonError("index.toml: order: must be a list of lesson file names, such as [\"01-why-tokens\"]")
+    except LessonError as exc:
+        names = sorted(path.stem for path in folder.glob("*.md"))[:MAX_LESSONS]
+        problems.append(f"{exc}" + ("; the lessons are shown in the order of their file names" if names else ""))
+        return names
+    if len(order) > MAX_LESSONS:
+        problems.append(f"index.toml: order: {len(order):,} lessons; a course may have up to {MAX_LESSONS}, the "
+                        f"first {MAX_LESSONS} are read")
+        order = order[:MAX_LESSONS]
+    names = []
+    for number, name in enumerate(order, start=1):
+        if not isinstance(name, str) or not LESSON_NAME.fullmatch(name) or ".." in name:
+            shown = repr(name) if isinstance(name, str) and len(name) <= 100 else f"entry {number}"
+            problems.append(f"index.toml: order: {shown} is not a lesson's name: its file name in the course folder "
+                            "without '.md' (letters, digits, '-', '_' and '.'; no folder)")
+            name = None
+        names.append(name)
+    return names
+
+
+def load_course(folder: Path | None = None) -> Course:
     """Every lesson in the index's order; a lesson that cannot be read is a problem, not a crash."""
     problems: list[str] = []
-    index_path = folder / "index.toml"
     try:
-        order = tomllib.loads(index_path.read_text(encoding="utf-8")).get("order", [])
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        return Course((), (f"{index_path.name}: cannot read the lesson order ({exc})",))
-    if not isinstance(order, list) or not all(isinstance(name, str) for name in order):
-        return Course((), (f"{index_path.name}: 'order' must be a list of lesson file names",))
+        folder = (folder or course_folder()).resolve(strict=True)
+    except (OSError, RuntimeError):
+        return Course((), (f"{folder or course_folder()}: the course folder cannot be read (no such folder)",))
+    order = _order(folder, problems)
     lessons: list[Lesson] = []
-    for number, name in enumerate(order, start=1):
-        path = folder / f"{name}.md"
-        try:
-            lesson = parse_lesson(path.read_text(encoding="utf-8"), path.name, number)
-        except OSError:
-            problems.append(f"{path.name}: the index lists it, but there is no such file")
+    for number, name in enumerate(order, start=1):  # a lesson's number is its place in the index, loaded or not
+        if name is None:
             continue
-        except (LessonError, UnicodeDecodeError) as exc:
-            problems.append(str(exc))
+        file = f"{name}.md"
+        try:
+            lesson = parse_lesson(read_file(folder, file, MAX_LESSON_BYTES), file, number)
+        except LessonError as exc:
+            problems.append(str(exc).replace(f"{file}: there is no such file",
+                                             f"{file}: the index lists it, but there is no such file"))
             continue
         if any(other.id == lesson.id for other in lessons):
-            problems.append(f"{path.name}: the id {lesson.id!r} is used by another lesson")
+            problems.append(f"{file}: the id {lesson.id!r} is used by another lesson")
             continue
         lessons.append(lesson)
-    listed = {f"{name}.md" for name in order}
-    for path in sorted(folder.glob("*.md")):
+    listed = {f"{name}.md" for name in order if name is not None}
+    for path in sorted(folder.glob("*.md"))[: MAX_LESSONS * 2]:
         if path.name not in listed:
             problems.append(f"{path.name}: not in index.toml, so it is not shown")
     return Course(tuple(lessons), tuple(problems))
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=4)
+def _course(folder: str) -> Course:
+    return load_course(Path(folder))
+
+
 def course() -> Course:
-    """The course, read once per process."""
-    return load_course()
+    """The course (of :func:`course_folder`), read once per process."""
+    return _course(str(course_folder()))
 
 
-__all__ = ["Course", "Exercise", "Figure", "Lesson", "render_body", "LessonError", "Link", "course", "load_course", "page_paths", "parse_lesson"]
+__all__ = ["Course", "Exercise", "Figure", "Lesson", "render_body", "LessonError", "Link", "course", "course_folder", "load_course", "page_paths", "parse_lesson", "read_file"]

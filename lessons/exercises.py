@@ -102,12 +102,31 @@ def _counts_text(c) -> str:
 def _arg(args: dict, name: str, kind: type) -> Any:
     if name not in args:
         raise ExerciseError(f"the answer needs {name!r}")
-    value = args[name]
+    return _typed(args[name], name, kind)
+
+
+def _opt(args: dict, name: str, kind: type, default: Any) -> Any:
+    """An argument the answer may leave out (``default``), of the right type when it is there."""
+    return _typed(args[name], name, kind) if name in args else default
+
+
+def _typed(value: Any, name: str, kind: type) -> Any:
     if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
-        raise ExerciseError(f"{name!r} must be a whole number, not {value!r}")
+        raise ExerciseError(f"{name!r} must be a whole number, not {_shown(value)}")
     if kind is str and not isinstance(value, str):
-        raise ExerciseError(f"{name!r} must be text, not {value!r}")
+        raise ExerciseError(f"{name!r} must be text, not {_shown(value)}")
+    if kind is bool and not isinstance(value, bool):
+        raise ExerciseError(f"{name!r} must be true or false, not {_shown(value)}")
+    if kind is list and (not isinstance(value, list) or not all(isinstance(v, str) for v in value)):
+        raise ExerciseError(f"{name!r} must be a list of texts, not {_shown(value)}")
+    if kind is dict and (not isinstance(value, dict) or not isinstance(value.get("op"), str)):
+        raise ExerciseError(f"{name!r} must be a table naming its own 'op', not {_shown(value)}")
     return value
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # -- operations ---------------------------------------------------------------------------------------
@@ -179,7 +198,7 @@ def op_merge_at(args: dict) -> Computed:
     if not 1 <= step <= len(trace.steps):
         raise ExerciseError(f"step {step} is outside the preset's {len(trace.steps)} merges")
     s = trace.steps[step - 1]
-    options = sorted({_pair(pc.left, pc.right) for pc in s.table[: int(args.get("options", 5))]}, key=str.casefold)
+    options = sorted({_pair(pc.left, pc.right) for pc in s.table[: _opt(args, "options", int, 5)]}, key=str.casefold)
     winner = _pair(s.left, s.right)
     tied = tuple(_pair(t.left, t.right) for t in s.ties if t.pair != s.pair and _pair(t.left, t.right) in options)
     facts = "Counted before the merge: " + "; ".join(f"{_pair(pc.left, pc.right)} {pc.count}" for pc in s.table[:5]) + "."
@@ -242,7 +261,7 @@ def op_word_splits_into(args: dict) -> Computed:
     """
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     max_letters, min_tokens = _arg(args, "max_letters", int), _arg(args, "min_tokens", int)
-    space = " " if args.get("leading_space", False) else ""  # as the word stands inside a sentence
+    space = " " if _opt(args, "leading_space", bool, False) else ""  # as the word stands inside a sentence
 
     def check(word: str) -> tuple[bool, str]:
         word = word.strip()
@@ -254,7 +273,7 @@ def op_word_splits_into(args: dict) -> Computed:
         ok = len(tokens) >= min_tokens
         return ok, f"“{word}” is {plural(len(tokens), 'token')}: {_tokens_text(tokens)}."
 
-    example = next((w for w in args.get("candidates", ()) if check(w)[0]), None)
+    example = next((w for w in _opt(args, "candidates", list, []) if check(w)[0]), None)
     if example is None:
         raise ExerciseError("none of the candidate words meets the rule: add one that does")
     return Computed(example, check=check)
@@ -315,7 +334,7 @@ def op_vocab_ids(args: dict) -> Computed:
     and the highest that stand for nothing, ``"special"`` its special markers (end of text…), ``"highest"`` its
     highest id."""
     spanned, unused, special = _id_counts(_arg(args, "tokenizer", str))
-    what = args.get("what", "in_use")
+    what = _opt(args, "what", str, "in_use")
     values = {"in_use": spanned - unused, "unused": unused, "special": special, "highest": spanned - 1}
     if what not in values:
         raise ExerciseError(f"'what' must be one of {', '.join(values)}")
@@ -326,15 +345,15 @@ def op_vocab_ids(args: dict) -> Computed:
 def op_ratio(args: dict) -> Computed:
     """``numerator`` / ``denominator`` of two other operations (each a table with its own ``op``), rounded to
     ``digits``; e.g. bytes per character of a text."""
-    num, den = args.get("numerator"), args.get("denominator")
-    if not isinstance(num, dict) or not isinstance(den, dict):
-        raise ExerciseError("'numerator' and 'denominator' must each be a table naming its own 'op'")
+    num, den = _arg(args, "numerator", dict), _arg(args, "denominator", dict)
     top = compute(num["op"], {k: v for k, v in num.items() if k != "op"})
     bottom = compute(den["op"], {k: v for k, v in den.items() if k != "op"})
     a, b = top.answer, bottom.answer
+    if not all(isinstance(x, (int, float, Decimal)) and not isinstance(x, bool) for x in (a, b)):
+        raise ExerciseError("'numerator' and 'denominator' must each compute a number")
     if not b:
         raise ExerciseError("the denominator is 0")
-    value = round(float(a) / float(b), int(args.get("digits", 2)))
+    value = round(float(a) / float(b), _opt(args, "digits", int, 2))
     facts = " ".join(dict.fromkeys(f for f in (top.facts, bottom.facts) if f))  # one text's facts said once
     return Computed(value, facts=f"{facts} {a:,} ÷ {b:,} = {value:,}." if facts else "")
 
@@ -390,7 +409,7 @@ def _scenario(args: dict) -> dict:
     import lessons
 
     found = lessons.cost_scenarios()
-    name = args.get("scenario", next(iter(found)))
+    name = _opt(args, "scenario", str, next(iter(found)))
     if name not in found:
         raise ExerciseError(f"there is no cost scenario {name!r} (known: {', '.join(found)})")
     return found[name]
@@ -410,7 +429,7 @@ def _article(args: dict):
     lang = _language(sc, args)
     prices = cost.Prices(sc["price_input_per_1000"], sc["price_output_per_1000"])
     tokens = lang["input_tokens"]
-    if args.get("cleaned"):
+    if _opt(args, "cleaned", bool, False):
         tokens = cost.cleaned(tokens, sc["cleaning_percent"])
     return sc, prices, tokens, cost.article_cost(tokens, lang["output_tokens"], prices)
 
@@ -421,7 +440,7 @@ def op_article_cost(args: dict) -> Computed:
     from tokenizer.cost import rupees
 
     sc, prices, tokens, a = _article(args)
-    part = args.get("part", "total")
+    part = _opt(args, "part", str, "total")
     if part not in ("total", "input", "output"):
         raise ExerciseError("'part' must be total, input or output")
     out = _language(sc, args)["output_tokens"]
@@ -453,7 +472,7 @@ def op_window_fit(args: dict) -> Computed:
                      margin=sc["margin"])
     facts = (f"{fit.window:,} − {fit.output_cap:,} for the reply − {fit.margin:,} margin leaves {fit.room:,} tokens; "
              f"{fit.room:,} ÷ {fit.each:,} = {fit.exact:.1f}, so {fit.count} whole articles ({fit.used:,} tokens).")
-    what = args.get("what", "count")
+    what = _opt(args, "what", str, "count")
     if what not in ("count", "used", "room"):
         raise ExerciseError("'what' must be count, used or room")
     return Computed({"count": fit.count, "used": fit.used, "room": fit.room}[what], facts=facts)
@@ -495,7 +514,7 @@ def op_presend_tokens(args: dict) -> Computed:
     """The tokens the pre-send check adds up for a ``prompt`` (``what = "needed"``: prompt + reply cap + margin) or
     how far they are over the window (``what = "over_by"``: 0 when the prompt is accepted)."""
     c = _presend(args)
-    what = args.get("what", "needed")
+    what = _opt(args, "what", str, "needed")
     if what not in ("needed", "over_by"):
         raise ExerciseError("'what' must be needed or over_by")
     return Computed(c.needed if what == "needed" else c.over_by, facts=_presend_facts(c))
@@ -606,6 +625,10 @@ def compute(op: str, args: dict) -> Computed:
         raise
     except ValueError as exc:  # the engine's own words, e.g. a pattern or a text it refuses
         raise ExerciseError(str(exc)) from None
+    except (TypeError, KeyError, IndexError, AttributeError, RecursionError) as exc:
+        # Arguments are data from a lesson file: one of a type no check above foresaw is that file's problem,
+        # said as one, never a traceback on the page or in the checker.
+        raise ExerciseError(f"its arguments do not fit op {op!r} ({type(exc).__name__}: {str(exc)[:100]})") from None
 
 
 __all__ = ["Computed", "ExerciseError", "KINDS", "KIND_OF_OP", "OPS", "UNIT_OF_OP", "compute", "preset_trace", "scrambled", "tokenizer_for"]

@@ -7,7 +7,7 @@ are computed by the engine when the worksheet is made, like everywhere else.
 from __future__ import annotations
 
 from .course import Lesson
-from .exercises import compute
+from .exercises import ExerciseError, compute
 from ui.display import answer_text
 
 _BLANK = "__________"
@@ -22,7 +22,11 @@ def worksheet_markdown(lesson: Lesson) -> str:
     for number, exercise in enumerate(lesson.exercises, start=1):
         lines.append(f"**{number}.** {exercise.prompt}")
         lines.append("")
-        computed = compute(exercise.op, exercise.args)
+        try:
+            computed = compute(exercise.op, exercise.args)
+        except ExerciseError as exc:  # the lesson file's problem, said on the sheet: the other exercises are there
+            lines += [f"(This exercise cannot be computed here: {exc}.)", ""]
+            continue
         if exercise.kind == "choice":
             lines += [f"- [ ] {option}" for option in computed.options]
         elif exercise.kind == "order":
@@ -41,7 +45,11 @@ def answer_key_markdown(lesson: Lesson) -> str:
     lines = [f"# {lesson.title}: answer key", "", "Every answer was computed by the lab's engine when this key "
              "was made.", ""]
     for number, exercise in enumerate(lesson.exercises, start=1):
-        computed = compute(exercise.op, exercise.args)
+        try:
+            computed = compute(exercise.op, exercise.args)
+        except ExerciseError as exc:
+            lines += [f"**{number}.** {exercise.prompt}", "", f"(This exercise cannot be computed here: {exc}.)", ""]
+            continue
         answer = answer_text(computed.answer)
         if exercise.kind == "word":
             answer = f"any word that meets the rule, for example {answer}"

@@ -12,7 +12,7 @@ page_setup("Quirks")
 import lessons  # noqa: E402
 from tokenizer.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, group_digits  # noqa: E402
 from tokenizer.numbers import indian, international, parse_number  # noqa: E402
-from tokenizer.quirks import FORMATS, case_forms, count_letter, format_variants  # noqa: E402
+from tokenizer.quirks import FORMATS, MAX_CSV_CHARS, case_forms, count_letter, format_variants  # noqa: E402
 from tokenizer.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark  # noqa: E402
 from ui import predict, state, tables, tokenizers  # noqa: E402
 from ui import quirksview as qv  # noqa: E402
@@ -25,7 +25,6 @@ C = lessons.content("quirks")
 LARGE = large_type_on()
 MAX_WORD = 100  # a word, for the spaces and capitals examples
 MAX_PART = 5_000  # each text of the joining example
-MAX_RECORDS_TEXT = 50_000  # the CSV records
 MAX_SENTENCE = 5_000  # the pre-split example
 SECTIONS = ("spaces", "case", "join", "formatting", "numbers", "letters", "presplit")
 TABS = tuple(C[s]["tab"] for s in SECTIONS)
@@ -181,7 +180,7 @@ def formatting_section() -> None:
     intro("formatting")
     st.text_area("Records, as CSV (a header line, then one record a line)", key=RECORDS.skey, height=150)
     text = state.value(RECORDS) or ""
-    if qv.too_long(text, MAX_RECORDS_TEXT, "records"):
+    if qv.too_long(text, MAX_CSV_CHARS, "records"):
         return
     try:
         records = records_from_csv(text)

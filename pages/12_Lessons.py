@@ -35,9 +35,17 @@ if not COURSE.lessons:
     st.info("There are no lessons to show.")
     st.stop()
 
+
+def lesson_count(n: int) -> str:
+    """``9`` -> ``"Nine short lessons"``: the lessons that loaded (a damaged lesson file is not counted)."""
+    words = ("No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve")
+    return (words[n] if n < len(words) else f"{n:,}") + (" short lesson" if n == 1 else " short lessons")
+
+
 if not CLASSROOM:
     st.caption(
-        "Nine short lessons, from what a token is to what a Hindi product's tokens cost. Every exercise asks you to "
+        f"{lesson_count(len(COURSE.lessons))}, from what a token is to what a Hindi product's tokens cost. "
+        "Every exercise asks you to "
         "commit to a prediction first; then the lab computes the truth with its own tokenizers and shows it beside "
         "your guess. " + lv.score_line()
     )

@@ -166,9 +166,10 @@ def test_an_answer_that_cannot_be_computed_is_a_problem_for_the_checker(tmp_path
                                    "answer = {op = 'count_tokens', tokenizer = 'no-such', text = 'a'}\n+++\nx",
                                    encoding="utf-8")
     code, out, problems = check_course(load_course(tmp_path))
-    assert code == 1 and out == "1 lesson, 0 exercises with computed answers, 1 problem"
-    assert problems == ["a:e: the answer cannot be computed: there is no tokenizer 'no-such': use a preset id or one "
-                        "of cl100k_base, o200k_base, r50k_base, llama3, qwen3, mistral-tekken, mistral-sp-v3"]
+    assert code == 2 and out == "1 lesson, 0 exercises with computed answers, 1 problem"  # issue 15: exit 2, FILE first
+    assert problems == ["a.md: exercise 'e': the answer cannot be computed: there is no tokenizer 'no-such': use a "
+                        "preset id or one of cl100k_base, o200k_base, r50k_base, llama3, qwen3, mistral-tekken, "
+                        "mistral-sp-v3"]
 
 
 def test_every_op_is_documented_and_has_a_kind() -> None:

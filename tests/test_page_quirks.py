@@ -128,6 +128,23 @@ def test_formatting_bad_records() -> None:
     assert "cannot be read" in main_text(at) and "Line 2 has 3 values" in main_text(at)
 
 
+@pytest.mark.parametrize(
+    ("records", "expect"),
+    [
+        ("name,city\nAsha,Pune\rMumbai", "Line 3 has 1 value, but the header names 2 fields"),  # issue 15's link
+        ("name,city\rAsha,Pune\rRavi,Mumbai", "in every one of the 2 records"),  # a bare CR ends a line
+        ("name,city\r\nAsha,Pune\r\n", "in every one of the 1 record"),
+        ('name,"ci""ty"\nA\x00sha,"Pu\rne"', "in every one of the 1 record"),
+        (",".join(f"f{i}" for i in range(60)) + "\n1", "up to 50 fields a record"),
+    ],
+    ids=["bare CR in a line", "bare CR line ends", "CRLF", "quotes and NUL", "many fields"],
+)
+def test_formatting_records_from_a_link_never_crash(records: str, expect: str) -> None:
+    at = open_tab("Formatting", records=records)
+    assert_no_exception(at)
+    assert expect in main_text(at)
+
+
 def test_numbers_three_writings_measured() -> None:
     at = open_tab("Numbers")
     number = C["numbers"]["number"]

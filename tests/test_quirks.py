@@ -10,6 +10,8 @@ import lessons
 from tokenizer import real, train
 from tokenizer.quirks import (
     FORMATS,
+    MAX_FIELDS,
+    MAX_RECORDS,
     case_forms,
     count_letter,
     format_variants,
@@ -92,12 +94,118 @@ def test_format_variants_from_the_default_records() -> None:
         ("a,b", "header line"),
         ("a,,c\n1,2,3", "needs a name"),
         ("a,a\n1,2", "same name"),
-        ("a,b\n1,2\n3", "Line 3 has 1 values"),
+        ("a,b\n1,2\n3", "Line 3 has 1 value"),
     ],
 )
 def test_bad_records_say_what_is_wrong(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         records_from_csv(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "records"),
+    [
+        ("name,city\rAsha,Pune\rRavi,Mumbai", [{"name": "Asha", "city": "Pune"}, {"name": "Ravi", "city": "Mumbai"}]),
+        ("name,city\r\nAsha,Pune\r\n", [{"name": "Asha", "city": "Pune"}]),
+        ('name,note\nAsha,"two\rlines"', [{"name": "Asha", "note": "two\nlines"}]),  # a quoted line break is kept
+        ("a,b\n1\x002,3", [{"a": "1\x002", "b": 3}]),  # a NUL is a character like any other
+        ('a,b\n1,"unclosed', [{"a": 1, "b": "unclosed"}]),
+        ("item,price\nचाय,१५", [{"item": "चाय", "price": "१५"}]),  # only ASCII digits make a JSON number
+    ],
+)
+def test_any_line_end_and_odd_characters_give_records(text: str, records: list) -> None:
+    assert records_from_csv(text) == records
+
+
+def test_a_bare_carriage_return_from_a_link_is_a_line_break() -> None:
+    """Issue 15: ``records=name,city%0AAsha,Pune%0DMumbai`` raised _csv.Error; the CR ends a line."""
+    with pytest.raises(ValueError, match="Line 3 has 1 value, but the header names 2 fields"):
+        records_from_csv("name,city\nAsha,Pune\rMumbai")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("a,b\n" + "1,2\n" * 20_000, "characters of records; this lab reads up to 50,000"),
+        ("a,b\n" + '"' + "x" * 200_000 + '",1', "characters of records"),  # beyond the csv module's field limit
+        (",".join(f"f{i}" for i in range(MAX_FIELDS + 1)) + "\n1", f"this lab takes up to {MAX_FIELDS} fields"),
+        ("a\n" + "1\n" * (MAX_RECORDS + 1), f"more than {MAX_RECORDS:,} records"),
+        (",".join("n" * 48 + f"{i:02}" for i in range(40)) + "\n" + "1\n" * 900, "characters of names"),
+    ],
+    ids=["long text", "huge field", "many fields", "many records", "names written"],
+)
+def test_records_beyond_the_bounds_are_refused(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        records_from_csv(text)
+
+
+CSV_CHARACTERS = st.sampled_from(list(',"\r\n \x00ab1.-\t\u0915\u093e\ufeff\u2028\x85'))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.text(), st.text(CSV_CHARACTERS, max_size=200)))
+def test_any_text_gives_records_or_the_labs_own_message(text: str) -> None:
+    try:
+        records = records_from_csv(text)
+    except ValueError as exc:
+        assert type(exc) is ValueError and str(exc)  # the lab's message, never csv.Error or another error
+        return
+    assert 1 <= len(records) <= MAX_RECORDS
+    fields = list(records[0])
+    assert 1 <= len(fields) <= MAX_FIELDS and all(list(r) == fields for r in records)
+    assert format_variants(records)["csv"].count("\n") >= len(records)
+
+
+COSTLIEST = """
+import json, sys, time
+from tokenizer.quirks import MAX_CSV_CHARS, format_variants, records_from_csv
+accepted = (  # the costliest records the bounds let in: what JSON writes for them is the page's work
+    "a,b\\n" + "1,2\\n" * 999,  # the most records
+    ",".join("n" * 38 + f"{i:02}" for i in range(49)) + "\\n" + ("x" + "," * 48 + "\\n") * 50,  # the longest names
+    ",".join(f"{i:02}" for i in range(50)) + "\\n" + (",".join("1" * 50) + "\\n") * 490,  # the most fields
+    "a\\n" + ("क" * 48 + "\\n") * 1000,  # non-ASCII, which escaped JSON writes six times as long
+)
+refused = (
+    "a,b\\n" + "1,2\\n" * 12_498,
+    ",".join("n" * 48 + f"{i:02}" for i in range(40)) + "\\n" + "1\\n" * 900,
+    "a,b\\r" * 12_000,
+    "a\\n" + "x," * 24_000,
+)
+start = time.process_time()
+made, messages = [], []
+for text in accepted:
+    made.append(max(len(v) for v in format_variants(records_from_csv(text)).values()))
+for text in refused:
+    try:
+        records_from_csv(text)
+        messages.append("")
+    except ValueError as exc:
+        messages.append(str(exc))
+# VmHWM: this process's own peak (ru_maxrss would count the forked test runner's memory too, kept across exec)
+peak_kb = int(open("/proc/self/status").read().split("VmHWM:")[1].split()[0])
+print(json.dumps({"made": made, "messages": messages, "cpu_s": time.process_time() - start, "peak_mb": peak_kb / 1024}))
+"""
+
+
+def test_the_costliest_records_stay_within_their_bounds() -> None:
+    """The records a link can carry, and what they make as JSON, in a subprocess with CPU and memory limits."""
+    import json
+    import resource
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    def limits() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (20, 20))
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 1024**3, 2 * 1024**3))
+
+    done = subprocess.run([sys.executable, "-c", COSTLIEST], capture_output=True, text=True, preexec_fn=limits,
+                          cwd=Path(__file__).resolve().parents[1], timeout=60)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(report["made"]) == 4 and max(report["made"]) < 1_000_000, report  # what JSON writes, in characters
+    assert all(report["messages"]), report  # each refused with the lab's message
+    assert report["cpu_s"] < 5 and report["peak_mb"] < 300, report
 
 
 # -- spaces, capitals, letters ----------------------------------------------------------------------------

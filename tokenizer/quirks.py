@@ -35,6 +35,7 @@ from difflib import SequenceMatcher
 from typing import Any, Sequence
 
 from .interface import TextTokenizer, Token
+from .labels import plural
 
 # -- spaces and capitals -------------------------------------------------------------------------------
 
@@ -142,12 +143,25 @@ FORMATS = {
 """The ways :func:`format_variants` writes the same records, with their names."""
 
 MAX_RECORDS = 1_000
-_INT = re.compile(r"[+-]?\d{1,15}")
-_FLOAT = re.compile(r"[+-]?\d{1,15}\.\d{1,15}")
+MAX_CSV_CHARS = 50_000
+"""The longest CSV text :func:`records_from_csv` reads: a few pages of records, far more than a quirk needs."""
+MAX_FIELDS = 50
+"""The most fields a record may have: enough for any table a lesson shows, few enough to read."""
+MAX_NAMES_WRITTEN = 100_000
+"""The most characters of field names the records may make JSON write (JSON writes every name in every record,
+so 1,000 records of 2,000 characters of names would be 2,000,000 characters from 50,000 of CSV)."""
+_INT = re.compile(r"[+-]?[0-9]{1,15}")
+_FLOAT = re.compile(r"[+-]?[0-9]{1,15}\.[0-9]{1,15}")
 
 
 def _value(cell: str) -> Any:
-    """A CSV cell as JSON would hold it: a number stays a number, everything else is text."""
+    """A CSV cell as JSON would hold it: a number stays a number, everything else is text.
+
+    Only ASCII digits make a number: ``१५`` stays text, as written (JSON would write it as ``15``).
+
+    >>> _value("15"), _value("-2.5"), _value("१५"), _value("15 rupees")
+    (15, -2.5, '१५', '15 rupees')
+    """
     if _INT.fullmatch(cell):
         return int(cell)
     if _FLOAT.fullmatch(cell):
@@ -158,12 +172,32 @@ def _value(cell: str) -> Any:
 def records_from_csv(text: str) -> list[dict[str, Any]]:
     """Records from CSV text: the first line names the fields, each later line is one record.
 
-    Raises ``ValueError`` saying what is wrong.
+    A line may end in ``\\n``, ``\\r\\n`` or a bare ``\\r`` (old Mac files, a ``%0D`` in a link). Any text gives
+    records or a ``ValueError`` saying what is wrong, and what the records make is bounded: :data:`MAX_CSV_CHARS`
+    of text, :data:`MAX_RECORDS` records of at most :data:`MAX_FIELDS` fields, :data:`MAX_NAMES_WRITTEN`
+    characters of field names written as JSON.
 
     >>> records_from_csv("item,price\\nchai,15\\nsamosa,20")
     [{'item': 'chai', 'price': 15}, {'item': 'samosa', 'price': 20}]
+    >>> records_from_csv("name,city\\rAsha,Pune")
+    [{'name': 'Asha', 'city': 'Pune'}]
     """
-    rows = [row for row in csv.reader(io.StringIO(text.strip())) if any(cell.strip() for cell in row)]
+    if len(text) > MAX_CSV_CHARS:
+        raise ValueError(f"That is {len(text):,} characters of records; this lab reads up to {MAX_CSV_CHARS:,}.")
+    lines = io.StringIO(text.strip().replace("\r\n", "\n").replace("\r", "\n"))
+    reader = csv.reader(lines)
+    rows: list[list[str]] = []
+    try:
+        for row in reader:
+            if len(row) > MAX_FIELDS:
+                raise ValueError(f"Line {reader.line_num} has {len(row):,} values; this lab takes up to {MAX_FIELDS} "
+                                 "fields a record.")
+            if any(cell.strip() for cell in row):
+                rows.append(row)
+            if len(rows) - 1 > MAX_RECORDS:
+                raise ValueError(f"That is more than {MAX_RECORDS:,} records; this lab takes up to {MAX_RECORDS:,}.")
+    except csv.Error as exc:  # a net: with the line ends made one and the size bounded, none is known to happen
+        raise ValueError(f"Line {reader.line_num} is not CSV the lab can read ({exc}).") from None
     if len(rows) < 2:
         raise ValueError("Write a header line with the field names, then at least one record, one per line.")
     header = [name.strip() for name in rows[0]]
@@ -171,12 +205,16 @@ def records_from_csv(text: str) -> list[dict[str, Any]]:
         raise ValueError("Every field in the header line needs a name.")
     if len(set(header)) != len(header):
         raise ValueError("Two fields in the header line have the same name.")
-    if len(rows) - 1 > MAX_RECORDS:
-        raise ValueError(f"That is {len(rows) - 1:,} records; this lab takes up to {MAX_RECORDS:,}.")
+    written = (len(rows) - 1) * sum(len(name) for name in header)
+    if written > MAX_NAMES_WRITTEN:
+        raise ValueError(f"JSON writes the field names in every record: {len(rows) - 1:,} records would write "
+                         f"{written:,} characters of names; this lab takes up to {MAX_NAMES_WRITTEN:,}. Use fewer "
+                         "records or shorter field names.")
     records = []
     for number, row in enumerate(rows[1:], start=2):
         if len(row) != len(header):
-            raise ValueError(f"Line {number} has {len(row)} values, but the header names {len(header)} fields.")
+            raise ValueError(f"Line {number} has {plural(len(row), 'value')}, but the header names "
+                             f"{plural(len(header), 'field')}.")
         records.append({name: _value(cell.strip()) for name, cell in zip(header, row)})
     return records
 
@@ -261,6 +299,9 @@ def pieces_starting_with_mark(pieces: Sequence[str]) -> list[int]:
 __all__ = [
     "FORMATS",
     "Joined",
+    "MAX_CSV_CHARS",
+    "MAX_FIELDS",
+    "MAX_NAMES_WRITTEN",
     "MAX_RECORDS",
     "case_forms",
     "count_letter",
