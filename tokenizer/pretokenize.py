@@ -28,6 +28,8 @@ from functools import lru_cache
 
 import regex
 
+from .labels import plural
+
 SPLITS = ("regex", "whitespace")
 DEFAULT_PATTERN = r" ?\S+"
 # The published pre-split patterns, for learners who want to try them.
@@ -226,10 +228,10 @@ class PatternTimeout(ValueError):
         self.seconds = seconds
         self.chars = chars
         shown = f"{seconds:.1f} s" if seconds >= 1 else f"{seconds:.2g} s"
+        where = "before it had found a single piece" if not chars else f"for the first {plural(chars, 'character')}"
         super().__init__(
-            f"The pre-split pattern {_shown(pattern)} is too slow on this text: it used more than the {shown} of "
-            f"CPU time the lab allows for the {chars:,} characters it had split by then (it backtracks too much). "
-            "Simplify it."
+            f"The pre-split pattern {_shown(pattern)} is too slow on this text: it used up the {shown} of CPU time "
+            f"the lab allows {where} (it backtracks too much). Simplify it."
         )
 
     def __reduce__(self):  # pickle (a cache, a worker process) rebuilds it from its fields
