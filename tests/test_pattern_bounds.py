@@ -130,6 +130,22 @@ def test_what_only_looks_hostile_is_read_and_splits(pattern: str) -> None:
     assert tok.pieces(text) == pieces and tok.decode(tok.encode(text)) == text
 
 
+def test_a_regex_release_whose_parser_differs_runs_only_the_labs_own_patterns(monkeypatch) -> None:
+    """The check reads the regex module's own parse tree; should a release change it, the lab fails safe: its
+    own patterns still work, any other is refused with a message (never a traceback)."""
+    from regex import _regex_core
+
+    monkeypatch.delattr(_regex_core, "_parse_pattern")
+    compile_pattern.cache_clear()
+    try:
+        for pattern in (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN):
+            compile_pattern(pattern)
+        with pytest.raises(UnsafePattern, match="cannot check pre-split patterns with this version"):
+            compile_pattern(r"\S+|\s+")
+    finally:
+        compile_pattern.cache_clear()
+
+
 def test_a_split_that_uses_up_its_budget_returns_nothing(monkeypatch) -> None:
     """Nothing half split comes back (so nothing half split can be cached): the split raises, and says so."""
     monkeypatch.setattr(pretokenize, "PATTERN_TIMEOUT_S", 0.2)

@@ -132,6 +132,8 @@ def _check_shape(pattern: str) -> None:
     except RecursionError:
         raise too_deep from None
     except (ImportError, AttributeError, TypeError):  # a regex release whose parser the lab does not know
+        if pattern in _PATTERN_WORDS:  # the lab's own patterns are known to be safe
+            return
         raise UnsafePattern(
             "The lab cannot check pre-split patterns with this version of the regex module, so it runs only "
             "its own patterns; use the default ' ?\\S+', GPT-2's or GPT-4's."
