@@ -69,8 +69,8 @@ def pattern_words(split: str, pattern: str = DEFAULT_PATTERN) -> str:
 # A pattern comes from anyone: a link, an uploaded model, the command line. Some constructs cost
 # memory or time out of all proportion before a single character is matched, so they are refused
 # when the pattern is read, from the regex module's own parse of it (an escaped "\\(?R\\)" or a class
-# "[(?R)]" is text, not a call, exactly as the engine sees it). Figures: notes/patterns-readme.md
-# and bench/bench_patterns.py.
+# "[(?R)]" is text, not a call, exactly as the engine sees it). The limits and their reasons are in
+# the README; the figures come from bench/bench_patterns.py.
 MAX_PATTERN_CHARS = 1_000
 """The longest pattern read (GPT-4's is 108 characters; a Train link keeps at most 200)."""
 MAX_NESTING = 50
