@@ -18,7 +18,6 @@ import resource
 import subprocess
 import sys
 import tempfile
-import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,8 +25,16 @@ import pytest
 
 import lessons
 from tests.cli_helpers import assert_one_line_error
-from tokenizer import GPT2_PATTERN, GPT4_PATTERN, DEFAULT_PATTERN, PatternTimeout, Tokenizer, TrainConfig, train
-from tokenizer import UnsafePattern, split_text
+from tokenizer import (
+    DEFAULT_PATTERN,
+    GPT2_PATTERN,
+    GPT4_PATTERN,
+    PatternTimeout,
+    TrainConfig,
+    UnsafePattern,
+    split_text,
+    train,
+)
 from tokenizer import io as model_io
 from tokenizer import pretokenize
 from tokenizer.pretokenize import MAX_NESTING, MAX_PATTERN_CHARS, MAX_REPEAT, compile_pattern
@@ -69,7 +76,7 @@ REFUSED_AT_READ = {  # pattern -> words of the message
     r"(?:\S+){e<=1}|\s+": "matches fuzzily",
     r"(?b)(?:qzqzqz){i<=2,d<=2}|\S+": "matches fuzzily",
     r"a{4294967294}|\S+": "repeats something 4,294,967,294 times",
-    r"\S{1001}|\S+": "repeats something 1,001 times",
+    rf"\S{{{MAX_REPEAT + 1}}}|\S+": f"repeats something {MAX_REPEAT + 1:,} times",
     r"(a{1000}){1000}|\S+": "1,000,000 copies",
     r"(?:(?:a{30}){30}){30}|\S+": "27,000 copies",
     "(?:" * (MAX_NESTING + 5) + "a" + ")" * (MAX_NESTING + 5) + r"|\S+": "nests brackets and repeats",
@@ -97,7 +104,6 @@ ACCEPTED = [  # what the lab must keep reading: the published patterns, and text
 
 def test_the_hostile_table_is_what_the_limits_say() -> None:
     assert len(max(ACCEPTED, key=len)) <= MAX_PATTERN_CHARS < len(max(REFUSED_AT_READ, key=len))
-    assert MAX_REPEAT == 1_000
 
 
 # -- refused when read, in this process (cheap: the refusal comes before the regex module compiles) --------
