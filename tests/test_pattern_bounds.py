@@ -280,6 +280,13 @@ try:
         train(case["text"], 10, pattern=case["pattern"])
     elif case["how"] == "words":
         train({f"{case['text']}{i}": 1 for i in range(case["words"])}, 10, pattern=case["pattern"])
+    elif case["how"] == "parts":  # a text encoded in parts (as a stream is), one budget for them all
+        from tokenizer.pretokenize import shared_budget
+        tok = train("chai pani", 3).tokenizer
+        tok = Tokenizer(TrainConfig(pattern=case["pattern"]), tok.merges)
+        with shared_budget():
+            for i in range(case["words"]):
+                tok.encode(case["text"])
     else:
         config = {"unit": "bytes", "split": "regex", "pattern": case["pattern"], "end_of_word": None, "ties": "first"}
         model = json.dumps({"format": "tokenization-lab/bpe", "version": 1, "config": config, "merges": []})
@@ -327,6 +334,28 @@ def test_engine_stops_a_second_a_piece_pattern_in_about_a_second(how, tmp_path) 
     assert outcome.startswith("PatternTimeout: ")
     assert cpu_s < 4  # the 1 s floor (plus a round's overrun), not the corpus: generous for a loaded machine
     assert_bounded(child)
+
+
+def test_a_text_encoded_in_parts_shares_one_budget(tmp_path) -> None:
+    """A caller that splits one request in parts (a stream) opens shared_budget(): 30 parts
+    at ~0.3 s each are refused after about a second, not 9 s."""
+    outcome, cpu_s, child = engine(tmp_path, "parts", r"(?:(a|aa)+c)?\S+", "a" * 29 + "b", words=30)
+    assert outcome.startswith("PatternTimeout: ")
+    assert cpu_s < 4
+    assert_bounded(child)
+
+
+def test_only_the_splitting_counts_against_a_shared_budget() -> None:
+    """What the caller does between the splits (encoding, drawing) is not charged to the pattern."""
+    with pretokenize.shared_budget() as budget:
+        split_text("chai pani", "regex")
+        busy = pretokenize.time.thread_time() + 0.3
+        while pretokenize.time.thread_time() < busy:
+            pass
+        with pretokenize.shared_budget() as inner:  # a block inside shares the outer budget
+            split_text(" chai", "regex")
+    assert inner is budget and budget.done == len("chai pani chai")
+    assert budget.used < 0.2
 
 
 def test_a_word_count_corpus_shares_one_budget(tmp_path) -> None:

@@ -23,7 +23,10 @@ token *can* be. Two rules are offered, the two the curriculum uses:
 
 from __future__ import annotations
 
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 import regex
@@ -243,18 +246,51 @@ class PatternTimeout(ValueError):
 class SplitBudget:
     """The CPU time splitting may take: :data:`PATTERN_TIMEOUT_S` plus :data:`SPLIT_S_PER_CHAR` for each
     character split so far. One budget may be shared by the splits of many texts (the words of a
-    word-count corpus), so their total is bounded, not each one."""
+    word-count corpus, the parts of a streamed text), so their total is bounded, not each one. Only
+    the time spent splitting counts (``with budget:`` around it), not what a caller does in between."""
 
     def __init__(self) -> None:
-        self.start = time.thread_time()  # CPU time of this thread: a busy server does not make a split look slow
+        self.used = 0.0  # CPU seconds of the splits finished so far
         self.done = 0  # characters already split, in earlier texts
+        self._since: float | None = None
+
+    def __enter__(self) -> SplitBudget:
+        self._since = time.thread_time()  # CPU time of this thread: a busy server does not make a split look slow
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.used = self.spent()
+        self._since = None
 
     def spent(self) -> float:
-        return time.thread_time() - self.start
+        return self.used + (time.thread_time() - self._since if self._since is not None else 0.0)
 
     def allowed(self, chars: int) -> float:
         """Seconds allowed once ``chars`` more characters (after :attr:`done`) are split."""
         return PATTERN_TIMEOUT_S + SPLIT_S_PER_CHAR * (self.done + chars)
+
+
+_shared = threading.local()
+
+
+@contextmanager
+def shared_budget() -> Iterator[SplitBudget]:
+    """Every split made inside the block, in this thread, draws on one :class:`SplitBudget`: for a
+    caller that splits one request's text in parts with one pattern (a stream cut into parts), so
+    the request, not each part, is bounded. Not for splits with different patterns: one slow
+    pattern would use up the budget of the others. A block inside another shares the outer one's.
+
+    >>> with shared_budget() as budget:
+    ...     _ = split_text("chai pani", "regex"), split_text(" chai", "regex")
+    >>> budget.done
+    14
+    """
+    outer = getattr(_shared, "budget", None)
+    _shared.budget = outer or SplitBudget()
+    try:
+        yield _shared.budget
+    finally:
+        _shared.budget = outer
 
 
 @lru_cache(maxsize=64)
@@ -275,16 +311,23 @@ def split_text(
 ) -> list[str]:
     """Cut ``text`` into pieces; with ``regex`` the pieces join back into ``text``.
 
-    Raises :class:`PatternTimeout` when the pattern uses up its time budget on ``text`` (a fresh
-    :class:`SplitBudget`, unless one shared with other texts is given). Nothing is returned then,
-    so nothing half split can be cached.
+    Raises :class:`PatternTimeout` when the pattern uses up its time budget on ``text``: a fresh
+    :class:`SplitBudget`, unless one is given or a :func:`shared_budget` block is open. Nothing is
+    returned then, so nothing half split can be cached.
     """
     if split == "whitespace":
         return text.split()
     if split != "regex":
         raise ValueError(f"Unknown pre-split {split!r}: use one of {', '.join(SPLITS)}.")
     compiled = compile_pattern(pattern)
-    budget = budget or SplitBudget()
+    budget = budget or getattr(_shared, "budget", None) or SplitBudget()
+    with budget:
+        pieces = _split_regex(text, compiled, pattern, budget)
+    budget.done += len(text)
+    return pieces
+
+
+def _split_regex(text: str, compiled: regex.Pattern[str], pattern: str, budget: SplitBudget) -> list[str]:
     # Fast path: ``split`` with the pattern in one capture group returns, in one
     # call made in C, gap, match, gap, ..., gap. Keeping the non-empty ones gives
     # the pieces, as long as no match is empty (those are skipped below). It gets
@@ -299,11 +342,8 @@ def split_text(
             pass
         else:
             if "" not in parts[1::2]:
-                budget.done += len(text)
                 return list(filter(None, parts))
-    pieces = _split_by_matches(text, compiled, pattern, budget=budget)
-    budget.done += len(text)
-    return pieces
+    return _split_by_matches(text, compiled, pattern, budget=budget)
 
 
 def _split_by_matches(
@@ -320,7 +360,9 @@ def _split_by_matches(
     it has split so far raises :class:`PatternTimeout`.
     ``restart_every`` (for tests) also ends a round after that many matches.
     """
-    budget = budget or SplitBudget()
+    if budget is None:
+        with SplitBudget() as budget:
+            return _split_by_matches(text, compiled, pattern, restart_every, budget)
     pieces: list[str] = []
     pos = 0  # the end of the last non-empty match: everything before it is in ``pieces``
     while True:
