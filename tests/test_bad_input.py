@@ -68,10 +68,10 @@ def test_a_slow_pattern_raises_its_own_error(short_timeout):
 
 
 def test_a_long_text_is_not_a_slow_pattern(monkeypatch):
-    """The limit is on finding one piece: a text that merely takes long to split is split to the end."""
+    """The time budget grows with the text: a text that merely takes long to split is split to the end."""
     text = "Mera order 20 minute late hai, refund chahiye! घने कोहरे से।\n" * 8000
     want = split_text(text, "regex", pretokenize.GPT2_PATTERN)
-    monkeypatch.setattr(pretokenize, "PATTERN_TIMEOUT_S", 0.01)  # far less than the whole text takes
+    monkeypatch.setattr(pretokenize, "PATTERN_TIMEOUT_S", 0.05)  # far less than the whole text takes
     assert split_text(text, "regex", pretokenize.GPT2_PATTERN) == want
 
 

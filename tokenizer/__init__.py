@@ -11,7 +11,7 @@
 from .interface import UNKNOWN_ID, TextTokenizer, Token
 from .labels import bytes_label, hex_bytes, is_whole
 from .model import TIES, UNITS, Tokenizer, TrainConfig
-from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, SPLITS, PatternTimeout, split_text
+from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, SPLITS, PatternTimeout, UnsafePattern, split_text
 from .train import MergeStep, PairCount, StopReason, Trace, WordSplit, count_words, train
 from .vocab import Vocabulary
 
@@ -22,6 +22,7 @@ __all__ = [
     "MergeStep",
     "PairCount",
     "PatternTimeout",
+    "UnsafePattern",
     "SPLITS",
     "StopReason",
     "TIES",

@@ -23,9 +23,15 @@ token *can* be. Two rules are offered, the two the curriculum uses:
 
 from __future__ import annotations
 
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 
 import regex
+
+from .labels import plural
 
 SPLITS = ("regex", "whitespace")
 DEFAULT_PATTERN = r" ?\S+"
@@ -61,43 +67,230 @@ def pattern_words(split: str, pattern: str = DEFAULT_PATTERN) -> str:
     return _PATTERN_WORDS.get(pattern, "the text is cut into the pieces a pattern of your own matches")
 
 
+# -- what a pattern may be: checked when it is read -------------------------------------------
+#
+# A pattern comes from anyone: a link, an uploaded model, the command line. Some constructs cost
+# memory or time out of all proportion before a single character is matched, so they are refused
+# when the pattern is read, from the regex module's own parse of it (an escaped "\\(?R\\)" or a class
+# "[(?R)]" is text, not a call, exactly as the engine sees it). The limits and their reasons are in
+# the README; the figures come from bench/bench_patterns.py.
+MAX_PATTERN_CHARS = 1_000
+"""The longest pattern read (GPT-4's is 108 characters; a Train link keeps at most 200)."""
+MAX_NESTING = 50
+"""How deeply brackets and repeats may nest (the parse tree's depth); the regex module's own parser
+fails with a RecursionError at about 200 levels of ``(?:``."""
+MAX_REPEAT = 1_000
+"""The largest count in a counted repeat ``{n}``, ``{n,m}``: the compiled pattern grows with it
+(``a{1000000}`` takes 0.5 s and 270 MB to compile, ``a{4294967294}`` 2.8 GB and a MemoryError)."""
+MAX_REPEAT_PRODUCT = 10_000
+"""The product of the least counts of nested counted repeats (``(a{1000}){1000}`` takes 270 MB)."""
+
+
+class UnsafePattern(ValueError):
+    """A pre-split pattern the lab refuses to run, whatever the text: it recurses, matches fuzzily,
+    is too long, nests too deeply or repeats too many times. A ValueError, so every caller that
+    reports bad input reports this too."""
+
+
+def _shown(pattern: str, limit: int = 60) -> str:
+    """The pattern as the message quotes it: its repr, cut short (a message is one line)."""
+    text = repr(pattern)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _parse(pattern: str):
+    """The regex module's own parse tree of ``pattern``, made the way ``regex.compile`` makes it (which
+    parses a second time when a flag such as ``(?x)`` is set for the whole pattern after its start).
+    None when the pattern does not parse: compiling it then says what is wrong."""
+    from regex import _regex_core as core
+
+    flags = 0
+    while True:
+        source = core.Source(pattern)
+        info = core.Info(flags, source.char_type, {})
+        info.guess_encoding = core.UNICODE
+        source.ignore_space = bool(info.flags & core.VERBOSE)
+        try:
+            return core._parse_pattern(source, info)
+        except core._UnscopedFlagSet:
+            flags = info.global_flags
+        except core.error:
+            return None
+
+
+def _check_shape(pattern: str) -> None:
+    """Raise :class:`UnsafePattern` for what the lab refuses to run, before it is compiled (compiling
+    ``(?R)?a|\\S`` alone takes about 1 GB and ends in a MemoryError)."""
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise UnsafePattern(
+            f"The pre-split pattern is {len(pattern):,} characters long; the lab reads patterns of up to "
+            f"{MAX_PATTERN_CHARS:,} characters (GPT-4's has 108): shorten it."
+        )
+    too_deep = UnsafePattern(
+        f"The pre-split pattern {_shown(pattern)} nests brackets and repeats more than {MAX_NESTING} deep: "
+        "simplify it."
+    )
+    try:
+        tree = _parse(pattern)
+    except RecursionError:
+        raise too_deep from None
+    except (ImportError, AttributeError, TypeError):  # a regex release whose parser the lab does not know
+        if pattern in _PATTERN_WORDS:  # the lab's own patterns are known to be safe
+            return
+        raise UnsafePattern(
+            "The lab cannot check pre-split patterns with this version of the regex module, so it runs only "
+            "its own patterns; use the default ' ?\\S+', GPT-2's or GPT-4's."
+        ) from None
+    if tree is None:
+        return
+    from regex import _regex_core as core
+
+    stack = [(tree, 1, 1)]  # (node, depth, product of the least counts of the repeats around it)
+    while stack:
+        node, depth, product = stack.pop()
+        if depth > MAX_NESTING:
+            raise too_deep
+        if isinstance(node, core.CallGroup):
+            raise UnsafePattern(
+                f"The pre-split pattern {_shown(pattern)} calls a group ((?R), (?1), (?&name) and the like): "
+                "a pattern that calls itself can take all the memory there is, so the lab does not run "
+                "recursive patterns or group calls. Write the group out instead."
+            )
+        if isinstance(node, core.Fuzzy):
+            raise UnsafePattern(
+                f"The pre-split pattern {_shown(pattern)} matches fuzzily ({{e<=n}} and the like): its cost grows "
+                "steeply with the errors allowed, and no tokenizer pre-splits that way. Remove the {…} "
+                "error limit."
+            )
+        if isinstance(node, core.GreedyRepeat):  # lazy and possessive repeats are kinds of it
+            counts = [c for c in (node.min_count, node.max_count) if c is not None]
+            if max(counts) > MAX_REPEAT:
+                raise UnsafePattern(
+                    f"The pre-split pattern {_shown(pattern)} repeats something {max(counts):,} times; the lab "
+                    f"allows counts of up to {MAX_REPEAT:,} in {{n}} and {{n,m}} (the pattern grows with the "
+                    "count): use + or * instead."
+                )
+            product *= max(node.min_count, 1)
+            if product > MAX_REPEAT_PRODUCT:
+                raise UnsafePattern(
+                    f"The pre-split pattern {_shown(pattern)} nests counted repeats that make {product:,} copies "
+                    f"of what they repeat; the lab allows {MAX_REPEAT_PRODUCT:,}: use + or * instead."
+                )
+        for value in vars(node).values():
+            children = value if isinstance(value, (list, tuple)) else (value,)
+            stack.extend((child, depth + 1, product) for child in children if isinstance(child, core.RegexBase))
+
+
 @lru_cache(maxsize=64)
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
-    """Compile a pre-split pattern, or raise ValueError saying what is wrong."""
+    """Compile a pre-split pattern, or raise ValueError saying what is wrong
+    (:class:`UnsafePattern` for one the lab refuses to run).
+
+    >>> compile_pattern(r"(?R)?a|\\S")
+    Traceback (most recent call last):
+    ...
+    tokenizer.pretokenize.UnsafePattern: The pre-split pattern '(?R)?a|\\\\S' calls a group ...
+    >>> compile_pattern(r"\\(?R\\)|[(?R)]").pattern  # the same characters escaped, or in a class, are text
+    '\\\\(?R\\\\)|[(?R)]'
+    """
     if not pattern:
         raise ValueError("The pre-split pattern is empty: give a regular expression such as ' ?\\S+'.")
+    _check_shape(pattern)
     try:
         compiled = regex.compile(pattern)
     except regex.error as exc:
-        raise ValueError(f"The pre-split pattern {pattern!r} is not a valid regular expression: {exc}.") from None
+        raise ValueError(f"The pre-split pattern {_shown(pattern)} is not a valid regular expression: {exc}.") from None
     if compiled.flags & regex.REVERSE:
         raise ValueError("The pre-split pattern searches right to left ((?r)); pieces must be found left to right.")
     return compiled
 
 
-# A user's pattern can backtrack for ever on some inputs; stop it with a clear message.
-# The limit is on finding ONE piece, not on the whole text: a long corpus that is
-# merely big is split to the end, however long that takes. Read at every call, so a
-# test (or a caller) may set it lower.
-PATTERN_TIMEOUT_S = 3.0
+# -- how long a split may take: a budget for the whole text ----------------------------------------
+#
+# A user's pattern can backtrack for ever on some texts, or take a second for every piece. What a
+# split may cost is a budget of CPU time for the WHOLE text: a floor any text gets, plus an
+# allowance for each character. It is spent as the split goes: after splitting the first N
+# characters the split may have used at most floor + N x per-character, so a pattern that is slow
+# from the start is stopped after about the floor, long before it has run over a whole corpus.
+# The allowance is a generous multiple of what the published patterns cost (figures:
+# bench/bench_patterns.py); a text the default pattern splits never comes near it. Read at every
+# call, so a test (or a caller) may set them lower.
+PATTERN_TIMEOUT_S = 1.0
+"""The floor: CPU seconds any text may take to split, however short."""
+SPLIT_S_PER_CHAR = 5e-6
+"""CPU seconds each character of the text adds to the budget (5 µs: the default pattern costs about
+0.5 µs a character, GPT-2's and GPT-4's about 0.6, through the whole split)."""
+_MIN_ROUND_S = 0.05  # the shortest search started, so a search near its budget still gets somewhere
 
 
 class PatternTimeout(ValueError):
-    """The pre-split pattern spent more than :data:`PATTERN_TIMEOUT_S` seconds looking for one
-    piece of a text: it backtracks too much. A ValueError, so every caller that reports bad input
-    reports this too; catch it first to say something specific."""
+    """The pre-split pattern used up its time budget on a text (:data:`PATTERN_TIMEOUT_S` plus
+    :data:`SPLIT_S_PER_CHAR` a character): it backtracks too much. A ValueError, so every caller that
+    reports bad input reports this too; catch it first to say something specific."""
 
-    def __init__(self, pattern: str, seconds: float) -> None:
+    def __init__(self, pattern: str, seconds: float, chars: int = 0) -> None:
         self.pattern = pattern
         self.seconds = seconds
-        shown = f"{seconds:.0f} s" if seconds >= 1 else f"{seconds:g} s"
+        self.chars = chars
+        shown = f"{seconds:.1f} s" if seconds >= 1 else f"{seconds:.2g} s"
+        where = "before it had found a single piece" if not chars else f"for the first {plural(chars, 'character')}"
         super().__init__(
-            f"The pre-split pattern {pattern!r} took more than {shown} to find one piece of this text "
-            "(it backtracks too much): simplify it."
+            f"The pre-split pattern {_shown(pattern)} is too slow on this text: it used up the {shown} of CPU time "
+            f"the lab allows {where} (it backtracks too much). Simplify it."
         )
 
-    def __reduce__(self):  # pickle (a cache, a worker process) rebuilds it from its two fields
-        return type(self), (self.pattern, self.seconds)
+    def __reduce__(self):  # pickle (a cache, a worker process) rebuilds it from its fields
+        return type(self), (self.pattern, self.seconds, self.chars)
+
+
+class SplitBudget:
+    """The CPU time splitting may take: :data:`PATTERN_TIMEOUT_S` plus :data:`SPLIT_S_PER_CHAR` for each
+    character split so far. One budget may be shared by the splits of many texts (the words of a
+    word-count corpus, the parts of a streamed text), so their total is bounded, not each one. Only
+    the time spent splitting counts (``with budget:`` around it), not what a caller does in between."""
+
+    def __init__(self) -> None:
+        self.used = 0.0  # CPU seconds of the splits finished so far
+        self.done = 0  # characters already split, in earlier texts
+        self._since: float | None = None
+
+    def __enter__(self) -> SplitBudget:
+        self._since = time.thread_time()  # CPU time of this thread: a busy server does not make a split look slow
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.used = self.spent()
+        self._since = None
+
+    def spent(self) -> float:
+        return self.used + (time.thread_time() - self._since if self._since is not None else 0.0)
+
+    def allowed(self, chars: int) -> float:
+        """Seconds allowed once ``chars`` more characters (after :attr:`done`) are split."""
+        return PATTERN_TIMEOUT_S + SPLIT_S_PER_CHAR * (self.done + chars)
+
+
+_shared = threading.local()
+
+
+@contextmanager
+def shared_budget() -> Iterator[SplitBudget]:
+    """Every split made inside the block, in this thread, draws on one :class:`SplitBudget`: for a
+    caller that splits one request's text in parts with one pattern (a stream cut into parts), so
+    the request, not each part, is bounded. Not for splits with different patterns: one slow
+    pattern would use up the budget of the others. A block inside another shares the outer one's.
+
+    >>> with shared_budget() as budget:
+    ...     _ = split_text("chai pani", "regex"), split_text(" chai", "regex")
+    >>> budget.done
+    14
+    """
+    outer = getattr(_shared, "budget", None)
+    _shared.budget = outer or SplitBudget()
+    try:
+        yield _shared.budget
+    finally:
+        _shared.budget = outer
 
 
 @lru_cache(maxsize=64)
@@ -113,51 +306,73 @@ def _capturing(pattern: str) -> regex.Pattern[str] | None:
     return wrapped if wrapped.flags == compiled.flags else None
 
 
-def split_text(text: str, split: str = "regex", pattern: str = DEFAULT_PATTERN) -> list[str]:
+def split_text(
+    text: str, split: str = "regex", pattern: str = DEFAULT_PATTERN, budget: SplitBudget | None = None
+) -> list[str]:
     """Cut ``text`` into pieces; with ``regex`` the pieces join back into ``text``.
 
-    Raises :class:`PatternTimeout` when the pattern backtracks too much on ``text``.
+    Raises :class:`PatternTimeout` when the pattern uses up its time budget on ``text``: a fresh
+    :class:`SplitBudget`, unless one is given or a :func:`shared_budget` block is open. Nothing is
+    returned then, so nothing half split can be cached.
     """
     if split == "whitespace":
         return text.split()
     if split != "regex":
         raise ValueError(f"Unknown pre-split {split!r}: use one of {', '.join(SPLITS)}.")
+    compiled = compile_pattern(pattern)
+    budget = budget or getattr(_shared, "budget", None) or SplitBudget()
+    with budget:
+        pieces = _split_regex(text, compiled, pattern, budget)
+    budget.done += len(text)
+    return pieces
+
+
+def _split_regex(text: str, compiled: regex.Pattern[str], pattern: str, budget: SplitBudget) -> list[str]:
     # Fast path: ``split`` with the pattern in one capture group returns, in one
     # call made in C, gap, match, gap, ..., gap. Keeping the non-empty ones gives
-    # the pieces, as long as no match is empty (those are skipped below). Its
-    # time limit is for the whole text; when it runs out, the slower path below
-    # tells a big text from a pattern that backtracks.
+    # the pieces, as long as no match is empty (those are skipped below). It gets
+    # half the floor of the budget: a text it cannot split in that time is split
+    # by the path below, which keeps account of the budget as it goes.
     wrapped = _capturing(pattern)
-    if wrapped is not None:
+    fast = min(PATTERN_TIMEOUT_S / 2, budget.allowed(0) - budget.spent())
+    if wrapped is not None and fast > 0:
         try:
-            parts = wrapped.split(text, timeout=PATTERN_TIMEOUT_S)
+            parts = wrapped.split(text, timeout=fast)
         except TimeoutError:
             pass
         else:
             if "" not in parts[1::2]:
                 return list(filter(None, parts))
-    return _split_by_matches(text, compile_pattern(pattern), pattern)
+    return _split_by_matches(text, compiled, pattern, budget=budget)
 
 
 def _split_by_matches(
-    text: str, compiled: regex.Pattern[str], pattern: str, restart_every: int | None = None
+    text: str, compiled: regex.Pattern[str], pattern: str, restart_every: int | None = None,
+    budget: SplitBudget | None = None,
 ) -> list[str]:
     """The pieces, from the pattern's matches; empty matches are skipped.
 
-    The search runs under a time limit. When the limit is reached after at least
-    one piece was found, the search starts again where the last non-empty match
-    ended, with a fresh limit: a search started there finds exactly the matches the
-    first one would have found (``^`` and lookbehinds still see the whole text, and
-    an empty match is allowed right after a non-empty one in both). Only a search
-    that finds no piece at all in the limit is a pattern that backtracks.
-    ``restart_every`` (for tests) also restarts after that many matches.
+    The search runs in rounds, each with the time the budget still allows for the part of the
+    text already split. When a round ends, the search starts again where the last non-empty
+    match ended: a search started there finds exactly the matches the first one would have found
+    (``^`` and lookbehinds still see the whole text, and an empty match is allowed right after a
+    non-empty one in both). A pattern that has used more CPU time than the budget allows for what
+    it has split so far raises :class:`PatternTimeout`.
+    ``restart_every`` (for tests) also ends a round after that many matches.
     """
+    if budget is None:
+        with SplitBudget() as budget:
+            return _split_by_matches(text, compiled, pattern, restart_every, budget)
     pieces: list[str] = []
     pos = 0  # the end of the last non-empty match: everything before it is in ``pieces``
     while True:
+        allowed = budget.allowed(pos)
+        if budget.spent() > allowed:
+            raise PatternTimeout(pattern, allowed, budget.done + pos)
         found = 0
         try:
-            for match in compiled.finditer(text, pos, timeout=PATTERN_TIMEOUT_S):
+            timeout = max(allowed - budget.spent(), _MIN_ROUND_S)
+            for match in compiled.finditer(text, pos, timeout=timeout):
                 start, end = match.span()
                 if start == end:  # a pattern that can match nothing must not make empty pieces
                     continue
@@ -170,8 +385,7 @@ def _split_by_matches(
                     raise TimeoutError
             break
         except TimeoutError:
-            if not found:
-                raise PatternTimeout(pattern, PATTERN_TIMEOUT_S) from None
+            continue  # the next round starts where this one got to, if the budget still allows it
     if pos < len(text):
         pieces.append(text[pos:])
     return pieces

@@ -51,7 +51,7 @@ from typing import Mapping, Sequence
 
 from .interface import UNKNOWN_ID
 from .labels import bytes_label
-from .pretokenize import DEFAULT_PATTERN, split_text
+from .pretokenize import DEFAULT_PATTERN, SplitBudget, split_text
 
 Pair = tuple[int, int]
 
@@ -217,8 +217,9 @@ def distinct_words(
     """The pre-split words with their counts, in order of first appearance."""
     counts: dict[str, int] = {}
     items = [(corpus, 1)] if isinstance(corpus, str) else list(corpus.items())
+    budget = SplitBudget()  # one time budget for all the words, not one each
     for text, weight in items:
-        for word in split_text(text, split, pattern):
+        for word in split_text(text, split, pattern, budget):
             counts[word] = counts.get(word, 0) + weight
     return list(counts.items())
 

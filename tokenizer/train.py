@@ -33,7 +33,7 @@ from typing import Callable, Iterable, Mapping, Sequence
 
 from .interface import UNKNOWN_ID
 from .model import TrainConfig, Tokenizer
-from .pretokenize import split_text
+from .pretokenize import SplitBudget, split_text
 from .vocab import Vocabulary
 
 ProgressCallback = Callable[[int, int], None]
@@ -268,10 +268,11 @@ def train(
         word_counts = count_words(corpus, config)
     else:
         word_counts = {}
+        budget = SplitBudget()  # one time budget for all the words, not one each
         for word, count in corpus.items():
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise ValueError(f"The count of {word!r} must be a whole number, 1 or more.")
-            for piece in split_text(word, config.split, config.pattern):
+            for piece in split_text(word, config.split, config.pattern, budget):
                 word_counts[piece] = word_counts.get(piece, 0) + count
     if not word_counts:
         raise ValueError("The corpus has no words to learn from: give it some text.")

@@ -1,0 +1,123 @@
+"""Benchmark of the pre-split pattern bounds (``tokenizer/pretokenize.py``): the figures behind the limits.
+
+Not a test: it prints figures (a shared machine's speed drifts; compare within one run).
+
+    python bench/bench_patterns.py ../shared/bench/corpus_1mb.txt
+    python bench/bench_patterns.py ../shared/bench/corpus_1mb.txt --before 4ef7a8e   # and the code of a revision
+
+What it measures:
+
+* legitimate splits: CPU time of ``split_text`` over the whole file with the default, GPT-2 and GPT-4
+  patterns (best of ``--repeat``), per character, against the budget the lab gives that text
+  (``PATTERN_TIMEOUT_S + SPLIT_S_PER_CHAR`` a character): the margin is budget / cost. Also two degenerate
+  but legitimate texts of the same length (one emoji repeated, spaces only);
+* hostile patterns, each in a fresh process with a CPU-time and address-space limit (``--cpu``, 3 GB):
+  CLI ``train`` on 4.4 KB and ``encode`` with a model holding the pattern: exit code, CPU seconds, peak MB.
+  With ``--before REV`` the same cases also run with the ``tokenizer`` package of that git revision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import lessons  # noqa: E402
+from tokenizer import pretokenize  # noqa: E402
+from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, split_text  # noqa: E402
+
+HOSTILE = {  # name -> (pattern, text added to the corpus and encoded)
+    "recursive (?R)?a|\\S": (r"(?R)?a|\S", "chai pani"),
+    "~1 s a piece": (r"(?:[\s\S]*[\s\S]*[\s\S]{0,6}\d{7})?\S+|\s+", None),
+    "(a+)+$": (r"(a+)+$", "a" * 3000 + "b"),
+    "(\\w+\\s?)+$": (r"(\w+\s?)+$", "a " * 3000 + "!"),
+    "(a|aa)+$": (r"(a|aa)+$", "a" * 40 + "b"),
+    "fuzzy {e<=8}": (r"(?b)(?:qzqzqzqzqzqzqzqzqz){e<=8}|\S+", None),
+    "a{4294967294}": (r"a{4294967294}|\S+", "chai pani"),
+    "(a{1000}){1000}": (r"(a{1000}){1000}|\S+", "chai pani"),
+}
+
+
+def legit(text: str, repeat: int) -> None:
+    print(f"Legitimate splits of {len(text):,} characters "
+          f"(budget {pretokenize.PATTERN_TIMEOUT_S:g} s + {pretokenize.SPLIT_S_PER_CHAR * 1e6:g} µs a character "
+          f"= {pretokenize.PATTERN_TIMEOUT_S + pretokenize.SPLIT_S_PER_CHAR * len(text):.1f} s):")
+    n = len(text)
+    texts = {"the corpus": text, "one emoji repeated": "🙂" * n, "spaces only": " " * n}
+    for what, sample in texts.items():
+        for name, pattern in (("default", DEFAULT_PATTERN), ("GPT-2", GPT2_PATTERN), ("GPT-4", GPT4_PATTERN)):
+            best = float("inf")
+            for _ in range(repeat):
+                start = time.thread_time()
+                pieces = split_text(sample, "regex", pattern)
+                best = min(best, time.thread_time() - start)
+            per_char = best / len(sample)
+            print(f"  {what:<19} {name:<8} {best:6.3f} s CPU  {per_char * 1e6:5.2f} µs/char  {len(pieces):>9,} pieces  "
+                  f"margin {pretokenize.SPLIT_S_PER_CHAR / per_char:5.1f}x a character")
+
+
+def _limits(cpu: int) -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
+    resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))
+
+
+def run_limited(args: list[str], cwd: Path, pythonpath: Path, cpu: int) -> tuple[int, str, float, float]:
+    env = {"PYTHONPATH": str(pythonpath), "PATH": "/usr/bin:/bin", "HOME": str(cwd)}
+    with tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(args, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+                                env=env, preexec_fn=lambda: _limits(cpu))
+        _, status, usage = os.wait4(proc.pid, 0)
+        err.seek(0)
+        last = (err.read().decode("utf-8", "replace").strip().splitlines() or [""])[-1]
+        return os.waitstatus_to_exitcode(status), last, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def hostile(code: Path, label: str, cpu: int) -> None:
+    corpus = lessons.presets()["english-hindi-fair"].corpus
+    print(f"Hostile patterns, {label} (a fresh process each, {cpu} s CPU limit, 3 GB address space):")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        for name, (pattern, extra) in HOSTILE.items():
+            text = (corpus * 2)[:4400] + ("" if extra is None else " " + extra)
+            (work / "c.txt").write_text(text, encoding="utf-8")
+            config = {"unit": "bytes", "split": "regex", "pattern": pattern, "end_of_word": None, "ties": "first"}
+            (work / "m.json").write_text(json.dumps({"format": "tokenization-lab/bpe", "version": 1,
+                                                     "config": config, "merges": []}))
+            for command in (["train", "c.txt", "--merges", "10", "--pattern", pattern, "-o", "out.json"],
+                            ["encode", "m.json", text]):
+                exit_code, last, cpu_s, peak = run_limited([sys.executable, "-m", "tokenizer", *command], work, code, cpu)
+                outcome = "killed at the CPU limit" if exit_code < 0 else f"exit {exit_code}"
+                print(f"  {name:<20} {command[0]:<7} {cpu_s:6.2f} s CPU  {peak:6.0f} MB  {outcome}: {last[:110]}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("corpus", type=Path, help="a UTF-8 text file, e.g. ../shared/bench/corpus_1mb.txt")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cpu", type=int, default=60, help="CPU-second limit of each hostile process")
+    parser.add_argument("--before", help="also run the hostile cases with the tokenizer package of this git revision")
+    parser.add_argument("--no-legit", action="store_true", help="only the hostile cases")
+    args = parser.parse_args()
+    if not args.no_legit:
+        legit(args.corpus.read_text(encoding="utf-8"), args.repeat)
+    hostile(ROOT, "this code", args.cpu)
+    if args.before:
+        with tempfile.TemporaryDirectory() as old:
+            archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.before, "tokenizer"],
+                                     check=True, capture_output=True).stdout
+            subprocess.run(["tar", "-x", "-C", old], input=archive, check=True)
+            hostile(Path(old), f"the code of {args.before}", args.cpu)
+
+
+if __name__ == "__main__":
+    main()

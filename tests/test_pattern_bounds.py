@@ -1,0 +1,426 @@
+"""Pre-split patterns are user input (a Train link, an uploaded model, the command line): what one costs is bounded.
+
+Two bounds, both in tokenizer/pretokenize.py. When a pattern is READ (compile_pattern), what the lab cannot
+run safely is refused from the regex module's own parse of it: group calls and recursion, fuzzy matching,
+counted repeats above 1,000 (or nested to more than 10,000 copies), nesting deeper than 50, patterns longer
+than 1,000 characters. When a text is SPLIT, the whole split has a CPU-time budget (1 s plus 5 µs a
+character), spent as it goes, so a pattern slow from the start is refused after about a second.
+
+The hostile cases run in a subprocess with a hard CPU-time and address-space limit (a regression fails here
+instead of taking the machine), and the test reads what the child really cost (``os.wait4``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import lessons
+from tests.cli_helpers import assert_one_line_error
+from tokenizer import (
+    DEFAULT_PATTERN,
+    GPT2_PATTERN,
+    GPT4_PATTERN,
+    PatternTimeout,
+    TrainConfig,
+    UnsafePattern,
+    split_text,
+    train,
+)
+from tokenizer import io as model_io
+from tokenizer import pretokenize
+from tokenizer.pretokenize import MAX_NESTING, MAX_PATTERN_CHARS, MAX_REPEAT, compile_pattern
+
+ROOT = Path(__file__).resolve().parents[1]
+CPU_LIMIT_S = 60  # hard limit on the child: a regression is killed, not waited for
+MEMORY_LIMIT = 3 * 1024**3  # address space of the child (Python, regex; Streamlit and pandas for the pages)
+CPU_BOUND_S = 10  # what a hostile case may cost, generously: the design's figure is about 1 s plus start-up
+PEAK_BOUND_MB = 600  # the CLI and the engine; a page run (Streamlit, pandas) gets PAGE_PEAK_BOUND_MB
+PAGE_PEAK_BOUND_MB = 1000
+
+# -- the hostile patterns ----------------------------------------------------------------------------------
+
+RECURSIVE = r"(?R)?a|\S"  # the issue's: compiling it alone took ~1 GB and ended in a MemoryError
+RECURSION_FORMS = [
+    RECURSIVE,
+    r"(?0)?\S",
+    r"(a)(?1)?|\S",
+    r"(a)(?-1)?|\S",
+    r"(?+1)?(a)|\S",
+    r"(?<w>a(?&w)?)|\S",
+    r"(?P<w>a(?P>w)?)|\S",
+    r"(?P<w>a(?P&w)?)|\S",
+    r"(?(DEFINE)(?<w>\w+))(?&w)|\S",
+    r"\S+ # (?R)(?x)",  # the (?x) comes after: the regex module reads "# (?R)" as a call, and so does the check
+]
+PER_PIECE = r"(?:[\s\S]*[\s\S]*[\s\S]{0,6}\d{7})?\S+|\s+"
+"""The issue's shape: about a second for each piece of the English-Hindi corpus (3,570 characters), well under
+the old 3 s a piece, so nothing stopped it (~600 pieces)."""
+BACKTRACKING = [  # (pattern, text): catastrophic backtracking on a long text
+    (r"(a+)+$", "a" * 3000 + "b"),
+    (r"(a|aa)+$", "a" * 40 + "b"),
+    (r"(\w+\s?)+$", "a " * 3000 + "!"),
+    (r"(x+x+)+y", "x" * 3000),
+]
+REFUSED_AT_READ = {  # pattern -> words of the message
+    **{p: "calls a group" for p in RECURSION_FORMS},
+    r"(?:chai){e<=5}": "matches fuzzily",
+    r"(?:\S+){e<=1}|\s+": "matches fuzzily",
+    r"(?b)(?:qzqzqz){i<=2,d<=2}|\S+": "matches fuzzily",
+    r"a{4294967294}|\S+": "repeats something 4,294,967,294 times",
+    rf"\S{{{MAX_REPEAT + 1}}}|\S+": f"repeats something {MAX_REPEAT + 1:,} times",
+    r"(a{1000}){1000}|\S+": "1,000,000 copies",
+    r"(?:(?:a{30}){30}){30}|\S+": "27,000 copies",
+    "(?:" * (MAX_NESTING + 5) + "a" + ")" * (MAX_NESTING + 5) + r"|\S+": "nests brackets and repeats",
+    "(" * 400 + "a" + ")" * 400: "nests brackets and repeats",  # deep enough for a RecursionError in the parser
+    "a|" * (MAX_PATTERN_CHARS // 2) + r"\S+": "characters long",
+}
+ACCEPTED = [  # what the lab must keep reading: the published patterns, and text that only looks like the above
+    DEFAULT_PATTERN,
+    GPT2_PATTERN,
+    GPT4_PATTERN,
+    r"\(?R\)|\S+",  # escaped: the characters ( ? R ) themselves
+    r"[(?R)]|\S+",  # in a class: the characters ( ? R ) themselves
+    r"\(\?\&w\)|\S+",
+    r"(?x) [(?R)] | \S+  # (?R) in a comment",
+    r"(?V1)[[\S]--[(?R)]]+|\s+",  # a set difference, the regex module's version-1 syntax
+    r"\{e<=5\}|[{]e<=5[}]|\S+",  # fuzzy-looking text, escaped and in classes
+    r"e{1,3}|\S+",
+    r"\p{N}{1,3}|\S{1000}|\S+",
+    r"(?:a{100}){100}|\S+",
+    r"(a)\1|(?P<b>b)(?P=b)|\S+",  # backreferences are not calls
+    "(?:" * 40 + r"\S" + ")" * 40 + "+|\\s+",
+    "a|" * (MAX_PATTERN_CHARS // 2 - 3) + r"\S+",
+]
+
+
+def test_the_hostile_table_is_what_the_limits_say() -> None:
+    assert len(max(ACCEPTED, key=len)) <= MAX_PATTERN_CHARS < len(max(REFUSED_AT_READ, key=len))
+
+
+# -- refused when read, in this process (cheap: the refusal comes before the regex module compiles) --------
+
+
+@pytest.mark.parametrize("pattern", list(REFUSED_AT_READ), ids=range(len(REFUSED_AT_READ)))
+def test_what_the_lab_cannot_run_is_refused_when_read(pattern: str) -> None:
+    with pytest.raises(UnsafePattern, match=REFUSED_AT_READ[pattern]) as info:
+        compile_pattern(pattern)
+    assert isinstance(info.value, ValueError)  # every caller that reports bad input reports this too
+    message = str(info.value)
+    assert "\n" not in message and len(message) < 400  # one line, the pattern shown short
+    # every way a pattern is read refuses it: settings, training, a model file
+    with pytest.raises(UnsafePattern):
+        TrainConfig(pattern=pattern)
+    with pytest.raises(UnsafePattern):
+        train("chai pani", 2, pattern=pattern)
+    model = {"format": "tokenization-lab/bpe", "version": 1, "merges": [],
+             "config": {"unit": "bytes", "split": "regex", "pattern": pattern, "end_of_word": None, "ties": "first"}}
+    with pytest.raises(UnsafePattern):
+        model_io.tokenizer_from_json(json.dumps(model))
+
+
+@pytest.mark.parametrize("pattern", ACCEPTED, ids=range(len(ACCEPTED)))
+def test_what_only_looks_hostile_is_read_and_splits(pattern: str) -> None:
+    text = "Mera order 20 minute (?R) late {e<=5} hai, refund chahiye! घने कोहरे से।\n" * 20
+    pieces = split_text(text, "regex", pattern)
+    assert "".join(pieces) == text
+    tok = train(text, 5, pattern=pattern).tokenizer
+    assert tok.pieces(text) == pieces and tok.decode(tok.encode(text)) == text
+
+
+def test_a_regex_release_whose_parser_differs_runs_only_the_labs_own_patterns(monkeypatch) -> None:
+    """The check reads the regex module's own parse tree; should a release change it, the lab fails safe: its
+    own patterns still work, any other is refused with a message (never a traceback)."""
+    from regex import _regex_core
+
+    monkeypatch.delattr(_regex_core, "_parse_pattern")
+    compile_pattern.cache_clear()
+    try:
+        for pattern in (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN):
+            compile_pattern(pattern)
+        with pytest.raises(UnsafePattern, match="cannot check pre-split patterns with this version"):
+            compile_pattern(r"\S+|\s+")
+    finally:
+        compile_pattern.cache_clear()
+
+
+def test_a_split_that_uses_up_its_budget_returns_nothing(monkeypatch) -> None:
+    """Nothing half split comes back (so nothing half split can be cached): the split raises, and says so."""
+    monkeypatch.setattr(pretokenize, "PATTERN_TIMEOUT_S", 0.2)
+    pattern, text = BACKTRACKING[1]
+    with pytest.raises(PatternTimeout, match="too slow on this text") as info:
+        split_text("chai pani " * 30 + text, "regex", pattern)
+    assert "Simplify it" in str(info.value) and info.value.pattern == pattern
+    assert isinstance(info.value, ValueError)
+
+
+def test_legitimate_text_stays_well_inside_its_budget(monkeypatch) -> None:
+    """Half a megabyte of the lab's own English and Hindi: each published pattern splits it within the budget,
+    into the same pieces as with no time limit at all (the budget changes nothing it does not refuse). The
+    megabyte of the bench corpus is measured in bench/bench_patterns.py."""
+    corpus = lessons.presets()["english-hindi-fair"].corpus
+    text = (corpus * (500_000 // len(corpus) + 1))[:500_000]
+    for pattern in (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN):
+        pieces = split_text(text, "regex", pattern)
+        with monkeypatch.context() as unlimited:
+            unlimited.setattr(pretokenize, "PATTERN_TIMEOUT_S", 1e9)
+            assert split_text(text, "regex", pattern) == pieces
+
+
+# -- in a subprocess with limits: what a hostile case really costs -----------------------------------------
+
+
+@dataclass
+class Child:
+    code: int
+    out: str
+    err: str
+    cpu_s: float
+    peak_mb: float
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def run_limited(args: list[str], cwd: Path, stdin: str = "") -> Child:
+    """Run ``args`` under the limits; its exit code, output, CPU seconds (user + system) and peak memory."""
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(cwd)}
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as into:
+        into.write(stdin.encode("utf-8"))
+        into.seek(0)
+        proc = subprocess.Popen(args, cwd=cwd, stdin=into, stdout=out, stderr=err, env=env, preexec_fn=_limits)
+        _, status, usage = os.wait4(proc.pid, 0)  # this child's own usage, not every child's so far
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return Child(proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                     usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+def assert_bounded(child: Child, peak_mb: float = PEAK_BOUND_MB) -> None:
+    assert "Traceback" not in child.err + child.out, child.err
+    assert child.cpu_s < CPU_BOUND_S, f"{child.cpu_s:.1f} s of CPU"
+    assert child.peak_mb < peak_mb, f"{child.peak_mb:.0f} MB"
+
+
+def cli(tmp_path: Path, *args: str, stdin: str = "") -> Child:
+    return run_limited([sys.executable, "-m", "tokenizer", *args], tmp_path, stdin)
+
+
+@pytest.fixture
+def corpus(tmp_path) -> Path:
+    """4.4 KB of the lab's English-Hindi corpus, the size the issue's CLI run took ~6 minutes on."""
+    path = tmp_path / "corpus.txt"
+    text = lessons.presets()["english-hindi-fair"].corpus
+    path.write_text((text * 2)[:4400], encoding="utf-8")
+    return path
+
+
+def model_with(tmp_path: Path, pattern: str) -> Path:
+    """A model file whose pattern was never checked (written by hand, as an upload or a file can be)."""
+    path = tmp_path / "model.json"
+    config = {"unit": "bytes", "split": "regex", "pattern": pattern, "end_of_word": None, "ties": "first"}
+    path.write_text(json.dumps({"format": "tokenization-lab/bpe", "version": 1, "config": config, "merges": []}))
+    return path
+
+
+CLI_CASES = {  # name -> (pattern, the text to encode and count, words of the message)
+    "recursive": (RECURSIVE, "chai pani", "calls a group"),
+    "per-piece": (PER_PIECE, None, "too slow on this text"),
+    "a-plus-plus": (*BACKTRACKING[0], "too slow on this text"),
+    "word-space": (*BACKTRACKING[2], "too slow on this text"),
+    "fuzzy": (r"(?:chai){e<=5}", "chai pani", "matches fuzzily"),
+}
+
+
+@pytest.mark.parametrize("case", list(CLI_CASES))
+def test_cli_train_with_a_hostile_pattern_is_one_line_and_bounded(case, tmp_path, corpus) -> None:
+    pattern, text, words = CLI_CASES[case]
+    if text is not None:
+        corpus.write_text(corpus.read_text(encoding="utf-8") + " " + text, encoding="utf-8")
+    child = cli(tmp_path, "train", corpus.name, "--merges", "10", "--pattern", pattern, "-o", "m.json")
+    assert_one_line_error(child.code, child.err, words)
+    assert_bounded(child)
+    assert not (tmp_path / "m.json").exists()
+
+
+@pytest.mark.parametrize("command", ["encode", "count"])
+@pytest.mark.parametrize("case", list(CLI_CASES))
+def test_cli_encode_and_count_with_a_hostile_model_are_one_line_and_bounded(command, case, tmp_path, corpus) -> None:
+    pattern, text, words = CLI_CASES[case]
+    model = model_with(tmp_path, pattern)
+    text = corpus.read_text(encoding="utf-8") if text is None else text
+    if command == "encode":
+        child = cli(tmp_path, "encode", model.name, text)
+    else:
+        child = cli(tmp_path, "count", "-t", model.name, "-", stdin=text)
+    assert_one_line_error(child.code, child.err, words)
+    assert_bounded(child)
+    assert child.out == ""
+
+
+ENGINE = """
+import json, resource, sys, time
+from tokenizer import Tokenizer, TrainConfig, train
+from tokenizer.io import tokenizer_from_json
+case = json.loads(sys.stdin.read())
+start = time.process_time()
+try:
+    if case["how"] == "train":
+        train(case["text"], 10, pattern=case["pattern"])
+    elif case["how"] == "words":
+        train({f"{case['text']}{i}": 1 for i in range(case["words"])}, 10, pattern=case["pattern"])
+    elif case["how"] == "parts":  # a text encoded in parts (as a stream is), one budget for them all
+        from tokenizer.pretokenize import shared_budget
+        tok = train("chai pani", 3).tokenizer
+        tok = Tokenizer(TrainConfig(pattern=case["pattern"]), tok.merges)
+        with shared_budget():
+            for i in range(case["words"]):
+                tok.encode(case["text"])
+    else:
+        config = {"unit": "bytes", "split": "regex", "pattern": case["pattern"], "end_of_word": None, "ties": "first"}
+        model = json.dumps({"format": "tokenization-lab/bpe", "version": 1, "config": config, "merges": []})
+        tokenizer_from_json(model).encode(case["text"])
+    outcome = "done"
+except ValueError as exc:
+    outcome = f"{type(exc).__name__}: {exc}"
+print(json.dumps({"outcome": outcome, "cpu_s": time.process_time() - start}))
+"""
+
+
+def engine(tmp_path: Path, how: str, pattern: str, text: str, words: int = 0) -> tuple[str, float, Child]:
+    child = run_limited([sys.executable, "-c", ENGINE], tmp_path,
+                        json.dumps({"how": how, "pattern": pattern, "text": text, "words": words}))
+    assert child.code == 0, child.err
+    report = json.loads(child.out)
+    return report["outcome"], report["cpu_s"], child
+
+
+@pytest.mark.parametrize("how", ["train", "encode"])
+@pytest.mark.parametrize("pattern", RECURSION_FORMS, ids=range(len(RECURSION_FORMS)))
+def test_engine_refuses_every_recursion_form_at_once(how, pattern, tmp_path) -> None:
+    outcome, cpu_s, child = engine(tmp_path, how, pattern, "aaaa chai pani " * 200)
+    assert outcome.startswith("UnsafePattern: ") and "calls a group" in outcome
+    assert cpu_s < 0.5  # refused when read, before anything is compiled or matched
+    assert_bounded(child)
+
+
+@pytest.mark.parametrize("how", ["train", "encode"])
+@pytest.mark.parametrize("case", range(len(BACKTRACKING)))
+def test_engine_stops_catastrophic_backtracking_within_the_budget(how, case, tmp_path) -> None:
+    pattern, text = BACKTRACKING[case]
+    outcome, cpu_s, child = engine(tmp_path, how, pattern, "chai pani " * 10 + text)
+    assert outcome.startswith("PatternTimeout: ") and "too slow on this text" in outcome
+    budget = pretokenize.PATTERN_TIMEOUT_S + pretokenize.SPLIT_S_PER_CHAR * len(text)
+    assert cpu_s < budget + 2  # the budget, and a round's overrun
+    assert_bounded(child)
+
+
+@pytest.mark.parametrize("how", ["train", "encode"])
+def test_engine_stops_a_second_a_piece_pattern_in_about_a_second(how, tmp_path) -> None:
+    """The issue's shape: on the 3,570-character corpus it ran for ~600 pieces at ~1 s each."""
+    text = lessons.presets()["english-hindi-fair"].corpus
+    outcome, cpu_s, child = engine(tmp_path, how, PER_PIECE, text)
+    assert outcome.startswith("PatternTimeout: ")
+    assert cpu_s < 4  # the 1 s floor (plus a round's overrun), not the corpus: generous for a loaded machine
+    assert_bounded(child)
+
+
+def test_a_text_encoded_in_parts_shares_one_budget(tmp_path) -> None:
+    """A caller that splits one request in parts (a stream) opens shared_budget(): 30 parts
+    at ~0.3 s each are refused after about a second, not 9 s."""
+    outcome, cpu_s, child = engine(tmp_path, "parts", r"(?:(a|aa)+c)?\S+", "a" * 29 + "b", words=30)
+    assert outcome.startswith("PatternTimeout: ")
+    assert cpu_s < 4
+    assert_bounded(child)
+
+
+def test_only_the_splitting_counts_against_a_shared_budget() -> None:
+    """What the caller does between the splits (encoding, drawing) is not charged to the pattern."""
+    with pretokenize.shared_budget() as budget:
+        split_text("chai pani", "regex")
+        busy = pretokenize.time.thread_time() + 0.3
+        while pretokenize.time.thread_time() < busy:
+            pass
+        with pretokenize.shared_budget() as inner:  # a block inside shares the outer budget
+            split_text(" chai", "regex")
+    assert inner is budget and budget.done == len("chai pani chai")
+    assert budget.used < 0.2
+
+
+def test_a_word_count_corpus_shares_one_budget(tmp_path) -> None:
+    """train() on {word: count} splits each word: the words share one budget, or 300 words at 0.1 s each
+    would take 30 s."""
+    outcome, cpu_s, child = engine(tmp_path, "words", r"(?:(a|aa)+c)?\S+", "a" * 27 + "b", words=300)
+    assert outcome.startswith("PatternTimeout: ")
+    assert cpu_s < 4
+    assert_bounded(child)
+
+
+# -- the pages: a Train link and a model uploaded on Tokenize, in a subprocess with limits -----------------
+
+PAGES = """
+import json, resource, sys, time
+sys.path.insert(0, ".")
+from tests.apptest_helpers import exception_messages, page_text, run_page
+cases = json.loads(sys.stdin.read())
+out = []
+for case in cases:
+    start = time.process_time()
+    at = run_page(case["page"], query_params=case.get("query", {}), allow_exceptions=True, timeout=60)
+    if "upload" in case:
+        at.file_uploader(key="tokenize.upload").set_value(("slow.json", case["upload"].encode(), "application/json"))
+        at.run()
+    if "type" in case:  # typed (a link keeps only a short text)
+        at.text_area(key="tokenize.text").input(case["type"]).run()
+    shown = [page_text(at)]
+    for _ in range(case.get("reruns", 0)):  # a rerun (a cache in between) says it again
+        at.run()
+        shown.append(page_text(at))
+    out.append({"cpu_s": time.process_time() - start, "shown": shown, "exceptions": exception_messages(at)})
+print(json.dumps({"cases": out, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _model_json(pattern: str) -> str:
+    config = {"unit": "bytes", "split": "regex", "pattern": pattern, "end_of_word": None, "ties": "first"}
+    return json.dumps({"format": "tokenization-lab/bpe", "version": 1, "config": config, "merges": []})
+
+
+def test_pages_show_one_friendly_message_and_stay_bounded(tmp_path) -> None:
+    train_page, tokenize_page = "pages/1_Train_step_by_step.py", "pages/2_Tokenize_anything.py"
+    hindi = lessons.data("lesson4_english_hindi")["test_hi"]
+    cases = [
+        # a Train link with a recursive pattern (the issue: a MemoryError after ~1 GB)
+        {"page": train_page, "query": {"split": "regex", "pattern": RECURSIVE}, "want": "calls a group"},
+        # the issue's link: the English-Hindi preset with a pattern at ~1 s a piece (~56 minutes of CPU)
+        {"page": train_page, "query": {"preset": "english-hindi-fair", "pattern": PER_PIECE},
+         "want": "too slow on this text"},
+        # a model uploaded on Tokenize with a recursive pattern: refused when read
+        {"page": tokenize_page, "query": {"text": hindi}, "upload": _model_json(RECURSIVE),
+         "want": "calls a group"},
+        # ... and one that backtracks on the text (the issue: hung for over 150 s); a rerun says it again
+        {"page": tokenize_page, "upload": _model_json(r"(a+)+$"), "type": "a" * 3000 + "b",
+         "want": "too slow on this text", "reruns": 1},
+    ]
+    child = run_limited([sys.executable, "-c", PAGES], ROOT, json.dumps(cases))
+    assert child.code == 0, child.err[-2000:]
+    report = json.loads(child.out)
+    for case, seen in zip(cases, report["cases"], strict=True):
+        assert not seen["exceptions"], seen["exceptions"]
+        for shown in seen["shown"]:
+            assert case["want"] in shown, (case, shown[:2000])
+            assert "Simplify it" in shown or case["want"] == "calls a group"
+        assert seen["cpu_s"] < CPU_BOUND_S + 5, (case, seen["cpu_s"])  # a page run, imports on the first
+    assert_bounded(child, PAGE_PEAK_BOUND_MB)
+    assert child.cpu_s < 60
