@@ -4,14 +4,13 @@ other lessons still load; what is read is bounded.
 Each case writes a small course folder (a good lesson and the broken thing) and runs
 ``python -m lessons check --json --course DIR`` in a subprocess with CPU-time and address-space limits, then asserts
 the exit code (2), the problem line, that the good lesson is still listed, no "Traceback", and what the check
-really cost (CPU time and peak memory of the child, from ``os.wait4``).
+really cost (CPU time and peak memory of the child, tests/bounded.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -33,6 +32,7 @@ from lessons.course import (
     MAX_TRIES,
     load_course,
 )
+from tests.bounded import run_bounded
 
 ROOT = Path(__file__).resolve().parents[1]
 CPU_LIMIT_S = 30  # hard limits on the child: a regression fails the test instead of taking the machine
@@ -162,11 +162,6 @@ CASES = [
 ]
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
 def write_course(base: Path, files: dict) -> Path:
     """``base/course`` with good.md, index.toml (unless ``files`` has its own) and ``files``; a lesson file next to
     the folder that only a path or a link leading out could reach."""
@@ -188,38 +183,11 @@ def write_course(base: Path, files: dict) -> Path:
     return folder
 
 
-# ``python -m lessons check ...`` as it runs from a shell, then the process's own peak memory written to the pipe
-# whose descriptor is the first argument. The
-# peak is /proc/self/status VmHWM: ru_maxrss (getrusage, os.wait4) keeps the forked test runner's size across
-# exec, hundreds of MB in a full test run, which is not what the check cost.
-RUNNER = """
-import atexit, os, runpy, sys
-def peak():
-    with open("/proc/self/status") as status, os.fdopen(PEAK, "w") as out:
-        out.write(status.read().split("VmHWM:")[1].split()[0])
-PEAK = int(sys.argv.pop(1))
-atexit.register(peak)
-sys.argv = ["python -m lessons", *sys.argv[1:]]
-runpy.run_module("lessons", run_name="__main__", alter_sys=True)
-"""
-
-
 def run_check(folder: Path) -> tuple[int, str, str, float, float]:
     """(exit code, stdout, stderr, CPU seconds, peak MB) of ``python -m lessons check --json --course folder``."""
-    read_peak, write_peak = os.pipe()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        child = subprocess.Popen([sys.executable, "-c", RUNNER, str(write_peak), "check", "--json", "--course",
-                                  str(folder)], cwd=ROOT, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
-                                 pass_fds=(write_peak,), preexec_fn=_limits)
-        os.close(write_peak)
-        with os.fdopen(read_peak) as peak:
-            peak_kb = peak.read()
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return (child.returncode, out.read().decode(), err.read().decode(), usage.ru_utime + usage.ru_stime,
-                int(peak_kb or 0) / 1024 or float("inf"))
+    done = run_bounded(["-m", "lessons", "check", "--json", "--course", str(folder)], cwd=ROOT,
+                       cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT)
+    return done.code, done.out, done.err, done.cpu_s, done.peak_mb
 
 
 @pytest.mark.parametrize(("files", "problem"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])

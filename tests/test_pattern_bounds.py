@@ -7,23 +7,18 @@ than 1,000 characters. When a text is SPLIT, the whole split has a CPU-time budg
 character), spent as it goes, so a pattern slow from the start is refused after about a second.
 
 The hostile cases run in a subprocess with a hard CPU-time and address-space limit (a regression fails here
-instead of taking the machine), and the test reads what the child really cost (``os.wait4``).
+instead of taking the machine), and the test reads what the child really cost (tests/bounded.py).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import resource
-import subprocess
-import sys
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 import lessons
+from tests.bounded import Bounded, run_bounded
 from tests.cli_helpers import assert_one_line_error
 from tokenizer import (
     DEFAULT_PATTERN,
@@ -178,43 +173,18 @@ def test_legitimate_text_stays_well_inside_its_budget(monkeypatch) -> None:
 # -- in a subprocess with limits: what a hostile case really costs -----------------------------------------
 
 
-@dataclass
-class Child:
-    code: int
-    out: str
-    err: str
-    cpu_s: float
-    peak_mb: float
+def run_limited(args: list[str], cwd: Path, stdin: str = "") -> Bounded:
+    """Run ``python ARGS`` under the limits (tests/bounded.py): exit code, output, CPU seconds, own peak memory."""
+    return run_bounded(args, cwd=cwd, stdin=stdin, cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT,
+                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(cwd)})
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+def assert_bounded(child: Bounded, peak_mb: float = PEAK_BOUND_MB) -> None:
+    child.assert_bounded(CPU_BOUND_S, peak_mb)
 
 
-def run_limited(args: list[str], cwd: Path, stdin: str = "") -> Child:
-    """Run ``args`` under the limits; its exit code, output, CPU seconds (user + system) and peak memory."""
-    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(cwd)}
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as into:
-        into.write(stdin.encode("utf-8"))
-        into.seek(0)
-        proc = subprocess.Popen(args, cwd=cwd, stdin=into, stdout=out, stderr=err, env=env, preexec_fn=_limits)
-        _, status, usage = os.wait4(proc.pid, 0)  # this child's own usage, not every child's so far
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        out.seek(0)
-        err.seek(0)
-        return Child(proc.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
-                     usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
-
-
-def assert_bounded(child: Child, peak_mb: float = PEAK_BOUND_MB) -> None:
-    assert "Traceback" not in child.err + child.out, child.err
-    assert child.cpu_s < CPU_BOUND_S, f"{child.cpu_s:.1f} s of CPU"
-    assert child.peak_mb < peak_mb, f"{child.peak_mb:.0f} MB"
-
-
-def cli(tmp_path: Path, *args: str, stdin: str = "") -> Child:
-    return run_limited([sys.executable, "-m", "tokenizer", *args], tmp_path, stdin)
+def cli(tmp_path: Path, *args: str, stdin: str = "") -> Bounded:
+    return run_limited(["-m", "tokenizer", *args], tmp_path, stdin)
 
 
 @pytest.fixture
@@ -298,8 +268,8 @@ print(json.dumps({"outcome": outcome, "cpu_s": time.process_time() - start}))
 """
 
 
-def engine(tmp_path: Path, how: str, pattern: str, text: str, words: int = 0) -> tuple[str, float, Child]:
-    child = run_limited([sys.executable, "-c", ENGINE], tmp_path,
+def engine(tmp_path: Path, how: str, pattern: str, text: str, words: int = 0) -> tuple[str, float, Bounded]:
+    child = run_limited(["-c", ENGINE], tmp_path,
                         json.dumps({"how": how, "pattern": pattern, "text": text, "words": words}))
     assert child.code == 0, child.err
     report = json.loads(child.out)
@@ -388,7 +358,7 @@ for case in cases:
         at.run()
         shown.append(page_text(at))
     out.append({"cpu_s": time.process_time() - start, "shown": shown, "exceptions": exception_messages(at)})
-print(json.dumps({"cases": out, "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"cases": out}))
 """
 
 
@@ -413,7 +383,7 @@ def test_pages_show_one_friendly_message_and_stay_bounded(tmp_path) -> None:
         {"page": tokenize_page, "upload": _model_json(r"(a+)+$"), "type": "a" * 3000 + "b",
          "want": "too slow on this text", "reruns": 1},
     ]
-    child = run_limited([sys.executable, "-c", PAGES], ROOT, json.dumps(cases))
+    child = run_limited(["-c", PAGES], ROOT, json.dumps(cases))
     assert child.code == 0, child.err[-2000:]
     report = json.loads(child.out)
     for case, seen in zip(cases, report["cases"], strict=True):

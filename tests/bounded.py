@@ -1,0 +1,134 @@
+"""Run Python in a child process with hard CPU and memory limits, and measure what it really cost.
+
+Every resource-bound test in the suite runs its hostile case through :func:`run_bounded`:
+
+- the child runs under ``RLIMIT_CPU`` and ``RLIMIT_AS`` (a regression fails the test instead of taking the
+  machine);
+- its CPU time is its own (``os.wait4`` on its pid, user + system);
+- its peak memory is its own high-water mark, ``VmHWM`` from ``/proc/self/status``, written by the child as it
+  exits. Not ``ru_maxrss``: Linux keeps the largest resident size a process ever had across ``exec``, so a child
+  forked from a test runner that holds 800 MB reports 800 MB however little it used.
+
+>>> child = run_bounded(["-c", "print(sum(range(10)))"])
+>>> (child.code, child.out.strip(), child.peak_mb < 100)
+(0, '45', True)
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO
+
+ROOT = Path(__file__).resolve().parents[1]
+CPU_LIMIT_S = 60
+MEMORY_LIMIT = 3 * 1024**3
+
+# Runs ``-m MODULE ARGS`` or ``-c CODE ARGS`` as ``python`` would, then writes VmHWM (kB) to a pipe as it exits
+# (``sys.exit`` and an uncaught exception included; a process killed by a signal writes nothing).
+_RUNNER = """
+import atexit, os, runpy, sys
+_fd = int(sys.argv.pop(1)); _kind = sys.argv.pop(1); _target = sys.argv.pop(1)
+def _peak():
+    with open("/proc/self/status") as status:
+        os.write(_fd, status.read().split("VmHWM:")[1].split()[0].encode())
+atexit.register(_peak)
+if _kind == "-m":
+    sys.argv = [_target, *sys.argv[1:]]
+    runpy.run_module(_target, run_name="__main__", alter_sys=True)
+else:
+    sys.argv = ["-c", *sys.argv[1:]]
+    exec(compile(_target, "<string>", "exec"), {"__name__": "__main__"})
+"""
+
+
+@dataclass
+class Bounded:
+    """What a child did and cost."""
+
+    code: int  # exit code; minus the signal's number when a signal ended it (RLIMIT_CPU: -SIGXCPU or -SIGKILL)
+    out: str
+    err: str
+    cpu_s: float
+    peak_mb: float  # inf when the child wrote no peak (killed by a signal)
+    timed_out: bool = False
+
+    def assert_bounded(self, cpu_s: float = 10, peak_mb: float = 600) -> None:
+        """No traceback, and the cost under the given (generous) bounds."""
+        assert "Traceback" not in self.out + self.err, self.err[-2000:]
+        assert not self.timed_out, "the child did not finish in time"
+        assert self.cpu_s < cpu_s, f"{self.cpu_s:.2f} s of CPU (bound {cpu_s} s)"
+        assert self.peak_mb < peak_mb, f"{self.peak_mb:.0f} MB at peak (bound {peak_mb} MB)"
+
+
+def _limits(cpu_s: int, memory: int):
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_s, cpu_s))
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    return apply
+
+
+def run_bounded(
+    args: list[str],
+    *,
+    stdin: str | bytes | IO | int | None = None,
+    cwd: str | os.PathLike = ROOT,
+    env: dict[str, str] | None = None,
+    cpu_limit_s: int = CPU_LIMIT_S,
+    memory_limit: int = MEMORY_LIMIT,
+    timeout_s: float | None = None,
+) -> Bounded:
+    """Run ``python ARGS`` (``args`` starts with ``-m MODULE`` or ``-c CODE``) under the limits.
+
+    ``stdin``: text or bytes to feed, an open file or descriptor (a device, a pipe), or None for /dev/null.
+    ``env``: the child's environment (default: this one, with the project on PYTHONPATH).
+    ``timeout_s``: wall-clock seconds after which the child is killed and ``timed_out`` set (for a case that
+    could block, such as a named pipe nobody writes to).
+    """
+    if not args or args[0] not in ("-m", "-c"):
+        raise ValueError("args must start with -m MODULE or -c CODE")
+    if env is None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    read_peak, write_peak = os.pipe()
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as feed:
+        if isinstance(stdin, str):
+            stdin = stdin.encode("utf-8")
+        if isinstance(stdin, bytes):
+            feed.write(stdin)
+            feed.seek(0)
+            stdin = feed
+        elif stdin is None:
+            stdin = subprocess.DEVNULL
+        child = subprocess.Popen(
+            [sys.executable, "-c", _RUNNER, str(write_peak), *args], cwd=cwd, env=env, stdin=stdin, stdout=out,
+            stderr=err, pass_fds=(write_peak,), preexec_fn=_limits(cpu_limit_s, memory_limit),
+        )
+        os.close(write_peak)
+        timed_out = False
+        deadline = None if timeout_s is None else time.monotonic() + timeout_s
+        while True:
+            pid, status, usage = os.wait4(child.pid, 0 if deadline is None else os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                timed_out = True
+                os.kill(child.pid, signal.SIGKILL)
+                deadline = None
+                continue
+            time.sleep(0.02)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        with os.fdopen(read_peak, "rb") as peak:
+            peak_kb = peak.read().decode() or "inf"
+        out.seek(0)
+        err.seek(0)
+        return Bounded(
+            child.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+            usage.ru_utime + usage.ru_stime, float(peak_kb) / 1024, timed_out,
+        )
