@@ -829,7 +829,7 @@ def check_args(args: argparse.Namespace) -> str | None:
         return f"--replica-port {args.replica_port}: the replicas' ports include nginx's --port {args.port}"
     for upstream in args.upstream:
         host, _, port = upstream.rpartition(":")
-        if not host or _port(port) is None or not (_host(host) or host.startswith("[") and _host(host)):
+        if not host or _port(port) is None or not _host(host):
             return f"--upstream {upstream!r}: give HOST:PORT (e.g. 192.168.1.20:8080), a port 1-65535"
     if len(set(args.upstream)) != len(args.upstream):
         return "--upstream: the same address twice"

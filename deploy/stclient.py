@@ -20,6 +20,10 @@ What a browser (Chromium, Streamlit 1.67's frontend) does, and this client too:
    button. A click on a widget inside ``st.fragment`` also carries the
    fragment's id (the ``fragment_id`` of the button's delta), and Streamlit
    reruns only the fragment.
+   A file dropped on an uploader: a ``file_urls_request`` BackMsg, the
+   ``file_urls_response`` ForwardMsg naming its upload URL, a multipart ``PUT``
+   there (with the ``X-Xsrftoken`` header), then a rerun whose widget state
+   names the file (``Session.upload``).
 5. The server answers with ``ForwardMsg`` frames: ``new_session``, deltas
    (elements, with widget ids ``$$ID-<hash>-<key>`` and the values the server
    set), ``page_info_changed`` (the new query string) and ``script_finished``.

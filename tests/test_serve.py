@@ -552,3 +552,27 @@ def test_a_run_dir_not_made_by_serve_is_refused_and_left_alone(tmp_path: Path) -
     for name in ('quote"d', "dollar$x", "new\nline"):
         assert "cannot be written in nginx's config" in _refused(["--run-dir", str(tmp_path / name)])
         assert not (tmp_path / name).exists()
+
+
+def test_only_processes_provably_of_the_run_are_taken_for_its_leftovers(tmp_path: Path) -> None:
+    """What a new scripts/serve (or the reaper) kills for a dead run: processes marked with that run's directory,
+    its nginx master (pid AND start time: a reused pid is not it), and nginx processes in the master's group.
+    A process marked with another run, or the recorded pid with another start time, is never taken."""
+    from deploy.serve import proc_start, run_processes
+
+    env = dict(os.environ)
+    ours = subprocess.Popen(["sleep", "30"], env={**env, "LAB_SERVE_RUN": str(tmp_path / "run")})
+    other = subprocess.Popen(["sleep", "30"], env={**env, "LAB_SERVE_RUN": str(tmp_path / "run-2")})
+    stranger = subprocess.Popen(["sleep", "30"], env=env, start_new_session=True)
+    try:
+        record = {"run_dir": str(tmp_path / "run"), "nginx_pid": stranger.pid, "nginx_bin": find_nginx() or "/bin/false",
+                  "nginx_start": proc_start(stranger.pid) + 1}  # a pid that is not the recorded process any more
+        found = run_processes(record)
+        assert ours.pid in found and other.pid not in found and stranger.pid not in found, found
+        assert os.getpid() not in found
+        record["nginx_start"] = proc_start(stranger.pid)  # now it is the recorded master: taken
+        assert stranger.pid in run_processes(record)
+    finally:
+        for proc in (ours, other, stranger):
+            proc.kill()
+            proc.wait()
