@@ -432,7 +432,8 @@ async def _hostile_action(url: str, name: str, page: str, qs: str, timeout: floa
         if upload is not None:
             keys = [k for k in session.ids_by_key if k.endswith(".upload")]
             if not keys:
-                return HostileAction(name, time.perf_counter() - start, f"unanswered: no uploader ({sorted(session.ids_by_key)})")
+                return HostileAction(name, time.perf_counter() - start,
+                                     f"unanswered: no uploader ({sorted(session.ids_by_key)})")
             session.keep_frames = True
             run = await session.upload(keys[0], "chain.json", upload, timeout=timeout)
         seconds = time.perf_counter() - start

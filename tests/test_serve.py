@@ -454,6 +454,9 @@ def test_sigkill_leaves_nothing_and_a_run_dir_with_a_space_works_and_is_reused(t
     finally:
         _stop(first)
     assert re.search(r"reaper: scripts/serve pid \d+ died; stopped \d+ process", (tmp_path / "first.log").read_text())
+    from deploy.serve import record_path
+
+    assert record_path(port) is None or not record_path(port).exists()  # the reaper removed the dead run's record
     assert run_dir.is_dir()  # the user's --run-dir (logs) is kept
     second = _serve(tmp_path / "second.log", port, "--run-dir", str(run_dir))  # same port, same run directory
     try:
@@ -461,6 +464,9 @@ def test_sigkill_leaves_nothing_and_a_run_dir_with_a_space_works_and_is_reused(t
     finally:
         _stop(second)
     assert second.returncode == 0 and not _listening(port)
+    from deploy.serve import record_path
+
+    assert record_path(port) is None or not record_path(port).exists()  # a clean stop leaves no record of the run
 
 
 def test_after_a_kill_that_took_the_reaper_too_the_next_serve_clears_what_is_left(tmp_path: Path) -> None:
