@@ -49,9 +49,9 @@ its own, and uploads a degenerate model, waiting for each answer at most
 ``--hostile-timeout`` s (the server may go on working after that):
 
 - Train with a backtracking pre-split pattern (``--hostile-pattern``, default
-  ``(?:.{0,6}){0,7}(?!)|\S+``: about 8 ms of CPU a character with the
+  ``(?:.{0,6}){0,7}(?!)|\\S+``: about 8 ms of CPU a character with the
   ``regex`` module, so ~30 s on the preset's 3,570 characters);
-- Train with a recursive one, ``(?R)?a|\S`` (a MemoryError after ~1 GB);
+- Train with a recursive one, ``(?R)?a|\\S`` (a MemoryError after ~1 GB);
 - Quirks, Formatting, with records holding a bare CR (``_csv.Error``);
 - on Tokenize anything, an uploaded model of one base symbol and
   ``--hostile-merges`` chained merges (default 23,000: 265 KB that took 4.4 GB).
