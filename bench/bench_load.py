@@ -56,8 +56,8 @@ its own, and uploads a degenerate model, waiting for each answer at most
 - on Tokenize anything, an uploaded model of one base symbol and
   ``--hostile-merges`` chained merges (default 23,000: 265 KB that took 4.4 GB).
 
-Each replica's memory (RSS) is read when it has started, after the warm-up
-(its warm size), and after the hostile level, once its sessions have gone
+Each replica's memory (RSS) is read when the target is ready (scripts/serve
+has run its own warm-up by then), after this bench's warm-up (its warm size), and after the hostile level, once its sessions have gone
 (``--hostile-settle`` s later); the bar is warm + 100 MB. Each hostile
 action's outcome is printed: answered (with the page's warning, if any),
 exception, or unanswered.
@@ -920,7 +920,7 @@ def main() -> int:
                 print(f"   warm-up problems: {(warm.unanswered + warm.exceptions)[:3]}")
             warm_mb = replica_rss_mb(target)
             print("   replicas' memory (RSS): " + ", ".join(
-                f"pid {pid} {started_mb.get(pid, float('nan')):.0f} MB started, {mb:.0f} MB warm"
+                f"pid {pid} {started_mb.get(pid, float('nan')):.0f} MB when ready, {mb:.0f} MB warm"
                 for pid, mb in warm_mb.items()), flush=True)
             rows = []
             runs = [(i, n, h) for i, n in enumerate(levels) for h in ([0, args.hostile] if args.hostile else [0])]

@@ -62,6 +62,7 @@ import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -198,9 +199,7 @@ def registry_dir() -> Path | None:
         st = os.lstat(path)
     except OSError:
         return None
-    import stat as _stat
-
-    if not _stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
         return None
     return path
 
@@ -356,7 +355,7 @@ def check_run_dir(path: str) -> str | None:
     """Why ``--run-dir path`` cannot be used, or None. scripts/serve writes its config, logs and pid file there and
     (default run dirs) removes it at exit, so it takes only a directory that is new, empty, or its own (the marker
     file it writes in every directory it makes); never, say, /etc/nginx, whose nginx.conf it would replace."""
-    if NGINX_PATH_BAD.search(os.path.abspath(path)):
+    if NGINX_PATH_BAD.search(os.path.realpath(path)):  # as nginx's config will name it (links followed)
         return (f"--run-dir {path!r}: a quote, backslash, $ or control character cannot be written in nginx's "
                 "config; choose another directory name")
     if os.path.lexists(path) and not os.path.isdir(path):
@@ -505,7 +504,7 @@ class Server:
         self.python = args.python
         self.nginx_bin = find_nginx()
         self.own_run_dir = args.run_dir is None
-        self.run_dir = Path(args.run_dir or tempfile.mkdtemp(prefix="lab-serve-")).absolute()
+        self.run_dir = Path(args.run_dir or tempfile.mkdtemp(prefix="lab-serve-")).resolve()
         self.replicas: list[Replica] = []
         self.nginx: subprocess.Popen | None = None
         self.stopping = False
