@@ -100,7 +100,7 @@ sys.path.insert(0, str(ROOT))
 
 import lessons  # noqa: E402
 from deploy.serve import free_port, process_tree, streamlit_cmd  # noqa: E402
-from deploy.stclient import HttpConnection, ProtocolError, Session, query  # noqa: E402
+from deploy.stclient import CookieJar, HttpConnection, ProtocolError, Session, query  # noqa: E402
 from tokenizer import train  # noqa: E402
 
 CLICKS = 10
@@ -171,6 +171,16 @@ class Target:
     url: str
     process: subprocess.Popen | None = None
     fixed_pids: list[int] = field(default_factory=list)
+    log: Path | None = None  # scripts/serve's output: it names each replica's pid
+
+    def replica_name(self, pid: int) -> str:
+        """"replica-N" (as X-Lab-Replica names it) for a scripts/serve replica's pid, else "pid P"."""
+        try:
+            text = self.log.read_text(encoding="utf-8", errors="replace") if self.log else ""
+        except OSError:
+            text = ""
+        found = re.findall(rf"replica (\d+) starting: pid {pid} ", text)
+        return f"replica-{found[-1]}" if found else f"pid {pid}"
 
     def pids(self) -> list[int]:
         if self.process is not None:
@@ -218,7 +228,7 @@ def start_target(name: str, log_dir: Path) -> Target:
         raise SystemExit(f"unknown target {name!r}: use single or serveN (serve2, serve3, ...)")
     process = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                env=env, start_new_session=True)
-    target = Target(name, url, process)
+    target = Target(name, url, process, log=log)
     try:
         if name == "single":
             _wait_healthy(url, process)
@@ -423,8 +433,10 @@ def _warnings(frames: list[bytes]) -> list[str]:
 
 
 async def _hostile_action(url: str, name: str, page: str, qs: str, timeout: float,
-                          upload: bytes | None = None) -> HostileAction:
+                          upload: bytes | None = None, jar=None) -> HostileAction:
     session = Session(url)
+    if jar is not None:  # the same browser's cookies: the same replica, as a learner's tabs are
+        session.jar = jar
     start = time.perf_counter()
     try:
         await session.open(page, qs, timeout=timeout)
@@ -437,6 +449,7 @@ async def _hostile_action(url: str, name: str, page: str, qs: str, timeout: floa
             session.keep_frames = True
             run = await session.upload(keys[0], "chain.json", upload, timeout=timeout)
         seconds = time.perf_counter() - start
+        name = f"{name} (on {session.replica or '?'})"
         if run.exceptions:
             return HostileAction(name, seconds, f"exception: {run.exceptions[0][:160]}")
         said = _warnings(run.frames)
@@ -458,7 +471,8 @@ async def hostile_run(url: str, start_delay: float, timeout: float, pattern: str
         ("Quirks, a bare CR in the records", "Quirks", query(quirk="Formatting", records=HOSTILE_RECORDS), None),
         (f"Tokenize, upload of {merges:,} chained merges", TOKENIZE, "", chained_model(merges)),
     ]
-    return [await _hostile_action(url, name, page, qs, timeout, upload) for name, page, qs, upload in steps]
+    jar = CookieJar()  # one browser, several tabs: every action on the same replica
+    return [await _hostile_action(url, name, page, qs, timeout, upload, jar) for name, page, qs, upload in steps]
 
 
 def replica_pids(target: "Target") -> list[int]:
@@ -500,7 +514,7 @@ def replica_memory(target: "Target", warm_mb: dict[int, float]) -> list[dict]:
         after, peak = now[pid], peak_rss_mb(pid)
         ok = after <= warm + REPLICA_BOUND_MB
         out.append({"pid": pid, "warm_mb": warm, "after_mb": after, "peak_mb": peak, "ok": ok,
-                    "text": f"replica pid {pid}: warm {warm:.0f} MB, after the hostile learner {after:.0f} MB "
+                    "text": f"{target.replica_name(pid)} (pid {pid}): warm {warm:.0f} MB, after the hostile learner {after:.0f} MB "
                             f"({after - warm:+.0f} MB), peak {peak:.0f} MB: "
                             + ("OK" if ok else f"OVER warm + {REPLICA_BOUND_MB} MB")})
     return out
