@@ -582,3 +582,19 @@ def test_only_processes_provably_of_the_run_are_taken_for_its_leftovers(tmp_path
         for proc in (ours, other, stranger):
             proc.kill()
             proc.wait()
+
+
+def test_the_hostile_learners_model_is_a_model_the_engine_reads() -> None:
+    """bench/bench_load.py's hostile upload must reach the page as a model (one base symbol, chained merges),
+    not be refused for its format: a small one is read, and its last token is the whole chain."""
+    import importlib.util
+
+    from tokenizer.io import tokenizer_from_json
+
+    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "bench_load.py")
+    bench = sys.modules.setdefault("bench_load", importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(bench)
+    tok = tokenizer_from_json(bench.chained_model(40))
+    assert tok.vocab_size == 41 and len(tok.merges) == 40
+    assert tok.token_bytes(40) == b"a" * 41  # the last merge's token is the whole chain (its memory cost)
+    assert len(bench.chained_model(23_000)) < 300_000  # the issue's small file (265 KB)
