@@ -455,7 +455,8 @@ async def _hostile_action(url: str, name: str, page: str, qs: str, timeout: floa
         said = _warnings(run.frames)
         return HostileAction(name, seconds, "answered" + (f": {said[-1][:160]}" if said else ""))
     except (ProtocolError, OSError, asyncio.TimeoutError) as exc:
-        return HostileAction(name, time.perf_counter() - start, f"unanswered: {exc}")
+        where = f" (on {session.replica})" if session.replica else ""
+        return HostileAction(name + where, time.perf_counter() - start, f"unanswered: {exc}")
     finally:
         await session.close()
 
