@@ -42,6 +42,26 @@ the same steps and compares the two, message by message: query string, page
 name, page hash, fragment id, every widget id and value, context info. They
 agree field for field (only the ``url`` host differs when the targets do).
 
+A hostile learner (``--hostile N``: N of them join each level, which then
+runs twice, first without them, so the other learners' p95 can be compared;
+issue 15's bar): it opens hostile links one after another, each in a tab of
+its own, and uploads a degenerate model, waiting for each answer at most
+``--hostile-timeout`` s (the server may go on working after that):
+
+- Train with a backtracking pre-split pattern (``--hostile-pattern``, default
+  ``(?:.{0,6}){0,7}(?!)|\\S+``: about 8 ms of CPU a character with the
+  ``regex`` module, so ~30 s on the preset's 3,570 characters);
+- Train with a recursive one, ``(?R)?a|\\S`` (a MemoryError after ~1 GB);
+- Quirks, Formatting, with records holding a bare CR (``_csv.Error``);
+- on Tokenize anything, an uploaded model of one base symbol and
+  ``--hostile-merges`` chained merges (default 23,000: 265 KB that took 4.4 GB).
+
+Each replica's memory (RSS) is read when the target is ready (scripts/serve
+has run its own warm-up by then), after this bench's warm-up (its warm size), and after the hostile level, once its sessions have gone
+(``--hostile-settle`` s later); the bar is warm + 100 MB. Each hostile
+action's outcome is printed: answered (with the page's warning, if any),
+exception, or unanswered.
+
 Targets: ``single`` is one Streamlit process started as scripts/run starts it;
 ``serveN`` is ``scripts/serve --replicas N``. The bench starts each target on
 a free loopback port, warms it up, runs the levels, and stops it. ``--url``
@@ -53,6 +73,7 @@ every loop is bounded (the learners' scripted steps, 60 s per answer).
     .venv/bin/python bench/bench_load.py --targets single,serve2,serve3 --learners 40 --first-visit 40
     .venv/bin/python bench/bench_load.py --url http://127.0.0.1:8080 --pids 1234,1240
     .venv/bin/python bench/bench_load.py --check-browser
+    .venv/bin/python bench/bench_load.py --targets serve2 --learners 10 --hostile 1 --first-visit 0
 """
 
 from __future__ import annotations
@@ -79,7 +100,7 @@ sys.path.insert(0, str(ROOT))
 
 import lessons  # noqa: E402
 from deploy.serve import free_port, process_tree, streamlit_cmd  # noqa: E402
-from deploy.stclient import HttpConnection, ProtocolError, Session, query  # noqa: E402
+from deploy.stclient import CookieJar, HttpConnection, ProtocolError, Session, query  # noqa: E402
 from tokenizer import train  # noqa: E402
 
 CLICKS = 10
@@ -150,6 +171,16 @@ class Target:
     url: str
     process: subprocess.Popen | None = None
     fixed_pids: list[int] = field(default_factory=list)
+    log: Path | None = None  # scripts/serve's output: it names each replica's pid
+
+    def replica_name(self, pid: int) -> str:
+        """"replica-N" (as X-Lab-Replica names it) for a scripts/serve replica's pid, else "pid P"."""
+        try:
+            text = self.log.read_text(encoding="utf-8", errors="replace") if self.log else ""
+        except OSError:
+            text = ""
+        found = re.findall(rf"replica (\d+) starting: pid {pid} ", text)
+        return f"replica-{found[-1]}" if found else f"pid {pid}"
 
     def pids(self) -> list[int]:
         if self.process is not None:
@@ -197,7 +228,7 @@ def start_target(name: str, log_dir: Path) -> Target:
         raise SystemExit(f"unknown target {name!r}: use single or serveN (serve2, serve3, ...)")
     process = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                env=env, start_new_session=True)
-    target = Target(name, url, process)
+    target = Target(name, url, process, log=log)
     try:
         if name == "single":
             _wait_healthy(url, process)
@@ -359,6 +390,137 @@ async def learner_run(url: str, i: int, start_delay: float, rng: random.Random,
     return me
 
 
+# --- A hostile learner ------------------------------------------------------------------------
+
+HOSTILE_PATTERN = r"(?:.{0,6}){0,7}(?!)|\S+"
+RECURSIVE_PATTERN = r"(?R)?a|\S"
+HOSTILE_RECORDS = "name,city\nAsha,Pune\rMumbai"
+HOSTILE_MERGES = 23_000
+HOSTILE_TIMEOUT_S = 120
+REPLICA_BOUND_MB = 100  # issue 15: a replica's memory comes back under its warm size + 100 MB
+
+
+def chained_model(merges: int) -> bytes:
+    """A model file of one base symbol and ``merges`` chained merges (a, aa, aaa, ...): small on disk (265 KB
+    for 23,000), but its tokens add up to merges^2/2 symbols."""
+    data = {"format": "tokenization-lab/bpe", "version": 1,
+            "config": {"unit": "chars", "split": "whitespace", "pattern": " ?\\S+", "end_of_word": None,
+                       "ties": "first"},
+            "base": ["a"], "merges": [[0, 0]] + [[r, 0] for r in range(1, merges)], "vocab_size": merges + 1}
+    return json.dumps(data, separators=(",", ":")).encode()
+
+
+@dataclass
+class HostileAction:
+    name: str
+    seconds: float
+    outcome: str  # "answered", "answered: <warning>", "exception: ...", "unanswered: ..."
+
+
+def _warnings(frames: list[bytes]) -> list[str]:
+    """The texts of st.warning / st.error / st.info alerts drawn in these frames."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    out = []
+    for data in frames:
+        fm = ForwardMsg()
+        fm.ParseFromString(data)
+        if fm.WhichOneof("type") == "delta" and fm.delta.WhichOneof("type") == "new_element":
+            el = fm.delta.new_element
+            if el.WhichOneof("type") == "alert" and el.alert.format in (el.alert.WARNING, el.alert.ERROR):
+                out.append(el.alert.body)
+    return out
+
+
+async def _hostile_action(url: str, name: str, page: str, qs: str, timeout: float,
+                          upload: bytes | None = None, jar=None) -> HostileAction:
+    session = Session(url)
+    if jar is not None:  # the same browser's cookies: the same replica, as a learner's tabs are
+        session.jar = jar
+    start = time.perf_counter()
+    try:
+        await session.open(page, qs, timeout=timeout)
+        run = await session.load(timeout=timeout)
+        if upload is not None:
+            keys = [k for k in session.ids_by_key if k.endswith(".upload")]
+            if not keys:
+                return HostileAction(name, time.perf_counter() - start,
+                                     f"unanswered: no uploader ({sorted(session.ids_by_key)})")
+            session.keep_frames = True
+            run = await session.upload(keys[0], "chain.json", upload, timeout=timeout)
+        seconds = time.perf_counter() - start
+        name = f"{name} (on {session.replica or '?'})"
+        if run.exceptions:
+            return HostileAction(name, seconds, f"exception: {run.exceptions[0][:160]}")
+        said = _warnings(run.frames)
+        return HostileAction(name, seconds, "answered" + (f": {said[-1][:160]}" if said else ""))
+    except (ProtocolError, OSError, asyncio.TimeoutError) as exc:
+        where = f" (on {session.replica})" if session.replica else ""
+        return HostileAction(name + where, time.perf_counter() - start, f"unanswered: {exc}")
+    finally:
+        await session.close()
+
+
+async def hostile_run(url: str, start_delay: float, timeout: float, pattern: str, merges: int) -> list[HostileAction]:
+    """What one hostile learner does, in order (one tab each): two hostile Train links, a Quirks link that once
+    crashed, and the upload of a degenerate model on Tokenize anything."""
+    await asyncio.sleep(start_delay)
+    fair = "english-hindi-fair"
+    steps = [
+        ("Train, backtracking pre-split", TRAIN, query(preset=fair, split="regex", pattern=pattern), None),
+        ("Train, recursive pre-split", TRAIN, query(preset=fair, split="regex", pattern=RECURSIVE_PATTERN), None),
+        ("Quirks, a bare CR in the records", "Quirks", query(quirk="Formatting", records=HOSTILE_RECORDS), None),
+        (f"Tokenize, upload of {merges:,} chained merges", TOKENIZE, "", chained_model(merges)),
+    ]
+    jar = CookieJar()  # one browser, several tabs: every action on the same replica
+    return [await _hostile_action(url, name, page, qs, timeout, upload, jar) for name, page, qs, upload in steps]
+
+
+def replica_pids(target: "Target") -> list[int]:
+    """The target's Streamlit processes (scripts/serve's replicas, or the single one)."""
+    return [p for p in target.pids() if b"streamlit" in _cmdline(p) and b"run" in _cmdline(p)]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def replica_rss_mb(target: "Target") -> dict[int, float]:
+    return {pid: rss_bytes([pid]) / 2**20 for pid in replica_pids(target)}
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The most memory the process has held at once (VmHWM)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return next(int(line.split()[1]) / 1024 for line in f if line.startswith("VmHWM:"))
+    except (OSError, StopIteration, ValueError):
+        return float("nan")
+
+
+def replica_memory(target: "Target", warm_mb: dict[int, float]) -> list[dict]:
+    """Each warm replica now: its RSS against warm + REPLICA_BOUND_MB, and its peak. A replica that is gone
+    (it died: scripts/serve starts it again under a new pid) fails the bar."""
+    now = replica_rss_mb(target)
+    out = []
+    for pid, warm in warm_mb.items():
+        if pid not in now:
+            out.append({"pid": pid, "warm_mb": warm, "ok": False,
+                        "text": f"replica pid {pid}: GONE (warm {warm:.0f} MB); it did not survive"})
+            continue
+        after, peak = now[pid], peak_rss_mb(pid)
+        ok = after <= warm + REPLICA_BOUND_MB
+        out.append({"pid": pid, "warm_mb": warm, "after_mb": after, "peak_mb": peak, "ok": ok,
+                    "text": f"{target.replica_name(pid)} (pid {pid}): warm {warm:.0f} MB, after the hostile learner {after:.0f} MB "
+                            f"({after - warm:+.0f} MB), peak {peak:.0f} MB: "
+                            + ("OK" if ok else f"OVER warm + {REPLICA_BOUND_MB} MB")})
+    return out
+
+
 # --- A level: N learners at once ----------------------------------------------------------------
 
 
@@ -389,6 +551,7 @@ class LevelResult:
     rss_after: int
     replicas_used: dict[str, int]
     cpu_by_kind: dict[str, list[float]] = field(default_factory=dict)  # a lone learner's interactions
+    hostile: list[HostileAction] = field(default_factory=list)  # what the hostile learners met
 
     def row(self) -> dict:
         lat = self.latencies
@@ -420,7 +583,8 @@ _LEARNERS_SO_FAR = [0]  # every learner of a bench run gets its own sentence (no
 
 
 async def run_level(target: Target, n: int, ramp: float, seed: int,
-                    think: tuple[float, float] = THINK_S) -> LevelResult:
+                    think: tuple[float, float] = THINK_S, hostile: int = 0, hostile_timeout: float = HOSTILE_TIMEOUT_S,
+                    hostile_pattern: str = HOSTILE_PATTERN, hostile_merges: int = HOSTILE_MERGES) -> LevelResult:
     rng = random.Random(seed)
     first, _LEARNERS_SO_FAR[0] = _LEARNERS_SO_FAR[0], _LEARNERS_SO_FAR[0] + n
     pids = target.pids()
@@ -429,10 +593,14 @@ async def run_level(target: Target, n: int, ramp: float, seed: int,
     client_before = resource.getrusage(resource.RUSAGE_SELF)
     machine_before = machine_busy_seconds()
     start = time.perf_counter()
+    hostile_task = asyncio.gather(*(
+        hostile_run(target.url, ramp * (j + 0.5) / max(1, hostile), hostile_timeout, hostile_pattern, hostile_merges)
+        for j in range(hostile)))
     learners = await asyncio.gather(*(
         learner_run(target.url, first + i, ramp * i / max(1, n), random.Random(rng.random()), think,
-                    cpu=(lambda: sum(cpu_seconds(target.pids()).values())) if n == 1 else None)
+                    cpu=(lambda: sum(cpu_seconds(target.pids()).values())) if n == 1 and not hostile else None)
         for i in range(n)))
+    hostile_actions = [a for actions in await hostile_task for a in actions]
     wall = time.perf_counter() - start
     pids = target.pids()
     rss_live = rss_bytes(pids)
@@ -466,7 +634,7 @@ async def run_level(target: Target, n: int, ramp: float, seed: int,
         [p for lr in learners for p in lr.problems("state")],
         interactions, cpu,
         (client_after.ru_utime + client_after.ru_stime) - (client_before.ru_utime + client_before.ru_stime),
-        machine, wall, rss_before, rss_live, rss_after, used, cpu_by_kind,
+        machine, wall, rss_before, rss_live, rss_after, used, cpu_by_kind, hostile_actions,
     )
 
 
@@ -724,6 +892,20 @@ def main() -> int:
                         help="seconds between levels (default %(default)s; over 120 lets Streamlit drop the last "
                         "level's disconnected sessions, to see memory come back to its level)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hostile", type=int, default=0, metavar="N",
+                        help="hostile learners joining each level (default %(default)s); with N > 0 each level runs "
+                        "twice, without and with them, and each replica's memory is reported against warm + "
+                        f"{REPLICA_BOUND_MB} MB")
+    parser.add_argument("--hostile-timeout", type=float, default=HOSTILE_TIMEOUT_S,
+                        help="seconds a hostile learner waits for each answer (default %(default)s)")
+    parser.add_argument("--hostile-pattern", default=HOSTILE_PATTERN,
+                        help="the backtracking pre-split pattern of its Train link (default %(default)s)")
+    parser.add_argument("--hostile-merges", type=int, default=HOSTILE_MERGES,
+                        help="chained merges in the model it uploads (default %(default)s, the issue's 265 KB file; "
+                        "a smaller number costs a replica less while the problem lasts)")
+    parser.add_argument("--hostile-settle", type=float, default=130,
+                        help="seconds after the hostile level before the replicas' memory is read (default "
+                        "%(default)s: Streamlit drops a disconnected session after 120 s)")
     args = parser.parse_args()
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop the targets on SIGTERM too
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # 400 learners hold 800+ sockets
@@ -747,16 +929,38 @@ def main() -> int:
             if args.check_browser:
                 return check_browser(target.url)
             print(f"== {name}: {target.url}, server pids {target.pids()}; warming up", flush=True)
+            started_mb = replica_rss_mb(target)
             warm = asyncio.run(run_level(target, len(lessons.presets()), 1.0, args.seed))
             if warm.unanswered or warm.exceptions:
                 print(f"   warm-up problems: {(warm.unanswered + warm.exceptions)[:3]}")
+            warm_mb = replica_rss_mb(target)
+            print("   replicas' memory (RSS): " + ", ".join(
+                f"pid {pid} {started_mb.get(pid, float('nan')):.0f} MB when ready, {mb:.0f} MB warm"
+                for pid, mb in warm_mb.items()), flush=True)
             rows = []
-            for i, n in enumerate(levels):
+            runs = [(i, n, h) for i, n in enumerate(levels) for h in ([0, args.hostile] if args.hostile else [0])]
+            for i, n, hostile in runs:
                 other = wait_quiet(target, args.wait_quiet) if args.wait_quiet else 0.0
                 if other >= 0.15:
                     print(f"   NOTE: other processes keep {other:.2f} cores busy; these figures are pessimistic")
-                res = asyncio.run(run_level(target, n, args.ramp if n > 1 else 0, args.seed + i))
+                res = asyncio.run(run_level(target, n, args.ramp if n > 1 else 0, args.seed + i, hostile=hostile,
+                                            hostile_timeout=args.hostile_timeout, hostile_pattern=args.hostile_pattern,
+                                            hostile_merges=args.hostile_merges))
                 row = res.row()
+                if hostile:
+                    row["target"] = f"{row['target']}+h{hostile}"
+                    row["hostile"] = [vars(a) for a in res.hostile]
+                    for action in res.hostile:
+                        print(f"      hostile: {action.name}: {action.seconds:.1f} s, {action.outcome}")
+                    if any(not a.outcome.startswith("answered") for a in res.hostile):
+                        code = 1
+                    print(f"      waiting {args.hostile_settle:g} s for the replicas to settle", flush=True)
+                    time.sleep(args.hostile_settle)
+                    row["replica_memory"] = memory = replica_memory(target, warm_mb)
+                    for line in memory:
+                        print(f"      {line['text']}")
+                    if any(not m["ok"] for m in memory):
+                        code = 1
                 rows.append(row)
                 out["levels"].append(row)
                 print_levels([row])

@@ -8,7 +8,13 @@ files itself, pre-compressed.
 
 What happens, in order:
 
-1. A run directory (``--run-dir``, else a fresh one under /tmp, removed at
+0. Arguments are checked before anything starts (ports, upstreams, sizes, the
+   run directory): a bad one is one ``scripts/serve: error: ...`` line, exit 2.
+   What an earlier ``scripts/serve`` on the same port left behind (killed with
+   SIGKILL while its reaper was killed too) is cleared, if it is provably that
+   run's (see ``run_processes``); a port held by something else is refused.
+1. A run directory (``--run-dir``: new, empty, or one scripts/serve made, with
+   its ``.lab-serve-run`` marker; else a fresh one under /tmp, removed at
    exit) gets the nginx config (``deploy/nginx.conf.template`` filled in),
    nginx's pid file and logs, each replica's log, and (unless we are root:
    then a directory of its own under /tmp that nginx's www-data workers can
@@ -26,10 +32,20 @@ What happens, in order:
    URL). If nginx exits, everything stops.
 6. Ctrl-C, SIGTERM or SIGHUP: nginx and every replica are stopped (SIGTERM,
    then SIGKILL to the process group after 10 s); nothing is left behind.
-   Every child also gets SIGKILL from the kernel if this process dies first.
+   Every replica and the nginx master also get SIGKILL from the kernel if this
+   process dies first (PR_SET_PDEATHSIG). nginx's workers do not: they outlive
+   their master (parent 1, still listening). So a reaper process (this file,
+   ``--reaper``) waits on a pipe from this process; when the pipe closes without
+   a clean stop (SIGKILL, a crash), it kills what is left of the run (nginx's
+   workers included) and removes the run's temporary directories. A record of
+   the run per port (``/tmp/lab-serve-<uid>/port-<P>.json``) lets the next
+   ``scripts/serve`` on that port do the same if the reaper was killed too.
 
 Every child process carries ``LAB_SERVE_RUN=<run directory>`` in its
 environment, so leftovers of a run can be found (tests/test_serve.py does).
+nginx overwrites its own environment (its process titles), so its processes
+are recognised by the master's pid and start time and the workers' process
+group instead (see ``run_processes``).
 """
 
 from __future__ import annotations
@@ -38,12 +54,15 @@ import argparse
 import asyncio
 import ctypes
 import gzip
+import ipaddress
+import json
 import os
 import pwd
 import re
 import shutil
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -62,6 +81,12 @@ RESTART_LIMIT = 5  # restarts of one replica within RESTART_WINDOW_S before givi
 RESTART_WINDOW_S = 60
 _PR_SET_PDEATHSIG = 1
 REPLICA_MB = 400  # a warm replica's RSS is about 300 MB, plus up to 1 MB per session
+MAX_REPLICAS = 64
+MARKER = ".lab-serve-run"  # in every directory scripts/serve made (run dir, www dir): only those are reused or removed
+# Characters a path in the nginx config may not hold: the config quotes every path ("..."), so a space, ; { } # are
+# fine, but a quote or backslash would end or escape the quoting, $ starts a variable (root, access_log), and control
+# characters (a newline) have no place in a path nginx is given.
+NGINX_PATH_BAD = re.compile(r'["\\$\x00-\x1f\x7f]')
 
 
 def say(message: str) -> None:
@@ -135,6 +160,243 @@ def _die_with_parent() -> None:
         pass
 
 
+# --- What a run leaves: its record, its processes, its directories ----------------------------
+
+
+def _stat_fields(pid: int) -> list[bytes] | None:
+    """/proc/PID/stat after the command name: [state, ppid, pgrp, ...] (field 3 onwards); None if gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+
+
+def proc_start(pid: int) -> int | None:
+    """When the process started (clock ticks since boot): with the pid, it names one process, never a later one."""
+    fields = _stat_fields(pid)
+    try:
+        return int(fields[19]) if fields else None
+    except (IndexError, ValueError):
+        return None
+
+
+def alive(pid: int) -> bool:
+    fields = _stat_fields(pid)
+    return bool(fields) and fields[0] != b"Z"
+
+
+def same_process(pid: int | None, start: int | None) -> bool:
+    return bool(pid) and start is not None and alive(pid) and proc_start(pid) == start
+
+
+def registry_dir() -> Path | None:
+    """Where runs are recorded, one file per port: /tmp/lab-serve-<uid>, ours alone (0700, our own, no symlink).
+    None if it cannot be (someone else made it): then only the reaper clears a killed run."""
+    path = Path(tempfile.gettempdir()) / f"lab-serve-{os.geteuid()}"
+    try:
+        path.mkdir(mode=0o700, exist_ok=True)
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        return None
+    return path
+
+
+def record_path(port: int) -> Path | None:
+    folder = registry_dir()
+    return folder / f"port-{port}.json" if folder else None
+
+
+def read_record(path: Path | None) -> dict | None:
+    if path is None:
+        return None
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return record if isinstance(record, dict) and isinstance(record.get("run_dir"), str) else None
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def run_processes(record: dict) -> list[int]:
+    """The live processes that provably belong to the run ``record`` describes, and nothing else:
+
+    - its replicas (and the reaper): ``LAB_SERVE_RUN=<run dir>`` in their environment;
+    - its nginx master: the recorded pid with the recorded start time (nginx rewrites its environment);
+    - nginx's workers: in the master's process group (a pid is not given again while a group of that number
+      lives), running the recorded nginx binary, titled ``nginx: ...``, started after the master.
+    """
+    marker = f"LAB_SERVE_RUN={record['run_dir']}".encode()
+    nginx_pid, nginx_start = record.get("nginx_pid"), record.get("nginx_start")
+    nginx_bin = os.path.realpath(record["nginx_bin"]) if record.get("nginx_bin") else None
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        pid = int(entry)
+        fields = _stat_fields(pid)
+        if not fields or fields[0] == b"Z":
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if marker in f.read().split(b"\0"):
+                    found.append(pid)
+                    continue
+        except OSError:
+            pass
+        if not nginx_pid or nginx_start is None:
+            continue
+        if pid == nginx_pid:
+            if proc_start(pid) == nginx_start:
+                found.append(pid)
+            continue
+        try:
+            pgrp, start = int(fields[2]), int(fields[19])
+            exe = os.readlink(f"/proc/{pid}/exe")
+        except (OSError, IndexError, ValueError):
+            continue
+        if pgrp == nginx_pid and start >= nginx_start and exe == nginx_bin and _cmdline(pid).startswith(b"nginx: "):
+            found.append(pid)
+    return found
+
+
+def _ours(path: str | None) -> bool:
+    """A directory scripts/serve made: it holds our marker file (a regular file, not a link)."""
+    return bool(path) and os.path.isdir(path) and os.path.isfile(os.path.join(path, MARKER)) \
+        and not os.path.islink(os.path.join(path, MARKER))
+
+
+def clear_run(record: dict) -> str:
+    """Kill what is left of the run ``record`` describes and remove its temporary directories. Returns a summary."""
+    pids = run_processes(record)
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    deadline = time.monotonic() + 5
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    removed = []
+    for key in ("www_dir", "run_dir"):
+        path = record.get(key)
+        if key == "run_dir" and not record.get("remove_run_dir"):
+            continue
+        if _ours(path) and path not in removed:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    left = [p for p in pids if alive(p)]
+    summary = (f"stopped {len(pids) - len(left)} process(es) of its run ({record['run_dir']})"
+               + (f", removed {', '.join(removed)}" if removed else "")
+               + (f"; STILL ALIVE: {left}" if left else ""))
+    return summary
+
+
+def reaper_main(argv: list[str]) -> int:
+    """``serve.py --reaper RECORD``: read the run's record (JSON lines) from standard input, a pipe only
+    scripts/serve holds open. "stopped" means a clean stop; end of input without it means scripts/serve died
+    (SIGKILL, a crash): then clear the run. Started in a session of its own, so a Ctrl-C does not reach it."""
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(sig, signal.SIG_IGN)
+    record_file = Path(argv[0]) if argv and argv[0] else None
+    record, stopped = None, False
+    for line in sys.stdin:
+        line = line.strip()
+        if line == "stopped":
+            stopped = True
+        elif line:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                pass
+    if stopped or record is None:
+        return 0
+    say(f"reaper: scripts/serve pid {record.get('serve_pid')} died; " + clear_run(record))
+    if record_file is not None and (read_record(record_file) or {}).get("serve_pid") == record.get("serve_pid"):
+        record_file.unlink(missing_ok=True)
+    return 0
+
+
+# --- Checking the arguments -------------------------------------------------------------------
+
+
+def _port(text: str) -> int | None:
+    return int(text) if re.fullmatch(r"[0-9]{1,5}", text) and 1 <= int(text) <= 65535 else None
+
+
+def _host(text: str) -> bool:
+    """An IPv4 or bracketed IPv6 address, or a host name (letters, digits, - and .)."""
+    if text.startswith("[") and text.endswith("]"):
+        try:
+            return ipaddress.ip_address(text[1:-1]).version == 6
+        except ValueError:
+            return False
+    return bool(re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*\.?", text)) \
+        and len(text) <= 253
+
+
+def listen_address(address: str, port: int) -> str:
+    """address:port as nginx's listen takes it (an IPv6 address in brackets)."""
+    if ":" in address and not address.startswith("["):
+        address = f"[{address}]"
+    return f"{address}:{port}"
+
+
+def check_run_dir(path: str) -> str | None:
+    """Why ``--run-dir path`` cannot be used, or None. scripts/serve writes its config, logs and pid file there and
+    (default run dirs) removes it at exit, so it takes only a directory that is new, empty, or its own (the marker
+    file it writes in every directory it makes); never, say, /etc/nginx, whose nginx.conf it would replace."""
+    if NGINX_PATH_BAD.search(os.path.realpath(path)):  # as nginx's config will name it (links followed)
+        return (f"--run-dir {path!r}: a quote, backslash, $ or control character cannot be written in nginx's "
+                "config; choose another directory name")
+    if os.path.lexists(path) and not os.path.isdir(path):
+        return f"--run-dir {path}: exists and is not a directory"
+    if not os.path.isdir(path):
+        return None
+    try:
+        entries = os.listdir(path)
+    except OSError as exc:
+        return f"--run-dir {path}: cannot be read ({exc.strerror})"
+    if not entries:
+        return None
+    if not _ours(path):
+        return (f"--run-dir {path}: not empty, and not made by scripts/serve (no {MARKER} in it); "
+                "give a new or empty directory")
+    try:
+        mark = json.loads(Path(path, MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        mark = {}
+    if isinstance(mark, dict) and same_process(mark.get("serve_pid"), mark.get("serve_start")):
+        return f"--run-dir {path}: in use by scripts/serve pid {mark['serve_pid']}; stop it or give another directory"
+    return None
+
+
+def port_problem(address: str, port: int, what: str) -> str | None:
+    """Why nginx (or a replica) could not listen on address:port, or None. Checked before anything starts."""
+    family = socket.AF_INET6 if ":" in address.strip("[]") else socket.AF_INET
+    host = address.strip("[]")
+    try:
+        with socket.socket(family, socket.SOCK_STREAM) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as nginx does: TIME_WAIT is no obstacle
+            sock.bind((host, port))
+    except PermissionError:
+        return f"{what} {port}: a port below 1024 needs root; choose a port from 1024 up"
+    except OSError as exc:
+        if exc.errno == 98:  # EADDRINUSE
+            return f"{what} {port}: {host}:{port} is in use by another program; choose another port"
+        return f"{what} {port} on {host}: {exc.strerror}"
+    return None
+
+
 # --- Static files -----------------------------------------------------------------------------
 
 
@@ -170,15 +432,22 @@ def upstream_blocks(upstreams: list[str]) -> dict[str, str]:
         lines = [server.format(address)] + [f"        server {u} backup;" for u in upstreams if u != address]
         blocks.append(f"    upstream lab_{name} {{\n        zone lab_{name} 64k;\n" + "\n".join(lines)
                       + "\n        keepalive 16;\n    }")
+    last = [f'"~(^|[ ,]){re.escape(u)}$"' for u in upstreams]  # the address that answered: the last one tried
     return {
         "UPSTREAMS": "\n".join(blocks),
         "COOKIE_TO_UPSTREAM": "\n".join(f"        {n} lab_{n};" for n in names),
-        "ADDRESS_TO_NAME": "\n".join(f'        "{u}" {n};' for n, u in zip(names, upstreams)),
+        "ADDRESS_TO_NAME": "\n".join(f"        {pattern} {n};" for n, pattern in zip(names, last)),
+        "ADDRESS_TO_LABEL": "\n".join(f"        {pattern} replica-{i};" for i, pattern in enumerate(last, 1)),
     }
 
 
 def render_config(*, run_dir: Path, www_dir: Path, static_root: Path, listen: str, upstreams: list[str],
                   workers: str, user_line: str, access_log: str, max_body: str, cookie: str) -> str:
+    """The nginx config. Paths go in double quotes (the template quotes them); one that a quoted nginx string cannot
+    hold as it is (a quote, backslash, $, control character) is refused here, as --run-dir is before we start."""
+    for path in (run_dir, www_dir, static_root):
+        if NGINX_PATH_BAD.search(str(path)):
+            raise ValueError(f"{path!r}: a quote, backslash, $ or control character cannot go in nginx's config")
     text = TEMPLATE.read_text(encoding="utf-8")
     for name, value in {
         "USER_LINE": user_line,
@@ -241,6 +510,12 @@ class Server:
         self.stopping = False
         self.env = {**os.environ, "LAB_SERVE_RUN": str(self.run_dir), "PYTHONUNBUFFERED": "1"}
         self._www: Path | None = None
+        self.record_file = record_path(args.port)
+        self.record = {"serve_pid": os.getpid(), "serve_start": proc_start(os.getpid()), "port": args.port,
+                       "run_dir": str(self.run_dir), "remove_run_dir": self.own_run_dir and not args.keep_run_dir,
+                       "www_dir": None, "nginx_pid": None, "nginx_start": None, "nginx_bin": self.nginx_bin}
+        self.reaper: subprocess.Popen | None = None
+        self._to_reaper = None
 
     def www_dir(self) -> Path:
         """What nginx's workers read and write (static files, temp files). As root the workers are www-data,
@@ -250,9 +525,66 @@ class Server:
             if os.geteuid() == 0:
                 self._www = Path(tempfile.mkdtemp(prefix="lab-serve-www-", dir="/tmp" if os.path.isdir("/tmp") else None))
                 self._www.chmod(0o755)
+                self._mark(self._www)
+                self.record["www_dir"] = str(self._www)
+                self._save_record()
             else:
                 self._www = self.run_dir
         return self._www
+
+    # -- the run's record and its reaper -------------------------------------------------------
+    def _mark(self, folder: Path) -> None:
+        """Mark a directory as made by scripts/serve (so --run-dir may reuse it, and a reaper may remove it)."""
+        (folder / MARKER).write_text(json.dumps({"made_by": "scripts/serve", "serve_pid": os.getpid(),
+                                                 "serve_start": proc_start(os.getpid())}) + "\n", encoding="utf-8")
+
+    def _save_record(self) -> None:
+        """Tell the reaper (a JSON line) and the record file for this port what the run is now."""
+        line = json.dumps(self.record)
+        if self._to_reaper is not None:
+            try:
+                self._to_reaper.write(line + "\n")
+                self._to_reaper.flush()
+            except OSError:
+                say("WARNING: the reaper is gone; if this process is killed, the next scripts/serve on this port "
+                    "clears what it leaves")
+                self._to_reaper = None
+        if self.record_file is not None:
+            tmp = self.record_file.with_name(self.record_file.name + f".{os.getpid()}")
+            try:
+                tmp.write_text(line + "\n", encoding="utf-8")
+                tmp.replace(self.record_file)
+            except OSError:
+                pass
+
+    def start_reaper(self) -> None:
+        """The reaper waits for the end of a pipe only this process holds (the kernel closes it however we die)."""
+        read_end, write_end = os.pipe()
+        try:
+            self.reaper = subprocess.Popen(
+                [sys.executable, str(Path(__file__).resolve()), "--reaper", str(self.record_file or "")],
+                cwd=ROOT, stdin=read_end, env=self.env, start_new_session=True)
+        finally:
+            os.close(read_end)
+        self._to_reaper = os.fdopen(write_end, "w", encoding="utf-8")
+        self._save_record()
+
+    def stop_reaper(self) -> None:
+        """A clean stop: the reaper has nothing to do; the record for this port goes."""
+        if self._to_reaper is not None:
+            try:
+                self._to_reaper.write("stopped\n")
+                self._to_reaper.close()
+            except OSError:
+                pass
+            self._to_reaper = None
+        if self.reaper is not None:
+            try:
+                self.reaper.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.reaper.kill()
+        if self.record_file is not None and (read_record(self.record_file) or {}).get("serve_pid") == os.getpid():
+            self.record_file.unlink(missing_ok=True)
 
     # -- starting ---------------------------------------------------------------------------
     def _spawn(self, cmd: list[str], log: Path) -> subprocess.Popen:
@@ -269,6 +601,8 @@ class Server:
 
     def start(self) -> None:
         self.run_dir.mkdir(parents=True, exist_ok=True)
+        self._mark(self.run_dir)
+        self.start_reaper()
         say(f"run directory {self.run_dir}")
         for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (self.www_dir() / "tmp" / sub).mkdir(parents=True, exist_ok=True)
@@ -287,9 +621,10 @@ class Server:
         upstreams = [r.address for r in self.replicas] + list(self.args.upstream)
         conf = self.run_dir / "nginx.conf"
         conf.write_text(render_config(
-            run_dir=self.run_dir, www_dir=self.www_dir(), static_root=static_root, listen=f"{self.args.address}:{self.args.port}",
+            run_dir=self.run_dir, www_dir=self.www_dir(), static_root=static_root,
+            listen=listen_address(self.args.address, self.args.port),
             upstreams=upstreams, workers=str(self.args.nginx_workers), user_line=nginx_user_line(),
-            access_log=f"{self.run_dir}/access.log lab" if self.args.access_log else "off",
+            access_log=f'"{self.run_dir}/access.log" lab' if self.args.access_log else "off",
             max_body=self.args.max_body, cookie=self.args.cookie,
         ), encoding="utf-8")
         nginx_cmd = [self.nginx_bin, "-p", str(self.run_dir), "-c", str(conf), "-e", str(self.run_dir / "nginx-error.log")]
@@ -297,6 +632,8 @@ class Server:
         if check.returncode != 0:
             raise RuntimeError(f"nginx rejected {conf}:\n{check.stderr.strip()}")
         self.nginx = self._spawn(nginx_cmd, self.run_dir / "nginx-stdout.log")
+        self.record.update(nginx_pid=self.nginx.pid, nginx_start=proc_start(self.nginx.pid))
+        self._save_record()
         say(f"nginx starting: pid {self.nginx.pid} on http://{self.args.address}:{self.args.port}/ "
             f"(config {conf}, {len(upstreams)} upstream(s))")
 
@@ -401,6 +738,7 @@ class Server:
             shutil.rmtree(self.run_dir, ignore_errors=True)
         else:
             say(f"logs kept in {self.run_dir}")
+        self.stop_reaper()
 
 
 def _connect_host(address: str) -> str:
@@ -460,20 +798,92 @@ async def _warm_one(url: str) -> list[str]:
     return problems
 
 
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2 (argparse's own prints the whole usage first)
+        print(f"scripts/serve: error: {message} (scripts/serve --help lists the options)", file=sys.stderr, flush=True)
+        raise SystemExit(2)
+
+
+def _ascii_int(text: str) -> int:
+    """A whole number in ASCII digits (int() would also take "٣" or "３")."""
+    if not re.fullmatch(r"[0-9]{1,9}", text.strip()):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (digits 0-9)")
+    return int(text)
+
+
+def check_args(args: argparse.Namespace) -> str | None:
+    """What is wrong with the arguments (one line), or None: checked before any process starts, so a bad value is
+    never found by `nginx -t` after the replicas started."""
+    if not 1 <= args.port <= 65535:
+        return f"--port {args.port}: a port is 1-65535"
+    if not (_host(args.address) or args.address in ("*", "::") or _ipv6(args.address)):
+        return f"--address {args.address!r}: not an IP address or host name"
+    if args.replicas > MAX_REPLICAS:
+        return f"--replicas {args.replicas}: at most {MAX_REPLICAS} on one machine"
+    if args.replicas < 0 or (args.replicas == 0 and not args.upstream):
+        return "--replicas must be at least 1 (or 0 with --upstream)"
+    if args.replica_port and not (1 <= args.replica_port and args.replica_port + args.replicas - 1 <= 65535):
+        return f"--replica-port {args.replica_port}: the replicas' ports must lie in 1-65535"
+    if args.replica_port and args.replica_port <= args.port < args.replica_port + args.replicas:
+        return f"--replica-port {args.replica_port}: the replicas' ports include nginx's --port {args.port}"
+    for upstream in args.upstream:
+        host, _, port = upstream.rpartition(":")
+        if not host or _port(port) is None or not _host(host):
+            return f"--upstream {upstream!r}: give HOST:PORT (e.g. 192.168.1.20:8080), a port 1-65535"
+    if len(set(args.upstream)) != len(args.upstream):
+        return "--upstream: the same address twice"
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", args.cookie):
+        return "--cookie: letters, digits and _ only"
+    if not (args.nginx_workers == "auto" or re.fullmatch(r"[0-9]{1,3}", args.nginx_workers)
+            and 1 <= int(args.nginx_workers) <= 256):
+        return f"--nginx-workers {args.nginx_workers!r}: auto or a number from 1 to 256"
+    if not re.fullmatch(r"[0-9]{1,6}[kKmMgG]?", args.max_body):
+        return f"--max-body {args.max_body!r}: a size such as 200m, 500k or 1g"
+    if args.run_dir is not None:
+        return check_run_dir(args.run_dir)
+    return None
+
+
+def _ipv6(text: str) -> bool:
+    try:
+        return ipaddress.ip_address(text).version == 6
+    except ValueError:
+        return False
+
+
+def clear_earlier_run(args: argparse.Namespace) -> str | None:
+    """Before starting on a port: if the record of an earlier scripts/serve on it names a live one, refuse (one
+    line); if that one is dead (killed with its reaper), clear what it left. Then the port must be free."""
+    path = record_path(args.port)
+    record = read_record(path)
+    if record is not None:
+        if same_process(record.get("serve_pid"), record.get("serve_start")):
+            return (f"--port {args.port}: scripts/serve pid {record['serve_pid']} is serving it (run directory "
+                    f"{record['run_dir']}); stop it first (Ctrl-C there, or kill {record['serve_pid']})")
+        say(f"an earlier scripts/serve on port {args.port} (pid {record.get('serve_pid')}) was killed: "
+            + clear_run(record))
+        path.unlink(missing_ok=True)
+    problem = port_problem(args.address, args.port, "--port")
+    if problem is None and args.replica_port:
+        for port in range(args.replica_port, args.replica_port + args.replicas):
+            problem = problem or port_problem("127.0.0.1", port, "--replica-port")
+    return problem
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="scripts/serve",
         description="Serve the lab to a classroom: N Streamlit replicas behind nginx (sticky sessions, "
         "static files from nginx), in the foreground. Ctrl-C stops everything.",
         epilog="Arguments after -- go to every `streamlit run` (e.g. -- --server.maxUploadSize 50).",
     )
-    parser.add_argument("--replicas", type=int, default=default_replicas(),
+    parser.add_argument("--replicas", type=_ascii_int, default=default_replicas(),
                         help="Streamlit processes on this machine (default %(default)s: two per core, as memory "
                         f"allows at {REPLICA_MB} MB each)")
-    parser.add_argument("--port", type=int, default=8080, help="nginx's port (default %(default)s)")
+    parser.add_argument("--port", type=_ascii_int, default=8080, help="nginx's port (default %(default)s)")
     parser.add_argument("--address", default="0.0.0.0",
                         help="nginx's address (default %(default)s: every interface, so laptops on the LAN reach it)")
-    parser.add_argument("--replica-port", type=int, default=0,
+    parser.add_argument("--replica-port", type=_ascii_int, default=0,
                         help="first replica port (the others follow); default: free ports on 127.0.0.1")
     parser.add_argument("--upstream", action="append", default=[], metavar="HOST:PORT",
                         help="also send learners to a replica (or another machine's scripts/serve) at HOST:PORT; repeatable")
@@ -483,8 +893,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--nginx-workers", default="auto", help="nginx worker processes (default %(default)s)")
     parser.add_argument("--max-body", default="200m", help="largest upload nginx lets through (default %(default)s, "
                         "Streamlit's own limit)")
-    parser.add_argument("--run-dir", help="directory for the config, logs and static copy (kept at exit); "
-                        "default: a new one under /tmp, removed at exit")
+    parser.add_argument("--run-dir", help="directory for the config, logs and static copy (kept at exit): a new or "
+                        f"empty one, or one scripts/serve made before (it holds {MARKER}); default: a new one under "
+                        "/tmp, removed at exit")
     parser.add_argument("--keep-run-dir", action="store_true", help="keep the default run directory at exit")
     parser.add_argument("--no-access-log", dest="access_log", action="store_false",
                         help="no nginx access log (it names each request's replica)")
@@ -497,21 +908,27 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         argv, streamlit_args = argv[:cut], argv[cut + 1:]
     args = parser.parse_args(argv)
     args.streamlit_args = streamlit_args
-    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", args.cookie):
-        parser.error("--cookie: letters, digits and _ only")
-    if args.replicas < 0 or (args.replicas == 0 and not args.upstream):
-        parser.error("--replicas must be at least 1 (or 0 with --upstream)")
+    problem = check_args(args)
+    if problem:
+        parser.error(problem)
     return args
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(sys.argv[1:] if argv is None else argv)
-    server = Server(args)
-    if server.nginx_bin is None:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--reaper"]:
+        return reaper_main(argv[1:])
+    args = parse_args(argv)
+    if find_nginx() is None:
         say("nginx is missing. Install Debian's package, then run scripts/serve again:")
         say("    sudo apt-get install nginx      (as root: apt-get install -y nginx)")
         say("(or use scripts/run for one Streamlit process without nginx)")
         return 3
+    problem = clear_earlier_run(args)
+    if problem:
+        print(f"scripts/serve: error: {problem}", file=sys.stderr, flush=True)
+        return 2
+    server = Server(args)
 
     def on_signal(signum, _frame):
         if not server.stopping:

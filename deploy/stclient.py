@@ -20,6 +20,10 @@ What a browser (Chromium, Streamlit 1.67's frontend) does, and this client too:
    button. A click on a widget inside ``st.fragment`` also carries the
    fragment's id (the ``fragment_id`` of the button's delta), and Streamlit
    reruns only the fragment.
+   A file dropped on an uploader: a ``file_urls_request`` BackMsg, the
+   ``file_urls_response`` ForwardMsg naming its upload URL, a multipart ``PUT``
+   there (with the ``X-Xsrftoken`` header), then a rerun whose widget state
+   names the file (``Session.upload``).
 5. The server answers with ``ForwardMsg`` frames: ``new_session``, deltas
    (elements, with widget ids ``$$ID-<hash>-<key>`` and the values the server
    set), ``page_info_changed`` (the new query string) and ``script_finished``.
@@ -96,16 +100,22 @@ class HttpConnection:
         self._writer: asyncio.StreamWriter | None = None
 
     async def get(self, target: str, headers: dict[str, str] | None = None, timeout: float = 60) -> HttpResponse:
-        return await asyncio.wait_for(self._get(target, headers or {}), timeout)
+        return await asyncio.wait_for(self._request("GET", target, headers or {}, None), timeout)
 
-    async def _get(self, target: str, headers: dict[str, str]) -> HttpResponse:
+    async def put(self, target: str, body: bytes, headers: dict[str, str] | None = None,
+                  timeout: float = 60) -> HttpResponse:
+        return await asyncio.wait_for(self._request("PUT", target, headers or {}, body), timeout)
+
+    async def _request(self, method: str, target: str, headers: dict[str, str], body: bytes | None) -> HttpResponse:
         for attempt in (1, 2):  # a kept-alive connection the server closed meanwhile: reopen once
             if self._writer is None:
                 self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
             try:
-                lines = [f"GET {target} HTTP/1.1", f"Host: {self.host}:{self.port}", "Connection: keep-alive"]
+                lines = [f"{method} {target} HTTP/1.1", f"Host: {self.host}:{self.port}", "Connection: keep-alive"]
                 lines += [f"{k}: {v}" for k, v in headers.items()]
-                self._writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
+                if body is not None:
+                    lines.append(f"Content-Length: {len(body)}")
+                self._writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (body or b""))
                 await self._writer.drain()
                 return await self._read_response()
             except (ConnectionError, asyncio.IncompleteReadError):
@@ -270,6 +280,7 @@ class Session:
         self.ids_by_key: dict[str, str] = {}
         self.replica: str | None = None  # X-Lab-Replica, when served through scripts/serve
         self._seen: set[str] = set()
+        self._uploads = 0
 
     # -- HTTP -----------------------------------------------------------------------------
     async def fetch(self, target: str) -> HttpResponse:
@@ -441,6 +452,53 @@ class Session:
         """Type into a text input or text area and commit it (Ctrl+Enter or leaving the box)."""
         wid = self.widget_id(key)
         self.widgets[wid] = WidgetState(id=wid, string_value=text)
+        return await self.rerun(widgets=list(self.widgets.values()), marker=marker, timeout=timeout)
+
+    async def upload(self, key: str, name: str, data: bytes, *, marker: bytes | None = None,
+                     timeout: float = 60) -> Run:
+        """Drop a file on the file uploader with this key, as the frontend does: ask for its URLs over the
+        websocket (``file_urls_request``), PUT the file there (multipart, with the XSRF token), then rerun with
+        the uploader's state naming the file."""
+        if self.ws is None:
+            raise ProtocolError("not connected")
+        wid = self.widget_id(key)
+        self._uploads += 1
+        request_id = f"upload-{self._uploads}"
+        msg = BackMsg()
+        msg.file_urls_request.request_id = request_id
+        msg.file_urls_request.file_names.append(name)
+        msg.file_urls_request.session_id = self.session_id
+        await self.ws.send(msg.SerializeToString())
+
+        async def urls():
+            while True:
+                fm = ForwardMsg()
+                fm.ParseFromString(await self.ws.recv())
+                if fm.WhichOneof("type") == "file_urls_response" and fm.file_urls_response.response_id == request_id:
+                    return fm.file_urls_response
+
+        try:
+            answer = await asyncio.wait_for(urls(), timeout)
+        except asyncio.TimeoutError as exc:
+            raise ProtocolError(f"no file URLs within {timeout:.0f} s") from exc
+        if answer.error_msg or not answer.file_urls:
+            raise ProtocolError(f"file URLs refused: {answer.error_msg or 'none given'}")
+        file_urls = answer.file_urls[0]
+        boundary = f"----labupload{self._uploads}x{len(data)}"
+        body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\n"
+                "Content-Type: application/octet-stream\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        target = urllib.parse.urlsplit(file_urls.upload_url)
+        path = (target.path or "/") + (f"?{target.query}" if target.query else "")
+        resp = await self.http.put(path if path.startswith("/") else f"/{path}", body, {
+            **BROWSER_HEADERS, **self.jar.header(), "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "X-Xsrftoken": self.jar.values.get("_streamlit_xsrf", "")}, timeout=timeout)
+        if resp.status not in (200, 204):
+            raise ProtocolError(f"PUT {path}: HTTP {resp.status}: {resp.body[:200]!r}")
+        state = WidgetState(id=wid)
+        info = state.file_uploader_state_value.uploaded_file_info.add()
+        info.file_id, info.name, info.size = file_urls.file_id, name, len(data)
+        info.file_urls.CopyFrom(file_urls)
+        self.widgets[wid] = state
         return await self.rerun(widgets=list(self.widgets.values()), marker=marker, timeout=timeout)
 
     async def switch_page(self, url_pathname: str, *, marker: bytes | None = None, timeout: float = 60) -> Run:

@@ -9,7 +9,13 @@ directory in a temp dir). The tests check what a classroom relies on:
   on its replica (nginx's access log names the replica of each request);
 - static files come from nginx, gzip-compressed, cached for a year;
 - a replica that dies is started again, and the learner's page comes back;
-- SIGTERM stops nginx and every replica: no process of the run is left.
+- SIGTERM stops nginx and every replica: no process of the run is left;
+- SIGKILL too: within 10 s nothing listens and no process of the run is left
+  (nginx's workers outlive their master: the reaper kills them), and a second
+  scripts/serve on the same port starts (clearing what a killed one left, if
+  its reaper was killed too);
+- --run-dir: refused when not empty and not made by scripts/serve; a path with
+  a space works; bad arguments are one line, exit 2, before anything starts.
 
 Needs nginx (Debian's package) and Chromium; without them the module is
 skipped on a developer machine and fails in CI (CI set), like tests/browser/.
@@ -66,7 +72,8 @@ class Served:
     base_url: str
     run_dir: Path
     log_path: Path
-    replica_pids: dict[str, int] = field(default_factory=dict)  # "127.0.0.1:port" -> pid
+    replica_pids: dict[str, int] = field(default_factory=dict)  # "replica-1" -> pid
+    replica_addr: dict[str, str] = field(default_factory=dict)  # "replica-1" -> "127.0.0.1:port" (internal)
 
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
@@ -74,7 +81,7 @@ class Served:
     def access_log(self) -> list[dict[str, str]]:
         rows = []
         for line in (self.run_dir / "access.log").read_text(encoding="utf-8").splitlines():
-            m = re.search(r'"(\S+) (\S+) [^"]*" (\d+) .* cookie=(\S*) replica=(\S+)', line)
+            m = re.search(r'"(\S+) (\S+) [^"]*" (\d+) .* cookie=(\S*) replica=(\S*) ', line)
             if m:
                 rows.append(dict(zip(("method", "path", "status", "cookie", "replica"), m.groups())))
         return rows
@@ -128,8 +135,9 @@ def served(tmp_path_factory: pytest.TempPathFactory):
             if time.monotonic() > deadline:
                 pytest.fail(f"scripts/serve was not ready in {READY_TIMEOUT_S} s:\n{server.log()}")
             time.sleep(0.2)
-        for pid, address in re.findall(r"replica \d+ starting: pid (\d+) on (\S+)", server.log()):
-            server.replica_pids[address] = int(pid)
+        for index, pid, address in re.findall(r"replica (\d+) starting: pid (\d+) on (\S+)", server.log()):
+            server.replica_pids[f"replica-{index}"] = int(pid)
+            server.replica_addr[f"replica-{index}"] = address
         yield server
     finally:
         if process.poll() is None:
@@ -147,11 +155,13 @@ def served(tmp_path_factory: pytest.TempPathFactory):
 
 
 def _replica_cookies(server: Served) -> tuple[tuple[str, str], tuple[str, str]]:
-    """The cookie values that name the two replicas, with each one's address (as X-Lab-Replica says)."""
+    """The cookie values that name the two replicas, with each one's name as X-Lab-Replica says ("replica-1":
+    its number in scripts/serve's log, never its internal address)."""
     out = []
     for name in ("r1", "r2"):
         _, headers, _ = _get(f"{server.base_url}/_stcore/health", {"Cookie": f"lab_replica={name}"})
         out.append((name, headers["x-lab-replica"]))
+        assert re.fullmatch(r"replica-[12]", headers["x-lab-replica"]), headers  # a name, not an internal address
     assert out[0][1] != out[1][1] and {a for _, a in out} == set(server.replica_pids), out
     return out[0], out[1]
 
@@ -237,7 +247,7 @@ def test_two_learners_see_their_own_state_each_on_one_replica(served: Served, ch
         time.sleep(0.2)
     assert upgrades == {a: ["101"], b: ["101"]}, rows
     for affinity, replica in ((a, replica_a), (b, replica_b)):
-        proxied = {r["replica"] for r in rows if r["cookie"] == affinity and r["replica"] != "-"}
+        proxied = {r["replica"] for r in rows if r["cookie"] == affinity and r["replica"]}
         assert proxied == {replica}, f"{affinity}: requests went to {proxied}, not only to {replica}"
     assert replica_a != replica_b
 
@@ -304,7 +314,7 @@ def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served
         wait_for_streamlit(page)
         _next(page, "Merge 1 of 12")
         _next(page, "Merge 2 of 12")
-        pid = served.replica_pids[replica_a]
+        pid, address = served.replica_pids[replica_a], served.replica_addr[replica_a]
         os.kill(pid, signal.SIGKILL)  # a crash, not a clean stop
         deadline = time.monotonic() + 30
         while len(tab.sockets) < 2:  # the tab reconnects by itself
@@ -317,14 +327,14 @@ def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served
         deadline = time.monotonic() + 60
         while True:
             try:
-                if _get(f"http://{replica_a}/_stcore/health")[0] == 200:
+                if _get(f"http://{address}/_stcore/health")[0] == 200:
                     break
             except OSError:
                 pass
             assert time.monotonic() < deadline, served.log()
             time.sleep(0.3)
-        assert re.search(rf"replica \d+ exited .*starting it again on {re.escape(replica_a)}", served.log())
-        new_pids = re.findall(rf"replica \d+ starting: pid (\d+) on {re.escape(replica_a)}", served.log())
+        assert re.search(rf"replica \d+ exited .*starting it again on {re.escape(address)}", served.log())
+        new_pids = re.findall(rf"replica \d+ starting: pid (\d+) on {re.escape(address)}", served.log())
         served.replica_pids[replica_a] = int(new_pids[-1])
     finally:
         tab.context.close()
@@ -351,3 +361,240 @@ def test_without_nginx_it_says_how_to_install_it() -> None:
                             text=True, timeout=30, env={**os.environ, "LAB_NGINX": "/nonexistent/nginx"})
     assert result.returncode != 0
     assert "apt-get install nginx" in result.stderr + result.stdout
+
+
+# --- Killed, restarted, refused (no browser needed) ----------------------------------------------
+
+
+def _nginx_or_skip() -> None:
+    if find_nginx() is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must run the scripts/serve tests, but nginx is missing", pytrace=False)
+        pytest.skip("nginx is missing (as root: apt-get install nginx)")
+
+
+def _serve(log_path: Path, port: int, *extra: str) -> subprocess.Popen:
+    """scripts/serve with one replica, no warm-up, on 127.0.0.1:port; waits until it says ready."""
+    cmd = [str(ROOT / "scripts" / "serve"), "--replicas", "1", "--port", str(port), "--address", "127.0.0.1",
+           "--no-warm-up", *extra]
+    with open(log_path, "w", encoding="utf-8") as log:
+        process = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                   env={**os.environ, "LAB_PYTHON": sys.executable})
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while "scripts/serve: ready:" not in log_path.read_text(encoding="utf-8", errors="replace"):
+        if process.poll() is not None or time.monotonic() > deadline:
+            _stop(process)
+            pytest.fail(f"scripts/serve did not get ready:\n{log_path.read_text(encoding='utf-8')}")
+        time.sleep(0.2)
+    return process
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def _listening(port: int) -> bool:
+    import socket
+
+    with socket.socket() as sock:
+        sock.settimeout(1)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def _leftovers(log: str, run_dir: Path) -> list[str]:
+    """Every process of a run still alive: its replicas and reaper (LAB_SERVE_RUN), its nginx master and the
+    workers in the master's process group (nginx rewrites its environment, so they carry no marker)."""
+    left = [f"{p} (marked with the run)" for p in _processes_of_run(run_dir) if _alive(p)]
+    nginx_pids = {int(p) for p in re.findall(r"nginx starting: pid (\d+)", log)}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and _alive(int(entry)):
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    pgrp = int(f.read().rsplit(b")", 1)[1].split()[2])
+            except (OSError, IndexError, ValueError):
+                continue
+            if pgrp in nginx_pids:
+                left.append(f"{entry} (nginx, group {pgrp})")
+    return left
+
+
+def _wait_gone(port: int, log: str, run_dir: Path, within: float = 10) -> None:
+    deadline = time.monotonic() + within
+    while (_listening(port) or _leftovers(log, run_dir)) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _listening(port), f"something still listens on {port} {within:.0f} s after SIGKILL"
+    assert not _leftovers(log, run_dir), _leftovers(log, run_dir)
+
+
+def test_sigkill_leaves_nothing_and_a_run_dir_with_a_space_works_and_is_reused(tmp_path: Path) -> None:
+    """kill -9 scripts/serve: the replicas and nginx's master die with it (the kernel's parent-death signal), its
+    reaper kills nginx's workers (they outlive their master); within 10 s nothing listens. The run directory has a
+    space (every path in nginx's config is quoted) and, made by scripts/serve, is taken again by the next one."""
+    _nginx_or_skip()
+    from tests.browser.browser_helpers import free_port
+
+    port, run_dir = free_port(), tmp_path / "class room" / "run"
+    first = _serve(tmp_path / "first.log", port, "--run-dir", str(run_dir))
+    try:
+        status, headers, body = _get(f"http://127.0.0.1:{port}/_stcore/health")
+        assert status == 200 and headers["x-lab-replica"] == "replica-1"
+        assert _get(f"http://127.0.0.1:{port}/")[0] == 200  # Streamlit's index.html from the static copy
+        assert (run_dir / ".lab-serve-run").is_file() and (run_dir / "access.log").stat().st_size > 0
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=5)
+        log = (tmp_path / "first.log").read_text(encoding="utf-8")
+        assert "nginx starting: pid" in log
+        _wait_gone(port, log, run_dir)
+    finally:
+        _stop(first)
+    assert re.search(r"reaper: scripts/serve pid \d+ died; stopped \d+ process", (tmp_path / "first.log").read_text())
+    from deploy.serve import record_path
+
+    assert record_path(port) is None or not record_path(port).exists()  # the reaper removed the dead run's record
+    assert run_dir.is_dir()  # the user's --run-dir (logs) is kept
+    second = _serve(tmp_path / "second.log", port, "--run-dir", str(run_dir))  # same port, same run directory
+    try:
+        assert _get(f"http://127.0.0.1:{port}/_stcore/health")[0] == 200
+    finally:
+        _stop(second)
+    assert second.returncode == 0 and not _listening(port)
+    from deploy.serve import record_path
+
+    assert record_path(port) is None or not record_path(port).exists()  # a clean stop leaves no record of the run
+
+
+def test_after_a_kill_that_took_the_reaper_too_the_next_serve_clears_what_is_left(tmp_path: Path) -> None:
+    """If the reaper is killed as well, nginx's workers stay listening (what issue 15 found); the next scripts/serve
+    on that port recognises them as the dead run's (the record of the run for that port), kills them, removes the
+    run's temporary directories and starts."""
+    _nginx_or_skip()
+    from tests.browser.browser_helpers import free_port
+
+    port = free_port()
+    first = _serve(tmp_path / "first.log", port)
+    log = (tmp_path / "first.log").read_text(encoding="utf-8")
+    run_dir = Path(re.search(r"run directory (\S+)", log).group(1))
+    reapers = [p for p in process_tree(first.pid) if b"--reaper" in Path(f"/proc/{p}/cmdline").read_bytes()]
+    assert len(reapers) == 1
+    try:
+        os.kill(reapers[0], signal.SIGKILL)
+        os.kill(first.pid, signal.SIGKILL)
+        first.wait(timeout=5)
+        time.sleep(1)
+        assert _listening(port), "nginx's workers were expected to outlive their master"
+        second = _serve(tmp_path / "second.log", port)
+    finally:
+        _stop(first)
+    try:
+        second_log = (tmp_path / "second.log").read_text(encoding="utf-8")
+        assert re.search(rf"an earlier scripts/serve on port {port} \(pid {first.pid}\) was killed: "
+                         r"stopped [1-9]\d* process", second_log), second_log
+        assert not _leftovers(log, run_dir)
+        assert not run_dir.exists()  # its default run directory, under /tmp
+        assert _get(f"http://127.0.0.1:{port}/_stcore/health")[0] == 200
+    finally:
+        _stop(second)
+
+
+def _refused(args: list[str], env: dict | None = None) -> str:
+    result = subprocess.run([str(ROOT / "scripts" / "serve"), *args], cwd=ROOT, capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "LAB_PYTHON": sys.executable, **(env or {})})
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == "", result.stdout  # nothing started
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("scripts/serve: error: "), lines
+    return lines[0]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--port", "0"], "--port 0: a port is 1-65535"),
+    (["--port", "70000"], "--port 70000"),
+    (["--port", "٣"], "not a whole number"),
+    (["--port", "http"], "not a whole number"),
+    (["--upstream", "10.0.0.2"], "--upstream '10.0.0.2': give HOST:PORT"),
+    (["--upstream", "10.0.0.2:99999"], "give HOST:PORT"),
+    (["--upstream", "a b;c:80"], "give HOST:PORT"),
+    (["--address", "0.0.0.0; evil"], "--address"),
+    (["--max-body", "lots"], "--max-body"),
+    (["--nginx-workers", "0"], "--nginx-workers"),
+    (["--replica-port", "65535", "--replicas", "2"], "--replica-port"),
+])
+def test_bad_arguments_are_one_line_and_exit_2_before_anything_starts(args: list[str], says: str) -> None:
+    _nginx_or_skip()
+    assert says in _refused(args)
+
+
+def test_a_port_in_use_is_refused_before_anything_starts() -> None:
+    _nginx_or_skip()
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        line = _refused(["--port", str(port), "--address", "127.0.0.1"])
+    assert f"127.0.0.1:{port} is in use by another program" in line
+
+
+def test_a_run_dir_not_made_by_serve_is_refused_and_left_alone(tmp_path: Path) -> None:
+    """--run-dir /etc/nginx as root would have had its nginx.conf replaced: a directory with anything in it, not
+    made by scripts/serve, is refused and nothing in it changes."""
+    _nginx_or_skip()
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "nginx.conf").write_text("keep me\n")
+    line = _refused(["--run-dir", str(theirs), "--port", "65000"])
+    assert "not empty, and not made by scripts/serve" in line
+    assert [p.name for p in theirs.iterdir()] == ["nginx.conf"] and (theirs / "nginx.conf").read_text() == "keep me\n"
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    assert "not a directory" in _refused(["--run-dir", str(a_file)])
+    for name in ('quote"d', "dollar$x", "new\nline"):
+        assert "cannot be written in nginx's config" in _refused(["--run-dir", str(tmp_path / name)])
+        assert not (tmp_path / name).exists()
+
+
+def test_only_processes_provably_of_the_run_are_taken_for_its_leftovers(tmp_path: Path) -> None:
+    """What a new scripts/serve (or the reaper) kills for a dead run: processes marked with that run's directory,
+    its nginx master (pid AND start time: a reused pid is not it), and nginx processes in the master's group.
+    A process marked with another run, or the recorded pid with another start time, is never taken."""
+    from deploy.serve import proc_start, run_processes
+
+    env = dict(os.environ)
+    ours = subprocess.Popen(["sleep", "30"], env={**env, "LAB_SERVE_RUN": str(tmp_path / "run")})
+    other = subprocess.Popen(["sleep", "30"], env={**env, "LAB_SERVE_RUN": str(tmp_path / "run-2")})
+    stranger = subprocess.Popen(["sleep", "30"], env=env, start_new_session=True)
+    try:
+        record = {"run_dir": str(tmp_path / "run"), "nginx_pid": stranger.pid, "nginx_bin": find_nginx() or "/bin/false",
+                  "nginx_start": proc_start(stranger.pid) + 1}  # a pid that is not the recorded process any more
+        found = run_processes(record)
+        assert ours.pid in found and other.pid not in found and stranger.pid not in found, found
+        assert os.getpid() not in found
+        record["nginx_start"] = proc_start(stranger.pid)  # now it is the recorded master: taken
+        assert stranger.pid in run_processes(record)
+    finally:
+        for proc in (ours, other, stranger):
+            proc.kill()
+            proc.wait()
+
+
+def test_the_hostile_learners_model_is_a_model_the_engine_reads() -> None:
+    """bench/bench_load.py's hostile upload must reach the page as a model (one base symbol, chained merges),
+    not be refused for its format: a small one is read, and its last token is the whole chain."""
+    import importlib.util
+
+    from tokenizer.io import tokenizer_from_json
+
+    spec = importlib.util.spec_from_file_location("bench_load", ROOT / "bench" / "bench_load.py")
+    bench = sys.modules.setdefault("bench_load", importlib.util.module_from_spec(spec))
+    spec.loader.exec_module(bench)
+    tok = tokenizer_from_json(bench.chained_model(12))  # shallow: within any depth bound the engine sets
+    assert tok.vocab_size == 13 and len(tok.merges) == 12
+    assert tok.token_bytes(12) == b"a" * 13  # the last merge's token is the whole chain (its memory cost)
+    assert len(bench.chained_model(23_000)) < 300_000  # the issue's small file (265 KB)
