@@ -140,6 +140,19 @@ def _not_utf8(what: str, exc: UnicodeDecodeError, base: int) -> str:
     return f"{what} is not valid UTF-8: {problem}. It was probably saved in another encoding: save it again as UTF-8."
 
 
+def refuse_wide_json(data: bytes, what: str = "this file") -> None:
+    """ValueError when ``data`` is JSON in UTF-16 or UTF-32 (which ``json.loads`` would quietly read):
+    a lab file is UTF-8, so the file is named for what it is, as a text file is by :func:`decode_text`.
+    Bytes that are no JSON in any encoding are left to the JSON reader and its message."""
+    wide = _wide_encoding(data)
+    if wide is None:
+        return
+    codec = _ICONV[wide].lower()
+    head = codecs.getincrementaldecoder(codec)(errors="replace").decode(data[:64], final=False)
+    if head.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
+        raise ValueError(_wide_message(what, wide, data))
+
+
 def _refuse(message: str) -> str:
     raise ValueError(message)
 
@@ -385,6 +398,7 @@ __all__ = [
     "read_at_most",
     "read_limited",
     "refuse_device",
+    "refuse_wide_json",
     "same_regular_file",
     "standard_input",
     "write_file",
