@@ -28,7 +28,7 @@ from . import io, real
 from .labels import hex_bytes, plural
 from .model import TIES, UNITS, UNKNOWN_ID, Tokenizer
 from .pretokenize import DEFAULT_PATTERN, SPLITS, PatternTimeout
-from .streaming import TooLongWithoutCut, count_parts, cut_text, cuts_safely
+from .streaming import PART_CHARS, TooLongWithoutCut, count_parts, cut_text, cuts_safely
 from .textfile import (
     MAX_INPUT_BYTES,
     STDIN,
@@ -291,7 +291,7 @@ def _count(args: argparse.Namespace) -> None:
             parts: Iterable[str] = [args.text]
         elif all(cuts_safely(tok) for tok in toks):
             # Read, decoded and counted a part at a time: memory is one part, however long the text.
-            parts = cut_text(iter_text(standard_input(), STDIN), what=STDIN)
+            parts = cut_text(iter_text(standard_input(), STDIN, chunk=PART_CHARS), what=STDIN)
         else:  # a lab model with a pre-split of its own may join anything: it needs the text whole
             parts = [_read_stdin_whole()]
         counted = count_parts(toks, parts, keep_ids=args.json)

@@ -42,8 +42,9 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import regex
 
-PART_CHARS = 1 << 20
-"""How much text is gathered before it is cut and encoded (1 M characters)."""
+PART_CHARS = 1 << 18
+"""How much text is gathered before it is cut and encoded (256 K characters): the ids of one part are
+what ``count`` holds at a time (about 10 MB for GPT-4)."""
 
 MAX_UNCUT_CHARS = 10_000_000
 """The longest stretch of text without a place to cut (10 M characters): longer, and the text is
