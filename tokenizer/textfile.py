@@ -168,10 +168,7 @@ def refuse_device(f: IO[bytes], what: str) -> None:
     mode = os.fstat(f.fileno()).st_mode
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
         if what == STDIN and f.isatty():
-            raise ValueError(
-                "standard input is a terminal: give the text as an argument, or pipe a file in "
-                "(python -m tokenizer count - < notes.txt)."
-            )
+            raise ValueError("standard input is a terminal, which would wait for typing: pipe a text file in (- < notes.txt).")
         if what == STDIN:
             device = _device_name(f.fileno())
             raise ValueError(f"standard input is {device}, a device, not a file: pipe a text file in instead.")
