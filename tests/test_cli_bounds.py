@@ -26,6 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tokenizer import real
+from tokenizer.cli import ENCODE_MAX_BYTES
 from tokenizer.model import Tokenizer
 from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN
 from tokenizer.streaming import TooLongWithoutCut, count_parts, cut_text, cuts_safely, encode_parts
@@ -201,15 +202,23 @@ def _hundred_mb_and_one(pipe) -> None:
     pump(MAX_INPUT_BYTES + 1, b"chai pani ")(pipe)
 
 
-def test_train_and_encode_refuse_standard_input_past_100_mb(tmp_path):
+def test_train_refuses_standard_input_past_100_mb_and_encode_past_1_mb(tmp_path):
     model = tmp_path / "m.json"
     from tokenizer import io as model_io
 
     model_io.save(train("chai pani chai", 2).tokenizer, model)
-    for args in (["train", "-", "--merges", "3", "-o", str(tmp_path / "out.json")], ["encode", str(model), "-"]):
-        run = run_bounded(*args, feed=_hundred_mb_and_one, cwd=tmp_path)
-        assert_refused(run, "standard input is larger than 100 MB, the most the lab reads from one file")
+    run = run_bounded("train", "-", "--merges", "3", "-o", str(tmp_path / "out.json"), feed=_hundred_mb_and_one,
+                      cwd=tmp_path)
+    assert_refused(run, "standard input is larger than 100 MB, the most the lab reads from one file")
     assert not (tmp_path / "out.json").exists()
+    # encode builds and prints every token (about 140 bytes of memory a byte of text): it stops at 1 MB.
+    for total in (MAX_INPUT_BYTES + 1, ENCODE_MAX_BYTES + 1):
+        run = run_bounded("encode", str(model), "-", feed=pump(total, b"chai pani "), cwd=tmp_path)
+        assert_refused(run, "standard input is larger than 1 MB, the most encode shows token by token: use count -")
+    run = run_bounded("encode", str(model), "-", feed=pump(ENCODE_MAX_BYTES, b"chai pani "), cwd=tmp_path)
+    tokens = model_io.load(model).count("chai pani " * (ENCODE_MAX_BYTES // 10))
+    assert run.code == 0 and run.out.startswith(f"{tokens:,} tokens: "), run.err
+    assert run.cpu_s < CPU_S and run.peak_mb < PEAK_MB, run
 
 
 def test_train_and_encode_read_standard_input(tmp_path):

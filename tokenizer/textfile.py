@@ -226,10 +226,12 @@ def standard_input(what: str = STDIN) -> IO[bytes]:
 
 
 def read_at_most(
-    f: IO[bytes], what: str = "this file", limit: int = MAX_INPUT_BYTES, advice: str = "give a shorter extract"
+    f: IO[bytes], what: str = "this file", limit: int = MAX_INPUT_BYTES, advice: str = "give a shorter extract",
+    why: str = "the most the lab reads from one file",
 ) -> bytes:
     """The bytes of an open file, at most ``limit`` of them: ValueError at ``limit`` + 1
-    (a pipe is read up to the limit, then refused; ``advice`` ends that message)."""
+    (a pipe is read up to the limit, then refused; ``why`` says why that is the limit, ``advice``
+    ends the message)."""
     chunks: list[bytes] = []
     size = 0
     while size <= limit:
@@ -240,7 +242,7 @@ def read_at_most(
         size += len(chunk)
     if size > limit:
         most = f"{limit / 1e6:,.0f} MB" if limit >= 1_000_000 else f"{limit:,} bytes"
-        raise ValueError(f"{what} is larger than {most}, the most the lab reads from one file: {advice}.")
+        raise ValueError(f"{what} is larger than {most}, {why}: {advice}.")
     return b"".join(chunks)
 
 
