@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tokenizer import real
-from tokenizer.cli import ENCODE_MAX_BYTES
+from tokenizer.cli import COUNT_HOLD_MAX_BYTES, ENCODE_MAX_BYTES
 from tokenizer.model import Tokenizer
 from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN
 from tokenizer.streaming import TooLongWithoutCut, count_parts, cut_text, cuts_safely, encode_parts
@@ -229,12 +229,13 @@ def test_train_and_encode_read_standard_input(tmp_path):
     assert run.out.splitlines()[-1].split()[1:] == [str(b) for b in "चाय\n".encode()], run
 
 
-def test_count_with_a_model_of_its_own_pattern_holds_the_text_up_to_100_mb(tmp_path):
+def test_count_with_a_model_of_its_own_pattern_holds_the_text_up_to_10_mb(tmp_path):
     from tokenizer import io as model_io
 
     model_io.save(train("chai pani chai", 2, pattern=r"\w+|\W+").tokenizer, tmp_path / "own.json")
-    run = run_bounded("count", "-t", "own.json", "-", cwd=tmp_path, feed=_hundred_mb_and_one)
-    assert_refused(run, "standard input is larger than 100 MB")
+    run = run_bounded("count", "-t", "own.json", "-", cwd=tmp_path, feed=pump(COUNT_HOLD_MAX_BYTES + 1, b"chai pani "))
+    assert_refused(run, "standard input is larger than 10 MB, the most count holds whole for a model with a "
+                        "pre-split pattern of its own")
 
 
 def test_a_line_of_10_mb_with_nowhere_to_cut_is_refused():

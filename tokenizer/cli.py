@@ -127,6 +127,11 @@ of memory and 3 µs of CPU for each byte of text (1 MB: 170 MB and 3.5 s; 100 MB
 Its text given as an argument is capped lower by the system (128 KB); ``count -`` counts any length."""
 
 
+COUNT_HOLD_MAX_BYTES = 10_000_000
+"""The most ``count -`` reads when a lab model's own pre-split pattern stops it cutting the text into parts
+(10 MB): it holds the text and its pieces, about 18 bytes of memory for each byte of text (20 MB: 380 MB)."""
+
+
 def _read_stdin_whole(limit: int = MAX_INPUT_BYTES, advice: str = "give a shorter text",
                       why: str = "the most the lab reads from one file") -> str:
     """Standard input exactly as given (a UTF-8 byte-order mark is kept), at most ``limit`` bytes:
@@ -302,7 +307,8 @@ def _count(args: argparse.Namespace) -> None:
             # Read, decoded and counted a part at a time: memory is one part, however long the text.
             parts = cut_text(iter_text(standard_input(), STDIN, chunk=PART_CHARS), what=STDIN)
         else:  # a lab model with a pre-split of its own may join anything: it needs the text whole
-            parts = [_read_stdin_whole()]
+            parts = [_read_stdin_whole(COUNT_HOLD_MAX_BYTES, "give a shorter text",
+                                       "the most count holds whole for a model with a pre-split pattern of its own")]
         counted = count_parts(toks, parts, keep_ids=args.json)
     except PatternTimeout as exc:
         raise UsageError(f"cannot count this text: {exc}") from None
