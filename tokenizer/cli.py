@@ -90,7 +90,8 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--json", action="store_true", help="print ids, tokens and count as JSON")
 
     c = sub.add_parser("count", help="count tokens with production tokenizers or saved models")
-    c.add_argument("text", nargs="?", help="the text to count, or - to read standard input (put -- before text that starts with '-')")
+    c.add_argument("text", nargs="?", help="the text to count, or - to read standard input (read part by part: any length; "
+                   "put -- before text that starts with '-')")
     c.add_argument("--tokenizer", "-t", action="append", metavar="NAME",
                    help=f"one of {', '.join(real.NAMES)}, or a model file saved by 'train'; repeat to compare "
                    f"(default: {' and '.join(COUNT_DEFAULT)})")
