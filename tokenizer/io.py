@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .model import Tokenizer, TrainConfig
-from .textfile import read_limited, write_file
+from .textfile import read_limited, refuse_wide_json, write_file
 from .train import Trace
 
 FORMAT = "tokenization-lab/bpe"
@@ -177,6 +177,8 @@ def _parse_constant(name: str) -> float:
 
 def tokenizer_from_json(text: str | bytes) -> Tokenizer:
     """Parse a model file's text (or bytes) and rebuild the tokenizer; ValueError if it is not one."""
+    if isinstance(text, (bytes, bytearray)):
+        refuse_wide_json(bytes(text), "This file")  # json.loads would read UTF-16 and UTF-32 too
     try:
         data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except _Refused as exc:

@@ -14,7 +14,7 @@ Three rules, each one a message a learner can act on rather than a traceback:
 >>> decode_text("chai".encode("utf-16-le"))
 Traceback (most recent call last):
 ...
-ValueError: this file is UTF-16 (little-endian), not UTF-8: open it in a text editor and save it again as UTF-8.
+ValueError: this file is UTF-16 (little-endian), not UTF-8: convert it (iconv -f UTF-16LE -t UTF-8 FILE) or open it in a text editor and save it again as UTF-8.
 >>> decode_text(b"chai \\xff")
 Traceback (most recent call last):
 ...
@@ -26,8 +26,10 @@ from __future__ import annotations
 import codecs
 import os
 import secrets
+import select
 import stat
-from typing import Sequence
+import sys
+from typing import IO, Iterator, Sequence
 
 MAX_INPUT_BYTES = 100_000_000
 """The most the command line reads from one file (100 MB): far more text than BPE needs to show
@@ -93,30 +95,155 @@ def decode_text(data: bytes, what: str = "this file") -> str:
     """
     wide = _wide_encoding(data)
     if wide is not None:
-        return _refuse(f"{what} is {wide}, not UTF-8: open it in a text editor and save it again as UTF-8.")
+        return _refuse(_wide_message(what, wide, data))
     if b"\x00" in data:
-        offset = data.index(b"\x00")
-        return _refuse(
-            f"{what} looks binary, not plain text (it has a NUL byte at offset {offset:,}): "
-            "give a plain text file saved as UTF-8 (a Word or PDF file will not work)."
-        )
+        return _refuse(_binary_message(what, data.index(b"\x00")))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        byte = f"0x{data[exc.start]:02X} at offset {exc.start:,}"
-        if exc.reason == "invalid start byte":
-            problem = f"the byte {byte} cannot start a character"
-        else:  # a byte that starts a character of several bytes, without the bytes that must follow
-            problem = f"the byte {byte} starts a character that the bytes after it do not complete"
-        return _refuse(
-            f"{what} is not valid UTF-8: {problem}. It was probably saved in another encoding: "
-            "save it again as UTF-8."
-        )
+        return _refuse(_not_utf8(what, exc, 0))
     return text.removeprefix("\ufeff")
+
+
+def _wide_message(what: str, wide: str, data: bytes) -> str:
+    source = _ICONV[wide]
+    if any(data.startswith(bom) for bom, _ in _BOMS):
+        source = source[:6]  # UTF-16 or UTF-32: iconv reads the byte order from the mark and drops it
+    return (
+        f"{what} is {wide}, not UTF-8: convert it (iconv -f {source} -t UTF-8 FILE) "
+        "or open it in a text editor and save it again as UTF-8."
+    )
+
+
+_ICONV = {
+    "UTF-32 (little-endian)": "UTF-32LE",
+    "UTF-32 (big-endian)": "UTF-32BE",
+    "UTF-16 (little-endian)": "UTF-16LE",
+    "UTF-16 (big-endian)": "UTF-16BE",
+}
+
+
+def _binary_message(what: str, offset: int) -> str:
+    return (
+        f"{what} looks binary, not plain text (it has a NUL byte at offset {offset:,}): "
+        "give a plain text file saved as UTF-8 (a Word or PDF file will not work)."
+    )
+
+
+def _not_utf8(what: str, exc: UnicodeDecodeError, base: int) -> str:
+    """The message for bytes that are not UTF-8; ``base`` is the offset of ``exc.object`` in the input."""
+    byte = f"0x{exc.object[exc.start]:02X} at offset {base + exc.start:,}"
+    if exc.reason == "invalid start byte":
+        problem = f"the byte {byte} cannot start a character"
+    else:  # a byte that starts a character of several bytes, without the bytes that must follow
+        problem = f"the byte {byte} starts a character that the bytes after it do not complete"
+    return f"{what} is not valid UTF-8: {problem}. It was probably saved in another encoding: save it again as UTF-8."
+
+
+def refuse_wide_json(data: bytes, what: str = "this file") -> None:
+    """ValueError when ``data`` is JSON in UTF-16 or UTF-32 (which ``json.loads`` would quietly read):
+    a lab file is UTF-8, so the file is named for what it is, as a text file is by :func:`decode_text`.
+    Bytes that are no JSON in any encoding are left to the JSON reader and its message."""
+    wide = _wide_encoding(data)
+    if wide is None:
+        return
+    codec = _ICONV[wide].lower()
+    head = codecs.getincrementaldecoder(codec)(errors="replace").decode(data[:64], final=False)
+    if head.lstrip("\ufeff \t\r\n")[:1] in ("{", "["):
+        raise ValueError(_wide_message(what, wide, data))
 
 
 def _refuse(message: str) -> str:
     raise ValueError(message)
+
+
+PIPE_WAIT_S = 5.0
+"""How long a named pipe (FIFO) given as a file may stay silent before its first byte: a pipe that no
+program writes to would otherwise keep the command waiting for ever."""
+
+
+def refuse_device(f: IO[bytes], what: str) -> None:
+    """ValueError when ``f`` is a device (``/dev/zero`` and ``/dev/urandom`` never end, a terminal
+    waits for typing): one rule for a file named on the command line and for standard input."""
+    mode = os.fstat(f.fileno()).st_mode
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        if what == STDIN and f.isatty():
+            raise ValueError("standard input is a terminal, which would wait for typing: pipe a text file in (- < notes.txt).")
+        if what == STDIN:
+            device = _device_name(f.fileno())
+            raise ValueError(f"standard input is {device}, a device, not a file: pipe a text file in instead.")
+        raise ValueError(f"{what} is a device, not a file: give a text file.")
+
+
+STDIN = "standard input"
+
+
+def _device_name(fd: int) -> str:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return "a device"
+
+
+def open_input(path: str | os.PathLike, what: str = "this file") -> IO[bytes]:
+    """A file opened for reading in binary, or ValueError for a device and for a named pipe that
+    nothing writes to within :data:`PIPE_WAIT_S` (OSError is left to the caller).
+
+    A named pipe is opened without waiting for a writer (a plain ``open`` would wait for ever),
+    then given :data:`PIPE_WAIT_S` for its first byte: a pipe some program is writing to (``<(...)``,
+    ``mkfifo`` with the writer started first) is read as a file is.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    f = os.fdopen(fd, "rb")
+    try:
+        refuse_device(f, what)
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            poll = select.poll()
+            poll.register(fd, select.POLLIN)
+            if not poll.poll(PIPE_WAIT_S * 1000):
+                raise ValueError(
+                    f"{what} is a named pipe that nothing wrote to in {PIPE_WAIT_S:g} s: give a text file, "
+                    "or start the program that writes to the pipe first."
+                )
+        os.set_blocking(fd, True)
+    except BaseException:
+        f.close()
+        raise
+    return f
+
+
+def standard_input(what: str = STDIN) -> IO[bytes]:
+    """Standard input in binary, or ValueError when it is a device (``< /dev/zero``), a terminal or closed."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise ValueError("standard input is closed: pipe a text file in.")
+    try:
+        stream.fileno()
+    except (OSError, ValueError):  # not a real file (a test's stand-in): nothing to check
+        return stream
+    refuse_device(stream, what)
+    return stream
+
+
+def read_at_most(
+    f: IO[bytes], what: str = "this file", limit: int = MAX_INPUT_BYTES, advice: str = "give a shorter extract",
+    why: str = "the most the lab reads from one file",
+) -> bytes:
+    """The bytes of an open file, at most ``limit`` of them: ValueError at ``limit`` + 1
+    (a pipe is read up to the limit, then refused; ``why`` says why that is the limit, ``advice``
+    ends the message)."""
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = f.read(min(_CHUNK, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    if size > limit:
+        most = f"{limit / 1e6:,.0f} MB" if limit >= 1_000_000 else f"{limit:,} bytes"
+        raise ValueError(f"{what} is larger than {most}, {why}: {advice}.")
+    return b"".join(chunks)
 
 
 def read_limited(
@@ -128,26 +255,51 @@ def read_limited(
     """The bytes of a file, at most ``limit`` of them.
 
     Raises ValueError for a device (``/dev/zero`` and ``/dev/urandom`` never end; a
-    terminal waits for typing) and for a file longer than ``limit`` (a pipe is read up
-    to the limit, then refused; ``advice`` ends that message). OSError (not found, not
-    allowed, a directory) is left to the caller, which knows how to name the file.
+    terminal waits for typing), for a named pipe nothing writes to (see :func:`open_input`)
+    and for a file longer than ``limit`` (a pipe is read up to the limit, then refused;
+    ``advice`` ends that message). OSError (not found, not allowed, a directory) is left
+    to the caller, which knows how to name the file.
     """
-    with open(path, "rb") as f:
-        mode = os.fstat(f.fileno()).st_mode
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-            raise ValueError(f"{what} is a device, not a file: give a text file.")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = f.read(min(_CHUNK, limit + 1 - size))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    if size > limit:
-        most = f"{limit / 1e6:,.0f} MB" if limit >= 1_000_000 else f"{limit:,} bytes"
-        raise ValueError(f"{what} is larger than {most}, the most the lab reads from one file: {advice}.")
-    return b"".join(chunks)
+    with open_input(path, what) as f:
+        return read_at_most(f, what, limit, advice)
+
+
+def iter_text(f: IO[bytes], what: str = "this file", chunk: int = _CHUNK) -> Iterator[str]:
+    """The text of an open file as it is read, ``chunk`` bytes at a time, in constant memory.
+
+    UTF-8 is decoded incrementally (a character cut between two reads is completed by the
+    next); the same problems as :func:`decode_text` raise the same ValueError (a UTF-16 or
+    UTF-32 file named from its first 4 KB, a NUL byte, an invalid byte with its offset).
+    A UTF-8 byte-order mark is kept: this reads the text exactly as given.
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    head = b""
+    while len(head) < 4096:  # enough to recognise UTF-16 or UTF-32 by its NUL bytes
+        data = f.read(chunk)
+        if not data:
+            break
+        head += data
+    wide = _wide_encoding(head)
+    if wide is not None:
+        raise ValueError(_wide_message(what, wide, head))
+    offset = 0  # bytes given to the decoder so far
+    data = head
+    while data:
+        if b"\x00" in data:
+            raise ValueError(_binary_message(what, offset + data.index(b"\x00")))
+        pending = len(decoder.getstate()[0])
+        try:
+            text = decoder.decode(data)
+        except UnicodeDecodeError as exc:
+            raise ValueError(_not_utf8(what, exc, offset - pending)) from None
+        offset += len(data)
+        if text:
+            yield text
+        data = f.read(chunk)
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError as exc:
+        raise ValueError(_not_utf8(what, exc, offset - len(exc.object))) from None
 
 
 def _is_regular_or_new(path: str | os.PathLike) -> bool:
@@ -235,4 +387,19 @@ def write_file(path: str | os.PathLike, text: str) -> None:
     write_files([(path, text)])
 
 
-__all__ = ["MAX_INPUT_BYTES", "decode_text", "read_limited", "same_regular_file", "write_file", "write_files"]
+__all__ = [
+    "MAX_INPUT_BYTES",
+    "PIPE_WAIT_S",
+    "STDIN",
+    "decode_text",
+    "iter_text",
+    "open_input",
+    "read_at_most",
+    "read_limited",
+    "refuse_device",
+    "refuse_wide_json",
+    "same_regular_file",
+    "standard_input",
+    "write_file",
+    "write_files",
+]

@@ -1,0 +1,421 @@
+"""What the command line reads is bounded: standard input, devices, named pipes, encodings, numbers.
+
+Each hostile case runs ``python -m tokenizer`` in a subprocess with a hard CPU-time and address-space
+limit (so a regression fails instead of taking the machine), and reads what the run really cost
+(``os.wait4``): exit code 2, one line, no traceback, and generous bounds on CPU and peak memory.
+``count`` streams its input (tokenizer/streaming.py): the parts' ids are checked against the whole
+text's for every tokenizer ``count`` offers, on generated text (hypothesis) and on the bench corpus.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pty
+import resource
+import subprocess
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from tokenizer import real
+from tokenizer.cli import COUNT_HOLD_MAX_BYTES, ENCODE_MAX_BYTES
+from tokenizer.model import Tokenizer
+from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN
+from tokenizer.streaming import TooLongWithoutCut, count_parts, cut_text, cuts_safely, encode_parts
+from tokenizer.textfile import MAX_INPUT_BYTES, PIPE_WAIT_S, iter_text
+from tokenizer.train import train
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = Path("/work/shared/bench/corpus_1mb.txt")
+CPU_LIMIT_S = 30  # the whole subprocess, imports and tokenizer loading included
+MEMORY_LIMIT = 2 * 1024**3  # address space: holding 150 MB of text with its ids would need several times this
+PEAK_MB = 400  # resident memory any case here may reach (a run that holds its input grows past it)
+CPU_S = 10
+
+
+# -- running the command line under limits -----------------------------------------------------------------
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+    cpu_s: float
+    peak_mb: float
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+# The command runs as the grandchild of this process: a child forked from pytest would start with pytest's
+# resident memory (hundreds of MB once the tokenizers are loaded) as its own peak, and keep it across exec.
+# A small launcher forks it instead and reports what it cost.
+LAUNCH = """
+import json, os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.executable, [sys.executable, "-m", "tokenizer", *sys.argv[2:]])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as f:
+    json.dump({"code": os.waitstatus_to_exitcode(status), "cpu_s": usage.ru_utime + usage.ru_stime,
+               "peak_mb": usage.ru_maxrss / 1024}, f)
+"""
+
+
+def run_bounded(*args: str, stdin=None, feed=None, cwd: Path = ROOT, timeout: float = 60) -> Run:
+    """``python -m tokenizer ARGS`` under the limits; ``stdin`` is a path or a file descriptor, ``feed``
+    a function that writes to the child's standard input (a pipe). A run that outlives ``timeout``
+    is killed and fails the test (a regression that waits for ever must not hang the suite)."""
+    with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "out", "w+b") as out_file, \
+            open(Path(folder) / "err", "w+b") as err_file:
+        report = Path(folder) / "report.json"
+        opened = open(stdin, "rb") if isinstance(stdin, (str, Path)) else None
+        source = opened if opened is not None else (stdin if stdin is not None else subprocess.PIPE)
+        env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+        child = subprocess.Popen([sys.executable, "-c", LAUNCH, str(report), *args], cwd=cwd, stdin=source,
+                                 stdout=out_file, stderr=err_file, env=env, preexec_fn=_limits,
+                                 start_new_session=True)
+        if opened is not None:
+            opened.close()
+        writer = None
+        if child.stdin is not None:
+            def write() -> None:
+                try:
+                    if feed is not None:
+                        feed(child.stdin)
+                except OSError:  # the command stopped reading (it refused the input): that is the point
+                    pass
+                finally:
+                    try:
+                        child.stdin.close()
+                    except OSError:
+                        pass
+
+            writer = threading.Thread(target=write, daemon=True)
+            writer.start()
+        killed = threading.Event()
+
+        def kill() -> None:
+            killed.set()
+            os.killpg(child.pid, 9)
+
+        watchdog = threading.Timer(timeout, kill)
+        watchdog.start()
+        child.wait()
+        watchdog.cancel()
+        if writer is not None:
+            writer.join(timeout=10)
+        assert not killed.is_set(), f"python -m tokenizer {' '.join(args)} still ran after {timeout} s"
+        out_file.seek(0)
+        err_file.seek(0)
+        cost = json.loads(report.read_text())
+        return Run(cost["code"], out_file.read().decode(errors="replace"), err_file.read().decode(errors="replace"),
+                   cost["cpu_s"], cost["peak_mb"])
+
+
+def assert_refused(run: Run, *needles: str) -> str:
+    """Exit code 2, one line on stderr saying what, no traceback, nothing on stdout, within the bounds."""
+    assert run.code == 2, run
+    assert "Traceback" not in run.err
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1, run.err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    assert run.out == ""
+    assert run.cpu_s < CPU_S and run.peak_mb < PEAK_MB, run
+    return lines[0]
+
+
+def pump(total: int, block: bytes):
+    """A ``feed`` writing ``total`` bytes made of ``block`` repeated."""
+    def feed(pipe) -> None:
+        left = total
+        big = block * max(1, (1 << 20) // len(block))
+        while left > 0:
+            piece = big[:left]
+            pipe.write(piece)
+            left -= len(piece)
+    return feed
+
+
+# -- standard input -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_a_device_as_standard_input_is_refused_at_once(device):
+    for args in (["count", "-"], ["encode", "m.json", "-"], ["train", "-", "--merges", "3", "-o", "/dev/null"]):
+        run = run_bounded(*args, stdin=device, cwd=ROOT)
+        if args[0] == "encode":  # the model is read first: a missing one is its own message
+            assert_refused(run, "m.json")
+            continue
+        assert_refused(run, f"standard input is {device}, a device, not a file")
+        assert run.cpu_s < 3
+
+
+def test_a_terminal_as_standard_input_is_refused_not_waited_on():
+    main, terminal = pty.openpty()
+    try:
+        for args in (["count", "-"], ["train", "-", "--merges", "3", "-o", "/dev/null"]):
+            run = run_bounded(*args, stdin=terminal, timeout=30)
+            assert_refused(run, "standard input is a terminal, which would wait for typing: pipe a text file in")
+    finally:
+        os.close(main)
+        os.close(terminal)
+
+
+@pytest.mark.parametrize("source", ["zeros", "random bytes"])
+def test_an_endless_looking_pipe_is_refused_at_its_first_bad_byte(source):
+    block = b"\x00" * 4096 if source == "zeros" else os.urandom(1 << 16)
+    run = run_bounded("count", "-", feed=pump(200_000_000, block))
+    assert_refused(run, "standard input")
+    assert "looks binary" in run.err or "not valid UTF-8" in run.err
+    assert run.cpu_s < 5
+
+
+def _count_pipe(total: int) -> Run:
+    return run_bounded("count", "-t", "o200k_base", "-", feed=pump(total, BENCH.read_bytes()), timeout=120)
+
+
+def test_count_streams_a_large_pipe_in_the_memory_of_a_small_one():
+    """20 MB, not 150 (150 MB takes about 11 s of CPU here; bench/bench_count_stream.py measures it):
+    holding 20 MB of this text and its ids would cost about 200 MB more than 1 MB does."""
+    small, large = _count_pipe(1_000_000), _count_pipe(20_000_000)
+    for run in (small, large):
+        assert run.code == 0 and "Traceback" not in run.err, run.err
+    assert "20,000,000 bytes" in large.out
+    tokens = [int(line.split()[1]) for line in (small.out.splitlines()[1], large.out.splitlines()[1])]
+    assert 19 * tokens[0] < tokens[1] < 21 * tokens[0]
+    assert large.peak_mb < small.peak_mb + 40, (small, large)
+    assert large.cpu_s < 20
+
+
+def _hundred_mb_and_one(pipe) -> None:
+    pump(MAX_INPUT_BYTES + 1, b"chai pani ")(pipe)
+
+
+def test_train_refuses_standard_input_past_100_mb_and_encode_past_1_mb(tmp_path):
+    model = tmp_path / "m.json"
+    from tokenizer import io as model_io
+
+    model_io.save(train("chai pani chai", 2).tokenizer, model)
+    run = run_bounded("train", "-", "--merges", "3", "-o", str(tmp_path / "out.json"), feed=_hundred_mb_and_one,
+                      cwd=tmp_path)
+    assert_refused(run, "standard input is larger than 100 MB, the most the lab reads from one file")
+    assert not (tmp_path / "out.json").exists()
+    # encode builds and prints every token (about 140 bytes of memory a byte of text): it stops at 1 MB.
+    for total in (MAX_INPUT_BYTES + 1, ENCODE_MAX_BYTES + 1):
+        run = run_bounded("encode", str(model), "-", feed=pump(total, b"chai pani "), cwd=tmp_path)
+        assert_refused(run, "standard input is larger than 1 MB, the most encode shows token by token: use count -")
+    run = run_bounded("encode", str(model), "-", feed=pump(ENCODE_MAX_BYTES, b"chai pani "), cwd=tmp_path)
+    tokens = model_io.load(model).count("chai pani " * (ENCODE_MAX_BYTES // 10))
+    assert run.code == 0 and run.out.startswith(f"{tokens:,} tokens: "), run.err
+    assert run.cpu_s < CPU_S and run.peak_mb < PEAK_MB, run
+
+
+def test_train_and_encode_read_standard_input(tmp_path):
+    run = run_bounded("train", "-", "--merges", "3", "-o", "m.json", cwd=tmp_path, feed=lambda p: p.write(b"chai pani chai\n"))
+    assert run.code == 0 and "learned 3 merges" in run.out, run
+    run = run_bounded("encode", "m.json", "-", cwd=tmp_path, feed=lambda p: p.write("चाय\n".encode()))
+    assert run.code == 0, run  # the model has no merge for these bytes: each byte is a token
+    assert run.out.splitlines()[-1].split()[1:] == [str(b) for b in "चाय\n".encode()], run
+
+
+def test_count_with_a_model_of_its_own_pattern_holds_the_text_up_to_10_mb(tmp_path):
+    from tokenizer import io as model_io
+
+    model_io.save(train("chai pani chai", 2, pattern=r"\w+|\W+").tokenizer, tmp_path / "own.json")
+    run = run_bounded("count", "-t", "own.json", "-", cwd=tmp_path, feed=pump(COUNT_HOLD_MAX_BYTES + 1, b"chai pani "))
+    assert_refused(run, "standard input is larger than 10 MB, the most count holds whole for a model with a "
+                        "pre-split pattern of its own")
+
+
+def test_a_line_of_10_mb_with_nowhere_to_cut_is_refused():
+    run = run_bounded("count", "-t", "o200k_base", "-", feed=pump(12_000_000, b"x"))
+    assert_refused(run, "standard input has more than 10 MB with no line break and no space between two words")
+
+
+# -- named pipes, numbers, encodings ------------------------------------------------------------------------
+
+def test_a_named_pipe_nothing_writes_to_is_refused_not_waited_on(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    runs = {}
+
+    def go(name, *args):
+        runs[name] = run_bounded(*args, cwd=tmp_path, timeout=PIPE_WAIT_S + 25)
+
+    threads = [threading.Thread(target=go, args=("corpus", "train", "pipe", "--merges", "3", "-o", "m.json")),
+               threading.Thread(target=go, args=("model", "count", "-t", "pipe", "chai"))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert_refused(runs["corpus"], f"the corpus pipe is a named pipe that nothing wrote to in {PIPE_WAIT_S:g} s")
+    assert_refused(runs["model"], "is a named pipe that nothing wrote to", "start the program that writes")
+    assert not (tmp_path / "m.json").exists()
+
+
+def test_a_named_pipe_with_a_writer_is_read(tmp_path):
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def write() -> None:
+        with open(fifo, "wb") as f:
+            f.write(b"chai pani chai\n" * 100)
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    run = run_bounded("train", "pipe", "--merges", "3", "-o", "m.json", cwd=tmp_path, timeout=30)
+    writer.join(timeout=5)
+    assert run.code == 0 and "learned 3 merges" in run.out, run
+
+
+@pytest.mark.parametrize("value", ["٣", "३", "３", "1_000", " 3", "3.0"])
+def test_merges_takes_only_the_digits_0_to_9(tmp_path, value):
+    (tmp_path / "c.txt").write_text("chai pani chai", encoding="utf-8")
+    run = run_bounded("train", "c.txt", "--merges", value, "-o", "m.json", cwd=tmp_path)
+    assert_refused(run, "--merges needs a whole number written with the digits 0-9")
+    assert not (tmp_path / "m.json").exists()
+
+
+TEXT = "घने कोहरे से chai pani\n"
+
+
+@pytest.mark.parametrize(
+    ("encoding", "named", "iconv"),
+    [
+        ("utf-16", "UTF-16 (little-endian)", "iconv -f UTF-16 -t UTF-8"),  # with a byte-order mark
+        ("utf-16-le", "UTF-16 (little-endian)", "iconv -f UTF-16LE -t UTF-8"),
+        ("utf-16-be", "UTF-16 (big-endian)", "iconv -f UTF-16BE -t UTF-8"),
+        ("utf-32", "UTF-32 (little-endian)", "iconv -f UTF-32 -t UTF-8"),
+    ],
+)
+def test_utf16_and_utf32_input_is_named_with_how_to_convert(tmp_path, encoding, named, iconv):
+    data = TEXT.encode(encoding)
+    assert_refused(run_bounded("count", "-", feed=lambda p: p.write(data)), f"standard input is {named}, not UTF-8", iconv)
+    (tmp_path / "c.txt").write_bytes(data)
+    assert_refused(run_bounded("train", "c.txt", "--merges", "3", "-o", "m.json", cwd=tmp_path),
+                   f"the corpus c.txt is {named}, not UTF-8", iconv)
+    from tokenizer import io as model_io
+
+    model_io.save(train("chai pani chai", 2).tokenizer, tmp_path / "m8.json")
+    (tmp_path / "m.json").write_bytes((tmp_path / "m8.json").read_text(encoding="utf-8").encode(encoding))
+    assert_refused(run_bounded("encode", "m.json", "chai", cwd=tmp_path), f"is {named}, not UTF-8", iconv)
+
+
+# -- the streaming itself: parts give the whole text's ids ---------------------------------------------------
+
+def _lab_models() -> list[Tokenizer]:
+    corpus = (BENCH.read_text(encoding="utf-8")[:30_000] + " it's 12,345 chai/pani!\r\n  x\n\n y ") * 2
+    models = [train(corpus, 60, pattern=p).tokenizer for p in (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN)]
+    models.append(train(corpus, 60, split="whitespace", end_of_word="</w>").tokenizer)
+    models.append(train(corpus, 60, unit="chars").tokenizer)
+    return models
+
+
+_TOKENIZERS: list = []
+
+
+def tokenizers() -> list:
+    if not _TOKENIZERS:
+        _TOKENIZERS.extend(real.load(name) for name in real.NAMES)
+        _TOKENIZERS.extend(_lab_models())
+        assert all(cuts_safely(tok) for tok in _TOKENIZERS)
+    return _TOKENIZERS
+
+
+# Characters chosen around the cut rule: letters of several scripts, marks, digits, every kind of space and
+# line end, the punctuation the patterns treat apart (' / !), SentencePiece's ▁, and what NFC composes.
+ALPHABET = list("abXY zé\u0301ञि्\u093f中ﾟ가\u1161\u11a8'/!.,-_09٣\n\r\t\u00a0\u2028\u0085\x1c\u3000▁\ufeff😀")
+texts = st.lists(st.sampled_from(ALPHABET + ["it's", "chai pani", "\n\n", "  ", " \n", "ab cd", "x\nY"]),
+                 max_size=120).map("".join)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=texts, cuts=st.lists(st.integers(0, 200), max_size=6), target=st.integers(1, 40))
+@example(text="ab  \ncd ef\nGh", cuts=[3, 5], target=1)
+@example(text="a!\n/b x\u0301\nY ▁z", cuts=[], target=1)
+def test_parts_give_the_whole_texts_ids_for_every_tokenizer(text, cuts, target):
+    fragments = [text[a:b] for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), len(text) + 1])]
+    parts = list(cut_text(fragments, target=target))
+    assert "".join(parts) == text
+    for tok in tokenizers():
+        joined = [i for ids in encode_parts(tok.encode, parts) for i in ids]
+        assert joined == list(tok.encode(text)), (tok.name, parts)
+
+
+@pytest.mark.parametrize("corpus", ["corpus_1mb.txt", "corpus_100kb.txt"])
+def test_parts_give_the_whole_texts_ids_on_the_bench_corpus(corpus):
+    """The production tokenizers on the 1 MB file, the lab's (slower, in Python) on the 100 KB one."""
+    text = (BENCH.parent / corpus).read_text(encoding="utf-8")
+    size = len(text) // 25
+    fragments = [text[i:i + size // 2 + 1] for i in range(0, len(text), size // 2 + 1)]
+    parts = list(cut_text(fragments, target=size))
+    assert len(parts) > 15 and "".join(parts) == text
+    lab = corpus == "corpus_100kb.txt"
+    for tok in tokenizers():
+        if isinstance(tok, Tokenizer) != lab:
+            continue
+        counted = count_parts([tok], parts, keep_ids=True)
+        assert list(counted.ids[0]) == list(tok.encode(text)), tok.name
+        assert counted.words == len(text.split()) and counted.characters == len(text)
+
+
+def test_a_text_with_nowhere_to_cut_is_refused_not_held():
+    with pytest.raises(TooLongWithoutCut, match="more than 0 MB with no line break"):
+        list(cut_text(["x" * 100] * 10, target=50, most=500))
+
+
+def test_json_ids_are_held_up_to_a_bound():
+    tok = real.load("o200k_base")
+    with pytest.raises(ValueError, match="--json lists every token id, and this text has more than 10 tokens"):
+        count_parts([tok], ["chai pani " * 10], keep_ids=True, most_ids=10)
+    assert count_parts([tok], ["chai pani " * 10], keep_ids=False, most_ids=10).tokens == [tok.count("chai pani " * 10)]
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(max_size=300), size=st.integers(1, 9), bom=st.booleans())
+def test_utf8_is_decoded_across_any_cut_between_reads(text, size, bom):
+    text = text.replace("\x00", "")
+    data = ("\ufeff" if bom else "").encode() + text.encode("utf-8", "surrogatepass")
+    try:
+        expected = data.decode("utf-8")
+    except UnicodeDecodeError:
+        with pytest.raises(ValueError, match="not valid UTF-8"):
+            "".join(iter_text(io.BytesIO(data), chunk=size))
+        return
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        return
+    try:
+        got = "".join(iter_text(io.BytesIO(data), chunk=size))
+    except ValueError as exc:  # text that looks like UTF-16 by its NULs: nothing else may be refused
+        assert "UTF-16" in str(exc) or "UTF-32" in str(exc), exc
+        return
+    assert got == expected
+
+
+def test_an_invalid_byte_is_placed_at_its_offset_across_reads():
+    data = "चाय ".encode() * 3000 + b"\xff" + b"x" * 10
+    with pytest.raises(ValueError, match="the byte 0xFF at offset 30,000 cannot start a character"):
+        "".join(iter_text(io.BytesIO(data), chunk=4097))
+    with pytest.raises(ValueError, match="the byte 0xE0 at offset 30,000 starts a character"):
+        "".join(iter_text(io.BytesIO("चाय ".encode() * 3000 + "च".encode()[:2]), chunk=4097))
+
+
+def test_count_json_is_written_as_json_dumps_writes_it(capsys):
+    from tokenizer import cli
+
+    text = "घने कोहरे से\nThick fog " * 3
+    assert cli.main(["count", "--json", "-t", "o200k_base", "-t", "cl100k_base", text]) == 0
+    expected = {"results": [{"tokenizer": name, "tokens": len(ids), "ids": ids}
+                            for name in ("o200k_base", "cl100k_base") for ids in [real.load(name).encode(text)]]}
+    assert capsys.readouterr().out == json.dumps(expected) + "\n"

@@ -1,0 +1,183 @@
+"""Counting tokens of a text of any length in bounded memory: cut it where no tokenizer can join across.
+
+Every tokenizer ``count`` offers cuts text into pieces before any merge (its pre-split), and no
+token crosses a piece. :func:`cut_text` cuts a stream of text only at places that are piece
+boundaries for all of them, whatever comes before or after, so each cut part can be encoded on
+its own (:func:`encode_parts`) and the ids join into the whole text's ids. Two kinds of place:
+
+``line``   after a newline that follows a visible character and comes before a letter
+           (``"x\\nY"`` is cut after the ``\\n``);
+``word``   before a single space between two letters (``"ab cd"`` is cut before the space).
+
+Why these hold for each pre-split:
+
+- the tiktoken patterns (GPT-2/3/4/4o, Llama 3, Qwen, Mistral Tekken): no alternative puts a
+  newline and a letter after it in one piece (a piece starting at a letter never reaches
+  back; the newline runs ``\\s*[\\r\\n]+`` and ``[\\r\\n/]*`` stop at a letter), a letter run
+  stops at a space, and a space before a letter starts a new piece. The one alternative that
+  looks at the end of the text, ``\\s++$``, sees only the newline (the character before it is
+  visible), which ``\\s`` takes alone anyway. Qwen3 normalises to NFC first: a newline and a
+  space compose with nothing and a letter is a starter, so NFC of the parts is NFC of the whole;
+- SentencePiece (Mistral v3) has no pre-split but starts a word at each space, and no piece of
+  its vocabulary holds a newline; it also adds a space in front of the text, which a part after
+  the first must not get: each such part is encoded after a short seed (``"a"`` before a space,
+  ``"a\\n"`` before a letter), whose own tokens are then taken off;
+- the lab's own models split by whitespace, or by one of the lab's patterns (`` ?\\S+``, GPT-2's,
+  GPT-4's): the same reasoning. A model with a pattern of its own may join anything
+  (``[\\s\\S]+``), so it cannot be cut: :func:`cuts_safely` says so and ``count`` holds that text
+  whole (up to the 100 MB every command reads).
+
+The claim is checked, not only argued: tests/test_cli_bounds.py compares the parts' ids with the
+whole text's for every tokenizer on generated text (hypothesis) and on the bench corpus.
+
+>>> list(cut_text(["one two\\nthree fo", "ur. x", "y"], target=4))    # the last cut in what has come
+['one two\\nthree', ' four. xy']
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Sequence
+
+import regex
+
+PART_CHARS = 1 << 18
+"""How much text is gathered before it is cut and encoded (256 K characters): the ids of one part are
+what ``count`` holds at a time (about 10 MB for GPT-4)."""
+
+MAX_UNCUT_CHARS = 10_000_000
+"""The longest stretch of text without a place to cut (10 M characters): longer, and the text is
+refused rather than held (a line of 10 MB with no space between two words is not prose)."""
+
+MAX_IDS_HELD = 25_000_000
+"""``--json`` prints every id, so it holds them (4 bytes each): at most 25 M ids in all (100 MB)."""
+
+_VISIBLE = r"[\p{L}\p{M}\p{N}\p{P}\p{S}]"  # never whitespace, in any Unicode version
+_CUT = regex.compile(rf"(?r)(?<={_VISIBLE})\n(?=\p{{L}})|(?<=\p{{L}}) (?=\p{{L}})")
+"""The newline or the space of a cut place, searched from the end (``(?r)``): the last one in a
+stretch of text (the pattern starts at a newline or a space, which keeps the search fast)."""
+
+_SEED_WORD = "a"  # before a part that starts with a space
+_SEED_LINE = "a\n"  # before a part that starts with a letter (after a newline)
+
+
+class TooLongWithoutCut(ValueError):
+    """The text has more than :data:`MAX_UNCUT_CHARS` characters with no place to cut."""
+
+
+def cut_text(fragments: Iterable[str], target: int = PART_CHARS, most: int = MAX_UNCUT_CHARS,
+             what: str = "the text") -> Iterator[str]:
+    """The text of ``fragments`` (pieces of one text, cut anywhere) again, in parts of about
+    ``target`` characters that end at cut places (the last part ends where the text does).
+
+    Holds at most ``most`` + one fragment: a longer stretch with no cut raises :class:`TooLongWithoutCut`.
+    """
+    buffer = ""
+    searched = 0  # everything before this was searched and has no cut
+    for fragment in fragments:
+        buffer += fragment
+        while len(buffer) >= target:
+            # A reversed search sees only its slice, lookbehinds too: it starts a character early.
+            match = _CUT.search(buffer, max(searched - 1, 0))
+            if match is None:
+                if len(buffer) > most:
+                    raise TooLongWithoutCut(
+                        f"{what} has more than {most / 1e6:,.0f} MB with no line break and no space between "
+                        "two words, where count cuts text to count it in pieces: break it into lines"
+                    )
+                searched = max(len(buffer) - 2, 0)
+                break
+            at = match.end() if match.group() == "\n" else match.start()  # after a newline, before a space
+            yield buffer[:at]
+            buffer = buffer[at:]
+            searched = 0
+    if buffer:
+        yield buffer
+
+
+def cuts_safely(tokenizer) -> bool:
+    """Whether ``tokenizer``'s pre-split never joins across :func:`cut_text`'s cut places: every
+    production tokenizer, and a lab model that splits by whitespace or by one of the lab's patterns."""
+    from .model import Tokenizer
+    from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN
+
+    if isinstance(tokenizer, Tokenizer):
+        config = tokenizer.config
+        return config.split == "whitespace" or config.pattern in (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN)
+    from .real import RealTokenizer
+
+    return isinstance(tokenizer, RealTokenizer)
+
+
+def encode_parts(encode: Callable[[str], Sequence[int]], parts: Iterable[str]) -> Iterator[Sequence[int]]:
+    """The ids of each part from :func:`cut_text` (or of a text given whole, as one part),
+    in the context of the text before it: joined, they are the whole text's ids."""
+    seeds: dict[str, int] = {}
+    for index, part in enumerate(parts):
+        if index == 0 or not part:
+            yield encode(part)
+            continue
+        seed = _SEED_WORD if part[0] == " " else _SEED_LINE
+        if seed not in seeds:
+            seeds[seed] = len(encode(seed))
+        yield encode(seed + part)[seeds[seed]:]
+
+
+@dataclass
+class Counted:
+    """What :func:`count_parts` found: per tokenizer its token count (and its ids when kept),
+    and the text's words, characters and UTF-8 bytes."""
+
+    tokens: list[int]
+    ids: list[array] | None
+    words: int = 0
+    characters: int = 0
+    bytes: int = 0
+    parts: int = 0
+
+
+def count_parts(tokenizers: Sequence, parts: Iterable[str], keep_ids: bool = False,
+                most_ids: int = MAX_IDS_HELD) -> Counted:
+    """Count the tokens of a text given as parts (from :func:`cut_text`, or one part) with each
+    tokenizer, in one pass: memory is one part and, with ``keep_ids``, the ids (at most
+    ``most_ids`` in all, else ValueError)."""
+    counted = Counted([0] * len(tokenizers), [array("i") for _ in tokenizers] if keep_ids else None)
+    shared = _Tee()
+    streams = [encode_parts(tok.encode, shared) for tok in tokenizers]
+    held = 0
+    for part in parts:
+        shared.current = part
+        counted.parts += 1
+        counted.words += len(part.split())
+        counted.characters += len(part)
+        counted.bytes += len(part.encode("utf-8", "surrogatepass"))
+        for i, stream in enumerate(streams):
+            ids = next(stream)
+            counted.tokens[i] += len(ids)
+            if counted.ids is not None:
+                held += len(ids)
+                if held > most_ids:
+                    raise ValueError(
+                        f"--json lists every token id, and this text has more than {most_ids:,} tokens: "
+                        "leave out --json to count a text of any length, or give a shorter one"
+                    )
+                counted.ids[i].extend(ids)
+    return counted
+
+
+class _Tee:
+    """An endless iterator over the part being counted, so that each tokenizer's :func:`encode_parts`
+    sees the parts in order (and knows which one is the first) while the parts are read once."""
+
+    current = ""
+
+    def __iter__(self) -> "_Tee":
+        return self
+
+    def __next__(self) -> str:
+        return self.current
+
+
+__all__ = ["MAX_IDS_HELD", "MAX_UNCUT_CHARS", "PART_CHARS", "Counted", "TooLongWithoutCut", "count_parts",
+           "cut_text", "cuts_safely", "encode_parts"]
