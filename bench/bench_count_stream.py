@@ -12,7 +12,7 @@ What it measures:
   ``python -m tokenizer count -`` with its default tokenizers (GPT-4 and GPT-4o), fed a pipe of the bench
   corpus repeated, 1 MB and ``--large-mb`` MB: streaming keeps them about the same;
 * counting ``--speed-mb`` MB in this process, for each default tokenizer: cut into parts and counted part by
-  part (``tokenizer.streaming``, as ``count -`` does) against one ``encode`` of the whole text (what ``count``
+  part (``tokenizer.chunked``, as ``count -`` does) against one ``encode`` of the whole text (what ``count``
   did before, holding it); the best of ``--repeat`` runs each, taken in turns.
 """
 
@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 from tokenizer import real  # noqa: E402
 from tokenizer.cli import COUNT_DEFAULT  # noqa: E402
-from tokenizer.streaming import PART_CHARS, count_parts, cut_text  # noqa: E402
+from tokenizer.chunked import PART_CHARS, count_parts, cut_text  # noqa: E402
 
-CORPUS = Path("/work/shared/bench/corpus_1mb.txt")
+CORPUS = ROOT.parent / "shared" / "bench" / "corpus_1mb.txt"
 
 
 def pipe_run(total: int, data: bytes) -> tuple[float, float, float, str]:

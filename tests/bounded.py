@@ -22,7 +22,9 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -75,10 +77,23 @@ def _limits(cpu_s: int, memory: int):
     return apply
 
 
+def _write(feed: Callable[[IO[bytes]], None], pipe: IO[bytes]) -> None:
+    try:
+        feed(pipe)
+    except OSError:  # the child stopped reading (it refused the input): that is often the point
+        pass
+    finally:
+        try:
+            pipe.close()
+        except OSError:
+            pass
+
+
 def run_bounded(
     args: list[str],
     *,
-    stdin: str | bytes | IO | int | None = None,
+    stdin: str | bytes | os.PathLike | IO | int | None = None,
+    feed: Callable[[IO[bytes]], None] | None = None,
     cwd: str | os.PathLike = ROOT,
     env: dict[str, str] | None = None,
     cpu_limit_s: int = CPU_LIMIT_S,
@@ -87,7 +102,9 @@ def run_bounded(
 ) -> Bounded:
     """Run ``python ARGS`` (``args`` starts with ``-m MODULE`` or ``-c CODE``) under the limits.
 
-    ``stdin``: text or bytes to feed, an open file or descriptor (a device, a pipe), or None for /dev/null.
+    ``stdin``: text or bytes to feed, a path or an open file or descriptor to read from (a device, a
+    terminal), or None for /dev/null. ``feed``: instead, a function that writes to the child's standard
+    input, a pipe, from a thread (a stream of any length; an OSError when the child stops reading is fine).
     ``env``: the child's environment (default: this one, with the project on PYTHONPATH).
     ``timeout_s``: wall-clock seconds after which the child is killed and ``timed_out`` set (for a case that
     could block, such as a named pipe nobody writes to).
@@ -97,20 +114,29 @@ def run_bounded(
     if env is None:
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     read_peak, write_peak = os.pipe()
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as feed:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as given:
+        opened = None
         if isinstance(stdin, str):
             stdin = stdin.encode("utf-8")
         if isinstance(stdin, bytes):
-            feed.write(stdin)
-            feed.seek(0)
-            stdin = feed
+            given.write(stdin)
+            given.seek(0)
+            stdin = given
+        elif isinstance(stdin, os.PathLike):
+            stdin = opened = open(stdin, "rb")  # noqa: SIM115 - closed once the child has it
         elif stdin is None:
-            stdin = subprocess.DEVNULL
+            stdin = subprocess.PIPE if feed is not None else subprocess.DEVNULL
         child = subprocess.Popen(
             [sys.executable, "-c", _RUNNER, str(write_peak), *args], cwd=cwd, env=env, stdin=stdin, stdout=out,
             stderr=err, pass_fds=(write_peak,), preexec_fn=_limits(cpu_limit_s, memory_limit),
         )
         os.close(write_peak)
+        if opened is not None:
+            opened.close()
+        writer = None
+        if feed is not None and child.stdin is not None:
+            writer = threading.Thread(target=_write, args=(feed, child.stdin), daemon=True)
+            writer.start()
         timed_out = False
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
         while True:
@@ -124,6 +150,8 @@ def run_bounded(
                 continue
             time.sleep(0.02)
         child.returncode = os.waitstatus_to_exitcode(status)
+        if writer is not None:
+            writer.join(timeout=10)
         with os.fdopen(read_peak, "rb") as peak:
             peak_kb = peak.read().decode() or "inf"
         out.seek(0)

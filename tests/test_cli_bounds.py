@@ -2,8 +2,8 @@
 
 Each hostile case runs ``python -m tokenizer`` in a subprocess with a hard CPU-time and address-space
 limit (so a regression fails instead of taking the machine), and reads what the run really cost
-(``os.wait4``): exit code 2, one line, no traceback, and generous bounds on CPU and peak memory.
-``count`` streams its input (tokenizer/streaming.py): the parts' ids are checked against the whole
+(tests/bounded.py): exit code 2, one line, no traceback, and generous bounds on CPU and peak memory.
+``count`` streams its input (tokenizer/chunked.py): the parts' ids are checked against the whole
 text's for every tokenizer ``count`` offers, on generated text (hypothesis) and on the bench corpus.
 """
 
@@ -13,28 +13,38 @@ import io
 import json
 import os
 import pty
-import resource
-import subprocess
-import sys
-import tempfile
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from tests import bounded
+from tests.bounded import Bounded
 from tokenizer import real
 from tokenizer.cli import COUNT_HOLD_MAX_BYTES, ENCODE_MAX_BYTES
 from tokenizer.model import Tokenizer
 from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN
-from tokenizer.streaming import TooLongWithoutCut, count_parts, cut_text, cuts_safely, encode_parts
+from tokenizer.chunked import TooLongWithoutCut, count_parts, cut_text, cuts_safely, encode_parts
 from tokenizer.textfile import MAX_INPUT_BYTES, PIPE_WAIT_S, iter_text
 from tokenizer.train import train
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCH = Path("/work/shared/bench/corpus_1mb.txt")
+BENCH_DIR = ROOT.parent / "shared" / "bench"  # the project's 1 MB Hindi/English corpus, beside the checkout
+
+
+def bench_text(name: str = "corpus_1mb.txt") -> str:
+    """The bench corpus; where a checkout has no ../shared, the lab's own corpora (English, Hindi, Hinglish)
+    repeated to the same size, so the checks still run on real mixed text."""
+    path = BENCH_DIR / name
+    if path.exists():
+        return path.read_text(encoding="utf-8")
+    import lessons
+
+    size = 1_000_000 if name == "corpus_1mb.txt" else 100_000
+    text = "\n".join(preset.corpus for preset in lessons.presets().values())
+    return (text * (size // len(text.encode()) + 1))[: size // 2]
 CPU_LIMIT_S = 30  # the whole subprocess, imports and tokenizer loading included
 MEMORY_LIMIT = 2 * 1024**3  # address space: holding 150 MB of text with its ids would need several times this
 PEAK_MB = 400  # resident memory any case here may reach (a run that holds its input grows past it)
@@ -43,87 +53,20 @@ CPU_S = 10
 
 # -- running the command line under limits -----------------------------------------------------------------
 
-@dataclass
-class Run:
-    code: int
-    out: str
-    err: str
-    cpu_s: float
-    peak_mb: float
+def run_bounded(*args: str, stdin=None, feed=None, cwd: Path = ROOT, timeout: float = 60) -> Bounded:
+    """``python -m tokenizer ARGS`` under the limits (tests/bounded.py); ``stdin`` is a path or a file
+    descriptor, ``feed`` a function that writes to the child's standard input (a pipe). A run that outlives
+    ``timeout`` is killed and fails the test (a regression that waits for ever must not hang the suite)."""
+    if isinstance(stdin, str):
+        stdin = Path(stdin)
+    run = bounded.run_bounded(["-m", "tokenizer", *args], stdin=stdin, feed=feed, cwd=cwd, timeout_s=timeout,
+                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+                              cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT)
+    assert not run.timed_out, f"python -m tokenizer {' '.join(args)} still ran after {timeout} s"
+    return run
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
-# The command runs as the grandchild of this process: a child forked from pytest would start with pytest's
-# resident memory (hundreds of MB once the tokenizers are loaded) as its own peak, and keep it across exec.
-# A small launcher forks it instead and reports what it cost.
-LAUNCH = """
-import json, os, sys
-pid = os.fork()
-if pid == 0:
-    os.execv(sys.executable, [sys.executable, "-m", "tokenizer", *sys.argv[2:]])
-_, status, usage = os.wait4(pid, 0)
-with open(sys.argv[1], "w") as f:
-    json.dump({"code": os.waitstatus_to_exitcode(status), "cpu_s": usage.ru_utime + usage.ru_stime,
-               "peak_mb": usage.ru_maxrss / 1024}, f)
-"""
-
-
-def run_bounded(*args: str, stdin=None, feed=None, cwd: Path = ROOT, timeout: float = 60) -> Run:
-    """``python -m tokenizer ARGS`` under the limits; ``stdin`` is a path or a file descriptor, ``feed``
-    a function that writes to the child's standard input (a pipe). A run that outlives ``timeout``
-    is killed and fails the test (a regression that waits for ever must not hang the suite)."""
-    with tempfile.TemporaryDirectory() as folder, open(Path(folder) / "out", "w+b") as out_file, \
-            open(Path(folder) / "err", "w+b") as err_file:
-        report = Path(folder) / "report.json"
-        opened = open(stdin, "rb") if isinstance(stdin, (str, Path)) else None
-        source = opened if opened is not None else (stdin if stdin is not None else subprocess.PIPE)
-        env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
-        child = subprocess.Popen([sys.executable, "-c", LAUNCH, str(report), *args], cwd=cwd, stdin=source,
-                                 stdout=out_file, stderr=err_file, env=env, preexec_fn=_limits,
-                                 start_new_session=True)
-        if opened is not None:
-            opened.close()
-        writer = None
-        if child.stdin is not None:
-            def write() -> None:
-                try:
-                    if feed is not None:
-                        feed(child.stdin)
-                except OSError:  # the command stopped reading (it refused the input): that is the point
-                    pass
-                finally:
-                    try:
-                        child.stdin.close()
-                    except OSError:
-                        pass
-
-            writer = threading.Thread(target=write, daemon=True)
-            writer.start()
-        killed = threading.Event()
-
-        def kill() -> None:
-            killed.set()
-            os.killpg(child.pid, 9)
-
-        watchdog = threading.Timer(timeout, kill)
-        watchdog.start()
-        child.wait()
-        watchdog.cancel()
-        if writer is not None:
-            writer.join(timeout=10)
-        assert not killed.is_set(), f"python -m tokenizer {' '.join(args)} still ran after {timeout} s"
-        out_file.seek(0)
-        err_file.seek(0)
-        cost = json.loads(report.read_text())
-        return Run(cost["code"], out_file.read().decode(errors="replace"), err_file.read().decode(errors="replace"),
-                   cost["cpu_s"], cost["peak_mb"])
-
-
-def assert_refused(run: Run, *needles: str) -> str:
+def assert_refused(run: Bounded, *needles: str) -> str:
     """Exit code 2, one line on stderr saying what, no traceback, nothing on stdout, within the bounds."""
     assert run.code == 2, run
     assert "Traceback" not in run.err
@@ -181,8 +124,8 @@ def test_an_endless_looking_pipe_is_refused_at_its_first_bad_byte(source):
     assert run.cpu_s < 5
 
 
-def _count_pipe(total: int) -> Run:
-    return run_bounded("count", "-t", "o200k_base", "-", feed=pump(total, BENCH.read_bytes()), timeout=120)
+def _count_pipe(total: int) -> Bounded:
+    return run_bounded("count", "-t", "o200k_base", "-", feed=pump(total, bench_text().encode("utf-8")), timeout=120)
 
 
 def test_count_streams_a_large_pipe_in_the_memory_of_a_small_one():
@@ -315,7 +258,7 @@ def test_utf16_and_utf32_input_is_named_with_how_to_convert(tmp_path, encoding, 
 # -- the streaming itself: parts give the whole text's ids ---------------------------------------------------
 
 def _lab_models() -> list[Tokenizer]:
-    corpus = (BENCH.read_text(encoding="utf-8")[:30_000] + " it's 12,345 chai/pani!\r\n  x\n\n y ") * 2
+    corpus = (bench_text()[:30_000] + " it's 12,345 chai/pani!\r\n  x\n\n y ") * 2
     models = [train(corpus, 60, pattern=p).tokenizer for p in (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN)]
     models.append(train(corpus, 60, split="whitespace", end_of_word="</w>").tokenizer)
     models.append(train(corpus, 60, unit="chars").tokenizer)
@@ -356,7 +299,7 @@ def test_parts_give_the_whole_texts_ids_for_every_tokenizer(text, cuts, target):
 @pytest.mark.parametrize("corpus", ["corpus_1mb.txt", "corpus_100kb.txt"])
 def test_parts_give_the_whole_texts_ids_on_the_bench_corpus(corpus):
     """The production tokenizers on the 1 MB file, the lab's (slower, in Python) on the 100 KB one."""
-    text = (BENCH.parent / corpus).read_text(encoding="utf-8")
+    text = bench_text(corpus)
     size = len(text) // 25
     fragments = [text[i:i + size // 2 + 1] for i in range(0, len(text), size // 2 + 1)]
     parts = list(cut_text(fragments, target=size))

@@ -12,7 +12,7 @@ from hypothesis import strategies as hs
 
 from lessons.course import course
 from lessons.exercises import compute
-from lessons.progress import FORMAT, MAX_ANSWERS, VERSION, from_json, to_json
+from lessons.progress import FORMAT, MAX_ANSWERS, VERSION, to_json
 from tests.apptest_helpers import assert_no_exception, main_text, page_text, run_page
 from ui import lessonview as lv
 from ui import progressview as pv

@@ -9,7 +9,7 @@ Every mistake in the input ends with one line on stderr and exit code 2. ``train
 input and reads at most 100 MB of it, from a file or from standard input
 (:data:`tokenizer.textfile.MAX_INPUT_BYTES`), ``encode -`` at most 1 MB (:data:`ENCODE_MAX_BYTES`,
 as it shows every token); ``count`` reads a file or standard input part by
-part (:mod:`tokenizer.streaming`), so a long text costs it time, not memory. A device
+part (:mod:`tokenizer.chunked`), so a long text costs it time, not memory. A device
 (``/dev/zero``) is refused, as file or as standard input, and so is a named pipe that nothing
 writes to. No output overwrites an input, and the outputs of one command are written all
 together or not at all.
@@ -29,7 +29,7 @@ from . import io, real
 from .labels import hex_bytes, plural
 from .model import TIES, UNITS, UNKNOWN_ID, Tokenizer
 from .pretokenize import DEFAULT_PATTERN, SPLITS, PatternTimeout
-from .streaming import PART_CHARS, TooLongWithoutCut, count_parts, cut_text, cuts_safely
+from .chunked import PART_CHARS, TooLongWithoutCut, count_parts, cut_text, cuts_safely
 from .textfile import (
     MAX_INPUT_BYTES,
     STDIN,
