@@ -99,7 +99,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import lessons  # noqa: E402
-from deploy.serve import free_port, process_tree, streamlit_cmd  # noqa: E402
+from deploy.serve import cmdline, free_port, process_tree, streamlit_cmd  # noqa: E402
 from deploy.stclient import CookieJar, HttpConnection, ProtocolError, Session, query  # noqa: E402
 from tokenizer import train  # noqa: E402
 
@@ -478,15 +478,7 @@ async def hostile_run(url: str, start_delay: float, timeout: float, pattern: str
 
 def replica_pids(target: "Target") -> list[int]:
     """The target's Streamlit processes (scripts/serve's replicas, or the single one)."""
-    return [p for p in target.pids() if b"streamlit" in _cmdline(p) and b"run" in _cmdline(p)]
-
-
-def _cmdline(pid: int) -> bytes:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read()
-    except OSError:
-        return b""
+    return [p for p in target.pids() if b"streamlit" in cmdline(p) and b"run" in cmdline(p)]
 
 
 def replica_rss_mb(target: "Target") -> dict[int, float]:

@@ -219,7 +219,8 @@ def read_record(path: Path | None) -> dict | None:
     return record if isinstance(record, dict) and isinstance(record.get("run_dir"), str) else None
 
 
-def _cmdline(pid: int) -> bytes:
+def cmdline(pid: int) -> bytes:
+    """A process's command line as /proc holds it (NUL-separated), or b'' when it is gone."""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             return f.read()
@@ -264,7 +265,7 @@ def run_processes(record: dict) -> list[int]:
             exe = os.readlink(f"/proc/{pid}/exe")
         except (OSError, IndexError, ValueError):
             continue
-        if pgrp == nginx_pid and start >= nginx_start and exe == nginx_bin and _cmdline(pid).startswith(b"nginx: "):
+        if pgrp == nginx_pid and start >= nginx_start and exe == nginx_bin and cmdline(pid).startswith(b"nginx: "):
             found.append(pid)
     return found
 

@@ -140,13 +140,7 @@ def served(tmp_path_factory: pytest.TempPathFactory):
             server.replica_addr[f"replica-{index}"] = address
         yield server
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+        _stop(process)
         for pid in _processes_of_run(run_dir):
             try:
                 os.kill(pid, signal.SIGKILL)
