@@ -1,0 +1,266 @@
+"""Small model files that would make huge tokenizers are refused while they are read, cheaply.
+
+A model file is a few numbers per merge, but what the merges make can be far bigger than the file: a chain
+of merges that each add one symbol to the last token makes tokens whose lengths add up to the square of
+the chain; merges that double a token make one twice as long with each line. The limits in
+:mod:`tokenizer.io` (token length, merge depth, all tokens' bytes, merges, base symbols, file size) are
+checked as the file is read, before the tokenizer is built. Each hostile model here is run in a
+subprocess with a hard CPU and address-space limit, through the command line (exit 2, one line) and
+through :mod:`tokenizer.io` (a ValueError naming the limit), and what it really cost is asserted,
+generously. Models at the limits load, and cost little.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.cli_helpers import ROOT, assert_one_line_error
+from tokenizer import io as model_io
+
+CPU_LIMIT_S = 30  # hard limit of each subprocess (imports included)
+MEMORY_LIMIT = 2 * 1024**3  # address space of each subprocess
+CPU_BOUND_S = 10  # what a case may cost, asserted (it costs well under a second; see bench/bench_model_bounds.py)
+PEAK_BOUND_MB = 600
+
+
+def _doc(merges, *, unit="bytes", base=None, end_of_word=None, split="whitespace") -> bytes:
+    """A model file as a person could write it: compact JSON (a few bytes a merge)."""
+    data = {"format": model_io.FORMAT, "version": model_io.VERSION,
+            "config": {"unit": unit, "split": split, "end_of_word": end_of_word}, "merges": merges}
+    if base is not None:
+        data["base"] = base
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _distinct_chars(n: int) -> list[str]:
+    out, code = [], 0x21
+    while len(out) < n:
+        if not 0xD800 <= code <= 0xDFFF:
+            out.append(chr(code))
+        code += 1
+    return out
+
+
+def chain_one_symbol(n: int = 23_000) -> bytes:
+    """The issue's 265 KB model: one base symbol (an emoji, 4 bytes), each merge adds it to the last token."""
+    return _doc([[0, 0]] + [[r, 0] for r in range(1, n)], unit="chars", base=["😀"])
+
+
+def chain_bytes(n: int = 24_000) -> bytes:
+    """The issue's 289 KB byte-level model (2.9 GB to export): the chain on byte 'a'."""
+    return _doc([[97, 97]] + [[255 + r, 97] for r in range(1, n)])
+
+
+def doubling(n: int = 40) -> bytes:
+    """Each merge joins the last token to itself: a token of 2^n bytes from n lines."""
+    return _doc([[97, 97]] + [[256 + r, 256 + r] for r in range(n - 1)])
+
+
+def deep_narrow(depth: int = model_io.MAX_MERGE_DEPTH + 1) -> bytes:
+    """A chain just deeper than the limit: small tokens (the longest is depth + 1 bytes), but deep."""
+    return _doc([[97, 98]] + [[255 + r, 97 + r % 26] for r in range(1, depth)])
+
+
+def wide_long_tokens(n: int = 600) -> bytes:
+    """Doubling up to 32 KB, then ``n`` tokens of just over 32 KB each (inside the length limit): 600 of them
+    add up to more than all tokens may (16 MiB), 509 just under."""
+    merges = [[97, 97]] + [[256 + r, 256 + r] for r in range(14)]  # id 270 is 'a' * 32768
+    wide = [[270, b] for b in range(256)] + [[b, 270] for b in range(256)] + [[270, 271 + r] for r in range(n)]
+    return _doc(merges + wide[:n])
+
+
+def too_many_merges(n: int = model_io.MAX_MERGES + 1) -> bytes:
+    """Many small, distinct merges (every token a few bytes), one more than a model may have."""
+    return _doc([[r % 256, r // 256] for r in range(n)])
+
+
+def many_base_symbols(n: int = model_io.MAX_BASE_SYMBOLS + 1) -> bytes:
+    return _doc([], unit="chars", base=_distinct_chars(n))
+
+
+def long_base_symbol(size: int = 5_000_000) -> bytes:
+    return _doc([], unit="chars", base=["x" * size])
+
+
+def long_marker(size: int = 1_000_000) -> bytes:
+    return _doc([[97, 256]], end_of_word="<" + "w" * size + ">")
+
+
+def duplicate_merges_big(size: int = 90_000_000) -> bytes:
+    """The issue's 90 MB model of duplicate merges (29 s and 2.7 GB before it was refused)."""
+    head = _doc("MERGES").split(b'"MERGES"')
+    return head[0] + b"[" + b"[0,0]," * (size // 6) + b"[0,0]]" + head[1]
+
+
+def duplicate_merges_small(n: int = 200_000) -> bytes:
+    """Under the file and value limits: the second merge repeats the first."""
+    return _doc([[0, 0]] * n)
+
+
+HOSTILE = {
+    "chain-one-symbol": (chain_one_symbol, "merges deep"),
+    "chain-bytes": (chain_bytes, "merges deep"),
+    "doubling": (doubling, "add up to more than 65,536 bytes"),
+    "deep-narrow": (deep_narrow, "257 merges deep"),
+    "wide-long-tokens": (wide_long_tokens, "tokens add up to more than 16,777,216 bytes"),
+    "too-many-merges": (too_many_merges, "250,001 merges"),
+    "many-base-symbols": (many_base_symbols, "262,145 base symbols"),
+    "long-base-symbol": (long_base_symbol, "is not one character"),
+    "long-marker": (long_marker, "marker is 1,000,002 characters long"),
+    "duplicate-merges-90mb": (duplicate_merges_big, "values"),
+    "duplicate-merges": (duplicate_merges_small, "merges the pair (0, 0) again"),
+}
+"""name -> (a function making the file's bytes, what the refusal says)."""
+
+
+# Models at the limits: they load, and cost little.
+def at_limits_merges() -> bytes:
+    return _doc([[r % 256, r // 256] for r in range(model_io.MAX_MERGES)])
+
+
+def at_limits_base() -> bytes:
+    return _doc([[0, 1]], unit="chars", base=_distinct_chars(model_io.MAX_BASE_SYMBOLS))
+
+
+def at_limits_depth() -> bytes:
+    return _doc([[97, 98]] + [[255 + r, 97 + r % 26] for r in range(1, model_io.MAX_MERGE_DEPTH)])
+
+
+def at_limits_bytes() -> bytes:
+    """Tokens of 32 KB and more whose bytes add up to just under the limit."""
+    return wide_long_tokens(509)
+
+
+AT_LIMITS = {"merges": at_limits_merges, "base": at_limits_base, "depth": at_limits_depth, "bytes": at_limits_bytes}
+
+
+def _limits() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+LOAD = """
+import json, resource, sys, time
+from tokenizer import io
+path = sys.argv[1]
+start = time.process_time()
+try:
+    tok = io.load(path)
+    tok.encode("chai chaiwala " * 20 + "a" * 70000)
+    outcome = f"loaded: {tok.vocab_size} tokens"
+except ValueError as exc:
+    outcome = f"refused: {exc}"
+print(json.dumps({"outcome": outcome, "cpu_s": time.process_time() - start,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def run_limited(args: list[str], cwd: Path = ROOT) -> tuple[subprocess.CompletedProcess, float, float]:
+    """Run ``python ARGS`` under the limits: (the process, its CPU seconds, its peak memory in MB)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, preexec_fn=_limits,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=CPU_LIMIT_S * 4)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return done, cpu, after.ru_maxrss / 1024  # the largest child so far: an upper bound for this one
+
+
+@pytest.fixture(scope="module")
+def hostile_files(tmp_path_factory) -> dict[str, Path]:
+    folder = tmp_path_factory.mktemp("hostile")
+    out = {}
+    for name, (make, _) in HOSTILE.items():
+        out[name] = folder / f"{name}.json"
+        out[name].write_bytes(make())
+    return out
+
+
+def test_the_issues_models_are_as_small_as_reported(hostile_files) -> None:
+    """The cases are the issue's: a few hundred KB each (and the 90 MB one), today's length check passes them."""
+    assert 200_000 < hostile_files["chain-one-symbol"].stat().st_size < 300_000
+    assert 200_000 < hostile_files["chain-bytes"].stat().st_size < 320_000
+    assert hostile_files["duplicate-merges-90mb"].stat().st_size >= 90_000_000
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_a_hostile_model_is_refused_by_tokenizer_io_within_bounds(hostile_files, name) -> None:
+    done, _, _ = run_limited(["-c", LOAD, str(hostile_files[name])])
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    assert report["outcome"].startswith("refused: "), report
+    if name == "duplicate-merges-90mb":  # the file itself is over the size a model file may have
+        assert "larger than 16 MB" in report["outcome"], report
+    else:
+        assert HOSTILE[name][1] in report["outcome"], report
+    assert len(report["outcome"]) < 400, report
+    assert report["cpu_s"] < CPU_BOUND_S, report
+    assert report["peak_mb"] < PEAK_BOUND_MB, report
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_a_hostile_model_is_one_line_on_the_command_line(hostile_files, tmp_path, name) -> None:
+    path = str(hostile_files[name])
+    for command in (["encode", path, "chai"], ["count", "-t", path, "chai"], ["export", path, "-o", "out.json"]):
+        done, cpu, peak = run_limited(["-m", "tokenizer", *command], cwd=tmp_path)
+        err = done.stderr.decode("utf-8", errors="replace")
+        assert_one_line_error(done.returncode, err, path)
+        assert "Traceback" not in done.stdout.decode(errors="replace")
+        assert cpu < CPU_BOUND_S and peak < PEAK_BOUND_MB, (command[0], cpu, peak, err)
+    assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_a_hostile_model_is_refused_in_memory_too(name) -> None:
+    """The same refusal from the text (an upload), without the file-size limit of io.load: the 90 MB file is
+    refused by counting its values before it is parsed."""
+    if name in ("duplicate-merges-90mb", "many-base-symbols", "too-many-merges"):
+        make, message = HOSTILE[name]
+        data = make()
+        with pytest.raises(ValueError) as info:
+            model_io.tokenizer_from_json(data)
+        assert (message if name != "duplicate-merges-90mb" else "values (counting commas and brackets)") in str(info.value)
+    else:
+        make, message = HOSTILE[name]
+        with pytest.raises(ValueError, match=None) as info:
+            model_io.tokenizer_from_json(make())
+        assert message in str(info.value)
+
+
+@pytest.mark.parametrize("name", list(AT_LIMITS))
+def test_a_model_at_the_limits_loads_cheaply(tmp_path, name) -> None:
+    path = tmp_path / "m.json"
+    path.write_bytes(AT_LIMITS[name]())
+    assert path.stat().st_size < model_io.MAX_MODEL_FILE_BYTES
+    done, _, _ = run_limited(["-c", LOAD, str(path)])
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    assert report["outcome"].startswith("loaded: "), report
+    assert report["cpu_s"] < CPU_BOUND_S and report["peak_mb"] < PEAK_BOUND_MB, report
+
+
+def test_the_figures_of_a_lab_model_are_far_inside_the_limits() -> None:
+    """A lab model of many merges (the 100 KB bench corpus, character and byte level) is far from every limit."""
+    from tokenizer import train
+
+    text = Path("/work/shared/bench/corpus_100kb.txt")
+    corpus = text.read_text(encoding="utf-8") if text.exists() else ("chai chaiwala " * 500 + "घने कोहरे से " * 500)
+    for unit in ("bytes", "chars"):
+        tok = train(corpus, 400, unit=unit, max_ties=None).tokenizer
+        figures = model_io.figures_of(tok)
+        assert figures.merges == 400
+        assert figures.longest_token * 100 < model_io.MAX_TOKEN_BYTES
+        assert figures.depth * 10 < model_io.MAX_MERGE_DEPTH
+        assert figures.vocab_bytes * 100 < model_io.MAX_VOCAB_BYTES
+        again = model_io.tokenizer_from_json(model_io.tokenizer_to_json(tok))
+        assert again.merges == tok.merges
+
+
+def test_figures_measure_what_the_merges_make() -> None:
+    figures = model_io.model_figures("chars", ["😀", "a"], None, [[0, 0], [2, 1], [3, 3]])
+    assert figures == model_io.ModelFigures(merges=3, base=2, longest_token=18, depth=3, vocab_bytes=4 + 1 + 8 + 9 + 18)
