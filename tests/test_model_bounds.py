@@ -264,3 +264,132 @@ def test_the_figures_of_a_lab_model_are_far_inside_the_limits() -> None:
 def test_figures_measure_what_the_merges_make() -> None:
     figures = model_io.model_figures("chars", ["😀", "a"], None, [[0, 0], [2, 1], [3, 3]])
     assert figures == model_io.ModelFigures(merges=3, base=2, longest_token=18, depth=3, vocab_bytes=4 + 1 + 8 + 9 + 18)
+
+
+# -- the server: an upload on Tokenize ------------------------------------------------------------------
+PAGE = "pages/2_Tokenize_anything.py"
+UPLOADS = ("chain-one-symbol", "chain-bytes", "doubling", "wide-long-tokens", "many-base-symbols")
+"""Five hostile uploads, each under the uploader's 5 MB."""
+
+
+def _upload(at, name: str, data: bytes):
+    """Upload a file on Tokenize: the uploader's key moves on after each file it lets go (ui.uploads.widget_key)."""
+    generation = at.session_state["lab.upload_generation.tokenize.upload"] if (
+        "lab.upload_generation.tokenize.upload" in at.session_state) else 0
+    key = "tokenize.upload" + (f".{generation}" if generation else "")
+    at.file_uploader(key=key).set_value((name, data, "application/json")).run()
+    return at
+
+
+def test_a_hostile_upload_gets_the_friendly_message_and_leaves_nothing_behind() -> None:
+    from tests.apptest_helpers import assert_no_exception, run_page
+
+    at = run_page(PAGE)
+    at = _upload(at, "chain.json", chain_one_symbol())
+    assert_no_exception(at)
+    warnings = " ".join(w.value for w in at.main.get("warning")).replace("\\", "")
+    assert "“chain.json” is not a model this lab can use." in warnings, warnings
+    assert "257 merges deep; the lab reads tokens up to 256 merges deep" in warnings, warnings
+    assert at.multiselect(key="tokenize.toks_list").value == ["o200k_base"]
+    assert not (at.session_state["lab.session_models"] if "lab.session_models" in at.session_state else {})
+    # The uploader let the file go: it is back under a new key, and empty.
+    assert at.session_state["lab.upload_generation.tokenize.upload"] == 1
+    assert at.file_uploader(key="tokenize.upload.1").value is None
+
+
+def test_a_good_upload_is_kept_once_and_the_file_let_go() -> None:
+    from tests.apptest_helpers import assert_no_exception, run_page
+    from tokenizer import train
+    from tokenizer.io import tokenizer_to_json
+
+    tok = train("chai chai chaiwala chaat", 5, unit="chars", split="whitespace").tokenizer
+    at = _upload(run_page(PAGE, query_params={"text": "chaiwala"}), "mine.json", tokenizer_to_json(tok).encode())
+    assert_no_exception(at)
+    models = at.session_state["lab.session_models"]
+    (key, model), = models.items()
+    assert at.multiselect(key="tokenize.toks_list").value == ["o200k_base", key]
+    assert set(model) == {"title", "json", "source", "counts", "weight"}  # the JSON once, no upload, no second copy
+    assert at.file_uploader(key="tokenize.upload.1").value is None
+    # A second upload of another model: both kept, each once.
+    other = train("poha poha pohawala", 3, unit="chars", split="whitespace").tokenizer
+    at = _upload(at, "other.json", tokenizer_to_json(other).encode())
+    assert len(at.session_state["lab.session_models"]) == 2
+
+
+def test_what_a_session_keeps_is_bounded_in_count_and_bytes(monkeypatch) -> None:
+    """Eight models at most, and SESSION_MODELS_MB of them: the oldest go first; one bigger is refused.
+    (The budget is made 2 MB here, so that the test builds small models.)"""
+    from streamlit.testing.v1 import AppTest
+
+    from ui import tokenizers
+
+    def script() -> None:
+        import streamlit as st
+
+        from tokenizer import Tokenizer, TrainConfig
+        from ui import tokenizers
+
+        config = TrainConfig(unit="bytes", split="whitespace")
+        shown = []
+        for n in st.session_state.get("sizes", []):
+            tok = Tokenizer(config, [(r % 256, r // 256) for r in range(n)])
+            try:
+                shown.append(tokenizers.keep_session_model(tok, f"m{n}", source="test"))
+            except ValueError as exc:
+                shown.append(str(exc))
+        st.session_state["shown"] = shown
+
+    at = AppTest.from_function(script, default_timeout=60)
+    at.session_state["sizes"] = [10 + i for i in range(10)]
+    at.run()
+    models = at.session_state["lab.session_models"]
+    assert [m["title"] for m in models.values()] == [f"m{10 + i}" for i in range(2, 10)]
+    monkeypatch.setattr(tokenizers, "SESSION_MODELS_MB", 2)
+    at = AppTest.from_function(script, default_timeout=60)
+    big = 1_500  # about 0.9 MB each: two fit in the session's 2 MB, a third pushes out the oldest
+    at.session_state["sizes"] = [big, big + 1, big + 2]
+    at.run()
+    models = at.session_state["lab.session_models"]
+    titles = [m["title"] for m in models.values()]
+    assert sum(m["weight"] for m in models.values()) <= 2_000_000
+    assert titles[-2:] == [f"m{big + 1}", f"m{big + 2}"] and f"m{big}" not in titles, titles
+    at.session_state["sizes"] = [5_000]
+    at.run()
+    assert "the models of one session may take up to 2 MB together" in at.session_state["shown"][0]
+
+
+SERVED = """
+import gc, json, resource, sys, time
+sys.path.insert(0, ".")
+from tests import test_model_bounds as t
+from tests.apptest_helpers import run_page
+
+def rss_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+
+at = run_page(t.PAGE)
+warm = rss_mb()
+start = time.process_time()
+messages = []
+for name in t.UPLOADS:
+    data = t.HOSTILE[name][0]()
+    assert len(data) < 5_000_000, (name, len(data))
+    at = t._upload(at, name + ".json", data)
+    messages.append(" ".join(w.value for w in at.main.get("warning")))
+    at.run()
+gc.collect()
+print(json.dumps({"warm_mb": warm, "after_mb": rss_mb(), "cpu_s": time.process_time() - start,
+                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "messages": messages,
+                  "exceptions": [e.message for e in at.exception]}))
+"""
+
+
+def test_five_hostile_uploads_leave_the_process_near_its_warm_size() -> None:
+    done, _, _ = run_limited(["-c", SERVED])
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
+    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    assert not report["exceptions"], report
+    assert all("is not a model this lab can use" in m for m in report["messages"]), report["messages"]
+    assert report["after_mb"] < report["warm_mb"] + 100, report
+    assert report["peak_mb"] < report["warm_mb"] + 300, report

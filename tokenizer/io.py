@@ -234,18 +234,17 @@ def model_figures(
         if size > MAX_TOKEN_BYTES:
             raise ValueError(
                 f"The model's merge {rank + 1} joins tokens that add up to more than {MAX_TOKEN_BYTES:,} bytes "
-                f"({size:,}), the longest token the lab reads (the longest of real tokenizers is 128 bytes): "
-                "this file was not saved by the lab."
+                f"({size:,}), the longest token the lab reads (the longest of real tokenizers is 128 bytes)."
             )
         if depth > MAX_MERGE_DEPTH:
             raise ValueError(
                 f"The model's merge {rank + 1} makes a token {depth:,} merges deep; the lab reads tokens up to "
-                f"{MAX_MERGE_DEPTH} merges deep (real tokenizers stay under 25): this file was not saved by the lab."
+                f"{MAX_MERGE_DEPTH} merges deep (real tokenizers stay under 25)."
             )
         if total > MAX_VOCAB_BYTES:
             raise ValueError(
                 f"The model's tokens add up to more than {MAX_VOCAB_BYTES:,} bytes (by merge {rank + 1}), the most "
-                "the lab reads (GPT-4o's 200,000 tokens are 1.4 MB): this file was not saved by the lab."
+                "the lab reads (GPT-4o's 200,000 tokens are 1.4 MB)."
             )
     return ModelFigures(len(merges), len(lengths) - len(merges), longest, deepest, total)
 
