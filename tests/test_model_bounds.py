@@ -52,7 +52,7 @@ def chain_one_symbol(n: int = 23_000) -> bytes:
     return _doc([[0, 0]] + [[r, 0] for r in range(1, n)], unit="chars", base=["😀"])
 
 
-def chain_bytes(n: int = 24_000) -> bytes:
+def chain_bytes(n: int = 23_000) -> bytes:
     """The issue's 289 KB byte-level model (2.9 GB to export): the chain on byte 'a'."""
     return _doc([[97, 97]] + [[255 + r, 97] for r in range(1, n)])
 
@@ -393,3 +393,18 @@ def test_five_hostile_uploads_leave_the_process_near_its_warm_size() -> None:
     assert all("is not a model this lab can use" in m for m in report["messages"]), report["messages"]
     assert report["after_mb"] < report["warm_mb"] + 100, report
     assert report["peak_mb"] < report["warm_mb"] + 300, report
+
+
+def test_a_train_page_model_too_big_to_read_back_is_not_kept_and_says_why() -> None:
+    """One run of 140,000 letters, no space: 20 merges double a token past 65,536 bytes. The Train page shows the
+    training as before, and says the model is not kept for the other pages, and why (instead of keeping a model
+    that no page could read back)."""
+    from tests.apptest_helpers import assert_no_exception, main_text, run_page
+
+    at = run_page("pages/1_Train_step_by_step.py")
+    at.selectbox(key="train.preset").set_value("own").run()
+    at.text_area(key="train.text").input("a" * 140_000).run()
+    assert_no_exception(at)
+    text = main_text(at).replace("\\", "")
+    assert "Not kept for the other pages: The model's merge 17 joins tokens that add up to more than 65,536 bytes" in text
+    assert not (at.session_state["lab.session_models"] if "lab.session_models" in at.session_state else {})
