@@ -408,3 +408,59 @@ def test_a_train_page_model_too_big_to_read_back_is_not_kept_and_says_why() -> N
     text = main_text(at).replace("\\", "")
     assert "Not kept for the other pages: The model's merge 17 joins tokens that add up to more than 65,536 bytes" in text
     assert not (at.session_state["lab.session_models"] if "lab.session_models" in at.session_state else {})
+
+
+# -- a long piece costs n log n, not n squared ---------------------------------------------------------------
+
+
+def _replace_loop(tok, s: str, never: int) -> str:
+    """The merge loop of Tokenizer._bpe for short pieces, run on any length: the reference."""
+    from itertools import repeat
+    from operator import add
+
+    pairs, first = tok._pair_strings, tok.first_merge_id
+    while len(s) > 1:
+        rank = min(map(tok._ranks.get, map(add, s, s[1:]), repeat(never)))
+        if rank >= never:
+            break
+        s = s.replace(pairs[rank], chr(first + rank))
+    return s
+
+
+def test_a_long_piece_gives_the_same_tokens_as_merging_rank_by_rank() -> None:
+    import random
+
+    from tokenizer import train
+
+    rng = random.Random(15)
+    for trial in range(60):
+        alphabet = "ab" if trial % 3 == 0 else "abcd" if trial % 3 == 1 else "abcdefgh"
+        corpus = " ".join("".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30))) for _ in range(40))
+        tok = train(corpus.replace(" ", "") * 2 + " " + corpus, rng.randint(1, 60), unit="chars", split="whitespace",
+                    max_ties=0, table_size=0).tokenizer
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(201, 900)))
+        s = tok._symbols(text)
+        for never in (len(tok.merges), rng.randint(0, len(tok.merges))):
+            assert tok._bpe_long(s, never) == _replace_loop(tok, s, never), (trial, never)
+        assert tok.segment(text, 3) == [ord(c) for c in _replace_loop(tok, s, 3)]
+
+
+def test_a_long_text_without_spaces_encodes_in_bounded_time() -> None:
+    """A lab model of 300 merges on about 290,000 characters with no space (one piece): quadratic before (minutes),
+    now well under a second; run under the CPU limit."""
+    script = (
+        "import json, resource, time\n"
+        "from tokenizer import train\n"
+        "text = open('/work/shared/bench/corpus_100kb.txt', encoding='utf-8').read()\n"
+        "tok = train(text, 300, unit='chars', split='whitespace', max_ties=0, table_size=0).tokenizer\n"
+        "piece = ''.join(text.split())[:60_000] * 5\n"
+        "start = time.process_time(); ids = tok.encode(piece)\n"
+        "print(json.dumps({'cpu_s': time.process_time() - start, 'tokens': len(ids), 'chars': len(piece)}))\n"
+    )
+    if not Path("/work/shared/bench/corpus_100kb.txt").exists():
+        pytest.skip("the bench corpus is not on this machine")
+    done, _, _ = run_limited(["-c", script])
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    assert report["chars"] > 250_000 and report["tokens"] < report["chars"]
+    assert report["cpu_s"] < CPU_BOUND_S, report
