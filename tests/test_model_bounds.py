@@ -464,3 +464,28 @@ def test_a_long_text_without_spaces_encodes_in_bounded_time() -> None:
     report = json.loads(done.stdout.decode().strip().splitlines()[-1])
     assert report["chars"] > 250_000 and report["tokens"] < report["chars"]
     assert report["cpu_s"] < CPU_BOUND_S, report
+
+
+def test_encode_page_upload_chooses_a_good_model_and_refuses_a_hostile_one() -> None:
+    """The one-tokenizer picker (Encode step by step) reads its upload once, keeps the model, chooses it, and lets
+    the file go; a hostile file gets the friendly message and the picker stays on "Upload"."""
+    from tests.apptest_helpers import assert_no_exception, run_page
+    from tokenizer import train
+    from tokenizer.io import tokenizer_to_json
+
+    at = run_page("pages/3_Encode_step_by_step.py")
+    at.selectbox(key="encode.tok").set_value("upload").run()
+    at.file_uploader(key="encode.upload").set_value(("deep.json", deep_narrow(), "application/json")).run()
+    assert_no_exception(at)
+    warnings = " ".join(w.value for w in at.main.get("warning")).replace("\\", "")
+    assert "“deep.json” is not a model this lab can use. The model's merge 257 makes a token 257 merges deep" in warnings
+    assert at.selectbox(key="encode.tok").value == "upload"
+    tok = train("chai chai chaiwala chaat", 4, unit="chars", split="whitespace").tokenizer
+    at.file_uploader(key="encode.upload.1").set_value(("mine.json", tokenizer_to_json(tok).encode(),
+                                                       "application/json")).run()
+    assert_no_exception(at)
+    (key,) = at.session_state["lab.session_models"]
+    assert at.selectbox(key="encode.tok").value == key
+    assert at.session_state["lab.upload_generation.encode.upload"] == 2
+    at.run()  # a rerun keeps the choice: the model is the session's, not the uploader's
+    assert at.selectbox(key="encode.tok").value == key
