@@ -489,3 +489,16 @@ def test_encode_page_upload_chooses_a_good_model_and_refuses_a_hostile_one() -> 
     assert at.session_state["lab.upload_generation.encode.upload"] == 2
     at.run()  # a rerun keeps the choice: the model is the session's, not the uploader's
     assert at.selectbox(key="encode.tok").value == key
+
+
+def test_a_kept_model_that_cannot_be_read_is_reported_not_raised() -> None:
+    """A session model whose JSON no longer reads (kept before a limit changed, say) is named with the reason;
+    the page goes on (it raised ValueError before)."""
+    from tests.apptest_helpers import assert_no_exception, run_page
+
+    models = {"session:abc": {"title": "Old model", "json": doubling().decode(), "source": "test", "counts": [1]}}
+    at = run_page("pages/3_Encode_step_by_step.py", query_params={"tok": "session:abc", "text": "chai"},
+                  session_state={"lab.session_models": models})
+    assert_no_exception(at)
+    warnings = " ".join(w.value for w in at.main.get("warning")).replace("\\", "")
+    assert "Your model “Old model” cannot be used here: The model's merge 17 joins tokens" in warnings, warnings

@@ -137,7 +137,10 @@ def load(key: str) -> TextTokenizer:
     models = st.session_state.get(SESSION_MODELS) or {}
     if key in models:
         model = models[key]
-        return _model_from_json(model["json"]).named(model["title"], source=model["source"])
+        try:
+            return _model_from_json(model["json"]).named(model["title"], source=model["source"])
+        except ValueError as exc:  # kept models were checked; this is only a safety net
+            raise Unavailable(f"Your model “{model['title']}” cannot be used here: {exc}") from None
     if any(e.key == key for e in real_entries()):
         return _load_real(key)
     raise Unavailable(f"There is no tokenizer called “{key}” here.")
@@ -151,7 +154,10 @@ def trace_counts(key: str) -> dict[int, int] | None:
         return {s.token_id: s.count for s in trace.steps}
     model = (st.session_state.get(SESSION_MODELS) or {}).get(key)
     if model and model.get("counts"):
-        tok = _model_from_json(model["json"])
+        try:
+            tok = _model_from_json(model["json"])
+        except ValueError:
+            return None
         return {tok.first_merge_id + r: c for r, c in enumerate(model["counts"])}
     return None
 
@@ -262,6 +268,7 @@ def keep_session_model(tok: Tokenizer, title: str, *, source: str, counts: Seque
         old = models.get(key)
         if old is not None and old.get("weight") == weight and old["title"] == title:
             if _built.get(old["json"]).merges == tok.merges:  # the same model as before: nothing to redo
+                models[key] = models.pop(key)  # but it is the newest now (the oldest go first)
                 return key
     text = tokenizer_to_json(tok)
     key = SESSION_PREFIX + (ident or hashlib.sha1(text.encode("utf-8")).hexdigest())[:12]
