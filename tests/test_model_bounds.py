@@ -502,3 +502,22 @@ def test_a_kept_model_that_cannot_be_read_is_reported_not_raised() -> None:
     assert_no_exception(at)
     warnings = " ".join(w.value for w in at.main.get("warning")).replace("\\", "")
     assert "Your model “Old model” cannot be used here: The model's merge 17 joins tokens" in warnings, warnings
+
+
+def test_a_long_run_without_spaces_on_train_keeps_each_steps_corpus_view_small() -> None:
+    """A run of 250,000 emoji (1 MB) is one corpus word: each step's corpus view (cached per step, 512 steps) drew
+    all of it, about 16 MB a step; now at most LONG_WORD chips of at most LONG_WORD characters each."""
+    from tests.apptest_helpers import assert_no_exception, run_page
+    from ui.trainview import LONG_WORD
+
+    at = run_page("pages/1_Train_step_by_step.py", timeout=120)
+    at.selectbox(key="train.preset").set_value("own").run()
+    at.text_area(key="train.text").input("😀" * 250_000).run()
+    assert_no_exception(at)
+    for k in (0, 5, 20):
+        at.slider(key="train.step").set_value(k).run()
+        assert_no_exception(at)
+        blocks = [h.proto.body for h in at.get("html") if 'class="tl-words"' in h.proto.body]
+        assert blocks, k
+        assert max(map(len, blocks)) < 4 * LONG_WORD * 1_000, (k, max(map(len, blocks)))
+        assert any(">more<" in b for b in blocks) or k == 20  # the "… 249,800 more tokens" chip (spaces drawn as ·)
