@@ -364,9 +364,13 @@ if trace is not None:
             draw_downloads(trace, run)
     if preset is None:
         title = tv.session_model_title(source, corpus, settings, n_steps)
-        tokenizers.keep_session_model(trace.tokenizer, title, source=f"trained on the Train page ({source.lower()})",
-                                      counts=[s.count for s in trace.steps], ident=run)
-        st.caption(md_escape(f"Kept for this session as “{title}”: pick it on Tokenize anything or Encode step by step."))
+        try:
+            tokenizers.keep_session_model(trace.tokenizer, title, source=f"trained on the Train page ({source.lower()})",
+                                          counts=[s.count for s in trace.steps], ident=run)
+        except ValueError as exc:  # a model bigger than the lab reads back (e.g. one token of a whole page)
+            st.caption(md_escape(f"Not kept for the other pages: {exc}"))
+        else:
+            st.caption(md_escape(f"Kept for this session as “{title}”: pick it on Tokenize anything or Encode step by step."))
 
 too_long = publish(url_params)
 if "text" in too_long:

@@ -19,8 +19,9 @@ end-of-word marker (if any) is 256, and merges start after them.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from .model import Tokenizer, TrainConfig
 from .textfile import read_limited, refuse_wide_json, write_file
@@ -46,10 +47,31 @@ def tokenizer_to_json(tokenizer: Tokenizer) -> str:
 # A model's numbers are ids and counts: none has more digits than this. A longer number is
 # refused while the file is parsed, before Python's own limit (4,300 digits) and its advice.
 _MAX_DIGITS = 18
-# The tokens of a model, added up, are at most this many base symbols long. A model trained
-# in the lab is far below it (a token is never longer than a word of its corpus); a file
-# whose merges double a token again and again would otherwise fill the memory.
-MAX_TOTAL_TOKEN_LENGTH = 1 << 28
+
+# -- what a model may make -------------------------------------------------------------------------
+# Each limit is checked while the file is read, before the tokenizer (or anything as big) is built,
+# and has a wide margin over what models need: GPT-4o's o200k_base has 199,998 tokens, the longest
+# 128 bytes, 1.4 MB of tokens in all, none more than 10 merges deep; a lab model of 5,000 merges of
+# the 1 MB bench corpus: longest token 46 bytes, 15 deep, 36 KB in all (figures: bench/bench_model_bounds.py).
+MAX_MODEL_FILE_BYTES = 16_000_000
+"""A model file is read up to this size (a model at every limit below, as the lab saves it, is ~10 MB)."""
+MAX_MERGES = 250_000
+"""Merges in one model: more than o200k_base's 199,742; each merge costs the tokenizer about 1 KB."""
+MAX_BASE_SYMBOLS = 1 << 18
+"""Base symbols of a character-level model (262,144): every character Unicode has assigned (~160,000) fits."""
+MAX_TOKEN_BYTES = 1 << 16
+"""The longest token, in bytes (65,536): real tokenizers' longest is 128 bytes; a corpus that repeats a
+whole page without a space makes a token of a few KB."""
+MAX_MERGE_DEPTH = 256
+"""How many merges deep a token may be built (a merge's depth is one more than its deeper part's):
+real tokenizers and the lab's own models stay under 25; the merge-tree view walks the tree by recursion."""
+MAX_VOCAB_BYTES = 1 << 24
+"""All tokens' bytes added up (16 MiB): 12 times o200k_base's 1.4 MB. The tokenizer holds each token's
+bytes and its label, and an export writes each twice: this is what bounds its memory."""
+MAX_MARKER_CHARS = 32
+"""The end-of-word marker ("</w>") is part of the label of every token that ends a word."""
+_MAX_JSON_VALUES = 3 * MAX_MERGES + 2 * MAX_BASE_SYMBOLS + 1_000
+"""A model file at every limit has about this many JSON values (a merge is three: the pair and two ids)."""
 
 
 class _Refused(Exception):
@@ -109,19 +131,41 @@ def tokenizer_from_dict(data: Any) -> Tokenizer:
     marker = config_data.get("end_of_word")
     if marker is not None and not _is_text(marker):
         raise ValueError(f"The model's end-of-word marker must be text or null, not {_show(marker)}.")
-    config = TrainConfig(**config_data)
+    marker = config_data.get("end_of_word")
+    if marker is not None and len(marker) > MAX_MARKER_CHARS:
+        raise ValueError(
+            f"The model's end-of-word marker is {len(marker):,} characters long; the lab reads markers of up to "
+            f"{MAX_MARKER_CHARS} (such as '</w>'), as it is part of the label of every token that ends a word."
+        )
     merges = data.get("merges")
+    if isinstance(merges, list) and len(merges) > MAX_MERGES:
+        raise ValueError(
+            f"The model has {len(merges):,} merges; the lab reads models of up to {MAX_MERGES:,} merges "
+            "(GPT-4o's tokenizer has 199,742)."
+        )
+    base = data.get("base")
+    if isinstance(base, list) and len(base) > MAX_BASE_SYMBOLS:
+        raise ValueError(
+            f"The model has {len(base):,} base symbols; the lab reads models of up to {MAX_BASE_SYMBOLS:,} "
+            "(more than every character Unicode has assigned)."
+        )
+    config = TrainConfig(**config_data)
     if not isinstance(merges, list) or not all(
         isinstance(m, list) and len(m) == 2 and all(_is_whole_number(i) for i in m) for m in merges
     ):
         raise ValueError("The model's 'merges' must be a list of [id, id] pairs.")
-    base = data.get("base")
     if config.unit == "chars":
         if not isinstance(base, list) or not all(isinstance(s, str) and s for s in base):
             raise ValueError("A character-unit model needs 'base': the list of its base symbols.")
         bad = next((s for s in base if not _is_text(s)), None)
         if bad is not None:
             raise ValueError(f"The model's base symbol {bad!r} is not a character (a lone surrogate).")
+        long = next((s for s in base if len(s) != 1 and s != config.end_of_word), None)
+        if long is not None:
+            raise ValueError(
+                f"The model's base symbol {_show(long)} ({len(long):,} characters) is not one character "
+                "(nor the end-of-word marker)."
+            )
         if config.end_of_word is not None and config.end_of_word not in base:
             # The trainer lists the marker among the base symbols, right after the first word's characters.
             raise ValueError(
@@ -130,7 +174,7 @@ def tokenizer_from_dict(data: Any) -> Tokenizer:
             )
     elif base is not None:
         raise ValueError("A byte-level model has no 'base' list (its base is the 256 bytes): remove it.")
-    _check_merge_ids(config, base, merges)
+    model_figures(config.unit, base, config.end_of_word, merges)
     tokenizer = Tokenizer(config, [tuple(m) for m in merges], base)
     size = data.get("vocab_size")
     if size is not None and not _is_whole_number(size):
@@ -140,14 +184,34 @@ def tokenizer_from_dict(data: Any) -> Tokenizer:
     return tokenizer
 
 
-def _check_merge_ids(config: TrainConfig, base: list[str] | None, merges: list[list[int]]) -> None:
-    """Every merge joins two ids that exist before it, and the tokens stay a sane length."""
-    if config.unit == "bytes":
-        lengths = [1] * 256 + ([0] if config.end_of_word is not None else [])
+@dataclass(frozen=True)
+class ModelFigures:
+    """What a model's merges make, in the terms of the limits above."""
+
+    merges: int
+    base: int
+    longest_token: int  # bytes
+    depth: int  # merges deep, of the deepest token
+    vocab_bytes: int  # every token's bytes, added up
+
+
+def model_figures(
+    unit: str, base: Sequence[str] | None, end_of_word: str | None, merges: Sequence[Sequence[int]], *, check: bool = True
+) -> ModelFigures:
+    """Walk the merges once, in order, with two numbers per id (its bytes and its depth): every merge
+    joins two ids that exist before it, and no pair is merged twice; with ``check``, stop (ValueError)
+    at the first merge that makes more than the lab reads, saying which limit and what the file has."""
+    if unit == "bytes":
+        lengths = [1] * 256 + ([0] if end_of_word is not None else [])
     else:
         assert base is not None
-        lengths = [0 if s == config.end_of_word else 1 for s in base]
+        lengths = [0 if s == end_of_word else len(s.encode("utf-8", "surrogatepass")) for s in base]
+    depths = [0] * len(lengths)
     total = sum(lengths)
+    longest = max(lengths, default=0)
+    deepest = 0
+    seen: dict[int, int] = {}
+    stride = len(lengths) + len(merges)
     for rank, (a, b) in enumerate(merges):
         new = len(lengths)
         for i in (a, b):
@@ -155,13 +219,54 @@ def _check_merge_ids(config: TrainConfig, base: list[str] | None, merges: list[l
                 raise ValueError(f"Merge {rank + 1} uses id {i}: ids are 0 or more.")
             if i >= new:
                 raise ValueError(f"Merge {rank + 1} uses id {i}, which does not exist yet (ids so far: 0 to {new - 1}).")
-        lengths.append(lengths[a] + lengths[b])
-        total += lengths[-1]
-        if total > MAX_TOTAL_TOKEN_LENGTH:
+        first = seen.setdefault(a * stride + b, rank)
+        if first != rank:
+            raise ValueError(f"Merge {rank + 1} merges the pair ({a}, {b}) again (merge {first + 1} already did).")
+        size = lengths[a] + lengths[b]
+        depth = 1 + max(depths[a], depths[b])
+        lengths.append(size)
+        depths.append(depth)
+        total += size
+        longest = max(longest, size)
+        deepest = max(deepest, depth)
+        if not check:
+            continue
+        if size > MAX_TOKEN_BYTES:
             raise ValueError(
-                f"The model's merges build tokens that add up to more than {MAX_TOTAL_TOKEN_LENGTH:,} symbols "
-                f"(by merge {rank + 1}): no corpus the lab trains on gives that, so this file was not saved by the lab."
+                f"The model's merge {rank + 1} joins tokens that add up to more than {MAX_TOKEN_BYTES:,} bytes "
+                f"({size:,}), the longest token the lab reads (the longest of real tokenizers is 128 bytes)."
             )
+        if depth > MAX_MERGE_DEPTH:
+            raise ValueError(
+                f"The model's merge {rank + 1} makes a token {depth:,} merges deep; the lab reads tokens up to "
+                f"{MAX_MERGE_DEPTH} merges deep (real tokenizers stay under 25)."
+            )
+        if total > MAX_VOCAB_BYTES:
+            raise ValueError(
+                f"The model's tokens add up to more than {MAX_VOCAB_BYTES:,} bytes (by merge {rank + 1}), the most "
+                "the lab reads (GPT-4o's 200,000 tokens are 1.4 MB)."
+            )
+    return ModelFigures(len(merges), len(lengths) - len(merges), longest, deepest, total)
+
+
+def figures_of(tokenizer: Tokenizer) -> ModelFigures:
+    """The figures of a tokenizer that is already built (e.g. one just trained)."""
+    c = tokenizer.config
+    return model_figures(c.unit, tokenizer.base or None, c.end_of_word, tokenizer.merges, check=False)
+
+
+def check_model_figures(tokenizer: Tokenizer) -> None:
+    """ValueError, as on reading, when a tokenizer (e.g. one just trained) makes more than the lab reads."""
+    c = tokenizer.config
+    model_figures(c.unit, tokenizer.base or None, c.end_of_word, tokenizer.merges)
+
+
+def _count_values(text: str | bytes) -> int:
+    """An upper bound on the JSON values in a text, in C speed: each value after a container's first is
+    preceded by a comma, and each container opens with a bracket."""
+    if isinstance(text, (bytes, bytearray)):
+        return text.count(b",") + text.count(b"[") + text.count(b"{")
+    return text.count(",") + text.count("[") + text.count("{")
 
 
 def _parse_int(text: str) -> int:
@@ -179,6 +284,13 @@ def tokenizer_from_json(text: str | bytes) -> Tokenizer:
     """Parse a model file's text (or bytes) and rebuild the tokenizer; ValueError if it is not one."""
     if isinstance(text, (bytes, bytearray)):
         refuse_wide_json(bytes(text), "This file")  # json.loads would read UTF-16 and UTF-32 too
+    values = _count_values(text)
+    if values > _MAX_JSON_VALUES:
+        raise ValueError(
+            f"This model file is too big: it lists {values:,} values (counting commas and brackets), and a model "
+            f"the lab reads has at most about {_MAX_JSON_VALUES:,} ({MAX_MERGES:,} merges of two ids, "
+            f"{MAX_BASE_SYMBOLS:,} base symbols)."
+        )
     try:
         data = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except _Refused as exc:
@@ -197,9 +309,10 @@ def save(tokenizer: Tokenizer, path: str | Path) -> None:
 
 
 def load(path: str | Path) -> Tokenizer:
-    """Read a model file, or ValueError saying what is wrong (it reads at most 100 MB)."""
+    """Read a model file, or ValueError saying what is wrong (it reads at most :data:`MAX_MODEL_FILE_BYTES`)."""
     try:
-        raw = read_limited(path, f"The model file {str(path)!r}", advice="a model saved by the lab is far smaller")
+        raw = read_limited(path, f"The model file {str(path)!r}", MAX_MODEL_FILE_BYTES,
+                           advice="a model saved by the lab is far smaller")
     except OSError as exc:
         raise ValueError(f"Cannot read the model file {str(path)!r}: {exc.strerror}.") from None
     return tokenizer_from_json(raw)

@@ -22,6 +22,8 @@ check) is reported by name and reason; every other tokenizer keeps working.
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -29,19 +31,25 @@ import streamlit as st
 
 import lessons
 from tokenizer import TextTokenizer, Token, Tokenizer
-from tokenizer.io import tokenizer_from_json, tokenizer_to_json
+from tokenizer.io import ModelFigures, check_model_figures, figures_of, tokenizer_from_json, tokenizer_to_json
 from tokenizer.measure import Measure, measure
 from tokenizer.pretokenize import pattern_words
 from ui import state
 from ui.display import md_code, md_escape, plural
 from ui.engine import preset_trace
-from ui.uploads import MODEL_UPLOAD_MB, uploaded_bytes
+from ui.uploads import MODEL_UPLOAD_MB, forget_upload, uploaded_bytes, uploaded_file
 
 UPLOAD = "upload"
 SESSION_PREFIX = "session:"
 SESSION_MODELS = "lab.session_models"
 MAX_SESSION_MODELS = 8
 MAX_MODEL_BYTES = 5_000_000
+SESSION_MODELS_MB = 64
+"""What one session's models (trained or uploaded) may take in the server's memory together, once built:
+a model of 100,000 merges fits (about 50 MB); the lab's Train page makes models of at most 5,000 (2-3 MB)."""
+BUILT_MODELS_MB = 192
+"""What the built session models of every learner may take together: the least recently used are let go
+(and built again from their JSON, in about a second, when a page needs one)."""
 UNIT_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes"}
 
 
@@ -129,7 +137,10 @@ def load(key: str) -> TextTokenizer:
     models = st.session_state.get(SESSION_MODELS) or {}
     if key in models:
         model = models[key]
-        return _model_from_json(model["json"]).named(model["title"], source=model["source"])
+        try:
+            return _model_from_json(model["json"]).named(model["title"], source=model["source"])
+        except ValueError as exc:  # kept models were checked; this is only a safety net
+            raise Unavailable(f"Your model “{model['title']}” cannot be used here: {exc}") from None
     if any(e.key == key for e in real_entries()):
         return _load_real(key)
     raise Unavailable(f"There is no tokenizer called “{key}” here.")
@@ -143,15 +154,68 @@ def trace_counts(key: str) -> dict[int, int] | None:
         return {s.token_id: s.count for s in trace.steps}
     model = (st.session_state.get(SESSION_MODELS) or {}).get(key)
     if model and model.get("counts"):
-        tok = _model_from_json(model["json"])
+        try:
+            tok = _model_from_json(model["json"])
+        except ValueError:
+            return None
         return {tok.first_merge_id + r: c for r, c in enumerate(model["counts"])}
     return None
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+def model_weight(figures: ModelFigures) -> int:
+    """What a lab model takes in memory once built, in bytes, as measured (bench/bench_model_bounds.py): about
+    500 bytes for each id (its tables) and three for each byte of its tokens (the bytes and the label)."""
+    return 500 * (figures.base + figures.merges) + 3 * figures.vocab_bytes
+
+
+class _BuiltModels:
+    """Session models, built, for every learner: keyed by their JSON text (the very string the session keeps, so
+    this holds no second copy of it), at most ``budget`` bytes of them; the least recently used go first."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self._lock = threading.Lock()
+        self._items: OrderedDict[str, tuple[Tokenizer, int]] = OrderedDict()
+        self._weight = 0
+
+    def get(self, text: str) -> Tokenizer:
+        with self._lock:
+            item = self._items.get(text)
+            if item is not None:
+                self._items.move_to_end(text)
+                return item[0]
+        tok = tokenizer_from_json(text)  # outside the lock: two learners may build one model at once
+        self.put(text, tok)
+        return tok
+
+    def put(self, text: str, tok: Tokenizer, weight: int | None = None) -> None:
+        weight = (weight if weight is not None else model_weight(figures_of(tok))) + 2 * len(text)
+        with self._lock:
+            old = self._items.pop(text, None)
+            if old is not None:
+                self._weight -= old[1]
+            self._items[text] = (tok, weight)
+            self._weight += weight
+            while self._weight > self.budget and len(self._items) > 1:
+                _, (_, gone) = self._items.popitem(last=False)
+                self._weight -= gone
+
+    @property
+    def weight(self) -> int:
+        return self._weight
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._weight = 0
+
+
+_built = _BuiltModels(BUILT_MODELS_MB * 1_000_000)
+
+
 def _model_from_json(text: str) -> Tokenizer:
     """A lab model once per distinct JSON text (raises ValueError with a friendly message)."""
-    return tokenizer_from_json(text)
+    return _built.get(text)
 
 
 def load_model_file(data: bytes) -> Tokenizer:
@@ -171,7 +235,7 @@ def load_model_file(data: bytes) -> Tokenizer:
             "Upload the .json file the Train page downloads."
         ) from None
     try:
-        return _model_from_json(text)
+        return tokenizer_from_json(text)  # kept (and built once) only if it is kept for the session
     except ValueError as exc:
         raise ValueError(f"{exc} Upload the .json file the Train page downloads.") from None
     except RecursionError:
@@ -185,14 +249,35 @@ def load_model_file(data: bytes) -> Tokenizer:
 # -- session models --------------------------------------------------------------------------------
 def keep_session_model(tok: Tokenizer, title: str, *, source: str, counts: Sequence[int] = (), ident: str = "") -> str:
     """Keep a model for this session's pickers; returns its key. ``ident`` tells two models apart
-    (e.g. a hash of corpus and settings); the same ident replaces, a new one is added."""
-    text = tokenizer_to_json(tok)
-    ident = ident or hashlib.sha1(text.encode("utf-8")).hexdigest()
-    key = SESSION_PREFIX + ident[:12]
+    (e.g. a hash of corpus and settings); the same ident replaces, a new one is added.
+
+    The session keeps one copy, the model's JSON; the built model is shared (:class:`_BuiltModels`). A session
+    keeps at most :data:`MAX_SESSION_MODELS` models and :data:`SESSION_MODELS_MB` of them (the oldest go first);
+    a model bigger than the lab reads from a file, or than a session may keep, is refused (ValueError, saying why).
+    """
+    check_model_figures(tok)  # what a session keeps, the lab must be able to read back
+    weight = model_weight(figures_of(tok))
+    if weight > SESSION_MODELS_MB * 1_000_000:
+        raise ValueError(
+            f"This model would take about {weight / 1e6:,.0f} MB of the server's memory; the models of one "
+            f"session may take up to {SESSION_MODELS_MB} MB together (a model of about 100,000 merges)."
+        )
     models = st.session_state.setdefault(SESSION_MODELS, {})
+    if ident:
+        key = SESSION_PREFIX + ident[:12]
+        old = models.get(key)
+        if old is not None and old.get("weight") == weight and old["title"] == title:
+            if _built.get(old["json"]).merges == tok.merges:  # the same model as before: nothing to redo
+                models[key] = models.pop(key)  # but it is the newest now (the oldest go first)
+                return key
+    text = tokenizer_to_json(tok)
+    key = SESSION_PREFIX + (ident or hashlib.sha1(text.encode("utf-8")).hexdigest())[:12]
     models.pop(key, None)
-    models[key] = {"title": title, "json": text, "source": source, "counts": list(counts)}
-    while len(models) > MAX_SESSION_MODELS:
+    models[key] = {"title": title, "json": text, "source": source, "counts": list(counts), "weight": weight}
+    _built.put(text, tok, weight)
+    while len(models) > MAX_SESSION_MODELS or (
+        len(models) > 1 and sum(m.get("weight", 0) for m in models.values()) > SESSION_MODELS_MB * 1_000_000
+    ):
         models.pop(next(iter(models)))
     return key
 
@@ -250,24 +335,45 @@ def _param(page: str, name: str, default: str) -> state.Param:
     return state.Param(page, name, default, max_len=400)
 
 
-def _upload(page: str) -> str | None:
-    """The model uploader; on a good file, keeps the model and returns its key."""
-    data, name = uploaded_bytes(
+def _take_upload(page: str, upload_key: str) -> str | None:
+    """Read the file in the uploader, keep its model for the session and let the file go; returns the model's key,
+    or None (the reason waits in the session for the page to show). A refused file leaves nothing behind."""
+    file = uploaded_file(upload_key)
+    if file is None:
+        return None
+    name = file.name
+    try:
+        tok = load_model_file(file.getvalue())
+        del file
+        key = keep_session_model(tok, f"Uploaded: {name}", source=f"uploaded file {name}")
+    except ValueError as exc:
+        st.session_state[f"{page}._upload_error"] = f"“{name}” is not a model this lab can use. {exc}"
+        key = None
+    forget_upload(upload_key)
+    return key
+
+
+def _upload_into_choice(page: str, upload_key: str, choice_key: str) -> None:
+    """on_change of pick_one's model uploader: keep the model and choose it."""
+    key = _take_upload(page, upload_key)
+    if key is not None:
+        st.session_state[choice_key] = key
+
+
+def _upload(page: str, choice_key: str) -> None:
+    """The model uploader; a good file becomes a model of the session, chosen in the picker."""
+    uploaded_bytes(
         "Model file (.json from the Train page)", key=f"{page}.upload", types=["json"], limit_mb=MODEL_UPLOAD_MB,
         help="On the Train page, train a model and download it as JSON; upload that file here.",
+        on_change=_upload_into_choice, args=(page, f"{page}.upload", choice_key),
     )
-    if data is None:
-        st.info(
-            "Upload a model file: the .json the Train page downloads after training. Or pick another tokenizer.",
-            icon=":material/upload_file:",
-        )
-        return None
-    try:
-        tok = load_model_file(data)
-    except ValueError as exc:
-        st.warning(md_escape(f"“{name}” is not a model this lab can use. {exc}"), icon=":material/warning:")
-        return None
-    return keep_session_model(tok, f"Uploaded: {name}", source=f"uploaded file {name}")
+    error = st.session_state.pop(f"{page}._upload_error", None)
+    if error:
+        st.warning(md_escape(error), icon=":material/warning:")
+    st.info(
+        "Upload a model file: the .json the Train page downloads after training. Or pick another tokenizer.",
+        icon=":material/upload_file:",
+    )
 
 
 def pick_one(
@@ -299,9 +405,8 @@ def pick_one(
                        "(trained on the Train page, or uploaded).")
     state.publish([param])
     if key == UPLOAD:
-        key = _upload(page)
-        if key is None:
-            return UPLOAD, None
+        _upload(page, param.skey)
+        return UPLOAD, None
     try:
         tok = load(key)
     except Unavailable as exc:
@@ -313,15 +418,9 @@ def pick_one(
 
 def _upload_into_selection(page: str, upload_key: str, selection_key: str) -> None:
     """on_change of the model uploader beside a multiselect: keep the model and add it to the selection."""
-    file = st.session_state.get(upload_key)
-    if file is None:
+    key = _take_upload(page, upload_key)
+    if key is None:
         return
-    try:
-        tok = load_model_file(file.getvalue())
-    except ValueError as exc:
-        st.session_state[f"{page}._upload_error"] = f"“{file.name}” is not a model this lab can use. {exc}"
-        return
-    key = keep_session_model(tok, f"Uploaded: {file.name}", source=f"uploaded file {file.name}")
     chosen = list(st.session_state.get(selection_key) or [])
     if key not in chosen:
         chosen.append(key)

@@ -371,7 +371,7 @@ def count_breakdown(run: str, _trace: Trace, k: int) -> str:
     sources, complete = trace.pair_sources(k)
     terms = []
     for src in sources[:MAX_SOURCES]:
-        word = visible_token(src.word)
+        word = visible_token(_cut(src.word))
         terms.append(f"{word} ×{src.word_count}" if src.in_word == 1 else f"{word} {src.in_word}×{src.word_count}")
     rest = sources[MAX_SOURCES:]
     rest_sum = s.count - sum(src.adds for src in sources[:MAX_SOURCES])
@@ -380,7 +380,7 @@ def count_breakdown(run: str, _trace: Trace, k: int) -> str:
         more = f"{plural(n_more, 'more word')}" if n_more is not None else "the other words"
         terms.append(f"{rest_sum:,} from {more}")
     twice = next((src for src in sources[:MAX_SOURCES] if src.in_word > 1), None)
-    note = (f" (“{visible_token(twice.word)} {twice.in_word}×{twice.word_count}”: the pair is in it {times(twice.in_word)}, "
+    note = (f" (“{visible_token(_cut(twice.word))} {twice.in_word}×{twice.word_count}”: the pair is in it {times(twice.in_word)}, "
             f"and it occurs {times(twice.word_count)})") if twice else ""
     return f"How {s.count:,} adds up, each word counted as often as it occurs{note}:\n{' + '.join(terms)} = {s.count:,}"
 
@@ -392,7 +392,7 @@ def explain(run: str, _trace: Trace, k: int) -> str:
     s = _trace.steps[k - 1]
     if s.count == 1:
         sources, _ = _trace.pair_sources(k, max_words=5_000)
-        where = f" in “{visible_token(sources[0].word)}”" if sources else ""
+        where = f" in “{visible_token(_cut(sources[0].word))}”" if sources else ""
         text += (
             f"\nThis pair occurs just once in the whole corpus{where}: merging it memorises part of one word "
             "rather than learning a piece that many words share."
@@ -451,15 +451,29 @@ def _top_words(run_key: str, _trace: Trace, limit: int) -> list[tuple[str, int]]
     return [_trace.words[i] for i in order[:limit]]
 
 
+LONG_WORD = 200
+"""A corpus "word" (a piece with no space) is drawn with at most this many chips, each chip and the word itself
+at most this many characters: a 1 MB run of one emoji is one word, and each step's view of it (cached per step)
+would otherwise hold megabytes."""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= LONG_WORD else text[:LONG_WORD] + "…"
+
+
 def word_chips(trace: Trace, word: str, k: int, highlight_id: int | None = None) -> list[Chip]:
     tok = trace.tokenizer
     chips = []
-    for token_id in tok.segment(word, k):
+    ids = tok.segment(word, k)
+    for token_id in ids[:LONG_WORD]:
         if token_id == UNKNOWN_ID:  # cannot happen for training words; be safe
             chips.append(Chip("?", None, known=False))
             continue
-        chips.append(Chip(tok.label(token_id), token_id, whole=tok.is_whole(token_id),
-                          highlight=token_id == highlight_id, data=tok.token_bytes(token_id)))
+        label = tok.label(token_id)
+        chips.append(Chip(_cut(label), token_id, whole=tok.is_whole(token_id), highlight=token_id == highlight_id,
+                          data=tok.token_bytes(token_id) if len(label) <= LONG_WORD else None))
+    if len(ids) > LONG_WORD:
+        chips.append(Chip(f"… {len(ids) - LONG_WORD:,} more tokens", None))
     return chips
 
 
@@ -467,7 +481,7 @@ def word_chips(trace: Trace, word: str, k: int, highlight_id: int | None = None)
 def corpus_html(run: str, _trace: Trace, k: int, *, highlight_id: int | None = None, limit: int = TOP_WORDS) -> str:
     """The most frequent corpus words after ``k`` merges: each word, its chips, its count (cached per run and step)."""
     trace = _trace
-    rows = [(word, word_chips(trace, word, k, highlight_id), count) for word, count in _top_words(run, trace, limit)]
+    rows = [(_cut(word), word_chips(trace, word, k, highlight_id), count) for word, count in _top_words(run, trace, limit)]
     return CHIPS_CSS + word_rows_html(rows)
 
 
@@ -523,10 +537,10 @@ def step_header_html(run: str, _trace: Trace, k: int, *, hide_winner: bool = Fal
     tok = trace.tokenizer
 
     def chip(label: str, token_id: int, hl: bool = False) -> str:
-        c = Chip(label, token_id, whole=tok.is_whole(token_id), highlight=hl)
+        c = Chip(_cut(label), token_id, whole=tok.is_whole(token_id), highlight=hl)
         return chips_html([c], label="token", runs=False)
 
-    title = html.escape(step_summary(trace, k), quote=True)
+    title = html.escape(_cut(step_summary(trace, k)), quote=True)
     return (
         CHIPS_CSS + box.replace('class="tl-step"', f'class="tl-step" title="{title}"')
         + f"<strong>Merge {k} of {n}:</strong>"

@@ -35,7 +35,7 @@ def uploaded_bytes(
     file = where.file_uploader(
         f"{label} (up to {limit_mb} MB)",
         type=list(types),
-        key=key,
+        key=widget_key(key),
         max_upload_size=_RECEIVE_MB,
         help=help,
         on_change=on_change,
@@ -44,6 +44,36 @@ def uploaded_bytes(
     if file is None:
         return None, None
     return file.getvalue(), file.name
+
+
+_GENERATION = "lab.upload_generation."
+
+
+def widget_key(key: str) -> str:
+    """The uploader's widget key now: ``key`` until :func:`forget_upload` gave it a new one."""
+    generation = st.session_state.get(_GENERATION + key, 0)
+    return f"{key}.{generation}" if generation else key
+
+
+def uploaded_file(key: str):
+    """The file in the uploader ``key`` (a Streamlit UploadedFile), or None; for on_change callbacks."""
+    return st.session_state.get(widget_key(key))
+
+
+def forget_upload(key: str) -> None:
+    """Let go of the file in the uploader ``key`` once it has been read (kept as something smaller, or refused):
+    Streamlit would otherwise hold its bytes, up to the 50 MB it accepts, for the rest of the session. Its bytes
+    are dropped now, and the uploader comes back empty under a new widget key (so its old value goes too)."""
+    file = st.session_state.get(widget_key(key))
+    file_id = getattr(file, "file_id", None)
+    if file_id:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        ctx = get_script_run_ctx()
+        remove = getattr(getattr(ctx, "uploaded_file_mgr", None), "remove_file", None)
+        if ctx is not None and remove is not None:  # the in-memory manager (the server's and AppTest's) has it
+            remove(ctx.session_id, file_id)
+    st.session_state[_GENERATION + key] = st.session_state.get(_GENERATION + key, 0) + 1
 
 
 def decode_text_file(data: bytes, limit_bytes: int = TEXT_UPLOAD_BYTES) -> tuple[str | None, str | None]:
@@ -73,4 +103,5 @@ def too_big(size_bytes: int, limit_bytes: int, advice: str) -> bool:
     return True
 
 
-__all__ = ["MODEL_UPLOAD_MB", "TEXT_UPLOAD_BYTES", "TEXT_UPLOAD_MB", "decode_text_file", "too_big", "uploaded_bytes"]
+__all__ = ["MODEL_UPLOAD_MB", "TEXT_UPLOAD_BYTES", "TEXT_UPLOAD_MB", "decode_text_file", "forget_upload", "too_big",
+           "uploaded_bytes", "uploaded_file", "widget_key"]
