@@ -160,3 +160,19 @@ def run_bounded(
             child.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
             usage.ru_utime + usage.ru_stime, float(peak_kb) / 1024, timed_out,
         )
+
+
+BENCH_DIR = ROOT.parent / "shared" / "bench"  # the project's 1 MB Hindi/English corpus, beside the checkout
+
+
+def bench_text(name: str = "corpus_1mb.txt") -> str:
+    """The bench corpus; where a checkout has no ../shared, the lab's own corpora (English, Hindi, Hinglish)
+    repeated to the same size, so the checks still run on real mixed text."""
+    path = BENCH_DIR / name
+    if path.exists():
+        return path.read_text(encoding="utf-8")
+    import lessons
+
+    size = 1_000_000 if name == "corpus_1mb.txt" else 100_000
+    text = "\n".join(preset.corpus for preset in lessons.presets().values())
+    return (text * (size // len(text.encode()) + 1))[: size // 2]

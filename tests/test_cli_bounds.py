@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests import bounded
-from tests.bounded import Bounded
+from tests.bounded import Bounded, bench_text
 from tokenizer import real
 from tokenizer.cli import COUNT_HOLD_MAX_BYTES, ENCODE_MAX_BYTES
 from tokenizer.model import Tokenizer
@@ -31,20 +31,6 @@ from tokenizer.textfile import MAX_INPUT_BYTES, PIPE_WAIT_S, iter_text
 from tokenizer.train import train
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCH_DIR = ROOT.parent / "shared" / "bench"  # the project's 1 MB Hindi/English corpus, beside the checkout
-
-
-def bench_text(name: str = "corpus_1mb.txt") -> str:
-    """The bench corpus; where a checkout has no ../shared, the lab's own corpora (English, Hindi, Hinglish)
-    repeated to the same size, so the checks still run on real mixed text."""
-    path = BENCH_DIR / name
-    if path.exists():
-        return path.read_text(encoding="utf-8")
-    import lessons
-
-    size = 1_000_000 if name == "corpus_1mb.txt" else 100_000
-    text = "\n".join(preset.corpus for preset in lessons.presets().values())
-    return (text * (size // len(text.encode()) + 1))[: size // 2]
 CPU_LIMIT_S = 30  # the whole subprocess, imports and tokenizer loading included
 MEMORY_LIMIT = 2 * 1024**3  # address space: holding 150 MB of text with its ids would need several times this
 PEAK_MB = 400  # resident memory any case here may reach (a run that holds its input grows past it)

@@ -13,13 +13,12 @@ generously. Models at the limits load, and cost little.
 from __future__ import annotations
 
 import json
-import resource
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.bounded import bench_text, run_bounded
 from tests.cli_helpers import ROOT, assert_one_line_error
 from tokenizer import io as model_io
 
@@ -140,13 +139,8 @@ def at_limits_bytes() -> bytes:
 AT_LIMITS = {"merges": at_limits_merges, "base": at_limits_base, "depth": at_limits_depth, "bytes": at_limits_bytes}
 
 
-def _limits() -> None:
-    resource.setrlimit(resource.RLIMIT_CPU, (CPU_LIMIT_S, CPU_LIMIT_S))
-    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
-
-
 LOAD = """
-import json, resource, sys, time
+import json, sys, time
 from tokenizer import io
 path = sys.argv[1]
 start = time.process_time()
@@ -156,19 +150,17 @@ try:
     outcome = f"loaded: {tok.vocab_size} tokens"
 except ValueError as exc:
     outcome = f"refused: {exc}"
-print(json.dumps({"outcome": outcome, "cpu_s": time.process_time() - start,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+print(json.dumps({"outcome": outcome, "cpu_s": time.process_time() - start}))
 """
 
 
-def run_limited(args: list[str], cwd: Path = ROOT) -> tuple[subprocess.CompletedProcess, float, float]:
-    """Run ``python ARGS`` under the limits: (the process, its CPU seconds, its peak memory in MB)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    done = subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, preexec_fn=_limits,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}, timeout=CPU_LIMIT_S * 4)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return done, cpu, after.ru_maxrss / 1024  # the largest child so far: an upper bound for this one
+def run_limited(args: list[str], cwd: Path = ROOT, stdin: str | None = None) -> tuple[subprocess.CompletedProcess, float, float]:
+    """Run ``python ARGS`` under the limits (tests/bounded.py): (the process, its CPU seconds, its own peak MB)."""
+    run = run_bounded(args, cwd=cwd, stdin=stdin, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+                      cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT, timeout_s=CPU_LIMIT_S * 4)
+    assert not run.timed_out, f"python {' '.join(args[:2])} still ran after {CPU_LIMIT_S * 4} s"
+    done = subprocess.CompletedProcess(args, run.code, run.out.encode("utf-8"), run.err.encode("utf-8"))
+    return done, run.cpu_s, run.peak_mb
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +182,7 @@ def test_the_issues_models_are_as_small_as_reported(hostile_files) -> None:
 
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_a_hostile_model_is_refused_by_tokenizer_io_within_bounds(hostile_files, name) -> None:
-    done, _, _ = run_limited(["-c", LOAD, str(hostile_files[name])])
+    done, _, peak_mb = run_limited(["-c", LOAD, str(hostile_files[name])])
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     report = json.loads(done.stdout.decode().strip().splitlines()[-1])
     assert report["outcome"].startswith("refused: "), report
@@ -200,7 +192,7 @@ def test_a_hostile_model_is_refused_by_tokenizer_io_within_bounds(hostile_files,
         assert HOSTILE[name][1] in report["outcome"], report
     assert len(report["outcome"]) < 400, report
     assert report["cpu_s"] < CPU_BOUND_S, report
-    assert report["peak_mb"] < PEAK_BOUND_MB, report
+    assert peak_mb < PEAK_BOUND_MB, (peak_mb, report)
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
@@ -237,11 +229,11 @@ def test_a_model_at_the_limits_loads_cheaply(tmp_path, name) -> None:
     path = tmp_path / "m.json"
     path.write_bytes(AT_LIMITS[name]())
     assert path.stat().st_size < model_io.MAX_MODEL_FILE_BYTES
-    done, _, _ = run_limited(["-c", LOAD, str(path)])
+    done, _, peak_mb = run_limited(["-c", LOAD, str(path)])
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     report = json.loads(done.stdout.decode().strip().splitlines()[-1])
     assert report["outcome"].startswith("loaded: "), report
-    assert report["cpu_s"] < CPU_BOUND_S and report["peak_mb"] < PEAK_BOUND_MB, report
+    assert report["cpu_s"] < CPU_BOUND_S and peak_mb < PEAK_BOUND_MB, (peak_mb, report)
 
 
 def test_the_figures_of_a_lab_model_are_far_inside_the_limits() -> None:
@@ -380,19 +372,19 @@ for name in t.UPLOADS:
     at.run()
 gc.collect()
 print(json.dumps({"warm_mb": warm, "after_mb": rss_mb(), "cpu_s": time.process_time() - start,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "messages": messages,
+                  "messages": messages,
                   "exceptions": [e.message for e in at.exception]}))
 """
 
 
 def test_five_hostile_uploads_leave_the_process_near_its_warm_size() -> None:
-    done, _, _ = run_limited(["-c", SERVED])
+    done, _, peak_mb = run_limited(["-c", SERVED])
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
     report = json.loads(done.stdout.decode().strip().splitlines()[-1])
     assert not report["exceptions"], report
     assert all("is not a model this lab can use" in m for m in report["messages"]), report["messages"]
     assert report["after_mb"] < report["warm_mb"] + 100, report
-    assert report["peak_mb"] < report["warm_mb"] + 300, report
+    assert peak_mb < report["warm_mb"] + 300, (peak_mb, report)
 
 
 def test_a_train_page_model_too_big_to_read_back_is_not_kept_and_says_why() -> None:
@@ -449,17 +441,16 @@ def test_a_long_text_without_spaces_encodes_in_bounded_time() -> None:
     """A lab model of 300 merges on about 290,000 characters with no space (one piece): quadratic before (minutes),
     now well under a second; run under the CPU limit."""
     script = (
-        "import json, resource, time\n"
+        "import json, time\n"
         "from tokenizer import train\n"
-        "text = open('/work/shared/bench/corpus_100kb.txt', encoding='utf-8').read()\n"
+        "import sys\n"
+        "text = sys.stdin.read()\n"
         "tok = train(text, 300, unit='chars', split='whitespace', max_ties=0, table_size=0).tokenizer\n"
         "piece = ''.join(text.split())[:60_000] * 5\n"
         "start = time.process_time(); ids = tok.encode(piece)\n"
         "print(json.dumps({'cpu_s': time.process_time() - start, 'tokens': len(ids), 'chars': len(piece)}))\n"
     )
-    if not Path("/work/shared/bench/corpus_100kb.txt").exists():
-        pytest.skip("the bench corpus is not on this machine")
-    done, _, _ = run_limited(["-c", script])
+    done, _, _ = run_limited(["-c", script], stdin=bench_text("corpus_100kb.txt"))
     assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
     report = json.loads(done.stdout.decode().strip().splitlines()[-1])
     assert report["chars"] > 250_000 and report["tokens"] < report["chars"]
