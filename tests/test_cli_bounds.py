@@ -66,12 +66,22 @@ def assert_refused(run: Bounded, *needles: str) -> str:
 
 
 def pump(total: int, block: bytes):
-    """A ``feed`` writing ``total`` bytes made of ``block`` repeated."""
+    """A ``feed`` writing ``total`` bytes made of ``block`` repeated; when ``block`` is UTF-8 text, the last
+    piece stops at a character's end (a few bytes short of ``total``), so the stream stays valid text."""
+    try:
+        block.decode("utf-8")
+        text = True
+    except UnicodeDecodeError:
+        text = False
+
     def feed(pipe) -> None:
         left = total
         big = block * max(1, (1 << 20) // len(block))
         while left > 0:
             piece = big[:left]
+            if text and len(piece) < len(big):
+                piece = piece.decode("utf-8", "ignore").encode("utf-8")  # drop a character cut at the end
+                left = len(piece)
             pipe.write(piece)
             left -= len(piece)
     return feed
