@@ -9,7 +9,8 @@ script installed once per browser tab by :func:`install` (``ui.layout.page_setup
   after a click on a button of the row, once the run has finished and the result's size has settled (up to
   30 s: a run that opens a whole page takes a while; scrolling by hand meanwhile cancels it),
   the window scrolls just enough to show the whole result (or its top, when it is taller than the
-  window), and not at all when it is already in view. A question drawn in a container keyed with
+  window), and not at all when it is already in view; for 5 s more it is brought back if charts drawn after
+  the run push it out. A question drawn in a container keyed with
   :func:`keep` (``tl-keep-<name>``), and a lesson exercise (keyed ``exercise-...``), is kept in view the same
   way after Check. Autoplay ticks and page loads never
   scroll: only a click does.
@@ -103,14 +104,20 @@ SCRIPT = """
     if (!pending) return;
     if (Date.now() - pending.since > 30000) { pending = null; return; }  // no run, or a result that never settles
     // the 30 s count from the end of the run: on a busy server a run that opens a whole page can take longer
-    if (!idle()) { pending.ran = true; pending.still = 0; pending.since = Date.now(); return; }
+    // (a click can lead to more than one run, e.g. a state change and then the page it opens: follow each)
+    if (!idle()) { pending.ran = true; pending.still = 0; pending.since = Date.now(); pending.brought = 0; return; }
     if (!pending.ran && Date.now() - pending.since < 700) return;  // the run has not started yet
     const el = document.querySelector(pending.target);
     if (!el) return;
     const r = el.getBoundingClientRect(), now = Math.round(r.top) + ':' + Math.round(r.height);
     pending.still = now === pending.last ? pending.still + 1 : 0;
     pending.last = now;
-    if (pending.still >= 2) { bring(el, pending.control); pending = null; }  // unchanged three looks: settled
+    if (pending.still < 2) return;  // unchanged three looks: settled
+    bring(el, pending.control);
+    // charts draw after the run has ended and can push the result down again: keep it in view a few seconds more
+    // (scrolling by hand ends this at once, as above)
+    pending.brought = pending.brought || Date.now();
+    if (Date.now() - pending.brought > 5000) pending = null;
   }, 80);
 
   // -- a narrow screen: close the sidebar after navigation ---------------------------------------------
