@@ -117,7 +117,7 @@ def figures(real: bool) -> None:
 
 def real_figures(name: str) -> model_io.ModelFigures:
     """A tiktoken vocabulary's figures: each token's merge is found by encoding it with the ranks below its own."""
-    from tokenizer import real
+    from family import real
 
     ranks = real.load(name)._enc._mergeable_ranks
     depth: dict[bytes, int] = {}

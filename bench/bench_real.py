@@ -1,4 +1,4 @@
-"""Benchmark of the production tokenizers (``tokenizer.real``), with the lab's own BPE as a yardstick.
+"""Benchmark of the production tokenizers (``family.real``), with the lab's own BPE as a yardstick.
 
 Not a test: it prints figures measured side by side in one run (a shared
 machine's speed drifts, so compare within a run, as ratios).
@@ -40,12 +40,15 @@ if str(ROOT) not in sys.path:
 
 from bench.timing import best_of  # noqa: E402
 
-from tokenizer import real, train
+from tokenizer import train
+
+
+from family import real
 
 FIRST_LOAD = """
 import json, time
 start = time.perf_counter()
-import tokenizer.real as real
+import family.real as real
 imported = time.perf_counter()
 reason = real.status({name!r})
 loaded = time.perf_counter()

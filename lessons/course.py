@@ -201,7 +201,7 @@ def _link(data: Any, where: str, *, label_required: bool = True) -> Link:
 
 def _check_tokenizers(params: dict[str, str], where: str) -> None:
     import lessons
-    from tokenizer import real
+    from family import real
 
     known = {*lessons.presets(), *real.NAMES, "own"}
     for key in URL_KEYS_NAMING_TOKENIZERS:
@@ -385,7 +385,7 @@ def _figures(data: Any, file: str) -> tuple[Figure, ...]:
 def _formatted(value: Any, fmt: str) -> str:
     """A figure as the text shows it: a format spec (``,``, ``.2f``), or ``rupees`` for money (Rs 2.46, Rs 73,800)."""
     if fmt == "rupees":
-        from tokenizer.cost import rupees
+        from analyses.cost import rupees
 
         return rupees(value)
     return format(value, fmt)

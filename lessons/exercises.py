@@ -21,9 +21,9 @@ from functools import lru_cache
 from typing import Any, Callable
 
 from tokenizer import TextTokenizer, Trace, train
-from tokenizer.measure import measure
+from analyses.measure import measure
 from tokenizer.labels import plural
-from tokenizer.textstats import text_counts
+from analyses.textstats import text_counts
 
 KINDS = ("number", "choice", "split", "order", "word")
 
@@ -70,7 +70,7 @@ def tokenizer_for(name: str) -> TextTokenizer:
 
     if name in lessons.presets():
         return preset_trace(name).tokenizer
-    from tokenizer import real
+    from family import real
 
     if name in real.NAMES:
         try:
@@ -82,7 +82,7 @@ def tokenizer_for(name: str) -> TextTokenizer:
 
 def _pair(left: str, right: str) -> str:
     """A pair as a learner reads it, by the lab's display rules (a leading space as ·)."""
-    from ui.display import pair_text
+    from tokenizer.plaintext import pair_text
 
     return pair_text(left, right)
 
@@ -90,7 +90,7 @@ def _pair(left: str, right: str) -> str:
 def _tokens_text(tokens) -> str:
     """The engine's tokens as a learner reads them in text, by the display rules the chips follow (letters in
     brackets after the bytes that make them, a vowel sign on ◌ and named, a space as ·)."""
-    from ui.display import tokens_text
+    from tokenizer.plaintext import tokens_text
 
     return tokens_text([(t.label, t.bytes) for t in tokens])
 
@@ -140,7 +140,7 @@ def op_count_tokens(args: dict) -> Computed:
 def op_split(args: dict) -> Computed:
     """The tokens of ``text`` with ``tokenizer``, as their labels (the learner types them separated by |)."""
     tok = tokenizer_for(_arg(args, "tokenizer", str))
-    from ui.display import visible_token
+    from tokenizer.plaintext import visible_token
 
     tokens = tok.encode_tokens(_arg(args, "text", str))
     shown = [visible_token(t.label) for t in tokens]
@@ -245,7 +245,7 @@ def op_direction(args: dict) -> Computed:
 
 def op_premium(args: dict) -> Computed:
     """Hindi tokens / English tokens (two decimals) for a sentence and its translation with ``tokenizer``."""
-    from tokenizer.measure import premium
+    from analyses.measure import premium
 
     p = premium(tokenizer_for(_arg(args, "tokenizer", str)), _arg(args, "en", str), _arg(args, "hi", str))
     return Computed(round(p.premium, 2), facts=(
@@ -300,7 +300,7 @@ def op_join_difference(args: dict) -> Computed:
 def op_stream_silent(args: dict) -> Computed:
     """Streaming ``text`` token by token with ``tokenizer``: after how many tokens does a careful decoder
     show nothing new (it holds bytes of an unfinished character)?"""
-    from tokenizer.stream import stream
+    from analyses.stream import stream
 
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     events = stream(tok, tok.encode(_arg(args, "text", str)))
@@ -360,7 +360,7 @@ def op_ratio(args: dict) -> Computed:
 
 def op_chunks_silent(args: dict) -> Computed:
     """Feed ``text``'s UTF-8 bytes ``size`` at a time to a careful decoder: how many chunks show nothing?"""
-    from tokenizer.stream import StreamDecoder
+    from analyses.stream import StreamDecoder
 
     data, size = _arg(args, "text", str).encode("utf-8"), _arg(args, "size", int)
     if size < 1:
@@ -375,7 +375,7 @@ def op_wordpiece_at(args: dict) -> Computed:
     """Which pair WordPiece's rule, count(ab) / (count(a) x count(b)), merges at ``step`` of the preset's corpus
     (options: the pairs BPE and WordPiece would pick, and the top pairs by that score)."""
     import lessons
-    from tokenizer.wordpiece import train_by_rule
+    from family.wordpiece import train_by_rule
 
     preset_id = _arg(args, "preset", str)
     presets = lessons.presets()
@@ -394,7 +394,7 @@ def op_wordpiece_at(args: dict) -> Computed:
         if len(options) >= 5:
             break
         options.add(_pair(c.left, c.right))
-    from ui.ruletext import score_sum, tie_sentence, times
+    from family.ruletext import score_sum, tie_sentence, times
 
     facts = (f"WordPiece scores {pair} as {score_sum(s.winner)}; "
              f"BPE would take {_pair(s.other.left, s.other.right)}, seen {times(s.other.count)}.")
@@ -404,7 +404,7 @@ def op_wordpiece_at(args: dict) -> Computed:
     return Computed(pair, options=tuple(sorted(options, key=str.casefold)), also_right=tied, facts=facts)
 
 
-# -- lesson 5: cost, context and speed (the arithmetic is tokenizer.cost's) ----------------------------
+# -- lesson 5: cost, context and speed (the arithmetic is analyses.cost's) ----------------------------
 def _scenario(args: dict) -> dict:
     import lessons
 
@@ -423,7 +423,7 @@ def _language(scenario: dict, args: dict) -> dict:
 
 
 def _article(args: dict):
-    from tokenizer import cost
+    from analyses import cost
 
     sc = _scenario(args)
     lang = _language(sc, args)
@@ -437,7 +437,7 @@ def _article(args: dict):
 def op_article_cost(args: dict) -> Computed:
     """What one article costs in ``language`` in the scenario, in rupees (``part``: total, input or output;
     ``cleaned = true``: after cleaning its input by the scenario's percentage)."""
-    from tokenizer.cost import rupees
+    from analyses.cost import rupees
 
     sc, prices, tokens, a = _article(args)
     part = _opt(args, "part", str, "total")
@@ -454,7 +454,7 @@ def op_article_cost(args: dict) -> Computed:
 
 def op_month_cost(args: dict) -> Computed:
     """What the scenario's articles cost in ``language`` over its days, in whole rupees."""
-    from tokenizer.cost import monthly_cost, rupees
+    from analyses.cost import monthly_cost, rupees
 
     sc, _, _, a = _article(args)
     month = monthly_cost(a.total, articles_per_day=sc["articles_per_day"], days=sc["days"])
@@ -465,7 +465,7 @@ def op_month_cost(args: dict) -> Computed:
 def op_window_fit(args: dict) -> Computed:
     """How many whole ``language`` articles fit in the scenario's context window, with room kept for the reply
     (the output cap) and the safety margin (``what = "used"``: how many tokens they take; ``"room"``: the room)."""
-    from tokenizer.cost import window_fit
+    from analyses.cost import window_fit
 
     sc = _scenario(args)
     fit = window_fit(_language(sc, args)["input_tokens"], window=sc["window"], output_cap=sc["output_cap"],
@@ -479,7 +479,7 @@ def op_window_fit(args: dict) -> Computed:
 
 
 def _presend(args: dict):
-    from tokenizer import cost
+    from analyses import cost
 
     sc = _scenario(args)
     prices = cost.Prices(sc["price_input_per_1000"], sc["price_output_per_1000"])
@@ -488,7 +488,7 @@ def _presend(args: dict):
 
 
 def _presend_facts(c) -> str:
-    from tokenizer.cost import rupees
+    from analyses.cost import rupees
 
     sums = f"{c.prompt:,} + {c.output_cap:,} reply + {c.margin:,} margin = {c.needed:,}"
     if c.accepted:
@@ -522,7 +522,7 @@ def op_presend_tokens(args: dict) -> Computed:
 
 def op_decoding_steps(args: dict) -> Computed:
     """How many decoding steps (one per output token) the reply in ``language`` takes in the scenario."""
-    from tokenizer.cost import speed
+    from analyses.cost import speed
 
     sc = _scenario(args)
     lang = _language(sc, args)

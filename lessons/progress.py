@@ -9,7 +9,7 @@ progress file (not text, not JSON, another format or version, too big) is refuse
 whole, with a message saying what is wrong; an answer that is damaged (no guess,
 a guess no question takes) is refused on its own and named. The guesses that are
 read are then checked against their questions and judged again by the lab
-(``ui/progressview.py``): a file's ``right`` and ``scope`` are never used.
+(``views/progress.py``): a file's ``right`` and ``scope`` are never used.
 
 >>> text = to_json({"lesson:bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training"}})
 >>> from_json(text).guesses

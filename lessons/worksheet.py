@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from .course import Lesson
 from .exercises import ExerciseError, compute
-from ui.display import answer_text
+from tokenizer.plaintext import answer_text
 
 _BLANK = "__________"
 

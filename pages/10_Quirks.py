@@ -10,15 +10,16 @@ from ui.layout import classroom_on, figure, large_type_on, page_setup
 page_setup("Quirks")
 
 import lessons  # noqa: E402
-from tokenizer.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, group_digits  # noqa: E402
-from tokenizer.numbers import indian, international, parse_number  # noqa: E402
-from tokenizer.quirks import FORMATS, MAX_CSV_CHARS, case_forms, count_letter, format_variants  # noqa: E402
-from tokenizer.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark  # noqa: E402
-from ui import predict, state, tables, tokenizers  # noqa: E402
-from ui import quirksview as qv  # noqa: E402
+from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, group_digits  # noqa: E402
+from analyses.numbers import indian, international, parse_number  # noqa: E402
+from analyses.quirks import FORMATS, MAX_CSV_CHARS, case_forms, count_letter, format_variants  # noqa: E402
+from analyses.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark  # noqa: E402
+from ui import predict, state, tables  # noqa: E402
+from ui import choices  # noqa: E402
+from views import quirks as qv  # noqa: E402
 from ui.chips import Chip, chip_from_token  # noqa: E402
 from ui.display import join_words, md_code, md_escape, plural, ratio, visible_token  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 
 PAGE = "quirks"
 C = lessons.content("quirks")
@@ -47,8 +48,8 @@ if not LARGE:
     st.caption("Live examples of the places where token counts surprise people. Edit any of them; every count is "
                "measured with the real tokenizers you pick, offline.")
 lesson_link(7)
-real_keys = [e.key for e in tokenizers.real_entries()]
-chosen = tokenizers.pick_many(PAGE, default=[k for k in ("cl100k_base", "o200k_base") if k in real_keys],
+real_keys = [e.key for e in choices.real_entries()]
+chosen = choices.pick_many(PAGE, default=[k for k in ("cl100k_base", "o200k_base") if k in real_keys],
                               kinds=("real",), label="Real tokenizers", upload=False)
 state.restore(PARAMS)
 tabs = dict(zip(SECTIONS, st.tabs(list(TABS), key=TAB.skey, on_change="rerun")))
@@ -188,7 +189,7 @@ def formatting_section() -> None:
         st.warning(md_escape(f"These records cannot be read: {exc}"), icon=":material/table:")
         return
     variants = format_variants(records)
-    counts = {key: {k: tokenizers.encoded(key, v, qv.MAX_CHIPS).measure.tokens for k, v in variants.items()} for key, _ in chosen}
+    counts = {key: {k: choices.encoded(key, v, qv.MAX_CHIPS).measure.tokens for k, v in variants.items()} for key, _ in chosen}
     table = pd.DataFrame({"format": [FORMATS[k] for k in variants],
                           "characters": [len(v) for v in variants.values()]}
                          | {tok.name: [counts[key][k] for k in variants] for key, tok in chosen})
@@ -258,7 +259,7 @@ def numbers_section() -> None:
     for key, tok, col in cols:
         with col:
             qv.heading(tok)
-            probe = tokenizers.encoded(key, DIGIT_PROBE, 50).tokens
+            probe = choices.encoded(key, DIGIT_PROBE, 50).tokens
             style = digit_style(digit_groups([t.label for t in probe]))
             st.caption(f"Its rule, measured on {DIGIT_PROBE}: {STYLES[style]} "
                        f"({' '.join(visible_token(t.label) for t in probe)}).")
@@ -274,10 +275,10 @@ def numbers_section() -> None:
                      on_change="rerun", icon=":material/pin:") as box:
         if box.open:
             rules = []
-            for entry in tokenizers.real_entries():
+            for entry in choices.real_entries():
                 try:
-                    probe = tokenizers.encoded(entry.key, DIGIT_PROBE, 50).tokens
-                except tokenizers.Unavailable as exc:
+                    probe = choices.encoded(entry.key, DIGIT_PROBE, 50).tokens
+                except choices.Unavailable as exc:
                     rules.append((entry.title, "unavailable here", str(exc)))
                     continue
                 style = digit_style(digit_groups([t.label for t in probe]))
@@ -311,12 +312,12 @@ def letters_section() -> None:
             qv.heading(tok)
             rows = []
             for name, form in space_forms(word)[:2]:  # as typed, and after a space (inside a sentence)
-                found = tokenizers.encoded(key, form, qv.MAX_CHIPS).tokens
+                found = choices.encoded(key, form, qv.MAX_CHIPS).tokens
                 per = letter_counts([t.bytes for t in found], letter)
                 chips = [chip_from_token(t, highlight=n > 0) for t, n in zip(found, per)]
                 rows.append((FORM_NAMES[name], chips, plural(len(found), "token")))
             qv.rows(rows, show_ids=True)
-            tokens = tokenizers.encoded(key, word, qv.MAX_CHIPS).tokens
+            tokens = choices.encoded(key, word, qv.MAX_CHIPS).tokens
             per = letter_counts([t.bytes for t in tokens], letter)
             holding = [f"{md_code(t.label)} ({n})" for t, n in zip(tokens, per) if n]
             where = f"in {join_words(holding)}" if holding else "in no token"

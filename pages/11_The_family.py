@@ -1,8 +1,8 @@
 """The family: BPE beside WordPiece merge by merge, Unigram's pieces and sampled splits, a real tokenizer's
 pipeline stage by stage, and the special tokens of a chat template (curriculum lesson 8).
 
-Read the widgets -> the engine (tokenizer.wordpiece, tokenizer.unigram, tokenizer.pipeline, tokenizer.chat)
-through ui.familyview's caches -> draw with the shared helpers. One part of the lesson is drawn at a time;
+Read the widgets -> the engine (family.wordpiece, family.unigram, family.pipeline, family.chat)
+through views.family's caches -> draw with the shared helpers. One part of the lesson is drawn at a time;
 the merge steps are a fragment, so Next reruns only them.
 """
 
@@ -16,11 +16,12 @@ page_setup("The family")
 
 import lessons  # noqa: E402
 from tokenizer import is_whole  # noqa: E402
-from ui import charts, state, tables, tokenizers, viewport  # noqa: E402
-from ui import familyview as fv  # noqa: E402
+from ui import charts, presets, state, tables, viewport  # noqa: E402
+from ui import choices  # noqa: E402
+from views import family as fv  # noqa: E402
 from ui.chips import CSS, Chip, chip_from_token, chips_html, token_chips  # noqa: E402
 from ui.display import callout_html, is_mark, md_code, md_escape, plural, readable_text  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 
 LARGE = large_type_on()
@@ -46,7 +47,7 @@ def corpus_picker(setting: str) -> tuple[str | None, str, dict[str, state.Param]
     params = fv.corpus_params(preset_id)
     state.restore([fv.TEXT, *params.values()])
     pick, number = st.columns([3, 2] if LARGE else [3, 1.4], vertical_alignment="bottom")
-    pick.selectbox("Corpus", fv.preset_ids(), key=fv.PRESET.skey, format_func=fv.preset_title,
+    pick.selectbox("Corpus", presets.preset_ids(), key=fv.PRESET.skey, format_func=presets.preset_title,
                    on_change=fv.apply_preset,
                    help="The lab's presets (the Train page's worked examples and the English + Hindi news), or your "
                    "own text. Both rules and Unigram train on the same words.")
@@ -59,7 +60,7 @@ def corpus_picker(setting: str) -> tuple[str | None, str, dict[str, state.Param]
                             "corpus supports only a few beyond its characters.")
     preset = lessons.presets().get(preset_id)
     if not LARGE:  # on a projector the screen is for the step itself
-        st.caption(md_escape(f"{fv.preset_title(preset_id)}: {fv.settings_summary(preset_id)}"
+        st.caption(md_escape(f"{presets.preset_title(preset_id)}: {fv.settings_summary(preset_id)}"
                              + (f". {preset.note}" if preset is not None and preset.note else "")))
     if preset is None:
         st.text_area("Your text", key=fv.TEXT.skey, height=110, on_change=STEPPER.reset,
@@ -180,7 +181,7 @@ def part_merges() -> None:
 
 # --- Part 2: Unigram ------------------------------------------------------------------------------
 def part_unigram() -> None:
-    from tokenizer.unigram import UnigramError, minimum_vocab
+    from family.unigram import UnigramError, minimum_vocab
 
     corpus, preset_id, params = corpus_picker("vocab")
     vocab_param, word_param = params["vocab"], params["word"]
@@ -288,18 +289,18 @@ def _use_text(text: str) -> None:
 
 
 def part_pipeline() -> None:
-    from tokenizer.real import TokenizerUnavailable
+    from family.real import TokenizerUnavailable
 
     if not LARGE:
         st.markdown(md_escape(TEXTS["pipeline"]))
     state.restore([fv.PTEXT])
-    real_keys = [e.key for e in tokenizers.real_entries()]
+    real_keys = [e.key for e in choices.real_entries()]
     default = next((k for k in fv.PIPELINE_TOKENIZERS if k in real_keys), None)
     if default is None:
         st.warning("No production tokenizer is installed here, so there is no real pipeline to show.")
         state.publish([fv.PTEXT])
         return
-    key, tok = tokenizers.pick_one(fv.PAGE, default=default, kinds=("real",), label="Real tokenizer", upload=False)
+    key, tok = choices.pick_one(fv.PAGE, default=default, kinds=("real",), label="Real tokenizer", upload=False)
     st.text_area("Text", key=fv.PTEXT.skey, height=90,
                  help=f"Any text; the first {fv.MAX_PIPELINE_CHARS:,} characters are run through the stages.")
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
@@ -359,7 +360,7 @@ def part_pipeline() -> None:
         st.markdown(f"#### 4 · Ids: {plural(s.count, 'token')}")
         st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None, wrap_lines=True)
         st.caption(md_escape(TEXTS["ids"]))
-    tokenizers.about_box([(key, tok)], key=f"{fv.PAGE}.about_open", note=tokenizers.OFFLINE_NOTE)
+    choices.about_box([(key, tok)], key=f"{fv.PAGE}.about_open", note=choices.OFFLINE_NOTE)
 
 
     # --- Part 4: special tokens -----------------------------------------------------------------------
@@ -371,7 +372,7 @@ def _reset_chat() -> None:
 
 
 def part_special() -> None:
-    from tokenizer.real import TokenizerUnavailable
+    from family.real import TokenizerUnavailable
 
     if not LARGE:
         st.markdown(md_escape(TEXTS["special"]))
@@ -407,10 +408,10 @@ def part_special() -> None:
     st.markdown("**Typed as text, or the special token itself?**")
     st.caption(md_escape(TEXTS["endoftext"]))
     c_tok, c_special = st.columns(2)
-    key = c_tok.selectbox("Tokenizer", fv.SPECIAL_TOKENIZERS, key=fv.STOK.skey, format_func=tokenizers.title)
+    key = c_tok.selectbox("Tokenizer", fv.SPECIAL_TOKENIZERS, key=fv.STOK.skey, format_func=choices.title)
     try:
-        tok = tokenizers.load(key)
-    except tokenizers.Unavailable as exc:
+        tok = choices.load(key)
+    except choices.Unavailable as exc:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         state.publish([*fv.MESSAGES, fv.STOK, fv.SPECIAL])
         return

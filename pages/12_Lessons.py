@@ -14,10 +14,12 @@ page_setup("Lessons")
 from lessons.course import course, render_body  # noqa: E402
 from lessons.exercises import ExerciseError  # noqa: E402
 from lessons.worksheet import answer_key_markdown, worksheet_markdown  # noqa: E402
-from ui import lessonview as lv  # noqa: E402
-from ui import predict, progressview, state  # noqa: E402
+from views import lessons as lv  # noqa: E402
+from ui import predict, state  # noqa: E402
+from views import progress  # noqa: E402
 from ui.display import callout_html, md_escape  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
+from ui.links import link  # noqa: E402
 
 PAGE = "lessons"
 COURSE = course()
@@ -76,7 +78,7 @@ def draw_tries() -> None:
     if lesson.tries:
         st.markdown("**Try it in the lab**")
         for item in lesson.tries:
-            lv.link(item)
+            link(item)
 
 
 def body() -> str:
@@ -159,4 +161,4 @@ with st.expander("Worksheets and your progress", icon=":material/download:"):
                            "text/markdown", key=f"{PAGE}.answers", on_click="ignore", icon=":material/key:")
     st.markdown("**Your progress**: your answers and score in this browser session. Save them as a file to carry "
                 "them to another day or another machine, then load the file back here.")
-    progressview.draw(PAGE)
+    progress.draw(PAGE)

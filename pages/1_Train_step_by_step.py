@@ -1,7 +1,7 @@
 """Train step by step: watch BPE learn its merges one at a time.
 
-Read the widgets -> train through ui.engine (cached for every learner) -> draw
-one step of the trace with ui.trainview. The step view is a fragment: a click
+Read the widgets -> train through ui.training (cached for every learner) -> draw
+one step of the trace with views.train. The step view is a fragment: a click
 on Next reruns only it. Step 0 is before any merge; step k shows the pair
 counts *before* merge k, the pair it picked, and the corpus *after* merge k.
 """
@@ -14,13 +14,14 @@ page_setup("Train step by step")
 
 import lessons  # noqa: E402
 from tokenizer import StopReason  # noqa: E402
-from ui import charts, predict, tables, tokenizers, viewport  # noqa: E402
-from ui import trainview as tv  # noqa: E402
+from ui import charts, predict, presets, tables, viewport  # noqa: E402
+from ui import choices  # noqa: E402
+from views import train as tv  # noqa: E402
 from ui.codeview import algorithm_html  # noqa: E402
 from ui.display import callout_html, join_words, md_code, md_escape, plural  # noqa: E402
-from ui.engine import MAX_MERGES, trained_with_progress  # noqa: E402
+from ui.training import MAX_MERGES, trained_with_progress  # noqa: E402
 from ui.layout import figure, find_page, link_params  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 from ui.state import publish, restore  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes  # noqa: E402
@@ -38,7 +39,7 @@ if not LARGE:
 # --- Settings: restored from the link first; a preset decides the defaults ---------------------
 restore([tv.PRESET])
 preset_id = st.session_state[tv.PRESET.skey]
-preset_defaults = tv.preset_settings(preset_id)
+preset_defaults = presets.preset_settings(preset_id)
 params = tv.setting_params(preset_defaults)
 url_params = [tv.PRESET, *params.values(), tv.TEXT, tv.STEP, tv.PREDICT]
 restore(url_params)
@@ -46,9 +47,9 @@ restore(url_params)
 pick, about = st.columns([2, 3] if LARGE else [3, 2], vertical_alignment="bottom")
 pick.selectbox(
     "Corpus",
-    tv.preset_ids(),
+    presets.preset_ids(),
     key=tv.PRESET.skey,
-    format_func=tv.preset_title,
+    format_func=presets.preset_title,
     on_change=tv.apply_preset,
     help="Presets A to F are small worked examples of BPE training; the English + Hindi news presets are the "
     "experiment on who gets the cheap tokens when the merge budget is shared.",
@@ -76,14 +77,14 @@ def draw_settings() -> None:
             "Unit",
             ("chars", "bytes"),
             key=params["unit"].skey,
-            format_func=tv.UNIT_NAMES.get,
+            format_func=presets.UNIT_NAMES.get,
             help="What BPE starts from: Unicode characters (code points), or the UTF-8 bytes of the text (ids 0-255).",
         )
         split = c_split.radio(
             "Pre-split",
             ("whitespace", "regex"),
             key=params["split"].skey,
-            format_func=tv.SPLIT_NAMES.get,
+            format_func=presets.SPLIT_NAMES.get,
             horizontal=True,
             help="BPE merges only inside the pieces the text is first cut into. Whitespace drops the spaces; "
             "the regex keeps what the pattern matches (the default ` ?\\S+` keeps one space before each word).",
@@ -99,9 +100,9 @@ def draw_settings() -> None:
             c_split.caption("With spaces shown: " + md_code(settings.pattern))
         marker = c_marker.selectbox(
             "End-of-word marker",
-            tv.MARKER_CHOICES,
+            presets.MARKER_CHOICES,
             key=params["marker"].skey,
-            format_func=tv.MARKER_NAMES.get,
+            format_func=presets.MARKER_NAMES.get,
             help="A symbol added to the end of every word, so a token can mean 'at the end of a word'.",
         )
         c_marker.text_input("Custom marker", key=params["marker_text"].skey, disabled=marker != "custom", max_chars=12)
@@ -109,7 +110,7 @@ def draw_settings() -> None:
             "Ties",
             ("first", "hf"),
             key=params["ties"].skey,
-            format_func=tv.TIE_NAMES.get,
+            format_func=presets.TIE_NAMES.get,
             help="When pairs share the top count. First seen: the pair met first reading the words in order. "
             "hf: the order Hugging Face tokenizers use.",
         )
@@ -365,7 +366,7 @@ if trace is not None:
     if preset is None:
         title = tv.session_model_title(source, corpus, settings, n_steps)
         try:
-            tokenizers.keep_session_model(trace.tokenizer, title, source=f"trained on the Train page ({source.lower()})",
+            choices.keep_session_model(trace.tokenizer, title, source=f"trained on the Train page ({source.lower()})",
                                           counts=[s.count for s in trace.steps], ident=run)
         except ValueError as exc:  # a model bigger than the lab reads back (e.g. one token of a whole page)
             st.caption(md_escape(f"Not kept for the other pages: {exc}"))

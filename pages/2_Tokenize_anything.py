@@ -12,12 +12,13 @@ page_setup("Tokenize anything")
 import lessons  # noqa: E402
 from tokenizer import Tokenizer, hex_bytes  # noqa: E402
 from tokenizer.provenance import made_by_merges  # noqa: E402
-from tokenizer.textstats import utf8_length  # noqa: E402
-from ui import predict, state, tables, tokenizers, viewport  # noqa: E402
+from analyses.textstats import utf8_length  # noqa: E402
+from ui import predict, state, tables, viewport  # noqa: E402
+from ui import choices  # noqa: E402
 from ui.chips import chip_from_token, token_chips  # noqa: E402
 from ui.display import lone_marks, md_escape, plural, ratio, visible_token  # noqa: E402
 from ui.uploads import too_big  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 from ui.treeview import tree_html  # noqa: E402
 
 PAGE = "tokenize"
@@ -64,9 +65,9 @@ if not classroom_on():  # classroom mode: fewer controls, so the chips are on th
             st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example, args=(example["text"],),
                       type="tertiary")
 
-real_keys = [e.key for e in tokenizers.real_entries()]
+real_keys = [e.key for e in choices.real_entries()]
 default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOKENIZERS)
-chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers (add more to compare them)",
+chosen = choices.pick_many(PAGE, default=default, label="Tokenizers (add more to compare them)",
                               upload=not classroom_on())  # classroom mode: fewer controls
 
 with st.container(horizontal=True, gap="medium", vertical_alignment="center"):
@@ -99,7 +100,7 @@ if "text" in too_long:
 results = []
 for key, tok in chosen:
     try:
-        results.append((key, tok, tokenizers.encoded(key, text, max(MAX_CHIPS, MAX_TABLE_ROWS))))
+        results.append((key, tok, choices.encoded(key, text, max(MAX_CHIPS, MAX_TABLE_ROWS))))
     except ValueError as exc:  # e.g. a lab model whose pre-split pattern backtracks on this text
         st.warning(md_escape(f"{tok.name} cannot encode this text: {exc}"), icon=":material/timer_off:")
 if not results:
@@ -109,7 +110,7 @@ if state.value(PREDICT):  # predict first: every count guessed before any is sho
     waiting = False
     with st.container(border=True):
         for key, tok, enc in results:
-            waiting |= predict.ask(tokenizers.count_question(key, tok, text, enc.measure, scope=PAGE)) is None
+            waiting |= predict.ask(choices.count_question(key, tok, text, enc.measure, scope=PAGE)) is None
         st.caption(f"Your predictions on this page: {predict.score_line(PAGE)}.")
     if waiting:
         st.caption("The counts and the tokens appear once you have predicted each count.")
@@ -289,6 +290,6 @@ if lab:
                     "Token", merged, key=f"{PAGE}.tree_id",
                     format_func=lambda i: f"{visible_token(tok.label(i))}  (id {i})",
                 )
-                st.html(tree_html(tok, pick, tokenizers.trace_counts(key)))
-                if tokenizers.trace_counts(key) is None:
+                st.html(tree_html(tok, pick, choices.trace_counts(key)))
+                if choices.trace_counts(key) is None:
                     st.caption("This model came from a file, so how often each pair was seen is not known here.")

@@ -11,10 +11,11 @@ import lessons  # noqa: E402
 from tokenizer import Tokenizer  # noqa: E402
 from tokenizer.provenance import made_by_merges  # noqa: E402
 from tokenizer.replay import EncodeTrace, encode_trace  # noqa: E402
-from ui import state, tables, tokenizers, viewport  # noqa: E402
+from ui import state, tables, viewport  # noqa: E402
+from ui import choices  # noqa: E402
 from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips  # noqa: E402
 from ui.display import md_code, md_escape, pair_text, plural, visible_token  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 from ui.treeview import tree_html  # noqa: E402
 
@@ -49,7 +50,7 @@ with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example,
                   args=(example["preset"], example["text"]))
 
-key, tok = tokenizers.pick_one(PAGE, default="readers", kinds=("lab", "session"), label="Lab tokenizer")
+key, tok = choices.pick_one(PAGE, default="readers", kinds=("lab", "session"), label="Lab tokenizer")
 state.restore(PARAMS)
 st.text_input("A word or a sentence", key=TEXT.skey,
               help=f"Up to {MAX_CHARS} characters. For long text, use the Tokenize anything page.")
@@ -134,7 +135,7 @@ def draw_tree(final_ids: list[int]) -> None:
         if box.open:
             pick = st.selectbox("Token", merged, key=f"{PAGE}.tree_id",
                                 format_func=lambda i: f"{visible_token(tok.label(i))}  (id {i})")
-            counts = tokenizers.trace_counts(key)
+            counts = choices.trace_counts(key)
             st.html(tree_html(tok, pick, counts))
             if counts is None:
                 st.caption("This model came from a file, so how often each pair was seen is not known here.")

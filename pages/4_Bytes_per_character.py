@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from tokenizer.textstats import text_counts
-from ui import bytesview as bv
-from ui import charts, state, tables, tokenizers
+from analyses.textstats import text_counts
+from views import bytes as bv
+from ui import charts, state, tables
+from ui import choices
 from ui.display import md_escape, visible_token
 from ui.layout import Slides, classroom_on, figure, large_type_on, page_setup
-from ui.lessonview import lesson_link
+from ui.links import lesson_link
 
 page_setup("Bytes per character")
 
@@ -15,7 +16,7 @@ PAGE = "bytes"
 LADDER_TOKENIZERS = ("english-hindi", "english-hindi-fair", "cl100k_base", "o200k_base", "r50k_base")
 SAMPLES = bv.samples()
 SAMPLE = state.Param(PAGE, "sample", "indore-hi", choices=tuple(SAMPLES))
-LADDER_CHOICES = tuple(k for k in LADDER_TOKENIZERS if any(e.key == k for e in tokenizers.entries(("real", "lab"))))
+LADDER_CHOICES = tuple(k for k in LADDER_TOKENIZERS if any(e.key == k for e in choices.entries(("real", "lab"))))
 LADDER = state.Param(PAGE, "tok", LADDER_TOKENIZERS[0], choices=LADDER_CHOICES)
 state.restore([SAMPLE, LADDER])
 # The text defaults to the chosen sample's text, so a link like ?sample=tamil stays short.
@@ -190,15 +191,15 @@ with part("Byte ladder"):
     st.selectbox(
         "Byte-level tokenizer",
         options=list(LADDER_CHOICES),
-        format_func=tokenizers.option_label,
+        format_func=choices.option_label,
         key=LADDER.skey,
         help="The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
         "text), and real byte-level tokenizers of production models.",
     )
     ladder_key = state.value(LADDER)
     try:
-        tokenizers.load(ladder_key)
-    except tokenizers.Unavailable as exc:
+        choices.load(ladder_key)
+    except choices.Unavailable as exc:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         ladder_key = LADDER_TOKENIZERS[0]
     (st.container() if not classroom_on() else st.expander("How to read the ladder")).caption(

@@ -7,11 +7,12 @@ from ui.layout import classroom_on, figure, large_type_on, page_setup
 page_setup("Real tokenizers")
 
 import lessons  # noqa: E402
-from ui import charts, state, tables, tokenizers  # noqa: E402
-from ui import premiumview as pv  # noqa: E402
+from ui import charts, state, tables  # noqa: E402
+from ui import choices  # noqa: E402
+from ui import premium as pv  # noqa: E402
 from ui.chips import chip_from_token, token_chips  # noqa: E402
 from ui.display import md_escape, plural  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 
 PAGE = "real"
 MAX_CHARS = 5_000
@@ -50,8 +51,8 @@ if not english.strip() or not hindi.strip():
 if too_long:
     st.caption("These texts are too long for the page's link; the link keeps the rest of the page.")
 
-real = [e.key for e in tokenizers.real_entries()]
-chosen = tokenizers.pick_many(PAGE, default=real or ["english-hindi", "english-hindi-fair"],
+real = [e.key for e in choices.real_entries()]
+chosen = choices.pick_many(PAGE, default=real or ["english-hindi", "english-hindi-fair"],
                               label="Tokenizers to measure")
 keys = [key for key, _ in chosen]
 if not keys:
@@ -80,8 +81,8 @@ with st.expander("See the tokens", key=f"{PAGE}.tokens_open", on_change="rerun",
     if box.open:
         for key, tok in chosen:
             for lang, text in (("English", english), ("Hindi", hindi)):
-                enc = tokenizers.encoded(key, text, 600)  # cached: the table's counts encoded it already
+                enc = choices.encoded(key, text, 600)  # cached: the table's counts encoded it already
                 st.markdown(f"**{md_escape(tok.name)}**, {lang}: {plural(enc.measure.tokens, 'token')}")
                 token_chips([chip_from_token(t) for t in enc.tokens], label=f"{tok.name}, {lang}", mark_pieces=True)
 
-tokenizers.about_box(chosen, key=f"{PAGE}.about_open", note=tokenizers.OFFLINE_NOTE)
+choices.about_box(chosen, key=f"{PAGE}.about_open", note=choices.OFFLINE_NOTE)

@@ -1,7 +1,7 @@
 """English vs Hindi: who gets the cheap tokens when English and Hindi share one merge budget (lesson 4).
 
 Read the widgets -> the engine's sweep over every share of the training text
-(tokenizer.experiment, cached per texts for every learner by ui.shareview) ->
+(analyses.experiment, cached per texts for every learner by views.english_hindi) ->
 draw. The page opens on the lesson's first row (1 Hindi copy, 100 merges) and
 asks for a prediction before the curves are shown; the step cursor of the
 compression curve is a fragment, so dragging it reruns only that part.
@@ -14,12 +14,12 @@ from ui.layout import classroom_on, figure, large_type_on, page_setup
 page_setup("English vs Hindi")
 
 import lessons  # noqa: E402
-from tokenizer.experiment import split_by_script  # noqa: E402
+from analyses.experiment import split_by_script  # noqa: E402
 from tokenizer.pretokenize import pattern_words  # noqa: E402
 from ui import charts, predict, state, tables, viewport  # noqa: E402
-from ui import shareview as sv  # noqa: E402
+from views import english_hindi as sv  # noqa: E402
 from ui.display import callout_html, md_code, md_escape, plural  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 from ui.uploads import decode_text_file, uploaded_bytes  # noqa: E402
 
 PAGE = sv.PAGE

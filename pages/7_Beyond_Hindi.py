@@ -7,10 +7,11 @@ from ui.layout import figure, large_type_on, page_setup
 page_setup("Beyond Hindi")
 
 import lessons  # noqa: E402
-from ui import charts, state, tables, tokenizers, viewport  # noqa: E402
-from ui import premiumview as pv  # noqa: E402
+from ui import charts, state, tables, viewport  # noqa: E402
+from ui import choices  # noqa: E402
+from ui import premium as pv  # noqa: E402
 from ui.display import join_words, md_escape  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 
 PAGE = "langs"
 LARGE = large_type_on()
@@ -40,9 +41,9 @@ st.markdown(
 lesson_link(5)
 ELSEWHERE = [f"{s.label} ({s.passage})" for s in ALL[1:] if s.passage != ALL[0].passage]
 
-real_keys = [e.key for e in tokenizers.real_entries()]
+real_keys = [e.key for e in choices.real_entries()]
 default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOKENIZERS)
-chosen = tokenizers.pick_many(PAGE, default=default, label="Tokenizers to measure", upload=False)
+chosen = choices.pick_many(PAGE, default=default, label="Tokenizers to measure", upload=False)
 keys = [key for key, _ in chosen]
 
 # a choice here brings the chart it changes into view (ui/viewport.py)
@@ -130,5 +131,5 @@ with st.expander("The sample texts", key=f"{PAGE}.samples_open", on_change="reru
         if MISSING:
             st.caption(md_escape("Not in this gflanguages version, so left out: " + ", ".join(MISSING) + "."))
 
-tokenizers.about_box(chosen, key=f"{PAGE}.about_open",
+choices.about_box(chosen, key=f"{PAGE}.about_open",
                      note="Everything is offline: the vocabularies and the sample texts come from installed packages.")

@@ -8,10 +8,10 @@ from ui.layout import Slides, classroom_on, large_type_on, page_setup
 
 page_setup("Cost, context and speed")
 
-from ui import costview as cv  # noqa: E402
+from views import cost as cv  # noqa: E402
 from ui import state  # noqa: E402
 from ui.display import md_escape  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 
 LARGE = large_type_on()
 state.restore(cv.PARAMS)

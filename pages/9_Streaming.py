@@ -9,13 +9,15 @@ from ui.layout import figure, large_type_on, page_setup
 page_setup("Streaming")
 
 import lessons  # noqa: E402
-from tokenizer.stream import partial_count, so_far  # noqa: E402
-from tokenizer.textstats import utf8_length  # noqa: E402
-from ui import predict, state, streamview, tokenizers, viewport  # noqa: E402
+from analyses.stream import partial_count, so_far  # noqa: E402
+from analyses.textstats import utf8_length  # noqa: E402
+from ui import predict, state, viewport  # noqa: E402
+from views import streaming  # noqa: E402
+from ui import choices  # noqa: E402
 from ui.chips import chip_from_token, chips_html  # noqa: E402
 from ui.display import md_escape, plural  # noqa: E402
 from ui.uploads import too_big  # noqa: E402
-from ui.lessonview import lesson_link  # noqa: E402
+from ui.links import lesson_link  # noqa: E402
 from ui.steps import Stepper  # noqa: E402
 
 PAGE = "stream"
@@ -52,7 +54,7 @@ with st.container(horizontal=True, gap="small", vertical_alignment="center"):
 # first screen, on a projector and on a laptop.
 pick_col, text_col = st.columns([2, 3], gap="medium")
 with pick_col:
-    key, tok = tokenizers.pick_one(PAGE, default="english-hindi", kinds=("lab", "real", "session"))
+    key, tok = choices.pick_one(PAGE, default="english-hindi", kinds=("lab", "real", "session"))
 state.restore(PARAMS)
 text_col.text_area("Text to stream", key=TEXT.skey, height=80 if LARGE else 90,
                    help=f"Any text, up to 1 MB. The first {MAX_STREAM} tokens are streamed step by step; all are "
@@ -70,7 +72,7 @@ if "text" in too_long:
     st.caption("This text is too long to put in the page's link; the link keeps the tokenizer and the step.")
 
 try:
-    enc, events = streamview.events_for(key, text, MAX_STREAM)
+    enc, events = streaming.events_for(key, text, MAX_STREAM)
 except ValueError as exc:  # e.g. a lab model whose pre-split pattern backtracks on this text
     st.warning(md_escape(f"{tok.name} cannot encode this text: {exc}"), icon=":material/timer_off:")
     st.stop()
@@ -119,7 +121,7 @@ def draw_stream() -> None:
     state.publish(PARAMS)
     hidden = False
     if predicting and k:
-        question = streamview.whole_question(run, events, k)
+        question = streaming.whole_question(run, events, k)
         with st.container(border=True):
             hidden = predict.ask(question) is None
             st.caption(f"Your predictions on this page: {predict.score_line('streaming-page')}.")
@@ -127,9 +129,9 @@ def draw_stream() -> None:
     now = so_far(events, shown)
     # what Next changes: both decoders and the token sent
     with st.container(key=viewport.result("stream")), figure("stream-panels"):
-        st.html(streamview.CSS + streamview.panels_html(now, CONTENT["naive"], CONTENT["careful"]))
+        st.html(streaming.CSS + streaming.panels_html(now, CONTENT["naive"], CONTENT["careful"]))
         if shown:
-            st.html(streamview.CSS + streamview.current_html(enc.tokens[shown - 1], events[shown - 1], shown, n))
+            st.html(streaming.CSS + streaming.current_html(enc.tokens[shown - 1], events[shown - 1], shown, n))
     if not shown and predicting:
         st.info("**Predict first** is on: press **Next**, then say whether the first token is whole characters "
                 "before it is shown.", icon=":material/psychology:")
@@ -141,7 +143,7 @@ def draw_stream() -> None:
     st.markdown("**The tokens**" + (" so far (the rest are hidden while you predict)" if predicting else
                                     ", the one just sent outlined"))
     if chips:
-        st.html(streamview.CSS + chips_html(chips, label="the tokens", mark_pieces=True))
+        st.html(streaming.CSS + chips_html(chips, label="the tokens", mark_pieces=True))
     legend = "Dashed border: part of a character, in hex bytes, with the letters the tokens make written under them."
     st.caption(legend)
     if k == n and not hidden:
@@ -163,5 +165,5 @@ def draw_stream() -> None:
 
 
 st.fragment(draw_stream, run_every=STEPPER.run_every())()
-if key in {e.key for e in tokenizers.real_entries()}:  # a production tokenizer: where its data comes from
-    tokenizers.about_box([(key, tok)], key=f"{PAGE}.about_open", note=tokenizers.OFFLINE_NOTE)
+if key in {e.key for e in choices.real_entries()}:  # a production tokenizer: where its data comes from
+    choices.about_box([(key, tok)], key=f"{PAGE}.about_open", note=choices.OFFLINE_NOTE)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from tests import bounded
 from tests.bounded import Bounded, bench_text
-from tokenizer import real
+from family import real
 from tokenizer.cli import COUNT_HOLD_MAX_BYTES, ENCODE_MAX_BYTES
 from tokenizer.model import Tokenizer
 from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN

@@ -1,4 +1,4 @@
-"""The cost engine (tokenizer/cost.py): lesson 5's news app, computed from its inputs; bad inputs; money formatting."""
+"""The cost engine (analyses/cost.py): lesson 5's news app, computed from its inputs; bad inputs; money formatting."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import cost, real, train
-from tokenizer.cost import CostInputError, Prices, rupees
+from tokenizer import train
+from analyses import cost
+from family import real
+from analyses.cost import CostInputError, Prices, rupees
 
 SCENARIO = lessons.data("cost_scenarios")["scenarios"][0]
 EN, HI = SCENARIO["languages"]["english"], SCENARIO["languages"]["hindi"]

@@ -8,10 +8,10 @@ from hypothesis import strategies as st
 
 import lessons
 from tokenizer import GPT2_PATTERN, StopReason, TextTokenizer, Tokenizer, Vocabulary, train
-from tokenizer.measure import measure, premium
+from analyses.measure import measure, premium
 from tokenizer.provenance import made_by_merges, merge_tree, render_text
 from tokenizer.reference import train_reference
-from tokenizer.textstats import text_counts
+from analyses.textstats import text_counts
 
 CHAI = lessons.presets()["chai"]
 LESSON4 = lessons.data("lesson4_english_hindi")

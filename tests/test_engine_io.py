@@ -14,7 +14,7 @@ import lessons
 from tokenizer import UNKNOWN_ID, train
 from tokenizer import io as model_io
 from tokenizer.replay import encode_trace
-from tokenizer.stream import StreamDecoder, stream
+from analyses.stream import StreamDecoder, stream
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSON4 = lessons.data("lesson4_english_hindi")

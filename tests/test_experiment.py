@@ -1,4 +1,4 @@
-"""The English-vs-Hindi experiment in the engine (tokenizer/experiment.py): lesson 4's table, the prefix
+"""The English-vs-Hindi experiment in the engine (analyses/experiment.py): lesson 4's table, the prefix
 property the sweep rests on, merges by script, compression curves and the parallel set."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import lessons
 from tokenizer import train
-from tokenizer.experiment import (
+from analyses.experiment import (
     SCRIPTS,
     compression_curve,
     merges_by_script,

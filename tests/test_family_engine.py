@@ -28,10 +28,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import real, train
-from tokenizer.chat import mistral_chat, template_name
-from tokenizer.pipeline import stages
-from tokenizer.unigram import (
+from tokenizer import train
+from family import real
+from family.chat import mistral_chat, template_name
+from family.pipeline import stages
+from family.unigram import (
     SPACE,
     UnigramError,
     characters,
@@ -39,7 +40,7 @@ from tokenizer.unigram import (
     sentences,
     train_unigram,
 )
-from tokenizer.wordpiece import (
+from family.wordpiece import (
     continuation_labels,
     first_difference,
     symbol_counts,
@@ -324,7 +325,7 @@ def test_sampling_draws_each_segmentation_as_often_as_sentencepiece(text: str, a
 def test_the_same_seed_gives_the_same_draws_in_another_process() -> None:
     code = (
         "import json, lessons\n"
-        "from tokenizer.unigram import train_unigram\n"
+        "from family.unigram import train_unigram\n"
         "m = train_unigram(lessons.presets()['chai'].corpus, 30)\n"
         "print(json.dumps([s.pieces for s in m.sample('chaipoha pohawala', 6, alpha=0.1, seed=5)]))\n"
     )
@@ -408,7 +409,7 @@ def test_the_chat_templates_overhead_is_counted() -> None:
     # The ids are mistral-common's own.
     from mistral_common.protocol.instruct.messages import AssistantMessage, UserMessage
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
-    from tokenizer.chat import _mistral
+    from family.chat import _mistral
 
     kinds = {"user": UserMessage, "assistant": AssistantMessage}
     request = ChatCompletionRequest(messages=[kinds[r](content=c) for r, c in messages])

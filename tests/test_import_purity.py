@@ -1,11 +1,20 @@
-"""The engine is pure Python with no UI: importing it must not pull in the app's libraries."""
+"""The house's layering, tested: every import points down.
+
+    pages (thin) -> views -> ui (the kit) -> lessons (content) -> analyses -> family, tokenizer (the engine)
+
+The engine (``tokenizer``), the production tokenizers and the family (``family``), the analyses and the lessons are
+pure Python with no UI: importing them must not pull in the app's libraries.
+"""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).parents[1]
 UI_MODULES = ("streamlit", "pandas", "altair")
@@ -32,17 +41,72 @@ def test_import_tokenizer_loads_no_ui_libraries():
     assert Path(path).resolve().parent == (ROOT / "tokenizer").resolve()
 
 
-def test_every_engine_module_loads_no_ui_libraries():
+@pytest.mark.parametrize("package", ["tokenizer", "family", "analyses", "lessons"])
+def test_every_module_below_the_ui_loads_no_ui_libraries(package):
     modules, loaded = run_python(
         "import importlib, json, pkgutil, sys\n"
-        "import tokenizer\n"
-        "names = sorted(m.name for m in pkgutil.iter_modules(tokenizer.__path__) if m.name != '__main__')\n"
+        f"import {package} as package\n"
+        "names = sorted(m.name for m in pkgutil.iter_modules(package.__path__) if m.name != '__main__')\n"
         "for name in names:\n"
-        "    importlib.import_module('tokenizer.' + name)\n"
+        f"    importlib.import_module('{package}.' + name)\n"
         f"print(json.dumps([names, [m for m in {UI_MODULES!r} if m in sys.modules]]))\n"
     )
-    assert {"model", "train", "pretokenize", "labels"} <= set(modules)
+    assert len(modules) >= 3
     assert loaded == []
+
+
+#: Each layer and what it may import (of the lab's own packages), lowest first.
+MAY_IMPORT = {
+    "tokenizer": {"tokenizer"},
+    "family": {"tokenizer", "family"},
+    "analyses": {"tokenizer", "family", "analyses"},
+    "lessons": {"tokenizer", "family", "analyses", "lessons"},
+    "ui": {"tokenizer", "family", "analyses", "lessons", "ui"},
+    "views": {"tokenizer", "family", "analyses", "lessons", "ui", "views"},
+    "pages": {"tokenizer", "family", "analyses", "lessons", "ui", "views"},
+}
+#: The one arrow that points sideways: the command line offers the production tokenizers by name.
+EXCEPTIONS = {("tokenizer/cli.py", "family")}
+OWN_PACKAGES = set(MAY_IMPORT) | {"deploy", "app"}
+
+
+def _imported_packages(path: Path) -> set[str]:
+    """The lab's own top-level packages that ``path`` imports anywhere (at the top or inside a function)."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+    return found & OWN_PACKAGES
+
+
+def test_every_import_points_down():
+    wrong = []
+    for layer, allowed in MAY_IMPORT.items():
+        files = sorted((ROOT / layer).rglob("*.py"))
+        assert files, layer
+        for path in files:
+            rel = path.relative_to(ROOT).as_posix()
+            for package in sorted(_imported_packages(path) - allowed):
+                if (rel, package) not in EXCEPTIONS:
+                    wrong.append(f"{rel} imports {package}")
+    assert not wrong, "imports that point up the house:\n" + "\n".join(wrong)
+
+
+def test_no_view_is_imported_by_another_page_than_its_own():
+    """A view serves one page: ``views/<name>.py`` is imported by pages/N_<Name>.py (and by the views
+    that lend a page part of it), never by the kit."""
+    users = {}
+    for path in sorted([*(ROOT / "pages").glob("*.py"), *(ROOT / "views").glob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == "views":
+                for alias in node.names:
+                    users.setdefault(alias.name, set()).add(path.relative_to(ROOT).as_posix())
+            elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("views."):
+                users.setdefault(node.module.split(".")[1], set()).add(path.relative_to(ROOT).as_posix())
+    pages = {name: {u for u in paths if u.startswith("pages/")} for name, paths in users.items()}
+    assert all(len(p) <= 1 for p in pages.values()), pages
 
 
 HEAVY_TOKENIZER_LIBRARIES = ("tiktoken", "tiktoken_ext", "mistral_common", "sentencepiece", "quicktok", "numpy")
@@ -53,13 +117,13 @@ def test_real_tokenizer_libraries_load_only_when_a_tokenizer_is_loaded():
     loads none of the production tokenizers' libraries; loading one tokenizer loads its own library only."""
     before, after = run_python(
         "import json, sys\n"
-        "import tokenizer, tokenizer.real, tokenizer.cli\n"
-        "from tokenizer.real import catalogue, data_file\n"
+        "import tokenizer, family.real, tokenizer.cli\n"
+        "from family.real import catalogue, data_file\n"
         "names = [info.name for info in catalogue()]\n"
         "paths = [str(data_file(n)) for n in names]\n"
         f"heavy = {HEAVY_TOKENIZER_LIBRARIES!r}\n"
         "before = [m for m in heavy if m in sys.modules]\n"
-        "tokenizer.real.status('mistral-sp-v3')\n"
+        "family.real.status('mistral-sp-v3')\n"
         "print(json.dumps([before, [m for m in heavy if m in sys.modules]]))\n"
     )
     assert before == []

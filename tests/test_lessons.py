@@ -254,7 +254,7 @@ def test_lesson_text_figures_are_computed() -> None:
 
 
 def test_lesson5_figures_are_the_curriculums_computed_from_the_scenario(checked) -> None:
-    """Lesson 5's worked example: every figure in its text and every answer comes from tokenizer.cost run on the
+    """Lesson 5's worked example: every figure in its text and every answer comes from analyses.cost run on the
     scenario's inputs (lessons/data/cost_scenarios.json), and they are the curriculum's."""
     text = render_body(course().lesson("cost-context-speed"))
     for figure in ("Rs 1.50 to read\nplus Rs 0.96 to summarise: **Rs 2.46**", "Rs 0.55 plus Rs 0.32: **Rs 0.87**",
@@ -294,7 +294,7 @@ def test_lesson5_quotes_the_scenarios_inputs() -> None:
 @pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
 def test_marathi_window_is_measured_on_the_declaration_samples(name: str) -> None:
     """How much Marathi fits in a 4,000-token window beside English: the arithmetic redone here on the counts."""
-    from tokenizer import real
+    from family import real
 
     tok = real.load(name)
     found, _ = lessons.language_samples()
@@ -433,7 +433,7 @@ def test_lesson8_sentencepiece_hindi_explanation_matches_its_tokens() -> None:
 def test_lesson9_key_point_agrees_with_gpt4os_premium() -> None:
     """GPT-4o's tokenizer part is below 1: its vocabulary takes back more than UTF-8 adds, as the key point says."""
     e = _exercise("news-hindi-gpt4o")
-    from tokenizer.measure import premium
+    from analyses.measure import premium
     from lessons.exercises import tokenizer_for
 
     p = premium(tokenizer_for("o200k_base"), e.args["en"], e.args["hi"])
@@ -448,8 +448,8 @@ def test_wordpiece_first_names_the_tie_and_the_rule_that_broke_it() -> None:
     from fractions import Fraction
 
     import lessons as lessons_module
-    from tokenizer.wordpiece import train_by_rule
-    from ui.ruletext import tie_sentence
+    from family.wordpiece import train_by_rule
+    from family.ruletext import tie_sentence
 
     e = _exercise("wordpiece-first")
     c = compute(e.op, e.args)
@@ -473,7 +473,7 @@ def test_citations_say_only_what_a_reader_can_check() -> None:
     assert ahia["who"] == "Ahia, Kumar, Gonen, Kasai, Mortensen, Smith and Tsvetkov (2023)"
     assert ahia["venue"].startswith("EMNLP 2023") and "10.18653/v1/2023.emnlp-main.614" in ahia["venue"]
     assert "Ahia et al., EMNLP 2023" in render_body(course().lesson("english-vs-hindi"))
-    from tokenizer import real
+    from family import real
 
     qwen = next(info for info in real.catalogue() if info.name == "qwen3")
     assert "Qwen2" not in qwen.models  # that later Qwens keep these ranks is not something the lab checked

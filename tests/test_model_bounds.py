@@ -313,20 +313,20 @@ def test_what_a_session_keeps_is_bounded_in_count_and_bytes(monkeypatch) -> None
     (The budget is made 2 MB here, so that the test builds small models.)"""
     from streamlit.testing.v1 import AppTest
 
-    from ui import tokenizers
+    from ui import choices
 
     def script() -> None:
         import streamlit as st
 
         from tokenizer import Tokenizer, TrainConfig
-        from ui import tokenizers
+        from ui import choices
 
         config = TrainConfig(unit="bytes", split="whitespace")
         shown = []
         for n in st.session_state.get("sizes", []):
             tok = Tokenizer(config, [(r % 256, r // 256) for r in range(n)])
             try:
-                shown.append(tokenizers.keep_session_model(tok, f"m{n}", source="test"))
+                shown.append(choices.keep_session_model(tok, f"m{n}", source="test"))
             except ValueError as exc:
                 shown.append(str(exc))
         st.session_state["shown"] = shown
@@ -336,7 +336,7 @@ def test_what_a_session_keeps_is_bounded_in_count_and_bytes(monkeypatch) -> None
     at.run()
     models = at.session_state["lab.session_models"]
     assert [m["title"] for m in models.values()] == [f"m{10 + i}" for i in range(2, 10)]
-    monkeypatch.setattr(tokenizers, "SESSION_MODELS_MB", 2)
+    monkeypatch.setattr(choices, "SESSION_MODELS_MB", 2)
     at = AppTest.from_function(script, default_timeout=60)
     big = 1_500  # about 0.9 MB each: two fit in the session's 2 MB, a third pushes out the oldest
     at.session_state["sizes"] = [big, big + 1, big + 2]
@@ -499,7 +499,7 @@ def test_a_long_run_without_spaces_on_train_keeps_each_steps_corpus_view_small()
     """A run of 250,000 emoji (1 MB) is one corpus word: each step's corpus view (cached per step, 512 steps) drew
     all of it, about 16 MB a step; now at most LONG_WORD chips of at most LONG_WORD characters each."""
     from tests.apptest_helpers import assert_no_exception, run_page
-    from ui.trainview import LONG_WORD
+    from views.train import LONG_WORD
 
     at = run_page("pages/1_Train_step_by_step.py", timeout=120)
     at.selectbox(key="train.preset").set_value("own").run()

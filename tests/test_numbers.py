@@ -1,4 +1,4 @@
-"""Lesson 7, numbers: digit groups, international and Indian commas (tokenizer/numbers.py), and what
+"""Lesson 7, numbers: digit groups, international and Indian commas (analyses/numbers.py), and what
 the real tokenizers do with digits, measured."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer import real
-from tokenizer.numbers import (
+from family import real
+from analyses.numbers import (
     MAX_DIGITS,
     STYLES,
     digit_groups,
@@ -119,7 +119,7 @@ def _labels(name: str, text: str) -> list[str]:
 def test_each_real_tokenizer_digit_rule_measured(name: str, style: str) -> None:
     if real.status(name):
         pytest.skip(real.status(name))
-    from tokenizer.numbers import DIGIT_PROBE
+    from analyses.numbers import DIGIT_PROBE
 
     assert digit_style(digit_groups(_labels(name, DIGIT_PROBE))) == style
 

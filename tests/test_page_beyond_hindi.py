@@ -11,11 +11,11 @@ import pytest
 
 import lessons
 from tests.apptest_helpers import assert_no_exception, main_text, run_page
-from tokenizer import real
-from tokenizer.measure import Premium, byte_measure, premium
-from tokenizer.textstats import text_counts
-from ui import premiumview as pv
-from ui import tokenizers
+from family import real
+from analyses.measure import Premium, byte_measure, premium
+from analyses.textstats import text_counts
+from ui import premium as pv
+from ui import choices
 from ui.display import md_escape
 
 PAGE = "pages/7_Beyond_Hindi.py"
@@ -170,7 +170,7 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
             raise real.TokenizerUnavailable(name, "its data failed the hash check (a test)")
         return original(name)
 
-    tokenizers._load_real.clear()
+    choices._load_real.clear()
     pv.language_rows.clear()
     pv.language_view.clear()
     monkeypatch.setattr(real, "load", load)
@@ -183,7 +183,7 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
         named = md_escape("GPT-4 (cl100k_base)") + ": " + md_escape("The cl100k_base tokenizer is unavailable")
         assert named in main_text(at)
     finally:
-        tokenizers._load_real.clear()
+        choices._load_real.clear()
         pv.language_rows.clear()
         pv.language_view.clear()
 

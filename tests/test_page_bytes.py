@@ -1,6 +1,6 @@
-"""The Bytes per character page (AppTest) and its drawing helpers (ui/bytesview.py).
+"""The Bytes per character page (AppTest) and its drawing helpers (views/bytes.py).
 
-Every expected number is computed here with tokenizer.textstats or the
+Every expected number is computed here with analyses.textstats or the
 tokenizer itself, never typed in, except the curriculum's lesson 3 figures.
 """
 
@@ -14,8 +14,8 @@ import pytest
 import lessons
 from tests.apptest_helpers import assert_no_exception, metrics, main_text, run_page
 from tokenizer import train
-from tokenizer.textstats import char_table, graphemes, text_counts
-from ui import bytesview as bv
+from analyses.textstats import char_table, graphemes, text_counts
+from views import bytes as bv
 
 PAGE = "pages/4_Bytes_per_character.py"
 TEXT, SAMPLE, TOK = "bytes.text", "bytes.sample", "bytes.tok"

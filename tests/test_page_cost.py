@@ -9,9 +9,10 @@ import pytest
 
 import lessons
 from tests.apptest_helpers import assert_no_exception, button, html_texts, main_text, metrics, page_text, run_page
-from tokenizer import cost, real
-from tokenizer.cost import Prices, rupees
-from ui import costview as cv
+from analyses import cost
+from family import real
+from analyses.cost import Prices, rupees
+from views import cost as cv
 from ui.display import md_escape
 
 PAGE = "pages/8_Cost_and_context.py"

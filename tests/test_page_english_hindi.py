@@ -13,9 +13,10 @@ import pytest
 
 import lessons
 from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, metrics, parse_chips, run_page
-from tokenizer import real, train
-from tokenizer.experiment import SCRIPTS, compression_curve, merges_by_script, mix, parallel_cost, split_by_script
-from ui import shareview as sv
+from tokenizer import train
+from family import real
+from analyses.experiment import SCRIPTS, compression_curve, merges_by_script, mix, parallel_cost, split_by_script
+from views import english_hindi as sv
 
 PAGE = "pages/6_English_vs_Hindi.py"
 LESSON = lessons.data("lesson4_english_hindi")
@@ -357,9 +358,9 @@ def test_english_alone_runs_out_of_pairs_before_the_budget() -> None:
 def test_the_pre_split_pattern_is_said_in_plain_words() -> None:
     """The pattern shown to learners comes with what it does (`·?\\S+` alone means nothing to most readers)."""
     from tokenizer.pretokenize import pattern_words
-    from ui import shareview
+    from views import english_hindi
 
     at = run_page(PAGE)
     captions = " ".join(str(c.value) for c in at.main.caption)
-    assert f"before merging, {pattern_words('regex', shareview.settings()['pattern'])}" in captions
+    assert f"before merging, {pattern_words('regex', english_hindi.settings()['pattern'])}" in captions
     assert "· standing for the space" in captions

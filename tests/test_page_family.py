@@ -12,12 +12,12 @@ import pytest
 
 import lessons
 from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, metrics, page_text, parse_chips, run_page
-from tokenizer import real
-from tokenizer.chat import mistral_chat
-from tokenizer.pipeline import stages
-from tokenizer.unigram import minimum_vocab, train_unigram
-from tokenizer.wordpiece import train_by_rule
-from ui import familyview as fv
+from family import real
+from family.chat import mistral_chat
+from family.pipeline import stages
+from family.unigram import minimum_vocab, train_unigram
+from family.wordpiece import train_by_rule
+from views import family as fv
 from ui.display import visible_token
 
 PAGE = "pages/11_The_family.py"

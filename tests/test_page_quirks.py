@@ -6,9 +6,9 @@ import pytest
 
 import lessons
 from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, parse_chips, run_page
-from tokenizer import real
-from tokenizer.numbers import indian, international
-from tokenizer.quirks import FORMATS, format_variants, join_counts, pieces_starting_with_mark, records_from_csv
+from family import real
+from analyses.numbers import indian, international
+from analyses.quirks import FORMATS, format_variants, join_counts, pieces_starting_with_mark, records_from_csv
 from ui.display import visible_token
 
 PAGE = "pages/10_Quirks.py"

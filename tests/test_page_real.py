@@ -10,10 +10,10 @@ import pytest
 
 import lessons
 from tests.apptest_helpers import assert_no_exception, main_text, run_page
-from tokenizer import real
-from tokenizer.measure import premium
-from ui import premiumview as pv
-from ui import tokenizers
+from family import real
+from analyses.measure import premium
+from ui import premium as pv
+from ui import choices
 
 PAGE = "pages/5_Real_tokenizers.py"
 LESSON4 = lessons.data("lesson4_english_hindi")
@@ -96,7 +96,7 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
             raise real.TokenizerUnavailable(name, "its data failed the hash check (a test)")
         return original(name)
 
-    tokenizers._load_real.clear()
+    choices._load_real.clear()
     monkeypatch.setattr(real, "load", load)
     try:
         at = run_page(PAGE, session_state={"real.about": True})
@@ -105,4 +105,4 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
         rows = table(at).set_index("tokenizer")
         assert "GPT-2 (r50k_base)" not in rows.index and rows.loc["GPT-4o (o200k_base)", "Hindi"] == 15
     finally:
-        tokenizers._load_real.clear()
+        choices._load_real.clear()

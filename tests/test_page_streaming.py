@@ -6,10 +6,11 @@ import pytest
 
 import lessons
 from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, plain, run_page
-from tokenizer import hex_bytes, real, train
-from tokenizer.measure import measure
-from tokenizer.stream import partial_count, so_far, stream_tokens
-from ui import streamview
+from tokenizer import hex_bytes, train
+from family import real
+from analyses.measure import measure
+from analyses.stream import partial_count, so_far, stream_tokens
+from views import streaming
 from ui.display import md_escape
 
 PAGE = "pages/9_Streaming.py"
@@ -110,8 +111,8 @@ def test_predict_first_hides_the_token_until_answered(k1) -> None:
     assert current(at) == ""  # token 1 is hidden until the learner answers
     assert panels(at) == ("nothing yet", "nothing yet")
     radio = at.radio[0]
-    assert list(radio.options) == [md_escape(streamview.WHOLE), md_escape(streamview.BROKEN)]
-    radio.set_value(streamview.WHOLE).run()
+    assert list(radio.options) == [md_escape(streaming.WHOLE), md_escape(streaming.BROKEN)]
+    radio.set_value(streaming.WHOLE).run()
     button(at, "Check").click().run()
     assert_no_exception(at)
     assert not events[0].whole
@@ -121,7 +122,7 @@ def test_predict_first_hides_the_token_until_answered(k1) -> None:
     # Token 2 completes घ: the question says what is held.
     at.button(key="stream.next").click().run()
     assert "holding E0 A4" in main_text(at)
-    at.radio[0].set_value(streamview.BROKEN).run()
+    at.radio[0].set_value(streaming.BROKEN).run()
     button(at, "Check").click().run()
     assert "Right!" in page_text(at)
     assert "1 of 2" in main_text(at)

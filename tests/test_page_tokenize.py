@@ -18,10 +18,11 @@ from tests.apptest_helpers import (
     parse_chips,
     run_page,
 )
-from tokenizer import real, train
+from tokenizer import train
+from family import real
 from tokenizer.io import tokenizer_to_json
-from tokenizer.measure import measure
-from tokenizer.textstats import text_counts
+from analyses.measure import measure
+from analyses.textstats import text_counts
 
 PAGE = "pages/2_Tokenize_anything.py"
 LESSON4 = lessons.data("lesson4_english_hindi")

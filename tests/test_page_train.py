@@ -1,4 +1,4 @@
-"""The "Train step by step" page (AppTest) and its helpers in ui/trainview.py."""
+"""The "Train step by step" page (AppTest) and its helpers in views/train.py."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import lessons
 from tests.apptest_helpers import assert_no_exception, button, html_texts, main_text, page_text, run_page
 from tokenizer import train
 from tokenizer.io import tokenizer_from_json
-from ui import trainview as tv
-from ui.engine import MAX_CORPUS_CHARS
+from views import train as tv
+from ui.training import MAX_CORPUS_CHARS
 
 PAGE = "pages/1_Train_step_by_step.py"
 

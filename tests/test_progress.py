@@ -14,8 +14,8 @@ from lessons.course import course
 from lessons.exercises import compute
 from lessons.progress import FORMAT, MAX_ANSWERS, VERSION, to_json
 from tests.apptest_helpers import assert_no_exception, main_text, page_text, run_page
-from ui import lessonview as lv
-from ui import progressview as pv
+from views import lessons as lv
+from views import progress as pv
 from ui.display import md_escape
 from ui.predict import Question, fits, judge
 
@@ -261,7 +261,7 @@ def test_any_file_is_read_or_refused_with_a_message(answers, raw) -> None:
                 assert entry["right"] is None or key == CHAI
 
 
-@pytest.mark.parametrize("module", ["ui.predict", "lessons.progress", "ui.progressview"])
+@pytest.mark.parametrize("module", ["ui.predict", "lessons.progress", "views.progress"])
 def test_the_worked_examples_in_the_docstrings_hold(module: str) -> None:
     import doctest
     import importlib
@@ -283,15 +283,16 @@ def test_a_kept_answer_that_does_not_fit_keeps_trains_winner_hidden() -> None:
 
 def _news_run() -> str:
     import lessons
-    from ui import trainview as tv
+    from ui import presets
+    from views import train as tv
 
-    return tv.run_key(lessons.presets()["news"].corpus, tv.preset_settings("news"))
+    return tv.run_key(lessons.presets()["news"].corpus, presets.preset_settings("news"))
 
 
 def test_english_vs_hindi_answers_are_rebuilt() -> None:
-    from ui import shareview
+    from views import english_hindi
 
-    hindi, english = shareview.questions()
+    hindi, english = english_hindi.questions()
     wrong = next(o for o in english.options if o != english.answer)
     merged, refused, _ = pv.load(file_of({hindi.key: {"guess": hindi.answer}, english.key: {"guess": wrong},
                                           "evh.other": {"guess": "goes up"}, "evh.hindi ": {"guess": "x"}}), {})

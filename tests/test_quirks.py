@@ -1,4 +1,4 @@
-"""Lesson 7, quirks (tokenizer/quirks.py and RealTokenizer.pieces), measured with the real tokenizers."""
+"""Lesson 7, quirks (analyses/quirks.py and RealTokenizer.pieces), measured with the real tokenizers."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import real, train
-from tokenizer.quirks import (
+from tokenizer import train
+from family import real
+from analyses.quirks import (
     FORMATS,
     MAX_FIELDS,
     MAX_RECORDS,
@@ -158,7 +159,7 @@ def test_any_text_gives_records_or_the_labs_own_message(text: str) -> None:
 
 COSTLIEST = """
 import json, sys, time
-from tokenizer.quirks import MAX_CSV_CHARS, format_variants, records_from_csv
+from analyses.quirks import MAX_CSV_CHARS, format_variants, records_from_csv
 accepted = (  # the costliest records the bounds let in: what JSON writes for them is the page's work
     "a,b\\n" + "1,2\\n" * 999,  # the most records
     ",".join("n" * 38 + f"{i:02}" for i in range(49)) + "\\n" + ("x" + "," * 48 + "\\n") * 50,  # the longest names

@@ -1,4 +1,4 @@
-"""Production tokenizers (``tokenizer.real``) and the ``count`` command.
+"""Production tokenizers (``family.real``) and the ``count`` command.
 
 * The curriculum's lesson-4 pair costs what the ecosystem notes measured, in every tokenizer.
 * Ids equal quicktok's own C++ encoder (an independent implementation) for cl100k, o200k, Llama 3, Qwen3.
@@ -29,7 +29,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import TextTokenizer, bytes_label, is_whole, real, train
+from tokenizer import TextTokenizer, bytes_label, is_whole, train
+from family import real
 from tokenizer import io as model_io
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ import lessons
 from lessons.course import course
 from tests.apptest_helpers import assert_no_exception, run_page
 from ui.display import md_escape
-from ui.lessonview import page_path
+from ui.links import page_path
 
 TRAIN = "pages/1_Train_step_by_step.py"
 TOKENIZE = "pages/2_Tokenize_anything.py"

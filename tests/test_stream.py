@@ -1,4 +1,4 @@
-"""Lesson 6, streaming: the naive and the careful decoder, token by token (tokenizer/stream.py)."""
+"""Lesson 6, streaming: the naive and the careful decoder, token by token (analyses/stream.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 
 import lessons
 from tokenizer import train
-from tokenizer.measure import measure
-from tokenizer.stream import (
+from analyses.measure import measure
+from analyses.stream import (
     REPLACEMENT,
     StreamDecoder,
     naive_parts,
@@ -97,7 +97,7 @@ def test_stream_tokens_equals_stream_of_ids(k1) -> None:
 
 
 def test_a_real_tokenizer_streams_too() -> None:
-    from tokenizer import real
+    from family import real
 
     gpt4 = real.load("cl100k_base")
     events = stream_tokens(gpt4.encode_tokens(HINDI))

@@ -1,4 +1,4 @@
-"""tokenizer.textstats: characters, code points, grapheme clusters and UTF-8 bytes.
+"""analyses.textstats: characters, code points, grapheme clusters and UTF-8 bytes.
 
 The lesson 3 figures are the curriculum's published numbers, copied as printed.
 """
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tokenizer.textstats import char_info, char_table, graphemes, script_of, text_counts
+from analyses.textstats import char_info, char_table, graphemes, script_of, text_counts
 
 # "इंदौर साफ़ है" with the nukta typed as its own code point (फ + ़), as the lesson counts it.
 INDORE_HI = "इंदौर सा" + "\u092b\u093c" + " है"

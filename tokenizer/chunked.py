@@ -98,16 +98,15 @@ def cut_text(fragments: Iterable[str], target: int = PART_CHARS, most: int = MAX
 
 def cuts_safely(tokenizer) -> bool:
     """Whether ``tokenizer``'s pre-split never joins across :func:`cut_text`'s cut places: every
-    production tokenizer, and a lab model that splits by whitespace or by one of the lab's patterns."""
+    production tokenizer (which says so: ``cuts_safely = True``), and a lab model that splits by whitespace or
+    by one of the lab's patterns."""
     from .model import Tokenizer
     from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN
 
     if isinstance(tokenizer, Tokenizer):
         config = tokenizer.config
         return config.split == "whitespace" or config.pattern in (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN)
-    from .real import RealTokenizer
-
-    return isinstance(tokenizer, RealTokenizer)
+    return getattr(tokenizer, "cuts_safely", False) is True
 
 
 def encode_parts(encode: Callable[[str], Sequence[int]], parts: Iterable[str]) -> Iterator[Sequence[int]]:

@@ -25,7 +25,9 @@ import sys
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from . import io, real
+from . import io
+
+from family import real
 from .labels import hex_bytes, plural
 from .model import TIES, UNITS, UNKNOWN_ID, Tokenizer
 from .pretokenize import DEFAULT_PATTERN, SPLITS, PatternTimeout

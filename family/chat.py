@@ -33,7 +33,7 @@ from typing import Any, Sequence
 
 ROLES = ("user", "assistant", "system")
 TEMPLATE_TOKENIZER = "mistral-sp-v3"
-"""The real tokenizer (:mod:`tokenizer.real`) whose checked data file the template tokenizer reads."""
+"""The real tokenizer (:mod:`family.real`) whose checked data file the template tokenizer reads."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,11 +83,10 @@ class ChatCount:
 
 @lru_cache(maxsize=1)
 def _mistral() -> Any:
-    """Mistral's instruct tokenizer, read from the data file tokenizer.real has checked (sha256)."""
+    """Mistral's instruct tokenizer, read from the data file family.real has checked (sha256)."""
     from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
 
     from . import real
-
     real.load(TEMPLATE_TOKENIZER)  # raises TokenizerUnavailable if the file is missing or damaged
     return MistralTokenizer.from_file(str(real.data_file(TEMPLATE_TOKENIZER)))
 
@@ -128,7 +127,6 @@ def mistral_chat(messages: Sequence[tuple[str, str]]) -> ChatCount:
         raise ValueError(f"Mistral's template refuses this chat: {' '.join(str(exc).split())[:200]}") from None
     sp = mistral.instruct_tokenizer.tokenizer
     from . import real
-
     text_bytes = real.load(TEMPLATE_TOKENIZER).token_bytes  # the same vocabulary, read by the lab
     tokens = tuple(
         ChatToken(i, sp.id_to_piece(i), special, b"" if special else text_bytes(i))

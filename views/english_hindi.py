@@ -1,6 +1,6 @@
 """What the "English vs Hindi" page draws: the lesson-4 experiment over every share of the training text.
 
-The engine does the work (:mod:`tokenizer.experiment`): one sweep trains a
+The engine does the work (:mod:`analyses.experiment`): one sweep trains a
 tokenizer for every number of Hindi copies, once each at the largest budget,
 and counts the two test sentences after every merge; any smaller budget is
 read from the same runs (its merges are the first ones of the bigger run).
@@ -23,11 +23,12 @@ import streamlit as st
 
 import lessons
 from tokenizer import Trace
-from tokenizer.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, mix, parallel_cost, sweep
-from ui import charts, tokenizers
+from analyses.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, mix, parallel_cost, sweep
+from ui import charts
+from ui import choices
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chip_from_token, chips_html
-from ui.engine import trained
+from ui.training import trained
 from ui.predict import Question
 
 PAGE = "evh"
@@ -100,7 +101,7 @@ def corpus(english: str, hindi: str, hindi_copies: int) -> str:
 
 
 def trace_of(english: str, hindi: str, hindi_copies: int) -> Trace:
-    """The run at one share, as a trace (cached per corpus by :func:`ui.engine.trained`)."""
+    """The run at one share, as a trace (cached per corpus by :func:`ui.training.trained`)."""
     return trained(corpus(english, hindi, hindi_copies), BUDGET_MAX, **settings())
 
 
@@ -178,7 +179,7 @@ def parallel_pairs() -> tuple[tuple[str, str], ...]:
 @st.cache_data(max_entries=16, show_spinner=False)
 def real_cost(key: str) -> PairCost:
     """A production tokenizer on the parallel set (the same for every learner: cached per tokenizer)."""
-    return parallel_cost(tokenizers.load(key), parallel_pairs())
+    return parallel_cost(choices.load(key), parallel_pairs())
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -190,10 +191,10 @@ def lab_cost(english: str, hindi: str, hindi_copies: int, budget: int) -> PairCo
 def cost_rows(lab_name: str, lab: PairCost) -> tuple[list[CostRow], list[tuple[str, str]]]:
     """The lab's row, then one per production tokenizer that loads; and (title, reason) for those that do not."""
     rows, missing = [CostRow(lab_name, lab)], []
-    for entry in tokenizers.real_entries():
+    for entry in choices.real_entries():
         try:
-            rows.append(CostRow(tokenizers.load(entry.key).name, real_cost(entry.key)))
-        except tokenizers.Unavailable as exc:
+            rows.append(CostRow(choices.load(entry.key).name, real_cost(entry.key)))
+        except choices.Unavailable as exc:
             missing.append((entry.title, str(exc)))
     return rows, missing
 

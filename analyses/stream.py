@@ -30,8 +30,8 @@ import codecs
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .interface import TextTokenizer, Token
-from .labels import is_whole
+from tokenizer.interface import TextTokenizer, Token
+from tokenizer.labels import is_whole
 
 REPLACEMENT = "\ufffd"
 """The replacement mark a decoder writes for bytes that are not a character."""

@@ -1,7 +1,7 @@
 """What the "Train step by step" page draws: settings, the step view's pieces, its sentences.
 
 The page reads its widgets, gets a :class:`tokenizer.Trace` from
-:mod:`ui.engine` and hands the trace and a step number to the helpers here.
+:mod:`ui.training` and hands the trace and a step number to the helpers here.
 Nothing here re-implements BPE: the helpers read the trace and ask the
 trained tokenizer to segment a word after the first *k* merges.
 
@@ -20,7 +20,6 @@ import hashlib
 import html
 import json
 import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -28,34 +27,34 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-import lessons
-from tokenizer import UNKNOWN_ID, MergeStep, Trace, TrainConfig
+from tokenizer import UNKNOWN_ID, MergeStep, Trace
 from tokenizer.io import tokenizer_to_json, trace_rows, trace_to_dict
 from ui import charts
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html, word_rows_html
 from ui.display import join_words, pair_text, plural, visible_token
-from ui.engine import MAX_CORPUS_CHARS, MAX_MERGES
+from ui.training import MAX_CORPUS_CHARS, MAX_MERGES
 from ui.predict import Question
+from ui.presets import (
+    MARKER_CHOICES,
+    OWN,
+    SPLIT_NAMES,
+    TIE_NAMES,
+    UNIT_NAMES,
+    Settings,
+    preset_ids,
+    preset_settings,
+)
 from ui.state import Param
 from ui.steps import Stepper
 
 PAGE = "train"
-OWN = "own"  # the preset id of "your own text"
 TEXT_IN_LINK = 400  # own text up to this many characters goes into the shareable link
 TOP_WORDS = 40  # corpus words shown as chips
 GUESS_OPTIONS = 5  # pairs offered in "predict first"
 MAX_LISTED_TIES = 5  # tied pairs named in the tie sentence
 MAX_SOURCES = 6  # words named in "how the count adds up"
 
-MARKERS = {"none": None, "</w>": "</w>", "_": "_"}
-MARKER_CHOICES = ("none", "</w>", "_", "custom")
-DEFAULT_CUSTOM_MARKER = "<end>"
-
-UNIT_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes"}
-SPLIT_NAMES = {"whitespace": "whitespace", "regex": "regex pattern"}
-TIE_NAMES = {"first": "first seen", "hf": "hf (Hugging Face)"}
-MARKER_NAMES = {"none": "none", "</w>": "</w>", "_": "_", "custom": "custom…"}
 
 WINNER_COLOUR = charts.ORANGE
 TIE_COLOUR = charts.SAND
@@ -66,67 +65,6 @@ STATUS_OTHER = "other pairs"
 STATUS_TOP = "top count"  # step 0: the most frequent pairs, before merge 1 picks one
 
 UPLOAD_KEY = f"{PAGE}.upload"
-
-
-# --- Settings and URL state ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The five training choices plus the merge budget, as the widgets hold them."""
-
-    unit: str
-    split: str
-    pattern: str
-    marker: str  # a MARKER_CHOICES entry
-    marker_text: str  # the custom marker (used when marker == "custom")
-    ties: str
-    merges: int
-
-    @property
-    def end_of_word(self) -> str | None:
-        if self.marker == "custom":
-            return self.marker_text or None
-        return MARKERS.get(self.marker)
-
-    def config(self) -> TrainConfig:
-        """The engine's settings (raises ValueError, in words, for a pattern that does not compile)."""
-        return TrainConfig(self.unit, self.split, self.pattern, self.end_of_word, self.ties)
-
-    def summary(self) -> str:
-        """``characters · whitespace · no marker · first seen · 7 merges`` (plain text)."""
-        split = "whitespace split" if self.split == "whitespace" else f"regex {visible_token(self.pattern)}"
-        marker = f"marker {self.end_of_word}" if self.end_of_word else "no marker"
-        return f"{UNIT_NAMES[self.unit]} · {split} · {marker} · ties: {TIE_NAMES[self.ties]} · {plural(self.merges, 'merge')}"
-
-
-OWN_DEFAULTS = Settings("chars", "whitespace", r" ?\S+", "none", DEFAULT_CUSTOM_MARKER, "first", 20)
-
-
-def preset_ids() -> tuple[str, ...]:
-    return (*lessons.presets(), OWN)
-
-
-def preset_title(preset_id: str) -> str:
-    if preset_id == OWN:
-        return "Your own text (type, paste or upload)"
-    preset = lessons.presets().get(preset_id)
-    return preset.title if preset else preset_id
-
-
-def preset_settings(preset_id: str) -> Settings:
-    """The settings a preset trains with (the defaults for "your own text")."""
-    preset = lessons.presets().get(preset_id)
-    if preset is None:
-        return OWN_DEFAULTS
-    marker = preset.end_of_word
-    if marker is None:
-        choice, text = "none", DEFAULT_CUSTOM_MARKER
-    elif marker in MARKERS:
-        choice, text = marker, DEFAULT_CUSTOM_MARKER
-    else:
-        choice, text = "custom", marker
-    return Settings(preset.unit, preset.split, preset.pattern, choice, text, preset.ties, preset.merges)
 
 
 PRESET = Param(PAGE, "preset", "chai", choices=preset_ids())

@@ -1,7 +1,7 @@
 """Views for the Quirks page: tokens of a few short texts side by side, one column per tokenizer.
 
-The experiments are the engine's (:mod:`tokenizer.quirks`, :mod:`tokenizer.numbers`); the tokens are the
-real tokenizers' (:func:`ui.tokenizers.encoded`, cached). This module lays them out.
+The experiments are the engine's (:mod:`analyses.quirks`, :mod:`analyses.numbers`); the tokens are the
+real tokenizers' (:func:`ui.choices.encoded`, cached). This module lays them out.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Sequence
 import streamlit as st
 
 from tokenizer import TextTokenizer
-from tokenizer.quirks import Joined, join_counts
-from ui import tokenizers
+from analyses.quirks import Joined, join_counts
+from ui import choices
 from ui.chips import CSS, Chip, chip_from_token, labelled_rows_html
 from ui.chips import token_chips as draw_chips
 from ui.display import md_escape, plural
@@ -34,14 +34,14 @@ def columns(chosen: Sequence[tuple[str, TextTokenizer]], large: bool) -> list[tu
 def token_chips(key: str, text: str, *, limit: int = MAX_CHIPS) -> tuple[list[Chip], int]:
     """The chips of ``text`` with tokenizer ``key`` (the first ``limit``) and its token count. Encoded with
     ``MAX_CHIPS`` tokens kept, the one cache entry every section of the page uses for that text."""
-    enc = tokenizers.encoded(key, text, MAX_CHIPS)
+    enc = choices.encoded(key, text, MAX_CHIPS)
     return [chip_from_token(t) for t in enc.tokens[:limit]], enc.measure.tokens
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def joined(key: str, parts: tuple[str, ...]) -> Joined:
-    """:func:`tokenizer.quirks.join_counts` once per (tokenizer, texts), for every learner."""
-    return join_counts(tokenizers.load(key), parts)
+    """:func:`analyses.quirks.join_counts` once per (tokenizer, texts), for every learner."""
+    return join_counts(choices.load(key), parts)
 
 
 def count_note(count: int, shown: int, noun: str = "token") -> str:

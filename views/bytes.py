@@ -1,6 +1,6 @@
 """Drawing helpers for the Bytes per character page.
 
-Three pictures of the same text, all built from :mod:`tokenizer.textstats`
+Three pictures of the same text, all built from :mod:`analyses.textstats`
 and a tokenizer's own output (nothing here counts bytes its own way):
 
 - :func:`char_rows`: one row per code point for a table (the character made
@@ -31,7 +31,7 @@ import streamlit as st
 
 import lessons
 from tokenizer import Token
-from tokenizer.textstats import (
+from analyses.textstats import (
     CharInfo,
     TextCounts,
     char_info,
@@ -429,10 +429,10 @@ def comparison_spec(table: pd.DataFrame, *, large: bool = False) -> dict:
 
 @st.cache_data(max_entries=128, show_spinner=False)
 def token_ladder_for(key: str, text: str) -> tuple[str, LadderCounts]:
-    """The token ladder of ``text`` with the tokenizer ``key`` (ui.tokenizers), and its counts; once per pair."""
-    from ui import tokenizers
+    """The token ladder of ``text`` with the tokenizer ``key`` (ui.choices), and its counts; once per pair."""
+    from ui import choices
 
-    tokens = tokenizers.load(key).encode_tokens(text)
+    tokens = choices.load(key).encode_tokens(text)
     return token_ladder_html(tokens), ladder_counts(tokens)
 
 

@@ -15,13 +15,13 @@ import re
 import streamlit as st
 
 import lessons
-from lessons.course import Exercise, Lesson, Link, course
+from lessons.course import Exercise, Lesson, course
 from lessons.exercises import Computed, ExerciseError, compute, preset_trace
-from ui import predict, state
+from ui import predict
 from ui.display import md_escape, plural
-from ui.layout import PAGES, classroom_on, link_params
+from ui.links import LESSONS_PAGE, link
 
-PAGE = "lessons"
+PAGE = LESSONS_PAGE
 
 
 @st.cache_resource(max_entries=256, show_spinner=False)
@@ -49,64 +49,6 @@ def question(exercise: Exercise) -> predict.Question:
         hint=exercise.hint,
         check=c.check,
     )
-
-
-def page_path(url_path: str) -> str:
-    """A page's file from its URL path (for st.page_link)."""
-    return next(e.path for e in PAGES if e.url_path == url_path)
-
-
-def _shown_lesson() -> tuple[Lesson, int | None] | None:
-    """The lesson the Lessons page is showing (and, in classroom mode, its part): where a link drawn there
-    comes from."""
-    lesson = course().lesson(st.session_state.get(f"{PAGE}.lesson", "")) or next(iter(course().lessons), None)
-    if lesson is None:
-        return None
-    part = st.session_state.get(f"{PAGE}.step") if classroom_on() else None
-    return lesson, part if isinstance(part, int) and part >= 0 else None
-
-
-def link_origin() -> tuple[Lesson, int | None] | None:
-    """The lesson (and part) this page was reached from: ``?from=<lesson id>`` or ``<lesson id>.<part>``."""
-    lesson_id, part = state.origin(), None
-    head, dot, tail = lesson_id.rpartition(".")
-    if dot and tail.isdigit() and len(tail) <= 4:
-        lesson_id, part = head, int(tail)
-    lesson = course().lesson(lesson_id) if lesson_id else None
-    return None if lesson is None else (lesson, part)
-
-
-def link(item: Link, *, label: str | None = None) -> None:
-    """A link into the lab with the lesson's settings (and large type or classroom mode, if on).
-
-    It also says where it comes from (``from=<lesson>``, ``<lesson>.<part>`` in classroom mode): the page
-    it opens links back to this lesson, and the address stays a link to the view with its way back.
-    """
-    shown = _shown_lesson()
-    origin = {} if shown is None else {state.ORIGIN: shown[0].id + ("" if shown[1] is None else f".{shown[1]}")}
-    params = {**item.params, **origin, **(link_params() or {})}
-    st.page_link(page_path(item.page), label=md_escape(label or item.label or "Open it in the lab"),
-                 icon=":material/arrow_forward:", query_params=params or None)
-
-
-def lesson_link(number: int | None) -> None:
-    """A link back to the lesson this page was reached from (and its part, in classroom mode); reached
-    otherwise, to the lesson with this number (where the page's example comes from), if the course has it."""
-    reached = link_origin()
-    if reached is not None:
-        lesson, part = reached
-    else:
-        lesson = next((item for item in course().lessons if item.number == number), None)
-        part = None
-    if lesson is None:
-        return
-    params = {"lesson": lesson.id}
-    label = f"In the lessons: {lesson.number}. {lesson.title}"
-    if part is not None and classroom_on():
-        params["step"] = str(part)
-        label += f" (part {part + 1})"
-    st.page_link(page_path("Lessons"), label=md_escape(label), icon=":material/menu_book:",
-                 query_params={**params, **(link_params() or {})})
 
 
 def progress(lesson: Lesson) -> tuple[int, int, int]:
@@ -153,7 +95,7 @@ def practice_merge(seed: int) -> predict.Question:
 
 def practice_merge_question(preset_id: str, step: int) -> predict.Question:
     """The practice question "which pair does merge ``step`` of the preset pick?" (its key names both)."""
-    from ui.trainview import guess_question
+    from views.train import guess_question
 
     q = guess_question(f"practice-{preset_id}", preset_trace(preset_id), step)
     title = lessons.presets()[preset_id].title
@@ -206,6 +148,6 @@ def score_line() -> str:
             "answered. Your first answer to each question is the one that counts." + later)
 
 
-__all__ = ["computed", "draw_exercise", "lesson_link", "link", "link_origin", "page_path", "practice_count",
+__all__ = ["computed", "draw_exercise", "practice_count",
            "practice_count_question", "practice_merge", "practice_merge_question", "progress",
            "progress_label", "question", "score_line", "sections"]

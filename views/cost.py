@@ -1,6 +1,6 @@
 """What the "Cost, context and speed" page draws, section by section.
 
-The arithmetic is the engine's (:mod:`tokenizer.cost`); this module reads the
+The arithmetic is the engine's (:mod:`analyses.cost`); this module reads the
 scenario's inputs (``lessons/data/cost_scenarios.json``) into settings that
 live in the URL, measures tokens per word with a tokenizer (cached for every
 learner), and draws each section: what one article costs, a month of them,
@@ -23,10 +23,11 @@ import pandas as pd
 import streamlit as st
 
 import lessons
-from tokenizer import cost
-from tokenizer.cost import CostInputError, Fit, rate, rupees
-from tokenizer.measure import Measure
-from ui import charts, predict, state, tables, tokenizers
+from analyses import cost
+from analyses.cost import CostInputError, Fit, rate, rupees
+from analyses.measure import Measure
+from ui import charts, predict, state, tables
+from ui import choices
 from ui.display import callout_html, md_escape, plural
 from ui.layout import classroom_on, figure
 
@@ -125,7 +126,7 @@ def warn(message: str) -> None:
 @st.cache_data(max_entries=32, show_spinner="Measuring the parallel set…")
 def parallel_rates(key: str) -> tuple[Measure, Measure]:
     """Tokens per word of the lab's English/Hindi parallel set (each sentence counted on its own)."""
-    tok = tokenizers.load(key)
+    tok = choices.load(key)
     pairs = lessons.data("parallel_en_hi")["pairs"]
     return rate(tok, [p["en"] for p in pairs]), rate(tok, [p["hi"] for p in pairs])
 
@@ -133,7 +134,7 @@ def parallel_rates(key: str) -> tuple[Measure, Measure]:
 @st.cache_data(max_entries=64, show_spinner="Measuring your text…")
 def text_rate(key: str, text: str) -> Measure:
     """Tokens per word of one text (raises CostInputError when it has no words)."""
-    return rate(tokenizers.load(key), [text[:MAX_TEXT_CHARS]])
+    return rate(choices.load(key), [text[:MAX_TEXT_CHARS]])
 
 
 def parallel_size() -> int:
@@ -164,11 +165,11 @@ class Articles:
 
 def _measured_rates(source: str, large: bool) -> tuple[dict[str, Measure], str]:
     """The tokenizer picker and, for your own text, the text boxes; the rates measured (may be empty)."""
-    key, tok = tokenizers.pick_one(PAGE, default="o200k_base", label="Tokenizer to measure with")
+    key, tok = choices.pick_one(PAGE, default="o200k_base", label="Tokenizer to measure with")
     if tok is None:
         st.info("Until a tokenizer is chosen, the scenario's token counts are used.", icon=":material/info:")
         return {}, ""
-    tokenizers.about_box([(key, tok)], key=f"{PAGE}.about_open", note=tokenizers.OFFLINE_NOTE)
+    choices.about_box([(key, tok)], key=f"{PAGE}.about_open", note=choices.OFFLINE_NOTE)
     if source == "parallel":
         note = f"{tok.name} on the lab's {parallel_size()} English/Hindi sentence pairs"
         return dict(zip(LANGUAGES, parallel_rates(key))), note

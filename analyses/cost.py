@@ -35,7 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
-from .interface import TextTokenizer
+from tokenizer.interface import TextTokenizer
 from .measure import Measure, measure_many
 from .numbers import indian_groups
 
@@ -69,11 +69,11 @@ def count(value: object, what: str, *, at_least: int = 0) -> int:
     >>> count(-3, "Articles a day")
     Traceback (most recent call last):
     ...
-    tokenizer.cost.CostInputError: Articles a day cannot be negative (you gave -3).
+    analyses.cost.CostInputError: Articles a day cannot be negative (you gave -3).
     >>> count(0, "Tokens per article", at_least=1)
     Traceback (most recent call last):
     ...
-    tokenizer.cost.CostInputError: Tokens per article must be at least 1 (you gave 0).
+    analyses.cost.CostInputError: Tokens per article must be at least 1 (you gave 0).
     """
     number = _decimal(value, what)
     if number != number.to_integral_value():
@@ -325,7 +325,7 @@ def tokens_for(words: int, tokens_per_word: float) -> int:
 
 def rate(tokenizer: TextTokenizer, texts: Iterable[str]) -> Measure:
     """Tokens per word (and per character) over a sample, each text counted on its own (as each would be
-    sent): :func:`tokenizer.measure.measure_many`, with a sentence for the learner when there is nothing to
+    sent): :func:`analyses.measure.measure_many`, with a sentence for the learner when there is nothing to
     measure (raises :class:`CostInputError`).
 
     >>> from tokenizer import train

@@ -34,8 +34,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any, Sequence
 
-from .interface import TextTokenizer, Token
-from .labels import plural
+from tokenizer.interface import TextTokenizer, Token
+from tokenizer.labels import plural
 
 # -- spaces and capitals -------------------------------------------------------------------------------
 

@@ -4,9 +4,9 @@ Three kinds, all :class:`tokenizer.TextTokenizer`, so a page draws them the same
 
 - **real** production tokenizers (GPT-4's ``cl100k_base``, GPT-4o's ``o200k_base``,
   Mistral's…), loaded once per server from installed package data
-  (:mod:`tokenizer.real`), shared read-only by every learner;
+  (:mod:`family.real`), shared read-only by every learner;
 - **lab** presets: the curriculum's small BPE models, trained on first use
-  and cached for everyone (:mod:`ui.engine`);
+  and cached for everyone (:mod:`ui.training`);
 - **session** models: trained on the Train page from the learner's own text,
   or uploaded as a model file; they stay in this browser session.
 
@@ -32,11 +32,11 @@ import streamlit as st
 import lessons
 from tokenizer import TextTokenizer, Token, Tokenizer
 from tokenizer.io import ModelFigures, check_model_figures, figures_of, tokenizer_from_json, tokenizer_to_json
-from tokenizer.measure import Measure, measure
+from analyses.measure import Measure, measure
 from tokenizer.pretokenize import pattern_words
 from ui import state
 from ui.display import md_code, md_escape, plural
-from ui.engine import preset_trace
+from ui.training import preset_trace
 from ui.uploads import MODEL_UPLOAD_MB, forget_upload, uploaded_bytes, uploaded_file
 
 UPLOAD = "upload"
@@ -68,7 +68,7 @@ class Entry:
 
 def _real_module():
     try:
-        from tokenizer import real
+        from family import real
     except ImportError:  # the real tokenizers' module is missing: the lab's own still work
         return None
     return real

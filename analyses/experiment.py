@@ -43,10 +43,10 @@ from typing import Iterable, Mapping, Sequence
 
 import regex
 
-from .interface import TextTokenizer
-from .model import Tokenizer
-from .replay import encode_trace
-from .train import train
+from tokenizer.interface import TextTokenizer
+from tokenizer.model import Tokenizer
+from tokenizer.replay import encode_trace
+from tokenizer.train import train
 
 SCRIPTS = ("Latin", "Devanagari", "mixed", "other")
 """The classes of :func:`script_of_token`, in the order a page lists them."""

@@ -37,8 +37,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .interface import UNKNOWN_ID, TextTokenizer
-from .labels import is_whole
+from tokenizer.interface import UNKNOWN_ID, TextTokenizer
+from tokenizer.labels import is_whole
 from .textstats import text_counts
 
 

@@ -11,7 +11,7 @@
 4. **Ids**: each token's number in the vocabulary, which is all a model reads
    (the embedding lookup that follows belongs to the model, not the tokenizer).
 
-Every stage is the tokenizer's own (:mod:`tokenizer.real`), and the stages
+Every stage is the tokenizer's own (:mod:`family.real`), and the stages
 add up: encoding the pieces one by one gives the ids of the whole text.
 
 >>> from tokenizer import real
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import regex
 
-from .interface import Token
+from tokenizer.interface import Token
 
 _CLUSTER = regex.compile(r"\X")
 
@@ -56,7 +56,7 @@ class Stages:
 
 
 def stages(tok, text: str, *, limit: int | None = None) -> Stages:
-    """Run ``text`` through a real tokenizer stage by stage (``tok`` from :func:`tokenizer.real.load`)."""
+    """Run ``text`` through a real tokenizer stage by stage (``tok`` from :func:`family.real.load`)."""
     normalized = tok.normalize(text)
     pieces = tok.pieces(text) if tok.pattern is not None else None  # SentencePiece has no pre-split
     ids = tok.encode(text)

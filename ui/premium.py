@@ -3,7 +3,7 @@
 premium = (other bytes / English bytes) x (other tokens per byte / English tokens per byte)
         = the UTF-8 part                x the tokenizer part
 
-The measuring is the engine's (:func:`tokenizer.measure.premium`); this
+The measuring is the engine's (:func:`analyses.measure.premium`); this
 module turns the measures into rows, a table and a chart. Two pages draw it:
 
 - *Real tokenizers*: one sentence and its Hindi translation, a row per
@@ -28,9 +28,10 @@ import streamlit as st
 
 import lessons
 from lessons import LanguageSample
-from tokenizer.measure import Premium, byte_measure, char_measure, measure, premium
-from tokenizer.textstats import text_counts
-from ui import charts, tokenizers
+from analyses.measure import Premium, byte_measure, char_measure, measure, premium
+from analyses.textstats import text_counts
+from ui import charts
+from ui import choices
 from ui.display import readable_text
 
 PARTS = ("premium", "UTF-8 part", "tokenizer part")
@@ -91,14 +92,14 @@ class Row:
 @st.cache_data(max_entries=256, show_spinner=False)
 def measured(key: str, english: str, hindi: str) -> Premium:
     """One tokenizer on the pair, cached for every learner."""
-    return premium(tokenizers.load(key), english, hindi)
+    return premium(choices.load(key), english, hindi)
 
 
 def rows(keys: list[str], english: str, hindi: str) -> list[Row]:
     """One row per tokenizer, then the two references (raw UTF-8 bytes, characters)."""
     out = []
     for key in keys:
-        tok = tokenizers.load(key)
+        tok = choices.load(key)
         out.append(Row(key, tok.name, measured(key, english, hindi), tok.licence or "the lab's own"))
     out.append(Row(BYTES_KEY, UTF8, Premium(byte_measure(english), byte_measure(hindi))))
     out.append(Row("chars", CHARS, Premium(char_measure(english), char_measure(hindi))))
@@ -161,7 +162,7 @@ def language_rows(keys: tuple[str, ...], group: str, per: str, line: bool) -> tu
     pick = (lambda s: s.line) if line else (lambda s: s.text)
     out = []
     for key in keys:
-        tok = tokenizers.load(key)
+        tok = choices.load(key)
         base = measure(tok, pick(english))
         for sample in samples:
             m = base if sample is english else measure(tok, pick(sample))

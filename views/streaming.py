@@ -1,6 +1,6 @@
 """Drawing a token stream: what a naive and a careful decoder show, and the token that just arrived.
 
-The decoding itself is the engine's (:mod:`tokenizer.stream`); this module only draws its events.
+The decoding itself is the engine's (:mod:`analyses.stream`); this module only draws its events.
 
 - A replacement mark ``�`` made by the naive decoder is drawn as a marked box (a colour, a
   border and bold), with the bytes it stands for in its tooltip and screen-reader label: it is
@@ -19,8 +19,8 @@ from typing import Sequence
 import streamlit as st
 
 from tokenizer import Token, hex_bytes
-from tokenizer.stream import SoFar, StreamEvent, stream_tokens
-from ui import tokenizers
+from analyses.stream import SoFar, StreamEvent, stream_tokens
+from ui import choices
 from ui.chips import FONTS, MONO, chip_from_token, chips_html
 from ui.chips import CSS as CHIPS_CSS
 from ui.display import lone_marks, mark_name, plural, readable_text, token_html
@@ -55,9 +55,9 @@ CSS = (
 
 
 # -- the engine's events, once per (tokenizer, text) -------------------------------------------------------
-def events_for(key: str, text: str, limit: int) -> tuple[tokenizers.Encoded, tuple[StreamEvent, ...]]:
+def events_for(key: str, text: str, limit: int) -> tuple[choices.Encoded, tuple[StreamEvent, ...]]:
     """The text encoded by tokenizer ``key`` (measured in full) and its first ``limit`` tokens streamed."""
-    enc = tokenizers.encoded(key, text, limit)
+    enc = choices.encoded(key, text, limit)
     return enc, _events(key, text, limit, enc.tokens)
 
 

@@ -5,8 +5,10 @@ Pure Python (no Streamlit): The family page and the lessons' exercise feedback s
 
 from __future__ import annotations
 
-from tokenizer.wordpiece import Candidate, RuleStep, RuleTrace
-from ui.display import join_words, pair_text, plural, visible_token
+from tokenizer.labels import plural
+from tokenizer.plaintext import join_words, pair_text, visible_token
+
+from .wordpiece import Candidate, RuleStep, RuleTrace
 
 
 def times(n: int) -> str:

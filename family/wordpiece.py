@@ -52,10 +52,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from .model import Tokenizer
-from .reference import count_pairs, merge
-from .train import StopReason, WordSplit, segmentation, train
-from .vocab import Vocabulary
+from tokenizer.model import Tokenizer
+from tokenizer.reference import count_pairs, merge
+from tokenizer.train import StopReason, WordSplit, segmentation, train
+from tokenizer.vocab import Vocabulary
 
 Pair = tuple[int, int]
 RULES = ("count", "score")

@@ -36,7 +36,7 @@ import streamlit as st
 from lessons.course import course
 from lessons.exercises import ExerciseError
 from lessons.progress import from_json, merge, to_json
-from ui import predict
+from ui import predict, presets
 from ui.display import callout_html, join_words, plural
 from ui.uploads import uploaded_bytes
 
@@ -74,7 +74,7 @@ def question_for(key: str) -> predict.Question | Waiting | None:
     """The question a saved answer's key names: rebuilt with its computed answer, or the :class:`Waiting`
     family of a page question, or None when no question of this lab has that key.
     Raises ExerciseError when the question exists but cannot be computed here."""
-    from ui import lessonview as lv
+    from views import lessons as lv
 
     if key.startswith("lesson:"):
         exercise = next((e for e in course().exercises if f"lesson:{e.key}" == key), None)
@@ -90,9 +90,9 @@ def question_for(key: str) -> predict.Question | Waiting | None:
             return None
         return lv.practice_count_question(preset_id, word)
     if key.startswith("evh."):  # English vs Hindi's two fixed questions
-        from ui import shareview
+        from views import english_hindi
 
-        return next((q for q in shareview.questions() if q.key == key), None)
+        return next((q for q in english_hindi.questions() if q.key == key), None)
     if (m := _TRAIN.fullmatch(key)) and (q := _preset_train_question(m[1], int(m[2]))) is not None:
         return None if q is _NO_QUESTION else q
     return next((w for w in WAITING if w.pattern.fullmatch(key)), None)
@@ -102,8 +102,8 @@ def _preset_train_question(run: str, k: int) -> predict.Question | object | None
     """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
     every lesson link opens): rebuilt as the page builds it. None when the run is not a preset's (another
     corpus or settings: the answer waits for the page); a preset's merge that does not exist: no question."""
-    from ui import trainview as tv
-    from ui.engine import trained
+    from views import train as tv
+    from ui.training import trained
 
     preset = _preset_runs().get(run)
     if preset is None:
@@ -119,11 +119,11 @@ def _preset_train_question(run: str, k: int) -> predict.Question | object | None
 def _preset_runs() -> dict[str, tuple]:
     """Train's run key of every preset with its own settings -> (corpus, settings)."""
     import lessons
-    from ui import trainview as tv
+    from views import train as tv
 
     runs = {}
     for preset_id, preset in lessons.presets().items():
-        settings = tv.preset_settings(preset_id)
+        settings = presets.preset_settings(preset_id)
         runs[tv.run_key(preset.corpus, settings)] = (preset.corpus, settings)
     return runs
 

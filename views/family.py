@@ -1,8 +1,8 @@
 """What "The family" page draws: BPE beside WordPiece step by step, Unigram's pieces and samples,
 a real tokenizer's stages, a chat template's special tokens.
 
-The page reads its widgets and calls the engine (:mod:`tokenizer.wordpiece`,
-:mod:`tokenizer.unigram`, :mod:`tokenizer.pipeline`, :mod:`tokenizer.chat`)
+The page reads its widgets and calls the engine (:mod:`family.wordpiece`,
+:mod:`family.unigram`, :mod:`family.pipeline`, :mod:`family.chat`)
 through the cached helpers here; everything a click redraws is cached per
 (corpus, settings, step), so a classroom stepping through a preset shares the work.
 
@@ -25,19 +25,17 @@ import pandas as pd
 import streamlit as st
 
 import lessons
-from tokenizer.unigram import META
-from tokenizer.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
-from ui import charts
-from ui import trainview as tv
+from family.unigram import META
+from family.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
+from ui import charts, presets
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, merge_html, word_rows_html
 from ui.display import pair_text, plural, visible_token
-from ui.ruletext import fmt_score, score_sum, tie_sentence  # noqa: F401 (fv.fmt_score is used by tests)
+from family.ruletext import fmt_score, score_sum, tie_sentence  # noqa: F401 (fv.fmt_score is used by tests)
 from ui.state import Param
 from ui.steps import Stepper
 
 PAGE = "family"
-OWN = "own"
 CONTENT = lessons.data("family")
 
 PARTS = ("merges", "unigram", "pipeline", "special")
@@ -70,14 +68,6 @@ CHAT = tuple((m["role"], m["content"]) for m in CONTENT["chat"])
 
 
 # -- the corpus ------------------------------------------------------------------------------------
-def preset_ids() -> tuple[str, ...]:
-    return (*lessons.presets(), OWN)
-
-
-def preset_title(preset_id: str) -> str:
-    return tv.preset_title(preset_id)
-
-
 def merges_default(preset_id: str) -> int:
     preset = lessons.presets().get(preset_id)
     return min(preset.merges, MAX_MERGES) if preset else OWN_MERGES
@@ -93,13 +83,13 @@ def vocab_default(preset_id: str) -> int:
     preset = lessons.presets().get(preset_id)
     if preset is None:
         return DEFAULT_VOCAB
-    from tokenizer.unigram import minimum_vocab
+    from family.unigram import minimum_vocab
 
     return max(DEFAULT_VOCAB, minimum_vocab(preset.corpus) + 20)
 
 
 PART = Param(PAGE, "part", "merges", choices=PARTS)
-PRESET = Param(PAGE, "preset", "chai", choices=preset_ids())
+PRESET = Param(PAGE, "preset", "chai", choices=presets.preset_ids())
 TEXT = Param(PAGE, "text", "", max_len=TEXT_IN_LINK)
 STEP = Param(PAGE, "step", 0, lo=0, hi=MAX_MERGES)
 HASHES = Param(PAGE, "hashes", False)
@@ -130,14 +120,14 @@ def apply_preset() -> None:
 
 def settings_for(preset_id: str) -> dict[str, Any]:
     """The trainer settings of a preset (your own text: characters, whitespace split, no marker)."""
-    return tv.preset_settings(preset_id).config().to_dict()
+    return presets.preset_settings(preset_id).config().to_dict()
 
 
 def settings_summary(preset_id: str) -> str:
-    s = tv.preset_settings(preset_id)
+    s = presets.preset_settings(preset_id)
     split = "whitespace split" if s.split == "whitespace" else f"regex pre-split {visible_token(s.pattern)}"
     marker = f"end-of-word marker {s.end_of_word}" if s.end_of_word else "no end-of-word marker"
-    return f"{tv.UNIT_NAMES[s.unit]} · {split} · {marker}"
+    return f"{presets.UNIT_NAMES[s.unit]} · {split} · {marker}"
 
 
 # -- cached engine results -------------------------------------------------------------------------
@@ -381,7 +371,7 @@ def sequences_frame(bpe: RuleTrace, wp: RuleTrace, k: int) -> pd.DataFrame:
 @st.cache_resource(max_entries=32, show_spinner="Training Unigram with SentencePiece…")
 def unigram_model(corpus: str, vocab_size: int):
     """A Unigram model once per (corpus, size) for everyone (raises UnigramError, in words)."""
-    from tokenizer.unigram import train_unigram
+    from family.unigram import train_unigram
 
     return train_unigram(corpus, vocab_size)
 
@@ -423,15 +413,15 @@ def odds(score: float, best: float) -> str:
 @st.cache_data(max_entries=128, show_spinner=False)
 def pipeline(key: str, text: str):
     """A real tokenizer's stages on a text (cached per tokenizer and text)."""
-    from tokenizer import real
-    from tokenizer.pipeline import stages
+    from family import real
+    from family.pipeline import stages
 
     return stages(real.load(key), text, limit=MAX_PIPELINE_TOKENS)
 
 
 @st.cache_data(max_entries=64, show_spinner="Wrapping the chat in Mistral's template…")
 def chat(messages: tuple[tuple[str, str], ...]):
-    from tokenizer.chat import mistral_chat
+    from family.chat import mistral_chat
 
     return mistral_chat(messages)
 

@@ -1,0 +1,84 @@
+"""The lessons' corpus presets as pages offer them: ids, titles, and the training settings each one uses.
+
+Train step by step and The family both offer the presets (:func:`lessons.presets`) plus "your own text";
+both name them, and set their widgets from them, through this module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import lessons
+from tokenizer import TrainConfig
+from tokenizer.labels import plural
+from tokenizer.plaintext import visible_token
+
+OWN = "own"  # the preset id of "your own text"
+
+MARKERS = {"none": None, "</w>": "</w>", "_": "_"}
+MARKER_CHOICES = ("none", "</w>", "_", "custom")
+DEFAULT_CUSTOM_MARKER = "<end>"
+
+UNIT_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes"}
+SPLIT_NAMES = {"whitespace": "whitespace", "regex": "regex pattern"}
+TIE_NAMES = {"first": "first seen", "hf": "hf (Hugging Face)"}
+MARKER_NAMES = {"none": "none", "</w>": "</w>", "_": "_", "custom": "custom…"}
+
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The five training choices plus the merge budget, as the widgets hold them."""
+
+    unit: str
+    split: str
+    pattern: str
+    marker: str  # a MARKER_CHOICES entry
+    marker_text: str  # the custom marker (used when marker == "custom")
+    ties: str
+    merges: int
+
+    @property
+    def end_of_word(self) -> str | None:
+        if self.marker == "custom":
+            return self.marker_text or None
+        return MARKERS.get(self.marker)
+
+    def config(self) -> TrainConfig:
+        """The engine's settings (raises ValueError, in words, for a pattern that does not compile)."""
+        return TrainConfig(self.unit, self.split, self.pattern, self.end_of_word, self.ties)
+
+    def summary(self) -> str:
+        """``characters · whitespace · no marker · first seen · 7 merges`` (plain text)."""
+        split = "whitespace split" if self.split == "whitespace" else f"regex {visible_token(self.pattern)}"
+        marker = f"marker {self.end_of_word}" if self.end_of_word else "no marker"
+        return f"{UNIT_NAMES[self.unit]} · {split} · {marker} · ties: {TIE_NAMES[self.ties]} · {plural(self.merges, 'merge')}"
+
+
+OWN_DEFAULTS = Settings("chars", "whitespace", r" ?\S+", "none", DEFAULT_CUSTOM_MARKER, "first", 20)
+
+
+def preset_ids() -> tuple[str, ...]:
+    return (*lessons.presets(), OWN)
+
+
+def preset_title(preset_id: str) -> str:
+    if preset_id == OWN:
+        return "Your own text (type, paste or upload)"
+    preset = lessons.presets().get(preset_id)
+    return preset.title if preset else preset_id
+
+
+def preset_settings(preset_id: str) -> Settings:
+    """The settings a preset trains with (the defaults for "your own text")."""
+    preset = lessons.presets().get(preset_id)
+    if preset is None:
+        return OWN_DEFAULTS
+    marker = preset.end_of_word
+    if marker is None:
+        choice, text = "none", DEFAULT_CUSTOM_MARKER
+    elif marker in MARKERS:
+        choice, text = marker, DEFAULT_CUSTOM_MARKER
+    else:
+        choice, text = "custom", marker
+    return Settings(preset.unit, preset.split, preset.pattern, choice, text, preset.ties, preset.merges)
