@@ -6,20 +6,20 @@ import pandas as pd
 import streamlit as st
 
 from ui.layout import classroom_on, figure, large_type_on, page_setup
+import lessons
+from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, group_digits
+from analyses.numbers import indian, international, parse_number
+from analyses.quirks import FORMATS, MAX_CSV_CHARS, case_forms, count_letter, format_variants
+from analyses.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark
+from ui import predict, state, tables
+from ui import choices
+from views import quirks as qv
+from ui.chips import Chip, chip_from_token
+from ui.display import join_words, md_code, md_escape, plural, ratio, visible_token
+from ui.links import lesson_link
 
 page_setup("Quirks")
 
-import lessons  # noqa: E402
-from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, group_digits  # noqa: E402
-from analyses.numbers import indian, international, parse_number  # noqa: E402
-from analyses.quirks import FORMATS, MAX_CSV_CHARS, case_forms, count_letter, format_variants  # noqa: E402
-from analyses.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark  # noqa: E402
-from ui import predict, state, tables  # noqa: E402
-from ui import choices  # noqa: E402
-from views import quirks as qv  # noqa: E402
-from ui.chips import Chip, chip_from_token  # noqa: E402
-from ui.display import join_words, md_code, md_escape, plural, ratio, visible_token  # noqa: E402
-from ui.links import lesson_link  # noqa: E402
 
 PAGE = "quirks"
 C = lessons.content("quirks")

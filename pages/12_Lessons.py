@@ -8,18 +8,18 @@ In classroom mode a lesson is shown one part per click, with the shared step con
 import streamlit as st
 
 from ui.layout import classroom_on, large_type_on, page_setup
+from lessons.course import course, render_body
+from lessons.exercises import ExerciseError
+from lessons.worksheet import answer_key_markdown, worksheet_markdown
+from views import lessons as lv
+from ui import predict, state
+from views import progress
+from ui.display import callout_html, md_escape
+from ui.steps import Stepper
+from ui.links import link
 
 page_setup("Lessons")
 
-from lessons.course import course, render_body  # noqa: E402
-from lessons.exercises import ExerciseError  # noqa: E402
-from lessons.worksheet import answer_key_markdown, worksheet_markdown  # noqa: E402
-from views import lessons as lv  # noqa: E402
-from ui import predict, state  # noqa: E402
-from views import progress  # noqa: E402
-from ui.display import callout_html, md_escape  # noqa: E402
-from ui.steps import Stepper  # noqa: E402
-from ui.links import link  # noqa: E402
 
 PAGE = "lessons"
 COURSE = course()

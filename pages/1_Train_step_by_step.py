@@ -9,22 +9,22 @@ counts *before* merge k, the pair it picked, and the corpus *after* merge k.
 import streamlit as st
 
 from ui.layout import classroom_on, large_type_on, page_setup
+import lessons
+from tokenizer import StopReason
+from ui import charts, predict, presets, tables, viewport
+from ui import choices
+from views import train as tv
+from ui.codeview import algorithm_html
+from ui.display import callout_html, join_words, md_code, md_escape, plural
+from ui.training import MAX_MERGES, trained_with_progress
+from ui.layout import figure, find_page, link_params
+from ui.links import lesson_link
+from ui.state import publish, restore
+from ui.steps import Stepper
+from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes
 
 page_setup("Train step by step")
 
-import lessons  # noqa: E402
-from tokenizer import StopReason  # noqa: E402
-from ui import charts, predict, presets, tables, viewport  # noqa: E402
-from ui import choices  # noqa: E402
-from views import train as tv  # noqa: E402
-from ui.codeview import algorithm_html  # noqa: E402
-from ui.display import callout_html, join_words, md_code, md_escape, plural  # noqa: E402
-from ui.training import MAX_MERGES, trained_with_progress  # noqa: E402
-from ui.layout import figure, find_page, link_params  # noqa: E402
-from ui.links import lesson_link  # noqa: E402
-from ui.state import publish, restore  # noqa: E402
-from ui.steps import Stepper  # noqa: E402
-from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes  # noqa: E402
 
 LARGE = large_type_on()
 CLASSROOM = classroom_on()  # fewer controls: the teacher steps, the class watches
@@ -115,7 +115,6 @@ def draw_settings() -> None:
             "hf: the order Hugging Face tokenizers use.",
         )
         c_merges.number_input("Merges", min_value=0, max_value=MAX_MERGES, step=1, key=params["merges"].skey)
-
 
 
 if CLASSROOM:

@@ -6,20 +6,20 @@ import pandas as pd
 import streamlit as st
 
 from ui.layout import classroom_on, figure, large_type_on, page_setup
+import lessons
+from tokenizer import Tokenizer, hex_bytes
+from tokenizer.provenance import made_by_merges
+from analyses.textstats import utf8_length
+from ui import predict, state, tables, viewport
+from ui import choices
+from ui.chips import chip_from_token, token_chips
+from ui.display import lone_marks, md_escape, plural, ratio, visible_token
+from ui.uploads import too_big
+from ui.links import lesson_link
+from ui.treeview import tree_html
 
 page_setup("Tokenize anything")
 
-import lessons  # noqa: E402
-from tokenizer import Tokenizer, hex_bytes  # noqa: E402
-from tokenizer.provenance import made_by_merges  # noqa: E402
-from analyses.textstats import utf8_length  # noqa: E402
-from ui import predict, state, tables, viewport  # noqa: E402
-from ui import choices  # noqa: E402
-from ui.chips import chip_from_token, token_chips  # noqa: E402
-from ui.display import lone_marks, md_escape, plural, ratio, visible_token  # noqa: E402
-from ui.uploads import too_big  # noqa: E402
-from ui.links import lesson_link  # noqa: E402
-from ui.treeview import tree_html  # noqa: E402
 
 PAGE = "tokenize"
 MAX_TEXT_BYTES = 1_000_000  # a bigger paste is refused politely

@@ -4,20 +4,20 @@ import pandas as pd
 import streamlit as st
 
 from ui.layout import classroom_on, figure, large_type_on, page_setup
+import lessons
+from tokenizer import Tokenizer
+from tokenizer.provenance import made_by_merges
+from tokenizer.replay import EncodeTrace, encode_trace
+from ui import state, tables, viewport
+from ui import choices
+from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips
+from ui.display import md_code, md_escape, pair_text, plural, visible_token
+from ui.links import lesson_link
+from ui.steps import Stepper
+from ui.treeview import tree_html
 
 page_setup("Encode step by step")
 
-import lessons  # noqa: E402
-from tokenizer import Tokenizer  # noqa: E402
-from tokenizer.provenance import made_by_merges  # noqa: E402
-from tokenizer.replay import EncodeTrace, encode_trace  # noqa: E402
-from ui import state, tables, viewport  # noqa: E402
-from ui import choices  # noqa: E402
-from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips  # noqa: E402
-from ui.display import md_code, md_escape, pair_text, plural, visible_token  # noqa: E402
-from ui.links import lesson_link  # noqa: E402
-from ui.steps import Stepper  # noqa: E402
-from ui.treeview import tree_html  # noqa: E402
 
 PAGE = "encode"
 MAX_CHARS = 200  # a word or a sentence; long text belongs on the Tokenize page

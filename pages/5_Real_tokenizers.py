@@ -3,16 +3,16 @@
 import streamlit as st
 
 from ui.layout import classroom_on, figure, large_type_on, page_setup
+import lessons
+from ui import charts, state, tables
+from ui import choices
+from ui import premium as pv
+from ui.chips import chip_from_token, token_chips
+from ui.display import md_escape, plural
+from ui.links import lesson_link
 
 page_setup("Real tokenizers")
 
-import lessons  # noqa: E402
-from ui import charts, state, tables  # noqa: E402
-from ui import choices  # noqa: E402
-from ui import premium as pv  # noqa: E402
-from ui.chips import chip_from_token, token_chips  # noqa: E402
-from ui.display import md_escape, plural  # noqa: E402
-from ui.links import lesson_link  # noqa: E402
 
 PAGE = "real"
 MAX_CHARS = 5_000

@@ -10,17 +10,17 @@ compression curve is a fragment, so dragging it reruns only that part.
 import streamlit as st
 
 from ui.layout import classroom_on, figure, large_type_on, page_setup
+import lessons
+from analyses.experiment import split_by_script
+from tokenizer.pretokenize import pattern_words
+from ui import charts, predict, state, tables, viewport
+from views import english_hindi as sv
+from ui.display import callout_html, md_code, md_escape, plural
+from ui.links import lesson_link
+from ui.uploads import decode_text_file, uploaded_bytes
 
 page_setup("English vs Hindi")
 
-import lessons  # noqa: E402
-from analyses.experiment import split_by_script  # noqa: E402
-from tokenizer.pretokenize import pattern_words  # noqa: E402
-from ui import charts, predict, state, tables, viewport  # noqa: E402
-from views import english_hindi as sv  # noqa: E402
-from ui.display import callout_html, md_code, md_escape, plural  # noqa: E402
-from ui.links import lesson_link  # noqa: E402
-from ui.uploads import decode_text_file, uploaded_bytes  # noqa: E402
 
 PAGE = sv.PAGE
 LARGE = large_type_on()

@@ -3,15 +3,15 @@
 import streamlit as st
 
 from ui.layout import figure, large_type_on, page_setup
+import lessons
+from ui import charts, state, tables, viewport
+from ui import choices
+from ui import premium as pv
+from ui.display import join_words, md_escape
+from ui.links import lesson_link
 
 page_setup("Beyond Hindi")
 
-import lessons  # noqa: E402
-from ui import charts, state, tables, viewport  # noqa: E402
-from ui import choices  # noqa: E402
-from ui import premium as pv  # noqa: E402
-from ui.display import join_words, md_escape  # noqa: E402
-from ui.links import lesson_link  # noqa: E402
 
 PAGE = "langs"
 LARGE = large_type_on()

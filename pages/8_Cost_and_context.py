@@ -5,13 +5,13 @@ from contextlib import nullcontext
 import streamlit as st
 
 from ui.layout import Slides, classroom_on, large_type_on, page_setup
+from views import cost as cv
+from ui import state
+from ui.display import md_escape
+from ui.links import lesson_link
 
 page_setup("Cost, context and speed")
 
-from views import cost as cv  # noqa: E402
-from ui import state  # noqa: E402
-from ui.display import md_escape  # noqa: E402
-from ui.links import lesson_link  # noqa: E402
 
 LARGE = large_type_on()
 state.restore(cv.PARAMS)

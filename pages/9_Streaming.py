@@ -5,20 +5,20 @@ import hashlib
 import streamlit as st
 
 from ui.layout import figure, large_type_on, page_setup
+import lessons
+from analyses.stream import partial_count, so_far
+from analyses.textstats import utf8_length
+from ui import predict, state, viewport
+from views import streaming
+from ui import choices
+from ui.chips import chip_from_token, chips_html
+from ui.display import md_escape, plural
+from ui.uploads import too_big
+from ui.links import lesson_link
+from ui.steps import Stepper
 
 page_setup("Streaming")
 
-import lessons  # noqa: E402
-from analyses.stream import partial_count, so_far  # noqa: E402
-from analyses.textstats import utf8_length  # noqa: E402
-from ui import predict, state, viewport  # noqa: E402
-from views import streaming  # noqa: E402
-from ui import choices  # noqa: E402
-from ui.chips import chip_from_token, chips_html  # noqa: E402
-from ui.display import md_escape, plural  # noqa: E402
-from ui.uploads import too_big  # noqa: E402
-from ui.links import lesson_link  # noqa: E402
-from ui.steps import Stepper  # noqa: E402
 
 PAGE = "stream"
 MAX_TEXT_BYTES = 1_000_000  # a bigger paste is refused politely

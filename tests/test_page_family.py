@@ -14,6 +14,7 @@ import lessons
 from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, metrics, page_text, parse_chips, run_page
 from family import real
 from family.chat import mistral_chat
+from family.ruletext import fmt_score
 from family.pipeline import stages
 from family.unigram import minimum_vocab, train_unigram
 from family.wordpiece import train_by_rule
@@ -124,7 +125,7 @@ def test_last_step_lists_both_sequences_and_the_curriculum_merges() -> None:
                                             "po + ha → poha", "w + a → wa", "wa + l → wal"]
     assert table["count"].tolist() == [11, 7, 5, 4, 4, 3, 3]
     assert table["WordPiece merges"].tolist() == [f"{s.winner.left} + {s.winner.right} → {s.token}" for s in wp.steps]
-    assert table["score"].tolist() == [fv.fmt_score(float(s.winner.score)) for s in wp.steps]
+    assert table["score"].tolist() == [fmt_score(float(s.winner.score)) for s in wp.steps]
     # The whole corpus, tokens after the last merge, each rule: what the engine counts.
     text = main_text(at)
     for trace in (bpe, wp):

@@ -20,18 +20,27 @@ import math
 from functools import lru_cache
 from typing import Any
 
+from contextlib import nullcontext
+
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 import lessons
+from family.real import TokenizerUnavailable
+from family.unigram import UnigramError, minimum_vocab
+from tokenizer import is_whole
+from ui import choices, state, tables, viewport
+from ui.chips import chip_from_token, chips_html, token_chips
+from ui.display import callout_html, is_mark, md_code, md_escape, readable_text
+from ui.layout import classroom_on, figure, large_type_on
 from family.unigram import META
 from family.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
 from ui import charts, presets
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, merge_html, word_rows_html
 from ui.display import pair_text, plural, visible_token
-from family.ruletext import fmt_score, score_sum, tie_sentence  # noqa: F401 (fv.fmt_score is used by tests)
+from family.ruletext import fmt_score, score_sum, tie_sentence
 from ui.state import Param
 from ui.steps import Stepper
 
@@ -92,6 +101,7 @@ PART = Param(PAGE, "part", "merges", choices=PARTS)
 PRESET = Param(PAGE, "preset", "chai", choices=presets.preset_ids())
 TEXT = Param(PAGE, "text", "", max_len=TEXT_IN_LINK)
 STEP = Param(PAGE, "step", 0, lo=0, hi=MAX_MERGES)
+STEPPER = Stepper(STEP)
 HASHES = Param(PAGE, "hashes", False)
 ALPHA = Param(PAGE, "alpha", 0.1, choices=ALPHAS)
 SEED = Param(PAGE, "seed", 1, lo=0, hi=2**31 - 1)
@@ -428,6 +438,395 @@ def chat(messages: tuple[tuple[str, str], ...]):
 
 def code_points(text: str) -> str:
     return " ".join(f"U+{ord(ch):04X}" for ch in text)
+
+# --- the corpus (BPE vs WordPiece, and Unigram) --------------------------------------------------
+def corpus_picker(setting: str) -> tuple[str | None, str, dict[str, state.Param]]:
+    """The corpus box with the part's own setting beside it (``"merges"`` or ``"vocab"``), and your own
+    text; returns (corpus or None, preset id, the corpus's params)."""
+    preset_id = st.session_state[PRESET.skey]
+    params = corpus_params(preset_id)
+    state.restore([TEXT, *params.values()])
+    pick, number = st.columns([3, 2] if large_type_on() else [3, 1.4], vertical_alignment="bottom")
+    pick.selectbox("Corpus", presets.preset_ids(), key=PRESET.skey, format_func=presets.preset_title,
+                   on_change=apply_preset,
+                   help="The lab's presets (the Train page's worked examples and the English + Hindi news), or your "
+                   "own text. Both rules and Unigram train on the same words.")
+    if setting == "merges":
+        number.number_input("Merges", min_value=0, max_value=MAX_MERGES, step=1, key=params["merges"].skey,
+                            on_change=STEPPER.reset, help="How many merges each rule learns (the same for both).")
+    else:
+        number.number_input("Vocabulary size", min_value=1, max_value=5_000, step=1, key=params["vocab"].skey,
+                            help=f"How many pieces Unigram keeps, its {len(META)} special pieces included. A small "
+                            "corpus supports only a few beyond its characters.")
+    preset = lessons.presets().get(preset_id)
+    if not large_type_on():  # on a projector the screen is for the step itself
+        st.caption(md_escape(f"{presets.preset_title(preset_id)}: {settings_summary(preset_id)}"
+                             + (f". {preset.note}" if preset is not None and preset.note else "")))
+    if preset is None:
+        st.text_area("Your text", key=TEXT.skey, height=110, on_change=STEPPER.reset,
+                     placeholder="chai chai chaiwala poha pohawala… any language, any script.",
+                     help=f"Up to {MAX_OWN_CHARS:,} characters (the comparison recounts every pair at every step). "
+                     f"Texts up to {TEXT_IN_LINK} characters go into the page's link.")
+        corpus = st.session_state.get(TEXT.skey) or ""
+        if not corpus.strip():
+            st.info("Type or paste some text above to train on it: a few sentences with repeated words are enough.",
+                    icon=":material/edit:")
+            return None, preset_id, params
+        if len(corpus) > MAX_OWN_CHARS:
+            st.warning(f"This text is {len(corpus):,} characters long; this page uses the first {MAX_OWN_CHARS:,} "
+                       "(the Train page takes more).", icon=":material/content_cut:")
+            corpus = corpus[: MAX_OWN_CHARS]
+        return corpus, preset_id, params
+    return preset.corpus, preset_id, params
+
+
+# --- Part 1: BPE vs WordPiece --------------------------------------------------------------------
+def draw_rule(trace, k: int, key: str) -> None:
+    """One rule's column at step k: its merge, its chart, why."""
+    name = trace.name
+    st.markdown(f"**{name}**: " + ("the most frequent pair" if trace.rule == "count" else "the highest score"))
+    step = state_step(trace, k)
+    if step is None:
+        st.info(f"{name} has stopped: every word is a single token, so no pair is left to merge.")
+        return
+    if k:
+        st.html(merge_line(trace, k))
+    rows = pair_rows(step, trace.rule, reveal=k > 0, limit=LARGE_TOP_PAIRS if large_type_on() else TOP_PAIRS)
+    charts.draw(chart_spec(rows_key(rows), trace.rule, large_type_on()), key=f"{PAGE}.chart.{trace.rule}")
+    shown = min(len(rows), LARGE_TOP_PAIRS if large_type_on() else TOP_PAIRS)
+    if not large_type_on():
+        st.caption(f"The top {shown} of {plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"
+                   + (", and the other rule's pick." if len(rows) > shown else "."))
+    if k:
+        st.html(callout_html(why(key, trace.rule, trace, k)))
+
+
+def draw_steps(bpe, wp, key: str) -> None:
+    n = max(len(bpe.steps), len(wp.steps))
+    # The heading, Next, then each rule's merge, chart and why: one laptop screen. The slider comes after the charts.
+    with st.container(key=viewport.action("family")):
+        heading = st.empty()  # filled once the stepper has said which step (an autoplay tick moves it on)
+        k = STEPPER.draw(n)
+        heading.markdown(f"#### {f'Merge {k} of {n}' if k else f'Before merge 1 of {n}'}")
+    state.publish([STEP])
+    with st.container(key=viewport.result("family")):
+        if k == 0:
+            st.markdown("**Before any merge** both rules see the same corpus and the same pairs; the charts show each "
+                        "rule's top pairs. Press **Next**: which pair does each merge first?")
+        left, right = figure("merge-rules").columns(2, gap="large")
+        with left:
+            draw_rule(bpe, k, key)
+        with right:
+            draw_rule(wp, k, key)
+    if not large_type_on():
+        st.slider("Merge (0 = before any)", min_value=0, max_value=n, key=STEP.skey)
+    words = LARGE_TOP_WORDS if large_type_on() else TOP_WORDS
+    title = f"The corpus after merge {k}" if k else "The corpus before any merge"
+    heading, toggle = st.columns([3, 2], vertical_alignment="center")
+    heading.markdown(f"**{title}**, cut by each rule's merges")
+    hashes = toggle.toggle("WordPiece with ##", key=HASHES.skey,
+                           help="Write WordPiece's tokens as a WordPiece vocabulary does: ## on every piece after a "
+                           "word's first (see “## and the real WordPiece” below).")
+    state.publish([HASHES])
+    c_bpe, c_wp = st.columns(2, gap="large")
+    for column, trace in ((c_bpe, bpe), (c_wp, wp)):
+        with column:
+            st.html(corpus_html(key, trace.rule, trace, k, words, hashes and trace.rule == "score"))
+            st.caption(f"{trace.name}: the whole corpus is {plural(corpus_tokens(key, trace.rule, trace, k), 'token')}"
+                       + (f" (the {words} most frequent of {plural(len(trace.words), 'distinct word')} shown)."
+                          if len(trace.words) > words else "."))
+    if k:
+        st.markdown("**Both merge sequences so far**")
+        tables.show(sequences_frame(bpe, wp, k), hide_index=True, key=f"{PAGE}.sequences",
+                     column_config={"score": st.column_config.TextColumn(help="WordPiece's score of its pick.")})
+    with st.expander("The numbers behind the charts: count(a b), count(a), count(b) and the score",
+                     key=f"{PAGE}.numbers_open", on_change="rerun", icon=":material/calculate:") as box:
+        if box.open:
+            for trace in (bpe, wp):
+                step = state_step(trace, k)
+                if step is None:
+                    continue
+                st.markdown(f"**{trace.name}'s corpus before merge {max(k, 1)}**")
+                rows = pair_rows(step, trace.rule, reveal=k > 0, limit=TOP_PAIRS)
+                tables.show(numbers_frame(rows), hide_index=True, key=f"{PAGE}.numbers.{trace.rule}",
+                             column_config={"score": st.column_config.NumberColumn(format="%.4f")})
+
+
+def part_merges() -> None:
+    corpus, preset_id, params = corpus_picker("merges")
+    merges_param = params["merges"]
+    state.restore([STEP, HASHES])
+    state.publish([PRESET, TEXT, merges_param])
+    if not large_type_on():  # on a projector the charts' axes carry the two formulas
+        st.markdown(f"- {md_escape(CONTENT['rules']['count'])}\n- {md_escape(CONTENT['rules']['score'])}")
+        st.caption(md_escape(CONTENT["rules"]["why"] + " " + CONTENT["ties"]))
+    if corpus is None:
+        return
+    merges = int(st.session_state[merges_param.skey])
+    try:
+        bpe, wp = traces(corpus, merges, preset_id)
+    except ValueError as exc:
+        st.html(callout_html(f"Cannot train on this text: {exc}", "warning"))
+        return
+    if merges == 0 or not (bpe.steps or wp.steps):
+        st.info("0 merges: set **Merges** above 0 to watch both rules learn." if merges == 0 else
+                "Every word is a single symbol already: there is no pair to merge.")
+        return
+    key = run_key(corpus, merges, preset_id)
+    st.fragment(draw_steps, run_every=STEPPER.run_every())(bpe, wp, key)
+    with st.expander("## and the real WordPiece", icon=":material/tag:"):
+        st.markdown(md_escape(CONTENT["continuation"]))
+        st.caption(md_escape(CONTENT["hf_note"]))
+
+
+# --- Part 2: Unigram ------------------------------------------------------------------------------
+def part_unigram() -> None:
+
+    corpus, preset_id, params = corpus_picker("vocab")
+    vocab_param, word_param = params["vocab"], params["word"]
+    state.restore([ALPHA, SEED])
+    state.publish([PRESET, TEXT, vocab_param])
+    if not large_type_on():
+        st.markdown(md_escape(CONTENT["unigram"]))
+    if corpus is None:
+        state.publish([word_param, ALPHA, SEED])
+        return
+    vocab = int(st.session_state[vocab_param.skey])
+    try:
+        model = unigram_model(corpus, vocab)
+    except UnigramError as exc:
+        st.html(callout_html(str(exc), "warning"))
+        least = minimum_vocab(corpus)
+        if 0 < least <= 5_000 and vocab < least:
+            st.button(f"Use {least:,}", key=f"{PAGE}.use_minimum", on_click=state.set_value,
+                      args=(vocab_param, least), icon=":material/build:")
+        state.publish([word_param, ALPHA, SEED])
+        return
+    ranked = model.by_score()
+    longer = sum(1 for p in ranked if p.kind == "piece")
+    cols = st.columns(4 if not large_type_on() else 2)
+    cols[0].metric("Pieces asked for", f"{model.requested:,}")
+    cols[1].metric("Pieces kept", f"{model.vocab_size:,}",
+                   help=f"With its {len(META)} special pieces ({', '.join(md_code(m) for m in META)}), which "
+                   "have no score.")
+    cols[2 % len(cols)].metric("Single characters", f"{len(ranked) - longer:,}", help="Every character stays, and ▁.")
+    cols[3 % len(cols)].metric("Longer pieces", f"{longer:,}")
+    if model.vocab_size < model.requested:
+        st.caption(f"This corpus supports {plural(model.vocab_size, 'piece')}: Unigram can only keep candidate pieces "
+                   "that still earn their place after pruning. A longer text supports more.")
+    table, segs = figure("unigram-pieces").columns([2, 3] if not large_type_on() else [1, 1], gap="large")
+    with table:
+        st.markdown("**The pieces, most likely first**")
+        tables.show(pieces_table := pieces_frame(corpus, vocab), hide_index=True, key=f"{PAGE}.pieces",
+                     height=min(420, 38 + 35 * len(pieces_table)),
+                     column_config={
+                         "score": st.column_config.NumberColumn(help="The log of the piece's probability: closer to "
+                                                                "0 is more likely."),
+                         "probability": st.column_config.NumberColumn(format="percent",
+                                                                      help="e to the power of the score."),
+                         "kind": st.column_config.TextColumn(help="One character (every one is kept), or longer."),
+                     })
+        if not large_type_on():
+            st.caption(md_escape(CONTENT["unigram_settings"]))
+    with segs:
+        preset = lessons.presets().get(preset_id)
+        st.text_input("Text to segment", key=word_param.skey, max_chars=200,
+                      help="A word or a short phrase. Characters the corpus never had stay as one unknown piece.")
+        examples = preset.examples if preset else ()
+        if examples:
+            with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+                st.caption("Try:", width="content")
+                for i, example in enumerate(examples):
+                    st.button(example, key=f"{PAGE}.word.{i}", on_click=state.set_value, args=(word_param, example),
+                              type="tertiary")
+        text = (st.session_state.get(word_param.skey) or "").strip()
+        if not text and preset is None:
+            text = corpus.split()[0]
+            st.caption(md_escape(f"Segmenting the first word of your text, “{text}”."))
+        if not text:
+            st.info("Type a word or a short phrase to segment.", icon=":material/edit:")
+            state.publish([word_param, ALPHA, SEED])
+            return
+        alpha = st.session_state[ALPHA.skey]
+        seed = int(st.session_state[SEED.skey])
+        best, nbest, samples = segmentations(corpus, vocab, text, alpha, seed)
+        st.markdown(f"**The {plural(len(nbest), 'most likely segmentation')}**, best first (what encoding gives is the "
+                    "first)")
+        rows = []
+        for i, seg in enumerate(nbest, start=1):
+            tail = (f'<span class="tl-count" style="white-space:nowrap">score {seg.score:.2f} · '
+                    f'{odds(seg.score, nbest[0].score)}</span>')
+            rows.append(chips_html(segmentation_chips(seg), label=f"segmentation {i}", tail=tail))
+        st.html(CHIPS_CSS + "".join(rows))
+        if best.unknown:
+            st.caption("White chips with a dotted border: characters the corpus never had, kept as one unknown piece "
+                       "(<unk>).")
+    st.markdown("**Subword regularisation: segmentations drawn at random**")
+    if not large_type_on():
+        st.caption(md_escape(CONTENT["regularisation"]))
+    c_alpha, c_seed, c_again = st.columns([3, 2, 2], vertical_alignment="bottom")
+    c_alpha.select_slider("alpha (smaller: more adventurous)", ALPHAS, key=ALPHA.skey)
+    c_seed.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=SEED.skey)
+    c_again.button("Sample again", key=f"{PAGE}.again", icon=":material/casino:",
+                   on_click=lambda: state.set_value(SEED, int(st.session_state[SEED.skey]) + 1))
+    state.publish([word_param, ALPHA, SEED])
+    best_pieces = nbest[0].pieces if nbest else ()
+    rows = []
+    for i, seg in enumerate(samples, start=1):
+        note = "the best split" if seg.pieces == best_pieces else f"score {seg.score:.2f}"
+        tail = f'<span class="tl-count" style="white-space:nowrap">draw {i} · {note}</span>'
+        rows.append(chips_html(segmentation_chips(seg), label=f"draw {i}", tail=tail))
+    st.html(CHIPS_CSS + "".join(rows))
+    distinct = len({s.pieces for s in samples})
+    st.caption(f"{plural(distinct, 'different segmentation')} in {plural(len(samples), 'draw')} (alpha {alpha:g}, "
+               f"seed {seed}). Every one spells the same text: “{readable_text(samples[0].text if samples else text)}”.")
+
+
+# --- Part 3: the pipeline -------------------------------------------------------------------------
+def _use_text(text: str) -> None:
+    state.set_value(PTEXT, text)
+
+
+def part_pipeline() -> None:
+
+    if not large_type_on():
+        st.markdown(md_escape(CONTENT["pipeline"]))
+    state.restore([PTEXT])
+    real_keys = [e.key for e in choices.real_entries()]
+    default = next((k for k in PIPELINE_TOKENIZERS if k in real_keys), None)
+    if default is None:
+        st.warning("No production tokenizer is installed here, so there is no real pipeline to show.")
+        state.publish([PTEXT])
+        return
+    key, tok = choices.pick_one(PAGE, default=default, kinds=("real",), label="Real tokenizer", upload=False)
+    st.text_area("Text", key=PTEXT.skey, height=90,
+                 help=f"Any text; the first {MAX_PIPELINE_CHARS:,} characters are run through the stages.")
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.caption("Try:", width="content")
+        for i, example in enumerate(lessons.examples("family")):
+            st.button(example["label"], key=f"{PAGE}.ptext.{i}", on_click=_use_text, args=(example["text"],),
+                      type="tertiary")
+    too_long = state.publish([PTEXT])
+    if tok is None:
+        return
+    text = st.session_state.get(PTEXT.skey) or ""
+    if not text.strip():
+        st.info("Type some text above, or pick an example.", icon=":material/edit:")
+        return
+    if "ptext" in too_long:
+        st.caption("This text is too long for the page's link; the link keeps the tokenizer.")
+    if len(text) > MAX_PIPELINE_CHARS:
+        st.warning(f"The stages are shown for the first {MAX_PIPELINE_CHARS:,} characters.",
+                   icon=":material/content_cut:")
+        text = text[: MAX_PIPELINE_CHARS]
+    try:
+        s = pipeline(key, text)
+    except (TokenizerUnavailable, ValueError) as exc:
+        st.warning(md_escape(str(exc)), icon=":material/error:")
+        return
+
+    with figure("pipeline-stages"):  # the four stages, from the first
+        st.markdown("#### 1 · Normalise")
+        st.caption(md_escape(CONTENT["normalisers"].get(key, "")))
+        st.html(callout_html(readable_text(s.normalized)))
+        if s.changes:
+            st.markdown("Changed: " + "; ".join(
+                f"{md_code(before, visible=False)} ({code_points(before)}) → {md_code(after, visible=False)} "
+                f"({code_points(after)})" for before, after in s.changes[:8]))
+        elif s.normalized == text:
+            st.caption("Nothing changed for this text.")
+
+        st.markdown("#### 2 · Pre-split")
+        if s.pieces is None:
+            st.caption(md_escape(CONTENT["presplit_none"]))
+        else:
+            shown = s.pieces[: MAX_PIPELINE_TOKENS]
+            token_chips([Chip(p, None, piece=i) for i, p in enumerate(shown)], label="pieces",
+                        colour_by="position")
+            st.caption(f"{plural(len(s.pieces), 'piece')}, cut by the tokenizer's own regular expression; a merge never "
+                       "crosses two pieces." + (" The first ones are shown." if len(s.pieces) > len(shown) else ""))
+            marked = sum(1 for piece in s.pieces if is_mark(piece[0]))
+            if marked:
+                st.caption(md_escape(CONTENT["presplit_marks"].format(pieces=plural(marked, "piece").capitalize())))
+
+        st.markdown("#### 3 · Model: the subword model makes tokens")
+        token_chips([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True)
+        st.caption(md_escape(CONTENT["markers"]))
+        token_chips([Chip(raw, t.id, whole=True, piece=t.piece) for raw, t in zip(s.raw, s.tokens)],
+                    label="tokens as the vocabulary writes them", mark_pieces=True, runs=False)
+
+        st.markdown(f"#### 4 · Ids: {plural(s.count, 'token')}")
+        st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None, wrap_lines=True)
+        st.caption(md_escape(CONTENT["ids"]))
+    choices.about_box([(key, tok)], key=f"{PAGE}.about_open", note=choices.OFFLINE_NOTE)
+
+
+    # --- Part 4: special tokens -----------------------------------------------------------------------
+
+
+def _reset_chat() -> None:
+    for param in MESSAGES:
+        state.set_value(param, param.default)
+
+
+def part_special() -> None:
+
+    if not large_type_on():
+        st.markdown(md_escape(CONTENT["special"]))
+    state.restore([*MESSAGES, STOK, SPECIAL])
+    st.markdown("**A short chat, wrapped in a real chat template**")
+    with st.expander("The messages", icon=":material/edit_note:") if classroom_on() else nullcontext():
+        for (role, _), param in zip(CHAT, MESSAGES):  # classroom mode: folded away, the chat is the slide
+            st.text_input(f"{role.capitalize()} message", key=param.skey, max_chars=MAX_MESSAGE_CHARS)
+        st.button("Back to the chai-stall chat", key=f"{PAGE}.chat_reset", on_click=_reset_chat, type="tertiary",
+                  icon=":material/restart_alt:")
+    messages = tuple((role, st.session_state.get(p.skey) or "") for (role, _), p in zip(CHAT, MESSAGES))
+    if any(not text.strip() for _, text in messages):
+        st.info("Write something in every message: an empty turn is still a turn, but there is nothing to count.",
+                icon=":material/edit:")
+    else:
+        try:
+            c = chat(messages)
+        except (TokenizerUnavailable, ValueError) as exc:
+            st.warning(md_escape(str(exc)), icon=":material/error:")
+        else:
+            cols = st.columns(4 if not large_type_on() else 2)
+            cols[0].metric("Tokens the model reads", f"{c.total:,}")
+            cols[1].metric("The messages alone", f"{sum(c.content):,}", help="Each message's text, tokenized on its own.")
+            cols[2 % len(cols)].metric("Added by the template", f"{c.added:,}")
+            cols[3 % len(cols)].metric("Per message", f"{c.per_message:.1f}")
+            with figure("chat-template"):
+                token_chips([Chip(t.piece, t.id, whole=is_whole(t.bytes), highlight=t.special, data=t.bytes)
+                             for t in c.tokens], label="the templated chat", show_ids=not large_type_on())
+            specials = ", ".join(f"{md_code(piece, visible=False)} ×{n}" for piece, n in c.specials())
+            st.markdown(f"Highlighted: the special tokens the template put in: {specials}.")
+            st.caption(md_escape(CONTENT["template"].format(template=c.template)))
+
+    st.markdown("**Typed as text, or the special token itself?**")
+    st.caption(md_escape(CONTENT["endoftext"]))
+    c_tok, c_special = st.columns(2)
+    key = c_tok.selectbox("Tokenizer", SPECIAL_TOKENIZERS, key=STOK.skey, format_func=choices.title)
+    try:
+        tok = choices.load(key)
+    except choices.Unavailable as exc:
+        st.warning(md_escape(str(exc)), icon=":material/error:")
+        state.publish([*MESSAGES, STOK, SPECIAL])
+        return
+    names = list(tok.special_tokens)
+    if st.session_state.get(SPECIAL.skey) not in names:
+        state.set_value(SPECIAL, ENDOFTEXT if ENDOFTEXT in names else names[0])
+    special = c_special.selectbox("Special token", names, key=SPECIAL.skey)
+    state.publish([*MESSAGES, STOK, SPECIAL])
+    typed = tok.encode_tokens(special)
+    as_special = tok.encode_special(special)
+    st.markdown(f"Typed into a prompt: **{plural(len(typed), 'token')}**")
+    token_chips([chip_from_token(t) for t in typed], label="typed", show_ids=True)
+    st.markdown(f"Put in by the template: **{plural(len(as_special), 'token')}**, id {as_special[0]:,}")
+    token_chips([Chip(special, as_special[0], highlight=True)], label="the special token", show_ids=True)
+
+
+#: The page's parts, each drawn by one section.
+SECTIONS = {"merges": part_merges, "unigram": part_unigram, "pipeline": part_pipeline, "special": part_special}
 
 
 __all__ = ["META", "PAGE", "PARTS"]
