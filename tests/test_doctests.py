@@ -12,7 +12,7 @@ import tokenizer
 
 MODULES = sorted(
     f"tokenizer.{info.name}" for info in pkgutil.iter_modules(tokenizer.__path__) if not info.name.startswith("_")
-) + ["tokenizer", "ui.tables", "ui.display"]  # and the UI kit's pure helpers that carry examples
+) + ["tokenizer", "ui.tables", "ui.display", "ui.state"]  # and the UI kit's pure helpers that carry examples
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -176,3 +176,61 @@ def test_the_address_keeps_what_the_link_said() -> None:
     at = run_page("pages/6_English_vs_Hindi.py", query_params={"k": "1", "budget": "100", "classroom": "1"})
     assert at.query_params == {"k": "1", "budget": "100", "classroom": "1"}
     assert at.toggle(key="large_type").value is True  # classroom mode brings large type
+
+
+def _published_script() -> None:
+    import streamlit as st
+
+    from ui import state
+
+    stop_early = state.Param("demo", "stop", False)
+    merges = state.Param("demo", "merges", 3, lo=0, hi=10)
+    with state.published([stop_early, merges]):
+        st.number_input("Merges", key=merges.skey, min_value=0, max_value=10)
+        st.checkbox("Stop early", key=stop_early.skey)
+        if state.value(stop_early):
+            state.stop()  # an early exit: the settings are published first
+        st.write("the rest of the page")
+
+
+def test_published_writes_the_address_however_the_page_ends() -> None:
+    """``state.published`` publishes when its block ends, and ``state.stop`` publishes before it stops the
+    page: the address says what is on screen without a publish call before every exit."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_published_script, default_timeout=30)
+    at.run()
+    at.number_input(key="demo.merges").set_value(7).run()
+    assert at.query_params["merges"] == "7"
+    at.checkbox(key="demo.stop").check().run()
+    assert "the rest of the page" not in [m.value for m in at.markdown]
+    assert at.query_params["stop"] == "1" and at.query_params["merges"] == "7"
+    at.number_input(key="demo.merges").set_value(5).run()  # a change made while the page stops early
+    assert at.query_params["merges"] == "5"
+
+
+def _returning_script() -> None:
+    import streamlit as st
+
+    from ui import state
+
+    merges = state.Param("demo", "merges", 3, lo=0, hi=10)
+
+    def section() -> None:
+        st.number_input("Merges", key=merges.skey, min_value=0, max_value=10)
+        if state.value(merges) > 5:
+            return  # a section that ends early
+        st.write("small budget")
+
+    with state.published([merges]):
+        section()
+
+
+def test_published_writes_the_address_when_a_section_returns_early() -> None:
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_function(_returning_script, default_timeout=30)
+    at.run()
+    at.number_input(key="demo.merges").set_value(8).run()
+    assert at.query_params["merges"] == "8"
+

@@ -37,8 +37,9 @@ the default instead of breaking the page.
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -57,19 +58,36 @@ _NOT_SETTINGS = frozenset({ORIGIN, "embed", "embed_options"})
 
 
 @dataclass(frozen=True)
-class Param:
+class Key:
+    """A session-state key, declared once as an object that pages, views, the warm-up, the benchmarks and the
+    tests import (never retyped as ``"train.next"``). A widget takes ``key=KEY.skey``.
+
+    >>> Key("train", "next").skey
+    'train.next'
+    """
+
     page: str
     name: str
-    default: Any
-    choices: tuple = field(default=())
-    lo: float | None = None
-    hi: float | None = None
-    max_len: int = 400
 
     @property
     def skey(self) -> str:
         """The widget / session-state key: unique across pages."""
         return f"{self.page}.{self.name}"
+
+
+@dataclass(frozen=True)
+class Param(Key):
+    """A setting that lives in the URL too (a :class:`Key` with a default, and the rules for reading a link).
+
+    >>> Param("train", "step", 0, lo=0, hi=50).parse("99")
+    50
+    """
+
+    default: Any
+    choices: tuple = field(default=())
+    lo: float | None = None
+    hi: float | None = None
+    max_len: int = 400
 
     def parse(self, raw: str | None) -> Any:
         """A URL string to a valid value, or the default."""
@@ -149,6 +167,7 @@ def begin_run(page: str, shared: Iterable[str] = ()) -> str | None:
         mode = "plain" if plain else "link"
         seen = [address]
     st.session_state[_SEEN] = seen
+    st.session_state[_PUBLISHING] = []  # blocks left open by a run that failed are gone
     st.session_state[_RUN] = {
         "page": page,
         "shared": shared,
@@ -264,6 +283,41 @@ def publish(params: Sequence[Param]) -> list[str]:
         st.session_state.setdefault(_KEPT_URL, {})[run["page"]] = _settings(run["shared"])
     note_address()
     return too_long
+
+
+_PUBLISHING = "_state_publishing"  # the params of the published() blocks open in this run, innermost last
+
+
+@contextmanager
+def published(params: Sequence[Param]) -> Iterator[None]:
+    """Restore ``params`` now, and publish them when the block ends, however it ends: a section that returns
+    early or fails still leaves the address a link to what is on screen::
+
+        with state.published(PARAMS):
+            draw_the_page()
+
+    To end the page early inside the block, call :func:`stop` (never ``st.stop()``: once a run is stopped,
+    nothing more reaches the browser, so the address could not be written after it).
+    """
+    restore(params)
+    mine = list(params)
+    open_blocks = st.session_state.setdefault(_PUBLISHING, [])
+    open_blocks.append(mine)
+    try:
+        yield
+    finally:
+        if any(block is mine for block in open_blocks):  # not published yet by stop()
+            open_blocks[:] = [block for block in open_blocks if block is not mine]
+            publish(mine)
+
+
+def stop() -> None:
+    """``st.stop()`` for a page whose settings are published: publish every open :func:`published` block
+    first, then stop the run."""
+    open_blocks = st.session_state.get(_PUBLISHING, [])
+    while open_blocks:
+        publish(open_blocks.pop())
+    st.stop()
 
 
 def value(param: Param) -> Any:
