@@ -14,6 +14,7 @@ from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, gro
 from analyses.numbers import indian, international, parse_number  # noqa: E402
 from analyses.quirks import FORMATS, MAX_CSV_CHARS, case_forms, count_letter, format_variants  # noqa: E402
 from analyses.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark  # noqa: E402
+from tokenizer import word_count  # noqa: E402
 from ui import predict, state, tables  # noqa: E402
 from ui import choices  # noqa: E402
 from views import quirks as qv  # noqa: E402
@@ -343,7 +344,7 @@ def presplit_section() -> None:
         return
     if qv.too_long(text, MAX_SENTENCE, "a sentence"):
         return
-    words = len(text.split())
+    words = word_count(text)
     for _, tok in chosen:  # one full-width row each: the pieces are the point
         pieces = tok.pieces(text)
         marked = sum(1 for p in pieces if starts_with_mark(p))
