@@ -49,6 +49,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
+from .bytelevel import gpt2_byte_stand_ins
 from .interface import UNKNOWN_ID
 from .labels import bytes_label
 from .pretokenize import DEFAULT_PATTERN, SplitBudget, split_text
@@ -253,28 +254,10 @@ def _starting_symbols(
 
 
 # -- Hugging Face's tie order ------------------------------------------------------------
-def gpt2_byte_stand_ins() -> dict[int, str]:
-    """GPT-2's ``bytes_to_unicode``: byte -> the printable character that stands for it.
-
-    Printable bytes 33-126, 161-172 and 174-255 stand for themselves; every
-    other byte, in byte order, gets the next character from U+0100 up
-    (so a space, byte 32, is shown as ``Ġ``).
-
-    >>> gpt2_byte_stand_ins()[32], gpt2_byte_stand_ins()[ord("a")]
-    ('Ġ', 'a')
-    """
-    keeps_itself = set(range(33, 127)) | set(range(161, 173)) | set(range(174, 256))
-    table: dict[int, str] = {}
-    next_code = 256
-    for byte in range(256):
-        if byte in keeps_itself:
-            table[byte] = chr(byte)
-        else:
-            table[byte] = chr(next_code)
-            next_code += 1
-    return table
-
-
+# Written here on its own, not taken from the engine (tokenizer.bytelevel.hf_base_rank): the tests
+# check the fast trainer's "hf" ties against this ranking, so it must be a second, independent one.
+# Only the byte table is shared (tokenizer.bytelevel); tests/test_hf_parity.py checks it, and
+# both rankings, against Hugging Face's own numbering.
 def hf_base_order(unit: str, base: Sequence[str] | None, marker_id: int | None) -> dict[int, int]:
     """Our base id -> its position in Hugging Face's numbering of the base symbols."""
     if unit == "bytes":
@@ -351,7 +334,6 @@ __all__ = [
     "count_pairs",
     "distinct_words",
     "encode_reference",
-    "gpt2_byte_stand_ins",
     "hf_base_order",
     "merge",
     "train_reference",
