@@ -52,7 +52,8 @@ from typing import Mapping, Sequence
 from .bytelevel import gpt2_byte_stand_ins
 from .interface import UNKNOWN_ID
 from .labels import bytes_label
-from .pretokenize import DEFAULT_PATTERN, SplitBudget, split_text
+from .model import DEFAULTS, TIES, UNITS
+from .pretokenize import SplitBudget, split_text
 
 Pair = tuple[int, int]
 
@@ -158,11 +159,11 @@ def train_reference(
     corpus: str | Mapping[str, int],
     merges: int,
     *,
-    unit: str = "bytes",
-    split: str = "regex",
-    pattern: str = DEFAULT_PATTERN,
-    end_of_word: str | None = None,
-    ties: str = "first",
+    unit: str = DEFAULTS.unit,
+    split: str = DEFAULTS.split,
+    pattern: str = DEFAULTS.pattern,
+    end_of_word: str | None = DEFAULTS.end_of_word,
+    ties: str = DEFAULTS.ties,
     keep_tables: bool = False,
 ) -> ReferenceResult:
     """Learn up to ``merges`` merges from ``corpus``, recounting every pair after every merge.
@@ -170,9 +171,9 @@ def train_reference(
     Takes the same settings as :func:`tokenizer.train`. ``keep_tables`` also
     keeps every step's whole ranked pair table (slow on a big corpus).
     """
-    if unit not in ("chars", "bytes"):
+    if unit not in UNITS:
         raise ValueError(f"unknown unit {unit!r}")
-    if ties not in ("first", "hf"):
+    if ties not in TIES:
         raise ValueError(f"unknown tie rule {ties!r}")
     marker = end_of_word or None
     distinct = distinct_words(corpus, split, pattern)
@@ -213,7 +214,7 @@ def train_reference(
 
 
 def distinct_words(
-    corpus: str | Mapping[str, int], split: str = "regex", pattern: str = DEFAULT_PATTERN
+    corpus: str | Mapping[str, int], split: str = DEFAULTS.split, pattern: str = DEFAULTS.pattern
 ) -> list[tuple[str, int]]:
     """The pre-split words with their counts, in order of first appearance."""
     counts: dict[str, int] = {}
@@ -288,9 +289,9 @@ def encode_reference(
     *,
     unit: str,
     base: Sequence[str] | None = None,
-    split: str = "regex",
-    pattern: str = DEFAULT_PATTERN,
-    end_of_word: str | None = None,
+    split: str = DEFAULTS.split,
+    pattern: str = DEFAULTS.pattern,
+    end_of_word: str | None = DEFAULTS.end_of_word,
 ) -> list[int]:
     """Encode the textbook way: every merge, in the order learned, over each word.
 

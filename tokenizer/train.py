@@ -33,11 +33,21 @@ from typing import Callable, Iterable, Mapping
 
 from .bytelevel import hf_base_rank
 from .interface import UNKNOWN_ID
-from .model import TrainConfig, Tokenizer
+from .model import DEFAULTS, TrainConfig, Tokenizer
 from .pretokenize import SplitBudget, split_text
 from .vocab import Vocabulary
 
 ProgressCallback = Callable[[int, int], None]
+
+# How much of each step's ranking a trace keeps: the pair-count table and the tied pairs.
+TABLE_SIZE = 10
+"""Rows of the pair-count table kept per step, unless told (:func:`train`, ``train_by_rule``)."""
+MAX_TIES = 20
+"""Tied pairs listed per step, unless told."""
+SHOWN_TABLE_SIZE = 12
+"""What the lab's pages and its exercises keep (both train with these), so an exercise's answer is
+read from the very trace a page draws."""
+SHOWN_MAX_TIES = 12
 
 
 class StopReason(str, Enum):
@@ -209,13 +219,13 @@ def train(
     corpus: str | Mapping[str, int],
     merges: int,
     *,
-    unit: str = "bytes",
-    split: str = "regex",
-    pattern: str = r" ?\S+",
-    end_of_word: str | None = None,
-    ties: str = "first",
-    table_size: int = 10,
-    max_ties: int | None = 20,
+    unit: str = DEFAULTS.unit,
+    split: str = DEFAULTS.split,
+    pattern: str = DEFAULTS.pattern,
+    end_of_word: str | None = DEFAULTS.end_of_word,
+    ties: str = DEFAULTS.ties,
+    table_size: int = TABLE_SIZE,
+    max_ties: int | None = MAX_TIES,
     progress: ProgressCallback | None = None,
 ) -> Trace:
     """Learn up to ``merges`` merges from ``corpus`` and return the :class:`Trace`.
