@@ -57,3 +57,10 @@ def test_an_exercise_reads_the_trace_the_page_draws(preset_id):
     assert preset_trace(preset_id).steps == page.steps
     assert max(len(s.table) for s in page.steps) == SHOWN_TABLE_SIZE
     assert all(len(s.ties) <= SHOWN_MAX_TIES for s in page.steps)
+
+
+def test_the_command_lines_train_takes_the_same_defaults():
+    from tokenizer.cli import _parser
+
+    args = _parser().parse_args(["train", "corpus.txt", "--merges", "3", "-o", "model.json"])
+    assert {name: getattr(args, name) for name in DEFAULTS.to_dict()} == DEFAULTS.to_dict()
