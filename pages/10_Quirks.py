@@ -11,6 +11,7 @@ from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, gro
 from analyses.numbers import indian, international, parse_number
 from analyses.quirks import FORMATS, MAX_CSV_CHARS, case_forms, count_letter, format_variants
 from analyses.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark
+from tokenizer import word_count
 from ui import predict, state, tables
 from ui import choices
 from views import quirks as qv
@@ -343,7 +344,7 @@ def presplit_section() -> None:
         return
     if qv.too_long(text, MAX_SENTENCE, "a sentence"):
         return
-    words = len(text.split())
+    words = word_count(text)
     for _, tok in chosen:  # one full-width row each: the pieces are the point
         pieces = tok.pieces(text)
         marked = sum(1 for p in pieces if starts_with_mark(p))
