@@ -14,6 +14,7 @@ from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, gro
 from analyses.numbers import indian, international, parse_number  # noqa: E402
 from analyses.quirks import FORMATS, MAX_CSV_CHARS, case_forms, count_letter, format_variants  # noqa: E402
 from analyses.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark  # noqa: E402
+from lessons.progress import QUIRKS_JOIN, QuestionId  # noqa: E402
 from ui import predict, state, tables  # noqa: E402
 from ui import choices  # noqa: E402
 from views import quirks as qv  # noqa: E402
@@ -134,7 +135,7 @@ def join_section() -> None:
         change = j.total - j.sum_of_parts
         moved = "the same as" if change == 0 else f"{plural(abs(change), 'token')} {'fewer' if change < 0 else 'more'} than"
         question = predict.Question(
-            key=f"quirks-page:join:{run}", kind="number", answer=j.total, unit="tokens", scope="quirks-page",
+            key="", id=QuestionId.of(QUIRKS_JOIN, run=run), kind="number", answer=j.total, unit="tokens", scope="quirks-page",
             prompt=f"With {first_tok.name}, the first text is {plural(j.counts[0], 'token')} and the second "
                    f"{plural(j.counts[1], 'token')}: {j.sum_of_parts:,} counted apart. How many tokens is the "
                    "prompt they make together?",
