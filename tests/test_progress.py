@@ -244,6 +244,7 @@ def test_the_page_loads_a_hostile_file_with_a_message() -> None:
     assert_no_exception(at)
     text = page_text(at)
     assert "2 answers in the file were refused" in text and f"“<b>x</b>”: {NO_QUESTION}" in text
+    assert "1 answer is to a question this lab no longer has (“<b>x</b>”)" in text  # named, as text
     assert "Lesson 2, exercise 6 (xylophone-tokens): a number question needs a number, not text" in text
     assert "Your score: 0 right of 0 answers" in main_text(at)
 
