@@ -26,7 +26,7 @@ from tokenizer.labels import plural
 from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
 from analyses.textstats import text_counts
 
-KINDS = ("number", "choice", "split", "order", "word")
+from .judging import KINDS  # the question kinds: one home, the judging rules
 
 
 class ExerciseError(ValueError):

@@ -11,6 +11,7 @@ from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, gro
 from analyses.numbers import indian, international, parse_number
 from analyses.quirks import FORMATS, MAX_CSV_CHARS, case_forms, count_letter, format_variants
 from analyses.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark
+from lessons.progress import QUIRKS_JOIN, QuestionId
 from tokenizer import word_count
 from ui import predict, state, tables
 from ui import choices
@@ -135,7 +136,7 @@ def join_section() -> None:
         change = j.total - j.sum_of_parts
         moved = "the same as" if change == 0 else f"{plural(abs(change), 'token')} {'fewer' if change < 0 else 'more'} than"
         question = predict.Question(
-            key=f"quirks-page:join:{run}", kind="number", answer=j.total, unit="tokens", scope="quirks-page",
+            key="", id=QuestionId.of(QUIRKS_JOIN, run=run), kind="number", answer=j.total, unit="tokens", scope="quirks-page",
             prompt=f"With {first_tok.name}, the first text is {plural(j.counts[0], 'token')} and the second "
                    f"{plural(j.counts[1], 'token')}: {j.sum_of_parts:,} counted apart. How many tokens is the "
                    "prompt they make together?",

@@ -531,7 +531,7 @@ def test_chart_text_is_black_and_grows_with_large_type(large: bool) -> None:
 
 
 def test_guess_options_hide_the_ranking() -> None:
-    q = tv.guess_question("run", preset_trace("chai", table_size=SHOWN_TABLE_SIZE), 1)
+    q = tv.guess_question("0123456789abcdef", preset_trace("chai", table_size=SHOWN_TABLE_SIZE), 1)
     assert len(q.options) == tv.GUESS_OPTIONS and q.answer == "h + a"
     assert list(q.options) == sorted(q.options, key=str.casefold)
 

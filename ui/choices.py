@@ -497,6 +497,7 @@ def about_md(chosen: Sequence[tuple[str, TextTokenizer]]) -> list[str]:
 def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope: str):
     """"How many tokens will this tokenizer cut the text into?", for predict-first mode: the answer is the
     measure's count, and a guess within a tenth of it (at least exact) counts as right."""
+    from lessons.progress import TOKENIZE_COUNT, QuestionId
     from ui.predict import Question
 
     digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
@@ -504,7 +505,7 @@ def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope
     within = f" (within {plural(tolerance, 'token')} counts as right)" if tolerance else ""
     per_word = f"{m.tokens_per_word:.2f} a word, " if m.words else ""
     return Question(
-        key=f"{scope}:{key}:{digest}", scope=scope, kind="number", answer=m.tokens, tolerance=tolerance,
+        key="", id=QuestionId.of(TOKENIZE_COUNT, tokenizer=key, text=digest), scope=scope, kind="number", answer=m.tokens, tolerance=tolerance,
         unit="tokens", prompt=f"How many tokens will {tok.name} cut this text into{within}?",
         explain=(f"{tok.name} reads {plural(m.words, 'word')} and {plural(m.code_points, 'character')} as {plural(m.tokens, 'token')}: "
                  f"{per_word}{m.code_points / m.tokens if m.tokens else 0:.2f} characters a token."),

@@ -164,6 +164,7 @@ BROKEN = "Part of a character: the naive decoder shows �"
 
 def whole_question(run: str, events: Sequence[StreamEvent], k: int):
     """"Will token k show a whole character?": the answer is the engine's (``StreamEvent.whole``)."""
+    from lessons.progress import STREAMING_WHOLE, QuestionId
     from ui.predict import Question
 
     event = events[k - 1]
@@ -183,7 +184,7 @@ def whole_question(run: str, events: Sequence[StreamEvent], k: int):
         explain = (f"Token {k} is the bytes {hex_bytes(event.bytes)}: not whole characters on their own, so the "
                    f"naive decoder shows {plural(marks, 'replacement mark')}; the careful decoder "
                    f"{done}{held}.")
-    return Question(key=f"streaming-page:{run}:{k}", prompt=prompt, kind="choice",
+    return Question(key="", id=QuestionId.of(STREAMING_WHOLE, run=run, token=k), prompt=prompt, kind="choice",
                     answer=WHOLE if event.whole else BROKEN, options=(WHOLE, BROKEN), explain=explain,
                     scope="streaming-page")
 
