@@ -147,3 +147,24 @@ def test_streamlit_reads_the_settings_the_classroom_figures_rely_on() -> None:
             "'browser.gatherUsageStats')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "minimal", "False"], out.stderr
+
+
+def test_not_browser_leaves_out_the_browser_and_serve_tests() -> None:
+    """README, day to day: ``scripts/test -m "not browser"`` runs everything but tests/browser/ (journeys included)
+    and the scripts/serve tests. The marks that make it so, checked without collecting the whole suite."""
+    import tests.test_serve as serve_tests
+    from tests.browser.conftest import pytest_collection_modifyitems
+
+    assert {mark.name for mark in serve_tests.pytestmark} == {"browser", "serve"}
+
+    class Item:
+        def __init__(self, nodeid: str) -> None:
+            self.nodeid, self.marks = nodeid, []
+
+        def add_marker(self, mark) -> None:
+            self.marks.append(mark.name)
+
+    items = [Item("tests/browser/test_page_train.py::test_x"), Item("tests/browser/journeys/test_links.py::test_y"),
+             Item("tests/test_page_train.py::test_z")]
+    pytest_collection_modifyitems(None, items)
+    assert [item.marks for item in items] == [["browser"], ["browser"], []]
