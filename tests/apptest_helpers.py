@@ -219,3 +219,18 @@ def metrics(at: AppTest) -> dict[str, str]:
 def button(at: AppTest, label: str):
     """The first button with this label (for buttons without a key, such as the predict widget's)."""
     return next(b for b in at.button if b.label == label)
+
+
+def chart_datasets(chart) -> dict[str, Any]:
+    """A ``vega_lite_chart`` element's named datasets as pandas frames (Streamlit sends each as an Arrow IPC stream),
+    in the order the page gave them."""
+    import pyarrow as pa
+
+    return {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in chart.proto.datasets}
+
+
+def chart_spec(chart) -> dict:
+    """A ``vega_lite_chart`` element's Vega-Lite spec, as the page sent it (without its datasets)."""
+    import json
+
+    return json.loads(chart.proto.spec)

@@ -6,6 +6,10 @@ import pytest
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: runs against a live lab, a Streamlit server or scripts/serve, most "
+                                       "with Chromium (tests/browser/, tests/test_serve.py): the slow part of the suite; "
+                                       "scripts/test -m 'not browser' runs the rest")
+    config.addinivalue_line("markers", "serve: starts scripts/serve (nginx and replicas) (tests/test_serve.py)")
     config.addinivalue_line("markers", "journey: a browser journey across pages (tests/browser/journeys)")
 
 

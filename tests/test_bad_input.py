@@ -67,12 +67,54 @@ def test_a_slow_pattern_raises_its_own_error(short_timeout):
         tok.encode(SLOW_TEXT)
 
 
-def test_a_long_text_is_not_a_slow_pattern(monkeypatch):
-    """The time budget grows with the text: a text that merely takes long to split is split to the end."""
-    text = "Mera order 20 minute late hai, refund chahiye! घने कोहरे से।\n" * 8000
-    want = split_text(text, "regex", pretokenize.GPT2_PATTERN)
-    monkeypatch.setattr(pretokenize, "PATTERN_TIMEOUT_S", 0.05)  # far less than the whole text takes
-    assert split_text(text, "regex", pretokenize.GPT2_PATTERN) == want
+class MeteredBudget(pretokenize.SplitBudget):
+    """A split budget whose clock is the text, not the machine: splitting costs exactly ``per_char`` CPU seconds a
+    character. ``_split_by_matches`` asks :meth:`allowed` how far it has got before it reads :meth:`spent`, so
+    the time "spent" is the characters split so far times ``per_char``, whatever the machine's speed or load."""
+
+    def __init__(self, per_char: float) -> None:
+        super().__init__()
+        self.per_char = per_char
+        self.at = 0  # characters of this text split so far, as last reported to allowed()
+
+    def allowed(self, chars: int) -> float:
+        self.at = chars
+        return super().allowed(chars)
+
+    def spent(self) -> float:
+        return self.per_char * (self.done + self.at)
+
+
+LONG_TEXT = "Mera order 20 minute late hai, refund chahiye! घने कोहरे से।\n" * 8000  # 480,000 characters
+
+
+def test_a_long_text_is_not_a_slow_pattern():
+    """The time budget grows with the text: a text that takes longer than the floor to split, but less than the
+    allowance per character, is split to the end. Proven on a metered clock (no race with the machine's speed):
+    at half the allowance a character, the whole text costs more than the floor and is split all the same."""
+    per_char = pretokenize.SPLIT_S_PER_CHAR / 2
+    assert per_char * len(LONG_TEXT) > pretokenize.PATTERN_TIMEOUT_S  # longer than a short text may take
+    compiled = pretokenize.compile_pattern(pretokenize.GPT2_PATTERN)
+    want = split_text(LONG_TEXT, "regex", pretokenize.GPT2_PATTERN)
+    budget = MeteredBudget(per_char)
+    # A round ends every 1,000 pieces: the budget is asked about 100 times on the way, not once at the end.
+    assert pretokenize._split_by_matches(LONG_TEXT, compiled, pretokenize.GPT2_PATTERN, restart_every=1000,
+                                         budget=budget) == want
+    assert budget.at > len(LONG_TEXT) - 100  # it was asked near the end too
+    assert split_text(LONG_TEXT, "regex", pretokenize.GPT2_PATTERN, budget=MeteredBudget(per_char)) == want
+
+
+def test_a_pattern_slower_than_the_allowance_is_stopped_where_the_budget_runs_out():
+    """The other side of the same budget: at twice the allowance a character, spending overtakes the budget
+    (floor + allowance x characters) once floor / allowance characters are split, and the split stops there,
+    saying how far it got. Counted on the metered clock, so the point does not depend on the machine."""
+    per_char = pretokenize.SPLIT_S_PER_CHAR * 2
+    compiled = pretokenize.compile_pattern(pretokenize.GPT2_PATTERN)
+    with pytest.raises(PatternTimeout, match="for the first") as info:
+        pretokenize._split_by_matches(LONG_TEXT, compiled, pretokenize.GPT2_PATTERN, restart_every=1000,
+                                      budget=MeteredBudget(per_char))
+    overtaken = pretokenize.PATTERN_TIMEOUT_S / (per_char - pretokenize.SPLIT_S_PER_CHAR)  # 200,000 characters
+    assert overtaken < info.value.chars < overtaken + 1000 * 60  # within a round (1,000 pieces) of that point
 
 
 @pytest.mark.parametrize("pattern", SPLIT_PATTERNS)

@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
-import json
-
-import pyarrow as pa
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, button, html_texts, main_text, metrics, page_text, run_page
+from tests.apptest_helpers import (
+    assert_no_exception,
+    button,
+    chart_datasets,
+    chart_spec,
+    html_texts,
+    main_text,
+    metrics,
+    page_text,
+    run_page,
+)
 from analyses import cost
 from family import real
 from analyses.cost import Prices, rupees
@@ -34,8 +41,7 @@ def month(lang: dict) -> str:
 
 def window_data(at):
     (chart,) = at.get("vega_lite_chart")
-    frames = [pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in chart.proto.datasets]
-    return json.loads(chart.proto.spec), next(f for f in frames if "kind" in f.columns)
+    return chart_spec(chart), next(f for f in chart_datasets(chart).values() if "kind" in f.columns)
 
 
 def warnings(at) -> str:

@@ -8,12 +8,22 @@ import json
 import re
 
 import altair as alt
-import pyarrow as pa
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, metrics, parse_chips, run_page
+from tests.apptest_helpers import (
+    assert_no_exception,
+    button,
+    chart_datasets,
+    html_blocks,
+    main_text,
+    metrics,
+    parse_chips,
+    run_page,
+)
+from tests.reference_oracle import reference_token_bytes
 from tokenizer import train
+from tokenizer.reference import train_reference
 from family import real
 from analyses.experiment import SCRIPTS, compression_curve, merges_by_script, mix, parallel_cost, split_by_script
 from views import english_hindi as sv
@@ -30,6 +40,13 @@ def lab_tokenizer(k: int, budget: int, english: str = LESSON["english_block"], h
     return train(mix([(english, 10), (hindi, k)]), budget, **SETTINGS).tokenizer
 
 
+def textbook_tokens(k: int, budget: int, text: str) -> tuple[bytes, ...]:
+    """``text``'s tokens from an independent source: the textbook trainer (tests/reference_oracle.py) on the
+    lesson's mix written out by hand, English ten times, then the Hindi ``k`` times."""
+    corpus = LESSON["english_block"] * 10 + LESSON["hindi_block"] * k
+    return reference_token_bytes(corpus, budget, text, **SETTINGS)
+
+
 def chips(at, label: str):
     """The chips of the block whose aria label starts with ``label``."""
     blocks = [b for b in html_blocks(at) if f'aria-label="{label}:' in b]
@@ -41,13 +58,12 @@ def chart(at, key: str) -> dict[str, list[dict]]:
     """A chart's named datasets, as records."""
     (found,) = [c for c in at.get("vega_lite_chart") if key in str(c.proto.id)] or [None]
     assert found is not None, key
-    return {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas().to_dict("records")
-            for d in found.proto.datasets}
+    return {name: frame.to_dict("records") for name, frame in chart_datasets(found).items()}
 
 
 def charts_by_dataset(at) -> list[dict[str, list[dict]]]:
-    return [{d.name: pa.ipc.open_stream(d.data.data).read_all().to_pandas().to_dict("records")
-             for d in c.proto.datasets} for c in at.get("vega_lite_chart")]
+    return [{name: frame.to_dict("records") for name, frame in chart_datasets(c).items()}
+            for c in at.get("vega_lite_chart")]
 
 
 def revealed(query: dict | None = None):
@@ -147,8 +163,10 @@ def test_merges_by_script_add_up_to_the_budget_and_show_which() -> None:
         at = revealed({"k": "10", "budget": str(budget)})
         groups = merges_by_script(lab_tokenizer(10, budget))
         line = next(m.value for m in at.main.get("markdown") if "Devanagari ·" in m.value)
-        assert line == " · ".join(f"**{len(groups[s]):,}** {s}" for s in SCRIPTS) + f" (of {budget} merge" + (
-            "s)" if budget > 1 else ")")
+        shown = {script: int(n.replace(",", "")) for n, script in re.findall(r"\*\*([\d,]+)\*\* (\w+)", line)}
+        assert list(shown) == ["Latin", "Devanagari", "mixed", "other"]
+        assert shown == {script: len(ids) for script, ids in groups.items()}
+        assert line.endswith({1: " (of 1 merge)", 100: " (of 100 merges)", 180: " (of 180 merges)"}[budget])
         assert sum(len(ids) for ids in groups.values()) == budget
         tok = lab_tokenizer(10, budget)
         for script in SCRIPTS:  # which tokens: one chip each, in the order learned
@@ -176,7 +194,10 @@ def test_the_curve_ends_at_the_encoding_and_never_rises() -> None:
         assert all(a >= b for a, b in zip(curve, curve[1:]))
     # The cursor starts at the end of the budget.
     assert {r["merge"] for r in data["cursor"]} == {100}
-    assert {r["language"]: r["tokens"] for r in data["cursor"]} == {"English": 13, "Hindi": 69}
+    assert {r["language"]: r["tokens"] for r in data["cursor"]} == {
+        "English": len(textbook_tokens(1, 100, LESSON["test_en"])),
+        "Hindi": len(textbook_tokens(1, 100, LESSON["test_hi"])),
+    }
 
 
 def test_dragging_the_cursor_moves_the_mark_and_the_chips() -> None:
@@ -192,7 +213,7 @@ def test_dragging_the_cursor_moves_the_mark_and_the_chips() -> None:
     assert [c.text for c in chips(at, "English tokens at this step")] == [
         t.label.replace(" ", "·") for t in tok.encode_tokens(LESSON["test_en"])]
     # The top panel still shows the whole budget.
-    assert metrics(at)["Hindi tokens"] == "69"
+    assert metrics(at)["Hindi tokens"] == str(len(textbook_tokens(1, 100, LESSON["test_hi"])))
 
 
 def test_a_new_budget_puts_the_cursor_at_its_end() -> None:
@@ -201,7 +222,9 @@ def test_a_new_budget_puts_the_cursor_at_its_end() -> None:
     at.slider(key="evh.budget").set_value(150).run()
     assert at.slider(key="evh.step").value == 150
     assert int(at.slider(key="evh.step").max) == 150
-    assert int(at.slider(key="evh.budget").max) == 234  # every word of the lesson's text is one token by then
+    # The budget goes as far as there is anything left to merge: every word of the lesson's text is one token by then.
+    textbook = train_reference(LESSON["english_block"] * 10 + LESSON["hindi_block"], 10_000, **SETTINGS)
+    assert int(at.slider(key="evh.budget").max) == len(textbook.steps)
 
 
 def test_a_budget_of_zero_is_bytes() -> None:

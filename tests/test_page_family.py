@@ -7,11 +7,19 @@ import json
 import unicodedata
 
 import altair as alt
-import pyarrow as pa
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, metrics, page_text, parse_chips, run_page
+from tests.apptest_helpers import (
+    assert_no_exception,
+    chart_datasets,
+    html_blocks,
+    main_text,
+    metrics,
+    page_text,
+    parse_chips,
+    run_page,
+)
 from family import real
 from family.chat import mistral_chat
 from family.ruletext import fmt_score
@@ -41,8 +49,7 @@ def chart_rows(at) -> list:
     """Each chart's records (BPE's first), as pandas frames."""
     out = []
     for chart in at.get("vega_lite_chart"):
-        frames = [pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in chart.proto.datasets]
-        out.append(next(f for f in frames if "status" in f.columns))
+        out.append(next(f for f in chart_datasets(chart).values() if "status" in f.columns))
     return out
 
 

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import altair as alt
-import pyarrow as pa
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, main_text, run_page
+from tests.apptest_helpers import assert_no_exception, chart_datasets, chart_spec, main_text, run_page
 from family import real
 from analyses.measure import premium
 from ui import premium as pv
@@ -25,8 +22,7 @@ def table(at):
 
 def chart_data(at):
     (chart,) = at.get("vega_lite_chart")
-    frames = [pa.ipc.open_stream(d.data.data).read_all().to_pandas() for d in chart.proto.datasets]
-    return json.loads(chart.proto.spec), next(f for f in frames if "part" in f.columns)
+    return chart_spec(chart), next(f for f in chart_datasets(chart).values() if "part" in f.columns)
 
 
 def test_opens_on_the_lesson_4_pair_with_every_real_tokenizer() -> None:

@@ -6,11 +6,19 @@ import io
 import json
 
 import pandas as pd
-import pyarrow as pa
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, button, html_texts, main_text, page_text, run_page
+from tests.apptest_helpers import (
+    assert_no_exception,
+    button,
+    chart_datasets,
+    chart_spec,
+    html_texts,
+    main_text,
+    page_text,
+    run_page,
+)
 from tokenizer import train
 from tokenizer.io import tokenizer_from_json
 from tokenizer.train import SHOWN_TABLE_SIZE
@@ -42,11 +50,8 @@ def facts(at) -> str:
 def chart(at):
     charts = at.get("vega_lite_chart")
     assert len(charts) == 1
-    proto = charts[0].proto
-    spec = json.loads(proto.spec)
-    (dataset,) = proto.datasets
-    data = pa.ipc.open_stream(dataset.data.data).read_all().to_pandas()
-    return spec, data
+    (data,) = chart_datasets(charts[0]).values()
+    return chart_spec(charts[0]), data
 
 
 def predict_radio(at):

@@ -67,16 +67,21 @@ def test_installed_versions_meet_lower_bounds(name: str) -> None:
         assert req.specifier.contains(installed, prereleases=True), f"{req.name} {installed} vs {line}"
 
 
+def pytest_here_and_in_ci(*args: str, env: dict[str, str]) -> tuple[subprocess.CompletedProcess, ...]:
+    """Run ``pytest ARGS`` in a child twice, with ``env`` added to this environment: as on a developer machine
+    (no ``CI``) and as in CI (``CI=true``). The suite's one way to run pytest inside pytest."""
+    base = {**os.environ, **env}
+    base.pop("CI", None)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    local = subprocess.run(cmd, cwd=ROOT, env=base, capture_output=True, text=True, timeout=120)
+    ci = subprocess.run(cmd, cwd=ROOT, env={**base, "CI": "true"}, capture_output=True, text=True, timeout=120)
+    return local, ci
+
+
 def test_ci_fails_rather_than_skips_without_a_browser() -> None:
     """On a developer machine without Chromium the browser tests skip; in CI they must fail."""
-    import sys
-
-    root = Path(__file__).resolve().parents[1]
-    base = {**os.environ, "LAB_CHROMIUM": "/nonexistent/chromium"}
-    base.pop("CI", None)
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/browser/test_page_train.py"]
-    local = subprocess.run(cmd, cwd=root, env=base, capture_output=True, text=True, timeout=120)
-    ci = subprocess.run(cmd, cwd=root, env={**base, "CI": "true"}, capture_output=True, text=True, timeout=120)
+    local, ci = pytest_here_and_in_ci("tests/browser/test_page_train.py",
+                                      env={"LAB_CHROMIUM": "/nonexistent/chromium"})
     assert local.returncode in (0, 5) and "1 skipped" in local.stdout  # 5: the module alone collects nothing
     assert ci.returncode != 0 and "CI must run the browser tests" in ci.stdout
 
@@ -127,14 +132,8 @@ def test_scripts_test_checks_the_lock_and_installs_nginx() -> None:
 
 def test_ci_fails_rather_than_skips_without_nginx() -> None:
     """On a developer machine without nginx the scripts/serve tests skip; in CI they must fail."""
-    import sys
-
-    base = {**os.environ, "LAB_NGINX": "/nonexistent/nginx"}
-    base.pop("CI", None)
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_serve.py",
-           "-k", "two_learners or sigterm"]
-    local = subprocess.run(cmd, cwd=ROOT, env=base, capture_output=True, text=True, timeout=120)
-    ci = subprocess.run(cmd, cwd=ROOT, env={**base, "CI": "true"}, capture_output=True, text=True, timeout=120)
+    local, ci = pytest_here_and_in_ci("tests/test_serve.py", "-k", "two_learners or sigterm",
+                                      env={"LAB_NGINX": "/nonexistent/nginx"})
     assert local.returncode == 0 and "2 skipped" in local.stdout, local.stdout
     assert ci.returncode != 0 and "CI must run the scripts/serve tests" in ci.stdout, ci.stdout
 
@@ -148,3 +147,24 @@ def test_streamlit_reads_the_settings_the_classroom_figures_rely_on() -> None:
             "'browser.gatherUsageStats')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "minimal", "False"], out.stderr
+
+
+def test_not_browser_leaves_out_the_browser_and_serve_tests() -> None:
+    """README, day to day: ``scripts/test -m "not browser"`` runs everything but tests/browser/ (journeys included)
+    and the scripts/serve tests. The marks that make it so, checked without collecting the whole suite."""
+    import tests.test_serve as serve_tests
+    from tests.browser.conftest import pytest_collection_modifyitems
+
+    assert {mark.name for mark in serve_tests.pytestmark} == {"browser", "serve"}
+
+    class Item:
+        def __init__(self, nodeid: str) -> None:
+            self.nodeid, self.marks = nodeid, []
+
+        def add_marker(self, mark) -> None:
+            self.marks.append(mark.name)
+
+    items = [Item("tests/browser/test_page_train.py::test_x"), Item("tests/browser/journeys/test_links.py::test_y"),
+             Item("tests/test_page_train.py::test_z")]
+    pytest_collection_modifyitems(None, items)
+    assert [item.marks for item in items] == [["browser"], ["browser"], []]

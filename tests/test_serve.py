@@ -49,6 +49,9 @@ from tests.browser.browser_helpers import (
     wait_for_streamlit,
 )
 
+# Each test starts scripts/serve or drives it: left out with the browser tests by `scripts/test -m "not browser"`.
+pytestmark = [pytest.mark.serve, pytest.mark.browser]
+
 READY_TIMEOUT_S = 90
 
 

@@ -7,6 +7,7 @@ we never run `playwright install`.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,15 @@ from deploy.serve import free_port  # noqa: F401 - the fixtures' free port, one 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium"))  # LAB_CHROMIUM: to test the skip
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+#: Screenshots are for people to look at, never compared: they are saved only with LAB_SCREENSHOTS=1.
+SAVE_SCREENSHOTS = os.environ.get("LAB_SCREENSHOTS", "") not in ("", "0")
 VIEWPORT = {"width": 1280, "height": 1500}  # full_page stops at Streamlit's scroller
+#: The window sizes people use: a projector in large type, a laptop, a phone (``open_page(..., size=)``, journeys).
+SIZES: dict[str, dict] = {
+    "projector": {"viewport": {"width": 1920, "height": 1080}},
+    "laptop": {"viewport": {"width": 1366, "height": 768}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
+}
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -62,6 +71,26 @@ class StreamlitServer:
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace")
 
+    def log_size(self) -> int:
+        """Where the log ends now (bytes): what the server writes later starts there."""
+        return self.log_path.stat().st_size
+
+    def log_since(self, offset: int) -> str:
+        """What the server has written to its log since ``offset`` (from :meth:`log_size`)."""
+        with open(self.log_path, "rb") as log:
+            log.seek(offset)
+            return log.read().decode("utf-8", errors="replace")
+
+
+#: A line of the server's log that means something went wrong: a traceback, Streamlit's "Uncaught app exception",
+#: an error or a warning (a clean run logs none of these).
+LOG_PROBLEM = re.compile(r"warning|error|traceback|exception", re.IGNORECASE)
+
+
+def log_problems(log: str) -> list[str]:
+    """The lines of a server log (or a part of one) that show something went wrong; [] for a clean log."""
+    return [line for line in log.splitlines() if LOG_PROBLEM.search(line)]
+
 
 def wait_for_streamlit(page) -> None:
     """Wait until the app is connected, the script has finished and the main block shows.
@@ -85,10 +114,14 @@ def assert_no_exception(page) -> None:
         pytest.fail("the page shows an exception:\n" + "\n---\n".join(exceptions.all_inner_texts()))
 
 
-def screenshot(page, name: str) -> Path:
+def screenshot(page, name: str, *, full_page: bool = False) -> Path | None:
+    """Save artifacts/screenshots/<name>.png to look at, only with LAB_SCREENSHOTS=1 (nothing compares them); the
+    path, or None when not saved."""
+    if not SAVE_SCREENSHOTS:
+        return None
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
-    page.screenshot(path=str(path))
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
@@ -140,6 +173,18 @@ def cut_off(page, *selectors: str) -> list[str]:
     )
 
 
+def charts_drawn(page, *, first_only: bool = False) -> None:
+    """Wait until the run is over, no loading placeholder is left and the main area's charts are drawn (only the
+    first with ``first_only``), the fonts loaded; fail on an exception."""
+    wait_for_streamlit(page)
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
+    charts = main_area(page).locator('[data-testid="stVegaLiteChart"]').all()
+    for chart in charts[:1] if first_only else charts:
+        chart.locator("canvas, svg").first.wait_for(state="visible")
+    page.evaluate("document.fonts.ready")
+    assert_no_exception(page)
+
+
 def main_area(page):
     """The page's main area (everything right of the sidebar)."""
     return page.locator('[data-testid="stMain"]')
@@ -168,7 +213,7 @@ def still(page, *, quiet_ms: int = 400, timeout_ms: int = 10_000) -> None:
 
 
 def settle(page, *, no_errors: bool = False) -> None:
-    """After a click or a typed value: let the rerun start and finish, and fail on an exception (and, with
+    """After a click, a key or a typed value: let the rerun start and finish, and fail on an exception (and, with
     ``no_errors``, on any error box)."""
     page.wait_for_timeout(300)
     wait_for_streamlit(page)
@@ -179,7 +224,10 @@ def settle(page, *, no_errors: bool = False) -> None:
 
 # -- what only a browser shows: checks shared by the page tests ------------------------------------
 def element_shot(locator, name: str) -> None:
-    """A screenshot of one element; the window grows to hold it (Chromium paints nothing outside the window)."""
+    """A screenshot of one element, only with LAB_SCREENSHOTS=1; the window grows to hold it (Chromium paints
+    nothing outside the window)."""
+    if not SAVE_SCREENSHOTS:
+        return
     page = locator.page
     size = page.viewport_size
     locator.scroll_into_view_if_needed()

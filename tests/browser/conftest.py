@@ -3,10 +3,14 @@
 Tests in tests/browser/ get:
   streamlit_server  the running app (session-scoped): .base_url, .log_path, .log()
   browser_context   one headless Chromium context (session-scoped), viewport 1280x1500
-  open_page         open_page(url_path, screenshot_name, query="") -> Playwright page,
-                    loaded, checked for exceptions, screenshot saved
+  open_page         open_page(url_path, screenshot_name, query="", size=None) -> Playwright page,
+                    in a new tab (at SIZES[size]'s window size if given), loaded, checked for
+                    exceptions, screenshot saved (with LAB_SCREENSHOTS=1)
 
-Helpers (wait_for_streamlit, assert_no_exception, screenshot, browser_skip_reason)
+After every test that used the server (journeys too), what the server logged during the test is
+checked: a traceback, an "Uncaught app exception", an error or a warning fails the test.
+
+Helpers (wait_for_streamlit, assert_no_exception, screenshot, browser_skip_reason, log_problems)
 live in browser_helpers.py. Without /usr/bin/chromium or the playwright package,
 every browser test is skipped with the reason.
 """
@@ -29,14 +33,23 @@ from tests.browser.browser_helpers import (
     PAGE_TIMEOUT_MS,
     ROOT,
     SERVER_START_TIMEOUT_S,
+    SIZES,
     VIEWPORT,
     StreamlitServer,
     assert_no_exception,
     skip_without_browser,
     free_port,
+    log_problems,
     screenshot,
     wait_for_streamlit,
 )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every test in this folder (journeys too) is marked ``browser``: ``-m "not browser"`` leaves them out."""
+    for item in items:
+        if "tests/browser/" in item.nodeid.replace("\\", "/"):
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")
@@ -78,6 +91,21 @@ def streamlit_server() -> Iterator[StreamlitServer]:
             process.wait()
 
 
+@pytest.fixture(autouse=True)
+def server_log_stays_clean(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail the test when the shared server logged a problem while it ran (every browser test, journeys too: a
+    check at the end of one file would miss the files that sort after it)."""
+    if "streamlit_server" not in request.fixturenames:
+        yield
+        return
+    server: StreamlitServer = request.getfixturevalue("streamlit_server")
+    start = server.log_size()
+    yield
+    problems = log_problems(server.log_since(start))
+    if problems:
+        pytest.fail("the server logged problems during this test:\n" + "\n".join(problems), pytrace=False)
+
+
 @pytest.fixture(scope="session")
 def browser_context(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest):
     skip_without_browser()
@@ -100,14 +128,17 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fi
 
 @pytest.fixture()
 def open_page(streamlit_server: StreamlitServer, browser_context) -> Iterator[Callable]:
-    """open_page(url_path, name, query="") opens base_url/url_path?query in a new tab,
-    waits for the run to finish, fails on any exception element, saves
-    artifacts/screenshots/<name>.png and returns the Playwright page."""
+    """open_page(url_path, name, query="", size=None) opens base_url/url_path?query in a new tab (at the
+    window size of SIZES[size]: "projector", "laptop", "phone"), waits for the run to finish, fails on any
+    exception element, saves artifacts/screenshots/<name>.png (with LAB_SCREENSHOTS=1) and returns the
+    Playwright page. The tabs close after the test."""
     opened = []
 
-    def _open(url_path: str, name: str, query: str = ""):
+    def _open(url_path: str, name: str, query: str = "", size: str | None = None):
         page = browser_context.new_page()
         opened.append(page)
+        if size:
+            page.set_viewport_size(SIZES[size]["viewport"])
         url = f"{streamlit_server.base_url}/{url_path.lstrip('/')}"
         if query:
             url += "?" + query.lstrip("?")

@@ -1,7 +1,7 @@
 """Real-browser smoke test: every page by deep link on a fresh server, the sidebar, large type.
 
 Runs Streamlit as a subprocess and drives Debian's Chromium with Playwright
-(see conftest.py). Screenshots land in artifacts/screenshots/.
+(see conftest.py). With LAB_SCREENSHOTS=1 screenshots land in artifacts/screenshots/.
 """
 
 from __future__ import annotations
@@ -12,8 +12,10 @@ import pytest
 
 from tests.browser.browser_helpers import (
     assert_no_exception,
-    skip_without_browser,
+    log_problems,
+    main_area,
     screenshot,
+    skip_without_browser,
     wait_for_streamlit,
 )
 
@@ -40,7 +42,7 @@ DEEP_LINK_ORDER = [*PAGES[1:], PAGES[0]]
 @pytest.mark.parametrize("entry", DEEP_LINK_ORDER, ids=[e.url_path or "home" for e in DEEP_LINK_ORDER])
 def test_deep_link_opens_page(open_page, entry: PageEntry) -> None:
     page = open_page(entry.url_path, _screenshot_name(entry))
-    main = page.locator('[data-testid="stMain"]')
+    main = main_area(page)
     expect(main.get_by_role("heading", level=1)).to_have_text(_heading(entry))
     expect(page).to_have_title(re.compile(re.escape(_heading(entry))))
 
@@ -63,7 +65,7 @@ def test_sidebar_link_navigates(open_page) -> None:
         has_text=target.title
     ).click()
     expect(page).to_have_url(re.compile(rf"/{target.url_path}/?$"))
-    expect(page.locator('[data-testid="stMain"]').get_by_role("heading", level=1)).to_have_text(
+    expect(main_area(page).get_by_role("heading", level=1)).to_have_text(
         target.title
     )
     wait_for_streamlit(page)
@@ -73,7 +75,7 @@ def test_sidebar_link_navigates(open_page) -> None:
     page.locator('[data-testid="stSidebar"] [data-testid="stPageLink"] a').filter(
         has_text="Home"
     ).click()
-    expect(page.locator('[data-testid="stMain"]').get_by_role("heading", level=1)).to_have_text(
+    expect(main_area(page).get_by_role("heading", level=1)).to_have_text(
         APP_NAME
     )
     wait_for_streamlit(page)
@@ -106,7 +108,7 @@ def test_large_type_toggle_persists_and_is_in_the_url(open_page) -> None:
     page.locator('[data-testid="stSidebar"] [data-testid="stPageLink"] a').filter(
         has_text=target.title
     ).click()
-    expect(page.locator('[data-testid="stMain"]').get_by_role("heading", level=1)).to_have_text(
+    expect(main_area(page).get_by_role("heading", level=1)).to_have_text(
         target.title
     )
     wait_for_streamlit(page)
@@ -123,8 +125,7 @@ def test_shared_large_type_link_opens_large(open_page) -> None:
 
 
 def test_server_log_is_clean(streamlit_server) -> None:
-    # Runs last in this module: everything above went through this server.
-    log = streamlit_server.log()
-    bad = [line for line in log.splitlines()
-           if re.search(r"warning|error|traceback|exception", line, re.IGNORECASE)]
+    """The whole log so far, the server's start included (each test's own part is checked after it by the
+    ``server_log_stays_clean`` fixture, tests/browser/conftest.py)."""
+    bad = log_problems(streamlit_server.log())
     assert not bad, "server log has warnings or errors:\n" + "\n".join(bad)

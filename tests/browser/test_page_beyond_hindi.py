@@ -1,7 +1,7 @@
 """Beyond Hindi in a real browser: the chart and the table drawn, every language's own name drawn with a real
 font, nothing cut off at 1280 px or on a phone, large type at 1920x1080, the link keeps the view.
 
-Screenshots (artifacts/screenshots/): langs-*.png.
+Screenshots (LAB_SCREENSHOTS=1): langs-*.png.
 """
 
 from __future__ import annotations
@@ -10,12 +10,13 @@ import re
 
 import lessons
 from tests.browser.browser_helpers import (
-    SCREENSHOTS,
     chart_text_cut,
     cut_off,
     element_shot,
+    main_area,
     missing_glyphs,
     no_error_boxes,
+    screenshot,
     skip_without_browser,
     squeezed_labels,
     wait_for_streamlit,
@@ -30,7 +31,7 @@ NATIVE = [s["native"] for s in lessons.data("languages")["languages"]]
 
 
 def _chart(page):
-    chart = page.locator('[data-testid="stMain"] [data-testid="stVegaLiteChart"]')
+    chart = main_area(page).locator('[data-testid="stVegaLiteChart"]')
     chart.scroll_into_view_if_needed()
     expect(chart.locator("canvas, svg").first).to_be_visible()
     return chart
@@ -38,7 +39,7 @@ def _chart(page):
 
 def test_default_view_draws_every_language(open_page) -> None:
     page = open_page(URL_PATH, "langs-default")
-    main = page.locator('[data-testid="stMain"]')
+    main = main_area(page)
     expect(main.get_by_role("heading", level=1)).to_have_text("Beyond Hindi")
     no_error_boxes(page)
     chart = _chart(page)
@@ -79,40 +80,25 @@ def test_a_control_goes_in_the_link(open_page) -> None:
     expect(page).to_have_url(re.compile(r"[?&]per=grapheme"))
     wait_for_streamlit(page)
     no_error_boxes(page)
-    expect(page.locator('[data-testid="stMain"]')).to_contain_text("Tokens per letter")
+    expect(main_area(page)).to_contain_text("Tokens per letter")
     element_shot(_chart(page), "langs-india-letters")
 
 
-def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
-    page = browser_context.new_page()
-    try:
-        page.set_viewport_size({"width": 1920, "height": 1080})
-        page.goto(f"{streamlit_server.base_url}/{URL_PATH}?large=1&group=india")
-        wait_for_streamlit(page)
-        no_error_boxes(page)
-        assert squeezed_labels(page) == []
-        assert cut_off(page) == []
-        assert chart_text_cut(page) == []
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "langs-large-1920.png"))
-        element_shot(_chart(page), "langs-chart-large")
-    finally:
-        page.close()
+def test_large_type_on_a_projector(open_page) -> None:
+    page = open_page(URL_PATH, "langs-large-1920", query="large=1&group=india", size="projector")
+    no_error_boxes(page)
+    assert squeezed_labels(page) == []
+    assert cut_off(page) == []
+    assert chart_text_cut(page) == []
+    element_shot(_chart(page), "langs-chart-large")
 
 
-def test_phone_width_cuts_nothing_off(browser_context, streamlit_server) -> None:
-    page = browser_context.new_page()
-    try:
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.goto(f"{streamlit_server.base_url}/{URL_PATH}?group=india")
-        wait_for_streamlit(page)
-        no_error_boxes(page)
-        _chart(page)
-        assert cut_off(page) == []
-        assert chart_text_cut(page) == []
-        assert squeezed_labels(page) == []
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "langs-phone.png"), full_page=True)
-        element_shot(_chart(page), "langs-chart-phone")
-    finally:
-        page.close()
+def test_phone_width_cuts_nothing_off(open_page) -> None:
+    page = open_page(URL_PATH, "langs-phone-first", query="group=india", size="phone")
+    no_error_boxes(page)
+    _chart(page)
+    assert cut_off(page) == []
+    assert chart_text_cut(page) == []
+    assert squeezed_labels(page) == []
+    screenshot(page, "langs-phone", full_page=True)
+    element_shot(_chart(page), "langs-chart-phone")

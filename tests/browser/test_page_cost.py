@@ -1,7 +1,7 @@
 """Cost, context and speed in a real browser: predict, then see the window drawn; the pre-send check; typed numbers
 go in the link; Hindi text measured and shown as text; nothing cut off at 1280 px, on a phone, or in large type.
 
-Screenshots (artifacts/screenshots/): cost-*.png.
+Screenshots (LAB_SCREENSHOTS=1): cost-*.png.
 """
 
 from __future__ import annotations
@@ -9,16 +9,15 @@ from __future__ import annotations
 import re
 
 from tests.browser.browser_helpers import (
-    SCREENSHOTS,
     chart_text_cut,
     cut_off,
     element_shot,
     main_area,
     no_error_boxes,
+    screenshot,
     settle,
     skip_without_browser,
     squeezed_labels,
-    wait_for_streamlit,
 )
 
 skip_without_browser()
@@ -61,7 +60,7 @@ def test_predict_then_see_the_window(open_page) -> None:
     assert _metric(page, "English articles that fit") == "13"
     assert cut_off(page) == [] and chart_text_cut(page) == []
     element_shot(chart, "cost-window")
-    page.screenshot(path=str(SCREENSHOTS / "cost-full.png"), full_page=True)
+    screenshot(page, "cost-full", full_page=True)
 
 
 def test_presend_check_and_numbers_in_the_link(open_page) -> None:
@@ -96,45 +95,31 @@ def test_your_own_hindi_text_is_measured_and_shown_as_text(open_page) -> None:
     element_shot(column, "cost-own-text-measured")
 
 
-def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
-    page = browser_context.new_page()
-    try:
-        page.set_viewport_size({"width": 1920, "height": 1080})
-        page.goto(f"{streamlit_server.base_url}/{URL_PATH}?large=1&predict=0")
-        wait_for_streamlit(page)
-        main_area(page).locator('[data-testid="stMetric"]').first.wait_for()
-        page.evaluate("document.fonts.ready")
-        no_error_boxes(page)
-        assert squeezed_labels(page) == []
-        assert cut_off(page) == [] and chart_text_cut(page) == []
-        # metric labels stay on a line or two
-        tall = page.evaluate(
-            """() => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]
-                  .filter(el => el.getBoundingClientRect().height > 3.2 * parseFloat(getComputedStyle(el).fontSize))
-                  .map(el => el.textContent)"""
-        )
-        assert tall == []
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "cost-large-1920.png"))
-        element_shot(main_area(page).locator('[data-testid="stVegaLiteChart"]'), "cost-window-large")
-    finally:
-        page.close()
+def test_large_type_on_a_projector(open_page) -> None:
+    page = open_page(URL_PATH, "cost-large-first", query="large=1&predict=0", size="projector")
+    main_area(page).locator('[data-testid="stMetric"]').first.wait_for()
+    page.evaluate("document.fonts.ready")
+    no_error_boxes(page)
+    assert squeezed_labels(page) == []
+    assert cut_off(page) == [] and chart_text_cut(page) == []
+    # metric labels stay on a line or two
+    tall = page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]
+              .filter(el => el.getBoundingClientRect().height > 3.2 * parseFloat(getComputedStyle(el).fontSize))
+              .map(el => el.textContent)"""
+    )
+    assert tall == []
+    screenshot(page, "cost-large-1920")
+    element_shot(main_area(page).locator('[data-testid="stVegaLiteChart"]'), "cost-window-large")
 
 
-def test_phone_width_cuts_nothing_off(browser_context, streamlit_server) -> None:
-    page = browser_context.new_page()
-    try:
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.goto(f"{streamlit_server.base_url}/{URL_PATH}?predict=0")
-        wait_for_streamlit(page)
-        no_error_boxes(page)
-        chart = main_area(page).locator('[data-testid="stVegaLiteChart"]')
-        chart.scroll_into_view_if_needed()
-        expect(chart.locator("canvas, svg").first).to_be_visible()
-        assert cut_off(page) == [] and chart_text_cut(page) == []
-        assert squeezed_labels(page) == []
-        element_shot(chart, "cost-window-phone")
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "cost-phone.png"))
-    finally:
-        page.close()
+def test_phone_width_cuts_nothing_off(open_page) -> None:
+    page = open_page(URL_PATH, "cost-phone-first", query="predict=0", size="phone")
+    no_error_boxes(page)
+    chart = main_area(page).locator('[data-testid="stVegaLiteChart"]')
+    chart.scroll_into_view_if_needed()
+    expect(chart.locator("canvas, svg").first).to_be_visible()
+    assert cut_off(page) == [] and chart_text_cut(page) == []
+    assert squeezed_labels(page) == []
+    element_shot(chart, "cost-window-phone")
+    screenshot(page, "cost-phone")

@@ -1,6 +1,6 @@
 """Encode step by step in a real browser: a shared link, the step buttons, a Hindi example.
 
-Screenshots (artifacts/screenshots/): encode-readership-start, encode-readership-final,
+Screenshots (LAB_SCREENSHOTS=1): encode-readership-start, encode-readership-final,
 encode-hindi-step, encode-large-type.
 """
 
@@ -10,8 +10,9 @@ import re
 
 
 from tests.browser.browser_helpers import (
-    assert_no_exception,
+    main_area,
     screenshot,
+    settle,
     skip_without_browser,
     step_button,
     wait_for_streamlit,
@@ -28,15 +29,13 @@ URL = "Encode_step_by_step"
 
 def _chip_texts(page, row: int) -> list[str]:
     """The token texts of the row-th chip row in the main area (ids left out)."""
-    chips = page.locator('[data-testid="stMain"] .tl-chips').nth(row).locator(".tl-text")
+    chips = main_area(page).locator(".tl-chips").nth(row).locator(".tl-text")
     return [t.replace("\xa0", "") for t in chips.all_text_contents()]
 
 
 def _click(page, name: str) -> None:
-    step_button(page.locator('[data-testid="stMain"]'), name).click()
-    page.wait_for_timeout(300)
-    wait_for_streamlit(page)
-    assert_no_exception(page)
+    step_button(main_area(page), name).click()
+    settle(page)
 
 
 def test_readership_link_steps_to_the_end(open_page) -> None:
@@ -68,7 +67,7 @@ def test_hindi_example_button(open_page) -> None:
     _click(page, "Next")
     expect(page.get_by_role("heading", name=re.compile(r"Step 3 of \d+"))).to_be_visible()
     assert page.locator(".tl-chip.tl-hl").count() >= 2  # the pair before, the new token after
-    assert "\ufffd" not in page.locator('[data-testid="stMain"]').inner_text()
+    assert "\ufffd" not in main_area(page).inner_text()
     # The letters the byte tokens make are written under them, in a Devanagari font.
     expect(page.locator(".tl-run-text").first).to_be_visible()
     screenshot(page, "encode-hindi-step")

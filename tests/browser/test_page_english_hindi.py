@@ -1,6 +1,6 @@
 """Real browser: the "English vs Hindi" page: predict, then the curves; the step cursor by keyboard; large type.
 
-Screenshots land in artifacts/screenshots/evh-*.png.
+With LAB_SCREENSHOTS=1 screenshots land in artifacts/screenshots/evh-*.png.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from tests.browser.browser_helpers import (
-    assert_no_exception,
+    charts_drawn,
     main_area,
     screenshot,
     skip_without_browser,
@@ -23,12 +23,7 @@ URL_PATH = "English_vs_Hindi"
 
 
 def _settle(page, name: str | None = None) -> None:
-    wait_for_streamlit(page)
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
-    for chart in main_area(page).locator('[data-testid="stVegaLiteChart"]').all():
-        chart.locator("canvas, svg").first.wait_for(state="visible")
-    page.evaluate("document.fonts.ready")
-    assert_no_exception(page)
+    charts_drawn(page)
     if name:
         screenshot(page, name)
 
@@ -76,21 +71,16 @@ def test_the_step_cursor_moves_by_keyboard(open_page) -> None:
     assert "Hindi after merge 45" in main and "\ufffd" not in main
 
 
-def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
-    page = browser_context.new_page()
-    try:
-        page.set_viewport_size({"width": 1920, "height": 1080})
-        page.goto(f"{streamlit_server.base_url}/{URL_PATH}?large=1&k=10")
-        _settle(page, "evh-large")
-        expect(_metric(page, "Hindi tokens")).to_have_text("31")
-        # The sliders and the two sentences' counts are on the first screen.
-        for slider in main_area(page).get_by_role("slider").all()[:2]:
-            box = slider.bounding_box()
-            assert box is not None and box["y"] + box["height"] <= 1080
-        box = _metric(page, "Hindi tokens").bounding_box()
+def test_large_type_on_a_projector(open_page) -> None:
+    page = open_page(URL_PATH, "evh-large-first", query="large=1&k=10", size="projector")
+    _settle(page, "evh-large")
+    expect(_metric(page, "Hindi tokens")).to_have_text("31")
+    # The sliders and the two sentences' counts are on the first screen.
+    for slider in main_area(page).get_by_role("slider").all()[:2]:
+        box = slider.bounding_box()
         assert box is not None and box["y"] + box["height"] <= 1080
-    finally:
-        page.close()
+    box = _metric(page, "Hindi tokens").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= 1080
 
 
 def test_own_texts_and_the_uploaders_one_limit(open_page) -> None:

@@ -1,7 +1,7 @@
 """The family in a real browser: both charts drawn, the step buttons and the link, Devanagari drawn with a
 real font, nothing cut off at 1280 px or on a phone, typed markup kept as text, large type on a projector.
 
-Screenshots (artifacts/screenshots/): family-merges-step1, family-merges-step2, family-unigram,
+Screenshots (LAB_SCREENSHOTS=1): family-merges-step1, family-merges-step2, family-unigram,
 family-pipeline-hindi, family-special, family-phone-merges, family-phone-pipeline, family-projector.
 """
 
@@ -96,47 +96,38 @@ def test_typed_markup_stays_text(open_page) -> None:
     expect(page).to_have_url(re.compile(r"[?&]text="))
 
 
-def test_phone_width_cuts_nothing_off(browser_context, streamlit_server) -> None:
-    page = browser_context.new_page()
-    try:
-        page.set_viewport_size({"width": 390, "height": 844})
-        for query, name, seen in (("step=1", "family-phone-merges", ".tl-merge"),
-                                  ("part=pipeline", "family-phone-pipeline", ".tl-chip")):
-            page.goto(f"{streamlit_server.base_url}/{URL}?{query}")
-            settle(page, no_errors=True)
-            main_area(page).locator(".tl-chips").first.wait_for()
-            assert cut_off(page) == [], query
-            if query == "step=1":
-                expect(page.get_by_role("heading", name="Merge 1 of 7")).to_be_visible()
-                expect(page.get_by_label("Merges", exact=True)).to_have_value("7")
-                _charts_drawn(page, 2)
-            main_area(page).locator(seen).first.scroll_into_view_if_needed()
-            screenshot(page, name)
-    finally:
-        page.close()
-
-
-def test_large_type_on_a_projector(browser_context, streamlit_server) -> None:
-    """At 1920x1080 in large type the step buttons, both merges and both charts are on the first screen."""
-    page = browser_context.new_page()
-    try:
-        page.set_viewport_size({"width": 1920, "height": 1080})
-        page.goto(f"{streamlit_server.base_url}/{URL}?large=1&step=1")
+def test_phone_width_cuts_nothing_off(open_page) -> None:
+    for query, name, seen in (("step=1", "family-phone-merges", ".tl-merge"),
+                              ("part=pipeline", "family-phone-pipeline", ".tl-chip")):
+        page = open_page(URL, f"{name}-first", query=query, size="phone")
         settle(page, no_errors=True)
-        _charts_drawn(page, 2)
-        page.evaluate("window.scrollTo(0, 0); document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
-        main = main_area(page)
-        boxes = {
-            "next": step_button(main, "Next").bounding_box(),
-            "bpe merge": main.locator(".tl-merge").nth(0).bounding_box(),
-            "wordpiece merge": main.locator(".tl-merge").nth(1).bounding_box(),
-            "bpe chart": main.locator('[data-testid="stVegaLiteChart"]').nth(0).bounding_box(),
-            "wordpiece chart": main.locator('[data-testid="stVegaLiteChart"]').nth(1).bounding_box(),
-        }
-        for what, box in boxes.items():
-            assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 1080, (what, box)
-        assert boxes["bpe chart"]["x"] + boxes["bpe chart"]["width"] <= boxes["wordpiece chart"]["x"]  # side by side
-        assert cut_off(page) == []
-        screenshot(page, "family-projector")
-    finally:
+        main_area(page).locator(".tl-chips").first.wait_for()
+        assert cut_off(page) == [], query
+        if query == "step=1":
+            expect(page.get_by_role("heading", name="Merge 1 of 7")).to_be_visible()
+            expect(page.get_by_label("Merges", exact=True)).to_have_value("7")
+            _charts_drawn(page, 2)
+        main_area(page).locator(seen).first.scroll_into_view_if_needed()
+        screenshot(page, name)
         page.close()
+
+
+def test_large_type_on_a_projector(open_page) -> None:
+    """At 1920x1080 in large type the step buttons, both merges and both charts are on the first screen."""
+    page = open_page(URL, "family-projector-first", query="large=1&step=1", size="projector")
+    settle(page, no_errors=True)
+    _charts_drawn(page, 2)
+    page.evaluate("window.scrollTo(0, 0); document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
+    main = main_area(page)
+    boxes = {
+        "next": step_button(main, "Next").bounding_box(),
+        "bpe merge": main.locator(".tl-merge").nth(0).bounding_box(),
+        "wordpiece merge": main.locator(".tl-merge").nth(1).bounding_box(),
+        "bpe chart": main.locator('[data-testid="stVegaLiteChart"]').nth(0).bounding_box(),
+        "wordpiece chart": main.locator('[data-testid="stVegaLiteChart"]').nth(1).bounding_box(),
+    }
+    for what, box in boxes.items():
+        assert box is not None and 0 <= box["y"] and box["y"] + box["height"] <= 1080, (what, box)
+    assert boxes["bpe chart"]["x"] + boxes["bpe chart"]["width"] <= boxes["wordpiece chart"]["x"]  # side by side
+    assert cut_off(page) == []
+    screenshot(page, "family-projector")

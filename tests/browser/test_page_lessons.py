@@ -1,6 +1,6 @@
 """Lessons in a real browser: a lesson, one exercise of each kind answered, classroom mode on a projector.
 
-Screenshots (artifacts/screenshots/): lessons-*.png.
+Screenshots (LAB_SCREENSHOTS=1): lessons-*.png.
 """
 
 from __future__ import annotations
@@ -114,17 +114,12 @@ def test_a_money_answer_takes_paise(open_page) -> None:
     screenshot(page, "lessons-cost-answered")
 
 
-def test_classroom_mode_on_a_projector(browser_context, streamlit_server) -> None:
-    page = browser_context.new_page()
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    try:
-        page.goto(f"{streamlit_server.base_url}/{URL}?lesson=english-vs-hindi&classroom=1")
-        settle(page)
-        expect(main_area(page).get_by_text("Part 1 of", exact=False)).to_be_visible()
-        step_button(main_area(page), "Next").click()
-        settle(page)
-        expect(main_area(page).get_by_text("Part 2 of", exact=False)).to_be_visible()
-        expect(page).to_have_url(re.compile(r"[?&]step=1"))
-        screenshot(page, "lessons-classroom")
-    finally:
-        page.close()
+def test_classroom_mode_on_a_projector(open_page) -> None:
+    page = open_page(URL, "lessons-classroom-first", query="lesson=english-vs-hindi&classroom=1", size="projector")
+    settle(page)
+    expect(main_area(page).get_by_text("Part 1 of", exact=False)).to_be_visible()
+    step_button(main_area(page), "Next").click()
+    settle(page)
+    expect(main_area(page).get_by_text("Part 2 of", exact=False)).to_be_visible()
+    expect(page).to_have_url(re.compile(r"[?&]step=1"))
+    screenshot(page, "lessons-classroom")

@@ -2,7 +2,7 @@
 the Hindi pre-split drawn in a real Devanagari font with its lone vowel signs named, nothing cut off at
 1280 and 390 px, large type at 1920x1080.
 
-Screenshots (artifacts/screenshots/): quirks-*.png.
+Screenshots (LAB_SCREENSHOTS=1): quirks-*.png.
 """
 
 from __future__ import annotations
@@ -65,9 +65,7 @@ def test_presplit_in_devanagari_with_named_marks(open_page) -> None:
 
 
 def test_numbers_at_phone_width(open_page) -> None:
-    page = open_page(URL, "quirks-numbers", query="quirk=Numbers")
-    page.set_viewport_size({"width": 390, "height": 844})
-    settle(page)
+    page = open_page(URL, "quirks-numbers", query="quirk=Numbers", size="phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 391
     assert cut_off(page, ".tl-chips") == [] and cut_off(page, ".tl-labelled") == []
     main_area(page).locator(".tl-labelled").nth(1).scroll_into_view_if_needed()
@@ -75,10 +73,7 @@ def test_numbers_at_phone_width(open_page) -> None:
 
 
 def test_formatting_large_type_at_1920(open_page) -> None:
-    page = open_page(URL, "quirks-large-first", query="quirk=Formatting&large=1")
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    settle(page)
-    page.evaluate("document.fonts.ready")
+    page = open_page(URL, "quirks-large-first", query="quirk=Formatting&large=1", size="projector")
     expect(main_area(page).locator('[data-testid="stTable"]')).to_be_visible()  # large type: tables as text
     tabs = page.get_by_role("tab")
     assert tabs.count() == 7

@@ -1,7 +1,7 @@
 """Streaming in a real browser: a deep link, the step buttons, autoplay (the fragment ticks), the marks and the
 held bytes drawn visibly, Devanagari in a real font, nothing cut off at 1280 and 390 px, large type at 1920x1080.
 
-Screenshots (artifacts/screenshots/): stream-step1, stream-step9, stream-end, stream-phone, stream-large.
+Screenshots (LAB_SCREENSHOTS=1): stream-step1, stream-step9, stream-end, stream-phone, stream-large.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from tests.browser.browser_helpers import (
     cut_off,
     main_area,
     screenshot,
+    settle,
     skip_without_browser,
     step_button,
     uses_devanagari_font,
@@ -24,16 +25,19 @@ skip_without_browser()
 from playwright.sync_api import expect  # noqa: E402
 
 import lessons  # noqa: E402
+from tests.reference_oracle import not_text_alone, reference_token_bytes  # noqa: E402
 
 URL = "Streaming"
 HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
+_PRESET = lessons.presets()["english-hindi"]  # the page's default tokenizer
+# The lesson-6 figure from an independent source, the textbook trainer (tests/reference_oracle.py).
+TEXTBOOK = reference_token_bytes(_PRESET.corpus, _PRESET.merges, HINDI, **_PRESET.train_kwargs())
+PARTIAL, TOTAL = sum(map(not_text_alone, TEXTBOOK)), len(TEXTBOOK)
 
 
 def _click(page, name: str) -> None:
     step_button(main_area(page), name).click()
-    page.wait_for_timeout(300)
-    wait_for_streamlit(page)
-    assert_no_exception(page)
+    settle(page)
 
 
 def _panel_text(page, which: str) -> str:
@@ -42,7 +46,7 @@ def _panel_text(page, which: str) -> str:
 
 def test_deep_link_marks_and_held_bytes_are_visible(open_page) -> None:
     page = open_page(URL, "stream-step1", query="step=1")
-    expect(main_area(page)).to_contain_text("64 of 69 tokens")
+    expect(main_area(page)).to_contain_text(f"{PARTIAL} of {TOTAL} tokens")
     bad = page.locator(".tl-naive .tl-bad").first
     expect(bad).to_be_visible()
     assert bad.inner_text() == "\ufffd"
@@ -61,7 +65,7 @@ def test_deep_link_marks_and_held_bytes_are_visible(open_page) -> None:
     assert uses_devanagari_font(page, ".tl-run-text")
     for _ in range(7):
         _click(page, "Next")
-    expect(page.locator(".tl-now")).to_contain_text("9 of 69")
+    expect(page.locator(".tl-now")).to_contain_text(f"9 of {TOTAL}")
     expect(page.locator(".tl-now .tl-markname")).to_contain_text("vowel sign")
     assert page.locator(".tl-chips .tl-chip.tl-hl").count() >= 1
     screenshot(page, "stream-step9")
@@ -83,10 +87,7 @@ def test_autoplay_steps_on_its_own(open_page) -> None:
 
 
 def test_phone_width_cuts_nothing_off(open_page) -> None:
-    page = open_page(URL, "stream-phone-top", query="step=9")
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(500)
-    wait_for_streamlit(page)
+    page = open_page(URL, "stream-phone-top", query="step=9", size="phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 391
     assert cut_off(page, ".tl-stream-panel") == []
     assert cut_off(page, ".tl-now") == []
@@ -96,11 +97,7 @@ def test_phone_width_cuts_nothing_off(open_page) -> None:
 
 
 def test_large_type_at_1920_keeps_the_stream_on_one_screen(open_page) -> None:
-    page = open_page(URL, "stream-large-first", query="large=1&step=9")
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    page.wait_for_timeout(500)
-    wait_for_streamlit(page)
-    page.evaluate("document.fonts.ready")
+    page = open_page(URL, "stream-large-first", query="large=1&step=9", size="projector")
     # The controls, both decoders and the token that just arrived fit on the projector's first screen.
     for selector in (".tl-stream", ".tl-now"):
         box = page.locator(selector).bounding_box()

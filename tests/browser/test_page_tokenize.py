@@ -1,7 +1,7 @@
 """Tokenize anything in a real browser: four tokenizers on Hindi, markup shown as text, lone vowel signs named,
 the letters under byte tokens, the CSV, large type.
 
-Screenshots (artifacts/screenshots/): tokenize-default, tokenize-four-hindi, tokenize-four-hindi-large,
+Screenshots (LAB_SCREENSHOTS=1): tokenize-default, tokenize-four-hindi, tokenize-four-hindi-large,
 tokenize-hindi-markup, tokenize-chars-model, tokenize-bad-upload, tokenize-large-type.
 """
 
@@ -14,6 +14,7 @@ import pandas as pd
 
 from tests.browser.browser_helpers import (
     assert_no_exception,
+    main_area,
     screenshot,
     settle,
     skip_without_browser,
@@ -41,9 +42,7 @@ def _type_text(page, text: str) -> None:
     area.fill(text)
     area.press("Control+Enter")
     expect(page).to_have_url(re.compile(r"[?&]text="))
-    page.wait_for_timeout(300)
-    wait_for_streamlit(page)
-    assert_no_exception(page)
+    settle(page)
 
 
 def _chips_text(page) -> str:
@@ -58,13 +57,13 @@ def test_default_page_opens_on_gpt4o(open_page) -> None:
     expect(page.locator('[data-testid="stMetric"]')).to_have_count(4)
     # GPT-4o has whole Devanagari tokens for this sentence: no partial tokens, no U+FFFD.
     expect(page.locator('[data-testid="stMetric"]').filter(has_text="Partial tokens")).to_contain_text("0")
-    assert "\ufffd" not in page.locator('[data-testid="stMain"]').inner_text()
+    assert "\ufffd" not in main_area(page).inner_text()
 
 
 def _four_tokenizers(page, name: str) -> None:
     expect(page.locator(".tl-chips")).to_have_count(4)
     counts = {key: real.load(key).count(HINDI) for key in FOUR.split(",")[:3]}
-    main = page.locator('[data-testid="stMain"]')
+    main = main_area(page)
     expect(main.get_by_text(f"GPT-4 (cl100k_base) · {counts['cl100k_base']} tokens")).to_be_visible()
     expect(main.get_by_text(f"GPT-4o (o200k_base) · {counts['o200k_base']} tokens")).to_be_visible()
     # the comparison table: the data grid, or in large type the same rows as text (ui/tables.py)

@@ -1,6 +1,6 @@
 """Real browser: the "Train step by step" page by deep link, stepping, predicting, own Hindi text.
 
-Screenshots land in artifacts/screenshots/train-*.png.
+With LAB_SCREENSHOTS=1 screenshots land in artifacts/screenshots/train-*.png.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from urllib.parse import quote
 
 from tests.browser.browser_helpers import (
     assert_no_exception,
+    charts_drawn,
     cut_off,
     main_area,
     screenshot,
@@ -33,14 +34,8 @@ def _step_header(page):
 def _settle(page, name: str | None = None) -> None:
     """Wait until the widgets and the chart are drawn (not loading placeholders), then
     (re)take the screenshot."""
-    wait_for_streamlit(page)
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
-    charts = main_area(page).locator('[data-testid="stVegaLiteChart"]')
-    if charts.count():
-        charts.first.locator("canvas, svg").first.wait_for(state="visible")
+    charts_drawn(page, first_only=True)
     expect(step_button(main_area(page), "Next")).to_be_visible()
-    page.evaluate("document.fonts.ready")
-    assert_no_exception(page)
     if name:
         screenshot(page, name)
 
@@ -95,33 +90,28 @@ def test_large_type(open_page) -> None:
     _settle(page, "train-large-type")
 
 
-def _one_screen(browser_context, streamlit_server, query: str, name: str) -> dict:
+def _one_screen(open_page, query: str, name: str) -> dict:
     """Open the Train page at 1920x1080 in large type; the layout's key boxes, in page pixels."""
-    page = browser_context.new_page()
-    page.set_viewport_size({"width": 1920, "height": 1080})
-    try:
-        page.goto(f"{streamlit_server.base_url}/{URL_PATH}?{query}")
-        _settle(page)
-        main = main_area(page)
-        boxes = {
-            "next": step_button(main, "Next").bounding_box(),
-            "header": _step_header(page).bounding_box(),
-            "chart": main.locator('[data-testid="stVegaLiteChart"]').first.bounding_box(),
-            "why": main.locator(".tl-note").first.bounding_box(),
-            "corpus": main.locator(".tl-words").first.bounding_box(),
-        }
-        screenshot(page, name)
-        return boxes
-    finally:
-        page.close()
+    page = open_page(URL_PATH, name, query=query, size="projector")
+    _settle(page, name)
+    main = main_area(page)
+    boxes = {
+        "next": step_button(main, "Next").bounding_box(),
+        "header": _step_header(page).bounding_box(),
+        "chart": main.locator('[data-testid="stVegaLiteChart"]').first.bounding_box(),
+        "why": main.locator(".tl-note").first.bounding_box(),
+        "corpus": main.locator(".tl-words").first.bounding_box(),
+    }
+    page.close()
+    return boxes
 
 
-def test_large_type_one_screen_per_step_on_a_projector(browser_context, streamlit_server) -> None:
+def test_large_type_one_screen_per_step_on_a_projector(open_page) -> None:
     """At 1920x1080 in large type, the controls, the merge, why it won, the chart and the corpus after it
     are all on the first screen: the teacher presses Next and never scrolls."""
     for query, name in (("large=1&preset=chai&step=4", "train-projector-chai"),
                         ("large=1&preset=readers&step=3", "train-projector-readers")):
-        boxes = _one_screen(browser_context, streamlit_server, query, name)
+        boxes = _one_screen(open_page, query, name)
         for what, box in boxes.items():
             assert box is not None, what
             assert box["y"] >= 0 and box["y"] + box["height"] <= 1080, (query, what, box)

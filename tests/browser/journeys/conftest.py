@@ -21,18 +21,12 @@ from tests.browser.browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
     PAGE_TIMEOUT_MS,
+    SIZES,
     StreamlitServer,
     assert_no_exception,
     skip_without_browser,
     wait_for_streamlit,
 )
-
-#: The sizes people use: a projector in large type, a laptop, a phone.
-SIZES: dict[str, dict] = {
-    "projector": {"viewport": {"width": 1920, "height": 1080}},
-    "laptop": {"viewport": {"width": 1366, "height": 768}},
-    "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
-}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from tests.browser.browser_helpers import main_area, screenshot, skip_without_browser, step_button, wait_for_streamlit
+from tests.browser.browser_helpers import main_area, screenshot, settle, skip_without_browser, step_button
 from ui.layout import PAGES, SKIP_TARGET
 from ui.steps import KEYS
 
@@ -53,8 +53,7 @@ def _first_tab(page) -> dict:
 
 def _after_key(page, key: str) -> None:
     page.keyboard.press(key)
-    page.wait_for_timeout(300)
-    wait_for_streamlit(page)
+    settle(page)
 
 
 # -- the skip link ----------------------------------------------------------------------------------------------

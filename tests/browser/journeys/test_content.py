@@ -1,6 +1,6 @@
 """Content a learner reads: Hindi tokens in exercise feedback are letters, as on the pages.
 
-Screenshots (artifacts/screenshots/): content-*.png.
+Screenshots (LAB_SCREENSHOTS=1): content-*.png.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ Check button first scrolled to the window's bottom edge (the learner scrolled ju
 Phone: every page fits the screen's width, and the sidebar is closed after navigating by the sidebar or by a
 lesson's link.
 
-Screenshots (artifacts/screenshots/): journey-laptop-*.png, journey-phone-*.png.
+Screenshots (LAB_SCREENSHOTS=1): journey-laptop-*.png, journey-phone-*.png.
 """
 
 from __future__ import annotations

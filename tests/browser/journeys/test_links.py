@@ -8,7 +8,7 @@
 - Browser Back: every press goes back one view, none is a no-op (the issue: 4 presses to leave Train).
 - The address bar is a link to what is on screen: pasted into a fresh browser it opens the same view.
 
-Screenshots (artifacts/screenshots/): links-*.png.
+Screenshots (LAB_SCREENSHOTS=1): links-*.png.
 """
 
 from __future__ import annotations

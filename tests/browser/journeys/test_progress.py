@@ -3,7 +3,7 @@ hostile progress files refused with a message, nothing replaced, no traceback.
 
 Moving between pages inside one browser session goes through the app's own links (the sidebar, a lesson's
 link): a new page load (``page.goto``) would start a new session.
-Screenshots: artifacts/screenshots/journey-progress-*.png.
+Screenshots (with LAB_SCREENSHOTS=1): artifacts/screenshots/journey-progress-*.png.
 """
 
 from __future__ import annotations

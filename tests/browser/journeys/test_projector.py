@@ -3,7 +3,7 @@
 Every lesson link, opened as a slide, shows the figure its lesson names (the link's ``figure`` field in
 lessons/course/*.md, drawn by the page in ``ui.layout.figure``) on the first screen, and still does after the
 page's primary click (Next, Sample again, Back to the lesson, a Try button). In large type nothing on any page is
-drawn under 20 px. Screenshots: artifacts/screenshots/projector-*.png.
+drawn under 20 px. Screenshots (with LAB_SCREENSHOTS=1): artifacts/screenshots/projector-*.png.
 """
 
 from __future__ import annotations
@@ -59,8 +59,7 @@ def _settled_large(page) -> None:
     wait_for_streamlit(page)
     page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '22px'")
     page.evaluate("document.fonts.ready")
-    page.wait_for_timeout(300)
-    wait_for_streamlit(page)
+    settle(page)
 
 
 def _figure_problem(page, name: str) -> str | None:
