@@ -50,7 +50,7 @@ def test_dev_requirements_extend_runtime() -> None:
     lines = _requirements("requirements-dev.txt")
     assert lines[0] == "-r requirements.txt"
     assert {Requirement(line).name for line in lines[1:]} == {"pytest", "hypothesis", "tokenizers", "playwright",
-                                                               "axe-playwright-python"}
+                                                               "axe-playwright-python", "ruff"}
 
 
 @pytest.mark.parametrize("name", ["requirements.txt", "requirements-dev.txt"])
