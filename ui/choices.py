@@ -335,6 +335,21 @@ def _param(page: str, name: str, default: str) -> state.Param:
     return state.Param(page, name, default, max_len=400)
 
 
+def one_key(page: str) -> state.Key:
+    """The key of :func:`pick_one`'s select box on ``page`` (its ``?tok=``)."""
+    return state.Key(page, "tok")
+
+
+def many_key(page: str) -> state.Key:
+    """The key of :func:`pick_many`'s multiselect on ``page`` (its list; the URL keeps ``?toks=``)."""
+    return state.Key(page, "toks_list")
+
+
+def upload_key(page: str) -> state.Key:
+    """The key of the model uploader beside a picker on ``page``."""
+    return state.Key(page, "upload")
+
+
 def _take_upload(page: str, upload_key: str) -> str | None:
     """Read the file in the uploader, keep its model for the session and let the file go; returns the model's key,
     or None (the reason waits in the session for the page to show). A refused file leaves nothing behind."""
@@ -363,9 +378,9 @@ def _upload_into_choice(page: str, upload_key: str, choice_key: str) -> None:
 def _upload(page: str, choice_key: str) -> None:
     """The model uploader; a good file becomes a model of the session, chosen in the picker."""
     uploaded_bytes(
-        "Model file (.json from the Train page)", key=f"{page}.upload", types=["json"], limit_mb=MODEL_UPLOAD_MB,
+        "Model file (.json from the Train page)", key=upload_key(page).skey, types=["json"], limit_mb=MODEL_UPLOAD_MB,
         help="On the Train page, train a model and download it as JSON; upload that file here.",
-        on_change=_upload_into_choice, args=(page, f"{page}.upload", choice_key),
+        on_change=_upload_into_choice, args=(page, upload_key(page).skey, choice_key),
     )
     error = st.session_state.pop(f"{page}._upload_error", None)
     if error:
@@ -385,7 +400,7 @@ def pick_one(
     The choice is kept in the URL as ``?tok=``. A tokenizer that cannot be used is reported and
     ``None`` returned (the page says what to do next).
     """
-    param = _param(page, "tok", default)
+    param = _param(page, one_key(page).name, default)
     options = [e.key for e in entries(kinds)] + ([UPLOAD] if upload else [])
     linked = st.query_params.get(param.name)
     if param.skey not in st.session_state and linked is not None and linked not in options:
@@ -438,7 +453,7 @@ def pick_many(
     """
     options = [e.key for e in entries(kinds)]
     param = _param(page, "toks", ",".join(k for k in default if k in options))
-    skey = f"{page}.toks_list"
+    skey = many_key(page).skey
     if skey not in st.session_state:
         if param.name not in st.query_params and "tok" in st.query_params:  # an older link: one tokenizer
             st.query_params[param.name] = st.query_params.get("tok")
@@ -459,8 +474,8 @@ def pick_many(
     state.publish([param])
     if upload:
         with st.expander("Add a model of yours: the .json file the Train page downloads", icon=":material/upload_file:"):
-            uploaded_bytes("Model file", key=f"{page}.upload", types=["json"], limit_mb=MODEL_UPLOAD_MB,
-                           on_change=_upload_into_selection, args=(page, f"{page}.upload", skey))
+            uploaded_bytes("Model file", key=upload_key(page).skey, types=["json"], limit_mb=MODEL_UPLOAD_MB,
+                           on_change=_upload_into_selection, args=(page, upload_key(page).skey, skey))
             error = st.session_state.pop(f"{page}._upload_error", None)
             if error:
                 st.warning(md_escape(error), icon=":material/warning:")
@@ -555,10 +570,13 @@ __all__ = [
     "keep_session_model",
     "load",
     "load_model_file",
+    "many_key",
+    "one_key",
     "option_label",
     "pick_many",
     "pick_one",
     "title",
     "trace_counts",
     "unavailable_real",
+    "upload_key",
 ]
