@@ -57,7 +57,7 @@ def pair_section() -> tuple[str, str] | None:
     if not english.strip() or not hindi.strip():
         st.info("Type a sentence in both boxes (the same meaning in English and in Hindi).", icon=":material/edit:")
         return None
-    if any(len(state.value(p) or "") > p.max_len for p in PARAMS):
+    if state.too_long(PARAMS):
         st.caption("These texts are too long for the page's link; the link keeps the rest of the page.")
     return english, hindi
 
