@@ -10,6 +10,7 @@ from tokenizer import hex_bytes, train
 from family import real
 from analyses.measure import measure
 from analyses.stream import partial_count, so_far, stream_tokens
+from ui import choices
 from views import streaming
 from ui.display import md_escape
 
@@ -43,13 +44,13 @@ def current(at) -> str:
 
 def test_default_states_the_lesson6_figure_computed(k1) -> None:
     at = run_page(PAGE)
-    assert at.selectbox(key="stream.tok").value == "english-hindi"
-    assert at.text_area(key="stream.text").value == HINDI
+    assert at.selectbox(key=choices.one_key(streaming.PAGE).skey).value == "english-hindi"
+    assert at.text_area(key=streaming.TEXT.skey).value == HINDI
     events = stream_tokens(k1.encode_tokens(HINDI))
     partial, total = partial_count(events), len(events)
     assert (partial, total) == (64, 69)  # computed above by the engine; the curriculum: "most of the 69"
     assert f"**{partial} of {total} tokens" in main_text(at)
-    assert at.slider(key="stream.step").value == 0 and at.slider(key="stream.step").max == total
+    assert at.slider(key=streaming.STEP.skey).value == 0 and at.slider(key=streaming.STEP.skey).max == total
     assert panels(at) == ("nothing yet", "nothing yet")
     assert "Press **Next**" in main_text(at)
 
@@ -58,7 +59,7 @@ def test_stepping_shows_marks_where_tokens_are_partial_and_held_bytes(k1) -> Non
     events = stream_tokens(k1.encode_tokens(HINDI))
     at = run_page(PAGE)
     for k in range(1, 13):
-        at.button(key="stream.next").click().run()
+        at.button(key=streaming.STEPPER.key("next").skey).click().run()
         assert_no_exception(at)
         event = events[k - 1]
         now = so_far(events, k)
@@ -72,21 +73,21 @@ def test_stepping_shows_marks_where_tokens_are_partial_and_held_bytes(k1) -> Non
         expected = now.text + (f" holding {hex_bytes(now.held)}" if now.held else "")
         assert careful == (" ".join(expected.split()) or "nothing yet")
     assert at.query_params["step"] == "12"
-    at.button(key="stream.first").click().run()
-    assert at.slider(key="stream.step").value == 0
+    at.button(key=streaming.STEPPER.key("first").skey).click().run()
+    assert at.slider(key=streaming.STEP.skey).value == 0
 
 
 def test_the_end_gives_back_the_text_exactly(k1) -> None:
     at = run_page(PAGE, query_params={"step": "1"})
     assert "holding E0 A4" in panels(at)[1]  # घ is E0 A4 98: the first token holds two of its bytes
-    at.button(key="stream.last").click().run()
+    at.button(key=streaming.STEPPER.key("last").skey).click().run()
     naive, careful = panels(at)
     assert careful == HINDI
     events = stream_tokens(k1.encode_tokens(HINDI))
     assert marks_in_naive(at) == so_far(events, len(events)).marks > 0
     success = " ".join(s.value for s in at.main.get("success"))
     assert "gave back the text exactly" in success and f"for the {partial_count(events)} tokens" in success
-    assert at.button(key="stream.next").disabled
+    assert at.button(key=streaming.STEPPER.key("next").skey).disabled
 
 
 def test_the_token_row_highlights_the_current_token(k1) -> None:
@@ -104,9 +105,9 @@ def test_the_token_row_highlights_the_current_token(k1) -> None:
 def test_predict_first_hides_the_token_until_answered(k1) -> None:
     events = stream_tokens(k1.encode_tokens(HINDI))
     at = run_page(PAGE)
-    at.toggle(key="stream.predict").set_value(True).run()
-    assert at.toggle(key="stream.autoplay").disabled
-    at.button(key="stream.next").click().run()
+    at.toggle(key=streaming.PREDICT.skey).set_value(True).run()
+    assert at.toggle(key=streaming.STEPPER.autoplay_key).disabled
+    at.button(key=streaming.STEPPER.key("next").skey).click().run()
     assert at.query_params["predict"] == "1"
     assert current(at) == ""  # token 1 is hidden until the learner answers
     assert panels(at) == ("nothing yet", "nothing yet")
@@ -120,7 +121,7 @@ def test_predict_first_hides_the_token_until_answered(k1) -> None:
     assert "Not this time" in text and "E0 A4" in text
     assert "holding E0 A4" in panels(at)[1]  # revealed
     # Token 2 completes घ: the question says what is held.
-    at.button(key="stream.next").click().run()
+    at.button(key=streaming.STEPPER.key("next").skey).click().run()
     assert "holding E0 A4" in main_text(at)
     at.radio[0].set_value(streaming.BROKEN).run()
     button(at, "Check").click().run()
@@ -131,13 +132,13 @@ def test_predict_first_hides_the_token_until_answered(k1) -> None:
 def test_examples_and_url_state() -> None:
     at = run_page(PAGE, query_params={"step": "3"})
     labels = [e["label"] for e in lessons.examples("stream")]
-    at.button(key=f"stream.example.{labels.index('खबर')}").click().run()
-    assert at.text_area(key="stream.text").value == "खबर"
-    assert at.slider(key="stream.step").value == 0
+    at.button(key=streaming.example_key(labels.index('खबर')).skey).click().run()
+    assert at.text_area(key=streaming.TEXT.skey).value == "खबर"
+    assert at.slider(key=streaming.STEP.skey).value == 0
     assert at.query_params["text"] == "खबर"
     # A shared link opens the same view.
     again = run_page(PAGE, query_params={"text": "खबर", "step": "2", "tok": "english-hindi"})
-    assert again.slider(key="stream.step").value == 2
+    assert again.slider(key=streaming.STEP.skey).value == 2
     assert "Token 2 of" in plain(current(again))
 
 
@@ -174,28 +175,28 @@ def test_a_character_model_never_breaks_a_character() -> None:
 )
 def test_bad_and_odd_input(text: str, expect: str) -> None:
     at = run_page(PAGE, query_params={"step": "999"})
-    at.text_area(key="stream.text").set_value(text).run()
+    at.text_area(key=streaming.TEXT.skey).set_value(text).run()
     assert_no_exception(at)
     assert expect in main_text(at)
 
 
 def test_a_1mb_paste_is_refused_politely() -> None:
     at = run_page(PAGE)
-    at.text_area(key="stream.text").set_value("घ" * 400_000).run()
+    at.text_area(key=streaming.TEXT.skey).set_value("घ" * 400_000).run()
     assert_no_exception(at)
     assert "1.2 MB" in main_text(at) and "up to 1 MB" in main_text(at)
 
 
 def test_a_long_text_streams_its_first_tokens_and_counts_all() -> None:
     at = run_page(PAGE)
-    at.text_area(key="stream.text").set_value(HINDI * 10).run()
+    at.text_area(key=streaming.TEXT.skey).set_value(HINDI * 10).run()
     assert "Streaming the first 300 of 690 tokens" in main_text(at)
-    assert at.slider(key="stream.step").max == 300
+    assert at.slider(key=streaming.STEP.skey).max == 300
 
 
 def test_whitespace_only_with_a_whitespace_model() -> None:
     at = run_page(PAGE, query_params={"tok": "chai"})
-    at.text_area(key="stream.text").set_value("   ").run()
+    at.text_area(key=streaming.TEXT.skey).set_value("   ").run()
     assert "makes no tokens" in main_text(at)
 
 
@@ -219,7 +220,7 @@ def test_a_production_tokenizer_has_its_provenance_in_the_about_box() -> None:
     about = [e for e in run_page(PAGE, query_params={"tok": "cl100k_base"}).main.expander
              if e.label.startswith("About these tokenizers")]
     assert len(about) == 1
-    opened = run_page(PAGE, query_params={"tok": "cl100k_base"}, session_state={"stream.about_open": True})
+    opened = run_page(PAGE, query_params={"tok": "cl100k_base"}, session_state={streaming.ABOUT_OPEN.skey: True})
     (about,) = [e for e in opened.main.expander if e.label.startswith("About these tokenizers")]
     assert "cl100k" in " ".join(str(m.value) for m in about.markdown)
     lab = run_page(PAGE)
