@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 import lessons
@@ -225,3 +227,15 @@ def test_a_production_tokenizer_has_its_provenance_in_the_about_box() -> None:
     assert "cl100k" in " ".join(str(m.value) for m in about.markdown)
     lab = run_page(PAGE)
     assert not [e for e in lab.main.expander if e.label.startswith("About these tokenizers")]
+
+
+def test_the_events_cache_is_keyed_by_everything_it_depends_on() -> None:
+    """The events cache once skipped its tokens (``_tokens``): a caller passing another text's tokens under this
+    key got them back for every learner. It reads the tokens itself now, so two texts never share an entry."""
+    assert not [name for name in inspect.signature(streaming._events).parameters if name.startswith("_")]
+    cl100k = real.load("cl100k_base")
+    for text in ("नमस्ते", "hello", HINDI):
+        enc, events = streaming.events_for("cl100k_base", text, 300)
+        assert events == tuple(stream_tokens(cl100k.encode_tokens(text, limit=300)))
+        assert enc.measure.tokens == len(cl100k.encode(text))
+
