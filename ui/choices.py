@@ -21,7 +21,6 @@ check) is reported by name and reason; every other tokenizer keeps working.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -36,6 +35,7 @@ from analyses.measure import Measure, measure
 from tokenizer.pretokenize import pattern_words
 from ui import state
 from ui.display import md_code, md_escape, plural
+from ui.predict import Question
 from ui.training import preset_trace
 from ui.uploads import MODEL_UPLOAD_MB, forget_upload, uploaded_bytes, uploaded_file
 
@@ -271,7 +271,7 @@ def keep_session_model(tok: Tokenizer, title: str, *, source: str, counts: Seque
                 models[key] = models.pop(key)  # but it is the newest now (the oldest go first)
                 return key
     text = tokenizer_to_json(tok)
-    key = SESSION_PREFIX + (ident or hashlib.sha1(text.encode("utf-8")).hexdigest())[:12]
+    key = SESSION_PREFIX + (ident[:12] if ident else state.digest(text, length=12))
     models.pop(key, None)
     models[key] = {"title": title, "json": text, "source": source, "counts": list(counts), "weight": weight}
     _built.put(text, tok, weight)
@@ -509,12 +509,10 @@ def about_md(chosen: Sequence[tuple[str, TextTokenizer]]) -> list[str]:
     return out
 
 
-def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope: str):
+def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope: str) -> Question:
     """"How many tokens will this tokenizer cut the text into?", for predict-first mode: the answer is the
     measure's count, and a guess within a tenth of it (at least exact) counts as right."""
-    from ui.predict import Question
-
-    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+    digest = state.digest(text, length=12)
     tolerance = m.tokens // 10
     within = f" (within {plural(tolerance, 'token')} counts as right)" if tolerance else ""
     per_word = f"{m.tokens_per_word:.2f} a word, " if m.words else ""
