@@ -27,8 +27,11 @@ import pandas as pd
 import streamlit as st
 
 import lessons
+from family import real
+from family.chat import mistral_chat
+from family.pipeline import stages
 from family.real import TokenizerUnavailable
-from family.unigram import UnigramError, minimum_vocab
+from family.unigram import UnigramError, minimum_vocab, train_unigram
 from tokenizer import is_whole
 from ui import choices, state, tables, viewport
 from ui.chips import chip_from_token, chips_html, token_chips
@@ -422,8 +425,6 @@ def sequences_frame(bpe: RuleTrace, wp: RuleTrace, k: int) -> pd.DataFrame:
 @st.cache_resource(max_entries=32, show_spinner="Training Unigram with SentencePiece…")
 def unigram_model(corpus: str, vocab_size: int):
     """A Unigram model once per (corpus, size) for everyone (raises UnigramError, in words)."""
-    from family.unigram import train_unigram
-
     return train_unigram(corpus, vocab_size)
 
 
@@ -464,16 +465,11 @@ def odds(score: float, best: float) -> str:
 @st.cache_data(max_entries=128, show_spinner=False)
 def pipeline(key: str, text: str):
     """A real tokenizer's stages on a text (cached per tokenizer and text)."""
-    from family import real
-    from family.pipeline import stages
-
     return stages(real.load(key), text, limit=MAX_PIPELINE_TOKENS)
 
 
 @st.cache_data(max_entries=64, show_spinner="Wrapping the chat in Mistral's template…")
 def chat(messages: tuple[tuple[str, str], ...]):
-    from family.chat import mistral_chat
-
     return mistral_chat(messages)
 
 
