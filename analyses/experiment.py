@@ -45,6 +45,7 @@ import regex
 
 from tokenizer.interface import TextTokenizer
 from tokenizer.model import Tokenizer
+from tokenizer.pretokenize import word_count
 from tokenizer.replay import encode_trace
 from tokenizer.train import train
 
@@ -196,11 +197,6 @@ def _at(curve: Sequence[int], budget: int) -> int:
     return curve[max(0, min(budget, len(curve) - 1))]
 
 
-def words(text: str) -> int:
-    """Words as the lab counts them everywhere (``str.split()``)."""
-    return len(text.split())
-
-
 @dataclass(frozen=True)
 class Share:
     """How much of a training text is Hindi, by words and by UTF-8 bytes."""
@@ -226,7 +222,7 @@ def share(english: str, hindi: str, *, english_copies: int, hindi_copies: int) -
     >>> (round(s.of_words, 2), round(s.of_bytes, 2))
     (0.33, 0.53)
     """
-    en_w, hi_w = words(english) * english_copies, words(hindi) * hindi_copies
+    en_w, hi_w = word_count(english) * english_copies, word_count(hindi) * hindi_copies
     en_b, hi_b = len(english.encode("utf-8")) * english_copies, len(hindi.encode("utf-8")) * hindi_copies
     return Share(hi_w, en_w + hi_w, hi_b, en_b + hi_b)
 
@@ -326,8 +322,8 @@ class Sweep:
         if not 0 <= budget <= self.budget:
             raise ValueError(f"Budget {budget} is outside this sweep (0 to {self.budget}).")
         run = self.run(hindi_copies)
-        return Point(english_tokens=run.english_tokens(budget), english_words=words(self.test_english),
-                     hindi_tokens=run.hindi_tokens(budget), hindi_words=words(self.test_hindi),
+        return Point(english_tokens=run.english_tokens(budget), english_words=word_count(self.test_english),
+                     hindi_tokens=run.hindi_tokens(budget), hindi_words=word_count(self.test_hindi),
                      hindi_copies=run.hindi_copies, share=run.share, by_script=run.by_script(budget))
 
     def at(self, budget: int) -> list[Point]:
@@ -401,8 +397,8 @@ def parallel_cost(tokenizer: TextTokenizer, pairs: Iterable[tuple[str, str]]) ->
     for english, hindi in pairs:
         en_t += len(tokenizer.encode(english))
         hi_t += len(tokenizer.encode(hindi))
-        en_w += words(english)
-        hi_w += words(hindi)
+        en_w += word_count(english)
+        hi_w += word_count(hindi)
         n += 1
     return PairCost(english_tokens=en_t, english_words=en_w, hindi_tokens=hi_t, hindi_words=hi_w, pairs=n)
 
@@ -443,5 +439,4 @@ __all__ = [
     "share",
     "split_by_script",
     "sweep",
-    "words",
 ]

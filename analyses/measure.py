@@ -3,7 +3,7 @@
 Works with any :class:`tokenizer.TextTokenizer` (the lab's models and the
 real ones), so a page or the command line compares them with one rule.
 
-``tokens per word``   tokens / words (words: ``str.split()``); English prose
+``tokens per word``   tokens / words (words: :func:`tokenizer.pretokenize.word_count`, ``str.split()``); English prose
                       with a large tokenizer is about 1.3: measure, don't trust.
 ``tokens per char``   tokens / code points: a health metric that drifts when
                       the input changes shape.
@@ -39,6 +39,7 @@ from dataclasses import dataclass
 
 from tokenizer.interface import UNKNOWN_ID, TextTokenizer
 from tokenizer.labels import is_whole
+from tokenizer.pretokenize import word_count
 from .textstats import text_counts
 
 
@@ -96,7 +97,7 @@ def measure_many(tokenizer: TextTokenizer, texts: Iterable[str]) -> Measure:
     >>> (m.tokens, m.words, round(m.tokens_per_word, 2))
     (13, 3, 4.33)
     """
-    found = [measure(tokenizer, text) for text in texts if text.split()]  # texts with words
+    found = [measure(tokenizer, text) for text in texts if word_count(text)]  # texts with words
     return Measure(*(sum(getattr(m, f) for m in found) for f in Measure.__dataclass_fields__))
 
 

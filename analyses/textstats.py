@@ -18,6 +18,8 @@ from dataclasses import dataclass
 
 import regex
 
+from tokenizer.pretokenize import word_count
+
 _SCRIPTS = (
     "Latin", "Devanagari", "Bengali", "Tamil", "Telugu", "Kannada", "Malayalam", "Gujarati",
     "Gurmukhi", "Oriya", "Arabic", "Han", "Hiragana", "Katakana", "Hangul", "Cyrillic", "Greek",
@@ -115,5 +117,5 @@ def text_counts(text: str) -> TextCounts:
         code_points=len(text),
         graphemes=len(graphemes(text)),
         bytes=utf8_length(text),
-        words=len(text.split()),
+        words=word_count(text),
     )

@@ -40,7 +40,7 @@ if str(ROOT) not in sys.path:
 
 from bench.timing import best_of  # noqa: E402
 
-from tokenizer import train
+from tokenizer import train, word_count
 
 
 from family import real
@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     size = len(text.encode("utf-8"))
     mb = size / 1e6
     print(f"python {platform.python_version()} on {platform.machine()}, {platform.node()}")
-    print(f"text: first {size:,} bytes of {args.corpus} ({len(text):,} characters, {len(text.split()):,} words)")
+    print(f"text: first {size:,} bytes of {args.corpus} ({len(text):,} characters, {word_count(text):,} words)")
 
     print("\nFirst load, each in a fresh process (median of", args.loads, "processes)")
     print(f"{'tokenizer':<16}{'load()':>9}{'process':>10}  status")

@@ -68,7 +68,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from tokenizer.interface import Token
 from tokenizer.labels import bytes_label, is_whole
-from tokenizer.reference import gpt2_byte_stand_ins
+from tokenizer.bytelevel import gpt2_byte_stand_ins
 
 # -- the checked hashes ----------------------------------------------------------------------
 

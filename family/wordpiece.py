@@ -52,9 +52,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Mapping, Sequence
 
-from tokenizer.model import Tokenizer
+from tokenizer.model import DEFAULTS, Tokenizer
 from tokenizer.reference import count_pairs, merge
-from tokenizer.train import StopReason, WordSplit, segmentation, train
+from tokenizer.train import MAX_TIES, TABLE_SIZE, StopReason, WordSplit, segmentation, train
 from tokenizer.vocab import Vocabulary
 
 Pair = tuple[int, int]
@@ -207,13 +207,13 @@ def train_by_rule(
     merges: int,
     *,
     rule: str,
-    unit: str = "bytes",
-    split: str = "regex",
-    pattern: str = r" ?\S+",
-    end_of_word: str | None = None,
-    ties: str = "first",
-    table_size: int = 10,
-    max_ties: int = 20,
+    unit: str = DEFAULTS.unit,
+    split: str = DEFAULTS.split,
+    pattern: str = DEFAULTS.pattern,
+    end_of_word: str | None = DEFAULTS.end_of_word,
+    ties: str = DEFAULTS.ties,
+    table_size: int = TABLE_SIZE,
+    max_ties: int = MAX_TIES,
 ) -> RuleTrace:
     """Learn up to ``merges`` merges, picking each by ``rule``: ``"count"`` (BPE) or ``"score"`` (WordPiece).
 

@@ -9,6 +9,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from tokenizer import TrainConfig
+from tokenizer.model import DEFAULTS
 
 HERE = Path(__file__).resolve().parent
 
@@ -111,12 +112,12 @@ def presets() -> dict[str, Preset]:
             title=entry["title"],
             lesson=entry.get("lesson", 0),
             corpus=_corpus(entry),
-            unit=entry.get("unit", "bytes"),
-            split=entry.get("split", "regex"),
+            unit=entry.get("unit", DEFAULTS.unit),
+            split=entry.get("split", DEFAULTS.split),
             end_of_word=entry.get("end_of_word") or None,
             merges=entry.get("merges", 10),
-            ties=entry.get("ties", "first"),
-            pattern=entry.get("pattern", r" ?\S+"),
+            ties=entry.get("ties", DEFAULTS.ties),
+            pattern=entry.get("pattern", DEFAULTS.pattern),
             examples=tuple(entry.get("examples", ())),
             note=entry.get("note", ""),
         )

@@ -26,8 +26,13 @@ computes its answer, see :mod:`lessons.exercises`)::
     explain = "…why, in the lesson's words…"
     hint = "…the misconception this catches…"
     view = {page = "Train_step_by_step", params = {preset = "chai", step = "1"}, label = "See merge 1"}
+    former_ids = ["first-merge"]  # ids it had before: a progress file saved under one still finds it
     +++
     The lesson's text, in Markdown.
+
+A lesson's id and an exercise's id name the learner's saved answers (``lessons.progress``): rename an exercise
+only with its old id in ``former_ids``, or answers saved under it are reported as to a question the lab no
+longer has.
 
 A damaged lesson file is reported (file and field) and skipped; the others load. What is read is bounded
 where it is read (see the ``MAX_`` figures below): a file's size, how deep its tables nest, how many
@@ -107,6 +112,9 @@ class Exercise:
     view: Link | None = None
     unit: str = ""
     tolerance: float = 0.0
+    former_ids: tuple[str, ...] = ()
+    """Ids the exercise had before (``former_ids = ["old-id"]``): a progress file saved under one of them still
+    finds it."""
 
     @property
     def key(self) -> str:
@@ -162,6 +170,13 @@ def _text(data: dict, name: str, where: str, *, required: bool = True) -> str:
     return value.strip()
 
 
+def _id(data: dict, name: str, where: str) -> str:
+    value = _text(data, name, where)
+    if not ID.fullmatch(value):
+        raise LessonError(f"{where}: '{name}' must be a plain name (up to 100 letters, digits, '-', '.', '_')")
+    return value
+
+
 def _texts(data: dict, name: str, where: str) -> tuple[str, ...]:
     value = data.get(name)
     if not isinstance(value, list) or not value or not all(isinstance(v, str) and v.strip() for v in value):
@@ -210,7 +225,9 @@ def _check_tokenizers(params: dict[str, str], where: str) -> None:
                 raise LessonError(f"{where}: params.{key} names {name!r}, which is neither a preset nor a tokenizer")
 
 
-EXERCISE_FIELDS = {"id", "prompt", "answer", "kind", "explain", "hint", "view", "unit", "tolerance"}
+EXERCISE_FIELDS = {"id", "prompt", "answer", "kind", "explain", "hint", "view", "unit", "tolerance", "former_ids"}
+#: A lesson's or an exercise's id: a plain name, part of the question's id in a saved progress file.
+ID = re.compile(r"[\w.\-]{1,100}")
 LESSON_FIELDS = {"id", "title", "minutes", "objectives", "key_points", "try", "exercise", "figures"}
 LINK_FIELDS = {"label", "page", "params", "figure"}
 #: A figure's name, as a page draws it (``ui.layout.figure(name)``) and a link names it.
@@ -227,8 +244,13 @@ def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
     if not isinstance(data, dict):
         raise LessonError(f"{where}: an exercise must be a table")
     _no_unknown(data, EXERCISE_FIELDS, where)
-    ex_id = _text(data, "id", where)
+    ex_id = _id(data, "id", where)
     where = f"{where} '{ex_id}'"
+    former = data.get("former_ids", [])
+    if not isinstance(former, list) or not all(isinstance(f, str) and ID.fullmatch(f) for f in former):
+        raise LessonError(f"{where}: 'former_ids' must be a list of ids (letters, digits, '-', '.', '_')")
+    if ex_id in former:
+        raise LessonError(f"{where}: 'former_ids' names the exercise's own id")
     answer = data.get("answer")
     if not isinstance(answer, dict) or not isinstance(answer.get("op"), str):
         raise LessonError(f"{where}: 'answer' must be a table naming its 'op' (one of {', '.join(sorted(OPS))})")
@@ -254,6 +276,7 @@ def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
         view=view,
         unit=_text(data, "unit", where, required=False) or UNIT_OF_OP.get(op, ""),
         tolerance=float(tolerance),
+        former_ids=tuple(former),
     )
 
 
@@ -322,7 +345,7 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
         raise LessonError(f"{file}: the file must start with front matter between two '+++' lines")
     data = read_toml(match.group(1), f"{file}: front matter")
     _no_unknown(data, LESSON_FIELDS, file)
-    lesson_id = _text(data, "id", file)
+    lesson_id = _id(data, "id", file)
     title = _text(data, "title", file)
     minutes = data.get("minutes")
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 240:
@@ -337,6 +360,9 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
     ids = [e.id for e in parsed]
     if len(set(ids)) != len(ids):
         raise LessonError(f"{file}: two exercises share an id")
+    names = [name for e in parsed for name in (e.id, *e.former_ids)]
+    if len(set(names)) != len(names):
+        raise LessonError(f"{file}: an exercise's former id is another exercise's id or former id")
     body = match.group(2).strip()
     if not body:
         raise LessonError(f"{file}: the lesson has no text after its front matter")

@@ -23,9 +23,10 @@ from typing import Any, Callable
 from tokenizer import TextTokenizer, Trace, train
 from analyses.measure import measure
 from tokenizer.labels import plural
+from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
 from analyses.textstats import text_counts
 
-KINDS = ("number", "choice", "split", "order", "word")
+from .judging import KINDS  # the question kinds: one home, the judging rules
 
 
 class ExerciseError(ValueError):
@@ -61,7 +62,7 @@ def preset_trace(preset_id: str) -> Trace:
     if preset_id not in presets:
         raise ExerciseError(f"there is no preset {preset_id!r} (known: {', '.join(presets)})")
     p = presets[preset_id]
-    return train(p.corpus, p.merges, **p.config.to_dict(), table_size=12, max_ties=12)
+    return train(p.corpus, p.merges, **p.config.to_dict(), table_size=SHOWN_TABLE_SIZE, max_ties=SHOWN_MAX_TIES)
 
 
 def tokenizer_for(name: str) -> TextTokenizer:

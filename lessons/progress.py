@@ -1,61 +1,233 @@
-"""A learner's progress as a file: answers that survive a reload or a new machine.
+"""A learner's progress as a file: answers that survive a reload, a new machine and a change to the lab.
 
-The predict widget keeps every first answer in the browser session as
-``{key: {"guess": ..., "right": bool | None, "scope": str}}``. :func:`to_json`
-writes that as a small JSON file to download; :func:`from_json` reads one back.
+Every question the lab saves has a stable id (:class:`QuestionId`): a fixed name
+for its kind of question (:data:`QUESTIONS`) and its parameters, kept as data
+beside it: a lesson exercise is its lesson's id and its own declared id, never
+its text; Train's "which pair does merge k pick?" is the run and k. The file
+(version 2) lists the answers by those ids::
 
-Nothing in a file is believed: only the guesses are read. A file that is not a
-progress file (not text, not JSON, another format or version, too big) is refused
-whole, with a message saying what is wrong; an answer that is damaged (no guess,
-a guess no question takes) is refused on its own and named. The guesses that are
-read are then checked against their questions and judged again by the lab
-(``views/progress.py``): a file's ``right`` and ``scope`` are never used.
+    {"format": "tokenization-lab/progress", "version": 2, "saved": "…",
+     "answers": [{"question": "lesson-exercise",
+                  "params": {"lesson": "bpe-training", "exercise": "chai-first-merge"},
+                  "guess": "h + a", "right": true}, …]}
 
->>> text = to_json({"lesson:bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training"}})
->>> from_json(text).guesses
-{'lesson:bpe-training:chai-first-merge': 'h + a'}
+A version-1 file (answers keyed by strings that held the values,
+``practice:count:chai:internet``) is read by :func:`migrate_v1_key`, the one
+place a question's parameters are read out of a string.
+
+Nothing in a file is believed: only the ids and the guesses are read. A file
+that is not a progress file (not text, not JSON, another format or version, too
+big) is refused whole, with a message saying what is wrong; an answer that is
+damaged (no guess, a guess no question takes, an id no question of the lab has)
+is refused on its own and named. The guesses read are then checked against
+their questions and judged again by the lab (:func:`check`, with the judging
+rules of :mod:`lessons.judging`): a file's ``right`` is never used.
+
+>>> store = {"lesson:bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training",
+...          "id": QuestionId.of(LESSON_EXERCISE, lesson="bpe-training", exercise="chai-first-merge")}}
+>>> [(qid.key, guess) for qid, guess in from_json(to_json(store)).answers]
+[('lesson:bpe-training:chai-first-merge', 'h + a')]
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any
+from functools import cached_property
+from typing import Any, Callable
+
+from .judging import MAX_TEXT, Question, fits, judge, short_pieces
 
 FORMAT = "tokenization-lab/progress"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
+"""The file versions this lab reads: version 1 through :func:`migrate_v1_key`."""
 MAX_BYTES = 2_000_000
 MAX_ANSWERS = 10_000
 MAX_KEY = 300
-MAX_TEXT = 2_000
-MAX_PIECES = 500
+
+_NAME = r"[\w.\-]{1,100}"
+_HEX16, _HEX12 = r"[0-9a-f]{16}", r"[0-9a-f]{12}"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of question the lab saves: its fixed name in files, its parameters and the shape each takes (a
+    regex; ``int``: a whole number from 0 to 10**30 - 1, any count a page may hold, from a link too), its key in
+    the session (a template of its parameters; the version-1 key), where it is asked, and, for a question made
+    from the learner's own input that cannot be rebuilt from its parameters, the type its guesses have (it
+    waits for its page)."""
+
+    name: str
+    params: tuple[tuple[str, str], ...]
+    key: str
+    page: str
+    title: str
+    waits: str = ""
+    scope: str = ""
+
+    def matches(self, params: dict[str, Any]) -> bool:
+        if set(params) != {p for p, _ in self.params}:
+            return False
+        for name, shape in self.params:
+            value = params[name]
+            if shape == "int":
+                if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 10**30:
+                    return False
+            elif not isinstance(value, str) or not re.fullmatch(shape, value):
+                return False
+        return True
+
+    @cached_property
+    def key_pattern(self) -> re.Pattern:
+        """The template as a regex with a group per parameter (to read a version-1 key)."""
+        shapes = dict(self.params)
+        parts = re.split(r"\{(\w+)\}", self.key)
+        regex = "".join(re.escape(p) if i % 2 == 0 else
+                        f"(?P<{p}>{r'[0-9]{1,30}' if shapes[p] == 'int' else shapes[p]})"
+                        for i, p in enumerate(parts))
+        return re.compile(regex)
+
+
+LESSON_EXERCISE = "lesson-exercise"
+PRACTICE_MERGE = "practice-merge"
+PRACTICE_COUNT = "practice-count"
+EVH_DIRECTION = "english-hindi-direction"
+TRAIN_MERGE = "train-next-merge"
+TOKENIZE_COUNT = "tokenize-count"
+STREAMING_WHOLE = "streaming-whole"
+QUIRKS_JOIN = "quirks-join-count"
+COST_FIT = "cost-articles-fit"
+
+QUESTIONS: dict[str, Kind] = {k.name: k for k in (
+    Kind(LESSON_EXERCISE, (("lesson", _NAME), ("exercise", _NAME)), "lesson:{lesson}:{exercise}", "Lessons",
+         "a lesson exercise"),
+    Kind(PRACTICE_MERGE, (("preset", r"[\w-]{1,40}"), ("step", "int")), "practice:merge:{preset}:{step}",
+         "Lessons", "a practice question: which pair merges next"),
+    Kind(PRACTICE_COUNT, (("preset", r"[\w-]{1,40}"), ("word", r"[a-z]{1,60}")), "practice:count:{preset}:{word}",
+         "Lessons", "a practice question: how many tokens"),
+    Kind(EVH_DIRECTION, (("sentence", r"hindi|english"),), "evh.{sentence}", "English vs Hindi",
+         "English vs Hindi: which way a count moves"),
+    Kind(TRAIN_MERGE, (("run", _HEX16), ("step", "int")), "train:{run}:{step}", "Train step by step",
+         "Train: which pair merges next", waits="choice", scope="train"),
+    Kind(TOKENIZE_COUNT, (("tokenizer", r"[\w.:\-]{1,80}"), ("text", _HEX12)), "tokenize:{tokenizer}:{text}",
+         "Tokenize anything", "Tokenize: how many tokens", waits="number", scope="tokenize"),
+    Kind(STREAMING_WHOLE, (("run", _HEX16), ("token", "int")), "streaming-page:{run}:{token}", "Streaming",
+         "Streaming: whole characters or not", waits="choice", scope="streaming-page"),
+    Kind(QUIRKS_JOIN, (("run", _HEX16),), "quirks-page:join:{run}", "Quirks",
+         "Quirks: the joined prompt's count", waits="number", scope="quirks-page"),
+    Kind(COST_FIT, (("window", "int"), ("output_cap", "int"), ("margin", "int"), ("each", "int")),
+         "cost.fit.{window}.{output_cap}.{margin}.{each}", "Cost and context",
+         "Cost: how many articles fit", waits="number", scope="cost"),
+)}
+"""Every kind of question whose answers are saved, by its fixed name. Renaming one orphans saved files: add a
+new name and read the old one, as :func:`migrate_v1_key` reads version 1."""
+
+
+@dataclass(frozen=True)
+class QuestionId:
+    """A question's stable name: its kind's fixed name (:data:`QUESTIONS`) and its parameters, as data.
+
+    >>> qid = QuestionId.of(PRACTICE_COUNT, preset="chai", word="internet")
+    >>> qid.key, qid.param("word"), qid.as_json()
+    ('practice:count:chai:internet', 'internet', {'question': 'practice-count', 'params': {'preset': 'chai', 'word': 'internet'}})
+    """
+
+    name: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, name: str, **params: Any) -> QuestionId:
+        kind = QUESTIONS.get(name)
+        if kind is None or not kind.matches(params):
+            raise ValueError(f"{name!r} with {params!r} is not a question id of this lab.")
+        return cls(name, tuple((p, params[p]) for p, _ in kind.params))
+
+    @property
+    def kind(self) -> Kind:
+        return QUESTIONS[self.name]
+
+    def param(self, name: str) -> Any:
+        return dict(self.params)[name]
+
+    @property
+    def key(self) -> str:
+        """The question's key in the browser session (its widgets and the predict store)."""
+        return self.kind.key.format(**dict(self.params))
+
+    def as_json(self) -> dict[str, Any]:
+        return {"question": self.name, "params": dict(self.params)}
+
+
+def migrate_v1_key(key: str) -> QuestionId | None:
+    """A version-1 file's key read as the question id it names; None when it names none of the lab's kinds.
+
+    >>> migrate_v1_key("practice:merge:low:2")
+    QuestionId(name='practice-merge', params=(('preset', 'low'), ('step', 2)))
+    >>> migrate_v1_key("evh.hindi").as_json(), migrate_v1_key("made-up")
+    ({'question': 'english-hindi-direction', 'params': {'sentence': 'hindi'}}, None)
+    """
+    for kind in QUESTIONS.values():
+        if m := kind.key_pattern.fullmatch(key):
+            shapes = dict(kind.params)
+            params = {p: int(v) if shapes[p] == "int" else v for p, v in m.groupdict().items()}
+            return QuestionId.of(kind.name, **params)
+    return None
+
+
+def describe(qid: QuestionId | str) -> str:
+    """An answer's question as a learner reads it: a lesson exercise by its lesson and number (or by its ids when
+    the course no longer has it), another by its kind and parameters, a key no question has quoted.
+
+    >>> describe(QuestionId.of(LESSON_EXERCISE, lesson="bpe-training", exercise="xylophone-tokens"))
+    'Lesson 2, exercise 6 (xylophone-tokens)'
+    >>> describe(QuestionId.of(LESSON_EXERCISE, lesson="bpe-training", exercise="gone")), describe("made-up")
+    ('exercise “gone” of lesson “bpe-training”', '“made-up”')
+    """
+    if isinstance(qid, str):
+        return f"“{qid[:80]}{'…' if len(qid) > 80 else ''}”"
+    if qid.name == LESSON_EXERCISE:
+        from .course import course
+
+        lesson, ex_id = qid.param("lesson"), qid.param("exercise")
+        for each in course().lessons:
+            for number, exercise in enumerate(each.exercises, start=1):
+                if exercise.lesson == lesson and ex_id in (exercise.id, *exercise.former_ids):
+                    return f"Lesson {each.number}, exercise {number} ({exercise.id})"
+        return f"exercise “{ex_id}” of lesson “{lesson}”"
+    shown = ", ".join(f"{p} {v}" for p, v in qid.params)
+    return f"{qid.kind.title} ({shown})" if shown else qid.kind.title
 
 
 @dataclass
 class Loaded:
-    """What a progress file holds: its guesses by question key, and the answers refused as (key, why)."""
+    """What a progress file holds: its guesses by question id, the answers refused as (which, why), and the
+    version it was written in."""
 
-    guesses: dict[str, Any] = field(default_factory=dict)
+    answers: list[tuple[QuestionId, Any]] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)
+    version: int = VERSION
 
 
 def to_json(answers: dict[str, dict[str, Any]]) -> str:
-    """The answers as the progress file's text."""
+    """The session's answers as the progress file's text: each first answer by its question's id (an answer to
+    a question with no id is the session's only, and not written)."""
     data = {
         "format": FORMAT,
         "version": VERSION,
         "saved": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "answers": {key: {"guess": entry.get("guess"), "right": entry.get("right"), "scope": entry.get("scope", "")}
-                    for key, entry in answers.items()},
+        "answers": [entry["id"].as_json() | {"guess": entry.get("guess"), "right": entry.get("right")}
+                    for entry in answers.values() if isinstance(entry.get("id"), QuestionId)],
     }
     return json.dumps(data, ensure_ascii=False, indent=1)
 
 
 def guess_problem(guess: Any) -> str | None:
     """None when ``guess`` is something an answer can be (text, a finite number, a list of short texts), else why
-    not. Whether it fits its question is checked later, by the question's kind.
+    not. Whether it fits its question is checked later, by the question's kind (:func:`check`).
 
     >>> guess_problem("h + a"), guess_problem(3), guess_problem({"x": 1}), guess_problem(float("nan"))
     (None, None, 'the guess is not text, a number or a list of texts', 'the guess is not a finite number')
@@ -69,15 +241,36 @@ def guess_problem(guess: Any) -> str | None:
     if isinstance(guess, float):
         return None if math.isfinite(guess) else "the guess is not a finite number"
     if isinstance(guess, list):
-        if len(guess) > MAX_PIECES or not all(isinstance(g, str) and len(g) <= 200 for g in guess):
-            return "the guess is a list, but not of short texts"
-        return None
+        return None if short_pieces(guess) else "the guess is a list, but not of short texts"
     return "the guess is not text, a number or a list of texts"
 
 
+NO_QUESTION = "this lab has no such question (it may have been renamed or removed)"
+
+
+def _read_id(entry: dict) -> QuestionId | str:
+    """A version-2 answer's question id, or why it names no question of the lab."""
+    name, params = entry.get("question"), entry.get("params", {})
+    if not isinstance(name, str) or not isinstance(params, dict):
+        return "it does not name its question"
+    kind = QUESTIONS.get(name)
+    if kind is None or not kind.matches(params):
+        return NO_QUESTION
+    return QuestionId.of(name, **params)
+
+
+def _shown(entry: Any) -> str:
+    """A damaged version-2 answer named for a message, from what it says of its question."""
+    if isinstance(entry, dict) and isinstance(entry.get("question"), str):
+        params = entry.get("params")
+        shown = ", ".join(f"{k} {v}" for k, v in params.items())[:80] if isinstance(params, dict) else ""
+        return f"“{entry['question'][:80]}{f' ({shown})' if shown else ''}”"
+    return "an answer with no question"
+
+
 def from_json(data: bytes | str) -> Loaded:
-    """The guesses in a progress file (and the damaged answers, refused), or ValueError saying why the whole
-    file cannot be used."""
+    """The guesses in a progress file by question id (and the damaged answers, refused), or ValueError saying
+    why the whole file cannot be used. Reads version 2, and version 1 through :func:`migrate_v1_key`."""
     if isinstance(data, bytes):
         if len(data) > MAX_BYTES:
             raise ValueError("This file is far bigger than a progress file from this lab.")
@@ -94,29 +287,80 @@ def from_json(data: bytes | str) -> Loaded:
     if not isinstance(parsed, dict) or parsed.get("format") != FORMAT:
         raise ValueError("This is not a progress file from the Tokenization Lab.")
     version = parsed.get("version")
-    if isinstance(version, bool) or version != VERSION:
+    if isinstance(version, bool) or version not in READS:
         shown = repr(version) if isinstance(version, (int, float, bool, type(None))) else "unknown"
-        raise ValueError(f"This progress file has version {shown[:20]}; this lab reads version {VERSION}.")
+        raise ValueError(f"This progress file has version {shown[:20]}; this lab reads versions "
+                         f"{' and '.join(map(str, READS))}.")
     answers = parsed.get("answers")
-    if not isinstance(answers, dict):
-        raise ValueError("This progress file's answers are damaged (expected a table of answers).")
+    if not isinstance(answers, dict if version == 1 else list):
+        raise ValueError("This progress file's answers are damaged (expected a "
+                         f"{'table' if version == 1 else 'list'} of answers).")
     if len(answers) > MAX_ANSWERS:
         raise ValueError(f"This progress file holds {len(answers):,} answers; a progress file from this lab holds "
                          f"at most {MAX_ANSWERS:,}.")
-    loaded = Loaded()
-    for key, entry in answers.items():
-        if not key or len(key) > MAX_KEY:
-            loaded.refused.append((key[:MAX_KEY], "its name is empty or far too long"))
+    loaded = Loaded(version=int(version))
+    entries = answers.items() if version == 1 else ((None, entry) for entry in answers)
+    for key, entry in entries:
+        if version == 1:
+            if not key or len(key) > MAX_KEY:
+                loaded.refused.append((describe(key[:MAX_KEY]), "its name is empty or far too long"))
+                continue
+            qid: QuestionId | str = migrate_v1_key(key) or NO_QUESTION
+            shown = describe(key) if isinstance(qid, str) else describe(qid)
+        else:
+            qid = _read_id(entry) if isinstance(entry, dict) else "it is not an answer"
+            shown = describe(qid) if isinstance(qid, QuestionId) else _shown(entry)
+        if isinstance(qid, str):
+            loaded.refused.append((shown, qid))
             continue
         if not isinstance(entry, dict) or "guess" not in entry:
-            loaded.refused.append((key, "it has no guess"))
+            loaded.refused.append((shown, "it has no guess"))
             continue
         problem = guess_problem(entry["guess"])
         if problem:
-            loaded.refused.append((key, problem))
+            loaded.refused.append((shown, problem))
             continue
-        loaded.guesses[key] = entry["guess"]
+        loaded.answers.append((qid, entry["guess"]))
     return loaded
+
+
+WAITS = object()
+"""What a resolver returns for a question made from the learner's own input: it waits for its page."""
+Resolver = Callable[[QuestionId], "Question | object | None"]
+
+
+def check(answers: list[tuple[QuestionId, Any]], resolve: Resolver,
+          errors: tuple[type[Exception], ...] = ()) -> tuple[dict[str, dict], list[tuple[str, str]]]:
+    """Each loaded guess checked against its question, with the judging rules (:mod:`lessons.judging`):
+    (store entries by question key for those that fit, judged by the lab, or waiting; refused (which, why)).
+
+    ``resolve(qid)`` is the question as the lab asks it now (rebuilt with the engine's answer), or
+    :data:`WAITS` for a question of a kind that waits for its page (only its guess's type is checked), or
+    None when the lab has no such question (any more); ``errors`` are the exceptions it raises when a question
+    exists but cannot be computed here. An answer given twice in the file counts once (the first)."""
+    entries: dict[str, dict] = {}
+    refused: list[tuple[str, str]] = []
+    for qid, guess in answers:
+        try:
+            q = resolve(qid)
+        except errors as exc:
+            refused.append((describe(qid), f"its question cannot be computed here ({exc})"))
+            continue
+        if q is None or (q is WAITS and not qid.kind.waits):
+            refused.append((describe(qid), NO_QUESTION))
+            continue
+        if q is WAITS:
+            kind = qid.kind
+            problem = fits(Question("", "", kind.waits, 0 if kind.waits == "number" else guess), guess)
+            key, entry = qid.key, {"guess": guess, "right": None, "scope": kind.scope, "id": qid}
+        else:
+            problem = fits(q, guess)
+            key, entry = q.key, {"guess": guess, "right": judge(q, guess)[0], "scope": q.scope, "id": q.id or qid}
+        if problem:
+            refused.append((describe(qid), problem))
+        elif key not in entries:
+            entries[key] = entry
+    return entries, refused
 
 
 def merge(current: dict[str, dict[str, Any]], loaded: dict[str, dict[str, Any]]) -> tuple[dict, list[str], list[str]]:
@@ -133,4 +377,7 @@ def merge(current: dict[str, dict[str, Any]], loaded: dict[str, dict[str, Any]])
     return merged, added, kept
 
 
-__all__ = ["FORMAT", "Loaded", "MAX_ANSWERS", "MAX_BYTES", "VERSION", "from_json", "guess_problem", "merge", "to_json"]
+__all__ = ["COST_FIT", "EVH_DIRECTION", "FORMAT", "Kind", "LESSON_EXERCISE", "Loaded", "MAX_ANSWERS", "MAX_BYTES",
+           "NO_QUESTION", "PRACTICE_COUNT", "PRACTICE_MERGE", "QUESTIONS", "QUIRKS_JOIN", "QuestionId", "READS",
+           "STREAMING_WHOLE", "TOKENIZE_COUNT", "TRAIN_MERGE", "VERSION", "WAITS", "check", "describe", "from_json",
+           "guess_problem", "merge", "migrate_v1_key", "to_json"]

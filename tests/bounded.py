@@ -165,6 +165,17 @@ def run_bounded(
 BENCH_DIR = ROOT.parent / "shared" / "bench"  # the project's 1 MB Hindi/English corpus, beside the checkout
 
 
+def run_python(args: list[str], *, cwd: str | os.PathLike = ROOT, timeout_s: float = 120, **limits) -> Bounded:
+    """``python ARGS`` as a hostile case runs in the tests: under the limits (:func:`run_bounded`'s keywords:
+    ``stdin``, ``feed``, ``cpu_limit_s``, ``memory_limit``), in a minimal environment (the project on
+    PYTHONPATH, /usr/bin:/bin, HOME = ``cwd``: nothing of the caller's leaks in), and a run still going after
+    ``timeout_s`` fails the test rather than hang the suite."""
+    env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(cwd)}
+    run = run_bounded(args, cwd=cwd, env=env, timeout_s=timeout_s, **limits)
+    assert not run.timed_out, f"python {' '.join(args[:2])[:200]} still ran after {timeout_s} s"
+    return run
+
+
 def bench_text(name: str = "corpus_1mb.txt") -> str:
     """The bench corpus; where a checkout has no ../shared, the lab's own corpora (English, Hindi, Hinglish)
     repeated to the same size, so the checks still run on real mixed text."""

@@ -25,7 +25,7 @@ import tokenizers
 from tokenizer import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, Tokenizer, TrainConfig, pretokenize, train
 from tokenizer import io as model_io
 from tokenizer.export import to_hf_dict, to_hf_json
-from tokenizer.reference import gpt2_byte_stand_ins
+from tokenizer.bytelevel import gpt2_byte_stand_ins
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -23,7 +23,7 @@ from tokenizers import Regex, models, pre_tokenizers, trainers
 from tokenizers.pre_tokenizers import ByteLevel, Split
 
 from tokenizer import train
-from tokenizer.reference import gpt2_byte_stand_ins
+from tokenizer.bytelevel import gpt2_byte_stand_ins
 
 DATA = Path(__file__).parents[1] / "lessons" / "data" / "lesson4_english_hindi.json"
 STAND_IN_TO_BYTE = {ch: byte for byte, ch in gpt2_byte_stand_ins().items()}
@@ -152,7 +152,9 @@ def test_hf_parity_repeated_words(words, repeats, n):
 
 # -- the numbering the "hf" tie rule relies on ---------------------------------------------
 def test_hf_numbers_bytes_by_sorted_stand_in():
-    """HF's base ids are the 256 stand-in characters in sorted order (the oracle's assumption)."""
+    """HF's base ids are the 256 stand-in characters in sorted order: the assumption of both rankings, the
+    engine's (tokenizer.bytelevel, which the fast trainer uses) and the oracle's (written apart in the reference)."""
+    from tokenizer.bytelevel import hf_base_rank
     from tokenizer.reference import hf_base_order
 
     stand_in = gpt2_byte_stand_ins()
@@ -166,3 +168,4 @@ def test_hf_numbers_bytes_by_sorted_stand_in():
     vocab = json.loads(tok.to_str())["model"]["vocab"]
     position = hf_base_order("bytes", None, None)
     assert {STAND_IN_TO_BYTE[ch]: i for ch, i in vocab.items()} == position
+    assert {STAND_IN_TO_BYTE[ch]: i for ch, i in vocab.items()} == dict(enumerate(hf_base_rank("bytes", None, 256)))

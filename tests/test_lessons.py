@@ -12,7 +12,7 @@ import pytest
 import lessons
 from lessons.course import course, load_course, page_paths, parse_lesson, render_body
 from lessons.exercises import KIND_OF_OP, OPS, compute, scrambled
-from lessons.progress import from_json, merge, to_json
+from lessons.progress import LESSON_EXERCISE, QuestionId, from_json, merge, to_json
 from lessons.worksheet import answer_key_markdown, worksheet_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -179,11 +179,18 @@ def test_every_op_is_documented_and_has_a_kind() -> None:
 
 
 # -- progress files ---------------------------------------------------------------------------------
+def exercise_id(exercise: str, lesson: str = "bpe-training") -> QuestionId:
+    return QuestionId.of(LESSON_EXERCISE, lesson=lesson, exercise=exercise)
+
+
 def test_progress_round_trips_and_merges() -> None:
-    answers = {"bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training"},
-               "bpe-training:news-order": {"guess": ["n + e", "ne + w", "new + s"], "right": True, "scope": "x"}}
+    answers = {"bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training",
+                                                 "id": exercise_id("chai-first-merge")},
+               "bpe-training:news-order": {"guess": ["n + e", "ne + w", "new + s"], "right": True, "scope": "x",
+                                           "id": exercise_id("news-order")}}
     loaded = from_json(to_json(answers).encode())
-    assert loaded.guesses == {key: entry["guess"] for key, entry in answers.items()} and not loaded.refused
+    assert loaded.answers == [(entry["id"], entry["guess"]) for entry in answers.values()] and not loaded.refused
+    assert loaded.version == 2
     current = {"bpe-training:chai-first-merge": {"guess": "a + i", "right": False, "scope": "bpe-training"}}
     merged, added, kept = merge(current, answers)
     assert added == ["bpe-training:news-order"] and kept == ["bpe-training:chai-first-merge"]
@@ -199,6 +206,9 @@ def test_progress_round_trips_and_merges() -> None:
         (json.dumps({"format": "someone-else", "answers": {}}).encode(), "not a progress file"),
         (json.dumps({"format": "tokenization-lab/progress", "version": True, "answers": {}}).encode(), "version True"),
         (json.dumps({"format": "tokenization-lab/progress", "version": 1, "answers": []}).encode(), "damaged"),
+        (json.dumps({"format": "tokenization-lab/progress", "version": 2, "answers": {}}).encode(), "damaged"),
+        (json.dumps({"format": "tokenization-lab/progress", "version": 3, "answers": []}).encode(),
+         "version 3; this lab reads versions 1 and 2"),
         (json.dumps({"format": "tokenization-lab/progress", "version": 1,
                      "answers": {str(i): {"guess": 1} for i in range(10_001)}}).encode(), "at most 10,000"),
         (b"x" * 2_000_001, "far bigger"),
@@ -224,16 +234,44 @@ def test_a_damaged_or_foreign_progress_file_is_refused(data: bytes, message: str
     ],
 )
 def test_a_damaged_answer_is_refused_on_its_own_and_named(entry, reason: str) -> None:
-    data = json.dumps({"format": "tokenization-lab/progress", "version": 1,
-                       "answers": {"k": entry, "lesson:ok": {"guess": "fine", "right": "yes"}}})
-    loaded = from_json(data)
-    assert loaded.guesses == {"lesson:ok": "fine"}  # the file's "right" is never read
-    assert [key for key, _ in loaded.refused] == ["k"] and reason in loaded.refused[0][1]
+    v1 = {"format": "tokenization-lab/progress", "version": 1,
+          "answers": {"lesson:a:k": entry, "lesson:a:ok": {"guess": "fine", "right": "yes"}}}
+    ids = {"question": "lesson-exercise", "params": {"lesson": "a", "exercise": "k"}}
+    v2 = {"format": "tokenization-lab/progress", "version": 2,
+          "answers": [ids | entry if isinstance(entry, dict) else entry,
+                      {"question": "lesson-exercise", "params": {"lesson": "a", "exercise": "ok"}, "guess": "fine",
+                       "right": "yes"}]}
+    for data in (v1, v2):
+        loaded = from_json(json.dumps(data))
+        assert loaded.answers == [(exercise_id("ok", "a"), "fine")]  # the file's "right" is never read
+        [(which, why)] = loaded.refused
+        if data is v2 and not isinstance(entry, dict):  # a version-2 answer that is not a table names nothing
+            assert (which, why) == ("an answer with no question", "it is not an answer")
+        else:
+            assert which == "exercise “k” of lesson “a”" and reason in why
 
 
 def test_a_not_finite_number_is_refused() -> None:
-    loaded = from_json('{"format": "tokenization-lab/progress", "version": 1, "answers": {"k": {"guess": NaN}}}')
-    assert loaded.guesses == {} and "finite" in loaded.refused[0][1]
+    loaded = from_json('{"format": "tokenization-lab/progress", "version": 1, "answers": {"lesson:a:k": {"guess": NaN}}}')
+    assert loaded.answers == [] and "finite" in loaded.refused[0][1]
+
+
+def test_a_lesson_file_may_name_an_exercise_s_former_ids() -> None:
+    head = "+++\nid = 'a'\ntitle = 't'\nminutes = 5\nobjectives = ['o']\nkey_points = ['k']\n"
+    ex = "[[exercise]]\nid = '{id}'\nprompt = 'p'\nexplain = 'x'\nanswer = {{op = 'utf8_bytes', text = 'a'}}\n{more}"
+    text = head + ex.format(id="new", more="former_ids = ['old', 'older']\n") + "+++\nx"
+    assert parse_lesson(text, "a.md").exercises[0].former_ids == ("old", "older")
+    assert parse_lesson(head + ex.format(id="e", more="") + "+++\nx", "a.md").exercises[0].former_ids == ()
+    for more, message in [("former_ids = 'old'\n", "'former_ids' must be a list of ids"),
+                          ("former_ids = ['a:b']\n", "'former_ids' must be a list of ids"),
+                          ("former_ids = ['new']\n", "names the exercise's own id")]:
+        with pytest.raises(ValueError, match=message):
+            parse_lesson(head + ex.format(id="new", more=more) + "+++\nx", "a.md")
+    clash = head + ex.format(id="one", more="") + ex.format(id="two", more="former_ids = ['one']\n") + "+++\nx"
+    with pytest.raises(ValueError, match="former id is another exercise's id"):
+        parse_lesson(clash, "a.md")
+    with pytest.raises(ValueError, match="'id' must be a plain name"):
+        parse_lesson(head + ex.format(id="a:b", more="") + "+++\nx", "a.md")
 
 
 # -- worksheets ---------------------------------------------------------------------------------------
@@ -324,7 +362,7 @@ def test_a_cost_exercise_that_cannot_be_computed_says_why(op: str, args: dict, m
 def test_a_money_answer_is_typed_to_the_paisa() -> None:
     from decimal import Decimal
 
-    from ui.predict import decimal_places
+    from lessons.judging import decimal_places
 
     assert [decimal_places(v) for v in (9, 6.0, 6.9, Decimal("2.46"), Decimal("73800"), 1.36)] == [0, 0, 1, 2, 0, 2]
 

@@ -13,12 +13,11 @@ generously. Models at the limits load, and cost little.
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from tests.bounded import bench_text, run_bounded
+from tests.bounded import Bounded, bench_text, run_python
 from tests.cli_helpers import ROOT, assert_one_line_error
 from tokenizer import io as model_io
 
@@ -154,13 +153,10 @@ print(json.dumps({"outcome": outcome, "cpu_s": time.process_time() - start}))
 """
 
 
-def run_limited(args: list[str], cwd: Path = ROOT, stdin: str | None = None) -> tuple[subprocess.CompletedProcess, float, float]:
-    """Run ``python ARGS`` under the limits (tests/bounded.py): (the process, its CPU seconds, its own peak MB)."""
-    run = run_bounded(args, cwd=cwd, stdin=stdin, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-                      cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT, timeout_s=CPU_LIMIT_S * 4)
-    assert not run.timed_out, f"python {' '.join(args[:2])} still ran after {CPU_LIMIT_S * 4} s"
-    done = subprocess.CompletedProcess(args, run.code, run.out.encode("utf-8"), run.err.encode("utf-8"))
-    return done, run.cpu_s, run.peak_mb
+def run_limited(args: list[str], cwd: Path = ROOT, stdin: str | None = None) -> Bounded:
+    """``python ARGS`` under this file's limits (tests/bounded.py)."""
+    return run_python(args, cwd=cwd, stdin=stdin, cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT,
+                      timeout_s=CPU_LIMIT_S * 4)
 
 
 @pytest.fixture(scope="module")
@@ -182,9 +178,9 @@ def test_the_issues_models_are_as_small_as_reported(hostile_files) -> None:
 
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_a_hostile_model_is_refused_by_tokenizer_io_within_bounds(hostile_files, name) -> None:
-    done, _, peak_mb = run_limited(["-c", LOAD, str(hostile_files[name])])
-    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
-    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    done = run_limited(["-c", LOAD, str(hostile_files[name])])
+    assert done.code == 0, done.err[-2000:]
+    report = json.loads(done.out.strip().splitlines()[-1])
     assert report["outcome"].startswith("refused: "), report
     if name == "duplicate-merges-90mb":  # the file itself is over the size a model file may have
         assert "larger than 16 MB" in report["outcome"], report
@@ -192,18 +188,17 @@ def test_a_hostile_model_is_refused_by_tokenizer_io_within_bounds(hostile_files,
         assert HOSTILE[name][1] in report["outcome"], report
     assert len(report["outcome"]) < 400, report
     assert report["cpu_s"] < CPU_BOUND_S, report
-    assert peak_mb < PEAK_BOUND_MB, (peak_mb, report)
+    assert done.peak_mb < PEAK_BOUND_MB, (done.peak_mb, report)
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_a_hostile_model_is_one_line_on_the_command_line(hostile_files, tmp_path, name) -> None:
     path = str(hostile_files[name])
     for command in (["encode", path, "chai"], ["count", "-t", path, "chai"], ["export", path, "-o", "out.json"]):
-        done, cpu, peak = run_limited(["-m", "tokenizer", *command], cwd=tmp_path)
-        err = done.stderr.decode("utf-8", errors="replace")
-        assert_one_line_error(done.returncode, err, path)
-        assert "Traceback" not in done.stdout.decode(errors="replace")
-        assert cpu < CPU_BOUND_S and peak < PEAK_BOUND_MB, (command[0], cpu, peak, err)
+        done = run_limited(["-m", "tokenizer", *command], cwd=tmp_path)
+        assert_one_line_error(done.code, done.err, path)
+        assert "Traceback" not in done.out
+        assert done.cpu_s < CPU_BOUND_S and done.peak_mb < PEAK_BOUND_MB, (command[0], done)
     assert not (tmp_path / "out.json").exists()
 
 
@@ -229,11 +224,11 @@ def test_a_model_at_the_limits_loads_cheaply(tmp_path, name) -> None:
     path = tmp_path / "m.json"
     path.write_bytes(AT_LIMITS[name]())
     assert path.stat().st_size < model_io.MAX_MODEL_FILE_BYTES
-    done, _, peak_mb = run_limited(["-c", LOAD, str(path)])
-    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
-    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    done = run_limited(["-c", LOAD, str(path)])
+    assert done.code == 0, done.err[-2000:]
+    report = json.loads(done.out.strip().splitlines()[-1])
     assert report["outcome"].startswith("loaded: "), report
-    assert report["cpu_s"] < CPU_BOUND_S and peak_mb < PEAK_BOUND_MB, (peak_mb, report)
+    assert report["cpu_s"] < CPU_BOUND_S and done.peak_mb < PEAK_BOUND_MB, (done.peak_mb, report)
 
 
 def test_the_figures_of_a_lab_model_are_far_inside_the_limits() -> None:
@@ -378,13 +373,13 @@ print(json.dumps({"warm_mb": warm, "after_mb": rss_mb(), "cpu_s": time.process_t
 
 
 def test_five_hostile_uploads_leave_the_process_near_its_warm_size() -> None:
-    done, _, peak_mb = run_limited(["-c", SERVED])
-    assert done.returncode == 0, done.stderr.decode(errors="replace")[-3000:]
-    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    done = run_limited(["-c", SERVED])
+    assert done.code == 0, done.err[-3000:]
+    report = json.loads(done.out.strip().splitlines()[-1])
     assert not report["exceptions"], report
     assert all("is not a model this lab can use" in m for m in report["messages"]), report["messages"]
     assert report["after_mb"] < report["warm_mb"] + 100, report
-    assert peak_mb < report["warm_mb"] + 300, (peak_mb, report)
+    assert done.peak_mb < report["warm_mb"] + 300, (done.peak_mb, report)
 
 
 def test_a_train_page_model_too_big_to_read_back_is_not_kept_and_says_why() -> None:
@@ -450,9 +445,9 @@ def test_a_long_text_without_spaces_encodes_in_bounded_time() -> None:
         "start = time.process_time(); ids = tok.encode(piece)\n"
         "print(json.dumps({'cpu_s': time.process_time() - start, 'tokens': len(ids), 'chars': len(piece)}))\n"
     )
-    done, _, _ = run_limited(["-c", script], stdin=bench_text("corpus_100kb.txt"))
-    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
-    report = json.loads(done.stdout.decode().strip().splitlines()[-1])
+    done = run_limited(["-c", script], stdin=bench_text("corpus_100kb.txt"))
+    assert done.code == 0, done.err[-2000:]
+    report = json.loads(done.out.strip().splitlines()[-1])
     assert report["chars"] > 250_000 and report["tokens"] < report["chars"]
     assert report["cpu_s"] < CPU_BOUND_S, report
 

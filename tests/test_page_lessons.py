@@ -8,7 +8,7 @@ import pytest
 
 from lessons.course import course
 from lessons.exercises import compute
-from lessons.progress import to_json
+from lessons.progress import LESSON_EXERCISE, QuestionId, to_json
 from tests.apptest_helpers import assert_no_exception, button, main_text, page_text, run_page
 from ui import predict
 from views import lessons_page as lp
@@ -116,7 +116,8 @@ def test_score_survives_a_page_switch() -> None:
 
 def test_progress_file_loads_back_and_a_bad_one_is_refused() -> None:
     at = lesson_page("bpe-training")
-    saved = to_json({"lesson:bpe-training:chai-first-merge": {"guess": "h + a", "right": True, "scope": "bpe-training"}})
+    qid = QuestionId.of(LESSON_EXERCISE, lesson="bpe-training", exercise="chai-first-merge")
+    saved = to_json({qid.key: {"guess": "h + a", "right": True, "scope": "bpe-training", "id": qid}})
     at.file_uploader(key=progress.load_key(lp.PAGE).skey).set_value(("progress.json", saved.encode(), "application/json")).run()
     assert_no_exception(at)
     assert "1 answer added: 1 of 1 right" in page_text(at)

@@ -13,6 +13,7 @@ import lessons
 from tests.apptest_helpers import assert_no_exception, button, html_texts, main_text, page_text, run_page
 from tokenizer import train
 from tokenizer.io import tokenizer_from_json
+from tokenizer.train import SHOWN_TABLE_SIZE
 from views import train as tv
 from ui.training import MAX_CORPUS_CHARS
 
@@ -506,7 +507,7 @@ def test_the_merges_table_uses_plain_words() -> None:
 def test_chart_spec_marks_winner_and_ties() -> None:
     import altair as alt
 
-    trace = preset_trace("news", table_size=12)
+    trace = preset_trace("news", table_size=SHOWN_TABLE_SIZE)
     rows = tv.pair_rows(trace.steps[0])
     spec = tv.pair_chart_spec(tv.rows_key(rows), False)
     alt.Chart.from_dict(spec)  # a valid Vega-Lite spec (the template is filled, not rebuilt, per step)
@@ -522,7 +523,7 @@ def test_chart_spec_marks_winner_and_ties() -> None:
 
 @pytest.mark.parametrize("large", [False, True])
 def test_chart_text_is_black_and_grows_with_large_type(large: bool) -> None:
-    rows = tv.pair_rows(preset_trace("chai", table_size=12).steps[0])
+    rows = tv.pair_rows(preset_trace("chai", table_size=SHOWN_TABLE_SIZE).steps[0])
     spec = tv.pair_chart_spec(tv.rows_key(rows), large)
     axis = spec["config"]["axis"]
     assert axis["labelColor"] == axis["titleColor"] == "#000000"
@@ -530,7 +531,7 @@ def test_chart_text_is_black_and_grows_with_large_type(large: bool) -> None:
 
 
 def test_guess_options_hide_the_ranking() -> None:
-    q = tv.guess_question("run", preset_trace("chai", table_size=12), 1)
+    q = tv.guess_question("0123456789abcdef", preset_trace("chai", table_size=SHOWN_TABLE_SIZE), 1)
     assert len(q.options) == tv.GUESS_OPTIONS and q.answer == "h + a"
     assert list(q.options) == sorted(q.options, key=str.casefold)
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import lessons
-from tests.bounded import Bounded, run_bounded
+from tests.bounded import Bounded, run_python
 from tests.cli_helpers import assert_one_line_error
 from tokenizer import (
     DEFAULT_PATTERN,
@@ -174,9 +174,8 @@ def test_legitimate_text_stays_well_inside_its_budget(monkeypatch) -> None:
 
 
 def run_limited(args: list[str], cwd: Path, stdin: str = "") -> Bounded:
-    """Run ``python ARGS`` under the limits (tests/bounded.py): exit code, output, CPU seconds, own peak memory."""
-    return run_bounded(args, cwd=cwd, stdin=stdin, cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT,
-                       env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(cwd)})
+    """``python ARGS`` under this file's limits (tests/bounded.py): exit code, output, CPU seconds, own peak memory."""
+    return run_python(args, cwd=cwd, stdin=stdin, cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT)
 
 
 def assert_bounded(child: Bounded, peak_mb: float = PEAK_BOUND_MB) -> None:

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from lessons.progress import FORMAT, MAX_ANSWERS, MAX_BYTES, VERSION
+from lessons.progress import FORMAT, MAX_ANSWERS, MAX_BYTES, VERSION, migrate_v1_key
 from tests.bounded import run_bounded
 
 CPU_LIMIT_S = 60  # the whole subprocess, imports and the lab's first training runs included
@@ -33,7 +33,18 @@ print(json.dumps({"outcome": outcome, "cpu_s": time.process_time() - start}))
 
 
 def _file(answers: dict) -> bytes:
-    return json.dumps({"format": FORMAT, "version": VERSION, "answers": answers}).encode()
+    """A version-1 file (answers by key): the migration reads each key against every kind of question."""
+    return json.dumps({"format": FORMAT, "version": 1, "answers": answers}).encode()
+
+
+def _file_v2(answers: dict) -> bytes:
+    """The same answers in a version-2 file (by question id; a key that names no question as a made-up id)."""
+    listed = []
+    for key, entry in answers.items():
+        qid = migrate_v1_key(key)
+        named = qid.as_json() if qid else {"question": "made-up", "params": {"key": key}}
+        listed.append(named | entry)
+    return json.dumps({"format": FORMAT, "version": VERSION, "answers": listed}).encode()
 
 
 def _costliest_answers() -> dict:
@@ -74,10 +85,13 @@ def _nested() -> bytes:
     return b'{"format": "tokenization-lab/progress", "answers": ' + b"[" * depth + b"]" * depth + b"}"
 
 
-@pytest.mark.parametrize("name", ["costliest answers", "deep nesting", "too many answers"])
+@pytest.mark.parametrize("name", ["costliest answers", "costliest answers, version 2", "deep nesting",
+                                  "too many answers"])
 def test_the_worst_progress_file_loads_within_its_bounds(name: str) -> None:
     if name == "costliest answers":
         data = _file(_costliest_answers())
+    elif name == "costliest answers, version 2":
+        data = _file_v2(_costliest_answers())
     elif name == "deep nesting":
         data = _nested()
     else:
@@ -86,7 +100,7 @@ def test_the_worst_progress_file_loads_within_its_bounds(name: str) -> None:
     done = run_bounded(["-c", LOAD], stdin=data, cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT)
     assert done.code == 0, done.err[-2000:]
     report = json.loads(done.out.strip().splitlines()[-1])
-    if name == "costliest answers":
+    if name.startswith("costliest answers"):
         assert report["outcome"].endswith("refused") and "kept" in report["outcome"], report
     else:
         assert report["outcome"].startswith("refused: "), report

@@ -42,6 +42,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import regex
 
+from .pretokenize import word_count
+
 PART_CHARS = 1 << 18
 """How much text is gathered before it is cut and encoded (256 K characters): the ids of one part are
 what ``count`` holds at a time (about 10 MB for GPT-4)."""
@@ -148,7 +150,7 @@ def count_parts(tokenizers: Sequence, parts: Iterable[str], keep_ids: bool = Fal
     for part in parts:
         shared.current = part
         counted.parts += 1
-        counted.words += len(part.split())
+        counted.words += word_count(part)  # the parts are cut at white space: their counts add up
         counted.characters += len(part)
         counted.bytes += len(part.encode("utf-8", "surrogatepass"))
         for i, stream in enumerate(streams):

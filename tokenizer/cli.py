@@ -29,8 +29,8 @@ from . import io
 
 from family import real
 from .labels import hex_bytes, plural
-from .model import TIES, UNITS, UNKNOWN_ID, Tokenizer
-from .pretokenize import DEFAULT_PATTERN, SPLITS, PatternTimeout
+from .model import DEFAULTS, TIES, UNITS, UNKNOWN_ID, Tokenizer
+from .pretokenize import SPLITS, PatternTimeout
 from .chunked import PART_CHARS, TooLongWithoutCut, count_parts, cut_text, cuts_safely
 from .textfile import (
     MAX_INPUT_BYTES,
@@ -77,11 +77,11 @@ def _parser() -> argparse.ArgumentParser:
     t = sub.add_parser("train", help="learn merges from a UTF-8 text file")
     t.add_argument("corpus", help="a UTF-8 text file to learn from, or - to read standard input (at most 100 MB)")
     t.add_argument("--merges", type=_positive_int, required=True, help="how many merges to learn")
-    t.add_argument("--unit", choices=UNITS, default="bytes", help="start from UTF-8 bytes (default) or characters")
-    t.add_argument("--split", choices=SPLITS, default="regex", help="pre-split by a regex (default) or by whitespace")
-    t.add_argument("--pattern", default=DEFAULT_PATTERN, help=f"the pre-split regex (default {DEFAULT_PATTERN!r})")
-    t.add_argument("--end-of-word", default=None, metavar="MARKER", help="append MARKER to every word, e.g. '</w>'")
-    t.add_argument("--ties", choices=TIES, default="first", help="how ties are broken (default: first seen)")
+    t.add_argument("--unit", choices=UNITS, default=DEFAULTS.unit, help="start from UTF-8 bytes (default) or characters")
+    t.add_argument("--split", choices=SPLITS, default=DEFAULTS.split, help="pre-split by a regex (default) or by whitespace")
+    t.add_argument("--pattern", default=DEFAULTS.pattern, help=f"the pre-split regex (default {DEFAULTS.pattern!r})")
+    t.add_argument("--end-of-word", default=DEFAULTS.end_of_word, metavar="MARKER", help="append MARKER to every word, e.g. '</w>'")
+    t.add_argument("--ties", choices=TIES, default=DEFAULTS.ties, help="how ties are broken (default: first seen)")
     t.add_argument("-o", "--output", required=True, metavar="MODEL.json", help="where to save the model")
     t.add_argument("--trace", metavar="TRACE.json", help="also save every step of training")
 

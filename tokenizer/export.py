@@ -7,7 +7,7 @@ byte-level BPE:
 
 - the vocabulary maps each token to its id. Hugging Face keys it by text, so each
   byte is written as GPT-2's printable stand-in for it (byte 32, a space, is
-  ``Ġ``; see :func:`tokenizer.reference.gpt2_byte_stand_ins`), and a merged token
+  ``Ġ``; see :func:`tokenizer.bytelevel.gpt2_byte_stand_ins`), and a merged token
   as its bytes' stand-ins one after another. Byte ``b`` keeps id ``b``; the token
   of merge ``r`` keeps id ``256 + r``;
 - the merges are listed in the order they were learned, which is the order
@@ -51,10 +51,10 @@ from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, Iterator
 
+from .bytelevel import gpt2_byte_stand_ins
 from .labels import bytes_label, hex_bytes
 from .model import Tokenizer
 from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, PatternTimeout, split_text
-from .reference import gpt2_byte_stand_ins
 
 KNOWN_PATTERNS = (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN)
 """Patterns the lab's tests check against Hugging Face: exported even without ``tokenizers``."""

@@ -71,6 +71,15 @@ class TrainConfig:
         }
 
 
+DEFAULTS = TrainConfig()
+"""The trainer's defaults, written once (the fields above): :func:`tokenizer.train`, the textbook
+reference and the BPE / WordPiece trainer take theirs from here.
+
+>>> DEFAULTS.to_dict()
+{'unit': 'bytes', 'split': 'regex', 'pattern': ' ?\\S+', 'end_of_word': None, 'ties': 'first'}
+"""
+
+
 class Tokenizer:
     """A trained BPE model: settings + base symbols + ordered merges.
 

@@ -306,6 +306,26 @@ def _capturing(pattern: str) -> regex.Pattern[str] | None:
     return wrapped if wrapped.flags == compiled.flags else None
 
 
+def words(text: str) -> list[str]:
+    """The words of ``text``, as the lab counts words everywhere (the CLI, the pages, the lessons'
+    measurements): the runs of characters between white space, ``str.split()``, punctuation glued on.
+    The ``whitespace`` pre-split cuts text into exactly these.
+
+    >>> words("  The chai, please!\\tनमस्ते\\u00a0दुनिया ")
+    ['The', 'chai,', 'please!', 'नमस्ते', 'दुनिया']
+    """
+    return text.split()
+
+
+def word_count(text: str) -> int:
+    """How many :func:`words` ``text`` has: the lab's one word-count rule (tokens per word divide by it).
+
+    >>> word_count("Mera order 20 minute late hai, refund chahiye!"), word_count(" \\n "), word_count("")
+    (8, 0, 0)
+    """
+    return len(text.split())
+
+
 def split_text(
     text: str, split: str = "regex", pattern: str = DEFAULT_PATTERN, budget: SplitBudget | None = None
 ) -> list[str]:
@@ -316,7 +336,7 @@ def split_text(
     returned then, so nothing half split can be cached.
     """
     if split == "whitespace":
-        return text.split()
+        return words(text)
     if split != "regex":
         raise ValueError(f"Unknown pre-split {split!r}: use one of {', '.join(SPLITS)}.")
     compiled = compile_pattern(pattern)

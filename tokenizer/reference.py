@@ -49,9 +49,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
+from .bytelevel import gpt2_byte_stand_ins
 from .interface import UNKNOWN_ID
 from .labels import bytes_label
-from .pretokenize import DEFAULT_PATTERN, SplitBudget, split_text
+from .model import DEFAULTS, TIES, UNITS
+from .pretokenize import SplitBudget, split_text
 
 Pair = tuple[int, int]
 
@@ -157,11 +159,11 @@ def train_reference(
     corpus: str | Mapping[str, int],
     merges: int,
     *,
-    unit: str = "bytes",
-    split: str = "regex",
-    pattern: str = DEFAULT_PATTERN,
-    end_of_word: str | None = None,
-    ties: str = "first",
+    unit: str = DEFAULTS.unit,
+    split: str = DEFAULTS.split,
+    pattern: str = DEFAULTS.pattern,
+    end_of_word: str | None = DEFAULTS.end_of_word,
+    ties: str = DEFAULTS.ties,
     keep_tables: bool = False,
 ) -> ReferenceResult:
     """Learn up to ``merges`` merges from ``corpus``, recounting every pair after every merge.
@@ -169,9 +171,9 @@ def train_reference(
     Takes the same settings as :func:`tokenizer.train`. ``keep_tables`` also
     keeps every step's whole ranked pair table (slow on a big corpus).
     """
-    if unit not in ("chars", "bytes"):
+    if unit not in UNITS:
         raise ValueError(f"unknown unit {unit!r}")
-    if ties not in ("first", "hf"):
+    if ties not in TIES:
         raise ValueError(f"unknown tie rule {ties!r}")
     marker = end_of_word or None
     distinct = distinct_words(corpus, split, pattern)
@@ -212,7 +214,7 @@ def train_reference(
 
 
 def distinct_words(
-    corpus: str | Mapping[str, int], split: str = "regex", pattern: str = DEFAULT_PATTERN
+    corpus: str | Mapping[str, int], split: str = DEFAULTS.split, pattern: str = DEFAULTS.pattern
 ) -> list[tuple[str, int]]:
     """The pre-split words with their counts, in order of first appearance."""
     counts: dict[str, int] = {}
@@ -253,28 +255,10 @@ def _starting_symbols(
 
 
 # -- Hugging Face's tie order ------------------------------------------------------------
-def gpt2_byte_stand_ins() -> dict[int, str]:
-    """GPT-2's ``bytes_to_unicode``: byte -> the printable character that stands for it.
-
-    Printable bytes 33-126, 161-172 and 174-255 stand for themselves; every
-    other byte, in byte order, gets the next character from U+0100 up
-    (so a space, byte 32, is shown as ``Ġ``).
-
-    >>> gpt2_byte_stand_ins()[32], gpt2_byte_stand_ins()[ord("a")]
-    ('Ġ', 'a')
-    """
-    keeps_itself = set(range(33, 127)) | set(range(161, 173)) | set(range(174, 256))
-    table: dict[int, str] = {}
-    next_code = 256
-    for byte in range(256):
-        if byte in keeps_itself:
-            table[byte] = chr(byte)
-        else:
-            table[byte] = chr(next_code)
-            next_code += 1
-    return table
-
-
+# Written here on its own, not taken from the engine (tokenizer.bytelevel.hf_base_rank): the tests
+# check the fast trainer's "hf" ties against this ranking, so it must be a second, independent one.
+# Only the byte table is shared (tokenizer.bytelevel); tests/test_hf_parity.py checks it, and
+# both rankings, against Hugging Face's own numbering.
 def hf_base_order(unit: str, base: Sequence[str] | None, marker_id: int | None) -> dict[int, int]:
     """Our base id -> its position in Hugging Face's numbering of the base symbols."""
     if unit == "bytes":
@@ -305,9 +289,9 @@ def encode_reference(
     *,
     unit: str,
     base: Sequence[str] | None = None,
-    split: str = "regex",
-    pattern: str = DEFAULT_PATTERN,
-    end_of_word: str | None = None,
+    split: str = DEFAULTS.split,
+    pattern: str = DEFAULTS.pattern,
+    end_of_word: str | None = DEFAULTS.end_of_word,
 ) -> list[int]:
     """Encode the textbook way: every merge, in the order learned, over each word.
 
@@ -351,7 +335,6 @@ __all__ = [
     "count_pairs",
     "distinct_words",
     "encode_reference",
-    "gpt2_byte_stand_ins",
     "hf_base_order",
     "merge",
     "train_reference",

@@ -29,14 +29,25 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import add
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping
 
+from .bytelevel import hf_base_rank
 from .interface import UNKNOWN_ID
-from .model import TrainConfig, Tokenizer
+from .model import DEFAULTS, TrainConfig, Tokenizer
 from .pretokenize import SplitBudget, split_text
 from .vocab import Vocabulary
 
 ProgressCallback = Callable[[int, int], None]
+
+# How much of each step's ranking a trace keeps: the pair-count table and the tied pairs.
+TABLE_SIZE = 10
+"""Rows of the pair-count table kept per step, unless told (:func:`train`, ``train_by_rule``)."""
+MAX_TIES = 20
+"""Tied pairs listed per step, unless told."""
+SHOWN_TABLE_SIZE = 12
+"""What the lab's pages and its exercises keep (both train with these), so an exercise's answer is
+read from the very trace a page draws."""
+SHOWN_MAX_TIES = 12
 
 
 class StopReason(str, Enum):
@@ -182,7 +193,7 @@ class Trace:
         tok = self.tokenizer
         if token_id >= tok.first_merge_id:
             return token_id
-        return _hf_base_rank(tok.unit, tok.base, tok.first_merge_id)[token_id]
+        return hf_base_rank(tok.unit, tok.base, tok.first_merge_id)[token_id]
 
     def tokenizer_at(self, step: int) -> Tokenizer:
         """A tokenizer that knows only the first ``step`` merges."""
@@ -199,36 +210,6 @@ def _excerpt(word: str, marker: str, width: int = 30) -> str:
     return ("…" if start else "") + word[start : start + width] + ("…" if start + width < len(word) else "")
 
 
-def _hf_base_rank(unit: str, base: Sequence[str], first_merge_id: int) -> list[int]:
-    """Base id -> its number in Hugging Face's order (rule ``hf``): the base symbols sorted, bytes by their
-    GPT-2 stand-in character; a byte-level end-of-word marker comes after the 256 bytes."""
-    if unit == "bytes":
-        return _hf_byte_ranks() + [256] * (first_merge_id - 256)
-    order = sorted(range(first_merge_id), key=lambda i: base[i])
-    rank = [0] * first_merge_id
-    for position, i in enumerate(order):
-        rank[i] = position
-    return rank
-
-
-def _hf_byte_ranks() -> list[int]:
-    """Byte -> position of its stand-in character in HF's sorted byte-level alphabet."""
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
-    stand_in = {}
-    extra = 0
-    for byte in range(256):
-        if byte in printable:
-            stand_in[byte] = byte
-        else:
-            stand_in[byte] = 256 + extra
-            extra += 1
-    order = sorted(range(256), key=stand_in.__getitem__)
-    ranks = [0] * 256
-    for position, byte in enumerate(order):
-        ranks[byte] = position
-    return ranks
-
-
 def count_words(text: str, config: TrainConfig) -> dict[str, int]:
     """Distinct pre-split pieces with their counts, in order of first appearance."""
     return dict(Counter(split_text(text, config.split, config.pattern)))
@@ -238,13 +219,13 @@ def train(
     corpus: str | Mapping[str, int],
     merges: int,
     *,
-    unit: str = "bytes",
-    split: str = "regex",
-    pattern: str = r" ?\S+",
-    end_of_word: str | None = None,
-    ties: str = "first",
-    table_size: int = 10,
-    max_ties: int | None = 20,
+    unit: str = DEFAULTS.unit,
+    split: str = DEFAULTS.split,
+    pattern: str = DEFAULTS.pattern,
+    end_of_word: str | None = DEFAULTS.end_of_word,
+    ties: str = DEFAULTS.ties,
+    table_size: int = TABLE_SIZE,
+    max_ties: int | None = MAX_TIES,
     progress: ProgressCallback | None = None,
 ) -> Trace:
     """Learn up to ``merges`` merges from ``corpus`` and return the :class:`Trace`.
@@ -302,7 +283,7 @@ def train(
     words = [vocab.symbol_string(w) for w in word_counts]
     freqs = list(word_counts.values())
 
-    base_rank = _hf_base_rank(unit, vocab.base, vocab.first_merge_id) if ties == "hf" else []
+    base_rank = hf_base_rank(unit, vocab.base, vocab.first_merge_id) if ties == "hf" else []
 
     trainer = _Trainer(words, freqs, config.ties, base_rank, vocab.first_merge_id)
     labels = vocab.labels  # id -> label; grows as merges are added

@@ -35,6 +35,7 @@ from analyses.measure import Measure, measure
 from tokenizer.pretokenize import pattern_words
 from ui import state
 from ui.display import md_code, md_escape, plural
+from lessons.progress import TOKENIZE_COUNT, QuestionId
 from ui.predict import Question
 from ui.training import preset_trace
 from ui.uploads import MODEL_UPLOAD_MB, forget_upload, uploaded_bytes, uploaded_file
@@ -517,7 +518,7 @@ def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope
     within = f" (within {plural(tolerance, 'token')} counts as right)" if tolerance else ""
     per_word = f"{m.tokens_per_word:.2f} a word, " if m.words else ""
     return Question(
-        key=f"{scope}:{key}:{digest}", scope=scope, kind="number", answer=m.tokens, tolerance=tolerance,
+        key="", id=QuestionId.of(TOKENIZE_COUNT, tokenizer=key, text=digest), scope=scope, kind="number", answer=m.tokens, tolerance=tolerance,
         unit="tokens", prompt=f"How many tokens will {tok.name} cut this text into{within}?",
         explain=(f"{tok.name} reads {plural(m.words, 'word')} and {plural(m.code_points, 'character')} as {plural(m.tokens, 'token')}: "
                  f"{per_word}{m.code_points / m.tokens if m.tokens else 0:.2f} characters a token."),

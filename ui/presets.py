@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import lessons
-from tokenizer import TrainConfig
+from tokenizer import DEFAULT_PATTERN, TrainConfig
 from tokenizer.labels import plural
 from tokenizer.plaintext import visible_token
 
@@ -55,7 +55,7 @@ class Settings:
         return f"{UNIT_NAMES[self.unit]} · {split} · {marker} · ties: {TIE_NAMES[self.ties]} · {plural(self.merges, 'merge')}"
 
 
-OWN_DEFAULTS = Settings("chars", "whitespace", r" ?\S+", "none", DEFAULT_CUSTOM_MARKER, "first", 20)
+OWN_DEFAULTS = Settings("chars", "whitespace", DEFAULT_PATTERN, "none", DEFAULT_CUSTOM_MARKER, "first", 20)
 
 
 def preset_ids() -> tuple[str, ...]:

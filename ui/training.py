@@ -17,6 +17,7 @@ from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ct
 
 import lessons
 from tokenizer import Trace, train
+from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
 
 MAX_MERGES = 5000
 MAX_CORPUS_CHARS = 2_000_000  # about 2 MB of text: trains in seconds, with a progress bar
@@ -27,7 +28,8 @@ BIG_CORPUS_CHARS = 50_000  # from here on: a progress bar, and a smaller cache
 
 def _train(corpus: str, merges: int, _progress: Callable[[int, int], None] | None = None, **settings) -> Trace:
     """Train with the page's table and tie bounds; ``settings`` are train()'s five choices."""
-    return train(corpus, merges, **settings, table_size=12, max_ties=12, progress=_progress)
+    return train(corpus, merges, **settings, table_size=SHOWN_TABLE_SIZE, max_ties=SHOWN_MAX_TIES,
+                 progress=_progress)
 
 
 # Presets and short texts are cheap to keep; a trace of a 2 MB upload holds tens of MB, so only a

@@ -26,6 +26,7 @@ import lessons
 from analyses import cost
 from analyses.cost import CostInputError, Fit, rate, rupees
 from analyses.measure import Measure
+from lessons.progress import COST_FIT, QuestionId
 from ui import charts, predict, state, tables
 from ui import choices
 from ui.display import callout_html, md_escape, plural
@@ -365,7 +366,8 @@ def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
 
 def _fit_question(fit: Fit) -> predict.Question:
     return predict.Question(
-        key=f"cost.fit.{fit.window}.{fit.output_cap}.{fit.margin}.{fit.each}",
+        key="", id=QuestionId.of(COST_FIT, window=fit.window, output_cap=fit.output_cap, margin=fit.margin,
+                                 each=fit.each),
         prompt=f"How many whole Hindi articles of {fit.each:,} tokens fit in a {fit.window:,}-token window, keeping "
         f"{fit.output_cap:,} tokens for the reply and a {fit.margin:,}-token margin?",
         kind="number", answer=fit.count, unit="articles", scope="cost",

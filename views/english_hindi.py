@@ -33,6 +33,7 @@ from ui.uploads import decode_text_file, uploaded_bytes
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chip_from_token, chips_html
 from ui.training import trained
+from lessons.progress import EVH_DIRECTION, QuestionId
 from ui.predict import Question
 
 PAGE = "evh"
@@ -130,14 +131,14 @@ def questions() -> tuple[Question, Question]:
     why = (f"Hindi now wins {after.by_script['Devanagari']} of the {budget} merges instead of "
            f"{before.by_script['Devanagari']}; the budget is fixed, so those {gained} merges came out of English's share.")
     hindi_q = Question(
-        key=f"{PAGE}.hindi", scope=PAGE, kind="choice", options=DIRECTIONS,
+        key="", id=QuestionId.of(EVH_DIRECTION, sentence="hindi"), scope=PAGE, kind="choice", options=DIRECTIONS,
         prompt=setting + " Does the Hindi sentence's token count go up or down?",
         answer=direction(before.hindi_tokens, after.hindi_tokens),
         explain=(f"The Hindi sentence goes from {before.hindi_tokens} tokens to {after.hindi_tokens} "
                  f"({before.hindi_per_word:.1f} → {after.hindi_per_word:.1f} per word). " + why),
     )
     english_q = Question(
-        key=f"{PAGE}.english", scope=PAGE, kind="choice", options=DIRECTIONS,
+        key="", id=QuestionId.of(EVH_DIRECTION, sentence="english"), scope=PAGE, kind="choice", options=DIRECTIONS,
         prompt="And the English sentence's token count?",
         answer=direction(before.english_tokens, after.english_tokens),
         explain=(f"The English sentence goes from {before.english_tokens} tokens to {after.english_tokens} "

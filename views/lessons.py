@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 
 import streamlit as st
 
 import lessons
 from lessons.course import Exercise, Lesson, course
 from lessons.exercises import Computed, ExerciseError, compute, preset_trace
+from lessons.progress import LESSON_EXERCISE, PRACTICE_COUNT, PRACTICE_MERGE, QuestionId
 from ui import predict
 from ui.display import md_escape, plural
 from ui.links import LESSONS_PAGE, link
@@ -34,7 +36,8 @@ def computed(exercise_key: str) -> Computed:
 def question(exercise: Exercise) -> predict.Question:
     c = computed(exercise.key)
     return predict.Question(
-        key=f"lesson:{exercise.key}",
+        key="",
+        id=QuestionId.of(LESSON_EXERCISE, lesson=exercise.lesson, exercise=exercise.id),
         prompt=exercise.prompt,
         kind=exercise.kind,
         answer=c.answer,
@@ -95,15 +98,13 @@ def practice_merge(seed: int) -> predict.Question:
 
 def practice_merge_question(preset_id: str, step: int) -> predict.Question:
     """The practice question "which pair does merge ``step`` of the preset pick?" (its key names both)."""
-    from views.train import guess_question
+    from views.train import merge_question
 
-    q = guess_question(f"practice-{preset_id}", preset_trace(preset_id), step)
+    q = merge_question(preset_trace(preset_id), step, QuestionId.of(PRACTICE_MERGE, preset=preset_id, step=step),
+                       scope="practice")
     title = lessons.presets()[preset_id].title
-    return predict.Question(
-        key=f"practice:merge:{preset_id}:{step}", prompt=f"{title}: which pair does merge {step} pick? "
-        "Count each word as many times as it occurs, in the corpus as it stands after the merges before it.",
-        kind="choice", answer=q.answer, options=q.options, also_right=q.also_right, explain=q.explain,
-        explain_also_right=q.explain_also_right, scope="practice")
+    return replace(q, prompt=f"{title}: which pair does merge {step} pick? "
+                   "Count each word as many times as it occurs, in the corpus as it stands after the merges before it.")
 
 
 def unseen_words(preset_id: str) -> list[str]:
@@ -132,7 +133,7 @@ def practice_count_question(preset_id: str, word: str) -> predict.Question:
     c = compute("count_tokens", {"tokenizer": preset_id, "text": word})
     title = lessons.presets()[preset_id].title
     return predict.Question(
-        key=f"practice:count:{preset_id}:{word}", prompt=f"With the merges of “{title}”, how many tokens is "
+        key="", id=QuestionId.of(PRACTICE_COUNT, preset=preset_id, word=word), prompt=f"With the merges of “{title}”, how many tokens is "
         f"“{word}”, a word its corpus never had?", kind="number", answer=c.answer, unit="tokens",
         explain="An unseen word is cut into the pieces the merges can build: " + c.facts, scope="practice")
 

@@ -2,116 +2,89 @@
 
 Saving: the file is built from the session's answers while the page runs, so it
 holds every first answer of the session, from every page (a callable handed to
-``st.download_button`` runs outside the session and would see none).
+``st.download_button`` runs outside the session and would see none). Each answer
+is written by its question's stable id (:class:`lessons.progress.QuestionId`).
 
-Loading: :mod:`lessons.progress` reads the file's guesses and nothing else; each
-guess is then checked against its question here and judged again by the lab:
+Loading: :mod:`lessons.progress` reads the file (version 2, or version 1 by its
+migration) and checks each guess against its question with the lab's judging
+rules (:mod:`lessons.judging`); this module says what each question is now
+(:func:`resolve`):
 
-- ``lesson:…`` (an exercise) and ``practice:…`` (a generated question): the
-  question is rebuilt from its key and the engine's answer; a guess that does not
-  fit it (a text for a number, an option it does not offer…) is refused and named.
-- English vs Hindi's two questions (fixed: the lesson's sweep): rebuilt, as above.
-- Train's "which pair does merge k pick?" on a preset trained with its own
-  settings (what every lesson link opens): rebuilt and judged, as above.
-- Questions a lab page makes from the learner's own input (Train on their text
-  or settings, a Tokenize count, a Streaming token…): their key holds only a
-  digest of that input, so the question cannot be rebuilt here. The guess must have the type of
-  the page's questions; it is kept *waiting*, counted in no score, and judged when
-  the page asks that question again (:func:`ui.predict.ask`), or set aside there
-  if it does not fit.
-- Any other key is no question of this lab: refused.
+- a lesson exercise (found by its lesson and its id, or an id it had before), a
+  practice question, English vs Hindi's two questions, Train's "which pair does
+  merge k pick?" on a preset trained with its own settings (what every lesson link
+  opens): rebuilt with the engine's answer, and the guess judged again;
+- questions a lab page makes from the learner's own input (Train on their text or
+  settings, a Tokenize count, a Streaming token, a Quirks join, a Cost fit): their
+  id holds only a digest of that input, so the question cannot be rebuilt here.
+  The guess must have the type of the page's questions; it is kept *waiting*,
+  counted in no score, and judged when the page asks that question again
+  (:func:`ui.predict.ask`), or set aside there if it does not fit;
+- a question the lab no longer has (a renamed exercise with no former id, a merge
+  a preset does not have): refused, and named in the message.
 
 An answer already given in this session is never replaced: the first counts.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import streamlit as st
 
 from lessons.course import course
 from lessons.exercises import ExerciseError
-from lessons.progress import from_json, merge, to_json
+from lessons.progress import (EVH_DIRECTION, LESSON_EXERCISE, NO_QUESTION, PRACTICE_COUNT, PRACTICE_MERGE, QUESTIONS,
+                              TRAIN_MERGE, VERSION, WAITS, QuestionId, check, describe, from_json, merge, to_json)
 from ui import predict, presets, state
 from ui.display import callout_html, join_words, plural
 from ui.uploads import uploaded_bytes
 
 
-@dataclass(frozen=True)
-class Waiting:
-    """A family of page questions that cannot be rebuilt from their key (it does not hold all their input):
-    the kind their guesses have, their scope and the page that asks them."""
-
-    pattern: re.Pattern
-    kind: str
-    scope: str
-    page: str
-
-
-_HEX = "[0-9a-f]"
-WAITING = (
-    Waiting(re.compile(rf"train:{_HEX}{{16}}:\d{{1,5}}"), "choice", "train", "Train step by step"),
-    Waiting(re.compile(rf"tokenize:[\w.\-]{{1,80}}:{_HEX}{{12}}"), "number", "tokenize", "Tokenize anything"),
-    Waiting(re.compile(rf"streaming-page:{_HEX}{{16}}:\d{{1,6}}"), "choice", "streaming-page", "Streaming"),
-    Waiting(re.compile(rf"quirks-page:join:{_HEX}{{16}}"), "number", "quirks-page", "Quirks"),
-    Waiting(re.compile(r"cost\.fit\.\d{1,12}\.\d{1,12}\.\d{1,12}\.\d{1,12}"), "number", "cost", "Cost and context"),
-)
-"""Page questions whose key holds only a digest of the learner's input, or not all of it (kept waiting)."""
-
-_TRAIN = re.compile(rf"train:({_HEX}{{16}}):(\d{{1,5}})")
-_PRACTICE_MERGE = re.compile(r"practice:merge:([\w-]{1,40}):(\d{1,5})")
-_PRACTICE_COUNT = re.compile(r"practice:count:([\w-]{1,40}):([a-z]{1,60})")
-
-
-_NO_QUESTION = object()  # a key of a known run naming a merge it does not have
-
-
-def question_for(key: str) -> predict.Question | Waiting | None:
-    """The question a saved answer's key names: rebuilt with its computed answer, or the :class:`Waiting`
-    family of a page question, or None when no question of this lab has that key.
+def resolve(qid: QuestionId) -> predict.Question | object | None:
+    """The question ``qid`` names as the lab asks it now (with its computed answer), or :data:`WAITS` for a
+    question made from the learner's input (judged on its page), or None when the lab has no such question.
     Raises ExerciseError when the question exists but cannot be computed here."""
     from views import lessons as lv
 
-    if key.startswith("lesson:"):
-        exercise = next((e for e in course().exercises if f"lesson:{e.key}" == key), None)
+    if qid.name == LESSON_EXERCISE:
+        lesson, ex_id = qid.param("lesson"), qid.param("exercise")
+        exercise = next((e for e in course().exercises if e.lesson == lesson and e.id == ex_id), None) or next(
+            (e for e in course().exercises if e.lesson == lesson and ex_id in e.former_ids), None)
         return lv.question(exercise) if exercise else None
-    if m := _PRACTICE_MERGE.fullmatch(key):
-        preset_id, step = m[1], int(m[2])
+    if qid.name == PRACTICE_MERGE:
+        preset_id, step = qid.param("preset"), qid.param("step")
         if preset_id not in lv.PRACTICE_PRESETS or not 1 <= step <= len(lv.preset_trace(preset_id).steps):
             return None
         return lv.practice_merge_question(preset_id, step)
-    if m := _PRACTICE_COUNT.fullmatch(key):
-        preset_id, word = m[1], m[2]
+    if qid.name == PRACTICE_COUNT:
+        preset_id, word = qid.param("preset"), qid.param("word")
         if preset_id not in lv.COUNT_PRESETS or word not in lv.unseen_words(preset_id):
             return None
         return lv.practice_count_question(preset_id, word)
-    if key.startswith("evh."):  # English vs Hindi's two fixed questions
+    if qid.name == EVH_DIRECTION:
         from views import english_hindi
 
-        return next((q for q in english_hindi.questions() if q.key == key), None)
-    if (m := _TRAIN.fullmatch(key)) and (q := _preset_train_question(m[1], int(m[2]))) is not None:
-        return None if q is _NO_QUESTION else q
-    return next((w for w in WAITING if w.pattern.fullmatch(key)), None)
+        return next((q for q in english_hindi.questions() if q.id == qid), None)
+    if qid.name == TRAIN_MERGE:
+        return _preset_train_question(qid.param("run"), qid.param("step"))
+    return WAITS if qid.kind.waits else None
 
 
 def _preset_train_question(run: str, k: int) -> predict.Question | object | None:
     """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
-    every lesson link opens): rebuilt as the page builds it. None when the run is not a preset's (another
-    corpus or settings: the answer waits for the page); a preset's merge that does not exist: no question."""
+    every lesson link opens): rebuilt as the page builds it. WAITS when the run is not a preset's (another
+    corpus or settings: the answer waits for the page); a preset's merge that does not exist: None."""
     from views import train as tv
     from ui.training import trained
 
     preset = _preset_runs().get(run)
     if preset is None:
-        return None
+        return WAITS
     corpus, settings = preset
     trace = trained(corpus, settings.merges, **settings.config().to_dict())
     if not 1 <= k <= len(trace.steps):
-        return _NO_QUESTION
+        return None
     return tv.guess_question(run, trace, k)
 
 
@@ -128,71 +101,36 @@ def _preset_runs() -> dict[str, tuple]:
     return runs
 
 
-def check(guesses: dict[str, Any]) -> tuple[dict[str, dict], list[tuple[str, str]]]:
-    """Each loaded guess checked against its question: (store entries for those that fit, judged by the lab,
-    or waiting; refused (key, why) for the rest)."""
-    entries: dict[str, dict] = {}
-    refused: list[tuple[str, str]] = []
-    for key, guess in guesses.items():
-        try:
-            q = question_for(key)
-        except ExerciseError as exc:
-            refused.append((key, f"its question cannot be computed here ({exc})"))
-            continue
-        if q is None:
-            refused.append((key, "no question in this lab has this name"))
-            continue
-        if isinstance(q, Waiting):  # the guess's type only; judged on its page
-            shape = predict.Question(key, "", q.kind, 0 if q.kind == "number" else guess)
-            problem = predict.fits(shape, guess)
-            entry = {"guess": guess, "right": None, "scope": q.scope}
-        else:
-            problem = predict.fits(q, guess)
-            entry = {"guess": guess, "right": predict.judge(q, guess)[0], "scope": q.scope}
-        if problem:
-            refused.append((key, problem))
-        else:
-            entries[key] = entry
-    return entries, refused
-
-
 def load(data: bytes | str, current: dict[str, dict]) -> tuple[dict[str, dict], list[tuple[str, str]], str]:
-    """A progress file's answers added to ``current``: (the new store, what was refused, a sentence saying
-    what was added). Raises ValueError (with the reason) when the file is not a progress file."""
+    """A progress file's answers added to ``current``: (the new store, what was refused as (which, why), a
+    sentence saying what was added). Raises ValueError (with the reason) when the file is not a progress file."""
     loaded = from_json(data)
-    entries, refused = check(loaded.guesses)
+    entries, refused = check(loaded.answers, resolve, (ExerciseError,))
     refused = loaded.refused + refused
     merged, added, kept = merge(current, entries)
     right = sum(1 for k in added if merged[k]["right"] is True)
     judged = sum(1 for k in added if merged[k]["right"] is not None)
     parts = [f"{plural(len(added), 'answer')} added: {right} of {judged} right, as the lab judges them now"]
     if judged < len(added):
-        pages = sorted({w.page for k in added if merged[k]["right"] is None
-                        for w in WAITING if w.pattern.fullmatch(k)})
+        pages = sorted({merged[k]["id"].kind.page for k in added if merged[k]["right"] is None})
         parts.append(f"{plural(len(added) - judged, 'answer')} from {join_words(pages)} will be checked when you "
                      "open that page with the same text and settings")
     if kept:
         parts.append(f"{plural(len(kept), 'answer')} you had already given here kept as you gave "
                      f"{'it' if len(kept) == 1 else 'them'}")
-    return merged, refused, "; ".join(parts) + "."
-
-
-def name(key: str) -> str:
-    """An answer's key as a learner reads it: a lesson exercise by its lesson and number, else the key itself.
-
-    >>> name("lesson:bpe-training:xylophone-tokens"), name("made-up")
-    ('Lesson 2, exercise 6 (xylophone-tokens)', '“made-up”')
-    """
-    for lesson in course().lessons:
-        for number, exercise in enumerate(lesson.exercises, start=1):
-            if key == f"lesson:{exercise.key}":
-                return f"Lesson {lesson.number}, exercise {number} ({exercise.id})"
-    return f"“{key[:80]}{'…' if len(key) > 80 else ''}”"
+    gone = [which for which, why in refused if why == NO_QUESTION]
+    if gone:
+        parts.append(f"{plural(len(gone), 'answer')} {'is' if len(gone) == 1 else 'are'} to a question this lab no "
+                     f"longer has ({', '.join(gone[:3]) + ', …' if len(gone) > 3 else join_words(gone)})")
+    text = "; ".join(parts) + "."
+    if loaded.version < VERSION:
+        text += f" The file was saved by an earlier version of the lab (file format {loaded.version}) and read as such."
+    return merged, refused, text
 
 
 def refused_text(refused: list[tuple[str, str]], show: int = 5) -> str:
     """The refused answers, named (the first few), for a message."""
-    lines = [f"• {name(key)}: {why}" for key, why in refused[:show]]
+    lines = [f"• {which}: {why}" for which, why in refused[:show]]
     if len(refused) > show:
         lines.append(f"… and {len(refused) - show:,} more.")
     return (f"{plural(len(refused), 'answer')} in the file {'was' if len(refused) == 1 else 'were'} refused "
@@ -236,4 +174,4 @@ def draw(page: str) -> None:
         st.html(callout_html(text, kind))
 
 
-__all__ = ["WAITING", "Waiting", "check", "draw", "load", "name", "question_for", "refused_text"]
+__all__ = ["QUESTIONS", "describe", "draw", "load", "refused_text", "resolve"]

@@ -18,7 +18,8 @@ from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, gro
 from analyses.numbers import indian, international, parse_number
 from analyses.quirks import FORMATS, MAX_CSV_CHARS, Joined, case_forms, count_letter, format_variants, join_counts
 from analyses.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark
-from tokenizer import TextTokenizer
+from lessons.progress import QUIRKS_JOIN, QuestionId
+from tokenizer import TextTokenizer, word_count
 from ui import choices, predict, state, tables
 from ui.chips import CSS, Chip, chip_from_token, labelled_rows_html
 from ui.chips import token_chips as draw_chips
@@ -201,7 +202,7 @@ def join_section(chosen: Chosen, large: bool) -> None:
         change = j.total - j.sum_of_parts
         moved = "the same as" if change == 0 else f"{plural(abs(change), 'token')} {'fewer' if change < 0 else 'more'} than"
         question = predict.Question(
-            key=f"quirks-page:join:{state.digest(first_key, a, b)}", kind="number", answer=j.total, unit="tokens", scope="quirks-page",
+            key="", id=QuestionId.of(QUIRKS_JOIN, run=state.digest(first_key, a, b)), kind="number", answer=j.total, unit="tokens", scope="quirks-page",
             prompt=f"With {first_tok.name}, the first text is {plural(j.counts[0], 'token')} and the second "
                    f"{plural(j.counts[1], 'token')}: {j.sum_of_parts:,} counted apart. How many tokens is the "
                    "prompt they make together?",
@@ -394,7 +395,7 @@ def presplit_section(chosen: Chosen, large: bool) -> None:
         return
     if too_long(text, MAX_SENTENCE, "a sentence"):
         return
-    words = len(text.split())
+    words = word_count(text)
     for _, tok in chosen:  # one full-width row each: the pieces are the point
         pieces = tok.pieces(text)
         marked = sum(1 for p in pieces if starts_with_mark(p))

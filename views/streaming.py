@@ -29,6 +29,7 @@ from ui.chips import FONTS, MONO, chip_from_token, chips_html
 from ui.chips import CSS as CHIPS_CSS
 from ui.display import lone_marks, mark_name, md_escape, plural, readable_text, token_html
 from ui.layout import figure
+from lessons.progress import STREAMING_WHOLE, QuestionId
 from ui.predict import Question
 from ui.steps import Stepper
 from ui.uploads import too_big
@@ -210,7 +211,7 @@ def whole_question(run: str, events: Sequence[StreamEvent], k: int) -> Question:
         explain = (f"Token {k} is the bytes {hex_bytes(event.bytes)}: not whole characters on their own, so the "
                    f"naive decoder shows {plural(marks, 'replacement mark')}; the careful decoder "
                    f"{done}{held}.")
-    return Question(key=f"streaming-page:{run}:{k}", prompt=prompt, kind="choice",
+    return Question(key="", id=QuestionId.of(STREAMING_WHOLE, run=run, token=k), prompt=prompt, kind="choice",
                     answer=WHOLE if event.whole else BROKEN, options=(WHOLE, BROKEN), explain=explain,
                     scope="streaming-page")
 

@@ -34,6 +34,7 @@ from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html, word_rows_html
 from ui.display import join_words, pair_text, plural, visible_token
 from ui.training import MAX_CORPUS_CHARS, MAX_MERGES
+from lessons.progress import TRAIN_MERGE, QuestionId
 from ui.predict import Question
 from ui.presets import (
     MARKER_CHOICES,
@@ -518,8 +519,14 @@ def merges_frame(run: str, _trace: Trace, k: int) -> pd.DataFrame:
 
 
 def guess_question(run: str, trace: Trace, k: int) -> Question:
+    """"Which pair does merge k pick?" on the page, for the run (:func:`run_key`) and its step k."""
+    return merge_question(trace, k, QuestionId.of(TRAIN_MERGE, run=run, step=k))
+
+
+def merge_question(trace: Trace, k: int, qid: QuestionId, scope: str = "train") -> Question:
     """"Which pair does merge k pick?": the top pairs of the table, in alphabetical order (not by count).
-    A pair tied with the winner counts as right, and the answer says how the tie was broken."""
+    A pair tied with the winner counts as right, and the answer says how the tie was broken. ``qid``: the
+    question's id (Train's, a practice question's)."""
     step = trace.steps[k - 1]
     labels: list[str] = []
     by_pair: dict[tuple[int, int], str] = {}
@@ -533,7 +540,8 @@ def guess_question(run: str, trace: Trace, k: int) -> Question:
     tied = tuple(by_pair[t.pair] for t in step.ties if t.pair in by_pair and t.pair != step.pair)
     counts = "; ".join(f"{by_pair[pc.pair]}: {times(pc.count)}" for pc in step.table[:GUESS_OPTIONS])
     return Question(
-        key=f"train:{run}:{k}",
+        key="",
+        id=qid,
         prompt=f"Which pair does merge {k} pick? Count each word as many times as it occurs.",
         kind="choice",
         answer=winner,
@@ -541,7 +549,7 @@ def guess_question(run: str, trace: Trace, k: int) -> Question:
         also_right=tied,
         explain=f"Counted before the merge: {counts}.",
         explain_also_right=tie_explanation(trace, k),
-        scope="train",
+        scope=scope,
     )
 
 
