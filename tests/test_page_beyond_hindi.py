@@ -10,12 +10,12 @@ import pyarrow as pa
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, main_text, run_page
-from family import real
 from analyses.measure import Premium, byte_measure, premium
 from analyses.textstats import text_counts
-from ui import premium as pv
+from family import real
+from tests.apptest_helpers import assert_no_exception, main_text, run_page
 from ui import choices
+from ui import premium as pv
 from ui.display import md_escape
 from views import beyond_hindi as bv
 

@@ -8,13 +8,13 @@ import pyarrow as pa
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, button, html_texts, main_text, metrics, page_text, run_page
 from analyses import cost
-from family import real
 from analyses.cost import Prices, rupees
+from family import real
+from tests.apptest_helpers import assert_no_exception, button, html_texts, main_text, metrics, page_text, run_page
 from ui import choices
-from views import cost as cv
 from ui.display import md_escape
+from views import cost as cv
 
 PAGE = "pages/8_Cost_and_context.py"
 SCENARIO = lessons.data("cost_scenarios")["scenarios"][0]

@@ -12,10 +12,10 @@ import pyarrow as pa
 import pytest
 
 import lessons
+from analyses.experiment import SCRIPTS, compression_curve, merges_by_script, mix, parallel_cost, split_by_script
+from family import real
 from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, metrics, parse_chips, run_page
 from tokenizer import train
-from family import real
-from analyses.experiment import SCRIPTS, compression_curve, merges_by_script, mix, parallel_cost, split_by_script
 from ui import predict
 from views import english_hindi as sv
 
@@ -304,7 +304,7 @@ def test_uploads_that_cannot_be_used_say_why() -> None:
     assert "UTF-8" in " ".join(h.value for h in at.main.get("html"))
     at.file_uploader(key=sv.UPLOAD.skey).set_value(("big.txt", b"a " * 600_000, "text/plain")).run()
     assert "the limit is 1 MB" in " ".join(h.value for h in at.main.get("html"))
-    at.file_uploader(key=sv.UPLOAD.skey).set_value(("only.txt", "only English here".encode(), "text/plain")).run()
+    at.file_uploader(key=sv.UPLOAD.skey).set_value(("only.txt", b"only English here", "text/plain")).run()
     assert "Type a Hindi part" in main_text(at)
     uploader = at.get("file_uploader")[0]
     assert "(up to 1 MB)" in uploader.proto.label

@@ -12,16 +12,16 @@ import pyarrow as pa
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, metrics, page_text, parse_chips, run_page
 from family import real
 from family.chat import mistral_chat
-from family.ruletext import fmt_score
 from family.pipeline import stages
+from family.ruletext import fmt_score
 from family.unigram import minimum_vocab, train_unigram
 from family.wordpiece import train_by_rule
+from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, metrics, page_text, parse_chips, run_page
 from ui import choices
-from views import family as fv
 from ui.display import visible_token
+from views import family as fv
 
 PAGE = "pages/11_The_family.py"
 CHAI = lessons.presets()["chai"]

@@ -3,7 +3,6 @@ pages, progress files, classroom mode, generated practice."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from lessons.course import course

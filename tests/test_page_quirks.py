@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, parse_chips, run_page
-from family import real
 from analyses.numbers import indian, international
 from analyses.quirks import FORMATS, format_variants, join_counts, pieces_starting_with_mark, records_from_csv
+from family import real
+from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, parse_chips, run_page
 from ui import choices
 from ui.display import visible_token
 from views import quirks as qv

@@ -9,11 +9,11 @@ import pyarrow as pa
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, main_text, run_page
-from family import real
 from analyses.measure import premium
-from ui import premium as pv
+from family import real
+from tests.apptest_helpers import assert_no_exception, main_text, run_page
 from ui import choices
+from ui import premium as pv
 from views import real as rv
 
 PAGE = "pages/5_Real_tokenizers.py"

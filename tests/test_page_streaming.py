@@ -7,14 +7,14 @@ import inspect
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, plain, run_page
-from tokenizer import hex_bytes, train
-from family import real
 from analyses.measure import measure
 from analyses.stream import partial_count, so_far, stream_tokens
+from family import real
+from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, plain, run_page
+from tokenizer import hex_bytes, train
 from ui import choices
-from views import streaming
 from ui.display import md_escape
+from views import streaming
 
 PAGE = "pages/9_Streaming.py"
 HINDI = lessons.data("lesson4_english_hindi")["test_hi"]

@@ -6,8 +6,9 @@ module declares the page's keys once and holds its sections, which the page comp
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import NamedTuple, Sequence
+from typing import NamedTuple
 
 import streamlit as st
 

@@ -13,28 +13,28 @@ process and filled with its data per click (as on the Train page).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, NamedTuple, Sequence
+from functools import cache, lru_cache
+from typing import Any, NamedTuple
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 import lessons
+from analyses.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, mix, parallel_cost, split_by_script, sweep
+from lessons.progress import EVH_DIRECTION, QuestionId
 from tokenizer import Trace
 from tokenizer.pretokenize import pattern_words
-from analyses.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, mix, parallel_cost, split_by_script, sweep
-from ui import charts, predict, state, tables, viewport
-from ui import choices
-from ui.display import callout_html, md_code, md_escape, plural
-from ui.layout import figure
-from ui.uploads import decode_text_file, uploaded_bytes
+from ui import charts, choices, predict, state, tables, viewport
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chip_from_token, chips_html
-from ui.training import trained
-from lessons.progress import EVH_DIRECTION, QuestionId
+from ui.display import callout_html, md_code, md_escape, plural
+from ui.layout import figure
 from ui.predict import Question
+from ui.training import trained
+from ui.uploads import decode_text_file, uploaded_bytes
 
 PAGE = "evh"
 LESSON_PRESET, FAIR_PRESET = "english-hindi", "english-hindi-fair"
@@ -64,7 +64,7 @@ def settings() -> dict:
 ENGLISH_COPIES = 10  # the English block's copies in every mix (the presets'; tests check they agree)
 
 
-@lru_cache(maxsize=None)
+@cache
 def preset_copies(preset_id: str) -> int:
     """How many Hindi copies a lesson preset's corpus holds (found by building each mix and comparing)."""
     data, corpus = lesson(), lessons.presets()[preset_id].corpus

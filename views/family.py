@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import json
 import math
-from functools import lru_cache
-from typing import Any, NamedTuple
-
 from contextlib import nullcontext
 from dataclasses import replace
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 import altair as alt
 import pandas as pd
@@ -31,19 +30,15 @@ from family import real
 from family.chat import mistral_chat
 from family.pipeline import stages
 from family.real import TokenizerUnavailable
-from family.unigram import UnigramError, minimum_vocab, train_unigram
-from tokenizer import is_whole
-from ui import choices, state, tables, viewport
-from ui.chips import chip_from_token, chips_html, token_chips
-from ui.display import callout_html, is_mark, md_code, md_escape, readable_text
-from ui.layout import classroom_on, figure, large_type_on
-from family.unigram import META
-from family.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
-from ui import charts, presets
-from ui.chips import CSS as CHIPS_CSS
-from ui.chips import Chip, merge_html, word_rows_html
-from ui.display import pair_text, plural, visible_token
 from family.ruletext import fmt_score, score_sum, tie_sentence
+from family.unigram import META, UnigramError, minimum_vocab, train_unigram
+from family.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
+from tokenizer import is_whole
+from ui import charts, choices, presets, state, tables, viewport
+from ui.chips import CSS as CHIPS_CSS
+from ui.chips import Chip, chip_from_token, chips_html, merge_html, token_chips, word_rows_html
+from ui.display import callout_html, is_mark, md_code, md_escape, pair_text, plural, readable_text, visible_token
+from ui.layout import classroom_on, figure, large_type_on
 from ui.state import Param
 from ui.steps import Stepper
 

@@ -7,8 +7,8 @@ This module declares the page's keys once and holds its sections, which the page
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Sequence
 
 import streamlit as st
 

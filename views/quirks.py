@@ -8,16 +8,35 @@ sections (:data:`SECTIONS`, one per tab), which the page composes.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 import streamlit as st
 
 import lessons
-from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style, group_digits
-from analyses.numbers import indian, international, parse_number
-from analyses.quirks import FORMATS, MAX_CSV_CHARS, Joined, case_forms, count_letter, format_variants, join_counts
-from analyses.quirks import letter_counts, records_from_csv, space_forms, starts_with_mark
+from analyses.numbers import (
+    DIGIT_PROBE,
+    STYLES,
+    digit_groups,
+    digit_style,
+    group_digits,
+    indian,
+    international,
+    parse_number,
+)
+from analyses.quirks import (
+    FORMATS,
+    MAX_CSV_CHARS,
+    Joined,
+    case_forms,
+    count_letter,
+    format_variants,
+    join_counts,
+    letter_counts,
+    records_from_csv,
+    space_forms,
+    starts_with_mark,
+)
 from lessons.progress import QUIRKS_JOIN, QuestionId
 from tokenizer import TextTokenizer, word_count
 from ui import choices, predict, state, tables

@@ -6,7 +6,7 @@ declares the page's keys once and holds its sections, which the page composes.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import streamlit as st
 

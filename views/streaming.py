@@ -16,20 +16,21 @@ its events and holds the page's sections, which the page composes.
 from __future__ import annotations
 
 import html
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import streamlit as st
 
 import lessons
 from analyses.stream import SoFar, StreamEvent, partial_count, so_far, stream_tokens
 from analyses.textstats import utf8_length
+from lessons.progress import STREAMING_WHOLE, QuestionId
 from tokenizer import TextTokenizer, Token, hex_bytes
 from ui import choices, predict, state, viewport
-from ui.chips import FONTS, MONO, chip_from_token, chips_html
 from ui.chips import CSS as CHIPS_CSS
+from ui.chips import FONTS, MONO, chip_from_token, chips_html
 from ui.display import lone_marks, mark_name, md_escape, plural, readable_text, token_html
 from ui.layout import figure
-from lessons.progress import STREAMING_WHOLE, QuestionId
 from ui.predict import Question
 from ui.steps import Stepper
 from ui.uploads import too_big
