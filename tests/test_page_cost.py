@@ -12,7 +12,7 @@ from analyses import cost
 from analyses.cost import Prices, rupees
 from family import real
 from tests.apptest_helpers import assert_no_exception, button, html_texts, main_text, metrics, page_text, run_page
-from ui import choices
+from ui import choices, predict
 from ui.display import md_escape
 from views import cost as cv
 
@@ -88,7 +88,8 @@ def test_predict_how_many_hindi_articles_fit() -> None:
     at = run_page(PAGE)
     assert "How many whole Hindi articles of 1,500 tokens fit in a 8,000\\-token window" in main_text(at)
     assert "Hindi articles that fit" not in metrics(at) and not at.get("vega_lite_chart")  # hidden until answered
-    at.number_input(key="predict.cost.fit.8000.300.50.1500.input").set_value(4).run()
+    fit = cost.window_fit(1500, window=8000, output_cap=300, margin=50)
+    at.number_input(key=predict.input_key(cv.fit_question(fit))).set_value(4).run()
     button(at, "Check").click().run()
     verdict = " ".join(html_texts(at))
     assert "You predicted 4 articles; the lab computed 5 articles." in verdict

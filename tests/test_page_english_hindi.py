@@ -79,10 +79,10 @@ def test_opens_on_the_lessons_first_row_and_asks_before_showing_the_curves() -> 
 
 def test_the_predictions_are_judged_by_the_engine_and_reveal_the_lab() -> None:
     at = run_page(PAGE)
-    at.radio(key="predict.evh.hindi.input").set_value("goes down")
+    at.radio(key=predict.input_key(sv.questions()[0])).set_value("goes down")
     button(at, "Check").click().run()
     assert not at.slider  # one answer is not enough
-    at.radio(key="predict.evh.english.input").set_value("goes down")
+    at.radio(key=predict.input_key(sv.questions()[1])).set_value("goes down")
     button(at, "Check").click().run()
     assert_no_exception(at)
     notes = " ".join(h.value for h in at.main.get("html") if "tl-note" in h.value)

@@ -364,7 +364,7 @@ def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
     return charts.spec(alt.layer(bars, labels).properties(height=alt.Step(s.step * 1.6)), large=large)
 
 
-def _fit_question(fit: Fit) -> predict.Question:
+def fit_question(fit: Fit) -> predict.Question:
     return predict.Question(
         key="", id=QuestionId.of(COST_FIT, window=fit.window, output_cap=fit.output_cap, margin=fit.margin,
                                  each=fit.each),
@@ -399,7 +399,7 @@ def window_section(found: Articles, large: bool) -> None:
     st.toggle("Predict first", key=PREDICT.skey, help="Guess how many Hindi articles fit before the lab shows it.")
     if state.value(PREDICT):
         with st.container(border=True):
-            if predict.ask(_fit_question(hindi)) is None:
+            if predict.ask(fit_question(hindi)) is None:
                 st.caption("The window is drawn once you have predicted (or switch off Predict first).")
                 return
     box = figure("window-chart")
