@@ -75,6 +75,20 @@ def test_own_pair_and_a_lab_tokenizer() -> None:
     assert at.text_area(key=rv.ENGLISH.skey).value == LESSON4["test_en"]
 
 
+def test_a_page_that_stops_early_still_links_to_what_is_on_screen() -> None:
+    """The page stops when a box is empty or no tokenizer is picked; what the learner typed still goes into the
+    address (published however the page ends)."""
+    at = run_page(PAGE)
+    at.text_area(key=rv.ENGLISH.skey).set_value("").run()
+    at.text_area(key=rv.HINDI.skey).set_value("खबर।").run()
+    assert "Type a sentence in both boxes" in main_text(at)
+    assert at.query_params["hi"] == "खबर।" and at.query_params["en"] == ""
+    at.text_area(key=rv.ENGLISH.skey).set_value("The news.").run()
+    at.multiselect(key=choices.many_key(rv.PAGE).skey).set_value([]).run()
+    assert "Pick at least one tokenizer" in main_text(at)
+    assert at.query_params["en"] == "The news." and at.query_params["toks"] == ""
+
+
 def test_empty_or_awkward_text() -> None:
     at = run_page(PAGE, query_params={"hi": " "})
     assert "Type a sentence in both boxes" in main_text(at)
