@@ -30,6 +30,12 @@ for _name in list(logging.root.manager.loggerDict):  # AppTest's bare-mode warni
     if _name.startswith("streamlit"):
         logging.getLogger(_name).setLevel(logging.ERROR)
 
+# The keys clicked and dragged below, as the pages declare them (imported here, after the logging is quieted, so
+# their caches' bare-mode warnings stay quiet; a page's first run no longer includes importing these three views).
+from views import english_hindi as ev  # noqa: E402
+from views import family as fv  # noqa: E402
+from views import streaming as sv  # noqa: E402
+
 # Deep links worth timing, per page file (query parameters). The empty dict is the page as opened.
 SCENARIOS: dict[str, list[dict[str, str]]] = {
     "pages/1_Train_step_by_step.py": [
@@ -106,17 +112,17 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
 CLICKS: dict[str, str] = {
     "pages/1_Train_step_by_step.py": "train.next",
     "pages/3_Encode_step_by_step.py": "encode.next",
-    "pages/9_Streaming.py": "stream.next",
-    "pages/11_The_family.py": "family.next",
+    "pages/9_Streaming.py": sv.STEPPER.key("next").skey,
+    "pages/11_The_family.py": fv.STEPPER.key("next").skey,
 }
 
 # Sliders worth dragging, per page file: (deep link, slider key). Each rerun moves the slider one
 # step on (wrapping at its end), as a learner dragging it does.
 SLIDES: dict[str, list[tuple[dict[str, str], str]]] = {
     "pages/6_English_vs_Hindi.py": [
-        ({"k": "1"}, "evh.k"),  # every share: the sweep is read, one tokenizer per new share is trained
-        ({"k": "1"}, "evh.budget"),
-        ({"k": "10"}, "evh.step"),  # the compression curve's cursor (a fragment in the browser)
+        ({"k": "1"}, ev.COPIES.skey),  # every share: the sweep is read, one tokenizer per new share is trained
+        ({"k": "1"}, ev.BUDGET.skey),
+        ({"k": "10"}, ev.STEP.skey),  # the compression curve's cursor (a fragment in the browser)
     ],
 }
 

@@ -21,9 +21,9 @@ if not large_type_on():
     st.caption(md_escape(fv.CONTENT["history"]))
 lesson_link(8)
 
-state.restore([fv.PART, fv.PRESET])
-part = st.segmented_control("Part", fv.PARTS, key=fv.PART.skey, required=True, format_func=fv.PART_NAMES.get,
-                            label_visibility="collapsed")
-state.publish([fv.PART])
+state.restore([fv.PRESET])  # each part publishes it with the settings it draws
+with state.published([fv.PART]):
+    part = st.segmented_control("Part", fv.PARTS, key=fv.PART.skey, required=True, format_func=fv.PART_NAMES.get,
+                                label_visibility="collapsed")
 
 fv.SECTIONS[part]()

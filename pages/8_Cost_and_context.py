@@ -22,7 +22,7 @@ if not classroom_on():  # classroom mode: the teacher says it, the figure is on 
         "same story costs what its tokenizer makes of it. Every number below is yours to change (the link keeps them); "
         "the results are worked out by the lab as you type."
     )
-st.button("Back to the lesson-5 news app", key=f"{cv.PAGE}.reset", on_click=cv.back_to_scenario, type="tertiary",
+st.button("Back to the lesson-5 news app", key=cv.RESET.skey, on_click=cv.back_to_scenario, type="tertiary",
           icon=":material/restart_alt:")
 lesson_link(5)
 

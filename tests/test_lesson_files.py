@@ -33,6 +33,7 @@ from lessons.course import (
     load_course,
 )
 from tests.bounded import run_bounded
+from views import lessons_page as lp
 
 ROOT = Path(__file__).resolve().parents[1]
 CPU_LIMIT_S = 30  # hard limits on the child: a regression fails the test instead of taking the machine
@@ -281,12 +282,12 @@ def test_the_lessons_page_shows_each_problem_as_text_and_the_other_lessons(broke
     for problem in problems:  # escaped: shown exactly as written, never as bold, HTML, an icon or a link
         assert md_escape(f"A lesson could not be loaded: {problem}") in warnings
     assert "**<b>" not in main_text(at) and "\\*\\*\\<b\\>bold" in main_text(at)
-    picks = [b.key for b in at.button if (b.key or "").startswith("lessons.pick.")]
-    assert picks == ["lessons.pick.good", "lessons.pick.figure"]
+    picks = [b.key for b in at.button if (b.key or "").startswith(lp.pick_key("").skey)]
+    assert picks == [lp.pick_key("good").skey, lp.pick_key("figure").skey]
     assert "A good lesson." in main_text(at) and "Two short lessons, from" in main_text(at)
-    labels = [b.label for b in at.button if (b.key or "").startswith("lessons.pick.")]
+    labels = [b.label for b in at.button if (b.key or "").startswith(lp.pick_key("").skey)]
     assert labels[0].startswith("1. ") and labels[1].startswith("4. ")  # each keeps its place in the index
-    at.button(key="lessons.pick.figure").click().run()
+    at.button(key=lp.pick_key("figure").skey).click().run()
     assert_no_exception(at)  # the figure that cannot be computed is said in the lesson, and its text still shown
     said = md_escape("A number in this lesson cannot be computed here: figures.n: the format ',' does not fit")
     assert any(w.value.startswith(said) for w in at.warning), [w.value for w in at.warning]

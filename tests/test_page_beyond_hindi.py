@@ -8,13 +8,14 @@ import altair as alt
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, chart_datasets, chart_spec, main_text, run_page
-from family import real
 from analyses.measure import Premium, byte_measure, premium
 from analyses.textstats import text_counts
-from ui import premium as pv
+from family import real
+from tests.apptest_helpers import assert_no_exception, chart_datasets, chart_spec, main_text, run_page
 from ui import choices
+from ui import premium as pv
 from ui.display import md_escape
+from views import beyond_hindi as bv
 
 PAGE = "pages/7_Beyond_Hindi.py"
 SAMPLES, _ = lessons.language_samples()
@@ -34,10 +35,10 @@ def chart_data(at):
 
 def test_opens_on_every_language_with_gpt4o_and_gpt4_per_character() -> None:
     at = run_page(PAGE)
-    assert at.segmented_control(key="langs.group").value == "all"
-    assert at.segmented_control(key="langs.per").value == "char"
-    assert at.segmented_control(key="langs.sample").value == "long"
-    assert at.selectbox(key="langs.chart").value == "o200k_base"
+    assert at.segmented_control(key=bv.GROUP.skey).value == "all"
+    assert at.segmented_control(key=bv.PER.skey).value == "char"
+    assert at.segmented_control(key=bv.SAMPLE.skey).value == "long"
+    assert at.selectbox(key=bv.CHART.skey).value == "o200k_base"
     rows = table(at)
     assert rows["language"].nunique() == len(SAMPLES) >= 21  # English and at least twenty more
     assert set(rows["tokenizer"]) == {"GPT-4o (o200k_base)", "GPT-4 (cl100k_base)", pv.UTF8}
@@ -86,8 +87,8 @@ def test_the_language_chart_is_valid_vega_lite(large: bool) -> None:
 def test_a_shared_link_opens_the_same_view() -> None:
     at = run_page(PAGE, query_params={"group": "india", "per": "grapheme", "sample": "line", "chart": "utf8",
                                       "toks": "llama3,english-hindi-fair"})
-    assert at.segmented_control(key="langs.group").value == "india"
-    assert at.selectbox(key="langs.chart").value == "utf8"
+    assert at.segmented_control(key=bv.GROUP.skey).value == "india"
+    assert at.selectbox(key=bv.CHART.skey).value == "utf8"
     rows = table(at)
     india = {pv.language_label(s) for s in SAMPLES if s.group == "india"}
     assert set(rows["language"]) == india | {"English"}
@@ -105,27 +106,27 @@ def test_a_shared_link_opens_the_same_view() -> None:
 
 def test_each_control_changes_the_view() -> None:
     at = run_page(PAGE)
-    at.segmented_control(key="langs.group").set_value("world").run()
+    at.segmented_control(key=bv.GROUP.skey).set_value("world").run()
     assert at.query_params["group"] == "world"
     assert not {pv.language_label(s) for s in SAMPLES if s.group == "india"} & set(table(at)["language"])
-    at.segmented_control(key="langs.per").set_value("grapheme").run()
+    at.segmented_control(key=bv.PER.skey).set_value("grapheme").run()
     assert "tokens per letter" in table(at).columns
-    at.segmented_control(key="langs.sample").set_value("line").run()
+    at.segmented_control(key=bv.SAMPLE.skey).set_value("line").run()
     assert table(at).set_index(["language", "tokenizer"]).loc[("English", pv.UTF8), "UTF-8 bytes"] == len(
         ENGLISH.line.encode())
-    at.selectbox(key="langs.chart").set_value("cl100k_base").run()
+    at.selectbox(key=bv.CHART.skey).set_value("cl100k_base").run()
     assert at.query_params["chart"] == "cl100k_base"
     assert "GPT\\-4 \\(cl100k\\_base\\)" in main_text(at)
-    at.multiselect(key="langs.toks_list").set_value(["o200k_base"]).run()
-    assert at.selectbox(key="langs.chart").value == "o200k_base"  # the charted one was dropped
+    at.multiselect(key=choices.many_key(bv.PAGE).skey).set_value(["o200k_base"]).run()
+    assert at.selectbox(key=bv.CHART.skey).value == "o200k_base"  # the charted one was dropped
     assert set(table(at)["tokenizer"]) == {"GPT-4o (o200k_base)", pv.UTF8}
-    at.multiselect(key="langs.toks_list").set_value([]).run()
+    at.multiselect(key=choices.many_key(bv.PAGE).skey).set_value([]).run()
     assert_no_exception(at)
     assert set(table(at)["tokenizer"]) == {pv.UTF8}  # raw bytes still measure every language
 
 
 def test_the_sample_texts_can_be_read() -> None:
-    at = run_page(PAGE, session_state={"langs.samples_open": True})
+    at = run_page(PAGE, session_state={bv.SAMPLES_OPEN.skey: True})
     texts = next(df.value for df in at.dataframe if "the line is from" in df.value.columns).set_index("language")
     assert texts.loc["Hindi · हिन्दी", "characters"] == len(BY_LABEL["Hindi · हिन्दी"].text)
     assert "↵" in texts.loc["Hindi · हिन्दी", "text"]  # the passages' line breaks are shown
@@ -136,9 +137,9 @@ def test_the_sample_texts_can_be_read() -> None:
 def test_bad_links_fall_back_to_the_defaults() -> None:
     at = run_page(PAGE, query_params={"group": "<b>x</b>", "per": "nan", "sample": "", "chart": "nope",
                                       "toks": "nope,o200k_base"})
-    assert at.segmented_control(key="langs.group").value == "all"
-    assert at.segmented_control(key="langs.per").value == "char"
-    assert at.selectbox(key="langs.chart").value == "o200k_base"
+    assert at.segmented_control(key=bv.GROUP.skey).value == "all"
+    assert at.segmented_control(key=bv.PER.skey).value == "char"
+    assert at.selectbox(key=bv.CHART.skey).value == "o200k_base"
     assert "Not here" in main_text(at)
 
 
@@ -172,7 +173,7 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
     pv.language_view.clear()
     monkeypatch.setattr(real, "load", load)
     try:
-        at = run_page(PAGE, session_state={"langs.about_open": True})
+        at = run_page(PAGE, session_state={bv.ABOUT_OPEN.skey: True})
         warnings = " ".join(w.value for w in at.main.get("warning"))
         assert "hash check" in warnings
         assert set(table(at)["tokenizer"]) == {"GPT-4o (o200k_base)", pv.UTF8}

@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 
 import lessons
+from analyses import cost
+from analyses.cost import Prices, rupees
+from family import real
 from tests.apptest_helpers import (
     assert_no_exception,
     button,
@@ -16,11 +19,9 @@ from tests.apptest_helpers import (
     page_text,
     run_page,
 )
-from analyses import cost
-from family import real
-from analyses.cost import Prices, rupees
-from views import cost as cv
+from ui import choices, predict
 from ui.display import md_escape
+from views import cost as cv
 
 PAGE = "pages/8_Cost_and_context.py"
 SCENARIO = lessons.data("cost_scenarios")["scenarios"][0]
@@ -93,71 +94,72 @@ def test_predict_how_many_hindi_articles_fit() -> None:
     at = run_page(PAGE)
     assert "How many whole Hindi articles of 1,500 tokens fit in a 8,000\\-token window" in main_text(at)
     assert "Hindi articles that fit" not in metrics(at) and not at.get("vega_lite_chart")  # hidden until answered
-    at.number_input(key="predict.cost.fit.8000.300.50.1500.input").set_value(4).run()
+    fit = cost.window_fit(1500, window=8000, output_cap=300, margin=50)
+    at.number_input(key=predict.input_key(cv.fit_question(fit))).set_value(4).run()
     button(at, "Check").click().run()
     verdict = " ".join(html_texts(at))
     assert "You predicted 4 articles; the lab computed 5 articles." in verdict
     assert "7,650 tokens of room ÷ 1,500 tokens an article = 5.10, so 5 whole articles (7,500 tokens)." in verdict
     assert metrics(at)["Hindi articles that fit"] == "5" and at.get("vega_lite_chart")
     # A new window is a new question.
-    at.number_input(key="cost.window").set_value(4000).run()
+    at.number_input(key=cv.WINDOW.skey).set_value(4000).run()
     assert "Hindi articles that fit" not in metrics(at)
-    at.toggle(key="cost.predict").set_value(False).run()
+    at.toggle(key=cv.PREDICT.skey).set_value(False).run()
     assert metrics(at)["Hindi articles that fit"] == "2" and at.query_params["predict"] == "0"
 
 
 def test_the_presend_check_rejects_a_prompt_that_leaves_no_room() -> None:
     at = run_page(PAGE)
-    at.button(key="cost.try.7700").click().run()
-    assert at.number_input(key="cost.prompt").value == 7700
+    at.button(key=cv.try_key(7700).skey).click().run()
+    assert at.number_input(key=cv.PROMPT.skey).value == 7700
     text = " ".join(html_texts(at))
     assert "Do not send it. 7,700 + 300 (reply cap) + 50 (margin) = 8,050 > 8,000 tokens: 50 over." in text
     assert at.query_params["prompt"] == "7700"
-    at.button(key="cost.try.1550").click().run()
+    at.button(key=cv.try_key(1550).skey).click().run()
     assert "Send it." in " ".join(html_texts(at))
 
 
 def test_every_input_changes_the_figures_and_the_link() -> None:
     at = run_page(PAGE, query_params=NO_PREDICT)
-    at.number_input(key="cost.per_day").set_value(5000).run()
+    at.number_input(key=cv.PER_DAY.skey).set_value(5000).run()
     assert metrics(at)["Hindi, per month"] == rupees(cost.monthly_cost(article(HI).total, articles_per_day=5000,
                                                                         days=30)) == "Rs 3,69,000"
-    at.number_input(key="cost.days").set_value(31).run()
+    at.number_input(key=cv.DAYS.skey).set_value(31).run()
     assert metrics(at)["English, per month"] == "Rs 1,34,850"
-    at.number_input(key="cost.price_in").set_value(2.0).run()
+    at.number_input(key=cv.PRICE_IN.skey).set_value(2.0).run()
     assert metrics(at)["Hindi, per article"] == "Rs 3.96"
-    at.number_input(key="cost.price_out").set_value(1.0).run()
+    at.number_input(key=cv.PRICE_OUT.skey).set_value(1.0).run()
     assert metrics(at)["English, per article"] == "Rs 1.18"
-    at.number_input(key="cost.hi_in").set_value(1275).run()
-    at.number_input(key="cost.hi_out").set_value(120).run()
+    at.number_input(key=cv.INPUT_TOKENS["hindi"].skey).set_value(1275).run()
+    at.number_input(key=cv.OUTPUT_TOKENS["hindi"].skey).set_value(120).run()
     assert metrics(at)["Hindi, per article"] == "Rs 2.67"
     assert metrics(at)["Hindi: decoding steps"] == "120"
-    at.number_input(key="cost.en_out").set_value(60).run()
+    at.number_input(key=cv.OUTPUT_TOKENS["english"].skey).set_value(60).run()
     assert metrics(at)["Hindi ÷ English, steps"] == "2.0×"
-    at.number_input(key="cost.en_in").set_value(1000).run()
+    at.number_input(key=cv.INPUT_TOKENS["english"].skey).set_value(1000).run()
     assert metrics(at)["English articles that fit"] == "7"
-    at.number_input(key="cost.cap").set_value(1000).run()
-    at.number_input(key="cost.margin").set_value(0).run()
+    at.number_input(key=cv.CAP.skey).set_value(1000).run()
+    at.number_input(key=cv.MARGIN.skey).set_value(0).run()
     assert metrics(at)["Hindi articles that fit"] == "5" and metrics(at)["English articles that fit"] == "7"
-    at.number_input(key="cost.clean").set_value(50.0).run()
+    at.number_input(key=cv.CLEAN.skey).set_value(50.0).run()
     assert metrics(at)["Hindi, per article after cleaning"] == rupees(
         cost.article_cost(cost.cleaned(1275, 50), 120, Prices(2, 1)).total)
-    at.number_input(key="cost.prompt").set_value(7000).run()
+    at.number_input(key=cv.PROMPT.skey).set_value(7000).run()
     assert "Send it. 7,000 + 1,000 (reply cap) + 0 (margin) = 8,000 ≤ 8,000" in " ".join(html_texts(at))  # just fits
-    at.number_input(key="cost.prompt").set_value(7001).run()
+    at.number_input(key=cv.PROMPT.skey).set_value(7001).run()
     assert "8,001 > 8,000 tokens: 1 over." in " ".join(html_texts(at))
     assert {k: at.query_params[k] for k in ("per_day", "days", "price_in", "hi_in", "cap", "margin", "clean")} == {
         "per_day": "5000", "days": "31", "price_in": "2.0", "hi_in": "1275", "cap": "1000", "margin": "0",
         "clean": "50.0"}
     # Back to the scenario: every number as the lesson has it.
-    at.button(key="cost.reset").click().run()
+    at.button(key=cv.RESET.skey).click().run()
     assert metrics(at)["Hindi, per month"] == "Rs 73,800"
     assert "per_day" not in at.query_params and "hi_in" not in at.query_params
 
 
 def test_a_shared_link_opens_the_same_scenario() -> None:
     at = run_page(PAGE, query_params={"predict": "0", "hi_in": "1275", "window": "4000", "large": "1"})
-    assert at.number_input(key="cost.hi_in").value == 1275 and at.number_input(key="cost.window").value == 4000
+    assert at.number_input(key=cv.INPUT_TOKENS["hindi"].skey).value == 1275 and at.number_input(key=cv.WINDOW.skey).value == 4000
     m = metrics(at)
     assert m["Hindi articles that fit"] == "2" and m["English articles that fit"] == "6"
     assert m["Hindi, per article"] == "Rs 2.24"
@@ -193,17 +195,17 @@ def test_zero_prices_and_zero_articles_are_explained() -> None:
 
 def test_odd_links_fall_back_or_clamp() -> None:
     at = run_page(PAGE, query_params={"price_in": "nan", "hi_in": "9" * 500, "window": "abc", "source": "<x>"})
-    assert at.number_input(key="cost.price_in").value == 1.0
-    assert at.number_input(key="cost.hi_in").value == 10**12  # clamped to what a widget can hold
-    assert at.number_input(key="cost.window").value == 8000
-    assert at.segmented_control(key="cost.source").value == "scenario"
+    assert at.number_input(key=cv.PRICE_IN.skey).value == 1.0
+    assert at.number_input(key=cv.INPUT_TOKENS["hindi"].skey).value == 10**12  # clamped to what a widget can hold
+    assert at.number_input(key=cv.WINDOW.skey).value == 8000
+    assert at.segmented_control(key=cv.SOURCE.skey).value == "scenario"
     assert "Hindi: Tokens per article" not in warnings(at)
 
 
 def test_token_counts_measured_on_the_parallel_set() -> None:
     at = run_page(PAGE, query_params=NO_PREDICT)
-    at.segmented_control(key="cost.source").set_value("parallel").run()
-    assert at.selectbox(key="cost.tok").value == "o200k_base"
+    at.segmented_control(key=cv.SOURCE.skey).set_value("parallel").run()
+    assert at.selectbox(key=choices.one_key(cv.PAGE).skey).value == "o200k_base"
     tok = real.load("o200k_base")
     pairs = lessons.data("parallel_en_hi")["pairs"]
     hi_rate = cost.rate(tok, [p["hi"] for p in pairs])
@@ -211,11 +213,11 @@ def test_token_counts_measured_on_the_parallel_set() -> None:
     assert md_escape(f"{hi_rate.tokens_per_word:.2f} tokens per word, so 410 words are {hi_in:,} tokens in") in main_text(at)
     assert metrics(at)["Hindi, per article"] == rupees(cost.article_cost(hi_in, hi_out, PRICES).total)
     assert metrics(at)["Hindi: decoding steps"] == f"{hi_out:,}"
-    assert not [n for n in at.number_input if n.key == "cost.hi_in"]  # measured, not typed
+    assert not [n for n in at.number_input if n.key == cv.INPUT_TOKENS["hindi"].skey]  # measured, not typed
     planning = next(df.value for df in at.dataframe if "tokens per character" in df.value.columns)
     assert planning.set_index("language").loc["Hindi", "tokens per character"] == pytest.approx(
         hi_rate.tokens_per_char)
-    at.selectbox(key="cost.tok").set_value("cl100k_base").run()
+    at.selectbox(key=choices.one_key(cv.PAGE).skey).set_value("cl100k_base").run()
     assert at.query_params["tok"] == "cl100k_base" and at.query_params["source"] == "parallel"
 
 
@@ -225,10 +227,10 @@ def test_token_counts_measured_on_your_own_text() -> None:
     tok = real.load("cl100k_base")
     per_word = tok.count(lesson4["test_hi"]) / len(lesson4["test_hi"].split())
     assert md_escape(f"{per_word:.2f} tokens per word") in main_text(at)
-    at.text_area(key="cost.hi_text").set_value("").run()
+    at.text_area(key=cv.TEXTS["hindi"].skey).set_value("").run()
     assert "Your Hindi text\\: There is no text to measure" in main_text(at)
     assert metrics(at)["Hindi, per article"] == "Rs 2.46"  # the scenario's counts meanwhile
-    at.text_area(key="cost.en_text").set_value("<b>news</b> " * 200_000).run()
+    at.text_area(key=cv.TEXTS["english"].skey).set_value("<b>news</b> " * 200_000).run()
     assert_no_exception(at)
     assert "first 200,000 characters" in main_text(at)
 
@@ -244,7 +246,7 @@ def test_the_tokenizer_note_is_for_learners_and_provenance_is_in_the_about_box()
         assert developer_word not in captions
     (about,) = [e for e in at.main.expander if e.label.startswith("About these tokenizers")]
     at = run_page(PAGE, query_params={**NO_PREDICT, "source": "parallel", "tok": "o200k_base"},
-                  session_state={"cost.about_open": True})
+                  session_state={cv.ABOUT_OPEN.skey: True})
     (about,) = [e for e in at.main.expander if e.label.startswith("About these tokenizers")]
     inside = " ".join(str(m.value) for m in about.markdown)
     assert "quicktok" in inside and "sha256" in inside.replace("\\", "")

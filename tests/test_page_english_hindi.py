@@ -11,6 +11,8 @@ import altair as alt
 import pytest
 
 import lessons
+from analyses.experiment import SCRIPTS, compression_curve, merges_by_script, mix, parallel_cost, split_by_script
+from family import real
 from tests.apptest_helpers import (
     assert_no_exception,
     button,
@@ -24,8 +26,7 @@ from tests.apptest_helpers import (
 from tests.reference_oracle import reference_token_bytes
 from tokenizer import train
 from tokenizer.reference import train_reference
-from family import real
-from analyses.experiment import SCRIPTS, compression_curve, merges_by_script, mix, parallel_cost, split_by_script
+from ui import predict
 from views import english_hindi as sv
 
 PAGE = "pages/6_English_vs_Hindi.py"
@@ -94,10 +95,10 @@ def test_opens_on_the_lessons_first_row_and_asks_before_showing_the_curves() -> 
 
 def test_the_predictions_are_judged_by_the_engine_and_reveal_the_lab() -> None:
     at = run_page(PAGE)
-    at.radio(key="predict.evh.hindi.input").set_value("goes down")
+    at.radio(key=predict.input_key(sv.questions()[0])).set_value("goes down")
     button(at, "Check").click().run()
     assert not at.slider  # one answer is not enough
-    at.radio(key="predict.evh.english.input").set_value("goes down")
+    at.radio(key=predict.input_key(sv.questions()[1])).set_value("goes down")
     button(at, "Check").click().run()
     assert_no_exception(at)
     notes = " ".join(h.value for h in at.main.get("html") if "tl-note" in h.value)
@@ -105,8 +106,8 @@ def test_the_predictions_are_judged_by_the_engine_and_reveal_the_lab() -> None:
     assert "The Hindi sentence goes from 69 tokens to 31 (6.9 → 3.1 per word)" in notes
     assert "You predicted goes down; the lab computed goes up." in notes
     assert "The English sentence goes from 13 tokens to 16" in notes
-    assert [s.key for s in at.slider] == ["evh.k", "evh.budget", "evh.step"]
-    assert at.session_state["lab.predictions"]["evh.hindi"]["right"] is True
+    assert [s.key for s in at.slider] == [sv.COPIES.skey, sv.BUDGET.skey, sv.STEP.skey]
+    assert at.session_state[predict.STORE][sv.questions()[0].key]["right"] is True
 
 
 def test_the_questions_answers_are_computed() -> None:
@@ -128,7 +129,7 @@ def test_the_lessons_table_through_the_page() -> None:
 @pytest.mark.parametrize("k", sorted(EXPECTED))
 def test_the_sliders_reproduce_each_row(k: int) -> None:
     at = revealed()
-    at.slider(key="evh.k").set_value(k).run()
+    at.slider(key=sv.COPIES.skey).set_value(k).run()
     en, hi, per_word = EXPECTED[k]
     m = metrics(at)
     assert (m["English tokens"], m["Hindi tokens"]) == (str(en), str(hi))
@@ -202,7 +203,7 @@ def test_the_curve_ends_at_the_encoding_and_never_rises() -> None:
 
 def test_dragging_the_cursor_moves_the_mark_and_the_chips() -> None:
     at = revealed()
-    at.slider(key="evh.step").set_value(40).run()
+    at.slider(key=sv.STEP.skey).set_value(40).run()
     data = charts_by_dataset(at)[2]
     tok = lab_tokenizer(1, 40)
     counts = {"English": len(tok.encode(LESSON["test_en"])), "Hindi": len(tok.encode(LESSON["test_hi"]))}
@@ -218,13 +219,13 @@ def test_dragging_the_cursor_moves_the_mark_and_the_chips() -> None:
 
 def test_a_new_budget_puts_the_cursor_at_its_end() -> None:
     at = revealed()
-    at.slider(key="evh.step").set_value(10).run()
-    at.slider(key="evh.budget").set_value(150).run()
-    assert at.slider(key="evh.step").value == 150
-    assert int(at.slider(key="evh.step").max) == 150
+    at.slider(key=sv.STEP.skey).set_value(10).run()
+    at.slider(key=sv.BUDGET.skey).set_value(150).run()
+    assert at.slider(key=sv.STEP.skey).value == 150
+    assert int(at.slider(key=sv.STEP.skey).max) == 150
     # The budget goes as far as there is anything left to merge: every word of the lesson's text is one token by then.
     textbook = train_reference(LESSON["english_block"] * 10 + LESSON["hindi_block"], 10_000, **SETTINGS)
-    assert int(at.slider(key="evh.budget").max) == len(textbook.steps)
+    assert int(at.slider(key=sv.BUDGET.skey).max) == len(textbook.steps)
 
 
 def test_a_budget_of_zero_is_bytes() -> None:
@@ -269,44 +270,44 @@ def test_the_published_findings_are_cited() -> None:
 # -- your own texts ---------------------------------------------------------------------------------------------
 def test_your_own_sentence_pair() -> None:
     at = revealed()
-    at.text_input(key="evh.en").set_value("The city is clean.").run()
-    at.text_input(key="evh.hi").set_value("शहर साफ़ है।").run()
+    at.text_input(key=sv.TEST_EN.skey).set_value("The city is clean.").run()
+    at.text_input(key=sv.TEST_HI.skey).set_value("शहर साफ़ है।").run()
     tok = lab_tokenizer(1, 100)
     m = metrics(at)
     assert (m["English tokens"], m["Hindi tokens"]) == (str(len(tok.encode("The city is clean."))),
                                                         str(len(tok.encode("शहर साफ़ है।"))))
     # The lesson's table stays the lesson's.
     assert table(at, "Hindi tokens per word").set_index("Hindi copies k").loc[10, "Hindi tokens"] == 31
-    at.text_input(key="evh.hi").set_value("   ").run()
+    at.text_input(key=sv.TEST_HI.skey).set_value("   ").run()
     assert "Type a sentence in both languages" in main_text(at)
     assert metrics(at)["Hindi tokens"] == "69"
-    at.button(key="evh.reset_pair").click().run()
-    assert at.text_input(key="evh.en").value == LESSON["test_en"]
+    at.button(key=sv.RESET_PAIR.skey).click().run()
+    assert at.text_input(key=sv.TEST_EN.skey).value == LESSON["test_en"]
 
 
 def test_your_own_training_text() -> None:
     at = revealed()
-    at.radio(key="evh.train").set_value("own").run()
-    assert at.text_area(key="evh.own_en").value == LESSON["english_block"]  # a start to edit
+    at.radio(key=sv.SOURCE.skey).set_value("own").run()
+    assert at.text_area(key=sv.OWN_EN.skey).value == LESSON["english_block"]  # a start to edit
     english, hindi = "chai is ready. the chai stall is open. ", "चाय तैयार है। चाय की दुकान खुली है। "
-    at.text_area(key="evh.own_en").set_value(english).run()
-    at.text_area(key="evh.own_hi").set_value(hindi + "\n").run()
-    at.slider(key="evh.k").set_value(3).run()
+    at.text_area(key=sv.OWN_EN.skey).set_value(english).run()
+    at.text_area(key=sv.OWN_HI.skey).set_value(hindi + "\n").run()
+    at.slider(key=sv.COPIES.skey).set_value(3).run()
     assert_no_exception(at)
-    budget = at.slider(key="evh.budget").value
-    assert budget == min(100, int(at.slider(key="evh.budget").max))
+    budget = at.slider(key=sv.BUDGET.skey).value
+    assert budget == min(100, int(at.slider(key=sv.BUDGET.skey).max))
     tok = lab_tokenizer(3, budget, english, hindi)
     m = metrics(at)
     assert (m["English tokens"], m["Hindi tokens"]) == (str(len(tok.encode(LESSON["test_en"]))),
                                                         str(len(tok.encode(LESSON["test_hi"]))))
     assert "Your own texts do not change this table" in main_text(at)
-    at.text_area(key="evh.own_hi").set_value("  ").run()
+    at.text_area(key=sv.OWN_HI.skey).set_value("  ").run()
     assert "Type a Hindi part" in main_text(at)
 
 
 def upload(at, name: str, data: bytes):
-    at.radio(key="evh.train").set_value("own").run()
-    at.file_uploader(key="evh.upload").set_value((name, data, "text/plain")).run()
+    at.radio(key=sv.SOURCE.skey).set_value("own").run()
+    at.file_uploader(key=sv.UPLOAD.skey).set_value((name, data, "text/plain")).run()
     assert_no_exception(at)
     return at
 
@@ -316,7 +317,7 @@ def test_one_file_with_both_languages() -> None:
     at = upload(revealed(), "news.txt", text.encode("utf-8"))
     english, hindi = split_by_script(text)
     assert f"From news\\.txt: {len(english)} characters of English, {len(hindi)} of Hindi." in main_text(at)
-    budget = at.slider(key="evh.budget").value
+    budget = at.slider(key=sv.BUDGET.skey).value
     tok = lab_tokenizer(1, budget, english, hindi)
     assert metrics(at)["Hindi tokens"] == str(len(tok.encode(LESSON["test_hi"])))
 
@@ -324,9 +325,9 @@ def test_one_file_with_both_languages() -> None:
 def test_uploads_that_cannot_be_used_say_why() -> None:
     at = upload(revealed(), "latin1.txt", "café au lait".encode("latin-1"))
     assert "UTF-8" in " ".join(h.value for h in at.main.get("html"))
-    at.file_uploader(key="evh.upload").set_value(("big.txt", b"a " * 600_000, "text/plain")).run()
+    at.file_uploader(key=sv.UPLOAD.skey).set_value(("big.txt", b"a " * 600_000, "text/plain")).run()
     assert "the limit is 1 MB" in " ".join(h.value for h in at.main.get("html"))
-    at.file_uploader(key="evh.upload").set_value(("only.txt", "only English here".encode(), "text/plain")).run()
+    at.file_uploader(key=sv.UPLOAD.skey).set_value(("only.txt", b"only English here", "text/plain")).run()
     assert "Type a Hindi part" in main_text(at)
     uploader = at.get("file_uploader")[0]
     assert "(up to 1 MB)" in uploader.proto.label
@@ -344,16 +345,16 @@ def test_a_long_file_is_cut_to_the_limit_with_a_note() -> None:
 # -- links, large type -------------------------------------------------------------------------------------------
 def test_a_link_with_settings_opens_everything() -> None:
     at = run_page(PAGE, query_params={"k": "10", "budget": "100", "step": "20"})
-    assert at.slider(key="evh.k").value == 10 and at.slider(key="evh.step").value == 20
+    assert at.slider(key=sv.COPIES.skey).value == 10 and at.slider(key=sv.STEP.skey).value == 20
     assert metrics(at)["Hindi tokens"] == "31"
     at = run_page(PAGE, query_params={"k": "99", "budget": "-4"})  # out of range: clamped
-    assert (at.slider(key="evh.k").value, at.slider(key="evh.budget").value) == (sv.MAX_COPIES, 0)
+    assert (at.slider(key=sv.COPIES.skey).value, at.slider(key=sv.BUDGET.skey).value) == (sv.MAX_COPIES, 0)
 
 
 def test_back_to_the_lesson() -> None:
     at = revealed({"k": "7", "budget": "30"})
-    at.button(key="evh.back").click().run()
-    assert (at.slider(key="evh.k").value, at.slider(key="evh.budget").value, at.slider(key="evh.step").value) == (1, 100, 100)
+    at.button(key=sv.BACK.skey).click().run()
+    assert (at.slider(key=sv.COPIES.skey).value, at.slider(key=sv.BUDGET.skey).value, at.slider(key=sv.STEP.skey).value) == (1, 100, 100)
 
 
 def test_large_type() -> None:

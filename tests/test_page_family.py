@@ -3,6 +3,7 @@ pipeline, a chat template's special tokens. Every widget is driven; every figure
 
 from __future__ import annotations
 
+import inspect
 import json
 import unicodedata
 
@@ -10,6 +11,12 @@ import altair as alt
 import pytest
 
 import lessons
+from family import real
+from family.chat import mistral_chat
+from family.pipeline import stages
+from family.ruletext import fmt_score
+from family.unigram import minimum_vocab, train_unigram
+from family.wordpiece import train_by_rule
 from tests.apptest_helpers import (
     assert_no_exception,
     chart_datasets,
@@ -20,14 +27,9 @@ from tests.apptest_helpers import (
     parse_chips,
     run_page,
 )
-from family import real
-from family.chat import mistral_chat
-from family.ruletext import fmt_score
-from family.pipeline import stages
-from family.unigram import minimum_vocab, train_unigram
-from family.wordpiece import train_by_rule
-from views import family as fv
+from ui import choices
 from ui.display import visible_token
+from views import family as fv
 
 PAGE = "pages/11_The_family.py"
 CHAI = lessons.presets()["chai"]
@@ -78,10 +80,10 @@ def corpus_rows(at) -> list[list[str]]:
 # -- part 1: BPE vs WordPiece ---------------------------------------------------------------------------
 def test_opens_on_the_chai_stall_before_any_merge() -> None:
     at = run_page(PAGE)
-    assert at.segmented_control(key="family.part").value == "merges"
-    assert at.selectbox(key="family.preset").value == "chai"
-    assert at.number_input(key="family.merges").value == CHAI.merges
-    assert at.slider(key="family.step").value == 0
+    assert at.segmented_control(key=fv.PART.skey).value == "merges"
+    assert at.selectbox(key=fv.PRESET.skey).value == "chai"
+    assert at.number_input(key=fv.MERGES.skey).value == CHAI.merges
+    assert at.slider(key=fv.STEP.skey).value == 0
     assert "Before merge 1 of 7" in main_text(at)
     bpe, wp = chart_rows(at)
     # Step 0 names no winner: the top pairs of each rule are marked as the top value.
@@ -96,9 +98,9 @@ def test_opens_on_the_chai_stall_before_any_merge() -> None:
 def test_next_shows_both_picks_with_the_numbers_the_engine_computed() -> None:
     bpe, wp = chai_traces()
     at = run_page(PAGE)
-    at.button(key="family.next").click().run()
+    at.button(key=fv.STEPPER.key("next").skey).click().run()
     assert_no_exception(at)
-    assert at.slider(key="family.step").value == 1 and at.query_params["step"] == "1"
+    assert at.slider(key=fv.STEP.skey).value == 1 and at.query_params["step"] == "1"
     assert merge_lines(at) == [["h", "a", "ha"], ["p", "o", "po"]]
     b, w = bpe.steps[0].winner, wp.steps[0].winner
     # The curriculum's first merge, h + a seen 11 times; its score and WordPiece's, from the engine's counts.
@@ -124,8 +126,8 @@ def test_next_shows_both_picks_with_the_numbers_the_engine_computed() -> None:
 def test_last_step_lists_both_sequences_and_the_curriculum_merges() -> None:
     bpe, wp = chai_traces()
     at = run_page(PAGE, query_params={"step": "2"})
-    at.button(key="family.last").click().run()
-    assert at.slider(key="family.step").value == 7 and at.button(key="family.next").disabled
+    at.button(key=fv.STEPPER.key("last").skey).click().run()
+    assert at.slider(key=fv.STEP.skey).value == 7 and at.button(key=fv.STEPPER.key("next").skey).disabled
     table = next(df.value for df in at.dataframe if "BPE merges" in df.value.columns)
     # Lesson 2's example D, merge by merge (the BPE side), and WordPiece's own sequence.
     assert table["BPE merges"].tolist() == ["h + a → ha", "c + ha → cha", "cha + i → chai", "p + o → po",
@@ -138,53 +140,53 @@ def test_last_step_lists_both_sequences_and_the_curriculum_merges() -> None:
     for trace in (bpe, wp):
         tokens = sum(n * len(trace.tokenizer.segment(word)) for word, n in trace.words)
         assert f"{trace.name}: the whole corpus is {tokens} tokens" in text
-    at.button(key="family.first").click().run()
-    assert at.slider(key="family.step").value == 0
-    at.slider(key="family.step").set_value(4).run()
+    at.button(key=fv.STEPPER.key("first").skey).click().run()
+    assert at.slider(key=fv.STEP.skey).value == 0
+    at.slider(key=fv.STEP.skey).set_value(4).run()
     assert merge_lines(at)[0] == ["p", "o", "po"]
-    at.button(key="family.prev").click().run()
-    assert at.slider(key="family.step").value == 3
+    at.button(key=fv.STEPPER.key("prev").skey).click().run()
+    assert at.slider(key=fv.STEP.skey).value == 3
 
 
 def test_the_numbers_expander_the_hashes_toggle_and_autoplay() -> None:
     at = run_page(PAGE, query_params={"step": "1"})
-    at.session_state["family.numbers_open"] = True  # as a click on the expander does (it reruns the page)
+    at.session_state[fv.NUMBERS_OPEN.skey] = True  # as a click on the expander does (it reruns the page)
     at.run()
     frames = [df.value for df in at.dataframe if "count(a)" in df.value.columns]
     assert len(frames) == 2
     bpe_numbers = frames[0].set_index("pair")
     assert tuple(bpe_numbers.loc["h + a", ["count(a b)", "count(a)", "count(b)"]]) == (11, 11, 21)
     assert bpe_numbers.loc["h + a", "score"] == pytest.approx(1 / 21)
-    at.toggle(key="family.hashes").set_value(True).run()
+    at.toggle(key=fv.HASHES.skey).set_value(True).run()
     assert at.query_params["hashes"] == "1"
     wp_rows = corpus_rows(at)[1]
     assert "##h" in wp_rows and wp_rows[0] == "c"
     assert "##" not in "".join(corpus_rows(at)[0])
-    at.toggle(key="family.autoplay").set_value(True).run()
+    at.toggle(key=fv.STEPPER.autoplay_key).set_value(True).run()
     assert_no_exception(at)
 
 
 def test_the_parts_switch_and_keep_their_settings() -> None:
     at = run_page(PAGE, query_params={"preset": "news", "step": "2"})
-    at.segmented_control(key="family.part").set_value("special").run()
+    at.segmented_control(key=fv.PART.skey).set_value("special").run()
     assert at.query_params["part"] == "special" and "Added by the template" in metrics(at)
-    at.segmented_control(key="family.part").set_value("merges").run()
-    assert at.selectbox(key="family.preset").value == "news" and at.slider(key="family.step").value == 2
+    at.segmented_control(key=fv.PART.skey).set_value("merges").run()
+    assert at.selectbox(key=fv.PRESET.skey).value == "news" and at.slider(key=fv.STEP.skey).value == 2
     at = run_page(PAGE, query_params={"part": "nonsense"})
-    assert at.segmented_control(key="family.part").value == "merges"
+    assert at.segmented_control(key=fv.PART.skey).value == "merges"
 
 
 def test_a_link_a_preset_change_and_the_merge_budget() -> None:
     at = run_page(PAGE, query_params={"preset": "news", "step": "99"})
-    assert at.number_input(key="family.merges").value == 3
-    assert at.slider(key="family.step").value == 3  # clamped to the last merge
-    at.selectbox(key="family.preset").set_value("readers").run()
-    assert at.slider(key="family.step").value == 0
-    assert at.number_input(key="family.merges").value == lessons.presets()["readers"].merges
-    at.number_input(key="family.merges").set_value(5).run()
+    assert at.number_input(key=fv.MERGES.skey).value == 3
+    assert at.slider(key=fv.STEP.skey).value == 3  # clamped to the last merge
+    at.selectbox(key=fv.PRESET.skey).set_value("readers").run()
+    assert at.slider(key=fv.STEP.skey).value == 0
+    assert at.number_input(key=fv.MERGES.skey).value == lessons.presets()["readers"].merges
+    at.number_input(key=fv.MERGES.skey).set_value(5).run()
     assert at.query_params["merges"] == "5" and at.query_params["preset"] == "readers"
-    assert at.slider(key="family.step").max == 5
-    at.number_input(key="family.merges").set_value(0).run()
+    assert at.slider(key=fv.STEP.skey).max == 5
+    at.number_input(key=fv.MERGES.skey).set_value(0).run()
     assert "0 merges" in main_text(at)
 
 
@@ -200,15 +202,15 @@ def test_byte_level_preset_with_hindi() -> None:
 def test_own_text_and_bad_input() -> None:
     at = run_page(PAGE, query_params={"preset": "own"})
     assert "Type or paste some text" in main_text(at)
-    at.text_area(key="family.text").input("aaab aab ab ab").run()
+    at.text_area(key=fv.TEXT.skey).input("aaab aab ab ab").run()
     assert_no_exception(at)
-    assert at.slider(key="family.step").max == 3  # aa+b... every word one token after three merges
+    assert at.slider(key=fv.STEP.skey).max == 3  # aa+b... every word one token after three merges
     tricky = "👩\u200d👩\u200d👧 chai क्षि " + "9" * 500 + " e\u0301 <b>x</b>"
-    at.text_area(key="family.text").input(tricky).run()
+    at.text_area(key=fv.TEXT.skey).input(tricky).run()
     assert_no_exception(at)
-    at.text_area(key="family.text").input("chai " * 5_000).run()  # 25,000 characters
+    at.text_area(key=fv.TEXT.skey).input("chai " * 5_000).run()  # 25,000 characters
     assert "uses the first 20,000" in main_text(at)
-    at.text_area(key="family.text").input("x").run()
+    at.text_area(key=fv.TEXT.skey).input("x").run()
     assert "no pair to merge" in main_text(at)
 
 
@@ -216,7 +218,7 @@ def test_own_text_and_bad_input() -> None:
 def test_unigram_pieces_nbest_and_samples() -> None:
     at = run_page(PAGE, query_params={"part": "unigram"})
     vocab = fv.vocab_default("chai")
-    assert at.number_input(key="family.vocab").value == vocab
+    assert at.number_input(key=fv.VOCAB.skey).value == vocab
     model = train_unigram(CHAI.corpus, vocab)
     m = metrics(at)
     assert m["Pieces asked for"] == str(vocab) and m["Pieces kept"] == str(model.vocab_size)
@@ -225,23 +227,23 @@ def test_unigram_pieces_nbest_and_samples() -> None:
     assert table["score"].tolist() == sorted(table["score"].tolist(), reverse=True)
     # The n-best list for the preset's first example, best first, each row the engine's pieces.
     word = CHAI.examples[0]
-    assert at.text_input(key="family.word").value == word
+    assert at.text_input(key=fv.WORD.skey).value == word
     best = [list(s.pieces) for s in model.nbest(word, fv.NBEST)]
     assert chip_rows(at, 'aria-label="segmentation 1') == best
     samples = [list(s.pieces) for s in model.sample(word, fv.SAMPLES, alpha=0.1, seed=1)]
     assert chip_rows(at, 'aria-label="draw 1') == samples
     assert all("".join(r).replace("▁", " ").strip() == word for r in best + samples)
     # Sample again: the next seed, in the link.
-    at.button(key="family.again").click().run()
-    assert at.number_input(key="family.seed").value == 2 and at.query_params["seed"] == "2"
-    at.select_slider(key="family.alpha").set_value(1.0).run()
+    at.button(key=fv.AGAIN.skey).click().run()
+    assert at.number_input(key=fv.SEED.skey).value == 2 and at.query_params["seed"] == "2"
+    at.select_slider(key=fv.ALPHA.skey).set_value(1.0).run()
     assert at.query_params["alpha"] == "1.0"
-    at.number_input(key="family.seed").set_value(7).run()
+    at.number_input(key=fv.SEED.skey).set_value(7).run()
     again = [list(s.pieces) for s in model.sample(word, fv.SAMPLES, alpha=1.0, seed=7)]
     assert chip_rows(at, 'aria-label="draw 1') == again and at.query_params["seed"] == "7"
-    at.button(key="family.word.1").click().run()
-    assert at.text_input(key="family.word").value == CHAI.examples[1]
-    at.text_input(key="family.word").input("xyz chai").run()
+    at.button(key=fv.word_example_key(1).skey).click().run()
+    assert at.text_input(key=fv.WORD.skey).value == CHAI.examples[1]
+    at.text_input(key=fv.WORD.skey).input("xyz chai").run()
     assert "never had" in main_text(at)
     chips = parse_chips(html_blocks(at, 'aria-label="segmentation 1')[0]).chips  # every n-best row
     unknown = [c.text for c in chips if "tl-unknown" in c.classes]
@@ -252,18 +254,18 @@ def test_unigram_vocabulary_too_small_says_what_to_do() -> None:
     least = minimum_vocab(CHAI.corpus)
     at = run_page(PAGE, query_params={"part": "unigram", "vocab": "5"})
     assert f"Ask for at least {least}" in page_text(at)
-    at.button(key="family.use_minimum").click().run()
-    assert at.number_input(key="family.vocab").value == least
+    at.button(key=fv.USE_MINIMUM.skey).click().run()
+    assert at.number_input(key=fv.VOCAB.skey).value == least
     assert metrics(at)["Pieces kept"] == str(least)
     at = run_page(PAGE, query_params={"part": "unigram", "preset": "english-hindi-fair"})
     assert_no_exception(at)
-    assert at.text_input(key="family.word").value == LESSON4["test_en"]
+    assert at.text_input(key=fv.WORD.skey).value == LESSON4["test_en"]
 
 
 # -- part 3: the pipeline --------------------------------------------------------------------------------
 def test_pipeline_for_gpt4_on_the_hindi_sentence() -> None:
     at = run_page(PAGE, query_params={"part": "pipeline"})
-    assert at.selectbox(key="family.tok").value == "cl100k_base"
+    assert at.selectbox(key=choices.one_key(fv.PAGE).skey).value == "cl100k_base"
     tok = real.load("cl100k_base")
     s = stages(tok, LESSON4["test_hi"])
     blocks = [parse_chips(b).texts for b in html_blocks(at)]
@@ -282,14 +284,14 @@ def test_pipeline_for_gpt4_on_the_hindi_sentence() -> None:
 def test_pipeline_qwen_nfc_sentencepiece_and_examples() -> None:
     at = run_page(PAGE, query_params={"part": "pipeline", "tok": "qwen3"})
     example = next(i for i, e in enumerate(lessons.examples("family")) if "\u095c" in e["text"])
-    at.button(key=f"family.ptext.{example}").click().run()
+    at.button(key=fv.ptext_example_key(example).skey).click().run()
     assert "U+095C" in main_text(at) and "U+0921 U+093C" in main_text(at)
-    at.selectbox(key="family.tok").set_value("mistral-sp-v3").run()
+    at.selectbox(key=choices.one_key(fv.PAGE).skey).set_value("mistral-sp-v3").run()
     assert "segments the whole normalised text" in main_text(at)
     assert any("▁" in t for b in html_blocks(at) for t in parse_chips(b).texts)
-    at.text_area(key="family.ptext").input("").run()
+    at.text_area(key=fv.PTEXT.skey).input("").run()
     assert "Type some text" in main_text(at)
-    at.text_area(key="family.ptext").input("x" * 3_000).run()
+    at.text_area(key=fv.PTEXT.skey).input("x" * 3_000).run()
     assert "first 2,000 characters" in main_text(at)
 
 
@@ -310,23 +312,23 @@ def test_special_tokens_of_the_chat_and_endoftext() -> None:
     tok = real.load("cl100k_base")
     assert typed.texts == [t.label for t in tok.encode_tokens("<|endoftext|>")] and len(typed.texts) == 7
     assert special.texts == ["<|endoftext|>"] and special.chips[0].id == "100257"
-    at.selectbox(key="family.stok").set_value("llama3").run()
-    assert at.selectbox(key="family.special").value == next(iter(real.load("llama3").special_tokens))
-    at.selectbox(key="family.special").set_value("<|eot_id|>").run()
+    at.selectbox(key=fv.STOK.skey).set_value("llama3").run()
+    assert at.selectbox(key=fv.SPECIAL.skey).value == next(iter(real.load("llama3").special_tokens))
+    at.selectbox(key=fv.SPECIAL.skey).set_value("<|eot_id|>").run()
     assert parse_chips(html_blocks(at)[2]).texts == ["<|eot_id|>"]
     assert at.query_params["stok"] == "llama3"
 
 
 def test_editing_the_chat() -> None:
     at = run_page(PAGE, query_params={"part": "special"})
-    at.text_input(key="family.m1").input("Bees rupaye.").run()
+    at.text_input(key=fv.MESSAGES[1].skey).input("Bees rupaye.").run()
     assert at.query_params["m1"] == "Bees rupaye."
     chat = mistral_chat([(m["role"], m["content"] if i != 1 else "Bees rupaye.") for i, m in enumerate(FAMILY["chat"])])
     assert metrics(at)["Tokens the model reads"] == str(chat.total)
-    at.text_input(key="family.m0").input(" ").run()
+    at.text_input(key=fv.MESSAGES[0].skey).input(" ").run()
     assert "Write something in every message" in main_text(at)
-    at.button(key="family.chat_reset").click().run()
-    assert at.text_input(key="family.m0").value == FAMILY["chat"][0]["content"]
+    at.button(key=fv.CHAT_RESET.skey).click().run()
+    assert at.text_input(key=fv.MESSAGES[0].skey).value == FAMILY["chat"][0]["content"]
 
 
 # -- every part in large type; charts ------------------------------------------------------------------
@@ -355,7 +357,26 @@ def test_chart_specs_are_valid_and_readable(large: bool) -> None:
 
 def test_the_pipeline_keeps_provenance_in_the_about_box() -> None:
     """The pipeline part names the real tokenizer plainly; where its data comes from is in the About box."""
-    at = run_page(PAGE, query_params={"part": "pipeline"}, session_state={"family.about_open": True})
+    at = run_page(PAGE, query_params={"part": "pipeline"}, session_state={fv.ABOUT_OPEN.skey: True})
     assert_no_exception(at)
     (about,) = [e for e in at.main.expander if e.label.startswith("About these tokenizers")]
     assert "sha256" in " ".join(str(m.value) for m in about.markdown).replace("\\", "")
+
+
+def test_the_per_step_caches_are_keyed_by_the_run_itself() -> None:
+    """The per-step caches once took a caller-made run key and skipped the trace (``_trace``): a key that did not
+    match its trace returned another run's text. They take the run (corpus, merges, corpus settings) now, so two
+    runs that differ only in their text can never share an entry."""
+    for cached in (fv.why, fv.corpus_html, fv.corpus_tokens):
+        assert not [name for name in inspect.signature(cached).parameters if name.startswith("_")], cached
+    first, second = fv.Run("aaab aab ab ab", 3, "own"), fv.Run("xxxy xxy xy xy", 3, "own")
+    assert fv.why(first, "count", 1) != fv.why(second, "count", 1)
+    assert fv.why(second, "count", 1).startswith("x + y is seen 4 times")  # xy is in all four words
+    own = fv.settings_for("own")
+    for run, other in ((first, second), (second, first)):
+        for rule in ("count", "score"):
+            trace = train_by_rule(run.corpus, run.merges, rule=rule, **own)
+            tok = trace.tokenizer
+            assert fv.corpus_tokens(run, rule, 1) == sum(n * len(tok.segment(w, 1)) for w, n in trace.words)
+            assert fv.corpus_html(run, rule, 2, 5) != fv.corpus_html(other, rule, 2, 5)
+

@@ -3,13 +3,16 @@ pages, progress files, classroom mode, generated practice."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from lessons.course import course
 from lessons.exercises import compute
 from lessons.progress import LESSON_EXERCISE, QuestionId, to_json
 from tests.apptest_helpers import assert_no_exception, button, main_text, page_text, run_page
+from ui import predict
+from views import lessons as lv
+from views import lessons_page as lp
+from views import progress
 
 PAGE = "pages/12_Lessons.py"
 
@@ -25,12 +28,12 @@ def lesson_page(lesson_id: str, **params):
 
 def test_opens_on_the_first_lesson_with_its_list_and_progress() -> None:
     at = run_page(PAGE)
-    assert at.session_state["lessons.lesson"] == "why-tokens"
-    picks = [b for b in at.button if (b.key or "").startswith("lessons.pick.")]
+    assert at.session_state[lp.LESSON.skey] == "why-tokens"
+    picks = [b for b in at.button if (b.key or "").startswith(lp.pick_key("").skey)]
     assert len(picks) == 9 and picks[0].label.startswith("1. Why tokens") and picks[0].label.endswith("0/4")
     picks[1].click().run()
-    assert at.session_state["lessons.lesson"] == "bpe-training" and at.query_params["lesson"] == "bpe-training"
-    at.button(key="lessons.pick.why-tokens").click().run()
+    assert at.session_state[lp.LESSON.skey] == "bpe-training" and at.query_params["lesson"] == "bpe-training"
+    at.button(key=lp.pick_key("why-tokens").skey).click().run()
     text = page_text(at)
     assert "By the end you can:" in text and "Key points" in main_text(at)
     tries = [link.proto for link in at.main.get("page_link") if link.proto.page == "Tokenize_anything"]
@@ -94,7 +97,7 @@ def test_each_kind_answered_right_and_wrong(lesson_id: str, exercise_id: str, wr
     exercise_box(at, number).click().run()
     shown = page_text(at)
     assert "Right" in shown and "A retry" in shown
-    assert at.session_state["lab.predictions"][f"lesson:{exercise.key}"]["right"] is False
+    assert at.session_state[predict.STORE][f"lesson:{exercise.key}"]["right"] is False
 
 
 def test_score_survives_a_page_switch() -> None:
@@ -107,7 +110,7 @@ def test_score_survives_a_page_switch() -> None:
     assert_no_exception(at)
     at.switch_page(PAGE).run()
     assert "Your score: 1 right of 1 answer" in main_text(at)
-    assert at.button(key="lessons.pick.bpe-training").label.endswith("1/7")
+    assert at.button(key=lp.pick_key("bpe-training").skey).label.endswith("1/7")
     assert "Right! You predicted h + a." in page_text(at)  # the answer is still shown
 
 
@@ -115,14 +118,14 @@ def test_progress_file_loads_back_and_a_bad_one_is_refused() -> None:
     at = lesson_page("bpe-training")
     qid = QuestionId.of(LESSON_EXERCISE, lesson="bpe-training", exercise="chai-first-merge")
     saved = to_json({qid.key: {"guess": "h + a", "right": True, "scope": "bpe-training", "id": qid}})
-    at.file_uploader(key="lessons.load").set_value(("progress.json", saved.encode(), "application/json")).run()
+    at.file_uploader(key=progress.load_key(lp.PAGE).skey).set_value(("progress.json", saved.encode(), "application/json")).run()
     assert_no_exception(at)
     assert "1 answer added: 1 of 1 right" in page_text(at)
     assert "Your score: 1 right of 1 answer" in main_text(at)
-    at.file_uploader(key="lessons.load").set_value(("evil.json", b'{"format": "x"}', "application/json")).run()
+    at.file_uploader(key=progress.load_key(lp.PAGE).skey).set_value(("evil.json", b'{"format": "x"}', "application/json")).run()
     text = page_text(at)
     assert "was not loaded: This is not a progress file" in text and "Your current progress is kept" in text
-    assert at.session_state["lab.predictions"]["lesson:bpe-training:chai-first-merge"]["right"] is True
+    assert at.session_state[predict.STORE]["lesson:bpe-training:chai-first-merge"]["right"] is True
 
 
 def test_downloads_are_offered() -> None:
@@ -135,16 +138,16 @@ def test_classroom_mode_shows_one_part_per_click() -> None:
     at = lesson_page("bpe-training", classroom="1")
     assert at.session_state["_large_type_store"] is True  # classroom mode comes with large type
     assert "Part 1 of" in main_text(at) and "By the end you can:" in page_text(at)
-    at.button(key="lessons.next").click().run()
+    at.button(key=lp.STEPPER.key("next").skey).click().run()
     assert "Part 2 of" in main_text(at) and "The algorithm" in main_text(at)
-    at.button(key="lessons.last").click().run()
+    at.button(key=lp.STEPPER.key("last").skey).click().run()
     assert "Key points" in main_text(at)
     assert at.query_params["classroom"] == "1" and at.query_params["lesson"] == "bpe-training"
     assert not at.get("download_button")  # fewer controls in class
 
 
 def test_generated_practice() -> None:
-    at = run_page(PAGE, session_state={"lessons.practice_open": True})
+    at = run_page(PAGE, session_state={lp.PRACTICE_OPEN.skey: True})
     assert_no_exception(at)
     prompts = [m.value for m in at.main.get("markdown") if "which pair does merge" in str(m.value)
                or "how many tokens is" in str(m.value)]
@@ -155,7 +158,7 @@ def test_generated_practice() -> None:
 
 def test_bad_link_falls_back_to_the_first_lesson() -> None:
     at = run_page(PAGE, query_params={"lesson": "nope"})
-    assert at.session_state["lessons.lesson"] == "why-tokens"
+    assert at.session_state[lp.LESSON.skey] == "why-tokens"
 
 
 def test_a_number_feedback_says_1_code_point_not_1_code_points() -> None:
@@ -164,7 +167,7 @@ def test_a_number_feedback_says_1_code_point_not_1_code_points() -> None:
     exercise = next(e for e in lesson.exercises if e.id == "ki-code-points")
     truth = compute(exercise.op, exercise.args).answer
     at = lesson_page(lesson.id)
-    at.number_input(key=f"predict.lesson:{exercise.key}.input").set_value(1).run()
+    at.number_input(key=predict.input_key(lv.question(exercise))).set_value(1).run()
     exercise_box(at, lesson.exercises.index(exercise) + 1).click().run()
     shown = page_text(at)
     assert f"Not this time. You predicted 1 code point; the lab computed {truth} code points." in shown
@@ -177,7 +180,7 @@ def test_the_tied_wordpiece_pair_is_right_and_the_feedback_names_the_tie() -> No
     lesson = course().lesson("the-family")
     exercise = next(e for e in lesson.exercises if e.id == "wordpiece-first")
     at = lesson_page(lesson.id)
-    at.radio(key=f"predict.lesson:{exercise.key}.input").set_value("m + o").run()
+    at.radio(key=predict.input_key(lv.question(exercise))).set_value("m + o").run()
     exercise_box(at, lesson.exercises.index(exercise) + 1).click().run()
     shown = page_text(at)
     assert "Right: m + o ties with the lab's pick, p + o." in shown

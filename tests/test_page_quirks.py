@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, parse_chips, run_page
-from family import real
 from analyses.numbers import indian, international
 from analyses.quirks import FORMATS, format_variants, join_counts, pieces_starting_with_mark, records_from_csv
+from family import real
+from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, parse_chips, run_page
+from ui import choices
 from ui.display import visible_token
+from views import quirks as qv
 
 PAGE = "pages/10_Quirks.py"
 C = lessons.content("quirks")
@@ -44,7 +46,7 @@ def labels(name: str, text: str) -> list[str]:
 
 def test_default_tab_spaces_shows_different_tokens_at_the_start_and_after_a_space() -> None:
     at = run_page(PAGE)
-    assert at.multiselect(key="quirks.toks_list").value == list(GPT)
+    assert at.multiselect(key=choices.many_key(qv.PAGE).skey).value == list(GPT)
     assert [t.label for t in at.tabs] == [C[s]["tab"] for s in ("spaces", "case", "join", "formatting", "numbers",
                                                                 "letters", "presplit")]
     word = C["spaces"]["word"]
@@ -61,7 +63,7 @@ def test_default_tab_spaces_shows_different_tokens_at_the_start_and_after_a_spac
 
 def test_editing_the_word_goes_in_the_link() -> None:
     at = run_page(PAGE)
-    at.text_input(key="quirks.space_word").set_value("mango").run()
+    at.text_input(key=qv.SPACE_WORD.skey).set_value("mango").run()
     assert at.query_params["space_word"] == "mango"
     assert texts(chip_rows(at)[1]) == labels("cl100k_base", " mango")
 
@@ -82,7 +84,7 @@ def test_joining_predict_then_reveal() -> None:
     j = join_counts(TOKS["cl100k_base"], [a, b])
     assert j.total < j.sum_of_parts
     at = open_tab("Joining")
-    assert at.toggle(key="quirks.predict").value is True
+    assert at.toggle(key=qv.JOIN_PREDICT.skey).value is True
     assert f"first text is {j.counts[0]} tokens and the second {j.counts[1]} tokens" in main_text(at)
     assert "hidden until you predict" in main_text(at)
     assert len(chip_rows(at)) == 4  # the parts only, for each tokenizer
@@ -104,7 +106,7 @@ def test_joining_without_predicting_and_with_nothing_to_merge() -> None:
     at = open_tab("Joining", predict="0", a="Thick fog", b=" closed schools")
     assert at.query_params["predict"] == "0"
     assert "the same here" in main_text(at)
-    at.text_area(key="quirks.b").set_value("").run()
+    at.text_area(key=qv.JOIN_B.skey).set_value("").run()
     assert "Type something in both boxes" in main_text(at)
 
 
@@ -118,7 +120,7 @@ def test_formatting_table_is_measured() -> None:
     counts = [TOKS["cl100k_base"].count(v) for v in variants.values()]
     assert counts == sorted(counts)  # CSV < compact < indented < escaped
     assert "in every one of the 5 records" in main_text(at)
-    at.segmented_control(key="quirks.fmt").set_value("csv").run()
+    at.segmented_control(key=qv.FORMAT.skey).set_value("csv").run()
     assert at.query_params["fmt"] == "csv"
     assert len(chip_rows(at)[0]) == TOKS["cl100k_base"].count(variants["csv"])
 
@@ -163,7 +165,7 @@ def test_numbers_three_writings_measured() -> None:
 
 def test_numbers_every_real_tokenizers_rule_when_opened() -> None:
     at = open_tab("Numbers")
-    at.session_state["quirks.rules_open"] = True
+    at.session_state[qv.RULES_OPEN.skey] = True
     at.run()
     table = at.dataframe[0].value
     rules = dict(zip(table["tokenizer"], table["its digit rule"]))
@@ -175,14 +177,14 @@ def test_numbers_every_real_tokenizers_rule_when_opened() -> None:
                                                 ("1" * 5000, "up to 2,000")])
 def test_numbers_bad_input(number: str, expect: str) -> None:
     at = open_tab("Numbers")
-    at.text_input(key="quirks.number").set_value(number).run()
+    at.text_input(key=qv.NUMBER.skey).set_value(number).run()
     assert_no_exception(at)
     assert expect in main_text(at)
 
 
 def test_a_500_digit_number() -> None:
     at = open_tab("Numbers")
-    at.text_input(key="quirks.number").set_value("7" * 500).run()
+    at.text_input(key=qv.NUMBER.skey).set_value("7" * 500).run()
     assert_no_exception(at)
     assert "first 120 shown" in page_text(at)  # a long number: the start of each row is drawn, all is counted
     assert "500 groups (first 120 shown)" in page_text(at)
@@ -196,7 +198,7 @@ def test_letters_strawberry() -> None:
     rows = chip_rows(at)
     assert [c.text for c in rows[0] if c.highlighted] == ["str", "berry"]
     assert texts(rows[1]) == ["·strawberry"]  # after a space, GPT-4 reads one token
-    at.text_input(key="quirks.letter").set_value("").run()
+    at.text_input(key=qv.LETTER.skey).set_value("").run()
     assert "Type a word and a letter" in main_text(at)
 
 
@@ -217,17 +219,17 @@ def test_presplit_cl100k_breaks_at_vowel_signs_and_o200k_does_not() -> None:
 
 def test_too_long_inputs_are_refused_politely() -> None:
     at = run_page(PAGE)
-    at.text_input(key="quirks.space_word").set_value("x" * 1_000_000).run()
+    at.text_input(key=qv.SPACE_WORD.skey).set_value("x" * 1_000_000).run()
     assert_no_exception(at)
     assert "1,000,000 characters" in main_text(at)
     at = open_tab("Pre-split")
-    at.text_area(key="quirks.sentence").set_value("घ" * 10_000).run()
+    at.text_area(key=qv.SENTENCE.skey).set_value("घ" * 10_000).run()
     assert "up to 5,000 characters" in main_text(at)
 
 
 def test_no_tokenizer_and_large_type() -> None:
     at = run_page(PAGE)
-    at.multiselect(key="quirks.toks_list").set_value([]).run()
+    at.multiselect(key=choices.many_key(qv.PAGE).skey).set_value([]).run()
     assert "Pick at least one tokenizer" in main_text(at)
     big = run_page(PAGE, query_params={"large": "1", "quirk": "Numbers", "toks": "cl100k_base,o200k_base,qwen3"})
     assert_no_exception(big)
@@ -236,8 +238,8 @@ def test_no_tokenizer_and_large_type() -> None:
 
 def test_a_link_opens_the_same_tab_and_texts() -> None:
     at = open_tab("Letters", word="Mississippi", letter="s")
-    assert at.text_input(key="quirks.word").value == "Mississippi"
+    assert at.text_input(key=qv.WORD.skey).value == "Mississippi"
     assert "holds `s` **4 times**" in main_text(at)
-    at.session_state["quirks.quirk"] = "Spaces"
+    at.session_state[qv.TAB.skey] = "Spaces"
     at.run()
     assert "quirk" not in at.query_params and at.query_params["word"] == "Mississippi"

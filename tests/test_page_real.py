@@ -6,11 +6,12 @@ import altair as alt
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, chart_datasets, chart_spec, main_text, run_page
-from family import real
 from analyses.measure import premium
-from ui import premium as pv
+from family import real
+from tests.apptest_helpers import assert_no_exception, chart_datasets, chart_spec, main_text, run_page
 from ui import choices
+from ui import premium as pv
+from views import real as rv
 
 PAGE = "pages/5_Real_tokenizers.py"
 LESSON4 = lessons.data("lesson4_english_hindi")
@@ -27,8 +28,8 @@ def chart_data(at):
 
 def test_opens_on_the_lesson_4_pair_with_every_real_tokenizer() -> None:
     at = run_page(PAGE)
-    assert at.text_area(key="real.en").value == LESSON4["test_en"]
-    assert at.text_area(key="real.hi").value == LESSON4["test_hi"]
+    assert at.text_area(key=rv.ENGLISH.skey).value == LESSON4["test_en"]
+    assert at.text_area(key=rv.HINDI.skey).value == LESSON4["test_hi"]
     rows = table(at).set_index("tokenizer")
     # The curriculum's figures, computed by the real tokenizers.
     assert (rows.loc["GPT-4 (cl100k_base)", "English"], rows.loc["GPT-4 (cl100k_base)", "Hindi"]) == (11, 47)
@@ -66,8 +67,22 @@ def test_own_pair_and_a_lab_tokenizer() -> None:
     rows = table(at).set_index("tokenizer")
     assert list(rows.index) == ["English + Hindi news: 10 Hindi copies", "GPT-4 (cl100k_base)", pv.UTF8, pv.CHARS]
     assert (rows.loc[pv.UTF8, "English"], rows.loc[pv.UTF8, "Hindi"]) == (len(b"The news."), len("खबर।".encode()))
-    at.button(key="real.reset").click().run()
-    assert at.text_area(key="real.en").value == LESSON4["test_en"]
+    at.button(key=rv.RESET.skey).click().run()
+    assert at.text_area(key=rv.ENGLISH.skey).value == LESSON4["test_en"]
+
+
+def test_a_page_that_stops_early_still_links_to_what_is_on_screen() -> None:
+    """The page stops when a box is empty or no tokenizer is picked; what the learner typed still goes into the
+    address (published however the page ends)."""
+    at = run_page(PAGE)
+    at.text_area(key=rv.ENGLISH.skey).set_value("").run()
+    at.text_area(key=rv.HINDI.skey).set_value("खबर।").run()
+    assert "Type a sentence in both boxes" in main_text(at)
+    assert at.query_params["hi"] == "खबर।" and at.query_params["en"] == ""
+    at.text_area(key=rv.ENGLISH.skey).set_value("The news.").run()
+    at.multiselect(key=choices.many_key(rv.PAGE).skey).set_value([]).run()
+    assert "Pick at least one tokenizer" in main_text(at)
+    assert at.query_params["en"] == "The news." and at.query_params["toks"] == ""
 
 
 def test_empty_or_awkward_text() -> None:
@@ -79,7 +94,7 @@ def test_empty_or_awkward_text() -> None:
 
 
 def test_the_tokens_can_be_seen() -> None:
-    at = run_page(PAGE, query_params={"toks": "o200k_base"}, session_state={"real.tokens_open": True})
+    at = run_page(PAGE, query_params={"toks": "o200k_base"}, session_state={rv.TOKENS_OPEN.skey: True})
     text = main_text(at)
     assert "GPT\\-4o \\(o200k\\_base\\)**, Hindi: 15 tokens" in text
 
@@ -95,7 +110,7 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
     choices._load_real.clear()
     monkeypatch.setattr(real, "load", load)
     try:
-        at = run_page(PAGE, session_state={"real.about": True})
+        at = run_page(PAGE, session_state={rv.ABOUT_OPEN.skey: True})
         warnings = " ".join(w.value for w in at.main.get("warning"))
         assert "hash check" in warnings
         rows = table(at).set_index("tokenizer")

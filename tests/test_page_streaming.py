@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 import lessons
+from analyses.measure import measure
+from analyses.stream import partial_count, so_far, stream_tokens
+from family import real
 from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, plain, run_page
 from tests.reference_oracle import not_text_alone, reference_token_bytes
 from tokenizer import hex_bytes, train
-from family import real
-from analyses.measure import measure
-from analyses.stream import partial_count, so_far, stream_tokens
-from views import streaming
+from ui import choices
 from ui.display import md_escape
+from views import streaming
 
 PAGE = "pages/9_Streaming.py"
 HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
@@ -44,8 +47,8 @@ def current(at) -> str:
 
 def test_default_states_the_lesson6_figure_computed(k1) -> None:
     at = run_page(PAGE)
-    assert at.selectbox(key="stream.tok").value == "english-hindi"
-    assert at.text_area(key="stream.text").value == HINDI
+    assert at.selectbox(key=choices.one_key(streaming.PAGE).skey).value == "english-hindi"
+    assert at.text_area(key=streaming.TEXT.skey).value == HINDI
     events = stream_tokens(k1.encode_tokens(HINDI))
     partial, total = partial_count(events), len(events)
     # The same figure from an independent source, the textbook trainer (the curriculum: "most of the 69").
@@ -53,7 +56,7 @@ def test_default_states_the_lesson6_figure_computed(k1) -> None:
     textbook = reference_token_bytes(preset.corpus, preset.merges, HINDI, **preset.train_kwargs())
     assert (partial, total) == (sum(map(not_text_alone, textbook)), len(textbook))
     assert f"**{partial} of {total} tokens" in main_text(at)
-    assert at.slider(key="stream.step").value == 0 and at.slider(key="stream.step").max == total
+    assert at.slider(key=streaming.STEP.skey).value == 0 and at.slider(key=streaming.STEP.skey).max == total
     assert panels(at) == ("nothing yet", "nothing yet")
     assert "Press **Next**" in main_text(at)
 
@@ -62,7 +65,7 @@ def test_stepping_shows_marks_where_tokens_are_partial_and_held_bytes(k1) -> Non
     events = stream_tokens(k1.encode_tokens(HINDI))
     at = run_page(PAGE)
     for k in range(1, 13):
-        at.button(key="stream.next").click().run()
+        at.button(key=streaming.STEPPER.key("next").skey).click().run()
         assert_no_exception(at)
         event = events[k - 1]
         now = so_far(events, k)
@@ -76,21 +79,21 @@ def test_stepping_shows_marks_where_tokens_are_partial_and_held_bytes(k1) -> Non
         expected = now.text + (f" holding {hex_bytes(now.held)}" if now.held else "")
         assert careful == (" ".join(expected.split()) or "nothing yet")
     assert at.query_params["step"] == "12"
-    at.button(key="stream.first").click().run()
-    assert at.slider(key="stream.step").value == 0
+    at.button(key=streaming.STEPPER.key("first").skey).click().run()
+    assert at.slider(key=streaming.STEP.skey).value == 0
 
 
 def test_the_end_gives_back_the_text_exactly(k1) -> None:
     at = run_page(PAGE, query_params={"step": "1"})
     assert "holding E0 A4" in panels(at)[1]  # घ is E0 A4 98: the first token holds two of its bytes
-    at.button(key="stream.last").click().run()
+    at.button(key=streaming.STEPPER.key("last").skey).click().run()
     naive, careful = panels(at)
     assert careful == HINDI
     events = stream_tokens(k1.encode_tokens(HINDI))
     assert marks_in_naive(at) == so_far(events, len(events)).marks > 0
     success = " ".join(s.value for s in at.main.get("success"))
     assert "gave back the text exactly" in success and f"for the {partial_count(events)} tokens" in success
-    assert at.button(key="stream.next").disabled
+    assert at.button(key=streaming.STEPPER.key("next").skey).disabled
 
 
 def test_the_token_row_highlights_the_current_token(k1) -> None:
@@ -108,9 +111,9 @@ def test_the_token_row_highlights_the_current_token(k1) -> None:
 def test_predict_first_hides_the_token_until_answered(k1) -> None:
     events = stream_tokens(k1.encode_tokens(HINDI))
     at = run_page(PAGE)
-    at.toggle(key="stream.predict").set_value(True).run()
-    assert at.toggle(key="stream.autoplay").disabled
-    at.button(key="stream.next").click().run()
+    at.toggle(key=streaming.PREDICT.skey).set_value(True).run()
+    assert at.toggle(key=streaming.STEPPER.autoplay_key).disabled
+    at.button(key=streaming.STEPPER.key("next").skey).click().run()
     assert at.query_params["predict"] == "1"
     assert current(at) == ""  # token 1 is hidden until the learner answers
     assert panels(at) == ("nothing yet", "nothing yet")
@@ -124,7 +127,7 @@ def test_predict_first_hides_the_token_until_answered(k1) -> None:
     assert "Not this time" in text and "E0 A4" in text
     assert "holding E0 A4" in panels(at)[1]  # revealed
     # Token 2 completes घ: the question says what is held.
-    at.button(key="stream.next").click().run()
+    at.button(key=streaming.STEPPER.key("next").skey).click().run()
     assert "holding E0 A4" in main_text(at)
     at.radio[0].set_value(streaming.BROKEN).run()
     button(at, "Check").click().run()
@@ -135,13 +138,13 @@ def test_predict_first_hides_the_token_until_answered(k1) -> None:
 def test_examples_and_url_state() -> None:
     at = run_page(PAGE, query_params={"step": "3"})
     labels = [e["label"] for e in lessons.examples("stream")]
-    at.button(key=f"stream.example.{labels.index('खबर')}").click().run()
-    assert at.text_area(key="stream.text").value == "खबर"
-    assert at.slider(key="stream.step").value == 0
+    at.button(key=streaming.example_key(labels.index('खबर')).skey).click().run()
+    assert at.text_area(key=streaming.TEXT.skey).value == "खबर"
+    assert at.slider(key=streaming.STEP.skey).value == 0
     assert at.query_params["text"] == "खबर"
     # A shared link opens the same view.
     again = run_page(PAGE, query_params={"text": "खबर", "step": "2", "tok": "english-hindi"})
-    assert again.slider(key="stream.step").value == 2
+    assert again.slider(key=streaming.STEP.skey).value == 2
     assert "Token 2 of" in plain(current(again))
 
 
@@ -178,28 +181,28 @@ def test_a_character_model_never_breaks_a_character() -> None:
 )
 def test_bad_and_odd_input(text: str, expect: str) -> None:
     at = run_page(PAGE, query_params={"step": "999"})
-    at.text_area(key="stream.text").set_value(text).run()
+    at.text_area(key=streaming.TEXT.skey).set_value(text).run()
     assert_no_exception(at)
     assert expect in main_text(at)
 
 
 def test_a_1mb_paste_is_refused_politely() -> None:
     at = run_page(PAGE)
-    at.text_area(key="stream.text").set_value("घ" * 400_000).run()
+    at.text_area(key=streaming.TEXT.skey).set_value("घ" * 400_000).run()
     assert_no_exception(at)
     assert "1.2 MB" in main_text(at) and "up to 1 MB" in main_text(at)
 
 
 def test_a_long_text_streams_its_first_tokens_and_counts_all() -> None:
     at = run_page(PAGE)
-    at.text_area(key="stream.text").set_value(HINDI * 10).run()
+    at.text_area(key=streaming.TEXT.skey).set_value(HINDI * 10).run()
     assert "Streaming the first 300 of 690 tokens" in main_text(at)
-    assert at.slider(key="stream.step").max == 300
+    assert at.slider(key=streaming.STEP.skey).max == 300
 
 
 def test_whitespace_only_with_a_whitespace_model() -> None:
     at = run_page(PAGE, query_params={"tok": "chai"})
-    at.text_area(key="stream.text").set_value("   ").run()
+    at.text_area(key=streaming.TEXT.skey).set_value("   ").run()
     assert "makes no tokens" in main_text(at)
 
 
@@ -223,8 +226,20 @@ def test_a_production_tokenizer_has_its_provenance_in_the_about_box() -> None:
     about = [e for e in run_page(PAGE, query_params={"tok": "cl100k_base"}).main.expander
              if e.label.startswith("About these tokenizers")]
     assert len(about) == 1
-    opened = run_page(PAGE, query_params={"tok": "cl100k_base"}, session_state={"stream.about_open": True})
+    opened = run_page(PAGE, query_params={"tok": "cl100k_base"}, session_state={streaming.ABOUT_OPEN.skey: True})
     (about,) = [e for e in opened.main.expander if e.label.startswith("About these tokenizers")]
     assert "cl100k" in " ".join(str(m.value) for m in about.markdown)
     lab = run_page(PAGE)
     assert not [e for e in lab.main.expander if e.label.startswith("About these tokenizers")]
+
+
+def test_the_events_cache_is_keyed_by_everything_it_depends_on() -> None:
+    """The events cache once skipped its tokens (``_tokens``): a caller passing another text's tokens under this
+    key got them back for every learner. It reads the tokens itself now, so two texts never share an entry."""
+    assert not [name for name in inspect.signature(streaming._events).parameters if name.startswith("_")]
+    cl100k = real.load("cl100k_base")
+    for text in ("नमस्ते", "hello", HINDI):
+        enc, events = streaming.events_for("cl100k_base", text, 300)
+        assert events == tuple(stream_tokens(cl100k.encode_tokens(text, limit=300)))
+        assert enc.measure.tokens == len(cl100k.encode(text))
+

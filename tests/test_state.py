@@ -15,6 +15,7 @@ from lessons.course import course
 from tests.apptest_helpers import assert_no_exception, run_page
 from ui.display import md_escape
 from ui.links import page_path
+from views import lessons_page as lp
 
 TRAIN = "pages/1_Train_step_by_step.py"
 TOKENIZE = "pages/2_Tokenize_anything.py"
@@ -117,13 +118,13 @@ def test_a_link_drops_what_was_kept_for_settings_it_does_not_name() -> None:
 
 def test_lessons_link_opens_its_lesson_whatever_was_viewed_last() -> None:
     at = run_page(LESSONS, query_params={"lesson": "english-vs-hindi"})
-    at.button(key="lessons.pick.bytes-per-character").click().run()
-    assert at.session_state["lessons.lesson"] == "bytes-per-character"
+    at.button(key=lp.pick_key("bytes-per-character").skey).click().run()
+    assert at.session_state[lp.LESSON.skey] == "bytes-per-character"
     go(at, "pages/10_Quirks.py")
     back = next(link for link in links(at) if link.label.startswith("In the lessons"))
     assert dict(parse_qsl(back.query_string))["lesson"] == "quirks"
     follow(at, back)
-    assert at.session_state["lessons.lesson"] == "quirks"
+    assert at.session_state[lp.LESSON.skey] == "quirks"
 
 
 def _back_link(at):
@@ -156,7 +157,7 @@ def test_in_classroom_mode_the_back_link_names_the_part() -> None:
                                                  "classroom": "1"}
     assert "part 7" in back.label
     follow(at, back)
-    assert (at.session_state["lessons.lesson"], at.session_state["lessons.step"]) == ("bpe-training", 6)
+    assert (at.session_state[lp.LESSON.skey], at.session_state[lp.LESSON_STEP.skey]) == ("bpe-training", 6)
 
 
 def test_a_lesson_part_in_classroom_mode_is_where_its_links_come_from() -> None:
@@ -165,8 +166,8 @@ def test_a_lesson_part_in_classroom_mode_is_where_its_links_come_from() -> None:
         tries = [link for link in links(at) if link.page == "Train_step_by_step"]
         if tries:
             break
-        at.button(key="lessons.next").click().run()
-    step = at.session_state["lessons.step"]
+        at.button(key=lp.STEPPER.key("next").skey).click().run()
+    step = at.session_state[lp.LESSON_STEP.skey]
     assert tries and all(dict(parse_qsl(t.query_string))["from"] == f"bpe-training.{step}" for t in tries)
 
 

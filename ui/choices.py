@@ -21,7 +21,6 @@ check) is reported by name and reason; every other tokenizer keeps working.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -36,6 +35,8 @@ from analyses.measure import Measure, measure
 from tokenizer.pretokenize import pattern_words
 from ui import state
 from ui.display import md_code, md_escape, plural
+from lessons.progress import TOKENIZE_COUNT, QuestionId
+from ui.predict import Question
 from ui.training import preset_trace
 from ui.uploads import MODEL_UPLOAD_MB, forget_upload, uploaded_bytes, uploaded_file
 
@@ -271,7 +272,7 @@ def keep_session_model(tok: Tokenizer, title: str, *, source: str, counts: Seque
                 models[key] = models.pop(key)  # but it is the newest now (the oldest go first)
                 return key
     text = tokenizer_to_json(tok)
-    key = SESSION_PREFIX + (ident or hashlib.sha1(text.encode("utf-8")).hexdigest())[:12]
+    key = SESSION_PREFIX + (ident[:12] if ident else state.digest(text, length=12))
     models.pop(key, None)
     models[key] = {"title": title, "json": text, "source": source, "counts": list(counts), "weight": weight}
     _built.put(text, tok, weight)
@@ -335,6 +336,21 @@ def _param(page: str, name: str, default: str) -> state.Param:
     return state.Param(page, name, default, max_len=400)
 
 
+def one_key(page: str) -> state.Key:
+    """The key of :func:`pick_one`'s select box on ``page`` (its ``?tok=``)."""
+    return state.Key(page, "tok")
+
+
+def many_key(page: str) -> state.Key:
+    """The key of :func:`pick_many`'s multiselect on ``page`` (its list; the URL keeps ``?toks=``)."""
+    return state.Key(page, "toks_list")
+
+
+def upload_key(page: str) -> state.Key:
+    """The key of the model uploader beside a picker on ``page``."""
+    return state.Key(page, "upload")
+
+
 def _take_upload(page: str, upload_key: str) -> str | None:
     """Read the file in the uploader, keep its model for the session and let the file go; returns the model's key,
     or None (the reason waits in the session for the page to show). A refused file leaves nothing behind."""
@@ -363,9 +379,9 @@ def _upload_into_choice(page: str, upload_key: str, choice_key: str) -> None:
 def _upload(page: str, choice_key: str) -> None:
     """The model uploader; a good file becomes a model of the session, chosen in the picker."""
     uploaded_bytes(
-        "Model file (.json from the Train page)", key=f"{page}.upload", types=["json"], limit_mb=MODEL_UPLOAD_MB,
+        "Model file (.json from the Train page)", key=upload_key(page).skey, types=["json"], limit_mb=MODEL_UPLOAD_MB,
         help="On the Train page, train a model and download it as JSON; upload that file here.",
-        on_change=_upload_into_choice, args=(page, f"{page}.upload", choice_key),
+        on_change=_upload_into_choice, args=(page, upload_key(page).skey, choice_key),
     )
     error = st.session_state.pop(f"{page}._upload_error", None)
     if error:
@@ -385,7 +401,7 @@ def pick_one(
     The choice is kept in the URL as ``?tok=``. A tokenizer that cannot be used is reported and
     ``None`` returned (the page says what to do next).
     """
-    param = _param(page, "tok", default)
+    param = _param(page, one_key(page).name, default)
     options = [e.key for e in entries(kinds)] + ([UPLOAD] if upload else [])
     linked = st.query_params.get(param.name)
     if param.skey not in st.session_state and linked is not None and linked not in options:
@@ -438,7 +454,7 @@ def pick_many(
     """
     options = [e.key for e in entries(kinds)]
     param = _param(page, "toks", ",".join(k for k in default if k in options))
-    skey = f"{page}.toks_list"
+    skey = many_key(page).skey
     if skey not in st.session_state:
         if param.name not in st.query_params and "tok" in st.query_params:  # an older link: one tokenizer
             st.query_params[param.name] = st.query_params.get("tok")
@@ -459,8 +475,8 @@ def pick_many(
     state.publish([param])
     if upload:
         with st.expander("Add a model of yours: the .json file the Train page downloads", icon=":material/upload_file:"):
-            uploaded_bytes("Model file", key=f"{page}.upload", types=["json"], limit_mb=MODEL_UPLOAD_MB,
-                           on_change=_upload_into_selection, args=(page, f"{page}.upload", skey))
+            uploaded_bytes("Model file", key=upload_key(page).skey, types=["json"], limit_mb=MODEL_UPLOAD_MB,
+                           on_change=_upload_into_selection, args=(page, upload_key(page).skey, skey))
             error = st.session_state.pop(f"{page}._upload_error", None)
             if error:
                 st.warning(md_escape(error), icon=":material/warning:")
@@ -494,13 +510,10 @@ def about_md(chosen: Sequence[tuple[str, TextTokenizer]]) -> list[str]:
     return out
 
 
-def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope: str):
+def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope: str) -> Question:
     """"How many tokens will this tokenizer cut the text into?", for predict-first mode: the answer is the
     measure's count, and a guess within a tenth of it (at least exact) counts as right."""
-    from lessons.progress import TOKENIZE_COUNT, QuestionId
-    from ui.predict import Question
-
-    digest = hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+    digest = state.digest(text, length=12)
     tolerance = m.tokens // 10
     within = f" (within {plural(tolerance, 'token')} counts as right)" if tolerance else ""
     per_word = f"{m.tokens_per_word:.2f} a word, " if m.words else ""
@@ -556,10 +569,13 @@ __all__ = [
     "keep_session_model",
     "load",
     "load_model_file",
+    "many_key",
+    "one_key",
     "option_label",
     "pick_many",
     "pick_one",
     "title",
     "trace_counts",
     "unavailable_real",
+    "upload_key",
 ]

@@ -16,6 +16,12 @@ from ui.layout import PAGES, classroom_on, link_params
 
 #: The Lessons page's settings this module reads: the lesson shown, and (in classroom mode) its part.
 LESSONS_PAGE = "lessons"
+LESSON = state.Param(LESSONS_PAGE, "lesson", "")
+"""The lesson shown; its choices are the course's lessons, which can change while the lab runs
+(``views.lessons_page.lesson_param`` gives it them on every run)."""
+LESSON_STEP = state.Param(LESSONS_PAGE, "step", 0, lo=0, hi=200)
+"""Classroom mode: the part of the lesson on screen."""
+
 
 def page_path(url_path: str) -> str:
     """A page's file from its URL path (for st.page_link)."""
@@ -25,10 +31,10 @@ def page_path(url_path: str) -> str:
 def _shown_lesson() -> tuple[Lesson, int | None] | None:
     """The lesson the Lessons page is showing (and, in classroom mode, its part): where a link drawn there
     comes from."""
-    lesson = course().lesson(st.session_state.get(f"{LESSONS_PAGE}.lesson", "")) or next(iter(course().lessons), None)
+    lesson = course().lesson(st.session_state.get(LESSON.skey, "")) or next(iter(course().lessons), None)
     if lesson is None:
         return None
-    part = st.session_state.get(f"{LESSONS_PAGE}.step") if classroom_on() else None
+    part = st.session_state.get(LESSON_STEP.skey) if classroom_on() else None
     return lesson, part if isinstance(part, int) and part >= 0 else None
 
 

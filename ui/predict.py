@@ -105,13 +105,14 @@ def _last_key(q: Question) -> str:
     return f"predict._last.{q.key}"
 
 
-def _input_key(q: Question) -> str:
+def input_key(q: Question) -> str:
+    """The key of a question's answer widget (the tests set it)."""
     return f"predict.{q.key}.input"
 
 
 # -- drawing -----------------------------------------------------------------------------------
 def _check(q: Question) -> None:
-    guess = st.session_state.get(_input_key(q))
+    guess = st.session_state.get(input_key(q))
     if guess is None or guess == "" or guess == []:
         st.session_state[f"predict._empty.{q.key}"] = True
         return
@@ -120,12 +121,12 @@ def _check(q: Question) -> None:
 
 def _retry(q: Question) -> None:
     st.session_state.pop(_last_key(q), None)
-    st.session_state.pop(_input_key(q), None)
+    st.session_state.pop(input_key(q), None)
     st.session_state[f"predict._retry.{q.key}"] = True
 
 
 def _draw_input(q: Question) -> None:
-    key = _input_key(q)
+    key = input_key(q)
     if q.kind == "choice":
         st.radio("Your prediction", q.options, index=None, key=key, horizontal=True, format_func=md_escape)
     elif q.kind == "number":

@@ -36,6 +36,7 @@ the default instead of breaking the page.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -318,6 +319,26 @@ def stop() -> None:
     while open_blocks:
         publish(open_blocks.pop())
     st.stop()
+
+
+def too_long(params: Sequence[Param]) -> list[str]:
+    """The names of ``params`` whose value is too long for a link (:func:`publish` leaves them out of it)."""
+    out = []
+    for p in params:
+        v = value(p)
+        if v != p.default and len(p.dump(v)) > p.max_len:
+            out.append(p.name)
+    return out
+
+
+def digest(*parts: str, length: int = 16) -> str:
+    """A short identity for what some text names (a model's JSON, a question about a text and a tokenizer): the
+    one recipe the lab uses where a hash is an identity. It never keys a cache: a cache takes the real inputs.
+
+    >>> digest("cl100k_base", "chai")
+    '5eaab96a6db61328'
+    """
+    return hashlib.sha1("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:length]
 
 
 def value(param: Param) -> Any:

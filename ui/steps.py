@@ -53,9 +53,13 @@ class Stepper:
     def page(self) -> str:
         return self.param.page
 
+    def key(self, control: str) -> state.Key:
+        """The key of one control: ``"first"``, ``"prev"``, ``"next"``, ``"last"`` or ``"autoplay"``."""
+        return state.Key(self.page, control)
+
     @property
     def autoplay_key(self) -> str:
-        return f"{self.page}.autoplay"
+        return self.key("autoplay").skey
 
     @property
     def _last_tick(self) -> str:
@@ -165,13 +169,13 @@ class Stepper:
         with st.container(horizontal=True, vertical_alignment="center", gap="small"):
             if label:
                 st.markdown(label, width="content")
-            st.button(first, key=f"{self.page}.first", icon=":material/first_page:", on_click=self._go,
+            st.button(first, key=self.key("first").skey, icon=":material/first_page:", on_click=self._go,
                       args=("first", n_steps), disabled=step == 0)
-            st.button(previous, key=f"{self.page}.prev", icon=":material/chevron_left:", on_click=self._go,
+            st.button(previous, key=self.key("prev").skey, icon=":material/chevron_left:", on_click=self._go,
                       args=("previous", n_steps), disabled=step == 0, shortcut=KEYS["previous"])
-            st.button(nxt, key=f"{self.page}.next", icon=":material/chevron_right:", on_click=self._go,
+            st.button(nxt, key=self.key("next").skey, icon=":material/chevron_right:", on_click=self._go,
                       args=("next", n_steps), disabled=step >= n_steps, type="primary", shortcut=KEYS["next"])
-            st.button(last, key=f"{self.page}.last", icon=":material/last_page:", on_click=self._go,
+            st.button(last, key=self.key("last").skey, icon=":material/last_page:", on_click=self._go,
                       args=("last", n_steps), disabled=step >= n_steps)
             if extra is not None:
                 extra()

@@ -87,6 +87,15 @@ PARTS = {"bill": "The bill", "window": "The window", "presend": "Before sending"
          "cleaning": "Cleaning", "planning": "Tokens per word"}
 PART = state.Param(PAGE, "part", "bill", choices=tuple(PARTS))
 PARAMS = [SOURCE, *NUMBERS, PREDICT, *TEXTS.values(), PART]
+RESET = state.Key(PAGE, "reset")
+ABOUT_OPEN = state.Key(PAGE, "about_open")
+WINDOW_CHART = state.Key(PAGE, "window")
+PLANNING_TABLE = state.Key(PAGE, "planning")
+
+
+def try_key(tokens: int) -> state.Key:
+    """The "Try N" button that puts a prompt of ``tokens`` tokens in the pre-send check."""
+    return state.Key(PAGE, f"try.{tokens}")
 
 
 def inputs(what: str = "Change the numbers"):
@@ -170,7 +179,7 @@ def _measured_rates(source: str, large: bool) -> tuple[dict[str, Measure], str]:
     if tok is None:
         st.info("Until a tokenizer is chosen, the scenario's token counts are used.", icon=":material/info:")
         return {}, ""
-    choices.about_box([(key, tok)], key=f"{PAGE}.about_open", note=choices.OFFLINE_NOTE)
+    choices.about_box([(key, tok)], key=ABOUT_OPEN.skey, note=choices.OFFLINE_NOTE)
     if source == "parallel":
         note = f"{tok.name} on the lab's {parallel_size()} English/Hindi sentence pairs"
         return dict(zip(LANGUAGES, parallel_rates(key))), note
@@ -355,7 +364,7 @@ def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
     return charts.spec(alt.layer(bars, labels).properties(height=alt.Step(s.step * 1.6)), large=large)
 
 
-def _fit_question(fit: Fit) -> predict.Question:
+def fit_question(fit: Fit) -> predict.Question:
     return predict.Question(
         key="", id=QuestionId.of(COST_FIT, window=fit.window, output_cap=fit.output_cap, margin=fit.margin,
                                  each=fit.each),
@@ -390,7 +399,7 @@ def window_section(found: Articles, large: bool) -> None:
     st.toggle("Predict first", key=PREDICT.skey, help="Guess how many Hindi articles fit before the lab shows it.")
     if state.value(PREDICT):
         with st.container(border=True):
-            if predict.ask(_fit_question(hindi)) is None:
+            if predict.ask(fit_question(hindi)) is None:
                 st.caption("The window is drawn once you have predicted (or switch off Predict first).")
                 return
     box = figure("window-chart")
@@ -401,7 +410,7 @@ def window_section(found: Articles, large: bool) -> None:
                    help=f"{f.count:,} × {f.each:,} = {f.used:,} tokens of the {f.room:,} of room.")
         col.caption(f"{f.used:,} tokens; {f.free:,} of the room left over.")
     with box:
-        charts.draw(window_spec(tuple((NAMES[lang], fits[lang]) for lang in LANGUAGES), large), key=f"{PAGE}.window")
+        charts.draw(window_spec(tuple((NAMES[lang], fits[lang]) for lang in LANGUAGES), large), key=WINDOW_CHART.skey)
     en = fits["english"]
     if hindi.count and en.count:
         st.caption(f"The same window holds {plural(en.count, 'English article')} and {plural(hindi.count, 'Hindi one')}: "
@@ -422,7 +431,7 @@ def presend_section(found: Articles, large: bool) -> None:
         number_input("Prompt (tokens)", PROMPT)
     with c2, st.container(horizontal=True, gap="small"):
         for tokens in SCENARIO["prompts"]:
-            st.button(f"Try {tokens:,}", key=f"{PAGE}.try.{tokens}", on_click=_set_prompt, args=(tokens,))
+            st.button(f"Try {tokens:,}", key=try_key(tokens).skey, on_click=_set_prompt, args=(tokens,))
     prices = found.prices
     if prices is None:
         st.caption("The check prices the request: fix the prices above first.")
@@ -511,7 +520,7 @@ def planning_section(found: Articles) -> None:
             row["tokens per character"] = r.tokens_per_char if r else None
         row["from"] = found.rate_note if r else "the scenario's figures"
         rows.append(row)
-    tables.show(rows, hide_index=True, key=f"{PAGE}.planning", column_config={
+    tables.show(rows, hide_index=True, key=PLANNING_TABLE.skey, column_config={
         "story: tokens per word": st.column_config.NumberColumn(format="%.2f"),
         "summary: tokens per word": st.column_config.NumberColumn(format="%.2f"),
         "tokens per character": st.column_config.NumberColumn(format="%.3f", help="Measured on text only."),

@@ -13,24 +13,28 @@ process and filled with its data per click (as on the Train page).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, NamedTuple, Sequence
+from functools import cache, lru_cache
+from typing import Any, NamedTuple
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 import lessons
+from analyses.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, mix, parallel_cost, split_by_script, sweep
+from lessons.progress import EVH_DIRECTION, QuestionId
 from tokenizer import Trace
-from analyses.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, mix, parallel_cost, sweep
-from ui import charts
-from ui import choices
+from tokenizer.pretokenize import pattern_words
+from ui import charts, choices, predict, state, tables, viewport
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chip_from_token, chips_html
-from ui.training import trained
-from lessons.progress import EVH_DIRECTION, QuestionId
+from ui.display import callout_html, md_code, md_escape, plural
+from ui.layout import figure
 from ui.predict import Question
+from ui.training import trained
+from ui.uploads import decode_text_file, uploaded_bytes
 
 PAGE = "evh"
 LESSON_PRESET, FAIR_PRESET = "english-hindi", "english-hindi-fair"
@@ -60,7 +64,7 @@ def settings() -> dict:
 ENGLISH_COPIES = 10  # the English block's copies in every mix (the presets'; tests check they agree)
 
 
-@lru_cache(maxsize=None)
+@cache
 def preset_copies(preset_id: str) -> int:
     """How many Hindi copies a lesson preset's corpus holds (found by building each mix and comparing)."""
     data, corpus = lesson(), lessons.presets()[preset_id].corpus
@@ -402,3 +406,366 @@ __all__ = [
     "lesson", "lesson_budget", "lesson_texts", "merges_html", "lesson_matches", "lesson_table", "parallel_pairs", "preset_copies", "questions",
     "real_cost", "scripts_spec", "sentence_html", "settings", "shares_spec", "sweep_of", "trace_of",
 ]
+
+
+# -- the page: its settings, declared once ---------------------------------------------------------
+LESSON_K, FAIR_K = preset_copies(LESSON_PRESET), preset_copies(FAIR_PRESET)
+LESSON_BUDGET = lesson_budget()
+_LESSON = lesson()
+
+COPIES = state.Param(PAGE, "k", LESSON_K, lo=0, hi=MAX_COPIES)
+BUDGET = state.Param(PAGE, "budget", LESSON_BUDGET, lo=0, hi=BUDGET_MAX)
+STEP = state.Param(PAGE, "step", LESSON_BUDGET, lo=0, hi=BUDGET_MAX)
+SOURCE = state.Param(PAGE, "train", "lesson", choices=("lesson", "own"))
+OWN_EN = state.Param(PAGE, "own_en", "", max_len=400)
+OWN_HI = state.Param(PAGE, "own_hi", "", max_len=400)
+TEST_EN = state.Param(PAGE, "en", _LESSON["test_en"], max_len=TEST_CHARS)
+TEST_HI = state.Param(PAGE, "hi", _LESSON["test_hi"], max_len=TEST_CHARS)
+SETTINGS = [COPIES, BUDGET, SOURCE, OWN_EN, OWN_HI, TEST_EN, TEST_HI]
+"""Published by the page; the step cursor (:data:`STEP`) is published by its fragment."""
+REVEALED = state.Key(PAGE, "revealed")  # the learner skipped the prediction, or came by a link that sets the controls
+UPLOAD = state.Key(PAGE, "upload")
+OWN_STARTED = state.Key(PAGE, "_own_started")
+RESET_PAIR = state.Key(PAGE, "reset_pair")
+BACK = state.Key(PAGE, "back")
+SKIP = state.Key(PAGE, "skip")
+SHARES_CHART = state.Key(PAGE, "shares_chart")
+SCRIPTS_CHART = state.Key(PAGE, "scripts_chart")
+CURVE_CHART = state.Key(PAGE, "curve_chart")
+LESSON_TABLE = state.Key(PAGE, "lesson_table")
+COST_TABLE = state.Key(PAGE, "cost_table")
+COST_CHART = state.Key(PAGE, "cost_chart")
+CHIP_COLUMNS = [2, 3]  # English | Hindi: the Hindi sentence has several times the tokens
+
+
+class View(NamedTuple):
+    """Whether the page is open yet: the two questions, and whether the rest is shown."""
+
+    questions: tuple[Question, Question]
+    answered: bool
+    revealed: bool
+
+
+class Setting(NamedTuple):
+    """What the page shows: the texts, the sweep over every share, and the share and budget chosen."""
+
+    texts: Texts
+    sweep: Sweep
+    copies: int
+    budget: int
+    point: Any  # the sweep's point at (copies, budget)
+    learned: int  # merges learned: fewer than the budget when no pair is left to merge
+    own: bool  # the learner's own texts, not the lesson's
+
+
+def open_view() -> View:
+    """Restore the step cursor and say whether the page is open: a link that sets any of the page's controls
+    opens with everything shown (it was shared to be looked at); otherwise the two questions come first."""
+    if any(p.name in st.query_params for p in SETTINGS):
+        st.session_state[REVEALED.skey] = True
+    state.restore([STEP])
+    qs = questions()
+    answered = all(predict.answered(q) for q in qs)
+    return View(qs, answered, answered or st.session_state.get(REVEALED.skey, False))
+
+
+def intro() -> None:
+    st.markdown(
+        "A tokenizer has one budget of merges for every language in its training text. Whichever language fills "
+        "more of that text wins more of the merges, and its words become a few big tokens; the other language is "
+        "left with small pieces, often single bytes. Here the lab's own byte-level BPE learns from an English news "
+        "paragraph and its Hindi translation, and you choose how much of each it reads."
+    )
+    st.caption(
+        f"The training text is the English paragraph {ENGLISH_COPIES} times, then the Hindi paragraph k times. "
+        f"Byte-level BPE; before merging, {pattern_words('regex', settings()['pattern'])} (the pattern "
+        f"{md_code(settings()['pattern'])}, · standing for the space); a tie goes to the pair seen first. Then it "
+        "counts the tokens of a new sentence in each language."
+    )
+
+
+# --- the texts ------------------------------------------------------------------------------------
+def _own_switched() -> None:
+    """Your own text starts from the lesson's paragraphs, to edit (once: on switching, or on a link with
+    ``train=own``); a part the learner empties later stays empty."""
+    if st.session_state.get(SOURCE.skey) == "own" and not st.session_state.get(OWN_STARTED.skey):
+        st.session_state[OWN_STARTED.skey] = True
+        for param, block in ((OWN_EN, "english_block"), (OWN_HI, "hindi_block")):
+            if not (st.session_state.get(param.skey) or "").strip():
+                state.set_value(param, _LESSON[block])
+
+
+def _reset_pair() -> None:
+    state.set_value(TEST_EN, _LESSON["test_en"])
+    state.set_value(TEST_HI, _LESSON["test_hi"])
+
+
+def _budget_changed() -> None:
+    """A new budget puts the step cursor at its end."""
+    state.set_value(STEP, st.session_state.get(BUDGET.skey, LESSON_BUDGET))
+
+
+def _back_to_lesson() -> None:
+    for param in (COPIES, BUDGET, STEP, SOURCE, TEST_EN, TEST_HI):
+        state.set_value(param, param.default)
+
+
+def _part(text: str) -> str:
+    """One paragraph as the mix uses it: single spaces, and one at the end so copies do not run together."""
+    return " ".join(text.split()) + " " if text.strip() else ""
+
+
+def _trim(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " "
+
+
+def texts_section() -> Texts:
+    """The texts expander's contents; returns the texts to use (the lesson's where the learner's are missing)."""
+    english, hindi = _LESSON["english_block"], _LESSON["hindi_block"]
+    _own_switched()
+    st.radio("Training text", ("lesson", "own"), key=SOURCE.skey, horizontal=True, on_change=_own_switched,
+             format_func={"lesson": "The lesson's news paragraph", "own": "My own English and Hindi text"}.get)
+    if st.session_state.get(SOURCE.skey) == "own":
+        typed_en, typed_hi, upload = st.columns([2, 2, 1.4])
+        typed_en.text_area("English part", key=OWN_EN.skey, height=130, max_chars=OWN_PART_CHARS,
+                           help=f"Up to {OWN_PART_CHARS:,} characters. It is repeated {ENGLISH_COPIES} times.")
+        typed_hi.text_area("Hindi part (हिन्दी)", key=OWN_HI.skey, height=130, max_chars=OWN_PART_CHARS,
+                           help=f"Up to {OWN_PART_CHARS:,} characters. It is repeated k times.")
+        data, name = uploaded_bytes("…or one .txt file with both", key=UPLOAD.skey, types=["txt"], limit_mb=FILE_MB,
+                                    container=upload,
+                                    help="Lines mostly in Devanagari go to the Hindi part, the other lines with "
+                                    "letters to the English part.")
+        own_en, own_hi = state.value(OWN_EN) or "", state.value(OWN_HI) or ""
+        if data is not None:
+            text, error = decode_text_file(data, limit_bytes=FILE_MB * 1_000_000)
+            if error:
+                st.html(callout_html(error, "warning"))
+            else:
+                own_en, own_hi = split_by_script(text)
+                cut = [what for what, part in (("English", own_en), ("Hindi", own_hi)) if len(part) > OWN_PART_CHARS]
+                own_en, own_hi = _trim(own_en, OWN_PART_CHARS), _trim(own_hi, OWN_PART_CHARS)
+                upload.caption(
+                    f"From {md_escape(name)}: {len(own_en):,} characters of English, {len(own_hi):,} of Hindi."
+                    + (f" The {' and '.join(cut)} part{'s are' if len(cut) > 1 else ' is'} cut to its first "
+                       f"{OWN_PART_CHARS:,} characters, so that all {MAX_COPIES + 1} tokenizers train in "
+                       "seconds." if cut else "")
+                )
+        own_en, own_hi = _part(own_en), _part(own_hi)
+        if own_en and own_hi:
+            english, hindi = own_en, own_hi
+            st.caption("Line breaks and runs of spaces become single spaces, and each part ends in a space, so its "
+                       "copies do not run together.")
+        else:
+            missing = " and ".join(w for w, part in (("an English part", own_en), ("a Hindi part", own_hi)) if not part)
+            st.info(f"Type {missing} (or upload a file with both). Until then the lab trains on the lesson's "
+                    "paragraphs.", icon=":material/edit:")
+    pair_en, pair_hi = st.columns(2)
+    pair_en.text_input("English test sentence", key=TEST_EN.skey, max_chars=TEST_CHARS)
+    pair_hi.text_input("Hindi test sentence (the same meaning)", key=TEST_HI.skey, max_chars=TEST_CHARS)
+    st.button("Back to the lesson's sentences", key=RESET_PAIR.skey, on_click=_reset_pair, type="tertiary",
+              icon=":material/restart_alt:")
+    test_en, test_hi = (state.value(TEST_EN) or "").strip(), (state.value(TEST_HI) or "").strip()
+    if not test_en or not test_hi:
+        st.info("Type a sentence in both languages. Until then the lab counts the lesson's sentences.",
+                icon=":material/edit:")
+        test_en, test_hi = _LESSON["test_en"], _LESSON["test_hi"]
+    return Texts(english, hindi, test_en, test_hi)
+
+
+def controls_section(view: View) -> Setting:
+    """Once the page is open: the texts (in an expander) and the sliders above them; returns the setting."""
+    if view.revealed:
+        controls = st.container()
+        with st.expander("Your own texts: the paragraphs to train on, the sentences to count",
+                         icon=":material/edit_note:",
+                         expanded=state.value(SOURCE) == "own" or (TEST_EN.name in st.query_params)):
+            texts = texts_section()
+    else:
+        texts = lesson_texts()
+    s = sweep_of(texts)
+    limit = budget_limit(s)
+    if view.revealed:
+        if state.value(BUDGET) > limit:
+            state.set_value(BUDGET, limit)
+        with controls:
+            c_k, c_budget, c_back = st.columns([2.5, 2.5, 1.4], vertical_alignment="bottom")
+            c_k.slider("Hindi copies k (English: 10 copies)", 0, MAX_COPIES, key=COPIES.skey,
+                       help=f"k = {FAIR_K} gives Hindi the same share as English: the same news, as many times.")
+            c_budget.slider("Merge budget", 0, limit, key=BUDGET.skey, on_change=_budget_changed,
+                            help=f"How many merges the tokenizer learns. Past {limit:,} every word of the training "
+                            "text is one token already, so there is nothing left to merge.")
+            c_back.button("Back to the lesson", key=BACK.skey, on_click=_back_to_lesson, icon=":material/restart_alt:")
+        copies, budget = state.value(COPIES), state.value(BUDGET)
+    else:
+        copies, budget = LESSON_K, LESSON_BUDGET
+    learned = min(budget, s.run(copies).learned)
+    return Setting(texts, s, copies, budget, s.point(copies, budget), learned, texts != lesson_texts())
+
+
+# --- the current setting: counts and chips --------------------------------------------------------
+def counts_section(setting: Setting) -> None:
+    point = setting.point
+    st.subheader(f"{plural(setting.copies, 'Hindi copy', 'Hindi copies')}, {plural(setting.budget, 'merge')}")
+    m_en, m_hi, m_word, m_ratio = st.columns(4)
+    m_en.metric("English tokens", point.english_tokens, help=f"{plural(point.english_words, 'word')} in the sentence.")
+    m_hi.metric("Hindi tokens", point.hindi_tokens, help=f"{plural(point.hindi_words, 'word')} in the sentence.")
+    m_word.metric("Tokens per word: English · Hindi", f"{point.english_per_word:.1f} · {point.hindi_per_word:.1f}")
+    m_ratio.metric("Hindi ÷ English", f"{point.ratio:.1f}×",
+                   help="How many times as many tokens the same meaning takes in Hindi.")
+
+
+def predictions_section(view: View) -> None:
+    """The two questions (or, once answered, the guesses beside the computed truth)."""
+    with st.container(border=True, key=viewport.keep("evh-predictions")):  # after Check, the verdicts in view
+        st.markdown("**Predict first**" if not view.answered else "**Your predictions**")
+        q_hindi, q_english = st.columns(2)
+        with q_hindi:
+            predict.ask(view.questions[0])
+        with q_english:
+            predict.ask(view.questions[1])
+        if not view.answered:
+            st.button("Skip, show me", key=SKIP.skey, type="tertiary", icon=":material/visibility:",
+                      on_click=lambda: st.session_state.update({REVEALED.skey: True}))
+
+
+def sentences_section(setting: Setting, merges: int, counts: tuple[int, int], classroom: bool, when: str = "") -> None:
+    """Both test sentences as chips, side by side (English | Hindi), after the first ``merges`` merges."""
+    columns = (st.container(), st.container()) if classroom else st.columns(CHIP_COLUMNS)  # classroom: full width
+    texts = setting.texts
+    for column, language, text, count in zip(columns, ("English", "Hindi"), (texts.test_english, texts.test_hindi),
+                                             counts):
+        with column:
+            st.markdown(f"**{language}{when}**: {plural(count, 'token')}")
+            st.html(sentence_html(texts.english, texts.hindi, setting.copies, merges, text,
+                                  f"{language} tokens" + (" at this step" if when else "")))
+
+
+def chips_section(setting: Setting, classroom: bool) -> None:
+    sentences_section(setting, setting.budget, (setting.point.english_tokens, setting.point.hindi_tokens), classroom)
+    st.caption("A dashed chip is part of a character (its bytes in hex); the letters such chips make together are "
+               "written under them.")
+
+
+def locked_note() -> None:
+    st.caption("Answer both (or skip) to open the rest: the controls, the curves over every share, where the merges "
+               "went, merge by merge, and what real tokenizers charge.")
+
+
+# --- every share ----------------------------------------------------------------------------------
+def shares_section(setting: Setting, large: bool) -> None:
+    """The lesson's key figure: tokens per word at every share of the training text, and where the merges went."""
+    texts, budget, copies, point = setting.texts, setting.budget, setting.copies, setting.point
+    with figure("share-chart"):
+        st.subheader("Every share of the training text")
+        left, right = st.columns(2, gap="medium")
+        with left:
+            st.markdown(f"**Tokens per word, at {plural(budget, 'merge')}**")
+            charts.draw(shares_spec(texts, budget, copies, large), key=SHARES_CHART.skey)
+        with right:
+            went = ", ".join(f"{n} {script}" for script, n in point.by_script.items() if n)
+            st.markdown(f"**Where the {plural(budget, 'merge')} went**" + (f" (k = {copies}: {went})" if went else ""))
+            charts.draw(scripts_spec(texts, budget, copies, large), key=SCRIPTS_CHART.skey)
+    fair = setting.sweep.point(FAIR_K, budget).share
+    st.caption(
+        f"The slider counts copies rather than percent, because copies say what changed: the English paragraph is "
+        f"always there {ENGLISH_COPIES} times, so k = {FAIR_K} is the fair share (the same news, as often in each "
+        f"language), and the lesson's two rows are k = {LESSON_K} and k = {FAIR_K}. At k = {FAIR_K} Hindi is "
+        f"{fair.of_words:.0%} of the words but {fair.of_bytes:.0%} of the bytes: a Devanagari letter is 3 bytes of "
+        "UTF-8, an English one 1. The counts move in steps: every copy of a paragraph adds the same pairs, so a pair's "
+        "count rises in whole copies and overtakes the others only now and then."
+    )
+
+
+# --- the lesson's table ---------------------------------------------------------------------------
+def lesson_table_section(setting: Setting) -> None:
+    st.subheader("The lesson's table, computed")
+    tables.show(lesson_table(), hide_index=True, key=LESSON_TABLE.skey)
+    st.caption(
+        (f"Run just now by the lab's engine, with the lesson's paragraphs and sentences and {LESSON_BUDGET} merges: "
+         "the same figures lesson 4 gives." if lesson_matches()
+         else "These differ from the figures lesson 4 gives: the lab's engine and the lesson disagree.")
+        + (" Your own texts do not change this table; the rest of the page uses them." if setting.own else "")
+    )
+
+
+# --- where the merges went ------------------------------------------------------------------------
+def merges_section(setting: Setting) -> None:
+    texts, copies, budget, learned = setting.texts, setting.copies, setting.budget, setting.learned
+    groups = merges_html(texts.english, texts.hindi, copies, budget)
+    st.subheader(f"The {plural(learned, 'merge')} by script")
+    st.markdown(" · ".join(f"**{n:,}** {script}" for script, n in setting.point.by_script.items())
+                + f" (of {plural(learned, 'merge')})")
+    if learned < budget:
+        st.caption(f"With k = {copies} training stops after {plural(learned, 'merge')}: by then every word of its "
+                   "text is a single token, so no pair is left to merge.")
+    for (script, n, chips), column in zip(groups, st.columns(max(len(groups), 1))):
+        with column:
+            st.markdown(f"**{script}**: {plural(n, 'token')}")
+            st.html(chips)
+    st.caption(
+        "Each learned token is sorted by the script of its bytes: Latin or Devanagari letters (with any spaces and "
+        "punctuation), mixed (both), or other (only spaces, punctuation or digits, another script, or stray bytes too "
+        "few to say). A token that ends inside a Devanagari letter, such as ⟨E0 A4⟩, counts as Devanagari: no other "
+        "script's letters start with those bytes. Hover over a token to see which merge made it."
+    )
+
+
+# --- merge by merge -------------------------------------------------------------------------------
+def curve_section(setting: Setting, large: bool, classroom: bool) -> None:
+    """The compression curve and its step cursor (a fragment: dragging the cursor reruns only this)."""
+    budget, copies = setting.budget, setting.copies
+    st.subheader("Merge by merge")
+    if budget == 0:
+        st.info("With a budget of 0 merges every token is a single byte. Raise the budget to watch the counts fall.")
+        return
+    if state.value(STEP) > budget:
+        state.set_value(STEP, budget)
+    st.slider("After merge (drag to replay the training)", 0, budget, key=STEP.skey)
+    state.publish([STEP])
+    step = state.value(STEP)
+    run = setting.sweep.run(copies)
+    english_curve = tuple(run.english_tokens(b) for b in range(budget + 1))
+    hindi_curve = tuple(run.hindi_tokens(b) for b in range(budget + 1))
+    charts.draw(curve_spec(english_curve, hindi_curve, step, large), key=CURVE_CHART.skey)
+    sentences_section(setting, step, (english_curve[step], hindi_curve[step]), classroom, f" after merge {step}")
+    st.caption(
+        "Each merge the tokenizer learned, in order, and what it does to the two sentences: most merges find nothing "
+        "to join in a short sentence, so the lines fall in steps. Merge 0 is the raw UTF-8 bytes."
+    )
+
+
+# --- the parallel set and real tokenizers ---------------------------------------------------------
+def cost_section(setting: Setting, large: bool) -> None:
+    texts, copies, budget = setting.texts, setting.copies, setting.budget
+    st.subheader("Tokens per word on a parallel set, lab and real tokenizers")
+    pairs = parallel_pairs()
+    lab_name = f"Lab BPE: k = {copies}, {plural(budget, 'merge')}"
+    rows, missing = cost_rows(lab_name, lab_cost(texts.english, texts.hindi, copies, budget))
+    tables.show(cost_table(rows), hide_index=True, key=COST_TABLE.skey, column_config=COST_COLUMNS)
+    charts.draw(cost_spec(tuple((r.name, r.cost.english_per_word, r.cost.hindi_per_word) for r in rows), large),
+                key=COST_CHART.skey)
+    published = lessons.data("published_premiums")
+    figures = ", ".join(f"{row['what']} {row['premium']:g}×" for row in published["rows"])
+    st.caption(
+        f"{len(pairs)} English sentences and their Hindi translations written for the lab (news, weather, food, travel, "
+        "numbers), counted sentence by sentence and added up. The first row is the lab's tokenizer at the setting "
+        "above: it learned from one short paragraph per language, so most of these words are new to it; compare its "
+        "Hindi with its English, and watch the ratio move with the sliders. "
+        f"For comparison, published figures for Hindi against English on many more sentences (FLORES-200): {figures} "
+        f"({md_escape(published['source'])})."
+    )
+    for title, reason in missing:
+        st.caption(md_escape(f"Not available here: {title} ({reason})."))
+
+
+# --- what others found ----------------------------------------------------------------------------
+def findings_section() -> None:
+    st.subheader("What researchers found")
+    for finding in lessons.data("published_language_costs")["findings"]:
+        st.html(callout_html(f"{finding['finding']}\n— {finding['who']}, “{finding['title']}”, {finding['venue']}."))
+    st.caption("Published findings, not measured by this lab.")
+
+
+def link_note() -> None:
+    if state.too_long(SETTINGS):
+        st.caption("Your texts are too long to keep in a shared link; the link keeps the sliders.")

@@ -14,33 +14,31 @@ the two corpora differ, so each rule's table is its own corpus's.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
-from functools import lru_cache
-from typing import Any
-
 from contextlib import nullcontext
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 import lessons
+from family import real
+from family.chat import mistral_chat
+from family.pipeline import stages
 from family.real import TokenizerUnavailable
-from family.unigram import UnigramError, minimum_vocab
-from tokenizer import is_whole
-from ui import choices, state, tables, viewport
-from ui.chips import chip_from_token, chips_html, token_chips
-from ui.display import callout_html, is_mark, md_code, md_escape, readable_text
-from ui.layout import classroom_on, figure, large_type_on
-from family.unigram import META
-from family.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
-from ui import charts, presets
-from ui.chips import CSS as CHIPS_CSS
-from ui.chips import Chip, merge_html, word_rows_html
-from ui.display import pair_text, plural, visible_token
 from family.ruletext import fmt_score, score_sum, tie_sentence
+from family.unigram import META, UnigramError, minimum_vocab, train_unigram
+from family.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
+from tokenizer import is_whole
+from ui import charts, choices, presets, state, tables, viewport
+from ui.chips import CSS as CHIPS_CSS
+from ui.chips import Chip, chip_from_token, chips_html, merge_html, token_chips, word_rows_html
+from ui.display import callout_html, is_mark, md_code, md_escape, pair_text, plural, readable_text, visible_token
+from ui.layout import classroom_on, figure, large_type_on
 from ui.state import Param
 from ui.steps import Stepper
 
@@ -92,8 +90,6 @@ def vocab_default(preset_id: str) -> int:
     preset = lessons.presets().get(preset_id)
     if preset is None:
         return DEFAULT_VOCAB
-    from family.unigram import minimum_vocab
-
     return max(DEFAULT_VOCAB, minimum_vocab(preset.corpus) + 20)
 
 
@@ -109,14 +105,47 @@ PTEXT = Param(PAGE, "ptext", lessons.data("lesson4_english_hindi")["test_hi"], m
 STOK = Param(PAGE, "stok", "cl100k_base", choices=SPECIAL_TOKENIZERS)
 SPECIAL = Param(PAGE, "special", ENDOFTEXT, max_len=60)
 MESSAGES = tuple(Param(PAGE, f"m{i}", content, max_len=MAX_MESSAGE_CHARS) for i, (_, content) in enumerate(CHAT))
+SEQUENCES = state.Key(PAGE, "sequences")
+NUMBERS_OPEN = state.Key(PAGE, "numbers_open")
+PIECES = state.Key(PAGE, "pieces")
+USE_MINIMUM = state.Key(PAGE, "use_minimum")
+AGAIN = state.Key(PAGE, "again")
+ABOUT_OPEN = state.Key(PAGE, "about_open")
+CHAT_RESET = state.Key(PAGE, "chat_reset")
+
+
+def chart_key(rule: str) -> state.Key:
+    """The pairs chart of one rule (``"count"``: BPE, ``"score"``: WordPiece)."""
+    return state.Key(PAGE, f"chart.{rule}")
+
+
+def numbers_key(rule: str) -> state.Key:
+    """The numbers table of one rule."""
+    return state.Key(PAGE, f"numbers.{rule}")
+
+
+def word_example_key(i: int) -> state.Key:
+    """The ``i``-th example word's button (Unigram)."""
+    return state.Key(PAGE, f"word.{i}")
+
+
+def ptext_example_key(i: int) -> state.Key:
+    """The ``i``-th example text's button (the pipeline)."""
+    return state.Key(PAGE, f"ptext.{i}")
+
+
+MERGES = Param(PAGE, "merges", OWN_MERGES, lo=0, hi=MAX_MERGES)
+VOCAB = Param(PAGE, "vocab", DEFAULT_VOCAB, lo=1, hi=5_000)
+WORD = Param(PAGE, "word", "", max_len=200)
+"""The settings whose defaults follow the corpus: each corpus's own are :func:`corpus_params`."""
 
 
 def corpus_params(preset_id: str) -> dict[str, Param]:
     """The settings whose defaults follow the corpus (a link carries only what the learner changed)."""
     return {
-        "merges": Param(PAGE, "merges", merges_default(preset_id), lo=0, hi=MAX_MERGES),
-        "vocab": Param(PAGE, "vocab", vocab_default(preset_id), lo=1, hi=5_000),
-        "word": Param(PAGE, "word", word_default(preset_id), max_len=200),
+        "merges": replace(MERGES, default=merges_default(preset_id)),
+        "vocab": replace(VOCAB, default=vocab_default(preset_id)),
+        "word": replace(WORD, default=word_default(preset_id)),
     }
 
 
@@ -157,10 +186,18 @@ def traces(corpus: str, merges: int, preset_id: str) -> tuple[RuleTrace, RuleTra
     return rule_traces(corpus, merges, _items(settings_for(preset_id)))
 
 
-def run_key(corpus: str, merges: int, preset_id: str) -> str:
-    """A short key for one run (corpus, merges, settings): what the per-step caches are keyed by."""
-    digest = hashlib.sha1(corpus.encode("utf-8", errors="surrogatepass")).hexdigest()[:16]
-    return f"{preset_id}|{merges}|{digest}"
+class Run(NamedTuple):
+    """One training of both rules: what its traces, and the per-step caches below, are keyed by (the real
+    inputs, so two runs can never share a cache entry)."""
+
+    corpus: str
+    merges: int
+    preset_id: str
+
+    def trace(self, rule: str) -> RuleTrace:
+        """The run's trace of one rule (``"count"``: BPE, ``"score"``: WordPiece), from :func:`rule_traces`'s cache."""
+        bpe, wp = traces(*self)
+        return bpe if rule == "count" else wp
 
 
 # -- numbers as text --------------------------------------------------------------------------------
@@ -277,10 +314,10 @@ def numbers_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 # -- sentences -------------------------------------------------------------------------------------
 @st.cache_data(max_entries=1024, show_spinner=False)
-def why(key: str, rule: str, _trace: RuleTrace, k: int) -> str:
+def why(run: Run, rule: str, k: int) -> str:
     """Why this rule picked its pair at merge k, with the other rule's view of the same pair (plain text).
-    Cached per (run ``key``, ``rule``, step)."""
-    trace = _trace
+    Cached per (run, ``rule``, step)."""
+    trace = run.trace(rule)
     s = trace.steps[k - 1]
     w, o = s.winner, s.other
     pair = pair_text(w.left, w.right)
@@ -332,14 +369,15 @@ def _top_words(trace: RuleTrace, limit: int) -> list[tuple[str, int]]:
 
 
 @st.cache_data(max_entries=1024, show_spinner=False)
-def corpus_html(key: str, rule: str, _trace: RuleTrace, k: int, limit: int, hashes: bool = False) -> str:
+def corpus_html(run: Run, rule: str, k: int, limit: int, hashes: bool = False) -> str:
     """The most frequent corpus words after k merges of this rule (``hashes``: written with ##, the
-    WordPiece way). Cached per (run ``key``, ``rule``, step)."""
-    tok = _trace.tokenizer
-    k = min(k, len(_trace.steps))
-    new_id = _trace.steps[k - 1].token_id if k else None
+    WordPiece way). Cached per (run, ``rule``, step)."""
+    trace = run.trace(rule)
+    tok = trace.tokenizer
+    k = min(k, len(trace.steps))
+    new_id = trace.steps[k - 1].token_id if k else None
     rows = []
-    for word, count in _top_words(_trace, limit):
+    for word, count in _top_words(trace, limit):
         ids = tok.segment(word, k)
         labels = [tok.label(i) for i in ids]
         if hashes:
@@ -351,11 +389,12 @@ def corpus_html(key: str, rule: str, _trace: RuleTrace, k: int, limit: int, hash
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
-def corpus_tokens(key: str, rule: str, _trace: RuleTrace, k: int) -> int:
+def corpus_tokens(run: Run, rule: str, k: int) -> int:
     """How many tokens the whole corpus is after k merges of this rule."""
-    tok = _trace.tokenizer
-    k = min(k, len(_trace.steps))
-    return sum(n * len(tok.segment(word, k)) for word, n in _trace.words)
+    trace = run.trace(rule)
+    tok = trace.tokenizer
+    k = min(k, len(trace.steps))
+    return sum(n * len(tok.segment(word, k)) for word, n in trace.words)
 
 
 def sequences_frame(bpe: RuleTrace, wp: RuleTrace, k: int) -> pd.DataFrame:
@@ -381,8 +420,6 @@ def sequences_frame(bpe: RuleTrace, wp: RuleTrace, k: int) -> pd.DataFrame:
 @st.cache_resource(max_entries=32, show_spinner="Training Unigram with SentencePiece…")
 def unigram_model(corpus: str, vocab_size: int):
     """A Unigram model once per (corpus, size) for everyone (raises UnigramError, in words)."""
-    from family.unigram import train_unigram
-
     return train_unigram(corpus, vocab_size)
 
 
@@ -423,16 +460,11 @@ def odds(score: float, best: float) -> str:
 @st.cache_data(max_entries=128, show_spinner=False)
 def pipeline(key: str, text: str):
     """A real tokenizer's stages on a text (cached per tokenizer and text)."""
-    from family import real
-    from family.pipeline import stages
-
     return stages(real.load(key), text, limit=MAX_PIPELINE_TOKENS)
 
 
 @st.cache_data(max_entries=64, show_spinner="Wrapping the chat in Mistral's template…")
 def chat(messages: tuple[tuple[str, str], ...]):
-    from family.chat import mistral_chat
-
     return mistral_chat(messages)
 
 
@@ -481,8 +513,9 @@ def corpus_picker(setting: str) -> tuple[str | None, str, dict[str, state.Param]
 
 
 # --- Part 1: BPE vs WordPiece --------------------------------------------------------------------
-def draw_rule(trace, k: int, key: str) -> None:
+def draw_rule(run: Run, rule: str, k: int) -> None:
     """One rule's column at step k: its merge, its chart, why."""
+    trace = run.trace(rule)
     name = trace.name
     st.markdown(f"**{name}**: " + ("the most frequent pair" if trace.rule == "count" else "the highest score"))
     step = state_step(trace, k)
@@ -492,16 +525,17 @@ def draw_rule(trace, k: int, key: str) -> None:
     if k:
         st.html(merge_line(trace, k))
     rows = pair_rows(step, trace.rule, reveal=k > 0, limit=LARGE_TOP_PAIRS if large_type_on() else TOP_PAIRS)
-    charts.draw(chart_spec(rows_key(rows), trace.rule, large_type_on()), key=f"{PAGE}.chart.{trace.rule}")
+    charts.draw(chart_spec(rows_key(rows), trace.rule, large_type_on()), key=chart_key(trace.rule).skey)
     shown = min(len(rows), LARGE_TOP_PAIRS if large_type_on() else TOP_PAIRS)
     if not large_type_on():
         st.caption(f"The top {shown} of {plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"
                    + (", and the other rule's pick." if len(rows) > shown else "."))
     if k:
-        st.html(callout_html(why(key, trace.rule, trace, k)))
+        st.html(callout_html(why(run, trace.rule, k)))
 
 
-def draw_steps(bpe, wp, key: str) -> None:
+def draw_steps(run: Run) -> None:
+    bpe, wp = traces(*run)
     n = max(len(bpe.steps), len(wp.steps))
     # The heading, Next, then each rule's merge, chart and why: one laptop screen. The slider comes after the charts.
     with st.container(key=viewport.action("family")):
@@ -515,9 +549,9 @@ def draw_steps(bpe, wp, key: str) -> None:
                         "rule's top pairs. Press **Next**: which pair does each merge first?")
         left, right = figure("merge-rules").columns(2, gap="large")
         with left:
-            draw_rule(bpe, k, key)
+            draw_rule(run, "count", k)
         with right:
-            draw_rule(wp, k, key)
+            draw_rule(run, "score", k)
     if not large_type_on():
         st.slider("Merge (0 = before any)", min_value=0, max_value=n, key=STEP.skey)
     words = LARGE_TOP_WORDS if large_type_on() else TOP_WORDS
@@ -531,16 +565,16 @@ def draw_steps(bpe, wp, key: str) -> None:
     c_bpe, c_wp = st.columns(2, gap="large")
     for column, trace in ((c_bpe, bpe), (c_wp, wp)):
         with column:
-            st.html(corpus_html(key, trace.rule, trace, k, words, hashes and trace.rule == "score"))
-            st.caption(f"{trace.name}: the whole corpus is {plural(corpus_tokens(key, trace.rule, trace, k), 'token')}"
+            st.html(corpus_html(run, trace.rule, k, words, hashes and trace.rule == "score"))
+            st.caption(f"{trace.name}: the whole corpus is {plural(corpus_tokens(run, trace.rule, k), 'token')}"
                        + (f" (the {words} most frequent of {plural(len(trace.words), 'distinct word')} shown)."
                           if len(trace.words) > words else "."))
     if k:
         st.markdown("**Both merge sequences so far**")
-        tables.show(sequences_frame(bpe, wp, k), hide_index=True, key=f"{PAGE}.sequences",
+        tables.show(sequences_frame(bpe, wp, k), hide_index=True, key=SEQUENCES.skey,
                      column_config={"score": st.column_config.TextColumn(help="WordPiece's score of its pick.")})
     with st.expander("The numbers behind the charts: count(a b), count(a), count(b) and the score",
-                     key=f"{PAGE}.numbers_open", on_change="rerun", icon=":material/calculate:") as box:
+                     key=NUMBERS_OPEN.skey, on_change="rerun", icon=":material/calculate:") as box:
         if box.open:
             for trace in (bpe, wp):
                 step = state_step(trace, k)
@@ -548,7 +582,7 @@ def draw_steps(bpe, wp, key: str) -> None:
                     continue
                 st.markdown(f"**{trace.name}'s corpus before merge {max(k, 1)}**")
                 rows = pair_rows(step, trace.rule, reveal=k > 0, limit=TOP_PAIRS)
-                tables.show(numbers_frame(rows), hide_index=True, key=f"{PAGE}.numbers.{trace.rule}",
+                tables.show(numbers_frame(rows), hide_index=True, key=numbers_key(trace.rule).skey,
                              column_config={"score": st.column_config.NumberColumn(format="%.4f")})
 
 
@@ -572,8 +606,7 @@ def part_merges() -> None:
         st.info("0 merges: set **Merges** above 0 to watch both rules learn." if merges == 0 else
                 "Every word is a single symbol already: there is no pair to merge.")
         return
-    key = run_key(corpus, merges, preset_id)
-    st.fragment(draw_steps, run_every=STEPPER.run_every())(bpe, wp, key)
+    st.fragment(draw_steps, run_every=STEPPER.run_every())(Run(corpus, merges, preset_id))
     with st.expander("## and the real WordPiece", icon=":material/tag:"):
         st.markdown(md_escape(CONTENT["continuation"]))
         st.caption(md_escape(CONTENT["hf_note"]))
@@ -581,15 +614,16 @@ def part_merges() -> None:
 
 # --- Part 2: Unigram ------------------------------------------------------------------------------
 def part_unigram() -> None:
-
     corpus, preset_id, params = corpus_picker("vocab")
+    with state.published([PRESET, TEXT, params["vocab"], params["word"], ALPHA, SEED]):
+        _unigram(corpus, preset_id, params)
+
+
+def _unigram(corpus: str | None, preset_id: str, params: dict[str, state.Param]) -> None:
     vocab_param, word_param = params["vocab"], params["word"]
-    state.restore([ALPHA, SEED])
-    state.publish([PRESET, TEXT, vocab_param])
     if not large_type_on():
         st.markdown(md_escape(CONTENT["unigram"]))
     if corpus is None:
-        state.publish([word_param, ALPHA, SEED])
         return
     vocab = int(st.session_state[vocab_param.skey])
     try:
@@ -598,9 +632,8 @@ def part_unigram() -> None:
         st.html(callout_html(str(exc), "warning"))
         least = minimum_vocab(corpus)
         if 0 < least <= 5_000 and vocab < least:
-            st.button(f"Use {least:,}", key=f"{PAGE}.use_minimum", on_click=state.set_value,
+            st.button(f"Use {least:,}", key=USE_MINIMUM.skey, on_click=state.set_value,
                       args=(vocab_param, least), icon=":material/build:")
-        state.publish([word_param, ALPHA, SEED])
         return
     ranked = model.by_score()
     longer = sum(1 for p in ranked if p.kind == "piece")
@@ -617,7 +650,7 @@ def part_unigram() -> None:
     table, segs = figure("unigram-pieces").columns([2, 3] if not large_type_on() else [1, 1], gap="large")
     with table:
         st.markdown("**The pieces, most likely first**")
-        tables.show(pieces_table := pieces_frame(corpus, vocab), hide_index=True, key=f"{PAGE}.pieces",
+        tables.show(pieces_table := pieces_frame(corpus, vocab), hide_index=True, key=PIECES.skey,
                      height=min(420, 38 + 35 * len(pieces_table)),
                      column_config={
                          "score": st.column_config.NumberColumn(help="The log of the piece's probability: closer to "
@@ -637,7 +670,7 @@ def part_unigram() -> None:
             with st.container(horizontal=True, gap="small", vertical_alignment="center"):
                 st.caption("Try:", width="content")
                 for i, example in enumerate(examples):
-                    st.button(example, key=f"{PAGE}.word.{i}", on_click=state.set_value, args=(word_param, example),
+                    st.button(example, key=word_example_key(i).skey, on_click=state.set_value, args=(word_param, example),
                               type="tertiary")
         text = (st.session_state.get(word_param.skey) or "").strip()
         if not text and preset is None:
@@ -645,7 +678,6 @@ def part_unigram() -> None:
             st.caption(md_escape(f"Segmenting the first word of your text, “{text}”."))
         if not text:
             st.info("Type a word or a short phrase to segment.", icon=":material/edit:")
-            state.publish([word_param, ALPHA, SEED])
             return
         alpha = st.session_state[ALPHA.skey]
         seed = int(st.session_state[SEED.skey])
@@ -667,9 +699,8 @@ def part_unigram() -> None:
     c_alpha, c_seed, c_again = st.columns([3, 2, 2], vertical_alignment="bottom")
     c_alpha.select_slider("alpha (smaller: more adventurous)", ALPHAS, key=ALPHA.skey)
     c_seed.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key=SEED.skey)
-    c_again.button("Sample again", key=f"{PAGE}.again", icon=":material/casino:",
+    c_again.button("Sample again", key=AGAIN.skey, icon=":material/casino:",
                    on_click=lambda: state.set_value(SEED, int(st.session_state[SEED.skey]) + 1))
-    state.publish([word_param, ALPHA, SEED])
     best_pieces = nbest[0].pieces if nbest else ()
     rows = []
     for i, seg in enumerate(samples, start=1):
@@ -688,15 +719,17 @@ def _use_text(text: str) -> None:
 
 
 def part_pipeline() -> None:
+    with state.published([PTEXT]):
+        _pipeline()
 
+
+def _pipeline() -> None:
     if not large_type_on():
         st.markdown(md_escape(CONTENT["pipeline"]))
-    state.restore([PTEXT])
     real_keys = [e.key for e in choices.real_entries()]
     default = next((k for k in PIPELINE_TOKENIZERS if k in real_keys), None)
     if default is None:
         st.warning("No production tokenizer is installed here, so there is no real pipeline to show.")
-        state.publish([PTEXT])
         return
     key, tok = choices.pick_one(PAGE, default=default, kinds=("real",), label="Real tokenizer", upload=False)
     st.text_area("Text", key=PTEXT.skey, height=90,
@@ -704,16 +737,15 @@ def part_pipeline() -> None:
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.caption("Try:", width="content")
         for i, example in enumerate(lessons.examples("family")):
-            st.button(example["label"], key=f"{PAGE}.ptext.{i}", on_click=_use_text, args=(example["text"],),
+            st.button(example["label"], key=ptext_example_key(i).skey, on_click=_use_text, args=(example["text"],),
                       type="tertiary")
-    too_long = state.publish([PTEXT])
     if tok is None:
         return
     text = st.session_state.get(PTEXT.skey) or ""
     if not text.strip():
         st.info("Type some text above, or pick an example.", icon=":material/edit:")
         return
-    if "ptext" in too_long:
+    if state.too_long([PTEXT]):
         st.caption("This text is too long for the page's link; the link keeps the tokenizer.")
     if len(text) > MAX_PIPELINE_CHARS:
         st.warning(f"The stages are shown for the first {MAX_PIPELINE_CHARS:,} characters.",
@@ -758,27 +790,28 @@ def part_pipeline() -> None:
         st.markdown(f"#### 4 · Ids: {plural(s.count, 'token')}")
         st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None, wrap_lines=True)
         st.caption(md_escape(CONTENT["ids"]))
-    choices.about_box([(key, tok)], key=f"{PAGE}.about_open", note=choices.OFFLINE_NOTE)
+    choices.about_box([(key, tok)], key=ABOUT_OPEN.skey, note=choices.OFFLINE_NOTE)
 
 
-    # --- Part 4: special tokens -----------------------------------------------------------------------
-
-
+# --- Part 4: special tokens -----------------------------------------------------------------------
 def _reset_chat() -> None:
     for param in MESSAGES:
         state.set_value(param, param.default)
 
 
 def part_special() -> None:
+    with state.published([*MESSAGES, STOK, SPECIAL]):
+        _special()
 
+
+def _special() -> None:
     if not large_type_on():
         st.markdown(md_escape(CONTENT["special"]))
-    state.restore([*MESSAGES, STOK, SPECIAL])
     st.markdown("**A short chat, wrapped in a real chat template**")
     with st.expander("The messages", icon=":material/edit_note:") if classroom_on() else nullcontext():
         for (role, _), param in zip(CHAT, MESSAGES):  # classroom mode: folded away, the chat is the slide
             st.text_input(f"{role.capitalize()} message", key=param.skey, max_chars=MAX_MESSAGE_CHARS)
-        st.button("Back to the chai-stall chat", key=f"{PAGE}.chat_reset", on_click=_reset_chat, type="tertiary",
+        st.button("Back to the chai-stall chat", key=CHAT_RESET.skey, on_click=_reset_chat, type="tertiary",
                   icon=":material/restart_alt:")
     messages = tuple((role, st.session_state.get(p.skey) or "") for (role, _), p in zip(CHAT, MESSAGES))
     if any(not text.strip() for _, text in messages):
@@ -810,13 +843,11 @@ def part_special() -> None:
         tok = choices.load(key)
     except choices.Unavailable as exc:
         st.warning(md_escape(str(exc)), icon=":material/error:")
-        state.publish([*MESSAGES, STOK, SPECIAL])
         return
     names = list(tok.special_tokens)
     if st.session_state.get(SPECIAL.skey) not in names:
         state.set_value(SPECIAL, ENDOFTEXT if ENDOFTEXT in names else names[0])
     special = c_special.selectbox("Special token", names, key=SPECIAL.skey)
-    state.publish([*MESSAGES, STOK, SPECIAL])
     typed = tok.encode_tokens(special)
     as_special = tok.encode_special(special)
     st.markdown(f"Typed into a prompt: **{plural(len(typed), 'token')}**")

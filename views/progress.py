@@ -36,7 +36,7 @@ from lessons.course import course
 from lessons.exercises import ExerciseError
 from lessons.progress import (EVH_DIRECTION, LESSON_EXERCISE, NO_QUESTION, PRACTICE_COUNT, PRACTICE_MERGE, QUESTIONS,
                               TRAIN_MERGE, VERSION, WAITS, QuestionId, check, describe, from_json, merge, to_json)
-from ui import predict, presets
+from ui import predict, presets, state
 from ui.display import callout_html, join_words, plural
 from ui.uploads import uploaded_bytes
 
@@ -137,6 +137,11 @@ def refused_text(refused: list[tuple[str, str]], show: int = 5) -> str:
             "(nothing you had answered is changed):\n" + "\n".join(lines))
 
 
+def load_key(page: str) -> state.Key:
+    """The progress file box on ``page``."""
+    return state.Key(page, "load")
+
+
 def draw(page: str) -> None:
     """The save button and the load box (inside the page's "Worksheets and your progress" expander). The file's
     text is made now, while the page runs in the session: a callable given to st.download_button would run
@@ -148,7 +153,7 @@ def draw(page: str) -> None:
                        "page.")
 
     def _load() -> None:
-        file = st.session_state.get(f"{page}.load")
+        file = st.session_state.get(load_key(page).skey)
         if file is None:
             return
         try:
@@ -164,7 +169,7 @@ def draw(page: str) -> None:
             messages.append(("warning", refused_text(refused)))
         st.session_state[f"{page}._load_message"] = messages
 
-    uploaded_bytes("Load a progress file", key=f"{page}.load", types=["json"], limit_mb=2, on_change=_load)
+    uploaded_bytes("Load a progress file", key=load_key(page).skey, types=["json"], limit_mb=2, on_change=_load)
     for kind, text in st.session_state.pop(f"{page}._load_message", []):
         st.html(callout_html(text, kind))
 

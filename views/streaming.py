@@ -1,6 +1,8 @@
-"""Drawing a token stream: what a naive and a careful decoder show, and the token that just arrived.
+"""What the Streaming page draws: a token stream, what a naive and a careful decoder show, and the token that
+just arrived.
 
-The decoding itself is the engine's (:mod:`analyses.stream`); this module only draws its events.
+The decoding itself is the engine's (:mod:`analyses.stream`); this module declares the page's keys once, draws
+its events and holds the page's sections, which the page composes.
 
 - A replacement mark ``�`` made by the naive decoder is drawn as a marked box (a colour, a
   border and bold), with the bytes it stands for in its tooltip and screen-reader label: it is
@@ -14,16 +16,44 @@ The decoding itself is the engine's (:mod:`analyses.stream`); this module only d
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 import streamlit as st
 
-from tokenizer import Token, hex_bytes
-from analyses.stream import SoFar, StreamEvent, stream_tokens
-from ui import choices
-from ui.chips import FONTS, MONO, chip_from_token, chips_html
+import lessons
+from analyses.stream import SoFar, StreamEvent, partial_count, so_far, stream_tokens
+from analyses.textstats import utf8_length
+from lessons.progress import STREAMING_WHOLE, QuestionId
+from tokenizer import TextTokenizer, Token, hex_bytes
+from ui import choices, predict, state, viewport
 from ui.chips import CSS as CHIPS_CSS
-from ui.display import lone_marks, mark_name, plural, readable_text, token_html
+from ui.chips import FONTS, MONO, chip_from_token, chips_html
+from ui.display import lone_marks, mark_name, md_escape, plural, readable_text, token_html
+from ui.layout import figure
+from ui.predict import Question
+from ui.steps import Stepper
+from ui.uploads import too_big
+
+PAGE = "stream"
+MAX_TEXT_BYTES = 1_000_000  # a bigger paste is refused politely
+MAX_STREAM = 300  # tokens streamed step by step; every token of the text is still counted
+CONTENT = lessons.content("streaming")
+EXAMPLES = lessons.examples("stream")
+DEFAULT_TEXT = lessons.data("lesson4_english_hindi")["test_hi"]
+
+TEXT = state.Param(PAGE, "text", DEFAULT_TEXT, max_len=1000)
+STEP = state.Param(PAGE, "step", 0, lo=0, hi=1_000_000)
+PREDICT = state.Param(PAGE, "predict", False)
+PARAMS = [TEXT, STEP, PREDICT]
+STEPPER = Stepper(STEP, autoplay_seconds=1.0)
+SIGNATURE = state.Key(PAGE, "_signature")  # what is streamed (tokenizer and text): a new one starts again
+ABOUT_OPEN = state.Key(PAGE, "about_open")
+
+
+def example_key(i: int) -> state.Key:
+    """The button of the ``i``-th example text."""
+    return state.Key(PAGE, f"example.{i}")
 
 BAD_COLOUR = "#EE8866"  # Paul Tol's light orange: black text on it is above 8:1
 
@@ -57,13 +87,13 @@ CSS = (
 # -- the engine's events, once per (tokenizer, text) -------------------------------------------------------
 def events_for(key: str, text: str, limit: int) -> tuple[choices.Encoded, tuple[StreamEvent, ...]]:
     """The text encoded by tokenizer ``key`` (measured in full) and its first ``limit`` tokens streamed."""
-    enc = choices.encoded(key, text, limit)
-    return enc, _events(key, text, limit, enc.tokens)
+    return choices.encoded(key, text, limit), _events(key, text, limit)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def _events(key: str, text: str, limit: int, _tokens: Sequence[Token]) -> tuple[StreamEvent, ...]:
-    return tuple(stream_tokens(_tokens))
+def _events(key: str, text: str, limit: int) -> tuple[StreamEvent, ...]:
+    """Keyed by everything the events depend on: the tokens are read from :func:`ui.choices.encoded`'s cache."""
+    return tuple(stream_tokens(choices.encoded(key, text, limit).tokens))
 
 
 # -- HTML ------------------------------------------------------------------------------------------------
@@ -162,11 +192,9 @@ WHOLE = "Whole characters: it shows cleanly"
 BROKEN = "Part of a character: the naive decoder shows �"
 
 
-def whole_question(run: str, events: Sequence[StreamEvent], k: int):
-    """"Will token k show a whole character?": the answer is the engine's (``StreamEvent.whole``)."""
-    from lessons.progress import STREAMING_WHOLE, QuestionId
-    from ui.predict import Question
-
+def whole_question(run: str, events: Sequence[StreamEvent], k: int) -> Question:
+    """"Will token k show a whole character?": the answer is the engine's (``StreamEvent.whole``). ``run`` names
+    what is streamed (:attr:`Stream.run`)."""
     event = events[k - 1]
     before = events[k - 2].held_bytes if k > 1 else b""
     if before:
@@ -188,5 +216,168 @@ def whole_question(run: str, events: Sequence[StreamEvent], k: int):
                     answer=WHOLE if event.whole else BROKEN, options=(WHOLE, BROKEN), explain=explain,
                     scope="streaming-page")
 
-__all__ = ["BROKEN", "CSS", "WHOLE", "bad_html", "current_html", "events_for", "held_html", "naive_html", "panels_html",
-           "whole_question"]
+# -- the page's sections ---------------------------------------------------------------------------------
+class Stream(NamedTuple):
+    """One text streamed by one tokenizer."""
+
+    key: str
+    tok: TextTokenizer
+    text: str
+    enc: choices.Encoded
+    events: tuple[StreamEvent, ...]
+
+    @property
+    def run(self) -> str:
+        """An identity for what is streamed (its questions' ids carry it; a new one starts again)."""
+        return state.digest(self.key, self.text)
+
+    @property
+    def n(self) -> int:
+        """Tokens streamed step by step (at most :data:`MAX_STREAM`)."""
+        return len(self.events)
+
+
+def intro() -> None:
+    st.caption(md_escape(CONTENT["intro"]))
+
+
+def _use_example(text: str) -> None:
+    state.set_value(TEXT, text)
+    STEPPER.reset()
+
+
+def examples_section() -> None:
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.caption("Try:", width="content")
+        for i, example in enumerate(EXAMPLES):
+            st.button(example["label"], key=example_key(i).skey, on_click=_use_example, args=(example["text"],),
+                      type="tertiary")
+
+
+def input_section(large: bool) -> tuple[str, TextTokenizer | None]:
+    """The tokenizer and the text, side by side; returns the tokenizer's (key, tokenizer or None)."""
+    # The picker and the text share a row (a phone stacks them), so the stream's panels come right after Next on
+    # the first screen, on a projector and on a laptop.
+    pick_col, text_col = st.columns([2, 3], gap="medium")
+    with pick_col:
+        key, tok = choices.pick_one(PAGE, default="english-hindi", kinds=("lab", "real", "session"))
+    text_col.text_area("Text to stream", key=TEXT.skey, height=80 if large else 90,
+                       help=f"Any text, up to 1 MB. The first {MAX_STREAM} tokens are streamed step by step; all are "
+                       "counted.")
+    return key, tok
+
+
+def stream_of(key: str, tok: TextTokenizer | None) -> Stream | None:
+    """The text streamed by the tokenizer, or None (after saying what to do)."""
+    text: str = state.value(TEXT) or ""
+    if tok is None:
+        return None
+    if not text:
+        st.info("Type some text above, or pick one of the examples.", icon=":material/edit:")
+        return None
+    if too_big(utf8_length(text), MAX_TEXT_BYTES, "a sentence or two is plenty to watch a stream"):
+        return None
+    if TEXT.name in state.too_long([TEXT]):
+        st.caption("This text is too long to put in the page's link; the link keeps the tokenizer and the step.")
+    try:
+        enc, events = events_for(key, text, MAX_STREAM)
+    except ValueError as exc:  # e.g. a lab model whose pre-split pattern backtracks on this text
+        st.warning(md_escape(f"{tok.name} cannot encode this text: {exc}"), icon=":material/timer_off:")
+        return None
+    stream = Stream(key, tok, text, enc, events)
+    # A new text or tokenizer starts again from the first token; a shared link keeps its step.
+    if st.session_state.get(SIGNATURE.skey, stream.run) != stream.run:
+        STEPPER.reset()
+    st.session_state[SIGNATURE.skey] = stream.run
+    if not stream.n:
+        st.info("This tokenizer makes no tokens of this text (it splits on whitespace and drops the spaces, and the "
+                "text is only spaces). Type some words.", icon=":material/space_bar:")
+        return None
+    return stream
+
+
+def figure_section(stream: Stream) -> None:
+    """The lesson's figure: how many tokens are not whole characters on their own."""
+    total, partial, tok = stream.enc.measure.tokens, stream.enc.measure.partial, stream.tok
+    share = f" ({partial / total:.0%})" if partial else ""
+    if partial:
+        st.markdown(
+            f"**{partial:,} of {total:,} tokens{share}** are not whole characters on their own: a naive stream shows "
+            f"each of them as �. {md_escape(tok.name)} cuts this text into {plural(total, 'token')}."
+        )
+    else:
+        why = (" This tokenizer works on characters, so a token is never part of one." if tok.unit == "chars"
+               else " Try Hindi with a byte-level tokenizer, for example the lab's English + Hindi one.")
+        st.markdown(f"**0 of {total:,} tokens** are partial: every token is whole characters, so a naive stream "
+                    f"shows this text cleanly.{why}")
+    if total > stream.n:
+        st.caption(f"Streaming the first {stream.n:,} of {total:,} tokens; the count above is over all of them.")
+
+
+def _predict_toggle() -> None:
+    st.toggle("Predict first", key=PREDICT.skey,
+              help="Before each token is shown, say whether it will be whole characters on its own.")
+
+
+def stream_section(stream: Stream, large: bool) -> None:
+    """The step view (a fragment: a click or an autoplay tick reruns only this)."""
+    n, enc, events, total = stream.n, stream.enc, stream.events, stream.enc.measure.tokens
+    predicting = bool(st.session_state.get(PREDICT.skey))
+    with st.container(key=viewport.action("stream")):  # a click here brings the panels into view
+        k = STEPPER.draw(n, slider=None if large else "Tokens streamed", autoplay_disabled=predicting,
+                         extra=_predict_toggle)
+    state.publish(PARAMS)
+    hidden = False
+    if predicting and k:
+        question = whole_question(stream.run, events, k)
+        with st.container(border=True):
+            hidden = predict.ask(question) is None
+            st.caption(f"Your predictions on this page: {predict.score_line('streaming-page')}.")
+    shown = k - 1 if hidden else k
+    now = so_far(events, shown)
+    # what Next changes: both decoders and the token sent
+    with st.container(key=viewport.result("stream")), figure("stream-panels"):
+        st.html(CSS + panels_html(now, CONTENT["naive"], CONTENT["careful"]))
+        if shown:
+            st.html(CSS + current_html(enc.tokens[shown - 1], events[shown - 1], shown, n))
+    if not shown and predicting:
+        st.info("**Predict first** is on: press **Next**, then say whether the first token is whole characters "
+                "before it is shown.", icon=":material/psychology:")
+    elif not shown:
+        st.caption("Press **Next** (or **Autoplay**) to send the tokens one at a time, as a model writes them.")
+
+    visible = enc.tokens[:shown] if predicting else enc.tokens[:n]
+    chips = [chip_from_token(t, highlight=i == shown - 1) for i, t in enumerate(visible)]
+    st.markdown("**The tokens**" + (" so far (the rest are hidden while you predict)" if predicting else
+                                    ", the one just sent outlined"))
+    if chips:
+        st.html(CSS + chips_html(chips, label="the tokens", mark_pieces=True))
+    legend = "Dashed border: part of a character, in hex bytes, with the letters the tokens make written under them."
+    st.caption(legend)
+    if k == n and not hidden:
+        end = so_far(events, n)
+        if n == total and end.text == stream.text:
+            st.success(
+                f"The careful decoder gave back the text exactly. The naive one showed "
+                f"{plural(end.marks, 'replacement mark')} for the {partial_count(events):,} tokens that were not whole "
+                "characters on their own.",
+                icon=":material/check_circle:",
+            )
+        elif n == total:
+            st.info(
+                "The careful stream is not exactly your text: this tokenizer changes the text it reads (a lab model "
+                "with the whitespace split drops the spaces, SentencePiece adds one at the start, Qwen3 normalises "
+                "to NFC). What it streams is what its tokens hold, and no character is broken.",
+                icon=":material/info:",
+            )
+
+
+def about_section(key: str, tok: TextTokenizer) -> None:
+    """Where a production tokenizer's data comes from (nothing for the lab's own)."""
+    if key in {e.key for e in choices.real_entries()}:
+        choices.about_box([(key, tok)], key=ABOUT_OPEN.skey, note=choices.OFFLINE_NOTE)
+
+
+__all__ = ["BROKEN", "CSS", "PARAMS", "STEPPER", "Stream", "WHOLE", "about_section", "bad_html", "current_html",
+           "events_for", "examples_section", "figure_section", "held_html", "input_section", "intro", "naive_html",
+           "panels_html", "stream_of", "stream_section", "whole_question"]
