@@ -12,7 +12,7 @@ from ui.layout import APP_NAME, link_params, page_setup, sections
 page_setup(APP_NAME)
 
 english, hindi = "hello", "नमस्ते"
-devanagari_bytes = len("क".encode("utf-8"))  # every Devanagari letter: computed, not typed
+devanagari_bytes = len("क".encode())  # every Devanagari letter: computed, not typed
 st.markdown(
     "Language models never see letters or words. They see **tokens**: chunks of "
     "text from a fixed vocabulary that a *tokenizer* learned from data. "

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from tokenizer.interface import TextTokenizer
+
 from .measure import Measure, measure_many
 from .numbers import indian_groups
 

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from tokenizer.interface import UNKNOWN_ID, TextTokenizer
 from tokenizer.labels import is_whole
 from tokenizer.pretokenize import word_count
+
 from .textstats import text_counts
 
 

@@ -27,8 +27,8 @@ improved performance" on addition; the safer lesson is still to do arithmetic in
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 MAX_DIGITS = 2_000
 """The longest number the helpers take (a 500-digit number is fine; a pasted book is not)."""

@@ -30,9 +30,10 @@ import io
 import json
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from typing import Any, Sequence
+from typing import Any
 
 from tokenizer.interface import TextTokenizer, Token
 from tokenizer.labels import plural

@@ -27,8 +27,8 @@ stream both ways at once, one :class:`StreamEvent` per token;
 from __future__ import annotations
 
 import codecs
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from tokenizer.interface import TextTokenizer, Token
 from tokenizer.labels import is_whole

@@ -48,7 +48,6 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.timing import best_of, interleaved  # noqa: E402
-
 from tokenizer import Tokenizer, TrainConfig, train  # noqa: E402
 
 DEFAULT_CORPUS = (ROOT / ".." / "shared" / "bench" / "corpus_1mb.txt").resolve()
@@ -61,9 +60,8 @@ TARGET_MEMORY_MB = 150.0
 
 # -- Hugging Face ------------------------------------------------------------
 def hf_trained(text: str, merges: int):
-    from tokenizers import Regex
+    from tokenizers import Regex, models, pre_tokenizers, trainers
     from tokenizers import Tokenizer as HFTokenizer
-    from tokenizers import models, pre_tokenizers, trainers
 
     tok = HFTokenizer(models.BPE())
     tok.pre_tokenizer = pre_tokenizers.Sequence(

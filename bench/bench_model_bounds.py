@@ -90,10 +90,8 @@ def hostile(before: Path | None) -> None:
 def figures(real: bool) -> None:
     from tokenizer import train
 
-    print("\n## Figures of models that must load (limits: token {:,} bytes, depth {}, all tokens {:,} bytes, "
-          "{:,} merges, {:,} base symbols)\n".format(model_io.MAX_TOKEN_BYTES, model_io.MAX_MERGE_DEPTH,
-                                                      model_io.MAX_VOCAB_BYTES, model_io.MAX_MERGES,
-                                                      model_io.MAX_BASE_SYMBOLS))
+    print(f"\n## Figures of models that must load (limits: token {model_io.MAX_TOKEN_BYTES:,} bytes, depth {model_io.MAX_MERGE_DEPTH}, all tokens {model_io.MAX_VOCAB_BYTES:,} bytes, "
+          f"{model_io.MAX_MERGES:,} merges, {model_io.MAX_BASE_SYMBOLS:,} base symbols)\n")
     print("| model | merges | base | longest token (bytes) | depth | all tokens (bytes) |")
     print("|---|---|---|---|---|---|")
 

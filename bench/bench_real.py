@@ -39,11 +39,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench.timing import best_of  # noqa: E402
-
-from tokenizer import train, word_count
-
-
 from family import real
+from tokenizer import train, word_count
 
 FIRST_LOAD = """
 import json, time

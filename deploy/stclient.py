@@ -353,7 +353,7 @@ class Session:
         await self.ws.send(msg.SerializeToString())
         try:
             await asyncio.wait_for(self._read_run(run, marker, fragment=bool(fragment_id)), timeout)
-        except asyncio.TimeoutError as exc:
+        except TimeoutError as exc:
             raise ProtocolError(f"no script_finished within {timeout:.0f} s") from exc
         except websockets.ConnectionClosed as exc:
             raise ProtocolError(f"websocket closed: {exc}") from exc
@@ -479,7 +479,7 @@ class Session:
 
         try:
             answer = await asyncio.wait_for(urls(), timeout)
-        except asyncio.TimeoutError as exc:
+        except TimeoutError as exc:
             raise ProtocolError(f"no file URLs within {timeout:.0f} s") from exc
         if answer.error_msg or not answer.file_urls:
             raise ProtocolError(f"file URLs refused: {answer.error_msg or 'none given'}")

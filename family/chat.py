@@ -27,9 +27,10 @@ True
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any
 
 ROLES = ("user", "assistant", "system")
 TEMPLATE_TOKENIZER = "mistral-sp-v3"

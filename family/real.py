@@ -61,14 +61,15 @@ import sys
 import threading
 import types
 import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
+from tokenizer.bytelevel import gpt2_byte_stand_ins
 from tokenizer.interface import Token
 from tokenizer.labels import bytes_label, is_whole
-from tokenizer.bytelevel import gpt2_byte_stand_ins
 
 # -- the checked hashes ----------------------------------------------------------------------
 

@@ -46,9 +46,10 @@ import io
 import math
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any
 
 SPACE = "\u2581"  # ▁: SentencePiece's mark for a space
 META = ("<unk>", "<s>", "</s>")
@@ -172,7 +173,7 @@ def _reason(exc: Exception) -> str:
     return (found.group(1) if found and found.group(1) else text)[:200]
 
 
-def train_unigram(corpus: str, vocab_size: int) -> "UnigramModel":
+def train_unigram(corpus: str, vocab_size: int) -> UnigramModel:
     """Train a Unigram model of (at most) ``vocab_size`` pieces on ``corpus``, in memory.
 
     A tiny corpus supports only a few pieces: SentencePiece then keeps what it can, and

@@ -48,9 +48,9 @@ The chai stall, merge 1:
 from __future__ import annotations
 
 import heapq
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Mapping, Sequence
 
 from tokenizer.model import DEFAULTS, Tokenizer
 from tokenizer.reference import count_pairs, merge
@@ -247,7 +247,7 @@ def train_by_rule(
             break
         symbols = symbol_counts(words)
 
-        def candidate(p: Pair) -> Candidate:
+        def candidate(p: Pair, counts=counts, symbols=symbols) -> Candidate:  # this step's counts, bound now
             return Candidate(p, vocab.label(p[0]), vocab.label(p[1]), counts[p], symbols[p[0]], symbols[p[1]])
 
         by_count = heapq.nsmallest(max(table_size, max_ties, 1), counts, key=lambda p: (-counts[p], first_met[p]))

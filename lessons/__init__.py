@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from tokenizer import TrainConfig
@@ -40,7 +40,7 @@ class Preset:
         return self.config.to_dict()
 
 
-@lru_cache(maxsize=None)
+@cache
 def data(name: str) -> dict:
     """A JSON file from lessons/data/ (name without .json)."""
     return json.loads((HERE / "data" / f"{name}.json").read_text(encoding="utf-8"))
@@ -59,7 +59,7 @@ def _data_string(ref: str) -> str:
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def examples(section: str) -> tuple[dict, ...]:
     """The ready examples of one page (``lessons/examples.toml``), each a dict; a ``data`` reference
     is resolved into ``text``."""
@@ -84,7 +84,7 @@ def _resolve(value):
     return value
 
 
-@lru_cache(maxsize=None)
+@cache
 def content(name: str) -> dict:
     """A page's content file, ``lessons/<name>.toml``, with every ``{ data = "file:key" }`` resolved."""
     raw = tomllib.loads((HERE / f"{name}.toml").read_text(encoding="utf-8"))
@@ -101,7 +101,7 @@ def _corpus(entry: dict) -> str:
     raise ValueError(f"Preset {entry.get('id')!r} has no corpus (text, words or parts).")
 
 
-@lru_cache(maxsize=None)
+@cache
 def presets() -> dict[str, Preset]:
     """Every training preset, by id, in file order."""
     raw = tomllib.loads((HERE / "presets.toml").read_text(encoding="utf-8"))

@@ -10,7 +10,6 @@ from tokenizer.labels import plural
 from .course import Course, render_body
 from .exercises import ExerciseError, compute
 
-
 PROBLEMS = 2
 """The exit code when any lesson file or answer has a problem (the lab's CLI exits 2 for input it refuses)."""
 

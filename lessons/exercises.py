@@ -15,16 +15,17 @@ computes, so the lesson checker (``python -m lessons check``) can run them all.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
-from typing import Any, Callable
+from typing import Any
 
-from tokenizer import TextTokenizer, Trace, train
 from analyses.measure import measure
+from analyses.textstats import text_counts
+from tokenizer import TextTokenizer, Trace, train
 from tokenizer.labels import plural
 from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
-from analyses.textstats import text_counts
 
 from .judging import KINDS  # the question kinds: one home, the judging rules
 

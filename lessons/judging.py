@@ -19,9 +19,10 @@ Both judge with these rules, so a loaded answer is judged exactly as a typed one
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
-from typing import Any, Callable
+from typing import Any
 
 from tokenizer.labels import plural
 

@@ -34,10 +34,11 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any, Callable
+from typing import Any
 
 from .judging import MAX_TEXT, Question, fits, judge, short_pieces
 
@@ -218,7 +219,7 @@ def to_json(answers: dict[str, dict[str, Any]]) -> str:
     data = {
         "format": FORMAT,
         "version": VERSION,
-        "saved": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "saved": datetime.now(UTC).isoformat(timespec="seconds"),
         "answers": [entry["id"].as_json() | {"guess": entry.get("guess"), "right": entry.get("right")}
                     for entry in answers.values() if isinstance(entry.get("id"), QuestionId)],
     }

@@ -6,9 +6,10 @@ are computed by the engine when the worksheet is made, like everywhere else.
 
 from __future__ import annotations
 
+from tokenizer.plaintext import answer_text
+
 from .course import Lesson
 from .exercises import ExerciseError, compute
-from tokenizer.plaintext import answer_text
 
 _BLANK = "__________"
 

@@ -4,11 +4,11 @@ from contextlib import nullcontext
 
 import streamlit as st
 
-from ui.layout import Slides, classroom_on, large_type_on, page_setup
-from views import cost as cv
 from ui import state
 from ui.display import md_escape
+from ui.layout import Slides, classroom_on, large_type_on, page_setup
 from ui.links import lesson_link
+from views import cost as cv
 
 page_setup("Cost, context and speed")
 

@@ -14,15 +14,13 @@ import threading
 from pathlib import Path
 
 import pytest
-
-from tests.cli_helpers import assert_one_line_error, run_cli
-from tests.cli_helpers import cli_process as run_process
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokenizer import PatternTimeout, Tokenizer, TrainConfig, split_text, train
+from tests.cli_helpers import assert_one_line_error, run_cli
+from tests.cli_helpers import cli_process as run_process
+from tokenizer import PatternTimeout, Tokenizer, TrainConfig, pretokenize, split_text, train
 from tokenizer import io as model_io
-from tokenizer import pretokenize
 from tokenizer.textfile import MAX_INPUT_BYTES, decode_text, read_limited, same_regular_file, write_files
 
 from .test_properties import SPLIT_PATTERNS

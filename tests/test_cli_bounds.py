@@ -20,13 +20,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from family import real
 from tests import bounded
 from tests.bounded import Bounded, bench_text
-from family import real
+from tokenizer.chunked import TooLongWithoutCut, count_parts, cut_text, cuts_safely, encode_parts
 from tokenizer.cli import COUNT_HOLD_MAX_BYTES, ENCODE_MAX_BYTES
 from tokenizer.model import Tokenizer
 from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, word_count
-from tokenizer.chunked import TooLongWithoutCut, count_parts, cut_text, cuts_safely, encode_parts
 from tokenizer.textfile import MAX_INPUT_BYTES, PIPE_WAIT_S, iter_text
 from tokenizer.train import train
 

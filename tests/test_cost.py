@@ -9,10 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import train
 from analyses import cost
-from family import real
 from analyses.cost import CostInputError, Prices, rupees
+from family import real
+from tokenizer import train
 
 SCENARIO = lessons.data("cost_scenarios")["scenarios"][0]
 EN, HI = SCENARIO["languages"]["english"], SCENARIO["languages"]["hindi"]

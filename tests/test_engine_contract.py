@@ -7,11 +7,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import GPT2_PATTERN, StopReason, TextTokenizer, Tokenizer, Vocabulary, train
 from analyses.measure import measure, premium
+from analyses.textstats import text_counts
+from tokenizer import GPT2_PATTERN, StopReason, TextTokenizer, Tokenizer, Vocabulary, train
 from tokenizer.provenance import made_by_merges, merge_tree, render_text
 from tokenizer.reference import train_reference
-from analyses.textstats import text_counts
 
 CHAI = lessons.presets()["chai"]
 LESSON4 = lessons.data("lesson4_english_hindi")

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli_helpers import cli_process as cli
-
 import lessons
+from analyses.stream import StreamDecoder, stream
+from tests.cli_helpers import cli_process as cli
 from tokenizer import UNKNOWN_ID, train
 from tokenizer import io as model_io
 from tokenizer.replay import encode_trace
-from analyses.stream import StreamDecoder, stream
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSON4 = lessons.data("lesson4_english_hindi")
@@ -181,9 +180,9 @@ def test_cli_trace_lists_every_tie_with_ids_in_the_byte_unit(tmp_path):
                cwd=tmp_path)  # fmt: skip
     assert done.returncode == 0, done.stderr
     steps = json.loads((tmp_path / "t.json").read_text(encoding="utf-8"))["steps"]
-    l, o, w, e, r, s, t = (ord(c) for c in "lowerst")
-    assert steps[0]["pair"] == [l, o] and steps[0]["token"] == 256
-    assert steps[0]["ties"] == [[l, o], [o, w]]
+    el, o, w, e, r, s, t = (ord(c) for c in "lowerst")
+    assert steps[0]["pair"] == [el, o] and steps[0]["token"] == 256
+    assert steps[0]["ties"] == [[el, o], [o, w]]
     assert steps[3]["pair"] == [258, r] and steps[3]["ties"] == [[258, r], [258, s], [s, t]]
     out = cli("encode", "m.json", "--json", "lowest", cwd=tmp_path)
     data = json.loads(out.stdout)

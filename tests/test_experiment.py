@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import train
 from analyses.experiment import (
     SCRIPTS,
     compression_curve,
@@ -20,6 +19,7 @@ from analyses.experiment import (
     split_by_script,
     sweep,
 )
+from tokenizer import train
 
 LESSON = lessons.data("lesson4_english_hindi")
 SETTINGS = lessons.presets()["english-hindi"].train_kwargs()

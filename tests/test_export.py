@@ -15,17 +15,16 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tests.cli_helpers import cli_process as cli
+import tokenizers
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import lessons
-import tokenizers
+from tests.cli_helpers import cli_process as cli
 from tokenizer import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, Tokenizer, TrainConfig, pretokenize, train
 from tokenizer import io as model_io
-from tokenizer.export import to_hf_dict, to_hf_json
 from tokenizer.bytelevel import gpt2_byte_stand_ins
+from tokenizer.export import to_hf_dict, to_hf_json
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -28,7 +28,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import train
 from family import real
 from family.chat import mistral_chat, template_name
 from family.pipeline import stages
@@ -48,6 +47,7 @@ from family.wordpiece import (
     train_wordpiece,
     wordpiece_score,
 )
+from tokenizer import train
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESETS = lessons.presets()
@@ -144,7 +144,7 @@ def brute_force(words: dict[str, int], merges: int, rule: str) -> list[tuple[str
         if not pair:
             break
 
-        def value(p):
+        def value(p, pair=pair, symbol=symbol):  # this step's counts, bound now
             return pair[p] if rule == "count" else Fraction(pair[p], symbol[p[0]] * symbol[p[1]])
 
         best = max(order, key=lambda p: (value(p), -order.index(p)))
@@ -409,6 +409,7 @@ def test_the_chat_templates_overhead_is_counted() -> None:
     # The ids are mistral-common's own.
     from mistral_common.protocol.instruct.messages import AssistantMessage, UserMessage
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
+
     from family.chat import _mistral
 
     kinds = {"user": UserMessage, "assistant": AssistantMessage}

@@ -15,10 +15,9 @@ import random
 from pathlib import Path
 
 import pytest
+import tokenizers
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-
-import tokenizers
 from tokenizers import Regex, models, pre_tokenizers, trainers
 from tokenizers.pre_tokenizers import ByteLevel, Split
 

@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import train
-from family import real
 from analyses.measure import PER, Premium, byte_measure, char_measure, measure, premium
 from analyses.textstats import text_counts
+from family import real
+from tokenizer import train
 
 LESSON4 = lessons.data("lesson4_english_hindi")
 BYTES = train("aa bb", 0, unit="bytes").tokenizer  # a byte-level tokenizer with no merges

@@ -486,8 +486,8 @@ def test_wordpiece_first_names_the_tie_and_the_rule_that_broke_it() -> None:
     from fractions import Fraction
 
     import lessons as lessons_module
-    from family.wordpiece import train_by_rule
     from family.ruletext import tie_sentence
+    from family.wordpiece import train_by_rule
 
     e = _exercise("wordpiece-first")
     c = compute(e.op, e.args)

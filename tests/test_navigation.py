@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-import lessons
 from streamlit.source_util import page_icon_and_name
 
+import lessons
 from tests.apptest_helpers import ROOT, run_page
 from ui.layout import APP_NAME, LARGE_TYPE_CSS_MARKER, LARGE_TYPE_KEY, PAGES, PageEntry, sections
 

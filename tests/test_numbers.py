@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from family import real
 from analyses.numbers import (
     MAX_DIGITS,
     STYLES,
@@ -20,6 +19,7 @@ from analyses.numbers import (
     international_groups,
     parse_number,
 )
+from family import real
 
 
 @pytest.mark.parametrize(

@@ -14,12 +14,22 @@ from hypothesis import strategies as hs
 from lessons.course import course
 from lessons.exercises import compute
 from lessons.judging import Question, fits, judge
-from lessons.progress import (FORMAT, LESSON_EXERCISE, MAX_ANSWERS, NO_QUESTION, QUESTIONS, TRAIN_MERGE, QuestionId,
-                              describe, migrate_v1_key, to_json)
+from lessons.progress import (
+    FORMAT,
+    LESSON_EXERCISE,
+    MAX_ANSWERS,
+    NO_QUESTION,
+    QUESTIONS,
+    TRAIN_MERGE,
+    QuestionId,
+    describe,
+    migrate_v1_key,
+    to_json,
+)
 from tests.apptest_helpers import assert_no_exception, main_text, page_text, run_page
+from ui.display import md_escape
 from views import lessons as lv
 from views import progress as pv
-from ui.display import md_escape
 
 PAGE = "pages/12_Lessons.py"
 

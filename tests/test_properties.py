@@ -13,7 +13,7 @@ frequent, which is where BPE implementations go wrong.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -86,14 +86,14 @@ EDGE_TEXTS = [
 ]
 
 
-@lru_cache(maxsize=None)
+@cache
 def lesson4_tokenizer(k: int, ties: str = "first"):
     data = json.loads(DATA.read_text(encoding="utf-8"))
     text = data["english_block"] * 10 + data["hindi_block"] * k
     return train(text, 100, unit="bytes", split="regex", ties=ties).tokenizer
 
 
-@lru_cache(maxsize=None)
+@cache
 def fixed_byte_tokenizer(marker: str | None):
     text = "aaaa aaa aa a ab ab ba\n\nचाय चाय पानी 👍👍 👍🏽 e\u0301e\u0301 \x00\x00 " * 3
     return train(text, 40, unit="bytes", split="regex", end_of_word=marker).tokenizer

@@ -7,8 +7,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import train
-from family import real
 from analyses.quirks import (
     FORMATS,
     MAX_FIELDS,
@@ -22,6 +20,8 @@ from analyses.quirks import (
     records_from_csv,
     space_forms,
 )
+from family import real
+from tokenizer import train
 
 CONTENT = lessons.content("quirks")
 HINDI = lessons.data("lesson4_english_hindi")["test_hi"]

@@ -23,14 +23,13 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-
-from tests.cli_helpers import cli_process, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tokenizer import TextTokenizer, bytes_label, is_whole, train
 from family import real
+from tests.cli_helpers import cli_process, run_cli
+from tokenizer import TextTokenizer, bytes_label, is_whole, train
 from tokenizer import io as model_io
 
 ROOT = Path(__file__).resolve().parents[1]

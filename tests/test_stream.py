@@ -7,8 +7,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lessons
-from tests.reference_oracle import not_text_alone, reference_token_bytes
-from tokenizer import train
 from analyses.measure import measure
 from analyses.stream import (
     REPLACEMENT,
@@ -20,6 +18,8 @@ from analyses.stream import (
     stream_bytes,
     stream_tokens,
 )
+from tests.reference_oracle import not_text_alone, reference_token_bytes
+from tokenizer import train
 
 LESSON4 = lessons.data("lesson4_english_hindi")
 HINDI = LESSON4["test_hi"]

@@ -11,7 +11,16 @@
 from .interface import UNKNOWN_ID, TextTokenizer, Token
 from .labels import bytes_label, hex_bytes, is_whole
 from .model import TIES, UNITS, Tokenizer, TrainConfig
-from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, SPLITS, PatternTimeout, UnsafePattern, split_text, word_count
+from .pretokenize import (
+    DEFAULT_PATTERN,
+    GPT2_PATTERN,
+    GPT4_PATTERN,
+    SPLITS,
+    PatternTimeout,
+    UnsafePattern,
+    split_text,
+    word_count,
+)
 from .train import MergeStep, PairCount, StopReason, Trace, WordSplit, count_words, train
 from .vocab import Vocabulary
 

@@ -23,8 +23,8 @@ that the tests comparing the fast trainer with it still compare two independent 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
 
 @lru_cache(maxsize=1)

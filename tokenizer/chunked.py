@@ -37,8 +37,8 @@ whole text's for every tokenizer on generated text (hypothesis) and on the bench
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Sequence
 
 import regex
 
@@ -173,7 +173,7 @@ class _Tee:
 
     current = ""
 
-    def __iter__(self) -> "_Tee":
+    def __iter__(self) -> _Tee:
         return self
 
     def __next__(self) -> str:

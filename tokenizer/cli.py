@@ -22,16 +22,16 @@ import io as _bytes_io
 import json
 import re
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
-
-from . import io
 
 from family import real
+
+from . import io
+from .chunked import PART_CHARS, TooLongWithoutCut, count_parts, cut_text, cuts_safely
 from .labels import hex_bytes, plural
 from .model import DEFAULTS, TIES, UNITS, UNKNOWN_ID, Tokenizer
 from .pretokenize import SPLITS, PatternTimeout
-from .chunked import PART_CHARS, TooLongWithoutCut, count_parts, cut_text, cuts_safely
 from .textfile import (
     MAX_INPUT_BYTES,
     STDIN,

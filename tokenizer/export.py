@@ -47,9 +47,10 @@ import os
 import re
 import sys
 import unicodedata
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Iterator
+from typing import Any
 
 from .bytelevel import gpt2_byte_stand_ins
 from .labels import bytes_label, hex_bytes

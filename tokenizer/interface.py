@@ -27,8 +27,9 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 UNKNOWN_ID = -1
 """The id of a character a character-unit model never saw in training (it keeps its text)."""

@@ -19,9 +19,10 @@ end-of-word marker (if any) is 256, and merges start after them.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .model import Tokenizer, TrainConfig
 from .textfile import read_limited, refuse_wide_json, write_file

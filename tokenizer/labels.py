@@ -16,7 +16,7 @@ characters as text and the stray bytes as hex inside ``⟨ ⟩``:
 from __future__ import annotations
 
 import codecs
-from typing import Sequence
+from collections.abc import Sequence
 
 import regex
 

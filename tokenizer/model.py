@@ -13,11 +13,11 @@ later), and it is much faster.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from heapq import heapify, heappop, heappush
 from itertools import repeat
 from operator import add
-from typing import Iterable, Sequence
 
 from .interface import UNKNOWN_ID, Token
 from .labels import is_whole
@@ -108,7 +108,7 @@ class Tokenizer:
 
     @classmethod
     def from_vocabulary(cls, config: TrainConfig, vocab: Vocabulary, *, name: str = "Lab BPE model",
-                        source: str = "trained in the lab") -> "Tokenizer":
+                        source: str = "trained in the lab") -> Tokenizer:
         """A tokenizer over a vocabulary that is already built (the trainer's)."""
         if vocab.unit != config.unit or vocab.end_of_word != config.end_of_word:
             raise ValueError("The vocabulary was built with other settings than this config.")
@@ -133,7 +133,7 @@ class Tokenizer:
         self._ranks = {pair: rank for rank, pair in enumerate(self._pair_strings)}
         self._cache: dict[str, tuple[int, ...]] = {}
 
-    def named(self, name: str, source: str | None = None) -> "Tokenizer":
+    def named(self, name: str, source: str | None = None) -> Tokenizer:
         """The same model under another name (shares its tables; cheap)."""
         other = copy.copy(self)
         other.name = name

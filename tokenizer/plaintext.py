@@ -46,7 +46,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .labels import character_runs, unit_word
 

@@ -21,8 +21,8 @@ chai  (merge 3, seen 5 times)
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 from .labels import plural
 from .model import Tokenizer
@@ -36,8 +36,8 @@ class MergeNode:
     label: str
     step: int | None
     count: int | None
-    left: "MergeNode | None" = None
-    right: "MergeNode | None" = None
+    left: MergeNode | None = None
+    right: MergeNode | None = None
 
     @property
     def is_base(self) -> bool:

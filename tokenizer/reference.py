@@ -46,8 +46,8 @@ Tie rules:
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from .bytelevel import gpt2_byte_stand_ins
 from .interface import UNKNOWN_ID

@@ -29,7 +29,8 @@ import secrets
 import select
 import stat
 import sys
-from typing import IO, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import IO
 
 MAX_INPUT_BYTES = 100_000_000
 """The most the command line reads from one file (100 MB): far more text than BPE needs to show

@@ -26,14 +26,14 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from operator import add
-from typing import Callable, Iterable, Mapping
 
 from .bytelevel import hf_base_rank
 from .interface import UNKNOWN_ID
-from .model import DEFAULTS, TrainConfig, Tokenizer
+from .model import DEFAULTS, Tokenizer, TrainConfig
 from .pretokenize import SplitBudget, split_text
 from .vocab import Vocabulary
 

@@ -22,7 +22,7 @@ chr(z))``: left to right, non-overlapping, the BPE rule, done in C.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from .labels import bytes_label
 

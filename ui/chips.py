@@ -24,8 +24,8 @@ display rules of :mod:`ui.display`; this module adds the drawing:
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from tokenizer import UNKNOWN_ID, Token, Tokenizer
 from tokenizer.labels import character_runs

@@ -21,11 +21,12 @@ import re
 
 from tokenizer.labels import plural
 from tokenizer.plaintext import (
+    DOTTED_CIRCLE,
+    EMPTY,
+    WHITESPACE,
     answer_text,
     code_point,
     describe_token,
-    DOTTED_CIRCLE,
-    EMPTY,
     is_mark,
     join_words,
     lone_marks,
@@ -37,9 +38,7 @@ from tokenizer.plaintext import (
     segments,
     tokens_text,
     visible_token,
-    WHITESPACE,
 )
-
 
 _CLASSES = {"ws": "tl-ws", "code": "tl-cp", "hex": "tl-hex", "lone": "tl-lone"}
 

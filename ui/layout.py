@@ -27,10 +27,10 @@ checks that the registry and the folder agree.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 import streamlit as st
 

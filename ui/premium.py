@@ -27,11 +27,10 @@ import pandas as pd
 import streamlit as st
 
 import lessons
-from lessons import LanguageSample
 from analyses.measure import Premium, byte_measure, char_measure, measure, premium
 from analyses.textstats import text_counts
-from ui import charts
-from ui import choices
+from lessons import LanguageSample
+from ui import charts, choices
 from ui.display import readable_text
 
 PARTS = ("premium", "UTF-8 part", "tokenizer part")

@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any
 from urllib.parse import urlencode
 
 import streamlit as st

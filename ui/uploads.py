@@ -9,7 +9,7 @@ the label, which states the real limit: the two never disagree.
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 

@@ -27,8 +27,7 @@ from analyses import cost
 from analyses.cost import CostInputError, Fit, rate, rupees
 from analyses.measure import Measure
 from lessons.progress import COST_FIT, QuestionId
-from ui import charts, predict, state, tables
-from ui import choices
+from ui import charts, choices, predict, state, tables
 from ui.display import callout_html, md_escape, plural
 from ui.layout import classroom_on, figure
 

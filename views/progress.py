@@ -34,8 +34,23 @@ import streamlit as st
 
 from lessons.course import course
 from lessons.exercises import ExerciseError
-from lessons.progress import (EVH_DIRECTION, LESSON_EXERCISE, NO_QUESTION, PRACTICE_COUNT, PRACTICE_MERGE, QUESTIONS,
-                              TRAIN_MERGE, VERSION, WAITS, QuestionId, check, describe, from_json, merge, to_json)
+from lessons.progress import (
+    EVH_DIRECTION,
+    LESSON_EXERCISE,
+    NO_QUESTION,
+    PRACTICE_COUNT,
+    PRACTICE_MERGE,
+    QUESTIONS,
+    TRAIN_MERGE,
+    VERSION,
+    WAITS,
+    QuestionId,
+    check,
+    describe,
+    from_json,
+    merge,
+    to_json,
+)
 from ui import predict, presets, state
 from ui.display import callout_html, join_words, plural
 from ui.uploads import uploaded_bytes
@@ -75,8 +90,8 @@ def _preset_train_question(run: str, k: int) -> predict.Question | object | None
     """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
     every lesson link opens): rebuilt as the page builds it. WAITS when the run is not a preset's (another
     corpus or settings: the answer waits for the page); a preset's merge that does not exist: None."""
-    from views import train as tv
     from ui.training import trained
+    from views import train as tv
 
     preset = _preset_runs().get(run)
     if preset is None:

@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import time
 import urllib.request
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -37,10 +37,10 @@ from tests.browser.browser_helpers import (
     VIEWPORT,
     StreamlitServer,
     assert_no_exception,
-    skip_without_browser,
     free_port,
     log_problems,
     screenshot,
+    skip_without_browser,
     wait_for_streamlit,
 )
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from urllib.parse import parse_qs, urlparse
 
-
 from tests.browser.browser_helpers import (
     element_shot,
     main_area,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 
-
 from tests.browser.browser_helpers import (
     main_area,
     screenshot,

@@ -26,8 +26,8 @@ skip_without_browser()
 from playwright.sync_api import expect  # noqa: E402
 
 import lessons  # noqa: E402
-from tokenizer import hex_bytes, train  # noqa: E402
 from family import real  # noqa: E402
+from tokenizer import hex_bytes, train  # noqa: E402
 from tokenizer.io import tokenizer_to_json  # noqa: E402
 
 URL = "Tokenize_anything"

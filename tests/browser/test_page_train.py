@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-
 from tests.browser.browser_helpers import (
     assert_no_exception,
     charts_drawn,

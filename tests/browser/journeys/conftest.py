@@ -13,7 +13,7 @@ browser tests' one Streamlit server and one Playwright, and add:
 
 from __future__ import annotations
 
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 

@@ -20,8 +20,15 @@ import pytest
 
 import lessons
 from lessons.course import course
-from tests.browser.browser_helpers import (main_area, screenshot, settle, skip_without_browser, step_button, still,
-                                           wait_for_streamlit)
+from tests.browser.browser_helpers import (
+    main_area,
+    screenshot,
+    settle,
+    skip_without_browser,
+    step_button,
+    still,
+    wait_for_streamlit,
+)
 from ui.layout import PAGES
 
 skip_without_browser()

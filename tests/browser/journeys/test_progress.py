@@ -12,8 +12,14 @@ import json
 import re
 
 from lessons.progress import QuestionId
-from tests.browser.browser_helpers import (assert_no_exception, main_area, screenshot, settle, skip_without_browser,
-                                           step_button)
+from tests.browser.browser_helpers import (
+    assert_no_exception,
+    main_area,
+    screenshot,
+    settle,
+    skip_without_browser,
+    step_button,
+)
 
 skip_without_browser()
 
