@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from family import real  # noqa: E402
-from tokenizer.chunked import PART_CHARS, count_parts, cut_text  # noqa: E402
-from tokenizer.cli import COUNT_DEFAULT  # noqa: E402
+from family import real
+from tokenizer.chunked import PART_CHARS, count_parts, cut_text
+from tokenizer.cli import COUNT_DEFAULT
 
 CORPUS = ROOT.parent / "shared" / "bench" / "corpus_1mb.txt"
 

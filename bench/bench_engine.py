@@ -32,23 +32,23 @@ import os
 os.environ["RAYON_NUM_THREADS"] = "1"
 os.environ["TOKENIZERS_PARALLELISM"] = "false"
 
-import argparse  # noqa: E402
-import gc  # noqa: E402
-import json  # noqa: E402
-import platform  # noqa: E402
-import resource  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import tempfile  # noqa: E402
-import tracemalloc  # noqa: E402
-from pathlib import Path  # noqa: E402
+import argparse
+import gc
+import json
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+import tracemalloc
+from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.timing import best_of, interleaved  # noqa: E402
-from tokenizer import Tokenizer, TrainConfig, train  # noqa: E402
+from bench.timing import best_of, interleaved
+from tokenizer import Tokenizer, TrainConfig, train
 
 DEFAULT_CORPUS = (ROOT / ".." / "shared" / "bench" / "corpus_1mb.txt").resolve()
 PATTERN = r" ?\S+"

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from lessons.course import (  # noqa: E402
+from lessons.course import (
     MAX_EXERCISES,
     MAX_FIGURES,
     MAX_LESSON_BYTES,

@@ -98,10 +98,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import lessons  # noqa: E402
-from deploy.serve import cmdline, free_port, process_tree, streamlit_cmd  # noqa: E402
-from deploy.stclient import CookieJar, HttpConnection, ProtocolError, Session, query  # noqa: E402
-from tokenizer import train  # noqa: E402
+import lessons
+from deploy.serve import cmdline, free_port, process_tree, streamlit_cmd
+from deploy.stclient import CookieJar, HttpConnection, ProtocolError, Session, query
+from tokenizer import train
 
 CLICKS = 10
 THINK_S = (0.8, 1.2)  # a learner's pause before each action
@@ -150,7 +150,7 @@ def machine_busy_seconds() -> float:
     return (sum(fields[:8]) - idle) / CLK
 
 
-def wait_quiet(target: "Target", max_wait: float) -> float:
+def wait_quiet(target: Target, max_wait: float) -> float:
     """Wait (at most ``max_wait`` s) until nothing but the server keeps the machine busy; returns the other load
     in cores. On a shared machine, figures taken while something else runs are not the server's."""
     deadline = time.monotonic() + max_wait
@@ -312,7 +312,7 @@ async def learner_run(url: str, i: int, start_delay: float, rng: random.Random,
         cpu_before = cpu() if cpu else None
         try:
             run = await coro
-        except (ProtocolError, OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, ProtocolError, OSError) as exc:
             me.interactions.append(Interaction(kind, None, None, f"unanswered: {kind}: {exc}"))
             raise
         problem = None
@@ -379,7 +379,7 @@ async def learner_run(url: str, i: int, start_delay: float, rng: random.Random,
 
         await act("type", session.type_text("tokenize.text", own, marker=marker.encode() if marker else None,
                                              timeout=ANSWER_TIMEOUT_S), check_type)
-    except (ProtocolError, OSError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, ProtocolError, OSError) as exc:
         if not me.interactions or not (me.interactions[-1].problem or "").startswith("unanswered"):
             me.interactions.append(Interaction("connect", None, None, f"unanswered: connect: {exc}"))
     # Another learner's sentence must never reach this one.
@@ -454,7 +454,7 @@ async def _hostile_action(url: str, name: str, page: str, qs: str, timeout: floa
             return HostileAction(name, seconds, f"exception: {run.exceptions[0][:160]}")
         said = _warnings(run.frames)
         return HostileAction(name, seconds, "answered" + (f": {said[-1][:160]}" if said else ""))
-    except (ProtocolError, OSError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, ProtocolError, OSError) as exc:
         where = f" (on {session.replica})" if session.replica else ""
         return HostileAction(name + where, time.perf_counter() - start, f"unanswered: {exc}")
     finally:
@@ -476,12 +476,12 @@ async def hostile_run(url: str, start_delay: float, timeout: float, pattern: str
     return [await _hostile_action(url, name, page, qs, timeout, upload, jar) for name, page, qs, upload in steps]
 
 
-def replica_pids(target: "Target") -> list[int]:
+def replica_pids(target: Target) -> list[int]:
     """The target's Streamlit processes (scripts/serve's replicas, or the single one)."""
     return [p for p in target.pids() if b"streamlit" in cmdline(p) and b"run" in cmdline(p)]
 
 
-def replica_rss_mb(target: "Target") -> dict[int, float]:
+def replica_rss_mb(target: Target) -> dict[int, float]:
     return {pid: rss_bytes([pid]) / 2**20 for pid in replica_pids(target)}
 
 
@@ -494,7 +494,7 @@ def peak_rss_mb(pid: int) -> float:
         return float("nan")
 
 
-def replica_memory(target: "Target", warm_mb: dict[int, float]) -> list[dict]:
+def replica_memory(target: Target, warm_mb: dict[int, float]) -> list[dict]:
     """Each warm replica now: its RSS against warm + REPLICA_BOUND_MB, and its peak. A replica that is gone
     (it died: scripts/serve starts it again under a new pid) fails the bar."""
     now = replica_rss_mb(target)
@@ -709,7 +709,7 @@ async def first_visit(url: str, assets: list[str], n_preset: int, preset_id: str
         if run.marker_at is None:
             visit.problem = "the page's first run drew no step header"
         visit.usable_s = (run.marker_at or run.finished or time.perf_counter()) - start
-    except (ProtocolError, OSError, asyncio.TimeoutError) as exc:
+    except (TimeoutError, ProtocolError, OSError) as exc:
         visit.problem = f"{type(exc).__name__}: {exc}"
     finally:
         await session.close()

@@ -24,8 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests import test_model_bounds as cases  # noqa: E402
-from tokenizer import io as model_io  # noqa: E402
+from tests import test_model_bounds as cases
+from tokenizer import io as model_io
 
 CPU_S = 60
 MEMORY = 4 * 1024**3

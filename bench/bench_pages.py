@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import logging  # noqa: E402
+import logging
 
-from tests.apptest_helpers import exception_messages, run_page  # noqa: E402
-from ui.layout import PAGES  # noqa: E402
+from tests.apptest_helpers import exception_messages, run_page
+from ui.layout import PAGES
 
 for _name in list(logging.root.manager.loggerDict):  # AppTest's bare-mode warnings are noise here
     if _name.startswith("streamlit"):
@@ -32,9 +32,9 @@ for _name in list(logging.root.manager.loggerDict):  # AppTest's bare-mode warni
 
 # The keys clicked and dragged below, as the pages declare them (imported here, after the logging is quieted, so
 # their caches' bare-mode warnings stay quiet; a page's first run no longer includes importing these three views).
-from views import english_hindi as ev  # noqa: E402
-from views import family as fv  # noqa: E402
-from views import streaming as sv  # noqa: E402
+from views import english_hindi as ev
+from views import family as fv
+from views import streaming as sv
 
 # Deep links worth timing, per page file (query parameters). The empty dict is the page as opened.
 SCENARIOS: dict[str, list[dict[str, str]]] = {

@@ -32,9 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import lessons  # noqa: E402
-from tokenizer import pretokenize  # noqa: E402
-from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, split_text  # noqa: E402
+import lessons
+from tokenizer import pretokenize
+from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, split_text
 
 HOSTILE = {  # name -> (pattern, text added to the corpus and encoded)
     "recursive (?R)?a|\\S": (r"(?R)?a|\S", "chai pani"),

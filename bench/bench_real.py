@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench.timing import best_of  # noqa: E402
+from bench.timing import best_of
 from family import real
 from tokenizer import train, word_count
 

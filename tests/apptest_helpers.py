@@ -23,8 +23,12 @@ later `at.run()` reruns that page.
 
 from __future__ import annotations
 
+import html as _html
+import re as _re
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -99,8 +103,6 @@ def main_text(at: AppTest) -> str:
 
 
 # -- reading the chips a page drew (one parser for every test) -------------------------------------
-from dataclasses import dataclass, field  # noqa: E402
-from html.parser import HTMLParser  # noqa: E402
 
 
 @dataclass
@@ -191,8 +193,6 @@ def html_blocks(at: AppTest, marker: str = 'class="tl-chips"') -> list[str]:
 
 
 # -- what a page shows, as text ---------------------------------------------------------------------
-import html as _html  # noqa: E402
-import re as _re  # noqa: E402
 
 
 def plain(fragment: str) -> str:

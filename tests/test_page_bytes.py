@@ -12,9 +12,9 @@ import re
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, metrics, main_text, run_page
-from tokenizer import train
 from analyses.textstats import char_table, graphemes, text_counts
+from tests.apptest_helpers import assert_no_exception, main_text, metrics, run_page
+from tokenizer import train
 from views import bytes as bv
 
 PAGE = "pages/4_Bytes_per_character.py"

@@ -9,6 +9,9 @@ import re
 import pytest
 
 import lessons
+from analyses.measure import measure
+from analyses.textstats import text_counts
+from family import real
 from tests.apptest_helpers import (
     assert_no_exception,
     html_blocks,
@@ -19,10 +22,7 @@ from tests.apptest_helpers import (
     run_page,
 )
 from tokenizer import train
-from family import real
 from tokenizer.io import tokenizer_to_json
-from analyses.measure import measure
-from analyses.textstats import text_counts
 
 PAGE = "pages/2_Tokenize_anything.py"
 LESSON4 = lessons.data("lesson4_english_hindi")

@@ -22,8 +22,8 @@ from tests.apptest_helpers import (
 from tokenizer import train
 from tokenizer.io import tokenizer_from_json
 from tokenizer.train import SHOWN_TABLE_SIZE
-from views import train as tv
 from ui.training import MAX_CORPUS_CHARS
+from views import train as tv
 
 PAGE = "pages/1_Train_step_by_step.py"
 

@@ -27,11 +27,11 @@ from tokenizer import (
     PatternTimeout,
     TrainConfig,
     UnsafePattern,
+    pretokenize,
     split_text,
     train,
 )
 from tokenizer import io as model_io
-from tokenizer import pretokenize
 from tokenizer.pretokenize import MAX_NESTING, MAX_PATTERN_CHARS, MAX_REPEAT, compile_pattern
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser.browser_helpers import (
     assert_no_exception,
@@ -18,12 +19,9 @@ from tests.browser.browser_helpers import (
     skip_without_browser,
     wait_for_streamlit,
 )
+from ui.layout import APP_NAME, PAGES, PageEntry, sections
 
 skip_without_browser()
-
-from playwright.sync_api import expect  # noqa: E402
-
-from ui.layout import APP_NAME, PAGES, PageEntry, sections  # noqa: E402
 
 
 def _heading(entry: PageEntry) -> str:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
 import lessons
 from tests.browser.browser_helpers import (
     chart_text_cut,
@@ -24,7 +26,6 @@ from tests.browser.browser_helpers import (
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
 
 URL_PATH = "Beyond_Hindi"
 NATIVE = [s["native"] for s in lessons.data("languages")["languages"]]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
 from tests.browser.browser_helpers import (
     chart_text_cut,
     cut_off,
@@ -22,7 +24,6 @@ from tests.browser.browser_helpers import (
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
 
 URL_PATH = "Cost_and_context"
 

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
+import lessons
 from tests.browser.browser_helpers import (
     main_area,
     screenshot,
@@ -19,9 +22,6 @@ from tests.browser.browser_helpers import (
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
-
-import lessons  # noqa: E402
 
 URL = "Encode_step_by_step"
 

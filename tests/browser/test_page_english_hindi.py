@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
 from tests.browser.browser_helpers import (
     charts_drawn,
     main_area,
@@ -17,7 +19,6 @@ from tests.browser.browser_helpers import (
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
 
 URL_PATH = "English_vs_Hindi"
 

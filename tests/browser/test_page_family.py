@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
 from tests.browser.browser_helpers import (
     cut_off,
     main_area,
@@ -21,7 +23,6 @@ from tests.browser.browser_helpers import (
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
 
 URL = "The_family"
 

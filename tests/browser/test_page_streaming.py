@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 
+from playwright.sync_api import expect
+
+import lessons
 from tests.browser.browser_helpers import (
     assert_no_exception,
     cut_off,
@@ -19,13 +22,10 @@ from tests.browser.browser_helpers import (
     uses_devanagari_font,
     wait_for_streamlit,
 )
+from tests.reference_oracle import not_text_alone, reference_token_bytes
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
-
-import lessons  # noqa: E402
-from tests.reference_oracle import not_text_alone, reference_token_bytes  # noqa: E402
 
 URL = "Streaming"
 HINDI = lessons.data("lesson4_english_hindi")["test_hi"]

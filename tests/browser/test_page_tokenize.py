@@ -11,7 +11,10 @@ import re
 from urllib.parse import quote
 
 import pandas as pd
+from playwright.sync_api import expect
 
+import lessons
+from family import real
 from tests.browser.browser_helpers import (
     assert_no_exception,
     main_area,
@@ -20,15 +23,11 @@ from tests.browser.browser_helpers import (
     skip_without_browser,
     wait_for_streamlit,
 )
+from tokenizer import hex_bytes, train
+from tokenizer.io import tokenizer_to_json
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
-
-import lessons  # noqa: E402
-from family import real  # noqa: E402
-from tokenizer import hex_bytes, train  # noqa: E402
-from tokenizer.io import tokenizer_to_json  # noqa: E402
 
 URL = "Tokenize_anything"
 MARKUP = "<img src=x onerror=alert(1)>"

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
+from playwright.sync_api import expect
+
 from tests.browser.browser_helpers import (
     assert_no_exception,
     charts_drawn,
@@ -21,7 +23,6 @@ from tests.browser.browser_helpers import (
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
 
 URL_PATH = "Train_step_by_step"
 

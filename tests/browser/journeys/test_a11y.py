@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
 
 from tests.browser.browser_helpers import main_area, screenshot, settle, skip_without_browser, step_button
 from ui.layout import PAGES, SKIP_TARGET
@@ -20,8 +22,6 @@ from ui.steps import KEYS
 
 skip_without_browser()
 
-from axe_playwright_python.sync_playwright import Axe  # noqa: E402
-from playwright.sync_api import expect  # noqa: E402
 
 TRAIN = "Train_step_by_step"
 ENCODE = "Encode_step_by_step"

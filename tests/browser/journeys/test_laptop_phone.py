@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from lessons.course import course
 from tests.browser.browser_helpers import (
@@ -28,7 +29,6 @@ from tests.browser.browser_helpers import (
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
 
 IN_VIEW = """(sel) => {
     const els = [...document.querySelectorAll(sel)].filter(el => el.getBoundingClientRect().height > 0);

@@ -17,6 +17,7 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 import lessons
 from lessons.course import course
@@ -33,7 +34,6 @@ from ui.layout import PAGES
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
 
 BACK_LINK = '[data-testid="stPageLink-NavLink"]'
 COLD_MS = 120_000  # a page's first run on a new server trains and loads tokenizers (English vs Hindi: ~30 s)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import re
 
+from playwright.sync_api import expect
+
 from lessons.progress import QuestionId
 from tests.browser.browser_helpers import (
     assert_no_exception,
@@ -23,7 +25,6 @@ from tests.browser.browser_helpers import (
 
 skip_without_browser()
 
-from playwright.sync_api import expect  # noqa: E402
 
 CHAI = "lesson:bpe-training:chai-first-merge"
 XYLOPHONE = "lesson:bpe-training:xylophone-tokens"
