@@ -20,7 +20,6 @@ from ui.training import MAX_MERGES, trained_with_progress
 from ui.layout import figure, find_page, link_params
 from ui.links import lesson_link
 from ui.state import publish, restore
-from ui.steps import Stepper
 from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes
 
 page_setup("Train step by step")
@@ -28,7 +27,7 @@ page_setup("Train step by step")
 
 LARGE = large_type_on()
 CLASSROOM = classroom_on()  # fewer controls: the teacher steps, the class watches
-STEPPER = Stepper(tv.STEP)
+STEPPER = tv.STEPPER
 
 if not LARGE:
     st.caption(
@@ -129,7 +128,7 @@ if changed:
         "**Custom run**: you changed " + join_words(changed) + ". The numbers below are for your settings, "
         "not the worked example's."
     )
-    reset.button("Use the preset's settings", key="train.reset", on_click=tv.apply_preset)
+    reset.button("Use the preset's settings", key=tv.RESET.skey, on_click=tv.apply_preset)
 
 # --- The corpus ------------------------------------------------------------------------------
 corpus: str | None = None
@@ -151,7 +150,7 @@ else:
         "in the link when you share it.",
     )
     data, file_name = uploaded_bytes(
-        "…or upload a .txt file (UTF-8)", key=tv.UPLOAD_KEY, types=["txt"], limit_mb=TEXT_UPLOAD_MB,
+        "…or upload a .txt file (UTF-8)", key=tv.UPLOAD.skey, types=["txt"], limit_mb=TEXT_UPLOAD_MB,
         on_change=STEPPER.reset, container=uploaded,
     )
     if data is not None:
@@ -209,14 +208,14 @@ def draw_steps(trace, run: str) -> None:
     """The step view: controls, the merge and why, the chart, the corpus after it (a fragment)."""
     n = len(trace.steps)
     predicting = bool(st.session_state.get(tv.PREDICT.skey))
-    with st.container(key=viewport.action("train")):  # a click here brings the step's result into view
+    with st.container(key=viewport.action(tv.PAGE)):  # a click here brings the step's result into view
         k = STEPPER.draw(n, slider=None if LARGE else "Step (0 = before any merge)", autoplay_disabled=predicting,
                          extra=predict_toggle)
     publish([tv.STEP, tv.PREDICT])
     step = trace.steps[max(k, 1) - 1]  # the merge this view is about (merge 1 at step 0)
     question = tv.guess_question(run, trace, k) if predicting and k else None
     hidden = predicting and (k == 0 or not predict.answered(question))
-    with st.container(key=viewport.result("train")):  # the merge, the chart, why: what Next changes
+    with st.container(key=viewport.result(tv.PAGE)):  # the merge, the chart, why: what Next changes
         st.html(tv.step_header_html(run, trace, k, hide_winner=hidden and k > 0))
         if question is not None:
             with st.container(border=True):
@@ -258,7 +257,7 @@ def draw_steps(trace, run: str) -> None:
         words = tv.LARGE_TOP_WORDS if LARGE else tv.TOP_WORDS
         with left, figure("pair-chart"):
             st.markdown(f"**Pair counts before merge {max(k, 1)}**")
-            charts.draw(tv.pair_chart_spec(tv.rows_key(rows), LARGE), key="train.chart")
+            charts.draw(tv.pair_chart_spec(tv.rows_key(rows), LARGE), key=tv.CHART.skey)
             shown = (f"The top {len(rows)} of {step.n_pairs:,} distinct pairs." if step.n_pairs > len(rows)
                      else f"All {plural(step.n_pairs, 'distinct pair')}.")
             st.caption(shown + (" Press **Next** to see which one wins." if k == 0 else ""))
@@ -284,13 +283,13 @@ def draw_steps(trace, run: str) -> None:
         st.html(tv.learned_tokens_html(trace, k))
     if CLASSROOM:
         return
-    with st.expander("Every merge so far, as a table", key="train.table_open", on_change="rerun",
+    with st.expander("Every merge so far, as a table", key=tv.TABLE_OPEN.skey, on_change="rerun",
                      icon=":material/table:") as table_box:
         if table_box.open:
-            tables.show(tv.merges_frame(run, trace, k), hide_index=True, key="train.merges_table",
+            tables.show(tv.merges_frame(run, trace, k), hide_index=True, key=tv.MERGES_TABLE.skey,
                          column_config={"other pairs with that count": st.column_config.NumberColumn(
                              help="How many other pairs had the same top count (empty: no tie).")})
-    with st.expander("The algorithm, at this step", key="train.code_open", on_change="rerun",
+    with st.expander("The algorithm, at this step", key=tv.CODE_OPEN.skey, on_change="rerun",
                      icon=":material/code:") as code_box:
         if code_box.open:
             st.caption(
@@ -322,16 +321,16 @@ def draw_downloads(trace, run: str) -> None:
     model = tv.tokenizer_json(run, trace)
     stem = tv.file_stem(preset_id, settings, len(trace.steps))
     with st.container(horizontal=True):
-        st.download_button("Model (JSON)", model, f"{stem}.json", "application/json", key="train.dl_model",
+        st.download_button("Model (JSON)", model, f"{stem}.json", "application/json", key=tv.DL_MODEL.skey,
                            on_click="ignore", icon=":material/download:")
         st.download_button("Trace (JSON)", lambda: tv.trace_json(trace), f"{stem}-trace.json", "application/json",
-                           key="train.dl_trace_json", on_click="ignore", icon=":material/download:")
+                           key=tv.DL_TRACE_JSON.skey, on_click="ignore", icon=":material/download:")
         st.download_button("Trace (CSV)", lambda: tv.trace_csv(trace), f"{stem}-trace.csv", "text/csv",
-                           key="train.dl_trace_csv", on_click="ignore", icon=":material/download:")
+                           key=tv.DL_TRACE_CSV.skey, on_click="ignore", icon=":material/download:")
         hf, why_not = tv.hf_export(run, trace) if trace.config.unit == "bytes" else (None, None)
         if hf is not None:
             st.download_button("Hugging Face tokenizer.json", hf, f"{stem}-tokenizer.json", "application/json",
-                               key="train.dl_hf", on_click="ignore", icon=":material/download:")
+                               key=tv.DL_HF.skey, on_click="ignore", icon=":material/download:")
     if why_not:
         st.caption(md_escape(f"No Hugging Face tokenizer.json for this model: {why_not}"))
     st.caption(
@@ -380,5 +379,5 @@ if "text" in too_long:
     )
 if set(too_long) - {"text"}:
     st.caption("Too long to keep in a shared link: " + ", ".join(sorted(set(too_long) - {"text"})) + ".")
-if preset is None and st.session_state.get(tv.UPLOAD_KEY) is not None:
+if preset is None and st.session_state.get(tv.UPLOAD.skey) is not None:
     st.caption("An uploaded file is not part of a shared link: the link keeps the settings and step only.")

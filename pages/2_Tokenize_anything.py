@@ -6,7 +6,6 @@ import pandas as pd
 import streamlit as st
 
 from ui.layout import classroom_on, figure, large_type_on, page_setup
-import lessons
 from tokenizer import Tokenizer, hex_bytes
 from tokenizer.provenance import made_by_merges
 from analyses.textstats import utf8_length
@@ -17,25 +16,18 @@ from ui.display import lone_marks, md_escape, plural, ratio, visible_token
 from ui.uploads import too_big
 from ui.links import lesson_link
 from ui.treeview import tree_html
+from views import tokenize as tkv
 
 page_setup("Tokenize anything")
 
 
-PAGE = "tokenize"
-MAX_TEXT_BYTES = 1_000_000  # a bigger paste is refused politely
-MAX_CHIPS = 2_000  # chips drawn per tokenizer; every token is still counted, and listed in the CSV
-MAX_TABLE_ROWS = 5_000
-DEFAULT_TOKENIZERS = ("o200k_base",)
-FALLBACK_TOKENIZERS = ("english-hindi",)  # when no real tokenizer is installed
-EXAMPLES = lessons.examples("tokenize")
-DEFAULT_TEXT = EXAMPLES[0]["text"] + " " + EXAMPLES[1]["text"]
+PAGE = tkv.PAGE
+MAX_TEXT_BYTES = tkv.MAX_TEXT_BYTES
+MAX_CHIPS = tkv.MAX_CHIPS
+MAX_TABLE_ROWS = tkv.MAX_TABLE_ROWS
+EXAMPLES = tkv.EXAMPLES
 LARGE = large_type_on()
-
-TEXT = state.Param(PAGE, "text", DEFAULT_TEXT, max_len=1000)
-SHOW_IDS = state.Param(PAGE, "ids", False)
-COLOUR = state.Param(PAGE, "colour", "position", choices=("position", "id"))
-PREDICT = state.Param(PAGE, "predict", False)
-PARAMS = [TEXT, SHOW_IDS, COLOUR, PREDICT]
+TEXT, SHOW_IDS, COLOUR, PREDICT, PARAMS = tkv.TEXT, tkv.SHOW_IDS, tkv.COLOUR, tkv.PREDICT, tkv.PARAMS
 
 if not LARGE:
     st.caption(
@@ -59,14 +51,14 @@ st.text_area(
 )
 if not classroom_on():  # classroom mode: fewer controls, so the chips are on the first screen
     # a click on an example brings its counts and tokens into view (ui/viewport.py)
-    with st.container(horizontal=True, gap="small", vertical_alignment="center", key=viewport.action("tokenize")):
+    with st.container(horizontal=True, gap="small", vertical_alignment="center", key=viewport.action(PAGE)):
         st.caption("Try:", width="content")
         for i, example in enumerate(EXAMPLES):
-            st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example, args=(example["text"],),
+            st.button(example["label"], key=tkv.example_key(i).skey, on_click=_use_example, args=(example["text"],),
                       type="tertiary")
 
 real_keys = [e.key for e in choices.real_entries()]
-default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOKENIZERS)
+default = [k for k in tkv.DEFAULT_TOKENIZERS if k in real_keys] or list(tkv.FALLBACK_TOKENIZERS)
 chosen = choices.pick_many(PAGE, default=default, label="Tokenizers (add more to compare them)",
                               upload=not classroom_on())  # classroom mode: fewer controls
 
@@ -130,7 +122,7 @@ def draw_comparison() -> None:
         }
     )
     tables.show(
-        table, hide_index=True, key=f"{PAGE}.compare",
+        table, hide_index=True, key=tkv.COMPARE.skey,
         column_config={
             "tokens per word": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ words (str.split())."),
             "tokens per character": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ code points."),
@@ -140,7 +132,7 @@ def draw_comparison() -> None:
     )
 
 
-with st.container(key=viewport.result("tokenize")):  # what an example or a new text changes
+with st.container(key=viewport.result(PAGE)):  # what an example or a new text changes
     counts = results[0][2].measure  # the text's own counts (words, code points, ...), measured once, cached
     if not classroom_on():
         st.caption(
@@ -221,10 +213,10 @@ if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text[:20_000]):
 
 # -- ids, token by token (built only when opened) --------------------------------------------------
 names = {key: tok.name for key, tok, _ in results}
-with st.expander("Ids and bytes, token by token", key=f"{PAGE}.ids_open", on_change="rerun",
+with st.expander("Ids and bytes, token by token", key=tkv.IDS_OPEN.skey, on_change="rerun",
                  icon=":material/table:") as ids_box:
     if ids_box.open:
-        which = st.selectbox("Tokenizer", list(names), format_func=names.get, key=f"{PAGE}.ids_tok") \
+        which = st.selectbox("Tokenizer", list(names), format_func=names.get, key=tkv.IDS_TOK.skey) \
             if len(names) > 1 else next(iter(names))
         enc = next(e for k, _, e in results if k == which)
         rows = enc.tokens[:MAX_TABLE_ROWS]
@@ -241,7 +233,7 @@ with st.expander("Ids and bytes, token by token", key=f"{PAGE}.ids_open", on_cha
             ),
             hide_index=True,
             placeholder="—",
-            key=f"{PAGE}.ids_table",
+            key=tkv.IDS_TABLE.skey,
             column_config={
                 "id": st.column_config.NumberColumn("id", help="The number the model reads. Empty for a character never seen in training.", format="%d"),
                 "whole characters": st.column_config.CheckboxColumn("whole characters", help="False when the token is only part of a character's bytes."),
@@ -270,24 +262,24 @@ with st.expander("Ids and bytes, token by token", key=f"{PAGE}.ids_open", on_cha
             return full.to_csv(index=False).encode("utf-8-sig")  # the BOM lets spreadsheet apps read Hindi right
 
         st.download_button("Download the tokens as CSV", data=_csv, file_name="tokens.csv", mime="text/csv",
-                           key=f"{PAGE}.download", on_click="ignore", icon=":material/download:")
+                           key=tkv.DOWNLOAD.skey, on_click="ignore", icon=":material/download:")
 
 # -- provenance of a lab token (built only when opened) --------------------------------------------
 lab = [(key, tok, enc) for key, tok, enc in results if isinstance(tok, Tokenizer)]
 if lab:
     with st.expander("Where does a token come from? Its merges, down to single characters or bytes",
-                     key=f"{PAGE}.tree_open", on_change="rerun", icon=":material/account_tree:") as tree_box:
+                     key=tkv.TREE_OPEN.skey, on_change="rerun", icon=":material/account_tree:") as tree_box:
         if tree_box.open:
             key, tok, enc = lab[0]
             if len(lab) > 1:
-                which = st.selectbox("Lab tokenizer", [r[0] for r in lab], format_func=names.get, key=f"{PAGE}.tree_tok")
+                which = st.selectbox("Lab tokenizer", [r[0] for r in lab], format_func=names.get, key=tkv.TREE_TOK.skey)
                 key, tok, enc = next(r for r in lab if r[0] == which)
             merged = made_by_merges(tok, [t.id for t in enc.tokens])
             if not merged:
                 st.caption("No token of this text was made by a merge: every one is a single character or byte.")
             else:
                 pick = st.selectbox(
-                    "Token", merged, key=f"{PAGE}.tree_id",
+                    "Token", merged, key=tkv.TREE_ID.skey,
                     format_func=lambda i: f"{visible_token(tok.label(i))}  (id {i})",
                 )
                 st.html(tree_html(tok, pick, choices.trace_counts(key)))

@@ -4,7 +4,6 @@ import pandas as pd
 import streamlit as st
 
 from ui.layout import classroom_on, figure, large_type_on, page_setup
-import lessons
 from tokenizer import Tokenizer
 from tokenizer.provenance import made_by_merges
 from tokenizer.replay import EncodeTrace, encode_trace
@@ -13,26 +12,22 @@ from ui import choices
 from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips
 from ui.display import md_code, md_escape, pair_text, plural, visible_token
 from ui.links import lesson_link
-from ui.steps import Stepper
 from ui.treeview import tree_html
+from views import encode as ev
 
 page_setup("Encode step by step")
 
 
-PAGE = "encode"
-MAX_CHARS = 200  # a word or a sentence; long text belongs on the Tokenize page
-EXAMPLES = lessons.examples("encode")
+PAGE = ev.PAGE
+MAX_CHARS = ev.MAX_CHARS
+EXAMPLES = ev.EXAMPLES
 LARGE = large_type_on()
-
-TEXT = state.Param(PAGE, "text", "readership", max_len=MAX_CHARS * 2)
-STEP = state.Param(PAGE, "step", 0, lo=0, hi=1_000_000)
-PARAMS = [TEXT, STEP]
-STEPPER = Stepper(STEP, names=("Start", "Previous", "Next", "End"))
-_SIGNATURE = f"{PAGE}._signature"
+TEXT, STEP, PARAMS, STEPPER = ev.TEXT, ev.STEP, ev.PARAMS, ev.STEPPER
+_SIGNATURE = ev.SIGNATURE.skey
 
 
 def _use_example(preset: str, text: str) -> None:
-    st.session_state[f"{PAGE}.tok"] = preset
+    st.session_state[ev.TOK.skey] = preset
     state.set_value(TEXT, text)
     STEPPER.reset()
 
@@ -47,7 +42,7 @@ lesson_link(2)
 with st.container(horizontal=True, gap="small", vertical_alignment="center"):
     st.caption("Ready examples:", width="content")
     for i, example in enumerate(EXAMPLES):
-        st.button(example["label"], key=f"{PAGE}.example.{i}", on_click=_use_example,
+        st.button(example["label"], key=ev.example_key(i).skey, on_click=_use_example,
                   args=(example["preset"], example["text"]))
 
 key, tok = choices.pick_one(PAGE, default="readers", kinds=("lab", "session"), label="Lab tokenizer")
@@ -131,9 +126,9 @@ def draw_tree(final_ids: list[int]) -> None:
     if not merged:
         return
     with st.expander("Where does a token come from? Its merges, down to single characters or bytes",
-                     key=f"{PAGE}.tree_open", on_change="rerun", icon=":material/account_tree:") as box:
+                     key=ev.TREE_OPEN.skey, on_change="rerun", icon=":material/account_tree:") as box:
         if box.open:
-            pick = st.selectbox("Token", merged, key=f"{PAGE}.tree_id",
+            pick = st.selectbox("Token", merged, key=ev.TREE_ID.skey,
                                 format_func=lambda i: f"{visible_token(tok.label(i))}  (id {i})")
             counts = choices.trace_counts(key)
             st.html(tree_html(tok, pick, counts))
@@ -156,10 +151,10 @@ if n == 0:
 
 
 def draw_steps() -> None:
-    with st.container(key=viewport.action("encode")):
+    with st.container(key=viewport.action(PAGE)):
         step = STEPPER.draw(n, slider=None if LARGE else "Step")
     state.publish(PARAMS)
-    with st.container(key=viewport.result("encode")):  # the merge and the tokens before and after
+    with st.container(key=viewport.result(PAGE)):  # the merge and the tokens before and after
         if step == 0:
             st.subheader(f"Start: {plural(count_tokens(0), 'token')}")
             start = (f"The text is cut into {plural(len(trace.pieces), 'piece')} (the pre-split), each piece into "
@@ -227,7 +222,7 @@ def draw_steps() -> None:
                     }
                 ),
                 hide_index=True,
-                key=f"{PAGE}.steps_table",
+                key=ev.STEPS_TABLE.skey,
                 column_config={
                     "merge #": st.column_config.NumberColumn("merge #", help="The merge's place in the order it was learned (1 = first)."),
                     "places": st.column_config.NumberColumn("places", help="How many times the pair was found side by side and merged."),

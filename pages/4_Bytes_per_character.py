@@ -12,17 +12,11 @@ from ui.links import lesson_link
 
 page_setup("Bytes per character")
 
-PAGE = "bytes"
-LADDER_TOKENIZERS = ("english-hindi", "english-hindi-fair", "cl100k_base", "o200k_base", "r50k_base")
 SAMPLES = bv.samples()
-SAMPLE = state.Param(PAGE, "sample", "indore-hi", choices=tuple(SAMPLES))
-LADDER_CHOICES = tuple(k for k in LADDER_TOKENIZERS if any(e.key == k for e in choices.entries(("real", "lab"))))
-LADDER = state.Param(PAGE, "tok", LADDER_TOKENIZERS[0], choices=LADDER_CHOICES)
+SAMPLE, LADDER, LADDER_TOKENIZERS, LADDER_CHOICES = bv.SAMPLE, bv.LADDER, bv.LADDER_TOKENIZERS, bv.LADDER_CHOICES
 state.restore([SAMPLE, LADDER])
-# The text defaults to the chosen sample's text, so a link like ?sample=tamil stays short.
-TEXT = state.Param(PAGE, "text", SAMPLES[state.value(SAMPLE)].text, max_len=400)
+TEXT = bv.text_param(state.value(SAMPLE))
 state.restore([TEXT])
-
 
 
 def px(width: int) -> int:
@@ -235,7 +229,7 @@ st.caption(
     "stored character; bytes per grapheme is per character as a reader counts them. Your text is the top row."
 )
 compare = bv.comparison_table("script", text, counts)
-charts.draw(bv.comparison_spec(compare, large=large_type_on()), key="bytes.chart")
+charts.draw(bv.comparison_spec(compare, large=large_type_on()), key=bv.CHART.skey)
 with st.expander("The numbers behind the chart"):
     tables.show(compare, hide_index=True, width="stretch", column_config=bv.RATIO_COLUMNS)
 

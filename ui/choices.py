@@ -331,8 +331,23 @@ def describe_md(tok: TextTokenizer) -> str:
 
 
 # -- pickers ---------------------------------------------------------------------------------------
-def _param(page: str, name: str, default: str) -> state.Param:
-    return state.Param(page, name, default, max_len=400)
+def tok_key(page: str) -> state.Key:
+    """The key of :func:`pick_one`'s choice on ``page`` (``?tok=`` in its links)."""
+    return state.Key(page, "tok")
+
+
+def toks_key(page: str) -> state.Key:
+    """The key of :func:`pick_many`'s choices on ``page``, as a list (the multiselect's own key)."""
+    return state.Key(page, "toks_list")
+
+
+def upload_key(page: str) -> state.Key:
+    """The key of the model uploader beside a picker on ``page``."""
+    return state.Key(page, "upload")
+
+
+def _param(key: state.Key, default: str) -> state.Param:
+    return state.Param(key.page, key.name, default, max_len=400)
 
 
 def _take_upload(page: str, upload_key: str) -> str | None:
@@ -363,9 +378,9 @@ def _upload_into_choice(page: str, upload_key: str, choice_key: str) -> None:
 def _upload(page: str, choice_key: str) -> None:
     """The model uploader; a good file becomes a model of the session, chosen in the picker."""
     uploaded_bytes(
-        "Model file (.json from the Train page)", key=f"{page}.upload", types=["json"], limit_mb=MODEL_UPLOAD_MB,
+        "Model file (.json from the Train page)", key=upload_key(page).skey, types=["json"], limit_mb=MODEL_UPLOAD_MB,
         help="On the Train page, train a model and download it as JSON; upload that file here.",
-        on_change=_upload_into_choice, args=(page, f"{page}.upload", choice_key),
+        on_change=_upload_into_choice, args=(page, upload_key(page).skey, choice_key),
     )
     error = st.session_state.pop(f"{page}._upload_error", None)
     if error:
@@ -385,7 +400,7 @@ def pick_one(
     The choice is kept in the URL as ``?tok=``. A tokenizer that cannot be used is reported and
     ``None`` returned (the page says what to do next).
     """
-    param = _param(page, "tok", default)
+    param = _param(tok_key(page), default)
     options = [e.key for e in entries(kinds)] + ([UPLOAD] if upload else [])
     linked = st.query_params.get(param.name)
     if param.skey not in st.session_state and linked is not None and linked not in options:
@@ -437,8 +452,8 @@ def pick_many(
     ``upload``: offer a model file uploader too (a model downloaded from the Train page).
     """
     options = [e.key for e in entries(kinds)]
-    param = _param(page, "toks", ",".join(k for k in default if k in options))
-    skey = f"{page}.toks_list"
+    param = _param(state.Key(page, "toks"), ",".join(k for k in default if k in options))
+    skey = toks_key(page).skey
     if skey not in st.session_state:
         if param.name not in st.query_params and "tok" in st.query_params:  # an older link: one tokenizer
             st.query_params[param.name] = st.query_params.get("tok")
@@ -459,8 +474,8 @@ def pick_many(
     state.publish([param])
     if upload:
         with st.expander("Add a model of yours: the .json file the Train page downloads", icon=":material/upload_file:"):
-            uploaded_bytes("Model file", key=f"{page}.upload", types=["json"], limit_mb=MODEL_UPLOAD_MB,
-                           on_change=_upload_into_selection, args=(page, f"{page}.upload", skey))
+            uploaded_bytes("Model file", key=upload_key(page).skey, types=["json"], limit_mb=MODEL_UPLOAD_MB,
+                           on_change=_upload_into_selection, args=(page, upload_key(page).skey, skey))
             error = st.session_state.pop(f"{page}._upload_error", None)
             if error:
                 st.warning(md_escape(error), icon=":material/warning:")

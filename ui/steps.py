@@ -34,6 +34,8 @@ from ui.layout import SKIP_TARGET
 #: The keys that step (Streamlit's ``shortcut=``, drawn on the button): what a presentation clicker sends, and
 #: what moves a slide in a slideshow. Streamlit ignores them while the learner types in a text box.
 KEYS = {"previous": "PageUp", "next": "PageDown"}
+#: The names of a stepper's buttons (``Stepper.key(name)`` is each one's session key).
+BUTTONS = ("first", "prev", "next", "last")
 # The anchor the skip link lands on. The key on a button is in its label's colour, a little lighter (Streamlit's
 # own faded tint on the primary button is 3.2:1, under axe-core's 4.5:1); a phone has no keys: not named there.
 _ANCHOR_HTML = f"""<style>[data-testid="stMain"] button kbd[aria-label^="Shortcut "] {{ color: inherit; opacity: .85; }}
@@ -53,13 +55,29 @@ class Stepper:
     def page(self) -> str:
         return self.param.page
 
+    def key(self, name: str) -> state.Key:
+        """The :class:`ui.state.Key` of one of its buttons, by name: "first", "prev", "next" or "last"."""
+        if name not in BUTTONS:
+            raise KeyError(f"a stepper has no button {name!r}; its buttons are {', '.join(BUTTONS)}")
+        return state.Key(self.page, name)
+
+    @property
+    def autoplay(self) -> state.Key:
+        """The Autoplay switch's key."""
+        return state.Key(self.page, "autoplay")
+
+    @property
+    def last_tick(self) -> state.Key:
+        """When autoplay last moved a step on (``time.monotonic()``)."""
+        return state.Key(self.page, "_autoplay_last")
+
     @property
     def autoplay_key(self) -> str:
-        return f"{self.page}.autoplay"
+        return self.autoplay.skey
 
     @property
     def _last_tick(self) -> str:
-        return f"{self.page}._autoplay_last"
+        return self.last_tick.skey
 
     # -- state ------------------------------------------------------------------------------
     def value(self) -> int:
@@ -165,13 +183,13 @@ class Stepper:
         with st.container(horizontal=True, vertical_alignment="center", gap="small"):
             if label:
                 st.markdown(label, width="content")
-            st.button(first, key=f"{self.page}.first", icon=":material/first_page:", on_click=self._go,
+            st.button(first, key=self.key("first").skey, icon=":material/first_page:", on_click=self._go,
                       args=("first", n_steps), disabled=step == 0)
-            st.button(previous, key=f"{self.page}.prev", icon=":material/chevron_left:", on_click=self._go,
+            st.button(previous, key=self.key("prev").skey, icon=":material/chevron_left:", on_click=self._go,
                       args=("previous", n_steps), disabled=step == 0, shortcut=KEYS["previous"])
-            st.button(nxt, key=f"{self.page}.next", icon=":material/chevron_right:", on_click=self._go,
+            st.button(nxt, key=self.key("next").skey, icon=":material/chevron_right:", on_click=self._go,
                       args=("next", n_steps), disabled=step >= n_steps, type="primary", shortcut=KEYS["next"])
-            st.button(last, key=f"{self.page}.last", icon=":material/last_page:", on_click=self._go,
+            st.button(last, key=self.key("last").skey, icon=":material/last_page:", on_click=self._go,
                       args=("last", n_steps), disabled=step >= n_steps)
             if extra is not None:
                 extra()

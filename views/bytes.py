@@ -39,10 +39,11 @@ from analyses.textstats import (
     graphemes,
     text_counts,
 )
-from ui import charts
+from ui import charts, choices
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import PALETTE, chip_from_token, chips_html
 from ui.display import code_point, plural, readable_text, token_html, visible_token
+from ui.state import Key, Param
 
 TABLE_MAX_ROWS = 500
 """The character table lists at most this many code points."""
@@ -80,6 +81,21 @@ def samples() -> dict[str, Sample]:
 def sample_caption(sample_id: str) -> str:
     sample = samples()[sample_id]
     return ("Example · " if sample.group == "example" else "Script · ") + sample.label
+
+
+# -- The page's session keys, declared once (the page and the tests import them) ----------------------------
+PAGE = "bytes"
+LADDER_TOKENIZERS = ("english-hindi", "english-hindi-fair", "cl100k_base", "o200k_base", "r50k_base")
+LADDER_CHOICES = tuple(k for k in LADDER_TOKENIZERS if any(e.key == k for e in choices.entries(("real", "lab"))))
+SAMPLE = Param(PAGE, "sample", "indore-hi", choices=tuple(samples()))
+LADDER = Param(PAGE, "tok", LADDER_TOKENIZERS[0], choices=LADDER_CHOICES)
+TEXT = Key(PAGE, "text")  # its Param (default: the chosen sample's text) comes from text_param()
+CHART = Key(PAGE, "chart")
+
+
+def text_param(sample_id: str) -> Param:
+    """The text's URL setting: its default is the chosen sample's text, so a link like ?sample=tamil stays short."""
+    return Param(TEXT.page, TEXT.name, samples()[sample_id].text, max_len=400)
 
 
 # -- showing one character safely: the lab's one set of display rules (ui.display) ----------------
@@ -430,8 +446,6 @@ def comparison_spec(table: pd.DataFrame, *, large: bool = False) -> dict:
 @st.cache_data(max_entries=128, show_spinner=False)
 def token_ladder_for(key: str, text: str) -> tuple[str, LadderCounts]:
     """The token ladder of ``text`` with the tokenizer ``key`` (ui.choices), and its counts; once per pair."""
-    from ui import choices
-
     tokens = choices.load(key).encode_tokens(text)
     return token_ladder_html(tokens), ladder_counts(tokens)
 

@@ -45,7 +45,7 @@ from ui.presets import (
     preset_ids,
     preset_settings,
 )
-from ui.state import Param
+from ui.state import Key, Param
 from ui.steps import Stepper
 
 PAGE = "train"
@@ -64,27 +64,41 @@ STATUS_TIE = "tied, lost the tie"
 STATUS_OTHER = "other pairs"
 STATUS_TOP = "top count"  # step 0: the most frequent pairs, before merge 1 picks one
 
-UPLOAD_KEY = f"{PAGE}.upload"
-
-
+# -- The page's session keys, declared once (the page, the warm-up, the benchmarks and the tests import them) --
 PRESET = Param(PAGE, "preset", "chai", choices=preset_ids())
 TEXT = Param(PAGE, "text", "", max_len=TEXT_IN_LINK)
 STEP = Param(PAGE, "step", 0, lo=0, hi=MAX_MERGES)
 PREDICT = Param(PAGE, "predict", False)
+STEPPER = Stepper(STEP)
+FIRST, PREV, NEXT, LAST = (STEPPER.key(name) for name in ("first", "prev", "next", "last"))
+UPLOAD = Key(PAGE, "upload")
+RESET = Key(PAGE, "reset")  # "Use the preset's settings"
+CHART = Key(PAGE, "chart")
+TABLE_OPEN = Key(PAGE, "table_open")
+MERGES_TABLE = Key(PAGE, "merges_table")
+CODE_OPEN = Key(PAGE, "code_open")
+DL_MODEL = Key(PAGE, "dl_model")
+DL_TRACE_JSON = Key(PAGE, "dl_trace_json")
+DL_TRACE_CSV = Key(PAGE, "dl_trace_csv")
+DL_HF = Key(PAGE, "dl_hf")
+#: The trainer's settings, by the name :class:`ui.presets.Settings` gives each; their Params (with the chosen
+#: preset's defaults) come from :func:`setting_params`.
+SETTING = {name: Key(PAGE, name) for name in ("unit", "split", "pattern", "marker", "marker_text", "ties", "merges")}
 
 
 def setting_params(defaults: Settings) -> dict[str, Param]:
     """URL parameters for the settings; their defaults are the chosen preset's, so a
     link carries only what the learner changed (``?preset=chai&step=3``)."""
-    return {
-        "unit": Param(PAGE, "unit", defaults.unit, choices=("chars", "bytes")),
-        "split": Param(PAGE, "split", defaults.split, choices=("whitespace", "regex")),
-        "pattern": Param(PAGE, "pattern", defaults.pattern, max_len=200),
-        "marker": Param(PAGE, "marker", defaults.marker, choices=MARKER_CHOICES),
-        "marker_text": Param(PAGE, "marker_text", defaults.marker_text, max_len=12),
-        "ties": Param(PAGE, "ties", defaults.ties, choices=("first", "hf")),
-        "merges": Param(PAGE, "merges", defaults.merges, lo=0, hi=MAX_MERGES),
+    rules: dict[str, dict[str, Any]] = {
+        "unit": {"choices": ("chars", "bytes")},
+        "split": {"choices": ("whitespace", "regex")},
+        "pattern": {"max_len": 200},
+        "marker": {"choices": MARKER_CHOICES},
+        "marker_text": {"max_len": 12},
+        "ties": {"choices": ("first", "hf")},
+        "merges": {"lo": 0, "hi": MAX_MERGES},
     }
+    return {name: Param(key.page, key.name, getattr(defaults, name), **rules[name]) for name, key in SETTING.items()}
 
 
 def current_settings(params: dict[str, Param]) -> Settings:
@@ -97,7 +111,7 @@ def apply_preset() -> None:
     preset_id = st.session_state.get(PRESET.skey, PRESET.default)
     for param in setting_params(preset_settings(preset_id)).values():
         st.session_state[param.skey] = param.default
-    Stepper(STEP).reset()  # step 0, autoplay off
+    STEPPER.reset()  # step 0, autoplay off
 
 
 def changed_settings(current: Settings, preset: Settings) -> list[str]:
