@@ -196,7 +196,7 @@ def draw_zero(trace, run: str) -> None:
     st.markdown(f"**The base vocabulary: {n_base:,} symbols.** The ones this corpus uses:")
     st.html(symbols)
     st.markdown("**The corpus, in base symbols**")
-    st.html(tv.corpus_html(run, trace, 0))
+    st.html(tv.corpus_html(trace, 0))
     st.caption(tv.corpus_caption(trace))
 
 
@@ -216,14 +216,14 @@ def draw_steps(trace, run: str) -> None:
     question = tv.guess_question(run, trace, k) if predicting and k else None
     hidden = predicting and (k == 0 or not predict.answered(question))
     with st.container(key=viewport.result(tv.PAGE)):  # the merge, the chart, why: what Next changes
-        st.html(tv.step_header_html(run, trace, k, hide_winner=hidden and k > 0))
+        st.html(tv.step_header_html(trace, k, hide_winner=hidden and k > 0))
         if question is not None:
             with st.container(border=True):
                 hidden = predict.ask(question) is None
 
         # Secondary numbers, one line, after the key ones (the count is in the header).
         shown_k = k - 1 if hidden and k else k  # while predicting, the corpus length would give the count away
-        tokens_now = tv.corpus_tokens(run, trace, shown_k)
+        tokens_now = tv.corpus_tokens(trace, shown_k)
         facts = [f"vocabulary {trace.base_size + k:,} ({trace.base_size:,} base + {k:,} merged)",
                  f"{plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"]
         if tokens_now is not None:
@@ -238,13 +238,13 @@ def draw_steps(trace, run: str) -> None:
             st.info("**Predict first** is on: press **Next**, then guess which pair merge 1 picks before it is shown.")
             with figure("train-corpus"):
                 st.markdown("**The corpus before any merge**")
-                st.html(tv.corpus_html(run, trace, 0))
+                st.html(tv.corpus_html(trace, 0))
             st.caption(tv.corpus_caption(trace))
             return
         if hidden:
             with figure("train-corpus"):
                 st.markdown(f"**The corpus before merge {k}**: which two neighbours occur most often?")
-                st.html(tv.corpus_html(run, trace, k - 1))
+                st.html(tv.corpus_html(trace, k - 1))
             st.caption(tv.corpus_caption(trace))
             return
 
@@ -266,14 +266,14 @@ def draw_steps(trace, run: str) -> None:
         if k:
             with why:
                 st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")
-                st.html(callout_html(tv.explain(run, trace, k) + "\n" + tv.count_breakdown(run, trace, k)))
+                st.html(callout_html(tv.explain(trace, k) + "\n" + tv.count_breakdown(trace, k)))
         with right, figure("train-corpus"):
             if k:
                 st.markdown(f"**The corpus after merge {k}**")
-                st.html(tv.corpus_html(run, trace, k, highlight_id=step.token_id, limit=words))
+                st.html(tv.corpus_html(trace, k, highlight_id=step.token_id, limit=words))
             else:
                 st.markdown("**The corpus before any merge**")
-                st.html(tv.corpus_html(run, trace, 0, limit=words))
+                st.html(tv.corpus_html(trace, 0, limit=words))
             st.caption(tv.corpus_caption(trace, words) + (" The new token has a black outline." if k else ""))
 
     if k == n:
@@ -286,7 +286,7 @@ def draw_steps(trace, run: str) -> None:
     with st.expander("Every merge so far, as a table", key=tv.TABLE_OPEN.skey, on_change="rerun",
                      icon=":material/table:") as table_box:
         if table_box.open:
-            tables.show(tv.merges_frame(run, trace, k), hide_index=True, key=tv.MERGES_TABLE.skey,
+            tables.show(tv.merges_frame(trace, k), hide_index=True, key=tv.MERGES_TABLE.skey,
                          column_config={"other pairs with that count": st.column_config.NumberColumn(
                              help="How many other pairs had the same top count (empty: no tie).")})
     with st.expander("The algorithm, at this step", key=tv.CODE_OPEN.skey, on_change="rerun",
@@ -318,7 +318,7 @@ def draw_next_steps() -> None:
 
 
 def draw_downloads(trace, run: str) -> None:
-    model = tv.tokenizer_json(run, trace)
+    model = tv.tokenizer_json(trace)
     stem = tv.file_stem(preset_id, settings, len(trace.steps))
     with st.container(horizontal=True):
         st.download_button("Model (JSON)", model, f"{stem}.json", "application/json", key=tv.DL_MODEL.skey,
@@ -327,7 +327,7 @@ def draw_downloads(trace, run: str) -> None:
                            key=tv.DL_TRACE_JSON.skey, on_click="ignore", icon=":material/download:")
         st.download_button("Trace (CSV)", lambda: tv.trace_csv(trace), f"{stem}-trace.csv", "text/csv",
                            key=tv.DL_TRACE_CSV.skey, on_click="ignore", icon=":material/download:")
-        hf, why_not = tv.hf_export(run, trace) if trace.config.unit == "bytes" else (None, None)
+        hf, why_not = tv.hf_export(trace) if trace.config.unit == "bytes" else (None, None)
         if hf is not None:
             st.download_button("Hugging Face tokenizer.json", hf, f"{stem}-tokenizer.json", "application/json",
                                key=tv.DL_HF.skey, on_click="ignore", icon=":material/download:")

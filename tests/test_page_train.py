@@ -467,7 +467,7 @@ def test_downloads_hold_the_model_and_the_trace() -> None:
     assert labels == ["Model (JSON)", "Trace (JSON)", "Trace (CSV)"]  # a character model has no HF export
     assert "Only a byte-level model can be written as a Hugging Face tokenizer.json" in main_text(at)
     trace = preset_trace("chai")
-    tok = tokenizer_from_json(tv.tokenizer_json("test-chai", trace))
+    tok = tokenizer_from_json(tv.tokenizer_json(trace))
     assert [t.label for t in tok.encode_tokens("pohawala")] == ["poha", "wal", "a"]
     assert [s["token"] for s in json.loads(tv.trace_json(trace))["steps"]][:3] == ["ha", "cha", "chai"]
     rows = pd.read_csv(io.BytesIO(tv.trace_csv(trace)), encoding="utf-8-sig")
@@ -541,3 +541,37 @@ def test_new_own_text_starts_again_at_step_zero() -> None:
     at.text_area(key=tv.TEXT.skey).input("chai chai chaiwala").run()
     assert_no_exception(at)
     assert at.session_state[tv.STEP.skey] == 0
+
+
+# --- Caches keyed by what they depend on -----------------------------------------------------------
+
+
+def test_two_runs_never_share_a_cache_entry() -> None:
+    """Every cached drawing is keyed by the trace it draws, never by a name the caller makes up: two different
+    runs get their own output, in either order (keyed by a ``run`` string, the second got the first's)."""
+    runs = [train("chai chai chaiwala chai", 4, unit="bytes"), train("poha poha pohawala upma", 4, unit="bytes")]
+    for trace, other in (runs, runs[::-1]):
+        step = trace.steps[0]
+        assert tv.explain(trace, 1).startswith(tv.tie_explanation(trace, 1))  # uncached: this run's own sentence
+        assert tv.count_breakdown(trace, 1).startswith(f"How {step.count:,} adds up")
+        mine, theirs = ("chaiwala", "pohawala") if trace is runs[0] else ("pohawala", "chaiwala")
+        assert mine in tv.corpus_html(trace, 0) and theirs not in tv.corpus_html(trace, 0)
+        assert tv.corpus_tokens(trace, 1) == sum(w.count * len(w.ids) for w in trace.segmentation(1))
+        assert f"seen {tv.times(step.count)}" in tv.step_header_html(trace, 1)
+        assert list(tv.merges_frame(trace, 2)["token"]) == [s.token for s in trace.steps[:2]]
+        model = tokenizer_from_json(tv.tokenizer_json(trace))
+        assert model.merges == trace.tokenizer.merges
+        hf, _ = tv.hf_export(trace)
+        assert json.loads(hf)["model"]["merges"] == json.loads(tv.hf_export(trace)[0])["model"]["merges"]
+        assert hf != tv.hf_export(other)[0]
+
+
+def test_a_trace_is_named_once_and_never_shares_its_name() -> None:
+    """The caches' key for a trace: the same object keeps its name; an equal run trained again (a new object,
+    as after it left the training cache) gets a new one, so it never meets a stale entry."""
+    a = train("chai chai chaiwala", 3)
+    b = train("chai chai chaiwala", 3)
+    assert tv.trace_name(a) == tv.trace_name(a)
+    assert tv.trace_name(a) != tv.trace_name(b)
+    names = {tv.trace_name(train("chai chai chaiwala", 3)) for _ in range(5)}  # each freed before the next is made
+    assert len(names) == 5 and tv.trace_name(a) not in names

@@ -9,9 +9,10 @@ Step semantics (the page says them in words too): step 0 is before any merge;
 step *k* shows the pair table *before* merge *k*, the pair it picked, and the
 corpus *after* merge *k*.
 
-Everything a click redraws is cached per (run, step), where a run is a
-corpus and its settings (:func:`run_key`): a classroom stepping through the
-same preset shares the work.
+Everything a click redraws is cached per (trace, step): the caches are keyed
+by the very trace they draw (:func:`trace_name`), which ``ui.training`` shares
+between learners, so a classroom stepping through the same preset shares the
+work, and two different runs can never get each other's output.
 """
 
 from __future__ import annotations
@@ -19,15 +20,20 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import threading
 import unicodedata
+import uuid
+import weakref
 from functools import lru_cache
 from typing import Any
 
 import altair as alt
 import pandas as pd
+import regex
 import streamlit as st
 
 from tokenizer import UNKNOWN_ID, MergeStep, Trace
+from tokenizer.export import to_hf_json
 from tokenizer.io import tokenizer_to_json, trace_rows, trace_to_dict
 from ui import charts
 from ui.chips import CSS as CHIPS_CSS
@@ -78,8 +84,8 @@ TABLE_OPEN = Key(PAGE, "table_open")
 MERGES_TABLE = Key(PAGE, "merges_table")
 CODE_OPEN = Key(PAGE, "code_open")
 DL_MODEL = Key(PAGE, "dl_model")
-DL_TRACE_JSON = Key(PAGE, "dl_trace_json")
-DL_TRACE_CSV = Key(PAGE, "dl_trace_csv")
+DL_TRACE_JSON = Key(PAGE, "dltrace_json")
+DL_TRACE_CSV = Key(PAGE, "dltrace_csv")
 DL_HF = Key(PAGE, "dl_hf")
 #: The trainer's settings, by the name :class:`ui.presets.Settings` gives each; their Params (with the chosen
 #: preset's defaults) come from :func:`setting_params`.
@@ -153,8 +159,6 @@ def text_problem(text: str) -> tuple[str, str] | None:
 @st.cache_data(max_entries=64, show_spinner=False)
 def text_notes(text: str) -> list[str]:
     """Friendly notes about tricky text (nothing here stops training)."""
-    import regex
-
     sample = text[:100_000]
     notes = []
     controls = sorted({ch for ch in sample if unicodedata.category(ch) == "Cc" and ch not in "\n\t\r"})
@@ -213,6 +217,35 @@ def session_model_title(source: str, text: str, settings: Settings, n_merges: in
         start = start[:32] + "…"
     unit = "chars" if settings.unit == "chars" else "bytes"
     return f"{source} “{start}” ({unit}, {plural(n_merges, 'merge')})"
+
+
+# --- Caches keyed by the trace they draw -------------------------------------------------------------
+
+_NAMES: dict[int, tuple[weakref.ref, str]] = {}  # id(trace) -> (the trace, weakly; its name)
+_NAMES_LOCK = threading.Lock()
+
+
+def trace_name(trace: Trace) -> str:
+    """A name for this very trace object, never given to another: what the caches below hash a trace by.
+
+    A trace holds its whole corpus, so hashing its contents on every click would cost more than the drawing it
+    saves. ``ui.training`` hands every learner the same trace object for the same corpus and settings, so one
+    name per object shares the cached drawings between learners; a trace trained again (after it left the
+    training cache) is a new object with a new name, so it never meets a stale entry, even at a reused ``id``.
+    """
+    with _NAMES_LOCK:
+        known = _NAMES.get(id(trace))
+        if known is not None and known[0]() is trace:
+            return known[1]
+        for key in [key for key, (ref, _) in _NAMES.items() if ref() is None]:  # traces gone since
+            del _NAMES[key]
+        name = uuid.uuid4().hex
+        _NAMES[id(trace)] = (weakref.ref(trace), name)
+        return name
+
+
+BY_TRACE = {Trace: trace_name}
+"""``hash_funcs`` for the caches here: a trace argument is hashed by :func:`trace_name`."""
 
 
 # --- The pair-count table ------------------------------------------------------------
@@ -315,10 +348,9 @@ def step_summary(trace: Trace, k: int) -> str:
     )
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def count_breakdown(run: str, _trace: Trace, k: int) -> str:
-    """How merge k's count adds up, word by word: "chai ×3 + chaiwala ×2 + … = 11" (cached per run and step)."""
-    trace = _trace
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_TRACE)
+def count_breakdown(trace: Trace, k: int) -> str:
+    """How merge k's count adds up, word by word: "chai ×3 + chaiwala ×2 + … = 11" (cached per trace and step)."""
     s = trace.steps[k - 1]
     sources, complete = trace.pair_sources(k)
     terms = []
@@ -337,13 +369,13 @@ def count_breakdown(run: str, _trace: Trace, k: int) -> str:
     return f"How {s.count:,} adds up, each word counted as often as it occurs{note}:\n{' + '.join(terms)} = {s.count:,}"
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def explain(run: str, _trace: Trace, k: int) -> str:
-    """:func:`tie_explanation` with notes, cached per run and step."""
-    text = tie_explanation(_trace, k)
-    s = _trace.steps[k - 1]
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_TRACE)
+def explain(trace: Trace, k: int) -> str:
+    """:func:`tie_explanation` with notes, cached per trace and step."""
+    text = tie_explanation(trace, k)
+    s = trace.steps[k - 1]
     if s.count == 1:
-        sources, _ = _trace.pair_sources(k, max_words=5_000)
+        sources, _ = trace.pair_sources(k, max_words=5_000)
         where = f" in “{visible_token(_cut(sources[0].word))}”" if sources else ""
         text += (
             f"\nThis pair occurs just once in the whole corpus{where}: merging it memorises part of one word "
@@ -396,11 +428,11 @@ def tie_explanation(trace: Trace, k: int) -> str:
 # --- Corpus words as chips ----------------------------------------------------------------
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
-def _top_words(run_key: str, _trace: Trace, limit: int) -> list[tuple[str, int]]:
-    """The ``limit`` most frequent distinct words (ties: first appearance first). Cached per run."""
-    order = sorted(range(len(_trace.words)), key=lambda i: -_trace.words[i][1])
-    return [_trace.words[i] for i in order[:limit]]
+@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_TRACE)
+def _top_words(trace: Trace, limit: int) -> list[tuple[str, int]]:
+    """The ``limit`` most frequent distinct words (ties: first appearance first). Cached per trace."""
+    order = sorted(range(len(trace.words)), key=lambda i: -trace.words[i][1])
+    return [trace.words[i] for i in order[:limit]]
 
 
 LONG_WORD = 200
@@ -429,11 +461,10 @@ def word_chips(trace: Trace, word: str, k: int, highlight_id: int | None = None)
     return chips
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def corpus_html(run: str, _trace: Trace, k: int, *, highlight_id: int | None = None, limit: int = TOP_WORDS) -> str:
-    """The most frequent corpus words after ``k`` merges: each word, its chips, its count (cached per run and step)."""
-    trace = _trace
-    rows = [(_cut(word), word_chips(trace, word, k, highlight_id), count) for word, count in _top_words(run, trace, limit)]
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_TRACE)
+def corpus_html(trace: Trace, k: int, *, highlight_id: int | None = None, limit: int = TOP_WORDS) -> str:
+    """The most frequent corpus words after ``k`` merges: each word, its chips, its count (cached per trace and step)."""
+    rows = [(_cut(word), word_chips(trace, word, k, highlight_id), count) for word, count in _top_words(trace, limit)]
     return CHIPS_CSS + word_rows_html(rows)
 
 
@@ -448,10 +479,9 @@ def corpus_caption(trace: Trace, limit: int = TOP_WORDS) -> str:
     return f"{n:,} distinct words ({total:,} in all): showing the {limit} most frequent, each with how often it occurs."
 
 
-@st.cache_data(max_entries=1024, show_spinner=False)
-def corpus_tokens(run: str, _trace: Trace, k: int, max_words: int = 2_000) -> int | None:
-    """How many tokens the whole corpus is after k merges (None for big corpora). Cached per run and step."""
-    trace = _trace
+@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_TRACE)
+def corpus_tokens(trace: Trace, k: int, max_words: int = 2_000) -> int | None:
+    """How many tokens the whole corpus is after k merges (None for big corpora). Cached per trace and step."""
     if len(trace.words) > max_words:
         return None
     tok = trace.tokenizer
@@ -471,10 +501,9 @@ def base_symbols_html(trace: Trace, limit: int = 120) -> tuple[str, int]:
     return CHIPS_CSS + chips_html(chips, show_ids=True, label="base symbols"), tok.first_merge_id
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def step_header_html(run: str, _trace: Trace, k: int, *, hide_winner: bool = False) -> str:
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_TRACE)
+def step_header_html(trace: Trace, k: int, *, hide_winner: bool = False) -> str:
     """A big line: "Merge 3 of 7: [cha] + [i] → [chai] seen 5 times" (chips for the tokens)."""
-    trace = _trace
     n = len(trace.steps)
     box = '<div class="tl-step" style="display:flex;flex-wrap:wrap;align-items:center;gap:.4em;font-size:1.3em">'
     if k == 0:
@@ -513,10 +542,10 @@ def learned_tokens_html(trace: Trace, k: int, limit: int = 40) -> str:
     return CHIPS_CSS + chips_html(chips, show_ids=True, label="tokens learned so far", runs=False)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def merges_frame(run: str, _trace: Trace, k: int) -> pd.DataFrame:
-    """Merges 1..k as a table, with plain column names (cached per run and step)."""
-    rows = trace_rows(_trace)[:k]
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_TRACE)
+def merges_frame(trace: Trace, k: int) -> pd.DataFrame:
+    """Merges 1..k as a table, with plain column names (cached per trace and step)."""
+    rows = trace_rows(trace)[:k]
     frame = pd.DataFrame(rows, columns=["step", "left", "right", "token", "token_id", "count", "tied_pairs", "vocab_size"])
     for column in ("left", "right", "token"):
         frame[column] = frame[column].map(visible_token)
@@ -563,24 +592,24 @@ def guess_question(run: str, trace: Trace, k: int) -> Question:
 
 
 def run_key(corpus: str, settings: Settings) -> str:
-    """A short id of a training run (corpus + settings)."""
+    """A short id of a training run (corpus + settings) that outlives the server: it names the run's "predict first"
+    questions in saved progress (``train:<run>:<k>``, rebuilt by views.progress) and the session model it keeps.
+    (The caches here are keyed by the trace itself: :func:`trace_name`.)"""
     digest = hashlib.sha1(corpus.encode("utf-8", "surrogatepass"))
     digest.update(json.dumps(settings.config().to_dict() | {"merges": settings.merges}, sort_keys=True).encode())
     return digest.hexdigest()[:16]
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def tokenizer_json(run: str, _trace: Trace) -> str:
-    return tokenizer_to_json(_trace.tokenizer)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_TRACE)
+def tokenizer_json(trace: Trace) -> str:
+    return tokenizer_to_json(trace.tokenizer)
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def hf_export(run: str, _trace: Trace) -> tuple[str | None, str | None]:
-    """(the model as a Hugging Face tokenizer.json, None) or (None, why it cannot be), once per run."""
-    from tokenizer.export import to_hf_json
-
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_TRACE)
+def hf_export(trace: Trace) -> tuple[str | None, str | None]:
+    """(the model as a Hugging Face tokenizer.json, None) or (None, why it cannot be), once per trace."""
     try:
-        return to_hf_json(_trace.tokenizer), None
+        return to_hf_json(trace.tokenizer), None
     except ValueError as exc:
         return None, str(exc)
 
