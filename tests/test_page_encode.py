@@ -105,7 +105,7 @@ def test_newsroom_on_preset_a() -> None:
 )
 def test_ready_examples(index: int, preset: str, word: str, final: list[str]) -> None:
     at = run_page(PAGE, query_params={"tok": "chai", "text": "chai", "step": "1"})
-    at.button(key=f"encode.example.{index}").click().run()
+    at.button(key=ev.example_key(index).skey).click().run()
     assert_no_exception(at)
     assert at.selectbox(key=ev.TOK.skey).value == preset
     assert at.text_input(key=ev.TEXT.skey).value == word

@@ -178,7 +178,7 @@ def test_example_buttons_fill_the_text() -> None:
     at.button(key=tkv.example_key(1).skey).click().run()
     assert at.text_area(key=tkv.TEXT.skey).value == HINDI
     markup = next(i for i, e in enumerate(examples) if e["label"] == "Markup")
-    at.button(key=f"tokenize.example.{markup}").click().run()
+    at.button(key=tkv.example_key(markup).skey).click().run()
     assert at.text_area(key=tkv.TEXT.skey).value.startswith(MARKUP)
     assert "<img" not in html_blocks(at)[0]
 

@@ -21,16 +21,15 @@ from __future__ import annotations
 
 import html
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
 import lessons
-from tokenizer import Token
 from analyses.textstats import (
     CharInfo,
     TextCounts,
@@ -39,6 +38,7 @@ from analyses.textstats import (
     graphemes,
     text_counts,
 )
+from tokenizer import Token
 from ui import charts, choices, state, tables
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import PALETTE, chip_from_token, chips_html

@@ -9,8 +9,8 @@ the chips, the ids table and where a lab token comes from).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from functools import partial
-from typing import Sequence
 
 import pandas as pd
 import streamlit as st
@@ -218,7 +218,7 @@ def counts_section(results: Sequence[Result], large: bool) -> None:
     show_ids = bool(state.value(SHOW_IDS))
     colour_by = state.value(COLOUR) or "position"
     chips_box = figure("token-chips")
-    for key, tok, enc in results:
+    for _, tok, enc in results:
         m = enc.measure
         if len(results) > 1 or large:
             chips_box.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")

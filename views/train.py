@@ -24,8 +24,9 @@ import threading
 import unicodedata
 import uuid
 import weakref
+from collections.abc import Sequence
 from functools import lru_cache, partial
-from typing import Any, Sequence
+from typing import Any
 
 import altair as alt
 import pandas as pd
