@@ -35,6 +35,7 @@ PARAMS = [TEXT, STEP]
 STEPPER = Stepper(STEP, names=("Start", "Previous", "Next", "End"))
 FIRST, PREV, NEXT, LAST = (STEPPER.key(name) for name in ("first", "prev", "next", "last"))
 TOK = choices.tok_key(PAGE)  # the lab tokenizer picked (ui.choices.pick_one)
+UPLOAD = choices.upload_key(PAGE)  # the model uploader beside it
 SIGNATURE = Key(PAGE, "_signature")  # the (tokenizer, text) the step belongs to
 TREE_OPEN = Key(PAGE, "tree_open")
 TREE_ID = Key(PAGE, "tree_id")

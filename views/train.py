@@ -592,7 +592,7 @@ def guess_question(run: str, trace: Trace, k: int) -> Question:
         also_right=tied,
         explain=f"Counted before the merge: {counts}.",
         explain_also_right=tie_explanation(trace, k),
-        scope="train",
+        scope=PAGE,
     )
 
 
@@ -920,7 +920,7 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, large: bool) ->
     if tokens_now is not None:
         facts.append(f"the corpus is {tokens_now:,} tokens" + (" before this merge" if hidden and k else ""))
     if predicting:
-        facts.append(f"your predictions: {predict.score_line('train')}")
+        facts.append(f"your predictions: {predict.score_line(PAGE)}")
     facts_later = not hidden and not large  # under the chart: the merge and its chart share a phone's screen
     if not facts_later:
         st.caption(" · ".join(facts))
