@@ -1,4 +1,5 @@
-"""Drawing helpers for the Bytes per character page.
+"""What the Bytes per character page draws: its sections (at the end of this module, composed by the page) and
+their drawing helpers.
 
 Three pictures of the same text, all built from :mod:`analyses.textstats`
 and a tokenizer's own output (nothing here counts bytes its own way):

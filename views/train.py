@@ -1,8 +1,10 @@
 """What the "Train step by step" page draws: settings, the step view's pieces, its sentences.
 
-The page reads its widgets, gets a :class:`tokenizer.Trace` from
-:mod:`ui.training` and hands the trace and a step number to the helpers here.
-Nothing here re-implements BPE: the helpers read the trace and ask the
+The page sets up and composes the sections at the end of this module
+(:func:`settings_section`, :func:`corpus_section`, :func:`training_section`,
+:func:`trace_section`): they read the widgets, get a :class:`tokenizer.Trace`
+from :mod:`ui.training` and hand the trace and a step number to the helpers
+above them. Nothing here re-implements BPE: the helpers read the trace and ask the
 trained tokenizer to segment a word after the first *k* merges.
 
 Step semantics (the page says them in words too): step 0 is before any merge;
