@@ -11,7 +11,7 @@ What a learner does, like the class in the issue:
 2. clicks Next ten times, about 1 s apart (0.8-1.2 s after the last answer);
    at the last merge, where Next is disabled, it clicks First instead;
 3. opens Tokenize anything from the sidebar (``/Tokenize_anything``);
-4. types its own Hindi + English sentence into the text area ``tokenize.text``.
+4. types its own Hindi + English sentence into the text area ``views.tokenize.TEXT``.
 
 Latency is from sending the click to the first message that draws the new
 state: for Train the step header "Merge k of n" (or "Step 0 of n"), with this
@@ -102,6 +102,8 @@ import lessons
 from deploy.serve import cmdline, free_port, process_tree, streamlit_cmd
 from deploy.stclient import CookieJar, HttpConnection, ProtocolError, Session, query
 from tokenizer import train
+from views import tokenize as tkv
+from views import train as tv
 
 CLICKS = 10
 THINK_S = (0.8, 1.2)  # a learner's pause before each action
@@ -343,14 +345,14 @@ async def learner_run(url: str, i: int, start_delay: float, rng: random.Random,
         step = 0
         for _ in range(CLICKS):
             await asyncio.sleep(rng.uniform(*think))
-            key = "train.next" if step < n else "train.first"
+            key = tv.NEXT.skey if step < n else tv.FIRST.skey
             step = step + 1 if step < n else 0
             text = f"Merge {step} of {n}" if step else f"Step 0 of {n}"
 
             def check_click(run, step=step, text=text):
                 if run.marker_at is None:
                     return f"state: click: no '{text}' header (preset {preset_id})"
-                corpus = session.widgets.get(session.ids_by_key.get("train.preset", ""))
+                corpus = session.widgets.get(session.ids_by_key.get(tv.PRESET.skey, ""))
                 if corpus is not None and preset.title not in corpus.string_value:
                     return f"state: click: the Corpus box says {corpus.string_value!r}, not {preset.title!r}"
                 return _check_url(run.query_string, {"preset": preset_id, "step": str(step) if step else None})
@@ -377,7 +379,7 @@ async def learner_run(url: str, i: int, start_delay: float, rng: random.Random,
                 return f"state: type: the URL's text is not this learner's: {run.query_string[:80]!r}"
             return None
 
-        await act("type", session.type_text("tokenize.text", own, marker=marker.encode() if marker else None,
+        await act("type", session.type_text(tkv.TEXT.skey, own, marker=marker.encode() if marker else None,
                                              timeout=ANSWER_TIMEOUT_S), check_type)
     except (TimeoutError, ProtocolError, OSError) as exc:
         if not me.interactions or not (me.interactions[-1].problem or "").startswith("unanswered"):
@@ -800,10 +802,10 @@ def check_browser(url: str) -> int:
         session.rerun = recording_rerun  # type: ignore[method-assign]
         await session.open(TRAIN, query(preset="readers"))
         await session.load()
-        await session.click("train.next")
-        await session.click("train.next")
+        await session.click(tv.NEXT.skey)
+        await session.click(tv.NEXT.skey)
         await session.switch_page(TOKENIZE)
-        await session.type_text("tokenize.text", own)
+        await session.type_text(tkv.TEXT.skey, own)
         await session.close()
         return [s for s in map(_summary, recorded) if s is not None]
 

@@ -25,6 +25,8 @@ import logging
 
 from tests.apptest_helpers import exception_messages, run_page
 from ui.layout import PAGES
+from views import encode as encode_view
+from views import train as train_view
 
 for _name in list(logging.root.manager.loggerDict):  # AppTest's bare-mode warnings are noise here
     if _name.startswith("streamlit"):
@@ -110,8 +112,8 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
 
 # A click worth timing, per page file: the button key; each rerun clicks it once.
 CLICKS: dict[str, str] = {
-    "pages/1_Train_step_by_step.py": "train.next",
-    "pages/3_Encode_step_by_step.py": "encode.next",
+    "pages/1_Train_step_by_step.py": train_view.NEXT.skey,
+    "pages/3_Encode_step_by_step.py": encode_view.NEXT.skey,
     "pages/9_Streaming.py": sv.STEPPER.key("next").skey,
     "pages/11_The_family.py": fv.STEPPER.key("next").skey,
 }

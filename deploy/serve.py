@@ -776,6 +776,8 @@ async def _warm_one(url: str) -> list[str]:
     sys.path.insert(0, str(ROOT))
     import lessons
     from deploy.stclient import Session, query
+    from views import tokenize as tkv
+    from views import train as tv
 
     problems = []
     for preset in lessons.presets():
@@ -783,8 +785,8 @@ async def _warm_one(url: str) -> list[str]:
         try:
             await session.open("Train_step_by_step", query(preset=preset))
             run = await session.load(timeout=120)
-            if session.enabled("train.next"):
-                run = await session.click("train.next", timeout=120)
+            if session.enabled(tv.NEXT.skey):
+                run = await session.click(tv.NEXT.skey, timeout=120)
             problems += [f"Train preset={preset}: {e}" for e in run.exceptions]
         finally:
             await session.close()
@@ -792,7 +794,7 @@ async def _warm_one(url: str) -> list[str]:
     try:
         await session.open("Tokenize_anything")
         run = await session.load(timeout=120)
-        run = await session.type_text("tokenize.text", "नमस्ते, warm-up text", timeout=120)
+        run = await session.type_text(tkv.TEXT.skey, "नमस्ते, warm-up text", timeout=120)
         problems += [f"Tokenize: {e}" for e in run.exceptions]
     finally:
         await session.close()

@@ -261,15 +261,18 @@ UPLOADS = ("chain-one-symbol", "chain-bytes", "doubling", "wide-long-tokens", "m
 
 def _upload(at, name: str, data: bytes):
     """Upload a file on Tokenize: the uploader's key moves on after each file it lets go (ui.uploads.widget_key)."""
-    generation = at.session_state["lab.upload_generation.tokenize.upload"] if (
-        "lab.upload_generation.tokenize.upload" in at.session_state) else 0
-    key = "tokenize.upload" + (f".{generation}" if generation else "")
+    from views import tokenize as tkv
+
+    generation = at.session_state[f"lab.upload_generation.{tkv.UPLOAD.skey}"] if (
+        f"lab.upload_generation.{tkv.UPLOAD.skey}" in at.session_state) else 0
+    key = tkv.UPLOAD.skey + (f".{generation}" if generation else "")
     at.file_uploader(key=key).set_value((name, data, "application/json")).run()
     return at
 
 
 def test_a_hostile_upload_gets_the_friendly_message_and_leaves_nothing_behind() -> None:
     from tests.apptest_helpers import assert_no_exception, run_page
+    from views import tokenize as tkv
 
     at = run_page(PAGE)
     at = _upload(at, "chain.json", chain_one_symbol())
@@ -277,26 +280,27 @@ def test_a_hostile_upload_gets_the_friendly_message_and_leaves_nothing_behind() 
     warnings = " ".join(w.value for w in at.main.get("warning")).replace("\\", "")
     assert "“chain.json” is not a model this lab can use." in warnings, warnings
     assert "257 merges deep; the lab reads tokens up to 256 merges deep" in warnings, warnings
-    assert at.multiselect(key="tokenize.toks_list").value == ["o200k_base"]
+    assert at.multiselect(key=tkv.TOKS.skey).value == ["o200k_base"]
     assert not (at.session_state["lab.session_models"] if "lab.session_models" in at.session_state else {})
     # The uploader let the file go: it is back under a new key, and empty.
-    assert at.session_state["lab.upload_generation.tokenize.upload"] == 1
-    assert at.file_uploader(key="tokenize.upload.1").value is None
+    assert at.session_state[f"lab.upload_generation.{tkv.UPLOAD.skey}"] == 1
+    assert at.file_uploader(key=f"{tkv.UPLOAD.skey}.1").value is None
 
 
 def test_a_good_upload_is_kept_once_and_the_file_let_go() -> None:
     from tests.apptest_helpers import assert_no_exception, run_page
     from tokenizer import train
     from tokenizer.io import tokenizer_to_json
+    from views import tokenize as tkv
 
     tok = train("chai chai chaiwala chaat", 5, unit="chars", split="whitespace").tokenizer
     at = _upload(run_page(PAGE, query_params={"text": "chaiwala"}), "mine.json", tokenizer_to_json(tok).encode())
     assert_no_exception(at)
     models = at.session_state["lab.session_models"]
     (key, model), = models.items()
-    assert at.multiselect(key="tokenize.toks_list").value == ["o200k_base", key]
+    assert at.multiselect(key=tkv.TOKS.skey).value == ["o200k_base", key]
     assert set(model) == {"title", "json", "source", "counts", "weight"}  # the JSON once, no upload, no second copy
-    assert at.file_uploader(key="tokenize.upload.1").value is None
+    assert at.file_uploader(key=f"{tkv.UPLOAD.skey}.1").value is None
     # A second upload of another model: both kept, each once.
     other = train("poha poha pohawala", 3, unit="chars", split="whitespace").tokenizer
     at = _upload(at, "other.json", tokenizer_to_json(other).encode())
@@ -387,10 +391,11 @@ def test_a_train_page_model_too_big_to_read_back_is_not_kept_and_says_why() -> N
     training as before, and says the model is not kept for the other pages, and why (instead of keeping a model
     that no page could read back)."""
     from tests.apptest_helpers import assert_no_exception, main_text, run_page
+    from views import train as tv
 
     at = run_page("pages/1_Train_step_by_step.py")
-    at.selectbox(key="train.preset").set_value("own").run()
-    at.text_area(key="train.text").input("a" * 140_000).run()
+    at.selectbox(key=tv.PRESET.skey).set_value("own").run()
+    at.text_area(key=tv.TEXT.skey).input("a" * 140_000).run()
     assert_no_exception(at)
     text = main_text(at).replace("\\", "")
     assert "Not kept for the other pages: The model's merge 17 joins tokens that add up to more than 65,536 bytes" in text
@@ -458,23 +463,24 @@ def test_encode_page_upload_chooses_a_good_model_and_refuses_a_hostile_one() -> 
     from tests.apptest_helpers import assert_no_exception, run_page
     from tokenizer import train
     from tokenizer.io import tokenizer_to_json
+    from views import encode as ev
 
     at = run_page("pages/3_Encode_step_by_step.py")
-    at.selectbox(key="encode.tok").set_value("upload").run()
-    at.file_uploader(key="encode.upload").set_value(("deep.json", deep_narrow(), "application/json")).run()
+    at.selectbox(key=ev.TOK.skey).set_value("upload").run()
+    at.file_uploader(key=ev.UPLOAD.skey).set_value(("deep.json", deep_narrow(), "application/json")).run()
     assert_no_exception(at)
     warnings = " ".join(w.value for w in at.main.get("warning")).replace("\\", "")
     assert "“deep.json” is not a model this lab can use. The model's merge 257 makes a token 257 merges deep" in warnings
-    assert at.selectbox(key="encode.tok").value == "upload"
+    assert at.selectbox(key=ev.TOK.skey).value == "upload"
     tok = train("chai chai chaiwala chaat", 4, unit="chars", split="whitespace").tokenizer
-    at.file_uploader(key="encode.upload.1").set_value(("mine.json", tokenizer_to_json(tok).encode(),
+    at.file_uploader(key=f"{ev.UPLOAD.skey}.1").set_value(("mine.json", tokenizer_to_json(tok).encode(),
                                                        "application/json")).run()
     assert_no_exception(at)
     (key,) = at.session_state["lab.session_models"]
-    assert at.selectbox(key="encode.tok").value == key
-    assert at.session_state["lab.upload_generation.encode.upload"] == 2
+    assert at.selectbox(key=ev.TOK.skey).value == key
+    assert at.session_state[f"lab.upload_generation.{ev.UPLOAD.skey}"] == 2
     at.run()  # a rerun keeps the choice: the model is the session's, not the uploader's
-    assert at.selectbox(key="encode.tok").value == key
+    assert at.selectbox(key=ev.TOK.skey).value == key
 
 
 def test_a_kept_model_that_cannot_be_read_is_reported_not_raised() -> None:
@@ -494,14 +500,15 @@ def test_a_long_run_without_spaces_on_train_keeps_each_steps_corpus_view_small()
     """A run of 250,000 emoji (1 MB) is one corpus word: each step's corpus view (cached per step, 512 steps) drew
     all of it, about 16 MB a step; now at most LONG_WORD chips of at most LONG_WORD characters each."""
     from tests.apptest_helpers import assert_no_exception, run_page
+    from views import train as tv
     from views.train import LONG_WORD
 
     at = run_page("pages/1_Train_step_by_step.py", timeout=120)
-    at.selectbox(key="train.preset").set_value("own").run()
-    at.text_area(key="train.text").input("😀" * 250_000).run()
+    at.selectbox(key=tv.PRESET.skey).set_value("own").run()
+    at.text_area(key=tv.TEXT.skey).input("😀" * 250_000).run()
     assert_no_exception(at)
     for k in (0, 5, 20):
-        at.slider(key="train.step").set_value(k).run()
+        at.slider(key=tv.STEP.skey).set_value(k).run()
         assert_no_exception(at)
         blocks = [h.proto.body for h in at.get("html") if 'class="tl-words"' in h.proto.body]
         assert blocks, k

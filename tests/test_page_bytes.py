@@ -18,7 +18,7 @@ from tokenizer import train
 from views import bytes as bv
 
 PAGE = "pages/4_Bytes_per_character.py"
-TEXT, SAMPLE, TOK = "bytes.text", "bytes.sample", "bytes.tok"
+TEXT, SAMPLE, TOK = bv.TEXT.skey, bv.SAMPLE.skey, bv.LADDER.skey
 MARKUP = "<img src=x onerror=alert(1)>"
 FAMILY = "👩\u200d👩\u200d👧"
 

@@ -10,6 +10,7 @@ from tokenizer import train
 from tokenizer.io import tokenizer_to_json
 from tokenizer.replay import encode_trace
 from ui.display import visible_token
+from views import encode as ev
 
 PAGE = "pages/3_Encode_step_by_step.py"
 
@@ -42,9 +43,9 @@ def merge_line(at) -> list[str]:
 
 def test_default_is_readership_at_the_start() -> None:
     at = run_page(PAGE)
-    assert at.selectbox(key="encode.tok").value == "readers"
-    assert at.text_input(key="encode.text").value == "readership"
-    assert at.slider(key="encode.step").value == 0
+    assert at.selectbox(key=ev.TOK.skey).value == "readers"
+    assert at.text_input(key=ev.TEXT.skey).value == "readership"
+    assert at.slider(key=ev.STEP.skey).value == 0
     assert "Start: 11 tokens" in main_text(at)
     assert texts(chip_rows(at)[0]) == list("readership") + ["</w>"]
 
@@ -53,14 +54,14 @@ def test_readership_steps_to_the_final_seven_tokens() -> None:
     tok = preset_tokenizer("readers")
     trace = encode_trace(tok, "readership")
     at = run_page(PAGE, query_params={"tok": "readers", "text": "readership"})
-    n = int(at.slider(key="encode.step").max)
+    n = int(at.slider(key=ev.STEP.skey).max)
     assert n == len(trace.steps) == 4
 
     fired = []
     for step in range(1, n + 1):
-        at.button(key="encode.next").click().run()
+        at.button(key=ev.NEXT.skey).click().run()
         assert_no_exception(at)
-        assert at.slider(key="encode.step").value == step
+        assert at.slider(key=ev.STEP.skey).value == step
         assert f"Step {step} of {n}" in main_text(at)
         left, right, new = merge_line(at)
         fired.append((left, right, new))
@@ -80,16 +81,16 @@ def test_readership_steps_to_the_final_seven_tokens() -> None:
     assert table["new token"].tolist() == ["ea", "ead", "read", "er"]
     assert table["pair"].tolist() == ["e + a", "ea + d", "r + ead", "e + r"]
     assert table["merge #"].tolist() == [1, 2, 4, 5]
-    assert at.button(key="encode.next").disabled
+    assert at.button(key=ev.NEXT.skey).disabled
     assert at.query_params["step"] == "4"
     # Merge #3 (e + </w>) was skipped: the page says so at step 3.
-    at.button(key="encode.prev").click().run()
+    at.button(key=ev.PREV.skey).click().run()
     assert "Skipped since the last step" in main_text(at) and "#3" in main_text(at)
 
 
 def test_newsroom_on_preset_a() -> None:
     at = run_page(PAGE, query_params={"tok": "news", "text": "newsroom", "step": "99"})
-    assert at.slider(key="encode.step").value == 3  # clamped to the last step
+    assert at.slider(key=ev.STEP.skey).value == 3  # clamped to the last step
     assert texts(chip_rows(at)[-1]) == ["news", "r", "o", "o", "m"]
     assert at.dataframe[0].value["new token"].tolist() == ["ne", "new", "news"]
 
@@ -104,22 +105,22 @@ def test_newsroom_on_preset_a() -> None:
 )
 def test_ready_examples(index: int, preset: str, word: str, final: list[str]) -> None:
     at = run_page(PAGE, query_params={"tok": "chai", "text": "chai", "step": "1"})
-    at.button(key=f"encode.example.{index}").click().run()
+    at.button(key=ev.example_key(index).skey).click().run()
     assert_no_exception(at)
-    assert at.selectbox(key="encode.tok").value == preset
-    assert at.text_input(key="encode.text").value == word
-    assert at.slider(key="encode.step").value == 0
-    at.button(key="encode.last").click().run()
+    assert at.selectbox(key=ev.TOK.skey).value == preset
+    assert at.text_input(key=ev.TEXT.skey).value == word
+    assert at.slider(key=ev.STEP.skey).value == 0
+    at.button(key=ev.LAST.skey).click().run()
     assert texts(chip_rows(at)[-1]) == final
 
 
 def test_hindi_example_replays_the_engine() -> None:
     at = run_page(PAGE)
-    at.button(key="encode.example.3").click().run()
-    assert at.selectbox(key="encode.tok").value == "english-hindi-fair"
+    at.button(key=ev.example_key(3).skey).click().run()
+    assert at.selectbox(key=ev.TOK.skey).value == "english-hindi-fair"
     trace = encode_trace(preset_tokenizer("english-hindi-fair"), "स्कूलों")
-    assert int(at.slider(key="encode.step").max) == len(trace.steps)
-    at.button(key="encode.last").click().run()
+    assert int(at.slider(key=ev.STEP.skey).max) == len(trace.steps)
+    at.button(key=ev.LAST.skey).click().run()
     assert texts(chip_rows(at)[-1]) == [visible_token(label) for label in trace.labels_at(len(trace.steps))[0]]
     # The letters the byte tokens make are written under them.
     assert parse_chips(html_blocks(at)[-1]).runs == ["स्कू"]
@@ -133,16 +134,16 @@ def test_a_sentence_marks_where_merges_fire() -> None:
     at = run_page(PAGE, query_params={"tok": "readers", "text": "the reader reads", "step": "1"})
     step = trace.steps[0]
     assert f"fired at {len(step.places)} place" in " ".join(h.value for h in at.main.get("html"))
-    at.button(key="encode.last").click().run()
+    at.button(key=ev.LAST.skey).click().run()
     final = [label for piece in trace.labels_at(len(trace.steps)) for label in piece]
     assert texts(chip_rows(at)[-1]) == final and len(final) == 4
 
 
 def test_changing_the_text_starts_again() -> None:
     at = run_page(PAGE, query_params={"tok": "readers", "text": "readership", "step": "3"})
-    assert at.slider(key="encode.step").value == 3
-    at.text_input(key="encode.text").input("reader").run()
-    assert at.slider(key="encode.step").value == 0
+    assert at.slider(key=ev.STEP.skey).value == 3
+    at.text_input(key=ev.TEXT.skey).input("reader").run()
+    assert at.slider(key=ev.STEP.skey).value == 0
 
 
 def test_no_merge_fires() -> None:
@@ -159,7 +160,7 @@ AWKWARD = ["", "   ", "👩‍👩‍👧", "कि", "<img src=x onerror=alert(
 def test_awkward_input_never_crashes(preset: str) -> None:
     at = run_page(PAGE, query_params={"tok": preset})
     for text in AWKWARD:
-        at.text_input(key="encode.text").input(text).run()
+        at.text_input(key=ev.TEXT.skey).input(text).run()
         assert_no_exception(at)
         html = " ".join(h.value for h in at.main.get("html"))
         assert "<img" not in html and "\ufffd" not in html and "\u202e" not in html
@@ -197,7 +198,7 @@ def test_an_unseen_character_is_explained_with_the_byte_level_fix() -> None:
 
 def test_a_token_opens_its_merge_tree() -> None:
     at = run_page(PAGE, query_params={"tok": "readers", "text": "readership", "step": "4"})
-    at.session_state["encode.tree_open"] = True
+    at.session_state[ev.TREE_OPEN.skey] = True
     at.run()
     assert_no_exception(at)
     tree = next(h for h in html_blocks(at, 'class="tl-tree"'))
@@ -213,5 +214,5 @@ def test_a_model_of_this_session_can_be_replayed() -> None:
     models = {"session:abc": {"title": "My text “chai”", "json": tokenizer_to_json(tok), "source": "test",
                               "counts": [3, 3, 3]}}
     at = run_page(PAGE, query_params={"tok": "session:abc", "text": "chai"}, session_state={"lab.session_models": models})
-    at.button(key="encode.last").click().run()
+    at.button(key=ev.LAST.skey).click().run()
     assert texts(chip_rows(at)[-1]) == ["chai"]

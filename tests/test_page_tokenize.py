@@ -23,6 +23,7 @@ from tests.apptest_helpers import (
 )
 from tokenizer import train
 from tokenizer.io import tokenizer_to_json
+from views import tokenize as tkv
 
 PAGE = "pages/2_Tokenize_anything.py"
 LESSON4 = lessons.data("lesson4_english_hindi")
@@ -61,15 +62,15 @@ def expected_metrics(tok, text: str) -> dict[str, str]:
 
 
 def set_text(at, text: str):
-    at.text_area(key="tokenize.text").input(text).run()
+    at.text_area(key=tkv.TEXT.skey).input(text).run()
     assert_no_exception(at)
     return at
 
 
 def test_opens_on_a_real_tokenizer_and_says_which() -> None:
     at = run_page(PAGE)
-    assert at.multiselect(key="tokenize.toks_list").value == ["o200k_base"]
-    text = at.text_area(key="tokenize.text").value
+    assert at.multiselect(key=tkv.TOKS.skey).value == ["o200k_base"]
+    text = at.text_area(key=tkv.TEXT.skey).value
     assert text == ENGLISH + " " + HINDI
     assert metrics(at) == expected_metrics(real.load("o200k_base"), text)
     counts = text_counts(text)
@@ -134,22 +135,22 @@ def test_four_tokenizers_side_by_side() -> None:
 def test_the_choice_and_toggles_go_in_the_url() -> None:
     at = run_page(PAGE, query_params={"toks": "readers", "text": "reader reader"})
     assert not any(c.id for c in chip_blocks(at)[0].chips)
-    at.toggle(key="tokenize.ids").set_value(True).run()
-    at.segmented_control(key="tokenize.colour").set_value("id").run()
+    at.toggle(key=tkv.SHOW_IDS.skey).set_value(True).run()
+    at.segmented_control(key=tkv.COLOUR.skey).set_value("id").run()
     chips = chip_blocks(at)[0].chips
     assert [c.id for c in chips] == [str(i) for i in preset_tokenizer("readers").encode("reader reader")]
     colours = [re.search(r"background:(#[0-9A-F]{6})", c.style).group(1) for c in chips]
     assert len(colours) == 2 and colours[0] == colours[1]  # colour by id: the same token, the same colour
     assert at.query_params["ids"] == "1" and at.query_params["colour"] == "id"
-    at.multiselect(key="tokenize.toks_list").set_value(["readers", "cl100k_base"]).run()
+    at.multiselect(key=tkv.TOKS.skey).set_value(["readers", "cl100k_base"]).run()
     assert at.query_params["toks"] == "readers,cl100k_base"
 
 
 def test_shared_link_restores_everything() -> None:
     at = run_page(PAGE, query_params={"toks": "chai", "text": "xyz", "ids": "1", "colour": "id"})
-    assert at.multiselect(key="tokenize.toks_list").value == ["chai"]
-    assert at.text_area(key="tokenize.text").value == "xyz"
-    assert at.toggle(key="tokenize.ids").value is True
+    assert at.multiselect(key=tkv.TOKS.skey).value == ["chai"]
+    assert at.text_area(key=tkv.TEXT.skey).value == "xyz"
+    assert at.toggle(key=tkv.SHOW_IDS.skey).value is True
     assert metrics(at)["Unseen characters"] == "3"
     chips = chip_blocks(at)[0].chips
     assert [c.text for c in chips] == ["x", "y", "z"] and all("tl-unknown" in c.classes for c in chips)
@@ -158,15 +159,15 @@ def test_shared_link_restores_everything() -> None:
 
 def test_an_older_link_naming_one_tokenizer_still_works() -> None:
     at = run_page(PAGE, query_params={"tok": "readers", "text": "reader"})
-    assert at.multiselect(key="tokenize.toks_list").value == ["readers"]
+    assert at.multiselect(key=tkv.TOKS.skey).value == ["readers"]
     assert "tok" not in at.query_params
 
 
 def test_bad_url_values_fall_back() -> None:
     at = run_page(PAGE, query_params={"toks": "no-such-tokenizer", "colour": "rainbow", "ids": "maybe"})
-    assert at.multiselect(key="tokenize.toks_list").value == ["o200k_base"]
+    assert at.multiselect(key=tkv.TOKS.skey).value == ["o200k_base"]
     assert "no\\-such\\-tokenizer" in " ".join(i.value for i in at.info)
-    assert at.segmented_control(key="tokenize.colour").value == "position"
+    assert at.segmented_control(key=tkv.COLOUR.skey).value == "position"
 
 
 def test_example_buttons_fill_the_text() -> None:
@@ -174,11 +175,11 @@ def test_example_buttons_fill_the_text() -> None:
     examples = lessons.examples("tokenize")
     labels = [b.label for b in at.main.get("button")]
     assert labels[: len(examples)] == [e["label"] for e in examples]
-    at.button(key="tokenize.example.1").click().run()
-    assert at.text_area(key="tokenize.text").value == HINDI
+    at.button(key=tkv.example_key(1).skey).click().run()
+    assert at.text_area(key=tkv.TEXT.skey).value == HINDI
     markup = next(i for i, e in enumerate(examples) if e["label"] == "Markup")
-    at.button(key=f"tokenize.example.{markup}").click().run()
-    assert at.text_area(key="tokenize.text").value.startswith(MARKUP)
+    at.button(key=tkv.example_key(markup).skey).click().run()
+    assert at.text_area(key=tkv.TEXT.skey).value.startswith(MARKUP)
     assert "<img" not in html_blocks(at)[0]
 
 
@@ -235,7 +236,7 @@ def test_empty_text_and_no_tokenizer_say_what_to_do() -> None:
     set_text(at, "")
     assert "Type or paste some text" in main_text(at)
     assert not at.main.get("metric")
-    at.multiselect(key="tokenize.toks_list").set_value([]).run()
+    at.multiselect(key=tkv.TOKS.skey).set_value([]).run()
     assert "Pick at least one tokenizer" in main_text(at)
 
 
@@ -267,7 +268,7 @@ def test_long_text_is_counted_in_full_and_drawn_in_part() -> None:
 
 def test_ids_table_matches_the_engine() -> None:
     at = run_page(PAGE, query_params={"toks": "english-hindi", "text": "chai खबर"},
-                  session_state={"tokenize.ids_open": True})
+                  session_state={tkv.IDS_OPEN.skey: True})
     tokens = preset_tokenizer("english-hindi").encode_tokens("chai खबर")
     table = next(df.value for df in at.dataframe if "bytes (hex)" in df.value.columns)
     assert list(table.columns) == ["position", "token", "id", "bytes (hex)", "whole characters", "piece"]
@@ -279,7 +280,7 @@ def test_ids_table_matches_the_engine() -> None:
 
 
 def test_a_lab_token_opens_its_merge_tree() -> None:
-    at = run_page(PAGE, query_params={"toks": "chai", "text": "chaipoha"}, session_state={"tokenize.tree_open": True})
+    at = run_page(PAGE, query_params={"toks": "chai", "text": "chaipoha"}, session_state={tkv.TREE_OPEN.skey: True})
     tree = html_blocks(at, 'class="tl-tree"')[0]
     assert parse_chips(tree).texts[:2] == ["chai", "cha"]
     assert "made by merge 3, when its pair was seen 5 times" in tree
@@ -289,7 +290,7 @@ def test_a_lab_token_opens_its_merge_tree() -> None:
 
 
 def upload(at, name: str, data: bytes):
-    at.file_uploader(key="tokenize.upload").set_value((name, data, "application/json")).run()
+    at.file_uploader(key=tkv.UPLOAD.skey).set_value((name, data, "application/json")).run()
     assert_no_exception(at)
     return at
 
@@ -299,7 +300,7 @@ def test_upload_a_model_file_adds_it_to_the_comparison() -> None:
     tok = train(block, 20, unit="chars", split="whitespace").tokenizer
     at = upload(run_page(PAGE, query_params={"text": "किताबें स्कूलों में"}), "hindi.json",
                 tokenizer_to_json(tok).encode())
-    chosen = at.multiselect(key="tokenize.toks_list").value
+    chosen = at.multiselect(key=tkv.TOKS.skey).value
     assert chosen[0] == "o200k_base" and chosen[1].startswith("session:")
     table = next(df.value for df in at.dataframe if "tokens per word" in df.value.columns)
     assert list(table["tokenizer"]) == ["GPT-4o (o200k_base)", "Uploaded: hindi.json"]
@@ -330,7 +331,7 @@ def test_bad_model_file_gets_a_friendly_message(content: bytes, message: str) ->
     warnings = " ".join(w.value for w in at.main.get("warning")).replace("\\", "")
     assert "is not a model this lab can use" in warnings
     assert message in warnings, warnings
-    assert at.multiselect(key="tokenize.toks_list").value == ["o200k_base"]  # the page goes on as it was
+    assert at.multiselect(key=tkv.TOKS.skey).value == ["o200k_base"]  # the page goes on as it was
     assert metrics(at)
 
 
@@ -338,7 +339,7 @@ def test_models_trained_on_the_train_page_are_offered() -> None:
     tok = train("chai chai chai poha poha", 3, unit="chars", split="whitespace").tokenizer
     models = {"session:abc": {"title": "My text “chai”", "json": tokenizer_to_json(tok), "source": "test", "counts": []}}
     at = run_page(PAGE, session_state={"lab.session_models": models})
-    box = at.multiselect(key="tokenize.toks_list")
+    box = at.multiselect(key=tkv.TOKS.skey)
     assert "Yours · My text “chai”" in box.options
     box.set_value(["session:abc"]).run()
     set_text(at, "chaipoha")

@@ -59,8 +59,8 @@ def predict_radio(at):
 
 
 def own_text(at, text: str):
-    at.selectbox(key="train.preset").set_value("own").run()
-    at.text_area(key="train.text").input(text).run()
+    at.selectbox(key=tv.PRESET.skey).set_value("own").run()
+    at.text_area(key=tv.TEXT.skey).input(text).run()
     assert_no_exception(at)
     return at
 
@@ -75,9 +75,9 @@ def preset_trace(preset_id: str, **extra):
 
 def test_opens_on_chai_at_step_zero() -> None:
     at = run_page(PAGE)
-    assert at.selectbox(key="train.preset").value == "chai"
-    assert at.radio(key="train.unit").value == "chars"
-    assert at.number_input(key="train.merges").value == 7
+    assert at.selectbox(key=tv.PRESET.skey).value == "chai"
+    assert at.radio(key=tv.SETTING["unit"].skey).value == "chars"
+    assert at.number_input(key=tv.SETTING["merges"].skey).value == 7
     assert header(at).startswith("Step 0 of 7: before any merge")
     # Step 0 shows the first pair table without naming a winner.
     spec, data = chart(at)
@@ -92,8 +92,8 @@ def test_opens_on_chai_at_step_zero() -> None:
 def test_step_forward_to_merge_3_shows_cha_plus_i() -> None:
     at = run_page(PAGE)
     for expected in (1, 2, 3):
-        at.button(key="train.next").click().run()
-        assert at.session_state["train.step"] == expected
+        at.button(key=tv.NEXT.skey).click().run()
+        assert at.session_state[tv.STEP.skey] == expected
     assert_no_exception(at)
     assert header(at) == "Merge 3 of 7: cha + i → chai seen 5 times · new token id 13"
     spec, data = chart(at)
@@ -114,15 +114,15 @@ def test_first_merge_count_adds_up_word_by_word() -> None:
 
 def test_slider_last_and_first_buttons() -> None:
     at = run_page(PAGE)
-    at.button(key="train.last").click().run()
-    assert at.slider(key="train.step").value == 7
+    at.button(key=tv.LAST.skey).click().run()
+    assert at.slider(key=tv.STEP.skey).value == 7
     assert header(at).startswith("Merge 7 of 7: wa + l → wal")
-    assert at.button(key="train.next").disabled
-    at.slider(key="train.step").set_value(4).run()
+    assert at.button(key=tv.NEXT.skey).disabled
+    at.slider(key=tv.STEP.skey).set_value(4).run()
     assert header(at).startswith("Merge 4 of 7: p + o → po")
-    at.button(key="train.prev").click().run()
-    assert at.session_state["train.step"] == 3
-    at.button(key="train.first").click().run()
+    at.button(key=tv.PREV.skey).click().run()
+    assert at.session_state[tv.STEP.skey] == 3
+    at.button(key=tv.FIRST.skey).click().run()
     assert header(at).startswith("Step 0 of 7")
 
 
@@ -142,22 +142,22 @@ def test_after_the_last_merge_the_preset_words_are_one_click_away() -> None:
 def test_deep_link_restores_preset_and_step(step: str) -> None:
     at = run_page(PAGE, query_params={"preset": "chai", "step": step})
     expected = min(int(step), 7)
-    assert at.slider(key="train.step").value == expected
+    assert at.slider(key=tv.STEP.skey).value == expected
     assert header(at).startswith(f"Merge {expected} of 7")
 
 
 def test_bad_link_values_fall_back() -> None:
     at = run_page(PAGE, query_params={"preset": "nope", "step": "-4", "unit": "qubits", "merges": "lots"})
-    assert at.selectbox(key="train.preset").value == "chai"
-    assert at.session_state["train.step"] == 0
-    assert at.radio(key="train.unit").value == "chars"
-    assert at.number_input(key="train.merges").value == 7
+    assert at.selectbox(key=tv.PRESET.skey).value == "chai"
+    assert at.session_state[tv.STEP.skey] == 0
+    assert at.radio(key=tv.SETTING["unit"].skey).value == "chars"
+    assert at.number_input(key=tv.SETTING["merges"].skey).value == 7
 
 
 def test_large_type_keeps_one_screen_per_step() -> None:
     """In large type the step view has no slider (the buttons do it), and chart, why and corpus sit side by side."""
     at = run_page(PAGE, query_params={"large": "1", "step": "4"})
-    assert not [s for s in at.slider if s.key == "train.step"]
+    assert not [s for s in at.slider if s.key == tv.STEP.skey]
     assert header(at).startswith("Merge 4 of 7")
     assert "The tie, and the rule that broke it" in main_text(at)
 
@@ -167,25 +167,25 @@ def test_large_type_keeps_one_screen_per_step() -> None:
 
 def test_switching_presets_takes_their_settings() -> None:
     at = run_page(PAGE, query_params={"step": "3"})
-    at.selectbox(key="train.preset").set_value("news").run()
-    assert at.session_state["train.step"] == 0
-    assert at.number_input(key="train.merges").value == 3
+    at.selectbox(key=tv.PRESET.skey).set_value("news").run()
+    assert at.session_state[tv.STEP.skey] == 0
+    assert at.number_input(key=tv.SETTING["merges"].skey).value == 3
     assert at.query_params["preset"] == "news" and "step" not in at.query_params
 
-    at.button(key="train.next").click().run()
+    at.button(key=tv.NEXT.skey).click().run()
     shown = texts(at)
     assert "Tie: n + e and e + w were both seen 10 times." in shown
     assert "Rule 'first seen'" in shown and "(news, new, newer)" in shown
     _, data = chart(at)
     assert dict(zip(data["pair"], data["status"]))["e + w"] == tv.STATUS_TIE
 
-    at.selectbox(key="train.preset").set_value("play").run()
-    assert at.selectbox(key="train.marker").value == "_"
-    at.selectbox(key="train.preset").set_value("english-hindi").run()
-    assert at.radio(key="train.unit").value == "bytes"
-    assert at.radio(key="train.split").value == "regex"
-    assert at.number_input(key="train.merges").value == 100
-    at.button(key="train.next").click().run()
+    at.selectbox(key=tv.PRESET.skey).set_value("play").run()
+    assert at.selectbox(key=tv.SETTING["marker"].skey).value == "_"
+    at.selectbox(key=tv.PRESET.skey).set_value("english-hindi").run()
+    assert at.radio(key=tv.SETTING["unit"].skey).value == "bytes"
+    assert at.radio(key=tv.SETTING["split"].skey).value == "regex"
+    assert at.number_input(key=tv.SETTING["merges"].skey).value == 100
+    at.button(key=tv.NEXT.skey).click().run()
     assert header(at).startswith("Merge 1 of 100: ⟨E0⟩ + ⟨A4⟩ → ⟨E0 A4⟩")
     assert 'class="tl-chip tl-partial' in all_html(at)  # part of a character: dashed chip
 
@@ -198,16 +198,16 @@ def test_byte_level_corpus_rows_say_which_word_they_are() -> None:
 
 def test_changing_a_setting_is_a_custom_run_and_reset_restores() -> None:
     at = run_page(PAGE, query_params={"preset": "news"})
-    at.radio(key="train.ties").set_value("hf").run()
+    at.radio(key=tv.SETTING["ties"].skey).set_value("hf").run()
     assert "Custom run" in main_text(at)
     assert at.query_params["ties"] == "hf"
-    at.button(key="train.next").click().run()
+    at.button(key=tv.NEXT.skey).click().run()
     assert header(at).startswith("Merge 1 of 3: e + w → ew")
     shown = texts(at)
     assert "Rule 'hf'" in shown
     assert "Here e + w is (0, 4), n + e is (1, 0)" in shown  # e n r s w, sorted  # the numbers the rule compares, shown
-    at.button(key="train.reset").click().run()
-    assert at.radio(key="train.ties").value == "first"
+    at.button(key=tv.RESET.skey).click().run()
+    assert at.radio(key=tv.SETTING["ties"].skey).value == "first"
     assert "Custom run" not in main_text(at)
     assert "ties" not in at.query_params
 
@@ -224,7 +224,7 @@ def test_three_way_tie_and_and_more() -> None:
 
 def test_zero_merges_explains_and_shows_base_symbols() -> None:
     at = run_page(PAGE)
-    at.number_input(key="train.merges").set_value(0).run()
+    at.number_input(key=tv.SETTING["merges"].skey).set_value(0).run()
     assert_no_exception(at)
     assert "nothing to step through" in main_text(at)
     assert "The base vocabulary: 11 symbols" in main_text(at)
@@ -233,8 +233,8 @@ def test_zero_merges_explains_and_shows_base_symbols() -> None:
 
 def test_bad_regex_pattern_is_explained() -> None:
     at = run_page(PAGE)
-    at.radio(key="train.split").set_value("regex").run()
-    at.text_input(key="train.pattern").input("([").run()
+    at.radio(key=tv.SETTING["split"].skey).set_value("regex").run()
+    at.text_input(key=tv.SETTING["pattern"].skey).input("([").run()
     assert_no_exception(at)
     assert "not a valid regular expression" in texts(at)
 
@@ -246,12 +246,12 @@ def test_the_pattern_is_shown_with_its_leading_space_visible() -> None:
 
 def test_custom_marker() -> None:
     at = run_page(PAGE, query_params={"preset": "news"})
-    at.selectbox(key="train.marker").set_value("custom").run()
-    at.text_input(key="train.marker_text").input("#").run()
-    at.button(key="train.next").click().run()
+    at.selectbox(key=tv.SETTING["marker"].skey).set_value("custom").run()
+    at.text_input(key=tv.SETTING["marker_text"].skey).input("#").run()
+    at.button(key=tv.NEXT.skey).click().run()
     assert_no_exception(at)
     assert "# ×5" in texts(at)  # every word ends in the marker
-    at.text_input(key="train.marker_text").input("").run()
+    at.text_input(key=tv.SETTING["marker_text"].skey).input("").run()
     assert "custom end-of-word marker is empty" in texts(at)
 
 
@@ -266,10 +266,10 @@ def test_grammar_of_counts() -> None:
 
 def test_own_text_trains_and_is_kept_for_the_other_pages() -> None:
     at = own_text(run_page(PAGE), "chai chai chai chaiwala chaiwala chaat chaat poha poha poha pohawala samosa")
-    assert at.query_params["text"] in (at.session_state["train.text"], [at.session_state["train.text"]])
-    assert at.number_input(key="train.merges").value == 20  # own text: 20 merges by default
+    assert at.query_params["text"] in (at.session_state[tv.TEXT.skey], [at.session_state[tv.TEXT.skey]])
+    assert at.number_input(key=tv.SETTING["merges"].skey).value == 20  # own text: 20 merges by default
     assert header(at).startswith("Step 0 of ")
-    at.slider(key="train.step").set_value(3).run()
+    at.slider(key=tv.STEP.skey).set_value(3).run()
     assert header(at).startswith("Merge 3 of ")
     models = at.session_state["lab.session_models"]
     (model,) = models.values()
@@ -280,7 +280,7 @@ def test_own_text_trains_and_is_kept_for_the_other_pages() -> None:
 
 def test_two_own_texts_with_the_same_settings_are_two_models() -> None:
     at = own_text(run_page(PAGE), "chai chai chaiwala")
-    at.text_area(key="train.text").input("poha poha pohawala").run()
+    at.text_area(key=tv.TEXT.skey).input("poha poha pohawala").run()
     titles = [m["title"] for m in at.session_state["lab.session_models"].values()]
     assert len(titles) == 2 and titles[0] != titles[1]
 
@@ -292,12 +292,12 @@ def test_whitespace_split_keeps_punctuation_on_words_and_says_so() -> None:
 
 def test_empty_and_huge_text_get_a_message() -> None:
     at = run_page(PAGE)
-    at.selectbox(key="train.preset").set_value("own").run()
+    at.selectbox(key=tv.PRESET.skey).set_value("own").run()
     assert "Type or paste some text" in main_text(at)
     assert not at.get("vega_lite_chart")
-    at.text_area(key="train.text").input("   \n  ").run()
+    at.text_area(key=tv.TEXT.skey).input("   \n  ").run()
     assert "Type or paste some text" in main_text(at)
-    at.text_area(key="train.text").input("chai " * 1_000_001).run()  # 5 MB
+    at.text_area(key=tv.TEXT.skey).input("chai " * 1_000_001).run()  # 5 MB
     assert_no_exception(at)
     assert f"up to {MAX_CORPUS_CHARS:,} characters" in main_text(at)
     assert "text" not in at.query_params  # too long for a link
@@ -322,7 +322,7 @@ def test_long_text_is_not_put_in_the_link() -> None:
 )
 def test_tricky_text_never_crashes_and_is_escaped(text: str) -> None:
     at = own_text(run_page(PAGE), text)
-    at.button(key="train.last").click().run()
+    at.button(key=tv.LAST.skey).click().run()
     assert_no_exception(at)
     assert header(at).startswith("Merge ")
     raw = all_html(at)
@@ -339,8 +339,8 @@ def test_tricky_text_notes() -> None:
 
 
 def upload(at, name: str, data: bytes):
-    at.selectbox(key="train.preset").set_value("own").run()
-    at.file_uploader(key="train.upload").set_value((name, data, "text/plain")).run()
+    at.selectbox(key=tv.PRESET.skey).set_value("own").run()
+    at.file_uploader(key=tv.UPLOAD.skey).set_value((name, data, "text/plain")).run()
     assert_no_exception(at)
     return at
 
@@ -349,11 +349,11 @@ def test_upload_bad_files_say_what_to_do() -> None:
     at = upload(run_page(PAGE), "latin1.txt", "café au lait".encode("latin-1"))
     assert "not valid UTF-8" in texts(at) and "UTF-8" in texts(at)
     assert not at.get("vega_lite_chart")
-    at.file_uploader(key="train.upload").set_value(("img.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00", "text/plain")).run()
+    at.file_uploader(key=tv.UPLOAD.skey).set_value(("img.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00", "text/plain")).run()
     assert "binary" in texts(at)
-    at.file_uploader(key="train.upload").set_value(("u16.txt", "chai".encode("utf-16"), "text/plain")).run()
+    at.file_uploader(key=tv.UPLOAD.skey).set_value(("u16.txt", "chai".encode("utf-16"), "text/plain")).run()
     assert "UTF-16" in texts(at)
-    at.file_uploader(key="train.upload").set_value(("big.txt", b"a" * 2_000_001, "text/plain")).run()
+    at.file_uploader(key=tv.UPLOAD.skey).set_value(("big.txt", b"a" * 2_000_001, "text/plain")).run()
     assert "the limit is 2 MB" in texts(at)
 
 
@@ -366,7 +366,7 @@ def test_the_uploader_states_the_same_limit_the_page_keeps() -> None:
 def test_upload_good_file_trains_on_it() -> None:
     at = upload(run_page(PAGE), "news.txt", "\ufeffखबर खबर खबरें news news\n".encode("utf-8"))
     assert "Training on the uploaded file" in main_text(at)
-    at.button(key="train.next").click().run()
+    at.button(key=tv.NEXT.skey).click().run()
     assert header(at).startswith("Merge 1 of ")
     (model,) = at.session_state["lab.session_models"].values()
     assert model["title"].startswith("My upload “खबर खबर खबरें news”")
@@ -376,7 +376,7 @@ def test_one_megabyte_upload_trains() -> None:
     block = "Heavy rain closed many roads in the city. भारी बारिश से शहर की कई सड़कें बंद हो गईं। "
     data = (block * (1_000_000 // len(block.encode()) + 1)).encode()
     at = upload(run_page(PAGE), "big.txt", data)
-    at.button(key="train.last").click().run()
+    at.button(key=tv.LAST.skey).click().run()
     assert header(at).startswith("Merge ")
     assert "distinct words" in main_text(at)
 
@@ -388,7 +388,7 @@ def test_predict_first_hides_the_winner_until_checked() -> None:
     at = run_page(PAGE, query_params={"predict": "1"})
     assert "Predict first" in main_text(at)
     assert not at.get("vega_lite_chart")  # step 0 would give merge 1 away
-    at.button(key="train.next").click().run()
+    at.button(key=tv.NEXT.skey).click().run()
     assert header(at) == "Merge 1 of 7: which pair wins?"
     assert not at.get("vega_lite_chart")
     guess = predict_radio(at)
@@ -403,7 +403,7 @@ def test_predict_first_hides_the_winner_until_checked() -> None:
     assert chart(at)
     assert "your predictions: 1 of 1" in facts(at)
 
-    at.button(key="train.next").click().run()  # merge 2 is c + ha, seen 7 times; guess wrong
+    at.button(key=tv.NEXT.skey).click().run()  # merge 2 is c + ha, seen 7 times; guess wrong
     assert predict_radio(at).value is None  # a fresh question
     predict_radio(at).set_value("o + ha").run()
     button(at, "Check").click().run()
@@ -453,15 +453,15 @@ def test_predicting_shows_the_corpus_length_before_the_hidden_merge() -> None:
 
 def test_autoplay_advances_and_stops_at_the_end() -> None:
     at = run_page(PAGE, query_params={"step": "6"})
-    at.toggle(key="train.autoplay").set_value(True).run()
+    at.toggle(key=tv.STEPPER.autoplay.skey).set_value(True).run()
     assert_no_exception(at)
-    at.session_state["train._autoplay_last"] = 0.0  # as if a tick's time had come
+    at.session_state[tv.STEPPER.last_tick.skey] = 0.0  # as if a tick's time had come
     at.run()
-    assert at.session_state["train.step"] == 7
-    assert at.toggle(key="train.autoplay").value is False  # stopped at the last merge
+    assert at.session_state[tv.STEP.skey] == 7
+    assert at.toggle(key=tv.STEPPER.autoplay.skey).value is False  # stopped at the last merge
     # Turning it on at the end starts again from the beginning.
-    at.toggle(key="train.autoplay").set_value(True).run()
-    assert at.session_state["train.step"] == 0
+    at.toggle(key=tv.STEPPER.autoplay.skey).set_value(True).run()
+    assert at.session_state[tv.STEP.skey] == 0
 
 
 # --- Downloads, the algorithm, the merges table ---------------------------------------------------
@@ -473,7 +473,7 @@ def test_downloads_hold_the_model_and_the_trace() -> None:
     assert labels == ["Model (JSON)", "Trace (JSON)", "Trace (CSV)"]  # a character model has no HF export
     assert "Only a byte-level model can be written as a Hugging Face tokenizer.json" in main_text(at)
     trace = preset_trace("chai")
-    tok = tokenizer_from_json(tv.tokenizer_json("test-chai", trace))
+    tok = tokenizer_from_json(tv.tokenizer_json(trace))
     assert [t.label for t in tok.encode_tokens("pohawala")] == ["poha", "wal", "a"]
     assert [s["token"] for s in json.loads(tv.trace_json(trace))["steps"]][:3] == ["ha", "cha", "chai"]
     rows = pd.read_csv(io.BytesIO(tv.trace_csv(trace)), encoding="utf-8-sig")
@@ -488,7 +488,7 @@ def test_a_byte_level_preset_offers_the_hugging_face_export() -> None:
 
 def test_the_algorithm_is_shown_with_this_steps_values() -> None:
     at = run_page(PAGE, query_params={"step": "1"})
-    at.session_state["train.code_open"] = True
+    at.session_state[tv.CODE_OPEN.skey] = True
     at.run()
     code = next(h for h in html_texts(at) if "count_pairs" in h)
     assert "best = h + a, seen 11 times" in code
@@ -497,7 +497,7 @@ def test_the_algorithm_is_shown_with_this_steps_values() -> None:
 
 def test_the_merges_table_uses_plain_words() -> None:
     at = run_page(PAGE, query_params={"step": "4"})
-    at.session_state["train.table_open"] = True
+    at.session_state[tv.TABLE_OPEN.skey] = True
     at.run()
     frame = next(df.value for df in at.dataframe if "times seen" in df.value.columns)
     assert list(frame.columns) == ["step", "left", "right", "token", "new id", "times seen",
@@ -543,7 +543,41 @@ def test_guess_options_hide_the_ranking() -> None:
 
 def test_new_own_text_starts_again_at_step_zero() -> None:
     at = run_page(PAGE, query_params={"preset": "own", "text": "aaab aaab aab ab", "step": "2"})
-    assert at.session_state["train.step"] == 2
+    assert at.session_state[tv.STEP.skey] == 2
     at.text_area(key=tv.TEXT.skey).input("chai chai chaiwala").run()
     assert_no_exception(at)
-    assert at.session_state["train.step"] == 0
+    assert at.session_state[tv.STEP.skey] == 0
+
+
+# --- Caches keyed by what they depend on -----------------------------------------------------------
+
+
+def test_two_runs_never_share_a_cache_entry() -> None:
+    """Every cached drawing is keyed by the trace it draws, never by a name the caller makes up: two different
+    runs get their own output, in either order (keyed by a ``run`` string, the second got the first's)."""
+    runs = [train("chai chai chaiwala chai", 4, unit="bytes"), train("poha poha pohawala upma", 4, unit="bytes")]
+    for trace, other in (runs, runs[::-1]):
+        step = trace.steps[0]
+        assert tv.explain(trace, 1).startswith(tv.tie_explanation(trace, 1))  # uncached: this run's own sentence
+        assert tv.count_breakdown(trace, 1).startswith(f"How {step.count:,} adds up")
+        mine, theirs = ("chaiwala", "pohawala") if trace is runs[0] else ("pohawala", "chaiwala")
+        assert mine in tv.corpus_html(trace, 0) and theirs not in tv.corpus_html(trace, 0)
+        assert tv.corpus_tokens(trace, 1) == sum(w.count * len(w.ids) for w in trace.segmentation(1))
+        assert f"seen {tv.times(step.count)}" in tv.step_header_html(trace, 1)
+        assert list(tv.merges_frame(trace, 2)["token"]) == [s.token for s in trace.steps[:2]]
+        model = tokenizer_from_json(tv.tokenizer_json(trace))
+        assert model.merges == trace.tokenizer.merges
+        hf, _ = tv.hf_export(trace)
+        assert json.loads(hf)["model"]["merges"] == json.loads(tv.hf_export(trace)[0])["model"]["merges"]
+        assert hf != tv.hf_export(other)[0]
+
+
+def test_a_trace_is_named_once_and_never_shares_its_name() -> None:
+    """The caches' key for a trace: the same object keeps its name; an equal run trained again (a new object,
+    as after it left the training cache) gets a new one, so it never meets a stale entry."""
+    a = train("chai chai chaiwala", 3)
+    b = train("chai chai chaiwala", 3)
+    assert tv.trace_name(a) == tv.trace_name(a)
+    assert tv.trace_name(a) != tv.trace_name(b)
+    names = {tv.trace_name(train("chai chai chaiwala", 3)) for _ in range(5)}  # each freed before the next is made
+    assert len(names) == 5 and tv.trace_name(a) not in names

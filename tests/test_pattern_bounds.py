@@ -342,16 +342,17 @@ PAGES = """
 import json, resource, sys, time
 sys.path.insert(0, ".")
 from tests.apptest_helpers import exception_messages, page_text, run_page
+from views import tokenize as tkv
 cases = json.loads(sys.stdin.read())
 out = []
 for case in cases:
     start = time.process_time()
     at = run_page(case["page"], query_params=case.get("query", {}), allow_exceptions=True, timeout=60)
     if "upload" in case:
-        at.file_uploader(key="tokenize.upload").set_value(("slow.json", case["upload"].encode(), "application/json"))
+        at.file_uploader(key=tkv.UPLOAD.skey).set_value(("slow.json", case["upload"].encode(), "application/json"))
         at.run()
     if "type" in case:  # typed (a link keeps only a short text)
-        at.text_area(key="tokenize.text").input(case["type"]).run()
+        at.text_area(key=tkv.TEXT.skey).input(case["type"]).run()
     shown = [page_text(at)]
     for _ in range(case.get("reruns", 0)):  # a rerun (a cache in between) says it again
         at.run()

@@ -16,6 +16,8 @@ from tests.apptest_helpers import assert_no_exception, run_page
 from ui.display import md_escape
 from ui.links import page_path
 from views import lessons_page as lp
+from views import tokenize as tkv
+from views import train as tv
 
 TRAIN = "pages/1_Train_step_by_step.py"
 TOKENIZE = "pages/2_Tokenize_anything.py"
@@ -44,10 +46,10 @@ def links(at, where="main"):
 def leave_train_changed():
     """Train as the issue's learner leaves it: chai stall, 5 merges, two steps on."""
     at = run_page(TRAIN)
-    at.number_input(key="train.merges").set_value(5).run()
-    at.button(key="train.next").click().run()
-    at.button(key="train.next").click().run()
-    assert (at.session_state["train.merges"], at.session_state["train.step"]) == (5, 2)
+    at.number_input(key=tv.SETTING["merges"].skey).set_value(5).run()
+    at.button(key=tv.NEXT.skey).click().run()
+    at.button(key=tv.NEXT.skey).click().run()
+    assert (at.session_state[tv.SETTING["merges"].skey], at.session_state[tv.STEP.skey]) == (5, 2)
     assert at.query_params == {"merges": "5", "step": "2"}
     return at
 
@@ -59,9 +61,9 @@ def test_a_lesson_link_opens_exactly_its_settings_after_the_page_was_changed() -
     tie = next(link for link in links(at) if link.page == "Train_step_by_step" and "preset=news" in link.query_string)
     follow(at, tie)
     news = lessons.presets()["news"]
-    assert at.session_state["train.preset"] == "news"
-    assert at.session_state["train.merges"] == news.merges  # the preset's, not the 5 left behind
-    assert at.session_state["train.step"] == 1
+    assert at.session_state[tv.PRESET.skey] == "news"
+    assert at.session_state[tv.SETTING["merges"].skey] == news.merges  # the preset's, not the 5 left behind
+    assert at.session_state[tv.STEP.skey] == 1
     assert at.query_params == dict(parse_qsl(tie.query_string))  # nothing added: merges=5 is gone
     assert "Custom run" not in " ".join(str(c.value) for c in at.main.get("caption"))
 
@@ -72,10 +74,10 @@ def test_a_plain_page_change_brings_back_what_was_left() -> None:
     train_link = next(link for link in links(at, "sidebar") if link.page == "Train_step_by_step")
     assert dict(parse_qsl(train_link.query_string)) == {"merges": "5", "step": "2"}  # the sidebar carries it
     follow(at, train_link)
-    assert (at.session_state["train.merges"], at.session_state["train.step"]) == (5, 2)
+    assert (at.session_state[tv.SETTING["merges"].skey], at.session_state[tv.STEP.skey]) == (5, 2)
     go(at, HOME)
     go(at, TRAIN)  # no settings in the address at all: also a plain page change
-    assert (at.session_state["train.merges"], at.session_state["train.step"]) == (5, 2)
+    assert (at.session_state[tv.SETTING["merges"].skey], at.session_state[tv.STEP.skey]) == (5, 2)
     assert at.query_params == {"merges": "5", "step": "2"}
 
 
@@ -85,15 +87,15 @@ def test_the_sidebar_link_to_the_page_shown_carries_no_settings() -> None:
     own = next(link for link in links(at, "sidebar") if link.page == "Train_step_by_step")
     assert own.query_string == ""
     follow(at, own)  # clicking it changes nothing
-    assert (at.session_state["train.merges"], at.session_state["train.step"]) == (5, 2)
+    assert (at.session_state[tv.SETTING["merges"].skey], at.session_state[tv.STEP.skey]) == (5, 2)
 
 
 def test_widgets_win_on_reruns_within_the_page() -> None:
     at = leave_train_changed()
     go(at, TRAIN, "preset=news&step=1")  # entered by a link
-    at.number_input(key="train.merges").set_value(2).run()
-    at.button(key="train.next").click().run()
-    assert (at.session_state["train.preset"], at.session_state["train.merges"], at.session_state["train.step"]) == (
+    at.number_input(key=tv.SETTING["merges"].skey).set_value(2).run()
+    at.button(key=tv.NEXT.skey).click().run()
+    assert (at.session_state[tv.PRESET.skey], at.session_state[tv.SETTING["merges"].skey], at.session_state[tv.STEP.skey]) == (
         "news", 2, 2)
     assert at.query_params == {"preset": "news", "step": "2", "merges": "2"}
 
@@ -102,7 +104,7 @@ def test_a_link_to_the_page_shown_is_a_new_view() -> None:
     at = leave_train_changed()
     go(at, TRAIN, "preset=low&step=4")  # same page, another address: a link followed, not a rerun
     low = lessons.presets()["low"]
-    assert (at.session_state["train.preset"], at.session_state["train.merges"], at.session_state["train.step"]) == (
+    assert (at.session_state[tv.PRESET.skey], at.session_state[tv.SETTING["merges"].skey], at.session_state[tv.STEP.skey]) == (
         "low", low.merges, 4)
 
 
@@ -113,7 +115,7 @@ def test_a_link_drops_what_was_kept_for_settings_it_does_not_name() -> None:
     go(at, HOME)
     go(at, TRAIN)
     chai = lessons.presets()["chai"]
-    assert (at.session_state["train.merges"], at.session_state["train.step"]) == (chai.merges, 0)
+    assert (at.session_state[tv.SETTING["merges"].skey], at.session_state[tv.STEP.skey]) == (chai.merges, 0)
 
 
 def test_lessons_link_opens_its_lesson_whatever_was_viewed_last() -> None:
@@ -139,7 +141,7 @@ def test_a_page_reached_from_a_lesson_links_back_to_that_lesson() -> None:
     back = _back_link(at)
     assert back.label == md_escape(f"In the lessons: {quirks.number}. {quirks.title}")
     assert dict(parse_qsl(back.query_string)) == {"lesson": "quirks"}
-    at.text_area(key="tokenize.text").input("123456").run()  # working on the page keeps the way back
+    at.text_area(key=tkv.TEXT.skey).input("123456").run()  # working on the page keeps the way back
     assert _back_link(at).label == back.label
     assert at.query_params["from"] == "quirks"
 
@@ -235,3 +237,15 @@ def test_published_writes_the_address_when_a_section_returns_early() -> None:
     at.number_input(key="demo.merges").set_value(8).run()
     assert at.query_params["merges"] == "8"
 
+
+
+def test_no_page_or_view_stops_without_publishing() -> None:
+    """Pages and views end early with ``state.stop()`` (or a return), never ``st.stop()``, which would leave
+    the address behind what is on screen."""
+    from pathlib import Path
+
+    root = Path(__file__).parents[1]
+    offenders = [f"{path.relative_to(root)}:{n}" for folder in ("pages", "views")
+                 for path in sorted((root / folder).glob("*.py"))
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "st.stop()" in line]
+    assert offenders == []

@@ -23,19 +23,19 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import streamlit as st
 
 import lessons
+from analyses.measure import Measure, measure
+from lessons.progress import TOKENIZE_COUNT, QuestionId
 from tokenizer import TextTokenizer, Token, Tokenizer
 from tokenizer.io import ModelFigures, check_model_figures, figures_of, tokenizer_from_json, tokenizer_to_json
-from analyses.measure import Measure, measure
 from tokenizer.pretokenize import pattern_words
 from ui import state
 from ui.display import md_code, md_escape, plural
-from lessons.progress import TOKENIZE_COUNT, QuestionId
 from ui.predict import Question
 from ui.training import preset_trace
 from ui.uploads import MODEL_UPLOAD_MB, forget_upload, uploaded_bytes, uploaded_file
@@ -332,8 +332,8 @@ def describe_md(tok: TextTokenizer) -> str:
 
 
 # -- pickers ---------------------------------------------------------------------------------------
-def _param(page: str, name: str, default: str) -> state.Param:
-    return state.Param(page, name, default, max_len=400)
+def _param(key: state.Key, default: str) -> state.Param:
+    return state.Param(key.page, key.name, default, max_len=400)
 
 
 def one_key(page: str) -> state.Key:
@@ -401,7 +401,7 @@ def pick_one(
     The choice is kept in the URL as ``?tok=``. A tokenizer that cannot be used is reported and
     ``None`` returned (the page says what to do next).
     """
-    param = _param(page, one_key(page).name, default)
+    param = _param(one_key(page), default)
     options = [e.key for e in entries(kinds)] + ([UPLOAD] if upload else [])
     linked = st.query_params.get(param.name)
     if param.skey not in st.session_state and linked is not None and linked not in options:
@@ -453,7 +453,7 @@ def pick_many(
     ``upload``: offer a model file uploader too (a model downloaded from the Train page).
     """
     options = [e.key for e in entries(kinds)]
-    param = _param(page, "toks", ",".join(k for k in default if k in options))
+    param = _param(state.Key(page, "toks"), ",".join(k for k in default if k in options))
     skey = many_key(page).skey
     if skey not in st.session_state:
         if param.name not in st.query_params and "tok" in st.query_params:  # an older link: one tokenizer

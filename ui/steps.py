@@ -22,18 +22,19 @@ step ``n`` the end; Next at the end and Previous at the start are disabled.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import streamlit as st
 
 from ui import state
 from ui.layout import SKIP_TARGET
 
-
 #: The keys that step (Streamlit's ``shortcut=``, drawn on the button): what a presentation clicker sends, and
 #: what moves a slide in a slideshow. Streamlit ignores them while the learner types in a text box.
 KEYS = {"previous": "PageUp", "next": "PageDown"}
+#: The names of a stepper's buttons (``Stepper.key(name)`` is each one's session key).
+BUTTONS = ("first", "prev", "next", "last")
 # The anchor the skip link lands on. The key on a button is in its label's colour, a little lighter (Streamlit's
 # own faded tint on the primary button is 3.2:1, under axe-core's 4.5:1); a phone has no keys: not named there.
 _ANCHOR_HTML = f"""<style>[data-testid="stMain"] button kbd[aria-label^="Shortcut "] {{ color: inherit; opacity: .85; }}
@@ -53,17 +54,29 @@ class Stepper:
     def page(self) -> str:
         return self.param.page
 
-    def key(self, control: str) -> state.Key:
-        """The key of one control: ``"first"``, ``"prev"``, ``"next"``, ``"last"`` or ``"autoplay"``."""
-        return state.Key(self.page, control)
+    def key(self, name: str) -> state.Key:
+        """The :class:`ui.state.Key` of one of its buttons, by name: "first", "prev", "next" or "last"."""
+        if name not in (*BUTTONS, "autoplay"):
+            raise KeyError(f"a stepper has no button {name!r}; its buttons are {', '.join(BUTTONS)}")
+        return state.Key(self.page, name)
+
+    @property
+    def autoplay(self) -> state.Key:
+        """The Autoplay switch's key."""
+        return state.Key(self.page, "autoplay")
+
+    @property
+    def last_tick(self) -> state.Key:
+        """When autoplay last moved a step on (``time.monotonic()``)."""
+        return state.Key(self.page, "_autoplay_last")
 
     @property
     def autoplay_key(self) -> str:
-        return self.key("autoplay").skey
+        return self.autoplay.skey
 
     @property
     def _last_tick(self) -> str:
-        return f"{self.page}._autoplay_last"
+        return self.last_tick.skey
 
     # -- state ------------------------------------------------------------------------------
     def value(self) -> int:

@@ -1,0 +1,275 @@
+"""What the "Encode step by step" page draws: a lab tokenizer's learned merges replayed on a word or a sentence,
+one merge at a time (:func:`tokenizer.replay.encode_trace`).
+
+The page sets up and composes the sections here: :func:`intro`, :func:`pick_tokenizer`, then :func:`encode_section`
+inside ``state.published(PARAMS)``. The step view is a fragment, so Next reruns only it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import lessons
+from tokenizer import TextTokenizer, Tokenizer
+from tokenizer.provenance import made_by_merges
+from tokenizer.replay import EncodeTrace, encode_trace
+from ui import choices, state, tables, viewport
+from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips
+from ui.display import md_code, md_escape, pair_text, plural, visible_token
+from ui.layout import classroom_on, figure
+from ui.links import lesson_link
+from ui.state import Key, Param
+from ui.steps import Stepper
+from ui.treeview import tree_html
+
+PAGE = "encode"
+MAX_CHARS = 200  # a word or a sentence; long text belongs on the Tokenize page
+EXAMPLES = lessons.examples("encode")
+DEFAULT_TOKENIZER = "readers"
+
+# -- The page's session keys, declared once (the page, the warm-up, the benchmarks and the tests import them) --
+TEXT = Param(PAGE, "text", "readership", max_len=MAX_CHARS * 2)
+STEP = Param(PAGE, "step", 0, lo=0, hi=1_000_000)
+PARAMS = [TEXT, STEP]
+STEPPER = Stepper(STEP, names=("Start", "Previous", "Next", "End"))
+FIRST, PREV, NEXT, LAST = (STEPPER.key(name) for name in ("first", "prev", "next", "last"))
+TOK = choices.one_key(PAGE)  # the lab tokenizer picked (ui.choices.pick_one)
+UPLOAD = choices.upload_key(PAGE)  # the model uploader beside it
+SIGNATURE = Key(PAGE, "_signature")  # the (tokenizer, text) the step belongs to
+TREE_OPEN = Key(PAGE, "tree_open")
+TREE_ID = Key(PAGE, "tree_id")
+STEPS_TABLE = Key(PAGE, "steps_table")
+
+
+def example_key(i: int) -> Key:
+    """The button of the ``i``-th ready example (from 0)."""
+    return Key(PAGE, f"example.{i}")
+
+
+def use_example(preset: str, text: str) -> None:
+    """on_click of a ready example: its tokenizer and its text, from step 0."""
+    st.session_state[TOK.skey] = preset
+    state.set_value(TEXT, text)
+    STEPPER.reset()
+
+
+# -- sections ---------------------------------------------------------------------------------------
+def intro(large: bool) -> None:
+    """What encoding is, the lesson, and the ready examples."""
+    if not large:
+        st.caption(
+            "To encode new text, a BPE tokenizer cuts it into single characters (or bytes) and replays the merges it "
+            "learned, in the order it learned them. A merge fires wherever its pair sits side by side; most find "
+            "nothing. Step through the ones that fire."
+        )
+    lesson_link(2)
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.caption("Ready examples:", width="content")
+        for i, example in enumerate(EXAMPLES):
+            st.button(example["label"], key=example_key(i).skey, on_click=use_example,
+                      args=(example["preset"], example["text"]))
+
+
+def pick_tokenizer() -> tuple[str, TextTokenizer | None]:
+    """The lab tokenizer (a preset or a model of the session), kept in the link as ``?tok=``."""
+    return choices.pick_one(PAGE, default=DEFAULT_TOKENIZER, kinds=("lab", "session"), label="Lab tokenizer")
+
+
+def encode_section(key: str, tok: TextTokenizer | None, large: bool) -> None:
+    """The text box, then the merges replayed on it (or why there is nothing to replay). Call it inside
+    ``state.published(PARAMS)``: every early return still leaves the address a link to the view."""
+    st.text_input("A word or a sentence", key=TEXT.skey,
+                  help=f"Up to {MAX_CHARS} characters. For long text, use the Tokenize anything page.")
+    text: str = state.value(TEXT) or ""
+    if not isinstance(tok, Tokenizer):
+        return  # the picker has said what to do (upload a model, or pick another)
+    if not text.strip():
+        st.info("Type a word or a sentence above, or pick a ready example.", icon=":material/edit:")
+        return
+    if len(text) > MAX_CHARS:
+        text = text[:MAX_CHARS]
+        st.warning(
+            f"This page replays merges on a word or a sentence, so it uses the first {MAX_CHARS} characters. "
+            "For long text, use the Tokenize anything page.",
+            icon=":material/content_cut:",
+        )
+    try:
+        trace = encode_trace(tok, text)
+    except ValueError as exc:  # e.g. a model whose pre-split pattern backtracks badly on this text
+        st.warning(md_escape(f"This tokenizer cannot cut this text: {exc}"), icon=":material/timer_off:")
+        return
+
+    # A new text or tokenizer starts again from step 0; a shared link keeps its step.
+    signature = (key, text)
+    if st.session_state.get(SIGNATURE.skey, signature) != signature:
+        STEPPER.reset()
+    st.session_state[SIGNATURE.skey] = signature
+
+    if not trace.pieces:
+        st.info("This tokenizer splits on whitespace and drops the spaces, so there is nothing to encode.")
+        return
+    if not trace.steps:
+        no_merge_section(tok, trace)
+        return
+    st.fragment(steps_section, run_every=STEPPER.run_every())(key, tok, trace, large)
+
+
+def no_merge_section(tok: Tokenizer, trace: EncodeTrace) -> None:
+    """No learned merge finds its pair in the text: the starting tokens are the final ones."""
+    STEPPER.set(0)
+    st.subheader("No merge fires")
+    token_chips(chips_at(tok, trace, 0), show_ids=True, label="tokens", mark_pieces=True)
+    draw_key(tok, trace)
+    st.info(
+        f"None of the {plural(trace.n_learned, 'learned merge')} finds its pair in this text, so it stays as its "
+        f"{count_tokens(trace, 0)} starting {trace.start_unit}: one token each.",
+        icon=":material/block:",
+    )
+
+
+def steps_section(key: str, tok: Tokenizer, trace: EncodeTrace, large: bool) -> None:
+    """The step view (a fragment): the controls, the merge, the tokens before and after it."""
+    with state.published(PARAMS):  # a fragment run publishes the step too
+        n = len(trace.steps)
+        unit = trace.start_unit  # the end-of-word marker is a starting symbol but not a character
+        marker = trace.marker
+        with st.container(key=viewport.action(PAGE)):
+            step = STEPPER.draw(n, slider=None if large else "Step")
+        with st.container(key=viewport.result(PAGE)):  # the merge and the tokens before and after
+            if step == 0:
+                st.subheader(f"Start: {plural(count_tokens(trace, 0), 'token')}")
+                start = (f"The text is cut into {plural(len(trace.pieces), 'piece')} (the pre-split), each piece into "
+                         f"single {unit}")
+                start += f", and each word ends with the marker {md_code(marker)}." if marker else "."
+                st.markdown(start + f" {plural(n, 'merge')} will fire. Press **Next**.")
+                with figure("encode-tokens"):
+                    token_chips(chips_at(tok, trace, 0), show_ids=True, label="starting tokens", mark_pieces=True)
+            else:
+                merge_view(tok, trace, step)
+        draw_key(tok, trace)
+        if step == n:
+            final = count_tokens(trace, n)
+            st.success(
+                f"No merge applies any more: no two neighbouring tokens form a pair this tokenizer learned. "
+                f"{plural(final, 'token')} from {count_tokens(trace, 0)} starting {unit}; "
+                f"{n} of the {plural(trace.n_learned, 'learned merge')} fired.",
+                icon=":material/check_circle:",
+            )
+        if step:
+            with st.expander("Merges so far, as a table", icon=":material/table:"):
+                steps_table(trace, step)
+        draw_tree(key, tok, [i for ids in trace.ids_at(step) for i in ids])
+
+
+def merge_view(tok: Tokenizer, trace: EncodeTrace, step: int) -> None:
+    """Step ``step``: the merge that fired, where, what it skipped, and the tokens before and after."""
+    n = len(trace.steps)
+    s = trace.steps[step - 1]
+    k = len(s.places)
+    st.subheader(f"Step {step} of {n}")
+    st.html(
+        CSS
+        + merge_html(
+            chip_for_id(tok, s.pair[0]),
+            chip_for_id(tok, s.pair[1]),
+            chip_for_id(tok, s.token_id, highlight=True),
+            before=f"Merge #{s.rank + 1} of the {trace.n_learned} learned:",
+            after=f"fired at {plural(k, 'place')}.",
+        )
+    )
+    where = sorted({p for p, _ in s.places})
+    if len(trace.pieces) > 1:
+        shown = ", ".join(md_code(trace.pieces[p]) for p in where[:8]) + (" …" if len(where) > 8 else "")
+        st.markdown(f"In {shown}.")
+    skipped = trace.skipped(step)
+    if skipped:
+        listed = ", ".join(f"#{r + 1} {md_code(pair_text(left, right), visible=False)}" for r, left, right in skipped[:6])
+        st.caption(
+            f"Skipped since the last step: {listed}{' …' if len(skipped) > 6 else ''}. "
+            f"{'Their pairs are' if len(skipped) > 1 else 'Its pair is'} nowhere in the text, so nothing happens."
+        )
+    before = {(p, j) for p, j in s.places} | {(p, j + 1) for p, j in s.places}
+    # Classroom mode: before and after side by side, so the merge's result is on the first screen.
+    was, now = st.columns(2, gap="large") if classroom_on() else (st.container(), st.container())
+    was.markdown("**Before**")
+    with was:
+        token_chips(chips_at(tok, trace, step - 1, before), show_ids=True, label="tokens before the merge",
+                    mark_pieces=True)
+    after = {(p, j) for p, ids in enumerate(trace.ids_at(step)) for j, t in enumerate(ids) if t == s.token_id}
+    with now, figure("encode-tokens"):
+        st.markdown("**After: the final tokens**" if step == n else "**After**")
+        token_chips(chips_at(tok, trace, step, after), show_ids=True, label="tokens after the merge", mark_pieces=True)
+
+
+def steps_table(trace: EncodeTrace, step: int) -> None:
+    """Merges 1..step as a table."""
+    rows = trace.steps[:step]
+    tables.show(
+        pd.DataFrame(
+            {
+                "step": [r.step for r in rows],
+                "merge #": [r.rank + 1 for r in rows],
+                "pair": [pair_text(r.left, r.right) for r in rows],
+                "new token": [visible_token(r.token) for r in rows],
+                "id": [r.token_id for r in rows],
+                "places": [len(r.places) for r in rows],
+            }
+        ),
+        hide_index=True,
+        key=STEPS_TABLE.skey,
+        column_config={
+            "merge #": st.column_config.NumberColumn("merge #", help="The merge's place in the order it was learned (1 = first)."),
+            "places": st.column_config.NumberColumn("places", help="How many times the pair was found side by side and merged."),
+        },
+    )
+
+
+# -- pieces -----------------------------------------------------------------------------------------
+def chips_at(tok: Tokenizer, trace: EncodeTrace, step: int, highlight: set[tuple[int, int]] = frozenset()) -> list[Chip]:
+    """The tokens after ``step`` merges, piece by piece, as chips."""
+    out = []
+    for p, (ids, labels) in enumerate(zip(trace.ids_at(step), trace.labels_at(step))):
+        for j, (token_id, label) in enumerate(zip(ids, labels)):
+            out.append(chip_for_id(tok, token_id, label, piece=p, highlight=(p, j) in highlight))
+    return out
+
+
+def count_tokens(trace: EncodeTrace, step: int) -> int:
+    return sum(len(ids) for ids in trace.ids_at(step))
+
+
+def draw_key(tok: Tokenizer, trace: EncodeTrace) -> None:
+    """A one-line key to the chips on this page (only what the chips shown can need)."""
+    key_parts = ["the number under a chip is its id"]
+    if len(trace.pieces) > 1:
+        key_parts.append("a wider gap separates the pre-split pieces (merges never cross them)")
+    if tok.unit == "bytes":
+        key_parts.append("dashed border: part of a character, shown as its bytes in hex, with the letters the "
+                         "tokens make written under them")
+    st.caption("Key: " + "; ".join(key_parts) + ".")
+    unseen = trace.unseen()
+    if unseen:
+        st.info(
+            f"{', '.join(md_code(c) for c in unseen)}: never seen in training, so this character-level model has no "
+            "id for them (white chips with a dotted border and ?). They stay as they are, one token each, and no "
+            "merge can touch them. A byte-level model never meets an unknown: every character is bytes it knows. "
+            "Try the same text with one of the English + Hindi tokenizers.",
+            icon=":material/help:",
+        )
+
+
+def draw_tree(key: str, tok: Tokenizer, final_ids: list[int]) -> None:
+    """Where a token of the result comes from: its merges, down to single characters or bytes."""
+    merged = made_by_merges(tok, final_ids)
+    if not merged:
+        return
+    with st.expander("Where does a token come from? Its merges, down to single characters or bytes",
+                     key=TREE_OPEN.skey, on_change="rerun", icon=":material/account_tree:") as box:
+        if box.open:
+            pick = st.selectbox("Token", merged, key=TREE_ID.skey,
+                                format_func=lambda i: f"{visible_token(tok.label(i))}  (id {i})")
+            counts = choices.trace_counts(key)
+            st.html(tree_html(tok, pick, counts))
+            if counts is None:
+                st.caption("This model came from a file, so how often each pair was seen is not known here.")
