@@ -20,6 +20,7 @@ import pytest
 from tests.bounded import Bounded, bench_text, run_python
 from tests.cli_helpers import ROOT, assert_one_line_error
 from tokenizer import io as model_io
+from ui.uploads import generation_key
 
 CPU_LIMIT_S = 30  # hard limit of each subprocess (imports included)
 MEMORY_LIMIT = 2 * 1024**3  # address space of each subprocess
@@ -263,8 +264,8 @@ def _upload(at, name: str, data: bytes):
     """Upload a file on Tokenize: the uploader's key moves on after each file it lets go (ui.uploads.widget_key)."""
     from views import tokenize as tkv
 
-    generation = at.session_state[f"lab.upload_generation.{tkv.UPLOAD.skey}"] if (
-        f"lab.upload_generation.{tkv.UPLOAD.skey}" in at.session_state) else 0
+    generation = at.session_state[generation_key(tkv.UPLOAD.skey)] if (
+        generation_key(tkv.UPLOAD.skey) in at.session_state) else 0
     key = tkv.UPLOAD.skey + (f".{generation}" if generation else "")
     at.file_uploader(key=key).set_value((name, data, "application/json")).run()
     return at
@@ -283,7 +284,7 @@ def test_a_hostile_upload_gets_the_friendly_message_and_leaves_nothing_behind() 
     assert at.multiselect(key=tkv.TOKS.skey).value == ["o200k_base"]
     assert not (at.session_state["lab.session_models"] if "lab.session_models" in at.session_state else {})
     # The uploader let the file go: it is back under a new key, and empty.
-    assert at.session_state[f"lab.upload_generation.{tkv.UPLOAD.skey}"] == 1
+    assert at.session_state[generation_key(tkv.UPLOAD.skey)] == 1
     assert at.file_uploader(key=f"{tkv.UPLOAD.skey}.1").value is None
 
 
@@ -478,7 +479,7 @@ def test_encode_page_upload_chooses_a_good_model_and_refuses_a_hostile_one() -> 
     assert_no_exception(at)
     (key,) = at.session_state["lab.session_models"]
     assert at.selectbox(key=ev.TOK.skey).value == key
-    assert at.session_state[f"lab.upload_generation.{ev.UPLOAD.skey}"] == 2
+    assert at.session_state[generation_key(ev.UPLOAD.skey)] == 2
     at.run()  # a rerun keeps the choice: the model is the session's, not the uploader's
     assert at.selectbox(key=ev.TOK.skey).value == key
 

@@ -27,8 +27,10 @@ from lessons.progress import (
     to_json,
 )
 from tests.apptest_helpers import assert_no_exception, main_text, page_text, run_page
+from ui import predict
 from ui.display import md_escape
 from views import lessons as lv
+from views import lessons_page as lp
 from views import progress as pv
 
 PAGE = "pages/12_Lessons.py"
@@ -191,8 +193,8 @@ def test_practice_answers_are_rebuilt_from_their_key() -> None:
 
 def test_a_train_answer_on_a_preset_is_rebuilt_as_the_page_asks_it() -> None:
     at = run_page("pages/1_Train_step_by_step.py", query_params={"preset": "news", "predict": "1", "step": "1"})
-    key = next(r.key for r in at.radio if (r.key or "").startswith("predict.train:"))[len("predict."):-len(".input")]
-    page_q = next(r for r in at.radio if r.key == f"predict.{key}.input")
+    key = next(k for k in (predict.key_of_input(r.key) for r in at.radio) if k and k.startswith("train:"))
+    page_q = next(r for r in at.radio if predict.key_of_input(r.key) == key)
     q = pv.resolve(migrate_v1_key(key))
     assert isinstance(q, Question) and q.scope == "train" and q.id == QuestionId.of(TRAIN_MERGE, run=key[6:22], step=1)
     assert [md_escape(o) for o in q.options] == list(page_q.options)  # the radio shows them escaped
@@ -250,7 +252,7 @@ def test_the_page_loads_a_hostile_file_with_a_message() -> None:
     at = run_page(PAGE, query_params={"lesson": "bpe-training"})
     bad = file_of({"lesson:bpe-training:xylophone-tokens": {"guess": "nine", "right": True},
                    "<b>x</b>": {"guess": "x", "right": True}})
-    at.file_uploader(key="lessons.load").set_value(("bad.json", bad, "application/json")).run()
+    at.file_uploader(key=pv.load_key(lp.PAGE).skey).set_value(("bad.json", bad, "application/json")).run()
     assert_no_exception(at)
     text = page_text(at)
     assert "2 answers in the file were refused" in text and f"“<b>x</b>”: {NO_QUESTION}" in text
@@ -336,7 +338,7 @@ def test_english_vs_hindi_answers_are_rebuilt() -> None:
 def test_a_waiting_tokenize_answer_is_judged_when_the_page_asks_it() -> None:
     query = {"predict": "1", "text": "chai"}
     at = run_page("pages/2_Tokenize_anything.py", query_params=query)
-    keys = [n.key[len("predict."):-len(".input")] for n in at.number_input if (n.key or "").startswith("predict.")]
+    keys = [k for k in (predict.key_of_input(n.key) for n in at.number_input) if k]
     assert keys and all(migrate_v1_key(k).name == "tokenize-count" and pv.resolve(migrate_v1_key(k)) is pv.WAITS
                         for k in keys)
     merged, refused, _ = pv.load(file_of({k: {"guess": 1, "right": True} for k in keys}), {})

@@ -332,6 +332,11 @@ def describe_md(tok: TextTokenizer) -> str:
 
 
 # -- pickers ---------------------------------------------------------------------------------------
+def upload_error_key(page: str) -> state.Key:
+    """Where the uploader beside a picker on ``page`` leaves its refusal for the next run to show."""
+    return state.Key(page, "_upload_error")
+
+
 def _param(key: state.Key, default: str) -> state.Param:
     return state.Param(key.page, key.name, default, max_len=400)
 
@@ -363,7 +368,7 @@ def _take_upload(page: str, upload_key: str) -> str | None:
         del file
         key = keep_session_model(tok, f"Uploaded: {name}", source=f"uploaded file {name}")
     except ValueError as exc:
-        st.session_state[f"{page}._upload_error"] = f"“{name}” is not a model this lab can use. {exc}"
+        st.session_state[upload_error_key(page).skey] = f"“{name}” is not a model this lab can use. {exc}"
         key = None
     forget_upload(upload_key)
     return key
@@ -383,7 +388,7 @@ def _upload(page: str, choice_key: str) -> None:
         help="On the Train page, train a model and download it as JSON; upload that file here.",
         on_change=_upload_into_choice, args=(page, upload_key(page).skey, choice_key),
     )
-    error = st.session_state.pop(f"{page}._upload_error", None)
+    error = st.session_state.pop(upload_error_key(page).skey, None)
     if error:
         st.warning(md_escape(error), icon=":material/warning:")
     st.info(
@@ -477,7 +482,7 @@ def pick_many(
         with st.expander("Add a model of yours: the .json file the Train page downloads", icon=":material/upload_file:"):
             uploaded_bytes("Model file", key=upload_key(page).skey, types=["json"], limit_mb=MODEL_UPLOAD_MB,
                            on_change=_upload_into_selection, args=(page, upload_key(page).skey, skey))
-            error = st.session_state.pop(f"{page}._upload_error", None)
+            error = st.session_state.pop(upload_error_key(page).skey, None)
             if error:
                 st.warning(md_escape(error), icon=":material/warning:")
     out = []

@@ -105,9 +105,20 @@ def _last_key(q: Question) -> str:
     return f"predict._last.{q.key}"
 
 
+_INPUT = ("predict.", ".input")
+
+
 def input_key(q: Question) -> str:
     """The key of a question's answer widget (the tests set it)."""
-    return f"predict.{q.key}.input"
+    return f"{_INPUT[0]}{q.key}{_INPUT[1]}"
+
+
+def key_of_input(widget_key: str | None) -> str | None:
+    """The question key an answer widget's key belongs to (the inverse of :func:`input_key`), or None."""
+    head, tail = _INPUT
+    if widget_key and widget_key.startswith(head) and widget_key.endswith(tail):
+        return widget_key[len(head):-len(tail)]
+    return None
 
 
 # -- drawing -----------------------------------------------------------------------------------

@@ -49,9 +49,14 @@ def uploaded_bytes(
 _GENERATION = "lab.upload_generation."
 
 
+def generation_key(key: str) -> str:
+    """Where the uploader ``key`` counts the times :func:`forget_upload` gave it a new widget."""
+    return _GENERATION + key
+
+
 def widget_key(key: str) -> str:
     """The uploader's widget key now: ``key`` until :func:`forget_upload` gave it a new one."""
-    generation = st.session_state.get(_GENERATION + key, 0)
+    generation = st.session_state.get(generation_key(key), 0)
     return f"{key}.{generation}" if generation else key
 
 
@@ -73,7 +78,7 @@ def forget_upload(key: str) -> None:
         remove = getattr(getattr(ctx, "uploaded_file_mgr", None), "remove_file", None)
         if ctx is not None and remove is not None:  # the in-memory manager (the server's and AppTest's) has it
             remove(ctx.session_id, file_id)
-    st.session_state[_GENERATION + key] = st.session_state.get(_GENERATION + key, 0) + 1
+    st.session_state[generation_key(key)] = st.session_state.get(generation_key(key), 0) + 1
 
 
 def decode_text_file(data: bytes, limit_bytes: int = TEXT_UPLOAD_BYTES) -> tuple[str | None, str | None]:

@@ -185,6 +185,16 @@ def charts_drawn(page, *, first_only: bool = False) -> None:
     assert_no_exception(page)
 
 
+def key_class(key) -> str:
+    """The CSS class Streamlit gives the element of a widget or container with ``key`` (a ``ui.state.Key``, or
+    a prefix of one ending in "-"): ``.st-key-`` and the key with every character but letters, digits, ``_`` and
+    ``-`` made ``-``, as Streamlit's frontend does."""
+    import re
+
+    skey = key if isinstance(key, str) else key.skey
+    return ".st-key-" + re.sub(r"[^a-zA-Z0-9_-]", "-", skey.strip())
+
+
 def main_area(page):
     """The page's main area (everything right of the sidebar)."""
     return page.locator('[data-testid="stMain"]')

@@ -14,8 +14,14 @@ from urllib.parse import urlencode
 import pytest
 
 from lessons.course import course
-from tests.browser.browser_helpers import screenshot, settle, wait_for_streamlit
+from tests.browser.browser_helpers import key_class, screenshot, settle, wait_for_streamlit
 from ui.layout import PAGES, figure_selector
+from views import cost as cost_view
+from views import encode as encode_view
+from views import english_hindi as english_hindi_view
+from views import family as family_view
+from views import streaming as streaming_view
+from views import train as train_view
 
 SCREEN_HEIGHT = 1080  # the projector size in tests/browser/journeys/conftest.py
 MIN_TEXT_PX = 20
@@ -26,15 +32,15 @@ COLD_PAGE_MS = 90_000
 
 #: A page's primary click, where it has one: the stepper's Next, or the button a teacher presses on that slide.
 PRIMARY_CLICK = {
-    "Train_step_by_step": ".st-key-train-next button",
-    "Encode_step_by_step": ".st-key-encode-next button",
-    "Streaming": ".st-key-stream-next button",
-    "English_vs_Hindi": ".st-key-evh-back button",
+    "Train_step_by_step": key_class(train_view.NEXT) + " button",
+    "Encode_step_by_step": key_class(encode_view.NEXT) + " button",
+    "Streaming": key_class(streaming_view.STEPPER.key("next")) + " button",
+    "English_vs_Hindi": key_class(english_hindi_view.BACK) + " button",
 }
 PRIMARY_CLICK_BY_FIGURE = {
-    "merge-rules": ".st-key-family-next button",
-    "unigram-pieces": ".st-key-family-again button",
-    "presend-check": '[class*="st-key-cost-try-"] button',
+    "merge-rules": key_class(family_view.STEPPER.key("next")) + " button",
+    "unigram-pieces": key_class(family_view.AGAIN) + " button",
+    "presend-check": f'[class*="{key_class(cost_view.try_key(0))[1:].removesuffix("0")}"] button',
 }
 
 
@@ -122,7 +128,7 @@ def test_train_predict_first_keeps_the_chart_on_screen_after_check(fresh_context
     context.set_default_timeout(COLD_PAGE_MS)
     page = visit(context, "Train_step_by_step", "preset=chai&predict=1&classroom=1")
     _settled_large(page)
-    page.locator(".st-key-train-next button").click()
+    page.locator(PRIMARY_CLICK["Train_step_by_step"]).click()
     settle(page)
     page.locator('[data-testid="stRadio"] [role="radiogroup"] label').first.click()
     settle(page)
