@@ -9,7 +9,7 @@ script installed once per browser tab by :func:`install` (``ui.layout.page_setup
   after a click on a button of the row, once the run has finished and the result's size has settled (up to
   30 s: a run that opens a whole page takes a while; scrolling by hand meanwhile cancels it),
   the window scrolls just enough to show the whole result (or its top, when it is taller than the
-  window), and not at all when it is already in view; for 5 s more it is brought back if charts drawn after
+  window), and not at all when it is already in view; it is brought back until it has stayed put for 2 s (30 s at most) if charts drawn after
   the run push it out. A question drawn in a container keyed with
   :func:`keep` (``tl-keep-<name>``), and a lesson exercise (keyed ``exercise-...``), is kept in view the same
   way after Check. Autoplay ticks and page loads never
@@ -114,10 +114,12 @@ SCRIPT = """
     pending.last = now;
     if (pending.still < 2) return;  // unchanged three looks: settled
     bring(el, pending.control);
-    // charts draw after the run has ended and can push the result down again: keep it in view a few seconds more
-    // (scrolling by hand ends this at once, as above)
-    pending.brought = pending.brought || Date.now();
-    if (Date.now() - pending.brought > 5000) pending = null;
+    // charts draw after the run has ended and can push the result down again, seconds later on a busy machine:
+    // keep it in view until it has stayed put for 2 s (30 s at most; scrolling by hand ends this at once, as above)
+    const t = Date.now(), kept = el.getBoundingClientRect(), at = Math.round(kept.top) + ':' + Math.round(kept.height);
+    pending.brought = pending.brought || t;
+    if (at !== pending.kept) { pending.kept = at; pending.keptSince = t; }
+    if (t - pending.keptSince > 2000 || t - pending.brought > 30000) pending = null;
   }, 80);
 
   // -- a narrow screen: close the sidebar after navigation ---------------------------------------------

@@ -127,7 +127,9 @@ def screenshot(page, name: str, *, full_page: bool = False) -> Path | None:
 
 def uses_devanagari_font(page, selector: str) -> bool:
     """True when the browser draws the Devanagari in ``selector`` with a Devanagari-capable font
-    (a missing font would give boxes: their width would equal a fallback .notdef glyph's)."""
+    (a missing font would give boxes: their width would equal a fallback .notdef glyph's). Waits for the element
+    first: a part drawn after the run's first paint is measured, not missed."""
+    page.locator(selector).first.wait_for()
     return page.evaluate(
         """(sel) => {
             const el = document.querySelector(sel);
