@@ -66,7 +66,7 @@ def test_the_samples_are_shown_as_text(open_page) -> None:
     element_shot(samples, "langs-samples")
     # The table's cells (its accessible copy in the DOM) hold each language's own text, as text: no markup.
     # The grid keeps only the rows in view in the DOM: Hindi's and at least two more languages' rows.
-    samples.locator("td").first.wait_for()  # the grid's accessible copy is filled after the table is drawn
+    samples.locator("td").first.wait_for(state="attached")  # the grid's accessible copy is filled after the table is drawn
     cells = samples.locator("td").all_inner_texts()
     found = {s.id for s in lessons.language_samples()[0] if any(cell.startswith(s.line[:40]) for cell in cells)}
     assert "hi_Deva" in found and len(found) >= 3, cells[:12]
