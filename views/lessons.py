@@ -22,6 +22,7 @@ from lessons.progress import LESSON_EXERCISE, PRACTICE_COUNT, PRACTICE_MERGE, Qu
 from ui import predict
 from ui.display import md_escape, plural
 from ui.links import LESSONS_PAGE, link
+from views.train import merge_question
 
 PAGE = LESSONS_PAGE
 
@@ -98,8 +99,6 @@ def practice_merge(seed: int) -> predict.Question:
 
 def practice_merge_question(preset_id: str, step: int) -> predict.Question:
     """The practice question "which pair does merge ``step`` of the preset pick?" (its key names both)."""
-    from views.train import merge_question
-
     q = merge_question(preset_trace(preset_id), step, QuestionId.of(PRACTICE_MERGE, preset=preset_id, step=step),
                        scope="practice")
     title = lessons.presets()[preset_id].title

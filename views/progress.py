@@ -32,6 +32,7 @@ from functools import lru_cache
 
 import streamlit as st
 
+import lessons
 from lessons.course import course
 from lessons.exercises import ExerciseError
 from lessons.progress import (
@@ -53,14 +54,17 @@ from lessons.progress import (
 )
 from ui import predict, presets, state
 from ui.display import callout_html, join_words, plural
+from ui.training import trained
 from ui.uploads import uploaded_bytes
+from views import english_hindi
+from views import lessons as lv
+from views import train as tv
 
 
 def resolve(qid: QuestionId) -> predict.Question | object | None:
     """The question ``qid`` names as the lab asks it now (with its computed answer), or :data:`WAITS` for a
     question made from the learner's input (judged on its page), or None when the lab has no such question.
     Raises ExerciseError when the question exists but cannot be computed here."""
-    from views import lessons as lv
 
     if qid.name == LESSON_EXERCISE:
         lesson, ex_id = qid.param("lesson"), qid.param("exercise")
@@ -78,7 +82,6 @@ def resolve(qid: QuestionId) -> predict.Question | object | None:
             return None
         return lv.practice_count_question(preset_id, word)
     if qid.name == EVH_DIRECTION:
-        from views import english_hindi
 
         return next((q for q in english_hindi.questions() if q.id == qid), None)
     if qid.name == TRAIN_MERGE:
@@ -90,8 +93,6 @@ def _preset_train_question(run: str, k: int) -> predict.Question | object | None
     """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
     every lesson link opens): rebuilt as the page builds it. WAITS when the run is not a preset's (another
     corpus or settings: the answer waits for the page); a preset's merge that does not exist: None."""
-    from ui.training import trained
-    from views import train as tv
 
     preset = _preset_runs().get(run)
     if preset is None:
@@ -106,8 +107,6 @@ def _preset_train_question(run: str, k: int) -> predict.Question | object | None
 @lru_cache(maxsize=1)
 def _preset_runs() -> dict[str, tuple]:
     """Train's run key of every preset with its own settings -> (corpus, settings)."""
-    import lessons
-    from views import train as tv
 
     runs = {}
     for preset_id, preset in lessons.presets().items():
