@@ -58,7 +58,7 @@ SCRIPT = """
       if (keep) { target = '.' + keyOf(keep, prefix); break; }
     }
     const control = act ? '.' + keyOf(act, ACT) : null;
-    if (target) pending = {target, control, since: Date.now(), ran: false, last: null, still: 0};
+    if (target) pending = {target, control, since: Date.now(), clicked: Date.now(), ran: false, last: null, still: 0};
   }, true);
 
   // the learner scrolls on their own meanwhile: leave the page where they put it
@@ -119,7 +119,10 @@ SCRIPT = """
     const t = Date.now(), kept = el.getBoundingClientRect(), at = Math.round(kept.top) + ':' + Math.round(kept.height);
     pending.brought = pending.brought || t;
     if (at !== pending.kept) { pending.kept = at; pending.keptSince = t; }
-    if (t - pending.keptSince > 2000 || t - pending.brought > 30000) pending = null;
+    // done once it has stayed put for 2 s after the click's run; a run that is slow to start (a busy server can
+    // take seconds to answer a click) is waited for up to 10 s, so the result it moves is still followed
+    const started = pending.ran || t - pending.clicked > 10000;
+    if ((started && t - pending.keptSince > 2000) || t - pending.brought > 30000) pending = null;
   }, 80);
 
   // -- a narrow screen: close the sidebar after navigation ---------------------------------------------

@@ -118,6 +118,37 @@ def test_laptop_english_vs_hindi_check_keeps_the_verdicts_in_view(fresh_context,
     screenshot(page, "journey-laptop-english-hindi-checked")
 
 
+def test_laptop_a_check_the_server_answers_late_still_brings_its_verdicts_into_view(fresh_context, visit) -> None:
+    """A busy server: the click's message reaches it 4 s late (held here), so the run starts seconds after the
+    click. The page must still follow the verdicts the late run moves (CI once saw them left 3,000 px below)."""
+    context = fresh_context("laptop")
+    held: list = []
+    holding = [False]
+
+    def route(ws) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(lambda message: held.append((server, message)) if holding[0] else server.send(message))
+
+    context.route_web_socket(re.compile(r".*/_stcore/stream"), route)
+    page = visit(context, "English_vs_Hindi")
+    box = ".st-key-tl-keep-evh-predictions"
+    for n in (0, 1):
+        group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
+        group.locator("label").first.click()
+        settle(page)
+        holding[0] = True
+        main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+        page.wait_for_timeout(4_000)  # the page waits; the server has not heard of the click yet
+        holding[0] = False
+        for server, message in held:
+            server.send(message)
+        held.clear()
+        page.wait_for_timeout(500)
+        page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
+                               ".getAttribute('data-test-script-state') === 'notRunning'", timeout=90_000)
+        assert not (where := in_view(page, f"{box} .tl-note", 30_000)), f"after Check #{n + 1}: {where}"
+
+
 def test_laptop_autoplay_and_page_loads_do_not_scroll(fresh_context, visit) -> None:
     """Only a click brings a result into view: a page opened on a later step starts at its top."""
     page = visit(fresh_context("laptop"), "Train_step_by_step", "preset=D&step=3")
