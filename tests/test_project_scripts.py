@@ -43,14 +43,14 @@ def _requirements(name: str) -> list[str]:
 def test_runtime_requirements_are_the_agreed_set() -> None:
     names = {Requirement(line).name for line in _requirements("requirements.txt")}
     assert names == {"streamlit", "pandas", "altair", "regex", "tiktoken", "quicktok-v1", "mistral-common", "sentencepiece",
-                     "gflanguages"}
+                     "gflanguages", "psycopg", "segno"}
 
 
 def test_dev_requirements_extend_runtime() -> None:
     lines = _requirements("requirements-dev.txt")
     assert lines[0] == "-r requirements.txt"
     assert {Requirement(line).name for line in lines[1:]} == {"pytest", "hypothesis", "tokenizers", "playwright",
-                                                               "axe-playwright-python", "ruff"}
+                                                               "axe-playwright-python", "ruff", "pytest-xdist"}
 
 
 @pytest.mark.parametrize("name", ["requirements.txt", "requirements-dev.txt"])
