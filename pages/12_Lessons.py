@@ -10,7 +10,7 @@ import streamlit as st
 from lessons.course import course
 from ui import state
 from ui.layout import classroom_on, large_type_on, page_setup
-from views import lessons_page as lp
+from views import lessons as lp
 
 page_setup("Lessons")
 

@@ -33,7 +33,7 @@ from lessons.course import (
     load_course,
 )
 from tests.bounded import run_bounded
-from views import lessons_page as lp
+from views import lessons as lp
 
 ROOT = Path(__file__).resolve().parents[1]
 CPU_LIMIT_S = 30  # hard limits on the child: a regression fails the test instead of taking the machine

@@ -26,7 +26,7 @@ from tests.apptest_helpers import (
 from tests.reference_oracle import reference_token_bytes
 from tokenizer import train
 from tokenizer.reference import train_reference
-from ui import predict
+from ui import experiment, predict, questions
 from views import english_hindi as sv
 
 PAGE = "pages/6_English_vs_Hindi.py"
@@ -90,15 +90,15 @@ def test_opens_on_the_lessons_first_row_and_asks_before_showing_the_curves() -> 
     assert not at.slider and not at.get("vega_lite_chart") and not at.dataframe
     text = main_text(at)
     assert "Give Hindi an equal share of the training text" in text and "And the English sentence" in text
-    assert [r.options for r in at.radio] == [list(sv.DIRECTIONS)] * 2
+    assert [r.options for r in at.radio] == [list(questions.DIRECTIONS)] * 2
 
 
 def test_the_predictions_are_judged_by_the_engine_and_reveal_the_lab() -> None:
     at = run_page(PAGE)
-    at.radio(key=predict.input_key(sv.questions()[0])).set_value("goes down")
+    at.radio(key=predict.input_key(questions.direction_questions()[0])).set_value("goes down")
     button(at, "Check").click().run()
     assert not at.slider  # one answer is not enough
-    at.radio(key=predict.input_key(sv.questions()[1])).set_value("goes down")
+    at.radio(key=predict.input_key(questions.direction_questions()[1])).set_value("goes down")
     button(at, "Check").click().run()
     assert_no_exception(at)
     notes = " ".join(h.value for h in at.main.get("html") if "tl-note" in h.value)
@@ -107,11 +107,11 @@ def test_the_predictions_are_judged_by_the_engine_and_reveal_the_lab() -> None:
     assert "You predicted goes down; the lab computed goes up." in notes
     assert "The English sentence goes from 13 tokens to 16" in notes
     assert [s.key for s in at.slider] == [sv.COPIES.skey, sv.BUDGET.skey, sv.STEP.skey]
-    assert at.session_state[predict.STORE][sv.questions()[0].key]["right"] is True
+    assert at.session_state[predict.STORE][questions.direction_questions()[0].key]["right"] is True
 
 
 def test_the_questions_answers_are_computed() -> None:
-    hindi_q, english_q = sv.questions()
+    hindi_q, english_q = questions.direction_questions()
     assert (hindi_q.answer, english_q.answer) == ("goes down", "goes up")
     assert "31" in hindi_q.explain and "16" in english_q.explain
 
@@ -143,7 +143,7 @@ def test_the_share_chart_is_the_engines_sweep_with_the_current_share_marked() ->
     at = revealed({"k": "4", "budget": "60"})
     shares, scripts = charts_by_dataset(at)[:2]
     points = {(r["copies"], r["language"]): r for r in shares["points"]}
-    assert {c for c, _ in points} == set(range(sv.MAX_COPIES + 1))
+    assert {c for c, _ in points} == set(range(experiment.MAX_COPIES + 1))
     for k in (0, 1, 4, 10, 20):
         tok = lab_tokenizer(k, 60)
         assert points[(k, "English")]["tokens"] == len(tok.encode(LESSON["test_en"]))
@@ -348,7 +348,7 @@ def test_a_link_with_settings_opens_everything() -> None:
     assert at.slider(key=sv.COPIES.skey).value == 10 and at.slider(key=sv.STEP.skey).value == 20
     assert metrics(at)["Hindi tokens"] == "31"
     at = run_page(PAGE, query_params={"k": "99", "budget": "-4"})  # out of range: clamped
-    assert (at.slider(key=sv.COPIES.skey).value, at.slider(key=sv.BUDGET.skey).value) == (sv.MAX_COPIES, 0)
+    assert (at.slider(key=sv.COPIES.skey).value, at.slider(key=sv.BUDGET.skey).value) == (experiment.MAX_COPIES, 0)
 
 
 def test_back_to_the_lesson() -> None:
@@ -382,9 +382,8 @@ def test_english_alone_runs_out_of_pairs_before_the_budget() -> None:
 def test_the_pre_split_pattern_is_said_in_plain_words() -> None:
     """The pattern shown to learners comes with what it does (`·?\\S+` alone means nothing to most readers)."""
     from tokenizer.pretokenize import pattern_words
-    from views import english_hindi
 
     at = run_page(PAGE)
     captions = " ".join(str(c.value) for c in at.main.caption)
-    assert f"before merging, {pattern_words('regex', english_hindi.settings()['pattern'])}" in captions
+    assert f"before merging, {pattern_words('regex', experiment.settings()['pattern'])}" in captions
     assert "· standing for the space" in captions

@@ -10,9 +10,9 @@ from lessons.exercises import compute
 from lessons.progress import LESSON_EXERCISE, QuestionId, to_json
 from tests.apptest_helpers import assert_no_exception, button, main_text, page_text, run_page
 from ui import predict
-from views import lessons as lv
-from views import lessons_page as lp
-from views import progress
+from ui.questions import exercise_question
+from views import lessons as lp
+from views.lessons import progress
 
 PAGE = "pages/12_Lessons.py"
 
@@ -167,7 +167,7 @@ def test_a_number_feedback_says_1_code_point_not_1_code_points() -> None:
     exercise = next(e for e in lesson.exercises if e.id == "ki-code-points")
     truth = compute(exercise.op, exercise.args).answer
     at = lesson_page(lesson.id)
-    at.number_input(key=predict.input_key(lv.question(exercise))).set_value(1).run()
+    at.number_input(key=predict.input_key(exercise_question(exercise))).set_value(1).run()
     exercise_box(at, lesson.exercises.index(exercise) + 1).click().run()
     shown = page_text(at)
     assert f"Not this time. You predicted 1 code point; the lab computed {truth} code points." in shown
@@ -180,7 +180,7 @@ def test_the_tied_wordpiece_pair_is_right_and_the_feedback_names_the_tie() -> No
     lesson = course().lesson("the-family")
     exercise = next(e for e in lesson.exercises if e.id == "wordpiece-first")
     at = lesson_page(lesson.id)
-    at.radio(key=predict.input_key(lv.question(exercise))).set_value("m + o").run()
+    at.radio(key=predict.input_key(exercise_question(exercise))).set_value("m + o").run()
     exercise_box(at, lesson.exercises.index(exercise) + 1).click().run()
     shown = page_text(at)
     assert "Right: m + o ties with the lab's pick, p + o." in shown

@@ -22,6 +22,7 @@ from tests.apptest_helpers import (
 from tokenizer import train
 from tokenizer.io import tokenizer_from_json
 from tokenizer.train import SHOWN_TABLE_SIZE
+from ui import questions
 from ui.training import MAX_CORPUS_CHARS
 from views import train as tv
 
@@ -536,8 +537,8 @@ def test_chart_text_is_black_and_grows_with_large_type(large: bool) -> None:
 
 
 def test_guess_options_hide_the_ranking() -> None:
-    q = tv.guess_question("0123456789abcdef", preset_trace("chai", table_size=SHOWN_TABLE_SIZE), 1)
-    assert len(q.options) == tv.GUESS_OPTIONS and q.answer == "h + a"
+    q = questions.guess_question("0123456789abcdef", preset_trace("chai", table_size=SHOWN_TABLE_SIZE), 1)
+    assert len(q.options) == questions.GUESS_OPTIONS and q.answer == "h + a"
     assert list(q.options) == sorted(q.options, key=str.casefold)
 
 
@@ -558,12 +559,12 @@ def test_two_runs_never_share_a_cache_entry() -> None:
     runs = [train("chai chai chaiwala chai", 4, unit="bytes"), train("poha poha pohawala upma", 4, unit="bytes")]
     for trace, other in (runs, runs[::-1]):
         step = trace.steps[0]
-        assert tv.explain(trace, 1).startswith(tv.tie_explanation(trace, 1))  # uncached: this run's own sentence
+        assert tv.explain(trace, 1).startswith(questions.tie_explanation(trace, 1))  # uncached: this run's own sentence
         assert tv.count_breakdown(trace, 1).startswith(f"How {step.count:,} adds up")
         mine, theirs = ("chaiwala", "pohawala") if trace is runs[0] else ("pohawala", "chaiwala")
         assert mine in tv.corpus_html(trace, 0) and theirs not in tv.corpus_html(trace, 0)
         assert tv.corpus_tokens(trace, 1) == sum(w.count * len(w.ids) for w in trace.segmentation(1))
-        assert f"seen {tv.times(step.count)}" in tv.step_header_html(trace, 1)
+        assert f"seen {questions.times(step.count)}" in tv.step_header_html(trace, 1)
         assert list(tv.merges_frame(trace, 2)["token"]) == [s.token for s in trace.steps[:2]]
         model = tokenizer_from_json(tv.tokenizer_json(trace))
         assert model.merges == trace.tokenizer.merges

@@ -28,10 +28,10 @@ from lessons.progress import (
 )
 from tests.apptest_helpers import assert_no_exception, main_text, page_text, run_page
 from ui import predict
+from ui import questions as qs
 from ui.display import md_escape
-from views import lessons as lv
-from views import lessons_page as lp
-from views import progress as pv
+from views import lessons as lp
+from views.lessons import progress as pv
 
 PAGE = "pages/12_Lessons.py"
 
@@ -41,7 +41,7 @@ def exercise(key: str):
 
 
 def lesson_q(key: str) -> Question:
-    return lv.question(exercise(key))
+    return qs.exercise_question(exercise(key))
 
 
 def file_of(answers: dict) -> bytes:
@@ -181,8 +181,8 @@ def test_wrong_types_are_refused_by_name_and_nothing_answered_is_replaced() -> N
 
 
 def test_practice_answers_are_rebuilt_from_their_key() -> None:
-    merge_q = lv.practice_merge(3)
-    count_q = lv.practice_count(3)
+    merge_q = qs.practice_merge(3)
+    count_q = qs.practice_count(3)
     data = file_of({merge_q.key: {"guess": merge_q.answer}, count_q.key: {"guess": count_q.answer + 1},
                     "practice:merge:chai:99999": {"guess": "h + a"}, "practice:count:chai:notaword": {"guess": 3}})
     merged, refused, _ = pv.load(data, {})
@@ -195,7 +195,7 @@ def test_a_train_answer_on_a_preset_is_rebuilt_as_the_page_asks_it() -> None:
     at = run_page("pages/1_Train_step_by_step.py", query_params={"preset": "news", "predict": "1", "step": "1"})
     key = next(k for k in (predict.key_of_input(r.key) for r in at.radio) if k and k.startswith("train:"))
     page_q = next(r for r in at.radio if predict.key_of_input(r.key) == key)
-    q = pv.resolve(migrate_v1_key(key))
+    q = qs.resolve(migrate_v1_key(key))
     assert isinstance(q, Question) and q.scope == "train" and q.id == QuestionId.of(TRAIN_MERGE, run=key[6:22], step=1)
     assert [md_escape(o) for o in q.options] == list(page_q.options)  # the radio shows them escaped
     merged, refused, summary = pv.load(file_of({key: {"guess": "n + e"}, key[:-1] + "999": {"guess": "n + e"}}), {})
@@ -288,7 +288,7 @@ def test_any_file_is_read_or_refused_with_a_message(answers, raw) -> None:
         for key, kept in merged.items():
             if key == CHAI:
                 continue
-            q = pv.resolve(kept["id"])
+            q = qs.resolve(kept["id"])
             if isinstance(q, Question):
                 assert q.key == key and fits(q, kept["guess"]) is None and kept["right"] is judge(q, kept["guess"])[0]
             else:
@@ -318,15 +318,12 @@ def test_a_kept_answer_that_does_not_fit_keeps_trains_winner_hidden() -> None:
 def _news_run() -> str:
     import lessons
     from ui import presets
-    from views import train as tv
 
-    return tv.run_key(lessons.presets()["news"].corpus, presets.preset_settings("news"))
+    return qs.run_key(lessons.presets()["news"].corpus, presets.preset_settings("news"))
 
 
 def test_english_vs_hindi_answers_are_rebuilt() -> None:
-    from views import english_hindi
-
-    hindi, english = english_hindi.questions()
+    hindi, english = qs.direction_questions()
     wrong = next(o for o in english.options if o != english.answer)
     merged, refused, _ = pv.load(file_of({hindi.key: {"guess": hindi.answer}, english.key: {"guess": wrong},
                                           "evh.other": {"guess": "goes up"}, "evh.hindi ": {"guess": "x"}}), {})
@@ -339,7 +336,7 @@ def test_a_waiting_tokenize_answer_is_judged_when_the_page_asks_it() -> None:
     query = {"predict": "1", "text": "chai"}
     at = run_page("pages/2_Tokenize_anything.py", query_params=query)
     keys = [k for k in (predict.key_of_input(n.key) for n in at.number_input) if k]
-    assert keys and all(migrate_v1_key(k).name == "tokenize-count" and pv.resolve(migrate_v1_key(k)) is pv.WAITS
+    assert keys and all(migrate_v1_key(k).name == "tokenize-count" and qs.resolve(migrate_v1_key(k)) is qs.WAITS
                         for k in keys)
     merged, refused, _ = pv.load(file_of({k: {"guess": 1, "right": True} for k in keys}), {})
     assert not refused and all(e["right"] is None for e in merged.values())
@@ -362,11 +359,11 @@ def test_a_version_1_file_saved_before_the_change_loads_every_answer_judged_agai
     assert not refused and set(merged) == set(saved["answers"])  # every answer, under the key its page asks by
     for key, kept in merged.items():
         assert kept["guess"] == saved["answers"][key]["guess"] and kept["id"].key == key
-        q = pv.resolve(kept["id"])
+        q = qs.resolve(kept["id"])
         if isinstance(q, Question):
             assert kept["right"] is judge(q, kept["guess"])[0]
         else:
-            assert q is pv.WAITS and kept["right"] is None  # a page question: judged on its page
+            assert q is qs.WAITS and kept["right"] is None  # a page question: judged on its page
     assert {kept["id"].name for kept in merged.values()} == set(QUESTIONS)  # every kind of question is in the file
     assert "The file was saved by an earlier version of the lab (file format 1)" in summary
     # Saved again it is a version-2 file, which reads back to the same answers.
@@ -383,7 +380,7 @@ def test_a_version_2_file_names_questions_by_id_and_parameters_not_by_text() -> 
                                  "params": {"lesson": "bpe-training", "exercise": "chai-first-merge"},
                                  "guess": "h + a", "right": True}]
     assert q.prompt not in json.dumps(saved, ensure_ascii=False)
-    count = lv.practice_count_question("chai", "internet")
+    count = qs.practice_count_question("chai", "internet")
     assert count.id.as_json() == {"question": "practice-count", "params": {"preset": "chai", "word": "internet"}}
 
 
@@ -423,14 +420,13 @@ def renamed_course(monkeypatch) -> None:
     import dataclasses
 
     import lessons.course as lc
-    from views import lessons as views_lessons
 
     real = course()
     lessons_ = tuple(dataclasses.replace(lesson, exercises=tuple(
         dataclasses.replace(e, id="first-merge-of-chai", former_ids=("chai-first-merge",))
         if e.key == "bpe-training:chai-first-merge" else e for e in lesson.exercises)) for lesson in real.lessons)
     changed = dataclasses.replace(real, lessons=lessons_)
-    for module in (lc, pv, views_lessons):
+    for module in (lc, qs, lp):
         monkeypatch.setattr(module, "course", lambda: changed)
 
 
@@ -460,7 +456,7 @@ def test_without_its_former_id_a_renamed_exercise_reports_the_answer(monkeypatch
     changed = lc.course()
     stripped = dataclasses.replace(changed, lessons=tuple(dataclasses.replace(lesson, exercises=tuple(
         dataclasses.replace(e, former_ids=()) for e in lesson.exercises)) for lesson in changed.lessons))
-    for module in (lc, pv):
+    for module in (lc, qs, lp):
         monkeypatch.setattr(module, "course", lambda: stripped)
     merged, refused, summary = pv.load(V1_FILE.read_bytes(), {})
     assert refused == [("exercise “chai-first-merge” of lesson “bpe-training”", NO_QUESTION)]
@@ -475,7 +471,7 @@ def test_every_question_the_lab_asks_has_a_stable_id() -> None:
 
     root = Path(__file__).parents[1]
     calls = []
-    for path in [*root.glob("pages/*.py"), *root.glob("views/*.py"), *root.glob("ui/*.py")]:
+    for path in [*root.glob("pages/*.py"), *root.glob("views/**/*.py"), *root.glob("ui/*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "Question":
                 calls.append((path.name, {k.arg: k.value for k in node.keywords}))

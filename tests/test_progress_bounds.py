@@ -1,7 +1,7 @@
 """A progress file is an upload every learner of a shared server can send: what the worst one costs is bounded.
 
 The bounds are by design where the file is read (lessons/progress.py: 2 MB, 10,000 answers, short guesses) and
-where it is checked (views/progress.py: a key names a question the lab computes once, or a page question that
+where it is checked (ui/questions.py: a key names a question the lab computes once, or a page question that
 waits). This test loads the costliest files a learner could make, in a subprocess with a hard CPU-time and
 address-space limit, and reads what the load really took.
 """
@@ -20,7 +20,7 @@ MEMORY_LIMIT = 3 * 1024**3  # address space; Python with pandas and Streamlit im
 
 LOAD = """
 import json, sys, time
-from views import progress
+from views.lessons import progress
 data = sys.stdin.buffer.read()
 start = time.process_time()
 try:
@@ -53,12 +53,11 @@ def _costliest_answers() -> dict:
     made-up keys; long guesses where a guess may be long."""
     import lessons
     from ui import presets
-    from views import train as tv
-    from views.lessons import COUNT_PRESETS, PRACTICE_PRESETS, unseen_words
+    from ui.questions import COUNT_PRESETS, PRACTICE_PRESETS, run_key, unseen_words
 
     answers = {}
     for preset_id, preset in lessons.presets().items():
-        run = tv.run_key(preset.corpus, presets.preset_settings(preset_id))
+        run = run_key(preset.corpus, presets.preset_settings(preset_id))
         for k in range(1, preset.merges + 2):
             answers[f"train:{run}:{k}"] = {"guess": "x" * 190}
     for preset_id in PRACTICE_PRESETS:

@@ -15,7 +15,7 @@ from lessons.course import course
 from tests.apptest_helpers import assert_no_exception, run_page
 from ui.display import md_escape
 from ui.links import page_path
-from views import lessons_page as lp
+from views import lessons as lp
 from views import tokenize as tkv
 from views import train as tv
 

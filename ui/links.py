@@ -18,7 +18,7 @@ from ui.layout import PAGES, classroom_on, link_params
 LESSONS_PAGE = "lessons"
 LESSON = state.Param(LESSONS_PAGE, "lesson", "")
 """The lesson shown; its choices are the course's lessons, which can change while the lab runs
-(``views.lessons_page.lesson_param`` gives it them on every run)."""
+(``views.lessons.lesson_param`` gives it them on every run)."""
 LESSON_STEP = state.Param(LESSONS_PAGE, "step", 0, lo=0, hi=200)
 """Classroom mode: the part of the lesson on screen."""
 

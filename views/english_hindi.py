@@ -4,10 +4,11 @@ The engine does the work (:mod:`analyses.experiment`): one sweep trains a
 tokenizer for every number of Hindi copies, once each at the largest budget,
 and counts the two test sentences after every merge; any smaller budget is
 read from the same runs (its merges are the first ones of the bigger run).
-The sweep is cached per (texts, pair) for every learner (``st.cache_data``),
-so dragging a slider only reads it. This module turns it into questions,
-tables and charts; each chart is a template built and validated once per
-process and filled with its data per click (as on the Train page).
+The sweep is cached per (texts, pair) for every learner (:mod:`ui.experiment`),
+so dragging a slider only reads it; its two questions are built in
+:mod:`ui.questions`. This module turns it into tables and charts; each chart is
+a template built and validated once per process and filled with its data per
+click (as on the Train page).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any, NamedTuple
 
 import altair as alt
@@ -23,23 +24,34 @@ import pandas as pd
 import streamlit as st
 
 import lessons
-from analyses.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, mix, parallel_cost, split_by_script, sweep
-from lessons.progress import EVH_DIRECTION, QuestionId
-from tokenizer import Trace
+from analyses.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, parallel_cost, split_by_script
 from tokenizer.pretokenize import pattern_words
 from ui import charts, choices, predict, state, tables, viewport
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chip_from_token, chips_html
 from ui.display import callout_html, md_code, md_escape, plural
+from ui.experiment import (
+    BUDGET_MAX,
+    ENGLISH_COPIES,
+    EVH_PAGE,
+    FAIR_PRESET,
+    LESSON_PRESET,
+    MAX_COPIES,
+    Texts,
+    lesson,
+    lesson_budget,
+    lesson_texts,
+    preset_copies,
+    settings,
+    sweep_of,
+    trace_of,
+)
 from ui.layout import figure
 from ui.predict import Question
-from ui.training import trained
+from ui.questions import direction_questions
 from ui.uploads import decode_text_file, uploaded_bytes
 
-PAGE = "evh"
-LESSON_PRESET, FAIR_PRESET = "english-hindi", "english-hindi-fair"
-MAX_COPIES = 20  # Hindi copies on the share slider: 0 (English only) to twice the fair share
-BUDGET_MAX = 500  # every sweep trains this far (or until no pair is left); smaller budgets are read from it
+PAGE = EVH_PAGE
 OWN_PART_CHARS = 5_000  # each of the learner's two parts: 21 trainings of up to 150,000 characters, ~2 s once
 TEST_CHARS = 400  # each test sentence
 FILE_MB = 1
@@ -47,104 +59,12 @@ FILE_MB = 1
 ENGLISH, HINDI = "English", "Hindi"
 LANGUAGE_COLOURS = (charts.BLUE, charts.ORANGE)
 SCRIPT_COLOURS = (charts.BLUE, charts.ORANGE, charts.TEAL, charts.GREY)
-DIRECTIONS = ("goes down", "stays the same", "goes up")
 
 
-# -- the lesson, from its data ---------------------------------------------------------------------
-def lesson() -> dict:
-    """The lesson-4 blocks and sentence pair (``lessons/data/lesson4_english_hindi.json``)."""
-    return lessons.data("lesson4_english_hindi")
-
-
-def settings() -> dict:
-    """The trainer's five choices: the lesson presets' (byte level, ``" ?\\S+"``, first seen)."""
-    return lessons.presets()[LESSON_PRESET].train_kwargs()
-
-
-ENGLISH_COPIES = 10  # the English block's copies in every mix (the presets'; tests check they agree)
-
-
-@cache
-def preset_copies(preset_id: str) -> int:
-    """How many Hindi copies a lesson preset's corpus holds (found by building each mix and comparing)."""
-    data, corpus = lesson(), lessons.presets()[preset_id].corpus
-    for k in range(MAX_COPIES + 1):
-        if mix([(data["english_block"], ENGLISH_COPIES), (data["hindi_block"], k)]) == corpus:
-            return k
-    raise ValueError(f"Preset {preset_id!r} is not the English block x{ENGLISH_COPIES} plus Hindi copies.")
-
-
-def lesson_budget() -> int:
-    return lessons.presets()[LESSON_PRESET].merges
-
-
-# -- the engine, cached ----------------------------------------------------------------------------
-class Texts(NamedTuple):
-    """What an experiment reads: the two paragraphs it trains on and the two sentences it counts.
-    (A tuple of strings: the caches below hash it in microseconds.)"""
-
-    english: str
-    hindi: str
-    test_english: str
-    test_hindi: str
-
-
-def lesson_texts() -> Texts:
-    data = lesson()
-    return Texts(data["english_block"], data["hindi_block"], data["test_en"], data["test_hi"])
-
-
-@st.cache_data(max_entries=32, show_spinner=f"Training {MAX_COPIES + 1} tokenizers, one for each share of the text…")
-def sweep_of(texts: Texts) -> Sweep:
-    """Every share from 0 to MAX_COPIES Hindi copies, trained once each (for every learner)."""
-    return sweep(*texts, hindi_copies=range(MAX_COPIES + 1), english_copies=ENGLISH_COPIES, budget=BUDGET_MAX,
-                 **settings())
-
-
-def corpus(english: str, hindi: str, hindi_copies: int) -> str:
-    return mix([(english, ENGLISH_COPIES), (hindi, hindi_copies)])
-
-
-def trace_of(english: str, hindi: str, hindi_copies: int) -> Trace:
-    """The run at one share, as a trace (cached per corpus by :func:`ui.training.trained`)."""
-    return trained(corpus(english, hindi, hindi_copies), BUDGET_MAX, **settings())
-
-
+# -- the engine, cached: the experiment (ui.experiment) ----------------------------------------
 def budget_limit(s: Sweep) -> int:
     """The largest budget worth a slider: past it every share has run out of pairs."""
     return max(1, max(run.learned for run in s.runs))
-
-
-# -- predict, then run -----------------------------------------------------------------------------
-def direction(before: int, after: int) -> str:
-    return DIRECTIONS[(after > before) - (after < before) + 1]
-
-
-def questions() -> tuple[Question, Question]:
-    """'Give Hindi an equal share: which way does each count move?', answered by the lesson's sweep."""
-    s = sweep_of(lesson_texts())
-    lo, hi, budget = preset_copies(LESSON_PRESET), preset_copies(FAIR_PRESET), lesson_budget()
-    before, after = s.point(lo, budget), s.point(hi, budget)
-    setting = (f"Give Hindi an equal share of the training text: {hi} copies of the Hindi paragraph instead of "
-               f"{lo}, as many as English has. The merge budget stays {budget}.")
-    gained = after.by_script["Devanagari"] - before.by_script["Devanagari"]
-    why = (f"Hindi now wins {after.by_script['Devanagari']} of the {budget} merges instead of "
-           f"{before.by_script['Devanagari']}; the budget is fixed, so those {gained} merges came out of English's share.")
-    hindi_q = Question(
-        key="", id=QuestionId.of(EVH_DIRECTION, sentence="hindi"), scope=PAGE, kind="choice", options=DIRECTIONS,
-        prompt=setting + " Does the Hindi sentence's token count go up or down?",
-        answer=direction(before.hindi_tokens, after.hindi_tokens),
-        explain=(f"The Hindi sentence goes from {before.hindi_tokens} tokens to {after.hindi_tokens} "
-                 f"({before.hindi_per_word:.1f} → {after.hindi_per_word:.1f} per word). " + why),
-    )
-    english_q = Question(
-        key="", id=QuestionId.of(EVH_DIRECTION, sentence="english"), scope=PAGE, kind="choice", options=DIRECTIONS,
-        prompt="And the English sentence's token count?",
-        answer=direction(before.english_tokens, after.english_tokens),
-        explain=(f"The English sentence goes from {before.english_tokens} tokens to {after.english_tokens} "
-                 f"({before.english_per_word:.2f} → {after.english_per_word:.2f} per word). " + why),
-    )
-    return hindi_q, english_q
 
 
 # -- tables ------------------------------------------------------------------------------------------
@@ -401,10 +321,9 @@ def cost_spec(rows: tuple[tuple[str, float, float], ...], large: bool) -> dict:
 
 
 __all__ = [
-    "BUDGET_MAX", "COST_COLUMNS", "CostRow", "ENGLISH_COPIES", "FILE_MB", "MAX_COPIES", "OWN_PART_CHARS", "PAGE",
-    "TEST_CHARS", "Texts", "budget_limit", "corpus", "cost_rows", "cost_spec", "cost_table", "curve_spec", "lab_cost",
-    "lesson", "lesson_budget", "lesson_texts", "merges_html", "lesson_matches", "lesson_table", "parallel_pairs", "preset_copies", "questions",
-    "real_cost", "scripts_spec", "sentence_html", "settings", "shares_spec", "sweep_of", "trace_of",
+    "COST_COLUMNS", "CostRow", "FILE_MB", "OWN_PART_CHARS", "PAGE", "TEST_CHARS", "budget_limit", "cost_rows",
+    "cost_spec", "cost_table", "curve_spec", "lab_cost", "lesson_matches", "lesson_table", "merges_html",
+    "parallel_pairs", "real_cost", "scripts_spec", "sentence_html", "shares_spec",
 ]
 
 
@@ -464,7 +383,7 @@ def open_view() -> View:
     if any(p.name in st.query_params for p in SETTINGS):
         st.session_state[REVEALED.skey] = True
     state.restore([STEP])
-    qs = questions()
+    qs = direction_questions()
     answered = all(predict.answered(q) for q in qs)
     return View(qs, answered, answered or st.session_state.get(REVEALED.skey, False))
 

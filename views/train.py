@@ -19,7 +19,6 @@ work, and two different runs can never get each other's output.
 
 from __future__ import annotations
 
-import hashlib
 import html
 import json
 import threading
@@ -36,7 +35,6 @@ import regex
 import streamlit as st
 
 import lessons
-from lessons.progress import TRAIN_MERGE, QuestionId
 from tokenizer import UNKNOWN_ID, MergeStep, StopReason, Trace
 from tokenizer.export import to_hf_json
 from tokenizer.io import tokenizer_to_json, trace_rows, trace_to_dict
@@ -47,7 +45,6 @@ from ui.codeview import algorithm_html
 from ui.display import callout_html, join_words, md_code, md_escape, pair_text, plural, visible_token
 from ui.layout import figure, find_page, link_params
 from ui.links import lesson_link
-from ui.predict import Question
 from ui.presets import (
     MARKER_CHOICES,
     MARKER_NAMES,
@@ -60,6 +57,7 @@ from ui.presets import (
     preset_settings,
     preset_title,
 )
+from ui.questions import guess_question, run_key, tie_explanation, times
 from ui.state import Key, Param
 from ui.steps import Stepper
 from ui.training import MAX_CORPUS_CHARS, MAX_MERGES, trained_with_progress
@@ -68,8 +66,6 @@ from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes
 PAGE = "train"
 TEXT_IN_LINK = 400  # own text up to this many characters goes into the shareable link
 TOP_WORDS = 40  # corpus words shown as chips
-GUESS_OPTIONS = 5  # pairs offered in "predict first"
-MAX_LISTED_TIES = 5  # tied pairs named in the tie sentence
 MAX_SOURCES = 6  # words named in "how the count adds up"
 
 
@@ -346,10 +342,6 @@ def rows_key(rows: list[dict[str, Any]]) -> tuple[tuple[tuple[str, Any], ...], .
 # --- Sentences -------------------------------------------------------------------------
 
 
-def times(n: int) -> str:
-    return plural(n, "time")
-
-
 def step_summary(trace: Trace, k: int) -> str:
     """ "Merge 3 of 7: cha + i → chai, seen 5 times." (plain text)."""
     s = trace.steps[k - 1]
@@ -393,47 +385,6 @@ def explain(trace: Trace, k: int) -> str:
             "rather than learning a piece that many words share."
         )
     return text
-
-
-def tie_explanation(trace: Trace, k: int) -> str:
-    """The tie at merge k and the rule that broke it, in plain words (plain text)."""
-    s = trace.steps[k - 1]
-    winner = pair_text(s.left, s.right)
-    if s.n_tied <= 1:
-        runner = next((pc for pc in s.table if pc.pair != s.pair), None)
-        if runner is None:
-            return f"No tie: {winner} is the only pair left."
-        return (
-            f"No tie: {winner} was seen {times(s.count)}, more than any other pair "
-            f"(next best: {pair_text(runner.left, runner.right)}, {times(runner.count)})."
-        )
-    names = [pair_text(t.left, t.right) for t in s.ties[:MAX_LISTED_TIES]]
-    more = s.n_tied - len(names)
-    listed = join_words(names, more) + ("" if not more else " pair" if more == 1 else " pairs")
-    both = "both" if s.n_tied == 2 else "all"
-    head = f"Tie: {listed} were {both} seen {times(s.count)}."
-    if trace.config.ties == "hf":
-        numbered = ", ".join(
-            f"{pair_text(t.left, t.right)} is ({trace.hf_number(t.pair[0])}, {trace.hf_number(t.pair[1])})"
-            for t in s.ties[:MAX_LISTED_TIES]
-        )
-        return (
-            f"{head} Rule 'hf', the order of Hugging Face tokenizers: number the base symbols in sorted order "
-            f"(bytes by the printable character that stands for each), and merged tokens after them in the order "
-            f"they were made. The tied pair whose left token has the smallest number wins (then the smallest "
-            f"right number). Here {numbered}. So {winner} wins."
-        )
-    if s.first_seen is None:
-        return f"{head} Rule 'first seen': the tied pair met first, reading the words in order, wins: {winner}."
-    w, position = s.first_seen
-    shown = [visible_token(word) for word, _ in trace.words[: max(3, w + 1)][:6]]
-    words = ", ".join(shown) + (", …" if len(trace.words) > len(shown) else "")
-    word = visible_token(trace.words[w][0])
-    where = f"as the very first pair of “{word}”" if position == 0 and w == 0 else f"in “{word}”"
-    return (
-        f"{head} Rule 'first seen': read the words in the order they first appear ({words}), each left to "
-        f"right; the tied pair met first wins. {winner} is met first, {where}. So it wins."
-    )
 
 
 # --- Corpus words as chips ----------------------------------------------------------------
@@ -568,54 +519,7 @@ def merges_frame(trace: Trace, k: int) -> pd.DataFrame:
     )
 
 
-# --- Predict first ---------------------------------------------------------------------------
-
-
-def guess_question(run: str, trace: Trace, k: int) -> Question:
-    """"Which pair does merge k pick?" on the page, for the run (:func:`run_key`) and its step k."""
-    return merge_question(trace, k, QuestionId.of(TRAIN_MERGE, run=run, step=k))
-
-
-def merge_question(trace: Trace, k: int, qid: QuestionId, scope: str = PAGE) -> Question:
-    """"Which pair does merge k pick?": the top pairs of the table, in alphabetical order (not by count).
-    A pair tied with the winner counts as right, and the answer says how the tie was broken. ``qid``: the
-    question's id (Train's, a practice question's)."""
-    step = trace.steps[k - 1]
-    labels: list[str] = []
-    by_pair: dict[tuple[int, int], str] = {}
-    for pc in step.table[:GUESS_OPTIONS]:
-        label = pair_text(pc.left, pc.right)
-        if label in labels:  # two different pairs that look the same: tell them apart
-            label += f" (ids {pc.pair[0]}, {pc.pair[1]})"
-        labels.append(label)
-        by_pair[pc.pair] = label
-    winner = by_pair.get(step.pair, pair_text(step.left, step.right))
-    tied = tuple(by_pair[t.pair] for t in step.ties if t.pair in by_pair and t.pair != step.pair)
-    counts = "; ".join(f"{by_pair[pc.pair]}: {times(pc.count)}" for pc in step.table[:GUESS_OPTIONS])
-    return Question(
-        key="",
-        id=qid,
-        prompt=f"Which pair does merge {k} pick? Count each word as many times as it occurs.",
-        kind="choice",
-        answer=winner,
-        options=tuple(sorted(labels, key=str.casefold)),
-        also_right=tied,
-        explain=f"Counted before the merge: {counts}.",
-        explain_also_right=tie_explanation(trace, k),
-        scope=scope,
-    )
-
-
 # --- Runs and downloads -----------------------------------------------------------------------
-
-
-def run_key(corpus: str, settings: Settings) -> str:
-    """A short id of a training run (corpus + settings) that outlives the server: it names the run's "predict first"
-    questions in saved progress (``train:<run>:<k>``, rebuilt by views.progress) and the session model it keeps.
-    (The caches here are keyed by the trace itself: :func:`trace_name`.)"""
-    digest = hashlib.sha1(corpus.encode("utf-8", "surrogatepass"))
-    digest.update(json.dumps(settings.config().to_dict() | {"merges": settings.merges}, sort_keys=True).encode())
-    return digest.hexdigest()[:16]
 
 
 @st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_TRACE)

@@ -1,26 +1,29 @@
-"""What the Lessons page draws around its lessons: the menu, a lesson (or, in classroom mode, its slides), the
-generated practice, and the worksheets and progress to take away.
+"""What the Lessons page draws: the menu, a lesson (or, in classroom mode, its slides) with its exercises asked
+before the truth is shown, the generated practice, the score, and the worksheets and progress to take away.
 
-A lesson's questions and practice questions are :mod:`views.lessons`; the progress file is :mod:`views.progress`.
-This module declares the page's keys once and holds its sections, which the page composes.
+The lessons are data (``lessons/course/*.md``, read by :mod:`lessons.course`); their exercises and the practice
+questions are built, with the engine's answers, by :mod:`ui.questions`. The progress box is
+:mod:`views.lessons.progress`. This module declares the page's keys once and holds its sections, which
+pages/12_Lessons.py composes.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 import streamlit as st
 
-from lessons.course import Course, Lesson, render_body
+from lessons.course import Course, Exercise, Lesson, course, render_body
 from lessons.exercises import ExerciseError
 from lessons.worksheet import answer_key_markdown, worksheet_markdown
 from ui import predict, state
-from ui.display import callout_html, md_escape
+from ui.display import callout_html, md_escape, plural
 from ui.links import LESSON, LESSON_STEP, LESSONS_PAGE, link
+from ui.questions import exercise_question, practice_count, practice_merge
 from ui.steps import Stepper
-from views import lessons as lv
-from views import progress
+from views.lessons import progress
 
 PAGE = LESSONS_PAGE
 STEPPER = Stepper(LESSON_STEP, names=("Start", "Back", "Next", "End"))
@@ -59,12 +62,54 @@ def lesson_count(n: int) -> str:
     return (words[n] if n < len(words) else f"{n:,}") + (" short lesson" if n == 1 else " short lessons")
 
 
+# -- a lesson's exercises and the score ----------------------------------------------------------------
+def lesson_progress(lesson: Lesson) -> tuple[int, int, int]:
+    """(answered, right, total) for the lesson's exercises in this session."""
+    right, tried = predict.score(lesson.id)
+    return tried, right, len(lesson.exercises)
+
+
+def progress_label(lesson: Lesson) -> str:
+    answered, right, total = lesson_progress(lesson)
+    mark = " ✓" if answered == total and total else ""
+    return f"{lesson.number}. {lesson.title} · {answered}/{total}{mark}"
+
+
+def draw_exercise(exercise: Exercise, number: int, total: int) -> None:
+    with st.container(border=True, key=f"exercise-{exercise.lesson}-{exercise.id}"):
+        st.markdown(f"**Exercise {number} of {total}**")
+        try:
+            verdict = predict.ask(exercise_question(exercise))
+        except ExerciseError as exc:
+            st.warning(md_escape(f"This exercise cannot be computed here: {exc}"), icon=":material/error:")
+            return
+        if verdict is not None and exercise.view is not None:
+            link(exercise.view, label=exercise.view.label or "See it in the lab")
+
+
+def sections(body: str) -> list[str]:
+    """The lesson text cut at its ``##`` headings: one part per classroom slide."""
+    parts = re.split(r"(?m)^(?=#{2,4} )", body)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def score_line() -> str:
+    right, tried = predict.score()
+    total = len(course().exercises)
+    lesson_tried = sum(lesson_progress(lesson)[0] for lesson in course().lessons)
+    waiting = predict.waiting()
+    later = (f" {plural(waiting, 'loaded answer')} from lab pages {'waits' if waiting == 1 else 'wait'} to be checked "
+             f"on {'its' if waiting == 1 else 'their'} page." if waiting else "")
+    return (f"Your score: {right} right of {plural(tried, 'answer')} · {lesson_tried} of {total} lesson exercises "
+            "answered. Your first answer to each question is the one that counts." + later)
+
+
 def intro(course: Course) -> None:
     st.caption(
         f"{lesson_count(len(course.lessons))}, from what a token is to what a Hindi product's tokens cost. "
         "Every exercise asks you to "
         "commit to a prediction first; then the lab computes the truth with its own tokenizers and shows it beside "
-        "your guess. " + lv.score_line()
+        "your guess. " + score_line()
     )
 
 
@@ -84,7 +129,7 @@ def menu_section(course: Course, param: state.Param, compact: bool) -> Lesson:
         st.markdown("**Lessons**")
         with st.container(key=MENU):
             for i in ids:  # buttons: their labels can carry the progress
-                st.button(lv.progress_label(course.lesson(i)), key=pick_key(i).skey, on_click=_pick, args=(param, i),
+                st.button(progress_label(course.lesson(i)), key=pick_key(i).skey, on_click=_pick, args=(param, i),
                           type="primary" if i == st.session_state.get(param.skey) else "tertiary",
                           width="stretch")
     return course.lesson(state.value(param)) or course.lessons[0]
@@ -113,7 +158,7 @@ def _key_points(lesson: Lesson) -> None:
 def lesson_section(lesson: Lesson) -> None:
     """The whole lesson: objectives, text, links into the lab, exercises, key points."""
     st.subheader(f"{lesson.number}. {lesson.title}")
-    answered, right, total = lv.progress(lesson)
+    answered, right, total = lesson_progress(lesson)
     st.caption(f"About {lesson.minutes} minutes · {answered} of {total} exercises answered, {right} right")
     st.html(callout_html("By the end you can:\n" + "\n".join(f"• {o}" for o in lesson.objectives)))
     st.markdown(_body(lesson))
@@ -121,14 +166,14 @@ def lesson_section(lesson: Lesson) -> None:
     if lesson.exercises:
         st.markdown("### Predict, then run")
     for number, exercise in enumerate(lesson.exercises, start=1):
-        lv.draw_exercise(exercise, number, len(lesson.exercises))
+        draw_exercise(exercise, number, len(lesson.exercises))
     _key_points(lesson)
 
 
 def slides_section(lesson: Lesson) -> None:
     """Classroom mode: one part of the lesson per click (objectives, each section, the links, each exercise).
     A fragment: a click reruns only this."""
-    slides: list = [("objectives", None), *[("text", part) for part in lv.sections(_body(lesson))]]
+    slides: list = [("objectives", None), *[("text", part) for part in sections(_body(lesson))]]
     if lesson.tries:
         slides.append(("tries", None))
     slides += [("exercise", (n, e)) for n, e in enumerate(lesson.exercises, start=1)]
@@ -144,7 +189,7 @@ def slides_section(lesson: Lesson) -> None:
     elif kind == "tries":
         _tries(lesson)
     elif kind == "exercise":
-        lv.draw_exercise(item[1], item[0], len(lesson.exercises))
+        draw_exercise(item[1], item[0], len(lesson.exercises))
     else:
         _key_points(lesson)
 
@@ -161,9 +206,9 @@ def practice_section() -> None:
             seed = st.session_state.setdefault(SEED.skey, 1)
             st.button("New questions", key=REROLL.skey, icon=":material/refresh:", on_click=_reroll)
             with st.container(border=True):
-                predict.ask(lv.practice_merge(seed))
+                predict.ask(practice_merge(seed))
             with st.container(border=True):
-                predict.ask(lv.practice_count(seed))
+                predict.ask(practice_count(seed))
 
 
 def takeaway_section(lesson: Lesson) -> None:

@@ -7,8 +7,8 @@ is written by its question's stable id (:class:`lessons.progress.QuestionId`).
 
 Loading: :mod:`lessons.progress` reads the file (version 2, or version 1 by its
 migration) and checks each guess against its question with the lab's judging
-rules (:mod:`lessons.judging`); this module says what each question is now
-(:func:`resolve`):
+rules (:mod:`lessons.judging`); :func:`ui.questions.resolve` says what each
+question is now:
 
 - a lesson exercise (found by its lesson and its id, or an id it had before), a
   practice question, English vs Hindi's two questions, Train's "which pair does
@@ -28,91 +28,23 @@ An answer already given in this session is never replaced: the first counts.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import streamlit as st
 
-import lessons
-from lessons.course import course
 from lessons.exercises import ExerciseError
 from lessons.progress import (
-    EVH_DIRECTION,
-    LESSON_EXERCISE,
     NO_QUESTION,
-    PRACTICE_COUNT,
-    PRACTICE_MERGE,
     QUESTIONS,
-    TRAIN_MERGE,
     VERSION,
-    WAITS,
-    QuestionId,
     check,
     describe,
     from_json,
     merge,
     to_json,
 )
-from ui import predict, presets, state
+from ui import predict, state
 from ui.display import callout_html, join_words, plural
-from ui.training import trained
+from ui.questions import resolve
 from ui.uploads import uploaded_bytes
-from views import english_hindi
-from views import lessons as lv
-from views import train as tv
-
-
-def resolve(qid: QuestionId) -> predict.Question | object | None:
-    """The question ``qid`` names as the lab asks it now (with its computed answer), or :data:`WAITS` for a
-    question made from the learner's input (judged on its page), or None when the lab has no such question.
-    Raises ExerciseError when the question exists but cannot be computed here."""
-
-    if qid.name == LESSON_EXERCISE:
-        lesson, ex_id = qid.param("lesson"), qid.param("exercise")
-        exercise = next((e for e in course().exercises if e.lesson == lesson and e.id == ex_id), None) or next(
-            (e for e in course().exercises if e.lesson == lesson and ex_id in e.former_ids), None)
-        return lv.question(exercise) if exercise else None
-    if qid.name == PRACTICE_MERGE:
-        preset_id, step = qid.param("preset"), qid.param("step")
-        if preset_id not in lv.PRACTICE_PRESETS or not 1 <= step <= len(lv.preset_trace(preset_id).steps):
-            return None
-        return lv.practice_merge_question(preset_id, step)
-    if qid.name == PRACTICE_COUNT:
-        preset_id, word = qid.param("preset"), qid.param("word")
-        if preset_id not in lv.COUNT_PRESETS or word not in lv.unseen_words(preset_id):
-            return None
-        return lv.practice_count_question(preset_id, word)
-    if qid.name == EVH_DIRECTION:
-
-        return next((q for q in english_hindi.questions() if q.id == qid), None)
-    if qid.name == TRAIN_MERGE:
-        return _preset_train_question(qid.param("run"), qid.param("step"))
-    return WAITS if qid.kind.waits else None
-
-
-def _preset_train_question(run: str, k: int) -> predict.Question | object | None:
-    """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
-    every lesson link opens): rebuilt as the page builds it. WAITS when the run is not a preset's (another
-    corpus or settings: the answer waits for the page); a preset's merge that does not exist: None."""
-
-    preset = _preset_runs().get(run)
-    if preset is None:
-        return WAITS
-    corpus, settings = preset
-    trace = trained(corpus, settings.merges, **settings.config().to_dict())
-    if not 1 <= k <= len(trace.steps):
-        return None
-    return tv.guess_question(run, trace, k)
-
-
-@lru_cache(maxsize=1)
-def _preset_runs() -> dict[str, tuple]:
-    """Train's run key of every preset with its own settings -> (corpus, settings)."""
-
-    runs = {}
-    for preset_id, preset in lessons.presets().items():
-        settings = presets.preset_settings(preset_id)
-        runs[tv.run_key(preset.corpus, settings)] = (preset.corpus, settings)
-    return runs
 
 
 def load(data: bytes | str, current: dict[str, dict]) -> tuple[dict[str, dict], list[tuple[str, str]], str]:
@@ -188,4 +120,4 @@ def draw(page: str) -> None:
         st.html(callout_html(text, kind))
 
 
-__all__ = ["QUESTIONS", "describe", "draw", "load", "refused_text", "resolve"]
+__all__ = ["QUESTIONS", "describe", "draw", "load", "load_key", "refused_text"]

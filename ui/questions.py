@@ -1,0 +1,313 @@
+"""Every predict-first question the lab asks, built from its id: the one place a question is looked up.
+
+Each builder makes the :class:`ui.predict.Question` its page asks, with the
+engine's answer: Train's "which pair does merge k pick?" (:func:`guess_question`,
+on a run named by :func:`run_key`), a lesson exercise (:func:`exercise_question`),
+the Lessons page's generated practice (:func:`practice_merge`,
+:func:`practice_count`), English vs Hindi's two directions
+(:func:`direction_questions`). :func:`resolve` turns a saved question id
+(:class:`lessons.progress.QuestionId`) back into its question. The pages use the
+builders (views/train.py, views/lessons/, views/english_hindi.py), the progress
+file uses :func:`resolve` (views/lessons/progress.py), and so will the class polls.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from dataclasses import replace
+from functools import lru_cache
+
+import streamlit as st
+
+import lessons
+from lessons.course import Exercise, course
+from lessons.exercises import Computed, compute, preset_trace
+from lessons.progress import (
+    EVH_DIRECTION,
+    LESSON_EXERCISE,
+    PRACTICE_COUNT,
+    PRACTICE_MERGE,
+    QUESTIONS,
+    TRAIN_MERGE,
+    WAITS,
+    QuestionId,
+)
+from tokenizer import Trace
+from ui import experiment as evh
+from ui.display import join_words, pair_text, plural, visible_token
+from ui.predict import Question
+from ui.presets import Settings, preset_settings
+from ui.training import trained
+
+GUESS_OPTIONS = 5  # pairs offered in Train's "predict first"
+MAX_LISTED_TIES = 5  # tied pairs named in the tie sentence
+TRAIN_SCOPE = QUESTIONS[TRAIN_MERGE].scope
+PRACTICE_SCOPE = "practice"
+
+
+def times(n: int) -> str:
+    return plural(n, "time")
+
+
+# -- Train: which pair does merge k pick? --------------------------------------------------------------
+def run_key(corpus: str, settings: Settings) -> str:
+    """A short id of a training run (corpus + settings) that outlives the server: it names the run's "predict first"
+    questions in saved progress (``train:<run>:<k>``, rebuilt by :func:`resolve`) and the session model Train keeps."""
+    digest = hashlib.sha1(corpus.encode("utf-8", "surrogatepass"))
+    digest.update(json.dumps(settings.config().to_dict() | {"merges": settings.merges}, sort_keys=True).encode())
+    return digest.hexdigest()[:16]
+
+
+def tie_explanation(trace: Trace, k: int) -> str:
+    """The tie at merge k and the rule that broke it, in plain words (plain text)."""
+    s = trace.steps[k - 1]
+    winner = pair_text(s.left, s.right)
+    if s.n_tied <= 1:
+        runner = next((pc for pc in s.table if pc.pair != s.pair), None)
+        if runner is None:
+            return f"No tie: {winner} is the only pair left."
+        return (
+            f"No tie: {winner} was seen {times(s.count)}, more than any other pair "
+            f"(next best: {pair_text(runner.left, runner.right)}, {times(runner.count)})."
+        )
+    names = [pair_text(t.left, t.right) for t in s.ties[:MAX_LISTED_TIES]]
+    more = s.n_tied - len(names)
+    listed = join_words(names, more) + ("" if not more else " pair" if more == 1 else " pairs")
+    both = "both" if s.n_tied == 2 else "all"
+    head = f"Tie: {listed} were {both} seen {times(s.count)}."
+    if trace.config.ties == "hf":
+        numbered = ", ".join(
+            f"{pair_text(t.left, t.right)} is ({trace.hf_number(t.pair[0])}, {trace.hf_number(t.pair[1])})"
+            for t in s.ties[:MAX_LISTED_TIES]
+        )
+        return (
+            f"{head} Rule 'hf', the order of Hugging Face tokenizers: number the base symbols in sorted order "
+            f"(bytes by the printable character that stands for each), and merged tokens after them in the order "
+            f"they were made. The tied pair whose left token has the smallest number wins (then the smallest "
+            f"right number). Here {numbered}. So {winner} wins."
+        )
+    if s.first_seen is None:
+        return f"{head} Rule 'first seen': the tied pair met first, reading the words in order, wins: {winner}."
+    w, position = s.first_seen
+    shown = [visible_token(word) for word, _ in trace.words[: max(3, w + 1)][:6]]
+    words = ", ".join(shown) + (", …" if len(trace.words) > len(shown) else "")
+    word = visible_token(trace.words[w][0])
+    where = f"as the very first pair of “{word}”" if position == 0 and w == 0 else f"in “{word}”"
+    return (
+        f"{head} Rule 'first seen': read the words in the order they first appear ({words}), each left to "
+        f"right; the tied pair met first wins. {winner} is met first, {where}. So it wins."
+    )
+
+
+def merge_question(trace: Trace, k: int, qid: QuestionId, scope: str = TRAIN_SCOPE) -> Question:
+    """"Which pair does merge k pick?": the top pairs of the table, in alphabetical order (not by count).
+    A pair tied with the winner counts as right, and the answer says how the tie was broken. ``qid``: the
+    question's id (Train's, a practice question's)."""
+    step = trace.steps[k - 1]
+    labels: list[str] = []
+    by_pair: dict[tuple[int, int], str] = {}
+    for pc in step.table[:GUESS_OPTIONS]:
+        label = pair_text(pc.left, pc.right)
+        if label in labels:  # two different pairs that look the same: tell them apart
+            label += f" (ids {pc.pair[0]}, {pc.pair[1]})"
+        labels.append(label)
+        by_pair[pc.pair] = label
+    winner = by_pair.get(step.pair, pair_text(step.left, step.right))
+    tied = tuple(by_pair[t.pair] for t in step.ties if t.pair in by_pair and t.pair != step.pair)
+    counts = "; ".join(f"{by_pair[pc.pair]}: {times(pc.count)}" for pc in step.table[:GUESS_OPTIONS])
+    return Question(
+        key="",
+        id=qid,
+        prompt=f"Which pair does merge {k} pick? Count each word as many times as it occurs.",
+        kind="choice",
+        answer=winner,
+        options=tuple(sorted(labels, key=str.casefold)),
+        also_right=tied,
+        explain=f"Counted before the merge: {counts}.",
+        explain_also_right=tie_explanation(trace, k),
+        scope=scope,
+    )
+
+
+def guess_question(run: str, trace: Trace, k: int) -> Question:
+    """"Which pair does merge k pick?" on Train, for the run (:func:`run_key`) and its step k."""
+    return merge_question(trace, k, QuestionId.of(TRAIN_MERGE, run=run, step=k))
+
+
+# -- a lesson's exercises ------------------------------------------------------------------------------
+@st.cache_resource(max_entries=256, show_spinner=False)
+def computed(exercise_key: str) -> Computed:
+    """An exercise's computed answer, once per server (read-only, shared by every learner)."""
+    exercise = next(e for e in course().exercises if e.key == exercise_key)
+    return compute(exercise.op, exercise.args)
+
+
+def exercise_question(exercise: Exercise) -> Question:
+    """A lesson exercise as the predict widget asks it, with the engine's answer (raises ExerciseError when it
+    cannot be computed here)."""
+    c = computed(exercise.key)
+    return Question(
+        key="",
+        id=QuestionId.of(LESSON_EXERCISE, lesson=exercise.lesson, exercise=exercise.id),
+        prompt=exercise.prompt,
+        kind=exercise.kind,
+        answer=c.answer,
+        options=c.options,
+        also_right=c.also_right,
+        explain=(exercise.explain + (f" {c.facts}" if c.facts else "")).strip(),
+        explain_also_right=(c.facts or exercise.explain),
+        tolerance=exercise.tolerance,
+        exact=c.exact,
+        unit=exercise.unit,
+        scope=exercise.lesson,
+        hint=exercise.hint,
+        check=c.check,
+    )
+
+
+# -- the Lessons page's generated practice ------------------------------------------------------------
+PRACTICE_PRESETS = ("news", "low", "play", "chai", "readers", "lowmarker")
+
+
+def practice_merge(seed: int) -> Question:
+    """ "Which pair merges next?" for a preset and step picked by ``seed``, distractors from the pair table."""
+    rng = random.Random(seed)
+    preset_id = rng.choice(PRACTICE_PRESETS)
+    step = rng.randint(1, len(preset_trace(preset_id).steps))
+    return practice_merge_question(preset_id, step)
+
+
+def practice_merge_question(preset_id: str, step: int) -> Question:
+    """The practice question "which pair does merge ``step`` of the preset pick?" (its key names both)."""
+    q = merge_question(preset_trace(preset_id), step, QuestionId.of(PRACTICE_MERGE, preset=preset_id, step=step),
+                       scope=PRACTICE_SCOPE)
+    title = lessons.presets()[preset_id].title
+    return replace(q, prompt=f"{title}: which pair does merge {step} pick? "
+                   "Count each word as many times as it occurs, in the corpus as it stands after the merges before it.")
+
+
+def unseen_words(preset_id: str) -> list[str]:
+    """Words of the parallel English sentences that the preset's corpus never had."""
+    corpus = set(lessons.presets()[preset_id].corpus.lower().split())
+    words = []
+    for pair in lessons.data("parallel_en_hi")["pairs"]:
+        for word in re.findall(r"[A-Za-z]+", pair["en"]):
+            if word.lower() not in corpus and len(word) > 3 and word.lower() not in words:
+                words.append(word.lower())
+    return words
+
+
+COUNT_PRESETS = ("chai", "readers", "news")
+
+
+def practice_count(seed: int) -> Question:
+    """ "How many tokens?" for a word the preset's corpus never had."""
+    rng = random.Random(seed)
+    preset_id = rng.choice(COUNT_PRESETS)
+    return practice_count_question(preset_id, rng.choice(unseen_words(preset_id)))
+
+
+def practice_count_question(preset_id: str, word: str) -> Question:
+    """The practice question "how many tokens is ``word``?" with the preset's merges (its key names both)."""
+    c = compute("count_tokens", {"tokenizer": preset_id, "text": word})
+    title = lessons.presets()[preset_id].title
+    return Question(
+        key="", id=QuestionId.of(PRACTICE_COUNT, preset=preset_id, word=word), prompt=f"With the merges of “{title}”, how many tokens is "
+        f"“{word}”, a word its corpus never had?", kind="number", answer=c.answer, unit="tokens",
+        explain="An unseen word is cut into the pieces the merges can build: " + c.facts, scope=PRACTICE_SCOPE)
+
+
+# -- English vs Hindi: which way does each count move? ------------------------------------------------
+DIRECTIONS = ("goes down", "stays the same", "goes up")
+
+
+def direction(before: int, after: int) -> str:
+    return DIRECTIONS[(after > before) - (after < before) + 1]
+
+
+def direction_questions() -> tuple[Question, Question]:
+    """'Give Hindi an equal share: which way does each count move?' (Hindi's, then English's), answered by the
+    lesson's sweep (:func:`ui.experiment.sweep_of`)."""
+    s = evh.sweep_of(evh.lesson_texts())
+    lo, hi, budget = evh.preset_copies(evh.LESSON_PRESET), evh.preset_copies(evh.FAIR_PRESET), evh.lesson_budget()
+    before, after = s.point(lo, budget), s.point(hi, budget)
+    setting = (f"Give Hindi an equal share of the training text: {hi} copies of the Hindi paragraph instead of "
+               f"{lo}, as many as English has. The merge budget stays {budget}.")
+    gained = after.by_script["Devanagari"] - before.by_script["Devanagari"]
+    why = (f"Hindi now wins {after.by_script['Devanagari']} of the {budget} merges instead of "
+           f"{before.by_script['Devanagari']}; the budget is fixed, so those {gained} merges came out of English's share.")
+    hindi_q = Question(
+        key="", id=QuestionId.of(EVH_DIRECTION, sentence="hindi"), scope=evh.EVH_PAGE, kind="choice",
+        options=DIRECTIONS, prompt=setting + " Does the Hindi sentence's token count go up or down?",
+        answer=direction(before.hindi_tokens, after.hindi_tokens),
+        explain=(f"The Hindi sentence goes from {before.hindi_tokens} tokens to {after.hindi_tokens} "
+                 f"({before.hindi_per_word:.1f} → {after.hindi_per_word:.1f} per word). " + why),
+    )
+    english_q = Question(
+        key="", id=QuestionId.of(EVH_DIRECTION, sentence="english"), scope=evh.EVH_PAGE, kind="choice",
+        options=DIRECTIONS, prompt="And the English sentence's token count?",
+        answer=direction(before.english_tokens, after.english_tokens),
+        explain=(f"The English sentence goes from {before.english_tokens} tokens to {after.english_tokens} "
+                 f"({before.english_per_word:.2f} → {after.english_per_word:.2f} per word). " + why),
+    )
+    return hindi_q, english_q
+
+
+# -- a saved id, back to its question ------------------------------------------------------------------
+def resolve(qid: QuestionId) -> Question | object | None:
+    """The question ``qid`` names as the lab asks it now (with its computed answer), or :data:`WAITS` for a
+    question made from the learner's input (judged on its page), or None when the lab has no such question.
+    Raises ExerciseError when the question exists but cannot be computed here."""
+    if qid.name == LESSON_EXERCISE:
+        lesson, ex_id = qid.param("lesson"), qid.param("exercise")
+        exercise = next((e for e in course().exercises if e.lesson == lesson and e.id == ex_id), None) or next(
+            (e for e in course().exercises if e.lesson == lesson and ex_id in e.former_ids), None)
+        return exercise_question(exercise) if exercise else None
+    if qid.name == PRACTICE_MERGE:
+        preset_id, step = qid.param("preset"), qid.param("step")
+        if preset_id not in PRACTICE_PRESETS or not 1 <= step <= len(preset_trace(preset_id).steps):
+            return None
+        return practice_merge_question(preset_id, step)
+    if qid.name == PRACTICE_COUNT:
+        preset_id, word = qid.param("preset"), qid.param("word")
+        if preset_id not in COUNT_PRESETS or word not in unseen_words(preset_id):
+            return None
+        return practice_count_question(preset_id, word)
+    if qid.name == EVH_DIRECTION:
+        return next((q for q in direction_questions() if q.id == qid), None)
+    if qid.name == TRAIN_MERGE:
+        return _preset_train_question(qid.param("run"), qid.param("step"))
+    return WAITS if qid.kind.waits else None
+
+
+def _preset_train_question(run: str, k: int) -> Question | object | None:
+    """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
+    every lesson link opens): rebuilt as the page builds it. WAITS when the run is not a preset's (another
+    corpus or settings: the answer waits for the page); a preset's merge that does not exist: None."""
+    preset = _preset_runs().get(run)
+    if preset is None:
+        return WAITS
+    corpus, settings = preset
+    trace = trained(corpus, settings.merges, **settings.config().to_dict())
+    if not 1 <= k <= len(trace.steps):
+        return None
+    return guess_question(run, trace, k)
+
+
+@lru_cache(maxsize=1)
+def _preset_runs() -> dict[str, tuple]:
+    """Train's run key of every preset with its own settings -> (corpus, settings)."""
+    runs = {}
+    for preset_id, preset in lessons.presets().items():
+        settings = preset_settings(preset_id)
+        runs[run_key(preset.corpus, settings)] = (preset.corpus, settings)
+    return runs
+
+
+__all__ = ["COUNT_PRESETS", "DIRECTIONS", "GUESS_OPTIONS", "MAX_LISTED_TIES", "PRACTICE_PRESETS", "WAITS", "computed",
+           "direction", "direction_questions", "exercise_question", "guess_question", "merge_question",
+           "practice_count", "practice_count_question", "practice_merge", "practice_merge_question", "resolve",
+           "run_key", "tie_explanation", "times", "unseen_words"]
