@@ -3,7 +3,8 @@
     pages (thin) -> views -> ui (the kit) -> lessons (content) -> analyses -> family, tokenizer (the engine)
 
 The engine (``tokenizer``), the production tokenizers and the family (``family``), the analyses and the lessons are
-pure Python with no UI: importing them must not pull in the app's libraries.
+pure Python with no UI: importing them must not pull in the app's libraries. A view is one page's: it never imports
+another page's view (what two pages share is in the kit).
 """
 
 from __future__ import annotations
@@ -95,10 +96,9 @@ def test_every_import_points_down():
 
 
 def test_no_view_is_imported_by_another_page_than_its_own():
-    """A view serves one page: ``views/<name>.py`` is imported by pages/N_<Name>.py (and by the views
-    that lend a page part of it), never by the kit."""
+    """A view serves one page: ``views/<name>`` is imported by pages/N_<Name>.py alone, never by the kit."""
     users = {}
-    for path in sorted([*(ROOT / "pages").glob("*.py"), *(ROOT / "views").glob("*.py")]):
+    for path in sorted([*(ROOT / "pages").glob("*.py"), *(ROOT / "views").rglob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module == "views":
                 for alias in node.names:
@@ -107,6 +107,62 @@ def test_no_view_is_imported_by_another_page_than_its_own():
                 users.setdefault(node.module.split(".")[1], set()).add(path.relative_to(ROOT).as_posix())
     pages = {name: {u for u in paths if u.startswith("pages/")} for name, paths in users.items()}
     assert all(len(p) <= 1 for p in pages.values()), pages
+
+
+def _views_imported(path: Path, root: Path = ROOT) -> set[str]:
+    """The views (``views/<name>.py`` or the package ``views/<name>/``) that the module at ``path`` imports,
+    relative imports resolved."""
+    parts = path.relative_to(root).with_suffix("").parts
+    package = parts[:-1]  # the package a module (or a package's __init__) sits in, as its relative imports see it
+    if parts[-1] == "__init__":
+        parts = package
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            modules = [alias.name.split(".") for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[: len(package) - node.level + 1]) if node.level else []
+            module = base + (node.module.split(".") if node.module else [])
+            modules = [module + [alias.name] for alias in node.names] if len(module) == 1 else [module]
+        else:
+            continue
+        found |= {m[1] for m in modules if len(m) >= 2 and m[0] == "views"}
+    return found
+
+
+def _foreign_view_imports(root: Path = ROOT) -> list[str]:
+    """Each import in views/ of another page's view, as "<file> imports views.<name>"."""
+    wrong = []
+    for path in sorted((root / "views").rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[1] == "__init__.py":
+            continue
+        own = rel.parts[1].removesuffix(".py")
+        wrong += [f"{rel.as_posix()} imports views.{name}" for name in sorted(_views_imported(path, root) - {own})]
+    return wrong
+
+
+def test_no_view_imports_another_pages_view():
+    """A view is one page's: it never reaches into another page's view for a question, a key or a helper (what
+    two pages share is the kit's, ui/). A view package (views/lessons/) imports its own submodules."""
+    assert not _foreign_view_imports(), "\n".join(_foreign_view_imports())
+
+
+@pytest.mark.parametrize("source", [
+    "from views import train\n", "from views.train import run_key\n", "import views.train\n",
+    "from views import lessons, train as tv\n", "from ..train import run_key\n", "from .. import train\n",
+])
+def test_the_foreign_view_rule_sees_every_form_of_import(tmp_path: Path, source: str) -> None:
+    """The rule fails on a planted breach in a view package, in each way of writing the import; the package's
+    own submodules pass."""
+    package = tmp_path / "views" / "lessons"
+    package.mkdir(parents=True)
+    (tmp_path / "views" / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("from views.lessons import progress\nfrom . import progress as p\n")
+    (package / "progress.py").write_text("import views.lessons\n")
+    assert _foreign_view_imports(tmp_path) == []
+    (package / "progress.py").write_text(source)
+    assert _foreign_view_imports(tmp_path) == ["views/lessons/progress.py imports views.train"]
 
 
 HEAVY_TOKENIZER_LIBRARIES = ("tiktoken", "tiktoken_ext", "mistral_common", "sentencepiece", "quicktok", "numpy")

@@ -246,6 +246,6 @@ def test_no_page_or_view_stops_without_publishing() -> None:
 
     root = Path(__file__).parents[1]
     offenders = [f"{path.relative_to(root)}:{n}" for folder in ("pages", "views")
-                 for path in sorted((root / folder).glob("*.py"))
+                 for path in sorted((root / folder).rglob("*.py"))
                  for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if "st.stop()" in line]
     assert offenders == []
