@@ -51,7 +51,6 @@ group instead (see ``run_processes``).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import ctypes
 import gzip
 import ipaddress
@@ -668,19 +667,26 @@ class Server:
         """Each replica runs the Train page (every preset) and Tokenize once: imports, training, tokenizers."""
         start = time.monotonic()
 
-        async def warm_until_stopped() -> list[str]:
-            task = asyncio.ensure_future(_warm_all([f"http://{r.address}" for r in self.replicas]))
-            while not task.done():
-                if self.stopping:
-                    task.cancel()
-                    return ["stopped before the warm-up finished"]
-                await asyncio.wait([task], timeout=0.2)
-            return task.result()
-
-        try:
-            problems = asyncio.run(warm_until_stopped())
-        except Exception as exc:  # noqa: BLE001 - warming up is a courtesy; serving goes on
-            problems = [f"{type(exc).__name__}: {exc}"]
+        # in a child process: the warm-up imports the pages' views (their keys) and with them Streamlit, pandas and
+        # altair, ~110 MB this supervisor would otherwise hold for the whole lesson
+        # (its stderr, Streamlit's warnings about running without a server, goes to warm-up.log in the run directory)
+        with open(self.run_dir / "warm-up.log", "w", encoding="utf-8") as errors:
+            child = subprocess.Popen([sys.executable, "-m", "deploy.warm_up",
+                                      *(f"http://{r.address}" for r in self.replicas)],
+                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
+        while child.poll() is None and not self.stopping:
+            time.sleep(0.2)
+        if child.poll() is None:
+            child.kill()
+            problems = ["stopped before the warm-up finished"]
+        else:
+            output = child.stdout.read() if child.stdout else ""
+            problems = [line for line in output.splitlines() if line.strip()]
+            if child.returncode and not problems:
+                problems = [f"the warm-up exited with code {child.returncode}: "
+                            + _tail(self.run_dir / "warm-up.log").strip().replace("\n", " | ")[-300:]]
+        if child.stdout:
+            child.stdout.close()
         for problem in problems:
             say(f"WARNING: warm-up: {problem}")
         say(f"replicas warmed up in {time.monotonic() - start:.1f} s")
@@ -759,46 +765,6 @@ def _tail(path: Path, lines: int = 20) -> str:
         return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]) + "\n"
     except OSError:
         return ""
-
-
-async def _warm_all(urls: list[str]) -> list[str]:
-    results = await asyncio.gather(*(_warm_one(url) for url in urls), return_exceptions=True)
-    problems = []
-    for url, result in zip(urls, results):
-        if isinstance(result, BaseException):
-            problems.append(f"{url}: {type(result).__name__}: {result}")
-        else:
-            problems.extend(f"{url}: {p}" for p in result)
-    return problems
-
-
-async def _warm_one(url: str) -> list[str]:
-    sys.path.insert(0, str(ROOT))
-    import lessons
-    from deploy.stclient import Session, query
-    from views import tokenize as tkv
-    from views import train as tv
-
-    problems = []
-    for preset in lessons.presets():
-        session = Session(url, keep_frames=False)
-        try:
-            await session.open("Train_step_by_step", query(preset=preset))
-            run = await session.load(timeout=120)
-            if session.enabled(tv.NEXT.skey):
-                run = await session.click(tv.NEXT.skey, timeout=120)
-            problems += [f"Train preset={preset}: {e}" for e in run.exceptions]
-        finally:
-            await session.close()
-    session = Session(url, keep_frames=False)
-    try:
-        await session.open("Tokenize_anything")
-        run = await session.load(timeout=120)
-        run = await session.type_text(tkv.TEXT.skey, "नमस्ते, warm-up text", timeout=120)
-        problems += [f"Tokenize: {e}" for e in run.exceptions]
-    finally:
-        await session.close()
-    return problems
 
 
 class _Parser(argparse.ArgumentParser):
