@@ -21,6 +21,7 @@ from .errors import (
     BadInput,
     ClassError,
     ClassUnavailable,
+    DatabaseUnavailable,
     NoPoll,
     NotTeacher,
     TooManyAttempts,
@@ -34,7 +35,7 @@ from .store import JOINS_PER_MINUTE, Classes
 __all__ = [
     "ALPHABET", "CODE_LENGTH", "JOINS_PER_MINUTE", "MAX_ANSWER", "MAX_NAME", "MAX_QUESTION_BYTES", "MAX_TITLE",
     "RESUME_LENGTH", "Answer", "BadInput", "ClassError", "ClassInfo", "ClassUnavailable", "Classes", "Dashboard",
-    "Database", "Learner", "LearnerSummary", "NoPoll", "NotTeacher", "Poll", "PollState", "PollSummary",
+    "Database", "DatabaseUnavailable", "Learner", "LearnerSummary", "NoPoll", "NotTeacher", "Poll", "PollState", "PollSummary",
     "QuestionSummary", "Started", "Tally", "TooManyAttempts", "UnknownLearner", "VotingClosed", "as_json",
     "csv_text", "database_url", "gradebook_rows", "open_database",
 ]

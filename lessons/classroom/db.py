@@ -30,10 +30,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .errors import DatabaseUnavailable
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_S = 5.0
 """How long a SQLite writer waits for another's write to finish before it gives up."""
 DEFAULT_POOL = 10
+CONNECT_TIMEOUT_S = 5
 PG_LOCK_KEY = 7_170_017
 """The PostgreSQL advisory lock held while migrations are applied (any fixed number the lab alone uses)."""
 _MIGRATION_NAME = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
@@ -74,6 +77,8 @@ class Database(ABC):
 
     backend: str
     url: str
+    applied: list[int]
+    """The migrations this opening applied (none when another process or an earlier start had)."""
 
     @abstractmethod
     def transaction(self) -> AbstractContextManager[Tx]:
@@ -111,10 +116,17 @@ class SQLiteDatabase(Database):
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
-        with closing(self._connect()) as conn:
+        try:
+            conn = self._connect()
             conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:  # locked past the busy timeout, or the file cannot be opened
+            raise DatabaseUnavailable() from exc
+        with closing(conn):
             try:
                 yield Tx(conn.cursor(), translate=False)
+            except sqlite3.OperationalError as exc:
+                conn.rollback()
+                raise DatabaseUnavailable() from exc
             except BaseException:
                 conn.rollback()
                 raise
@@ -130,28 +142,33 @@ class PostgresDatabase(Database):
     backend = "postgresql"
 
     def __init__(self, url: str, max_size: int) -> None:
+        # Imported here, not at the top: a lab on SQLite (the default) never loads psycopg (a quarter second).
         import psycopg
+        import psycopg_pool
         from psycopg.conninfo import conninfo_to_dict
-        from psycopg_pool import ConnectionPool
 
+        self._errors = (psycopg.OperationalError, psycopg_pool.PoolTimeout)
         try:
             info = conninfo_to_dict(url)
         except psycopg.ProgrammingError as exc:
             raise ValueError(f"the database URL is not a PostgreSQL URL psycopg reads: {_one_line(exc)}") from None
         self.url = _without_password(url, info)
-        self._pool = ConnectionPool(url, min_size=1, max_size=max_size, open=False, name="lab-classes",
-                                    check=ConnectionPool.check_connection)
-        self._pool.open()
-        try:
-            self._pool.wait(timeout=10.0)
-        except Exception as exc:
-            self._pool.close()
-            raise ConnectionError(f"cannot connect to the PostgreSQL database {self.url}: {_one_line(exc)}") from None
+        try:  # once, directly: a wrong address fails now with libpq's own words, not after the pool's retries
+            psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
+        except psycopg.Error as exc:
+            raise DatabaseUnavailable(f"Cannot connect to the PostgreSQL database {self.url}: "
+                                      f"{_one_line(exc)}") from None
+        self._pool = psycopg_pool.ConnectionPool(url, min_size=1, max_size=max_size, open=True, name="lab-classes",
+                                                 timeout=CONNECT_TIMEOUT_S, check=psycopg_pool.ConnectionPool.check_connection,
+                                                 kwargs={"connect_timeout": CONNECT_TIMEOUT_S})
 
     @contextmanager
     def transaction(self) -> Iterator[Tx]:
-        with self._pool.connection() as conn, conn.cursor() as cursor:
-            yield Tx(cursor, translate=True)
+        try:
+            with self._pool.connection() as conn, conn.cursor() as cursor:
+                yield Tx(cursor, translate=True)
+        except self._errors as exc:  # the server went away, or no connection came free in time
+            raise DatabaseUnavailable() from exc
 
     def close(self) -> None:
         self._pool.close()
@@ -180,7 +197,7 @@ def open_database(url: str | None = None) -> Database:
     """Open the class database at ``url`` (see the module's text) and bring its schema up to date.
 
     A URL that names no database this lab opens raises ValueError saying so; a PostgreSQL server that
-    cannot be reached raises ConnectionError."""
+    cannot be reached raises DatabaseUnavailable (a ConnectionError)."""
     url = database_url(url)
     scheme = url.split(":", 1)[0].lower() if ":" in url else ""
     if scheme in ("postgresql", "postgres"):
@@ -195,7 +212,7 @@ def open_database(url: str | None = None) -> Database:
     else:
         raise ValueError(f"the database URL must start with postgresql:// or sqlite:///, not {url[:60]!r}")
     try:
-        migrate(db)
+        db.applied = migrate(db)
     except BaseException:
         db.close()
         raise

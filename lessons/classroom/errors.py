@@ -52,3 +52,9 @@ class BadInput(ClassError, ValueError):
     """A value out of its bounds (a name too long, an answer not among the choices...); says which."""
 
     message = "That value cannot be used."
+
+
+class DatabaseUnavailable(ClassError, ConnectionError):
+    """The database cannot be reached, or stayed busy past its timeout: nothing was changed; try again."""
+
+    message = "The class database is busy or cannot be reached. Try again in a moment."

@@ -1,0 +1,189 @@
+"""Opening the class database: URLs, the default file, WAL, migrations applied once even by two processes at once,
+many threads voting at once, and SQL injection in every field stored as plain text, on both backends."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from lessons.classroom import (
+    Classes,
+    ClassUnavailable,
+    DatabaseUnavailable,
+    NotTeacher,
+    UnknownLearner,
+    database_url,
+    open_database,
+)
+from lessons.classroom.db import migrations
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("url", ["mysql://u@host/db", "http://example.com", "sqlite:///", "sqlite::memory:",
+                                 "sqlite:///:memory:", "data/classes.sqlite3", "postgresql://[::1/db",
+                                 "postgresql://h/db?nosuchoption=1"])
+def test_a_url_naming_no_database_the_lab_opens_is_a_clear_value_error(url):
+    with pytest.raises(ValueError) as caught:
+        open_database(url)
+    assert url[:10] in str(caught.value) or "PostgreSQL" in str(caught.value)
+
+
+def test_a_postgresql_server_that_is_not_there_is_said_at_once(tmp_path):
+    with pytest.raises(DatabaseUnavailable) as caught:
+        open_database(f"postgresql://postgres:hunter2@/db?host={tmp_path}&port=5999")
+    assert "Cannot connect to the PostgreSQL database" in str(caught.value)
+    assert "hunter2" not in str(caught.value)
+    assert isinstance(caught.value, ConnectionError)
+
+
+def test_a_sqlite_database_locked_past_its_timeout_is_a_friendly_error(tmp_path, monkeypatch):
+    monkeypatch.setattr("lessons.classroom.db.BUSY_TIMEOUT_S", 0.05)
+    with open_database(f"sqlite:///{tmp_path / 'c.sqlite3'}") as db, db.transaction():
+        with pytest.raises(DatabaseUnavailable), db.transaction():  # another writer holds the lock
+            pass
+
+
+def test_the_default_is_a_sqlite_file_in_the_data_directory_in_wal_mode(tmp_path, monkeypatch):
+    monkeypatch.delenv("LAB_DATABASE_URL", raising=False)
+    monkeypatch.setenv("LAB_DATA_DIR", str(tmp_path / "new" / "data"))
+    assert database_url() == f"sqlite:///{tmp_path / 'new' / 'data' / 'classes.sqlite3'}"
+    with open_database() as db, db.transaction() as tx:
+        assert (db.backend, tx.one("PRAGMA journal_mode")[0], tx.one("PRAGMA foreign_keys")[0]) == ("sqlite", "wal", 1)
+    assert (tmp_path / "new" / "data" / "classes.sqlite3").is_file()
+    monkeypatch.setenv("LAB_DATABASE_URL", f"sqlite:///{tmp_path / 'elsewhere.sqlite3'}")
+    with open_database() as db:
+        assert db.url.endswith("elsewhere.sqlite3")
+    monkeypatch.delenv("LAB_DATA_DIR")
+    monkeypatch.delenv("LAB_DATABASE_URL")
+    assert database_url("") == database_url(None) == "sqlite:///data/classes.sqlite3"
+    assert database_url(" postgresql://h/db ") == "postgresql://h/db"
+
+
+def test_migrations_are_numbered_sql_files_applied_once(db_url):
+    found = migrations()
+    assert [version for version, _, _ in found] == list(range(1, len(found) + 1))
+    assert all(statements for _, _, statements in found)
+    with open_database(db_url) as first:
+        assert first.applied == [v for v, _, _ in found]
+    with open_database(db_url) as again, again.transaction() as tx:
+        assert again.applied == []
+        assert tx.one("SELECT COUNT(*) FROM schema_version")[0] == len(found)
+
+
+OPENER = """
+import json, sys, time
+from pathlib import Path
+from lessons.classroom import open_database
+go = Path(sys.argv[2])
+while not go.exists():
+    time.sleep(0.002)
+with open_database(sys.argv[1]) as db:
+    print(json.dumps(db.applied))
+"""
+
+
+def test_two_processes_opening_a_new_database_at_once_apply_its_migrations_once(db_url, tmp_path):
+    go = tmp_path / "go"
+    openers = [subprocess.Popen([sys.executable, "-c", OPENER, db_url, str(go)], cwd=ROOT, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE) for _ in range(3)]
+    go.touch()  # all three start opening together
+    results = [opener.communicate(timeout=120) for opener in openers]
+    assert [opener.returncode for opener in openers] == [0, 0, 0], [err for _, err in results]
+    applied = sorted(v for out, _ in results for v in json.loads(out))
+    assert applied == [v for v, _, _ in migrations()]  # each migration by exactly one of them
+    with open_database(db_url) as db, db.transaction() as tx:
+        assert tx.one("SELECT COUNT(*) FROM schema_version")[0] == len(migrations())
+
+
+def test_eight_threads_voting_at_once_store_every_vote_exactly_once(classes, db):
+    started = classes.start("Busy class")
+    code, secret = started.code, started.teacher_secret
+    many = Classes(db, joins_per_minute=100)
+    learners = [many.join(code, f"L{i}", client="lab") for i in range(8)]
+    poll = classes.pose(code, secret, {"id": "q", "prompt": "?", "kind": "choice", "choices": list("abcd"),
+                                       "where": ""})
+    results: list[list[bool]] = [[] for _ in learners]
+    errors: list[BaseException] = []
+
+    def voter(index: int) -> None:
+        try:
+            for n in range(50):
+                vote_id = str(uuid.uuid4())
+                for _ in range(2):  # every vote sent twice, as after a reconnect
+                    results[index].append(classes.vote(code, learners[index].learner_id, poll.poll_id, 1,
+                                                       "abcd"[(index + n) % 4], vote_id=vote_id))
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            errors.append(exc)
+
+    threads = [threading.Thread(target=voter, args=(i,)) for i in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    assert [r.count(True) for r in results] == [50] * 8 and [r.count(False) for r in results] == [50] * 8
+    with db.transaction() as tx:
+        assert tx.one("SELECT COUNT(*), COUNT(DISTINCT vote_id), COUNT(DISTINCT seq) FROM votes")[:3] == (400, 400, 400)
+    tally = classes.tally(code, poll.poll_id, 1)  # each learner's 50th vote: (index + 49) % 4
+    assert (tally.answered, tally.joined) == (8, 8)
+    assert tally.counts == {"a": 2, "b": 2, "c": 2, "d": 2}
+
+
+HOSTILE = [
+    "Robert'); DROP TABLE learners;--",
+    "' OR '1'='1",
+    '"; DELETE FROM votes; --',
+    "%s %(x)s $1 ? :name {0}",
+    "\\'; SELECT pg_sleep(5); --",
+    "1; UPDATE classes SET closed_at=0",
+    "<script>alert(1)</script>",
+    "=HYPERLINK(\"http://x\")",
+]
+
+
+def test_sql_injection_in_every_field_is_stored_verbatim_and_harmless(classes, db):
+    bystander = classes.start("Another class")
+    started = classes.start(HOSTILE[0][:80])
+    code, secret = started.code, started.teacher_secret
+    assert classes.info(code).title == HOSTILE[0]
+    for text in HOSTILE:
+        with pytest.raises(ClassUnavailable):
+            classes.join(text, "Asha", client=text)
+        with pytest.raises(ClassUnavailable):
+            classes.version(text)
+        with pytest.raises(ClassUnavailable):
+            classes.current(text)
+        with pytest.raises(UnknownLearner):
+            classes.resume(code, text, client=text + "r")
+        assert not classes.is_teacher(code, text)
+        with pytest.raises(NotTeacher):
+            classes.show(code, text)
+    many = Classes(db, joins_per_minute=100)
+    learners = [many.join(code, text, client="lab") for text in HOSTILE]
+    assert [learner.name for learner in learners] == HOSTILE
+    question = {"id": HOSTILE[1], "prompt": HOSTILE[2], "kind": HOSTILE[3], "choices": None, "where": HOSTILE[4]}
+    poll = classes.pose(code, secret, question)
+    assert classes.current(code).question == question
+    for learner, text in zip(learners, HOSTILE):
+        assert classes.vote(code, learner.learner_id, poll.poll_id, 1, text, vote_id=str(uuid.uuid4()))
+        assert classes.record_answer(code, learner.learner_id, text, text, False) == 1
+    assert classes.tally(code, poll.poll_id, 1).counts == {text: 1 for text in sorted(HOSTILE)}
+    assert classes.reveal(code, secret, HOSTILE[5], HOSTILE[6]).truth == HOSTILE[5]
+    assert [(a.question_key, a.guess) for a in classes.answers(code, learners[0].learner_id)] == [(HOSTILE[0],) * 2]
+    board = classes.dashboard(code, secret)
+    assert sorted(q.question_key for q in board.questions) == sorted(HOSTILE)
+    assert [p.name for p in board.learners] == HOSTILE
+    with db.transaction() as tx:  # every table is still there, and the other class untouched
+        counts = {t: tx.one(f"SELECT COUNT(*) FROM {t}")[0] for t in ("classes", "learners", "polls", "votes",
+                                                                        "answers", "schema_version")}
+        assert tx.one("SELECT closed_at, title FROM classes WHERE code = ?", (bystander.code,)) == (None,
+                                                                                                    "Another class")
+    assert counts == {"classes": 2, "learners": len(HOSTILE), "polls": 1, "votes": len(HOSTILE),
+                      "answers": len(HOSTILE), "schema_version": len(migrations())}
