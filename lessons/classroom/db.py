@@ -81,8 +81,9 @@ class Database(ABC):
     """The migrations this opening applied (none when another process or an earlier start had)."""
 
     @abstractmethod
-    def transaction(self) -> AbstractContextManager[Tx]:
-        """A transaction: committed when the block ends, rolled back if it raises."""
+    def transaction(self, write: bool = True) -> AbstractContextManager[Tx]:
+        """A transaction: committed when the block ends, rolled back if it raises. ``write=False`` for one
+        that only reads: on SQLite it then never waits for a writer (WAL gives it a snapshot)."""
 
     @abstractmethod
     def close(self) -> None:
@@ -104,8 +105,12 @@ class SQLiteDatabase(Database):
         self.path = path
         self.url = f"sqlite:///{path}"
         path.parent.mkdir(parents=True, exist_ok=True)
-        with closing(self._connect()) as conn:
-            conn.execute("PRAGMA journal_mode=WAL")
+        # Held open while the database is, having read it (so it holds the WAL open): the last connection to
+        # close checkpoints the WAL into the file and deletes it (fsyncs), which would otherwise happen after
+        # every short-lived transaction (measured: 5 ms a transaction instead of 0.3).
+        self._anchor = self._connect()
+        self._anchor.execute("PRAGMA journal_mode=WAL")
+        self._anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchall()
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
@@ -115,10 +120,10 @@ class SQLiteDatabase(Database):
         return conn
 
     @contextmanager
-    def transaction(self) -> Iterator[Tx]:
+    def transaction(self, write: bool = True) -> Iterator[Tx]:
         try:
             conn = self._connect()
-            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         except sqlite3.OperationalError as exc:  # locked past the busy timeout, or the file cannot be opened
             raise DatabaseUnavailable() from exc
         with closing(conn):
@@ -133,7 +138,8 @@ class SQLiteDatabase(Database):
             conn.commit()
 
     def close(self) -> None:
-        """Nothing to release: each transaction closed its own connection."""
+        """Close the connection that keeps the WAL open (each transaction closed its own)."""
+        self._anchor.close()
 
 
 class PostgresDatabase(Database):
@@ -163,7 +169,7 @@ class PostgresDatabase(Database):
                                                  kwargs={"connect_timeout": CONNECT_TIMEOUT_S})
 
     @contextmanager
-    def transaction(self) -> Iterator[Tx]:
+    def transaction(self, write: bool = True) -> Iterator[Tx]:
         try:
             with self._pool.connection() as conn, conn.cursor() as cursor:
                 yield Tx(cursor, translate=True)

@@ -17,12 +17,11 @@ class Started:
 
 @dataclass(frozen=True)
 class ClassInfo:
-    """What anyone with the code may see of a class."""
+    """What anyone with the code may see of an open class."""
 
     code: str
     title: str
     expires: datetime
-    open: bool
     joined: int
 
 

@@ -11,6 +11,7 @@ import io
 import json
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from .db import Tx
@@ -64,7 +65,7 @@ class Dashboard:
     code: str
     title: str
     open: bool
-    expires: str
+    expires: datetime
     joined: int
     questions: list[QuestionSummary]
     learners: list[LearnerSummary]
@@ -108,7 +109,7 @@ def build(tx: Tx, code: str) -> Dashboard:
     for poll_id, question_id, prompt, truth, rounds in _polls(tx, code):
         polls.append(PollSummary(poll_id, question_id, prompt, truth,
                                  [tally(tx, code, poll_id, r) for r in range(1, rounds + 1)]))
-    return Dashboard(code, title, closed is None, from_epoch(expires).isoformat(), len(learners), questions,
+    return Dashboard(code, title, closed is None, from_epoch(expires), len(learners), questions,
                      people, polls)
 
 
@@ -143,7 +144,7 @@ def csv_text(rows: list[list[Any]]) -> str:
 def as_json(dashboard: Dashboard) -> dict:
     """The dashboard as JSON-able data (the command line's ``class report --json``)."""
     return {
-        "code": dashboard.code, "title": dashboard.title, "open": dashboard.open, "expires": dashboard.expires,
+        "code": dashboard.code, "title": dashboard.title, "open": dashboard.open, "expires": dashboard.expires.isoformat(),
         "joined": dashboard.joined,
         "questions": [{"question": q.question_key, "answered": q.answered, "right_first_try": q.right_first,
                        "percent_right": q.percent_right, "wrong": [{"answer": a, "count": n} for a, n in q.wrong]}
@@ -153,3 +154,25 @@ def as_json(dashboard: Dashboard) -> dict:
                    "rounds": [{"round": t.round, "answered": t.answered, "joined": t.joined, "counts": t.counts}
                               for t in p.rounds]} for p in dashboard.polls],
     }
+
+
+def as_text(dashboard: Dashboard) -> list[str]:
+    """The report as lines for a terminal: the class, each question, each learner, each poll's rounds."""
+    state = "open" if dashboard.open else "ended"
+    lines = [f"Class {dashboard.code}: {dashboard.title} ({state}; kept until {dashboard.expires:%Y-%m-%d %H:%M} "
+             f"UTC), {dashboard.joined} joined."]
+    lines.append("Questions (first answers):" if dashboard.questions else "No answers yet.")
+    for q in dashboard.questions:
+        wrong = ", ".join(f"{a!r} x{n}" for a, n in q.wrong)
+        lines.append(f"  {q.question_key}: {q.answered} answered, {q.right_first} right at the first try "
+                     f"({q.percent_right:g}%)" + (f"; commonest wrong: {wrong}" if wrong else ""))
+    if dashboard.learners:
+        lines.append("Learners (answered, right at the first try):")
+        lines += [f"  {p.name}: {p.answered} answered, {p.right} right" for p in dashboard.learners]
+    for poll in dashboard.polls:
+        truth = f" (answer: {poll.truth})" if poll.truth is not None else ""
+        lines.append(f"Poll {poll.question_id}: {poll.prompt}{truth}")
+        for t in poll.rounds:
+            counts = ", ".join(f"{a!r} {n}" for a, n in t.counts.items()) or "no votes"
+            lines.append(f"  round {t.round}: {t.answered} of {t.joined} answered: {counts}")
+    return lines

@@ -63,20 +63,21 @@ class Classes:
         return Started(code, secret, from_epoch(expires))
 
     def info(self, code: str, *, now: datetime | None = None) -> ClassInfo:
-        """The class's title, expiry, whether it is open and how many learners joined; ClassUnavailable if no
-        class has the code (or it has expired)."""
+        """An open class's title, expiry and how many learners joined; ClassUnavailable for a wrong, closed or
+        expired code alike. Not rate limited: use it for a class the session has joined (or teaches); a code a
+        person typed goes to :meth:`join`, which is."""
         code = checks.class_code(code)
-        with self.db.transaction() as tx:
-            row = tx.one("SELECT title, expires_at, closed_at, (SELECT COUNT(*) FROM learners l WHERE l.code = c.code) "
-                         "FROM classes c WHERE code = ? AND expires_at > ?", (code, epoch(now)))
+        with self.db.transaction(write=False) as tx:
+            row = tx.one("SELECT title, expires_at, (SELECT COUNT(*) FROM learners l WHERE l.code = c.code) "
+                         "FROM classes c WHERE code = ? AND closed_at IS NULL AND expires_at > ?", (code, epoch(now)))
         if row is None:
             raise ClassUnavailable()
-        return ClassInfo(code, row[0], from_epoch(row[1]), row[2] is None, row[3])
+        return ClassInfo(code, row[0], from_epoch(row[1]), row[2])
 
     def is_teacher(self, code: str, secret: str) -> bool:
         """Whether ``secret`` is the teacher secret of the class ``code`` (compared in constant time)."""
         try:
-            with self.db.transaction() as tx:
+            with self.db.transaction(write=False) as tx:
                 self._check_teacher(tx, checks.class_code(code), secret)
         except (NotTeacher, ClassUnavailable):
             return False
@@ -130,7 +131,7 @@ class Classes:
         self._count_try(client, at)
         code = checks.class_code(code)
         resume = checks.normal_code(resume_code, checks.RESUME_LENGTH)
-        with self.db.transaction() as tx:
+        with self.db.transaction(write=False) as tx:
             self._open(tx, code, at)
             row = tx.one("SELECT learner_id, name FROM learners WHERE code = ? AND resume_code = ?",
                          (code, resume)) if resume else None
@@ -189,7 +190,7 @@ class Classes:
     def current(self, code: str) -> PollState | None:
         """The class's current poll (None if no question is posed); ClassUnavailable if the class is not open."""
         code = checks.class_code(code)
-        with self.db.transaction() as tx:
+        with self.db.transaction(write=False) as tx:
             self._open(tx, code, epoch(None))
             return self._state(tx, code)
 
@@ -197,7 +198,7 @@ class Classes:
         """The class's version: it changes with every join, vote, teacher's step and the class's end, so a
         screen reruns only when it changed. One read by primary key; ClassUnavailable if no class has the code."""
         code = checks.class_code(code)
-        with self.db.transaction() as tx:
+        with self.db.transaction(write=False) as tx:
             row = tx.one("SELECT version FROM classes WHERE code = ?", (code,))
         if row is None:
             raise ClassUnavailable()
@@ -230,13 +231,13 @@ class Classes:
     def tally(self, code: str, poll_id: str, round: int) -> Tally:
         """How the class voted in ``round`` of the poll (no names)."""
         code = checks.class_code(code)
-        with self.db.transaction() as tx:
+        with self.db.transaction(write=False) as tx:
             return report.tally(tx, code, poll_id, round)
 
     def tallies(self, code: str, poll_id: str) -> list[Tally]:
         """Every round's tally of the poll, round 1 first: the shift between rounds."""
         code = checks.class_code(code)
-        with self.db.transaction() as tx:
+        with self.db.transaction(write=False) as tx:
             row = tx.one("SELECT round FROM polls WHERE poll_id = ? AND code = ?", (poll_id, code))
             if row is None:
                 raise NoPoll()
@@ -272,7 +273,7 @@ class Classes:
         """A learner's answers, to restore them on another device: by question, first attempt first."""
         code = checks.class_code(code)
         learner_id = checks.token(learner_id, "learner id")
-        with self.db.transaction() as tx:
+        with self.db.transaction(write=False) as tx:
             self._open(tx, code, epoch(None))
             self._learner(tx, code, learner_id)
             rows = tx.rows("SELECT question_key, guess, is_right, attempt, answered_at FROM answers "
@@ -300,7 +301,7 @@ class Classes:
         """Run ``reader(tx, code)`` on an existing class (open, closed or expired but not yet purged), after
         checking the teacher ``secret`` unless it is None (the command line). For the reports."""
         code = checks.class_code(code)
-        with self.db.transaction() as tx:
+        with self.db.transaction(write=False) as tx:
             if secret is not None:
                 self._check_teacher(tx, code, secret)
             elif tx.one("SELECT 1 FROM classes WHERE code = ?", (code,)) is None:

@@ -278,7 +278,7 @@ def test_every_teacher_action_needs_the_secret_and_a_wrong_code_looks_the_same(r
                 action(c, s)
             messages.add(str(caught.value))
     assert len(messages) == 1
-    assert classes.current(code).phase == "open" and classes.info(code).open
+    assert classes.current(code).phase == "open" and classes.info(code).title == "Week 3"
 
 
 def test_a_teacher_step_without_a_poll_says_so(room):
@@ -336,8 +336,8 @@ def test_end_closes_the_class_but_keeps_its_answers_for_the_report(room):
     classes.record_answer(code, asha.learner_id, "q1", "5", True)
     assert classes.end(code, secret) is True
     assert classes.end(code) is False
-    assert not classes.info(code).open
     for closed in (lambda: classes.join(code, "Late", client="late"), lambda: classes.current(code),
+                   lambda: classes.info(code),
                    lambda: classes.record_answer(code, asha.learner_id, "q2", "x", True),
                    lambda: classes.pose(code, secret, QUESTION)):
         with pytest.raises(ClassUnavailable):
