@@ -105,7 +105,8 @@ def token(value: Any, what: str) -> str:
 
 def question(value: Any) -> tuple[str, str]:
     """A posed question: (its id, the question as JSON). It is a dict with a text ``id``, ``prompt`` and
-    ``kind``, ``choices`` (a list of distinct texts, or None) and ``where`` (a page link, or ""); other keys
+    ``kind``, ``choices`` (a list of distinct texts, or None) and ``where`` (a path in the lab such as
+    ``/Train?preset=chai``, or ""; never another site); other keys
     are kept as they are; all of it at most 4 KB of JSON."""
     if not isinstance(value, dict):
         raise BadInput("A question is a dict.")
@@ -118,7 +119,9 @@ def question(value: Any) -> tuple[str, str]:
     qid = text(value.get("id"), "question id", MAX_KEY)
     text(value.get("prompt"), "question's prompt", MAX_QUESTION_BYTES)
     text(value.get("kind"), "question's kind", 40)
-    text(value.get("where", ""), "question's link", 1000, empty=True)
+    where = text(value.get("where", ""), "question's link", 1000, empty=True)
+    if where and (not where.startswith("/") or where.startswith("//") or "\\" in where):
+        raise BadInput("A question's link is a path in the lab (it starts with one /), or empty.")
     choices = value.get("choices")
     if choices is not None:
         if not isinstance(choices, list) or not 1 <= len(choices) <= MAX_CHOICES:

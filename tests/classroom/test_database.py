@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from lessons.__main__ import main
 from lessons.classroom import (
     Classes,
     ClassUnavailable,
@@ -22,6 +23,7 @@ from lessons.classroom import (
     open_database,
 )
 from lessons.classroom.db import migrations
+from tests.cli_helpers import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -187,3 +189,55 @@ def test_sql_injection_in_every_field_is_stored_verbatim_and_harmless(classes, d
                                                                                                     "Another class")
     assert counts == {"classes": 2, "learners": len(HOSTILE), "polls": 1, "votes": len(HOSTILE),
                       "answers": len(HOSTILE), "schema_version": len(migrations())}
+
+
+@pytest.mark.parametrize("make", ["a file where the folder should be", "a file that is not a database"])
+def test_a_sqlite_file_that_cannot_be_opened_is_said_in_one_line(tmp_path, make, capsys):
+    if make.startswith("a file where"):
+        (tmp_path / "data").write_text("not a folder")
+        url = f"sqlite:///{tmp_path / 'data' / 'classes.sqlite3'}"
+    else:
+        (tmp_path / "classes.sqlite3").write_text("hello, this is text " * 100)
+        url = f"sqlite:///{tmp_path / 'classes.sqlite3'}"
+    with pytest.raises(DatabaseUnavailable) as caught:
+        open_database(url)
+    assert "Cannot open the SQLite database" in str(caught.value)
+    assert_one_line_error(main(["class", "purge", "--database", url]), capsys.readouterr().err, "Cannot open")
+
+
+def test_sqlite_keeps_its_wal_between_transactions(tmp_path):
+    """One connection stays open: a transaction's own connection closing is never the last one, which would
+    checkpoint the WAL into the file and delete it after every transaction (slow: several fsyncs)."""
+    with open_database(f"sqlite:///{tmp_path / 'c.sqlite3'}") as db:
+        Classes(db).start("Week 3")
+        assert (tmp_path / "c.sqlite3-wal").exists()
+    assert not (tmp_path / "c.sqlite3-wal").exists()  # closed: checkpointed and tidied away
+
+
+def test_the_polled_reads_use_indexes_not_scans(tmp_path, monkeypatch):
+    """What screens poll every second (version, current, tally) reads by index: SQLite's query plans hold no
+    full scan of a table (votes, learners and polls grow with the class)."""
+    with open_database(f"sqlite:///{tmp_path / 'c.sqlite3'}") as db:
+        classes = Classes(db)
+        started = classes.start("Week 3")
+        poll = classes.pose(started.code, started.teacher_secret, {"id": "q", "prompt": "?", "kind": "number"})
+        run: list[str] = []
+        connect = db._connect
+
+        def traced():
+            conn = connect()
+            conn.set_trace_callback(run.append)  # each statement as run, its parameters in place
+            return conn
+
+        monkeypatch.setattr(db, "_connect", traced)
+        classes.version(started.code)
+        classes.current(started.code)
+        classes.tally(started.code, poll.poll_id, 1)
+        monkeypatch.undo()
+        queries = [sql for sql in run if sql.startswith("SELECT")]
+        assert len(queries) >= 5 and any("FROM votes" in sql for sql in queries)
+        with db.transaction(write=False) as tx:
+            for sql in queries:
+                plan = [row[-1] for row in tx.rows("EXPLAIN QUERY PLAN " + sql)]
+                scans = [step for step in plan if step.startswith("SCAN ") and step != "SCAN CONSTANT ROW"]
+                assert scans == [], (sql, plan)

@@ -255,6 +255,9 @@ def test_a_learner_cannot_vote_in_another_class(classes):
     {**QUESTION, "choices": "a, b"},
     {**QUESTION, "where": float("nan")},
     {**QUESTION, "extra": object()},
+    {**QUESTION, "where": "https://elsewhere.example/"},
+    {**QUESTION, "where": "//elsewhere.example/"},
+    {**QUESTION, "where": "javascript:alert(1)"},
     ["not", "a", "dict"],
 ])
 def test_a_posed_question_is_plain_bounded_json(room, question):
