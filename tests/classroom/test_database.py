@@ -170,9 +170,11 @@ def test_sql_injection_in_every_field_is_stored_verbatim_and_harmless(classes, d
     many = Classes(db, joins_per_minute=100)
     learners = [many.join(code, text, client="lab") for text in HOSTILE]
     assert [learner.name for learner in learners] == HOSTILE
-    question = {"id": HOSTILE[1], "prompt": HOSTILE[2], "kind": HOSTILE[3], "choices": None, "where": HOSTILE[4]}
+    question = {"id": HOSTILE[1], "prompt": HOSTILE[2], "kind": HOSTILE[3], "choices": [HOSTILE[4]],
+                "where": "/Train?q=" + HOSTILE[5]}
     poll = classes.pose(code, secret, question)
     assert classes.current(code).question == question
+    poll = classes.pose(code, secret, {**question, "choices": None})
     for learner, text in zip(learners, HOSTILE):
         assert classes.vote(code, learner.learner_id, poll.poll_id, 1, text, vote_id=str(uuid.uuid4()))
         assert classes.record_answer(code, learner.learner_id, text, text, False) == 1
@@ -187,7 +189,7 @@ def test_sql_injection_in_every_field_is_stored_verbatim_and_harmless(classes, d
                                                                         "answers", "schema_version")}
         assert tx.one("SELECT closed_at, title FROM classes WHERE code = ?", (bystander.code,)) == (None,
                                                                                                     "Another class")
-    assert counts == {"classes": 2, "learners": len(HOSTILE), "polls": 1, "votes": len(HOSTILE),
+    assert counts == {"classes": 2, "learners": len(HOSTILE), "polls": 2, "votes": len(HOSTILE),
                       "answers": len(HOSTILE), "schema_version": len(migrations())}
 
 
