@@ -103,6 +103,16 @@ def token(value: Any, what: str) -> str:
     return value
 
 
+def poll_ref(poll_id: Any, round: Any = 1) -> tuple[str, int] | None:
+    """(poll id, round) if they can name a round of a poll the lab made (ids are text it made, rounds 1 to
+    :data:`MAX_ROUNDS`), else None: nothing else reaches a query."""
+    if not isinstance(poll_id, str) or not _ID.fullmatch(poll_id):
+        return None
+    if isinstance(round, bool) or not isinstance(round, int) or not 1 <= round <= MAX_ROUNDS:
+        return None
+    return poll_id, round
+
+
 def question(value: Any) -> tuple[str, str]:
     """A posed question: (its id, the question as JSON). It is a dict with a text ``id``, ``prompt`` and
     ``kind``, ``choices`` (a list of distinct texts, or None) and ``where`` (a path in the lab such as

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from .checks import poll_ref
 from .db import Tx
 from .errors import NoPoll
 from .models import Tally, from_epoch
@@ -74,7 +75,7 @@ class Dashboard:
 
 def tally(tx: Tx, code: str, poll_id: Any, round: Any) -> Tally:
     """How the class voted in ``round`` of the poll: each learner's latest vote in the round counts."""
-    if not isinstance(poll_id, str) or isinstance(round, bool) or not isinstance(round, int):
+    if poll_ref(poll_id, round) is None:
         raise NoPoll()
     if tx.one("SELECT 1 FROM polls WHERE poll_id = ? AND code = ?", (poll_id, code)) is None:
         raise NoPoll()

@@ -110,7 +110,8 @@ class Classes:
     def join(self, code: str, name: str, *, client: str = "", now: datetime | None = None) -> Learner:
         """Join the open class ``code`` as ``name`` (1 to 40 characters). A wrong, closed or expired code all
         raise the same ClassUnavailable; more than :data:`JOINS_PER_MINUTE` tries a minute from ``client``
-        (an address or any key the page has for the device) raise TooManyAttempts."""
+        (a key the page has for the device, e.g. its address; every caller passing "" shares one count)
+        raise TooManyAttempts."""
         name = checks.name(name)
         at = epoch(now)
         self._count_try(client, at)
@@ -195,8 +196,9 @@ class Classes:
             return self._state(tx, code)
 
     def version(self, code: str) -> int:
-        """The class's version: it changes with every join, vote, teacher's step and the class's end, so a
-        screen reruns only when it changed. One read by primary key; ClassUnavailable if no class has the code."""
+        """The class's version: it changes with every join, vote, teacher's step and the class's end (not with
+        :meth:`record_answer`), so a screen reruns only when it changed. One read by primary key;
+        ClassUnavailable if no class has the code."""
         code = checks.class_code(code)
         with self.db.transaction(write=False) as tx:
             row = tx.one("SELECT version FROM classes WHERE code = ?", (code,))
@@ -212,7 +214,7 @@ class Classes:
         vote_id = checks.token(vote_id, "vote id")
         learner_id = checks.token(learner_id, "learner id")
         code = checks.class_code(code)
-        if not isinstance(poll_id, str) or isinstance(round, bool) or not isinstance(round, int):
+        if checks.poll_ref(poll_id, round) is None:
             raise VotingClosed()
         with self.db.transaction() as tx:
             if tx.one("SELECT 1 FROM votes WHERE vote_id = ?", (vote_id,)) is not None:
@@ -237,6 +239,8 @@ class Classes:
     def tallies(self, code: str, poll_id: str) -> list[Tally]:
         """Every round's tally of the poll, round 1 first: the shift between rounds."""
         code = checks.class_code(code)
+        if checks.poll_ref(poll_id) is None:
+            raise NoPoll()
         with self.db.transaction(write=False) as tx:
             row = tx.one("SELECT round FROM polls WHERE poll_id = ? AND code = ?", (poll_id, code))
             if row is None:

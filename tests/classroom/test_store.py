@@ -247,6 +247,21 @@ def test_a_learner_cannot_vote_in_another_class(classes):
         classes.tally(one.code, poll.poll_id, 1)
 
 
+def test_a_poll_id_or_round_no_poll_has_is_refused_before_any_query(room):
+    classes, code, secret, (asha, *_) = room
+    poll = classes.pose(code, secret, QUESTION)
+    for poll_id, rnd in ((12345, 1), (None, 1), ("x" * 10_000, 1), (poll.poll_id, 10**30), (poll.poll_id, 0),
+                         (poll.poll_id, True), (poll.poll_id, "1"), (poll.poll_id + "'--", 1)):
+        with pytest.raises(NoPoll):
+            classes.tally(code, poll_id, rnd)
+        with pytest.raises(VotingClosed):
+            classes.vote(code, asha.learner_id, poll_id, rnd, "c + h", vote_id=vid())
+    for poll_id in (12345, ["a"], "nope-nope-nope"):
+        with pytest.raises(NoPoll):
+            classes.tallies(code, poll_id)
+    assert classes.tally(code, poll.poll_id, 1).answered == 0
+
+
 @pytest.mark.parametrize("question", [
     {**QUESTION, "prompt": "x" * 5000},
     {**QUESTION, "id": ""},
