@@ -11,6 +11,7 @@ import pytest
 from lessons.classroom import (
     ALPHABET,
     BadInput,
+    ClassError,
     Classes,
     ClassUnavailable,
     NoPoll,
@@ -385,3 +386,45 @@ def test_purge_deletes_expired_classes_with_every_name(classes, db):
     with pytest.raises(ClassUnavailable):
         classes.report(old.code)
     assert classes.info(live.code, now=T0 + timedelta(days=30)).joined == 1
+
+
+ODD = [None, 0, -1, 10**30, True, 1.5, [], {}, b"bytes", "", "x" * 100_000, "\x00", "\ud800", "A\u202eB", "'; --"]
+
+
+def test_odd_values_in_any_argument_are_a_friendly_class_error(room):
+    """Every public method, each argument in turn given odd values (wrong types, huge numbers, NUL, a lone
+    surrogate, a very long text): either it works or it raises a ClassError (its message safe to show), never
+    a database's or Python's own error; and the class still works afterwards."""
+    classes, code, secret, (asha, *_) = room
+    poll = classes.pose(code, secret, {**QUESTION, "choices": None})
+    calls = {
+        "join": (classes.join, [code, "Ravi"], {"client": "odd"}),
+        "resume": (classes.resume, [code, asha.resume_code], {"client": "odd2"}),
+        "is_teacher": (classes.is_teacher, [code, secret], {}),
+        "info": (classes.info, [code], {}),
+        "version": (classes.version, [code], {}),
+        "current": (classes.current, [code], {}),
+        "vote": (classes.vote, [code, asha.learner_id, poll.poll_id, 1, "c + h"], {"vote_id": vid()}),
+        "tally": (classes.tally, [code, poll.poll_id, 1], {}),
+        "tallies": (classes.tallies, [code, poll.poll_id], {}),
+        "record_answer": (classes.record_answer, [code, asha.learner_id, "q1", "5", True], {}),
+        "answers": (classes.answers, [code, asha.learner_id], {}),
+        "dashboard": (classes.dashboard, [code, secret], {}),
+        "report_rows": (classes.report_rows, [code, secret], {}),
+        "reveal": (classes.reveal, [code, secret, "c + h", ""], {}),
+        "show": (classes.show, [code, secret], {}),
+    }
+    unexpected = []
+    for name, (method, args, kwargs) in calls.items():
+        for index in range(len(args)):
+            for odd in ODD:
+                tried = [*args]
+                tried[index] = odd
+                try:
+                    method(*tried, **kwargs)
+                except ClassError:
+                    pass
+                except Exception as exc:  # noqa: BLE001 (collected and reported below)
+                    unexpected.append(f"{name} argument {index} = {odd!r:.30}: {type(exc).__name__}: {exc!s:.80}")
+    assert unexpected == []
+    assert classes.current(code).poll_id == poll.poll_id and classes.version(code) > 0
