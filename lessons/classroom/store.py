@@ -230,6 +230,19 @@ class Classes:
                               "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (vote_id) DO NOTHING",
                               (vote_id, poll_id, learner_id, round, kept, seq, at)) == 1
 
+    def my_vote(self, code: str, learner_id: str, poll_id: str, round: int) -> str | None:
+        """The learner's own latest vote in the round (None if they have not voted): their screen shows it
+        again after a reload or on another device. Nobody else's vote is ever read back."""
+        code = checks.class_code(code)
+        learner_id = checks.token(learner_id, "learner id")
+        if checks.poll_ref(poll_id, round) is None:
+            raise NoPoll()
+        with self.db.transaction(write=False) as tx:
+            self._learner(tx, code, learner_id)
+            row = tx.one("SELECT answer FROM votes WHERE poll_id = ? AND round = ? AND learner_id = ? "
+                         "ORDER BY seq DESC LIMIT 1", (poll_id, round, learner_id))
+        return row[0] if row else None
+
     def tally(self, code: str, poll_id: str, round: int) -> Tally:
         """How the class voted in ``round`` of the poll (no names)."""
         code = checks.class_code(code)

@@ -217,12 +217,13 @@ def test_sqlite_keeps_its_wal_between_transactions(tmp_path):
 
 
 def test_the_polled_reads_use_indexes_not_scans(tmp_path, monkeypatch):
-    """What screens poll every second (version, current, tally) reads by index: SQLite's query plans hold no
+    """What screens poll every second (version, current, tally, a learner's own vote) reads by index: SQLite's query plans hold no
     full scan of a table (votes, learners and polls grow with the class)."""
     with open_database(f"sqlite:///{tmp_path / 'c.sqlite3'}") as db:
         classes = Classes(db)
         started = classes.start("Week 3")
         poll = classes.pose(started.code, started.teacher_secret, {"id": "q", "prompt": "?", "kind": "number"})
+        learner = classes.join(started.code, "Asha", client="a")
         run: list[str] = []
         connect = db._connect
 
@@ -235,6 +236,7 @@ def test_the_polled_reads_use_indexes_not_scans(tmp_path, monkeypatch):
         classes.version(started.code)
         classes.current(started.code)
         classes.tally(started.code, poll.poll_id, 1)
+        classes.my_vote(started.code, learner.learner_id, poll.poll_id, 1)
         monkeypatch.undo()
         queries = [sql for sql in run if sql.startswith("SELECT")]
         assert len(queries) >= 5 and any("FROM votes" in sql for sql in queries)

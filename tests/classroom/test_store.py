@@ -205,6 +205,10 @@ def test_a_learner_may_change_their_vote_the_latest_counts_all_are_kept(room, db
     classes.vote(code, ravi.learner_id, poll.poll_id, 1, "a + i", vote_id=vid())
     tally = classes.tally(code, poll.poll_id, 1)
     assert (tally.answered, tally.counts) == (2, {"a + i": 1, "h + a": 1})
+    assert classes.my_vote(code, asha.learner_id, poll.poll_id, 1) == "h + a"  # shown again after a reload
+    assert classes.my_vote(code, room[3][2].learner_id, poll.poll_id, 1) is None
+    with pytest.raises(UnknownLearner):  # another class's learner reads nothing here
+        classes.my_vote(code, "someone-elses-id", poll.poll_id, 1)
     assert count(db, "SELECT COUNT(*) FROM votes WHERE learner_id = ?", (asha.learner_id,)) == 3
 
 
@@ -406,6 +410,7 @@ def test_odd_values_in_any_argument_are_a_friendly_class_error(room):
         "current": (classes.current, [code], {}),
         "vote": (classes.vote, [code, asha.learner_id, poll.poll_id, 1, "c + h"], {"vote_id": vid()}),
         "tally": (classes.tally, [code, poll.poll_id, 1], {}),
+        "my_vote": (classes.my_vote, [code, asha.learner_id, poll.poll_id, 1], {}),
         "tallies": (classes.tallies, [code, poll.poll_id], {}),
         "record_answer": (classes.record_answer, [code, asha.learner_id, "q1", "5", True], {}),
         "answers": (classes.answers, [code, asha.learner_id], {}),
