@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -245,3 +246,52 @@ def test_the_polled_reads_use_indexes_not_scans(tmp_path, monkeypatch):
                 plan = [row[-1] for row in tx.rows("EXPLAIN QUERY PLAN " + sql)]
                 scans = [step for step in plan if step.startswith("SCAN ") and step != "SCAN CONSTANT ROW"]
                 assert scans == [], (sql, plan)
+
+
+VOTER = """
+import json, sys, uuid
+from lessons.classroom import Classes, open_database
+code, poll_id, learners, attempted, committed = json.loads(sys.argv[1])
+with open_database(sys.argv[2]) as db, open(attempted, "a") as tried, open(committed, "a") as done:
+    classes = Classes(db)
+    for n in range(100_000):
+        learner, vote_id = learners[n % len(learners)], str(uuid.uuid4())
+        tried.write(json.dumps([learner, vote_id]) + "\\n")
+        tried.flush()
+        classes.vote(code, learner, poll_id, 1, "abcd"[n % 4], vote_id=vote_id)
+        done.write(vote_id + "\\n")
+        done.flush()
+"""
+
+
+def test_a_replica_killed_mid_round_loses_no_committed_vote_and_counts_none_twice(classes, db, db_url, tmp_path):
+    """A process voting as fast as it can is killed (SIGKILL) in the middle of a round, as a replica may be.
+    Every vote it had committed is in the database; the learners' screens then send again every vote they
+    had sent (the one in flight included): each vote is in the database exactly once."""
+    started = classes.start("Killed replica")
+    learners = [Classes(db, joins_per_minute=100).join(started.code, f"L{i}", client="k").learner_id
+                for i in range(4)]
+    poll = classes.pose(started.code, started.teacher_secret, {"id": "q", "prompt": "?", "kind": "choice",
+                                                               "choices": list("abcd")})
+    attempted, committed = tmp_path / "attempted", tmp_path / "committed"
+    attempted.touch()
+    committed.touch()
+    setup = json.dumps([started.code, poll.poll_id, learners, str(attempted), str(committed)])
+    child = subprocess.Popen([sys.executable, "-c", VOTER, setup, db_url], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        while len(committed.read_text().splitlines()) < 150 and child.poll() is None:
+            time.sleep(0.01)  # until it is well into the round (a wait, not a measurement)
+    finally:
+        child.kill()
+        _, err = child.communicate(timeout=60)
+    assert child.returncode == -9, err
+    done = set(committed.read_text().splitlines())
+    sent = [json.loads(line) for line in attempted.read_text().splitlines() if line.endswith("]")]
+    with db.transaction(write=False) as tx:
+        stored = {row[0] for row in tx.rows("SELECT vote_id FROM votes")}
+    assert len(done) >= 150 and done <= stored  # nothing committed was lost
+    resent = [classes.vote(started.code, learner, poll.poll_id, 1, "a", vote_id=vote_id) for learner, vote_id in sent]
+    assert resent.count(False) >= len(done)  # every committed vote was recognised, not counted again
+    with db.transaction(write=False) as tx:
+        total, distinct = tx.one("SELECT COUNT(*), COUNT(DISTINCT vote_id) FROM votes")
+    assert total == distinct == len({vote_id for _, vote_id in sent})
