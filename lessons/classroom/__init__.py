@@ -16,6 +16,7 @@ Modules: :mod:`.db` (opening SQLite or PostgreSQL, migrations), :mod:`.store` (:
 from __future__ import annotations
 
 from .checks import ALPHABET, CODE_LENGTH, MAX_ANSWER, MAX_NAME, MAX_QUESTION_BYTES, MAX_TITLE, RESUME_LENGTH
+from .cli import PAGE, links
 from .db import Database, database_url, open_database
 from .errors import (
     BadInput,
@@ -34,8 +35,9 @@ from .store import JOINS_PER_MINUTE, Classes
 
 __all__ = [
     "ALPHABET", "CODE_LENGTH", "JOINS_PER_MINUTE", "MAX_ANSWER", "MAX_NAME", "MAX_QUESTION_BYTES", "MAX_TITLE",
-    "RESUME_LENGTH", "Answer", "BadInput", "ClassError", "ClassInfo", "ClassUnavailable", "Classes", "Dashboard",
-    "Database", "DatabaseUnavailable", "Learner", "LearnerSummary", "NoPoll", "NotTeacher", "Poll", "PollState", "PollSummary",
-    "QuestionSummary", "Started", "Tally", "TooManyAttempts", "UnknownLearner", "VotingClosed", "as_json",
-    "csv_text", "database_url", "gradebook_rows", "open_database",
+    "PAGE", "RESUME_LENGTH", "Answer", "as_json", "BadInput", "ClassError", "Classes", "ClassInfo",
+    "ClassUnavailable", "csv_text", "Dashboard", "Database", "database_url", "DatabaseUnavailable",
+    "gradebook_rows", "Learner", "LearnerSummary", "links", "NoPoll", "NotTeacher", "open_database", "Poll",
+    "PollState", "PollSummary", "QuestionSummary", "Started", "Tally", "TooManyAttempts", "UnknownLearner",
+    "VotingClosed",
 ]

@@ -124,6 +124,7 @@ class SQLiteDatabase(Database):
 
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Tx]:
+        """A transaction on its own connection: a writer takes the write lock at once (``BEGIN IMMEDIATE``)."""
         try:
             conn = self._connect()
             conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -173,6 +174,7 @@ class PostgresDatabase(Database):
 
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Tx]:
+        """A transaction on a connection from the pool (checked before it is handed out)."""
         try:
             with self._pool.connection() as conn, conn.cursor() as cursor:
                 yield Tx(cursor, translate=True)
@@ -180,6 +182,7 @@ class PostgresDatabase(Database):
             raise DatabaseUnavailable() from exc
 
     def close(self) -> None:
+        """Close the pool's connections."""
         self._pool.close()
 
 
