@@ -45,7 +45,12 @@ def main() -> int:
     parser.add_argument("--learners", type=int, default=120)
     parser.add_argument("--threads", type=int, default=8)
     args = parser.parse_args()
-    url = args.database or f"sqlite:///{Path(tempfile.mkdtemp(prefix='bench-classes-')) / 'classes.sqlite3'}"
+    with tempfile.TemporaryDirectory(prefix="bench-classes-") as folder:
+        return run(args, args.database or f"sqlite:///{Path(folder) / 'classes.sqlite3'}")
+
+
+def run(args: argparse.Namespace, url: str) -> int:
+    """Time the operations on the database at ``url``; 0 if every vote was stored exactly once."""
     with open_database(url) as db:
         classes = Classes(db, joins_per_minute=10 * args.learners)
         started = classes.start("bench")

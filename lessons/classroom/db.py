@@ -159,10 +159,10 @@ class PostgresDatabase(Database):
 
         self._errors = (psycopg.OperationalError, psycopg_pool.PoolTimeout)
         try:
-            info = conninfo_to_dict(url)
+            conninfo_to_dict(url)
         except psycopg.ProgrammingError as exc:
             raise ValueError(f"the database URL is not a PostgreSQL URL psycopg reads: {_one_line(exc)}") from None
-        self.url = _without_password(url, info)
+        self.url = without_password(url)
         try:  # once, directly: a wrong address fails now with libpq's own words, not after the pool's retries
             psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
         except psycopg.Error as exc:
@@ -190,9 +190,10 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
-def _without_password(url: str, info: dict) -> str:
-    password = info.get("password")
-    return url.replace(password, "***") if password else url
+def without_password(url: str) -> str:
+    """``url`` fit to print: a password in it (``user:PASSWORD@`` or ``password=``) as ``***``."""
+    url = re.sub(r"(://[^/@:]*:)[^/@]*@", r"\1***@", url)
+    return re.sub(r"(?i)([?&]password=)[^&]*", r"\1***", url)
 
 
 def database_url(url: str | None = None) -> str:

@@ -23,7 +23,7 @@ from lessons.classroom import (
     database_url,
     open_database,
 )
-from lessons.classroom.db import migrations
+from lessons.classroom.db import migrations, without_password
 from tests.cli_helpers import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,6 +36,15 @@ def test_a_url_naming_no_database_the_lab_opens_is_a_clear_value_error(url):
     with pytest.raises(ValueError) as caught:
         open_database(url)
     assert url[:10] in str(caught.value) or "PostgreSQL" in str(caught.value)
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("postgresql://ann:a@db.school/data?sslmode=require", "postgresql://ann:***@db.school/data?sslmode=require"),
+    ("postgresql://ann@/data?host=/run/pg&password=s3cr3t&port=5", "postgresql://ann@/data?host=/run/pg&password=***&port=5"),
+    ("postgresql:///data", "postgresql:///data"),
+])
+def test_a_database_url_is_printed_without_its_password(url, shown):
+    assert without_password(url) == shown
 
 
 def test_a_postgresql_server_that_is_not_there_is_said_at_once(tmp_path):
