@@ -47,10 +47,13 @@ class Classes:
     # -- a class -----------------------------------------------------------------------------------------------
 
     def start(self, title: str, *, expires_days: int = 30, now: datetime | None = None) -> Started:
-        """Start a class called ``title`` (1 to 80 characters) that lasts ``expires_days`` days (1 to 365)."""
+        """Start a class called ``title`` (1 to 80 characters) that lasts ``expires_days`` days (1 to 365).
+        Starting a class also purges the expired ones (:meth:`purge`), so names go when they should even
+        where nobody runs ``class purge``."""
         title = checks.title(title)
         days = checks.expires_days(expires_days)
         at = epoch(now)
+        self.purge(from_epoch(at))
         expires = at + int(timedelta(days=days).total_seconds())
         secret = secrets.token_urlsafe(32)
         with self.db.transaction() as tx:

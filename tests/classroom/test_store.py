@@ -369,6 +369,15 @@ def test_end_closes_the_class_but_keeps_its_answers_for_the_report(room):
     assert classes.is_teacher(code, secret)
 
 
+def test_starting_a_class_purges_the_expired_ones(classes):
+    old = classes.start("Yesterday's", expires_days=1, now=T0)
+    classes.join(old.code, "Asha", client="a", now=T0)
+    assert classes.report(old.code).joined == 1
+    classes.start("Today's", now=T0 + timedelta(days=1))
+    with pytest.raises(ClassUnavailable):
+        classes.report(old.code)
+
+
 def test_purge_deletes_expired_classes_with_every_name(classes, db):
     old = classes.start("Last term", expires_days=30, now=T0)
     live = classes.start("This term", now=T0 + timedelta(days=20))
