@@ -119,7 +119,8 @@ class SQLiteDatabase(Database):
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA synchronous = NORMAL")  # WAL: a crash loses nothing committed; a power cut may lose the last
+        # In WAL mode NORMAL loses nothing committed when a process dies; a power cut may lose the last commits.
+        conn.execute("PRAGMA synchronous = NORMAL")
         return conn
 
     @contextmanager
@@ -168,13 +169,15 @@ class PostgresDatabase(Database):
         except psycopg.Error as exc:
             raise DatabaseUnavailable(f"Cannot connect to the PostgreSQL database {self.url}: "
                                       f"{_one_line(exc)}") from None
-        self._pool = psycopg_pool.ConnectionPool(url, min_size=1, max_size=max_size, open=True, name="lab-classes",
-                                                 timeout=CONNECT_TIMEOUT_S, check=psycopg_pool.ConnectionPool.check_connection,
-                                                 kwargs={"connect_timeout": CONNECT_TIMEOUT_S})
+        # Each connection is checked as it is handed out: after a server restart, a stale one is replaced.
+        self._pool = psycopg_pool.ConnectionPool(
+            url, min_size=1, max_size=max_size, open=True, name="lab-classes", timeout=CONNECT_TIMEOUT_S,
+            check=psycopg_pool.ConnectionPool.check_connection, kwargs={"connect_timeout": CONNECT_TIMEOUT_S})
 
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Tx]:
-        """A transaction on a connection from the pool (checked before it is handed out)."""
+        """A transaction on a connection from the pool (reads and writes alike: PostgreSQL's readers never
+        wait for its writers)."""
         try:
             with self._pool.connection() as conn, conn.cursor() as cursor:
                 yield Tx(cursor, translate=True)

@@ -145,8 +145,8 @@ def csv_text(rows: list[list[Any]]) -> str:
 def as_json(dashboard: Dashboard) -> dict:
     """The dashboard as JSON-able data (the command line's ``class report --json``)."""
     return {
-        "code": dashboard.code, "title": dashboard.title, "open": dashboard.open, "expires": dashboard.expires.isoformat(),
-        "joined": dashboard.joined,
+        "code": dashboard.code, "title": dashboard.title, "open": dashboard.open,
+        "expires": dashboard.expires.isoformat(), "joined": dashboard.joined,
         "questions": [{"question": q.question_key, "answered": q.answered, "right_first_try": q.right_first,
                        "percent_right": q.percent_right, "wrong": [{"answer": a, "count": n} for a, n in q.wrong]}
                       for q in dashboard.questions],

@@ -90,7 +90,8 @@ def test_start_report_end_and_purge_as_a_teacher_runs_them(db_url, tmp_path, cap
 
 
 def test_start_prints_readable_lines_into_the_default_data_folder(tmp_path):
-    done = lessons("class", "start", "--title", "आज: टोकन", cwd=tmp_path, env={"LAB_DATA_DIR": str(tmp_path / "d")})
+    done = lessons("class", "start", "--title", "आज: टोकन", cwd=tmp_path,
+                   env={"LAB_DATA_DIR": str(tmp_path / "d")})
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("Class ") and "expires" in lines[0]
@@ -114,7 +115,8 @@ def test_start_prints_readable_lines_into_the_default_data_folder(tmp_path):
     (["class", "report", "ABCDEF", "--csv", "--json"], "not allowed"),
 ])
 def test_a_mistake_exits_2_with_one_line(capsys, tmp_path, args, needle):
-    done = in_process(capsys, *([*args, "--database", f"sqlite:///{tmp_path / 'c.sqlite3'}"] if len(args) > 2 else args))
+    database = ["--database", f"sqlite:///{tmp_path / 'c.sqlite3'}"] if len(args) > 2 else []
+    done = in_process(capsys, *args, *database)
     assert done.stdout == ""
     assert_one_line_error(done.returncode, done.stderr, needle)
 

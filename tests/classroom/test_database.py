@@ -40,7 +40,8 @@ def test_a_url_naming_no_database_the_lab_opens_is_a_clear_value_error(url):
 
 @pytest.mark.parametrize(("url", "shown"), [
     ("postgresql://ann:a@db.school/data?sslmode=require", "postgresql://ann:***@db.school/data?sslmode=require"),
-    ("postgresql://ann@/data?host=/run/pg&password=s3cr3t&port=5", "postgresql://ann@/data?host=/run/pg&password=***&port=5"),
+    ("postgresql://ann@/data?host=/run/pg&password=s3cr3t&port=5",
+     "postgresql://ann@/data?host=/run/pg&password=***&port=5"),
     ("postgresql:///data", "postgresql:///data"),
 ])
 def test_a_database_url_is_printed_without_its_password(url, shown):
@@ -227,8 +228,8 @@ def test_sqlite_keeps_its_wal_between_transactions(tmp_path):
 
 
 def test_the_polled_reads_use_indexes_not_scans(tmp_path, monkeypatch):
-    """What screens poll every second (version, current, tally, a learner's own vote) reads by index: SQLite's query plans hold no
-    full scan of a table (votes, learners and polls grow with the class)."""
+    """What screens poll every second (version, current, tally, a learner's own vote) reads by index: SQLite's
+    query plans hold no full scan of a table (votes, learners and polls grow with the class)."""
     with open_database(f"sqlite:///{tmp_path / 'c.sqlite3'}") as db:
         classes = Classes(db)
         started = classes.start("Week 3")
