@@ -52,10 +52,19 @@ class PostgresServer:
         data = self.root / "data"
         self._run("initdb", "-D", str(data), "--auth=trust", "--username=postgres", "--encoding=UTF8",
                   "--locale=C", "--no-sync")
+        self.data = data
+        self._pg_ctl("start")
+
+    def _pg_ctl(self, action: str, *more: str) -> None:
+        # fsync off and the like: a throwaway cluster need not survive a power cut (it does survive -m fast).
         options = (f"-p {self.port} -k {self.root} -c listen_addresses='' -c fsync=off "
                    "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        self._run("pg_ctl", "-D", str(data), "-l", str(self.root / "log"), "-w", "-t", "60", "-o", options, "start")
-        self.data = data
+        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-t", "60", "-o", options,
+                  *more, action)
+
+    def restart(self) -> None:
+        """Restart the server, as an administrator may while the lab runs: every connection is dropped."""
+        self._pg_ctl("restart", "-m", "fast")
 
     def _run(self, program: str, *args: str) -> None:
         prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []

@@ -305,3 +305,19 @@ def test_a_replica_killed_mid_round_loses_no_committed_vote_and_counts_none_twic
     with db.transaction(write=False) as tx:
         total, distinct = tx.one("SELECT COUNT(*), COUNT(DISTINCT vote_id) FROM votes")
     assert total == distinct == len({vote_id for _, vote_id in sent})
+
+
+def test_a_postgresql_restart_is_survived_without_an_error(postgres_server):
+    """The pool's connections all die with a restart; each is checked as it is handed out and replaced, so the
+    lab's next operations simply work (the votes before the restart are there)."""
+    with open_database(postgres_server.new_database()) as db:
+        classes = Classes(db)
+        started = classes.start("Through a restart")
+        asha = classes.join(started.code, "Asha", client="a")
+        poll = classes.pose(started.code, started.teacher_secret, {"id": "q", "prompt": "?", "kind": "number"})
+        assert classes.vote(started.code, asha.learner_id, poll.poll_id, 1, "3", vote_id=str(uuid.uuid4()))
+        postgres_server.restart()
+        for _ in range(3):  # more than one pooled connection may have to be replaced
+            assert classes.tally(started.code, poll.poll_id, 1).counts == {"3": 1}
+        assert classes.vote(started.code, asha.learner_id, poll.poll_id, 1, "4", vote_id=str(uuid.uuid4()))
+        assert classes.tally(started.code, poll.poll_id, 1).counts == {"4": 1}
