@@ -14,7 +14,7 @@ import unicodedata
 from typing import Any
 
 from ..judging import MAX_TEXT
-from ..progress import MAX_KEY
+from ..progress import MAX_ANSWERS, MAX_KEY
 from .errors import BadInput, ClassUnavailable
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -33,6 +33,14 @@ MAX_EXPIRES_DAYS = 365
 MAX_ROUNDS = 5
 MAX_ATTEMPTS = 100
 """The most answers a learner keeps for one question (the first counts; the rest are retries)."""
+MAX_QUESTIONS = MAX_ANSWERS
+"""The most questions a learner keeps answers to (as many as a progress file holds)."""
+MAX_LEARNERS = 1000
+"""The most learners in one class (the 400-learner plan fits 2.5 times)."""
+MAX_POLLS = 1000
+"""The most questions posed to one class."""
+MAX_VOTES = 20
+"""The most votes a learner sends in one round (changing their mind 19 times)."""
 _JOINERS = {"\u200c", "\u200d"}
 _ID = re.compile(r"[A-Za-z0-9_\-]{8,64}")
 

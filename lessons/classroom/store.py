@@ -121,6 +121,8 @@ class Classes:
         code = checks.class_code(code)
         with self.db.transaction() as tx:
             seq, _ = self._bump(tx, code, at)
+            if tx.one("SELECT COUNT(*) FROM learners WHERE code = ?", (code,))[0] >= checks.MAX_LEARNERS:
+                raise BadInput(f"This class is full: it has {checks.MAX_LEARNERS:,} learners.")
             learner_id = secrets.token_urlsafe(16)
             while True:
                 resume_code = checks.new_code(checks.RESUME_LENGTH)
@@ -155,6 +157,8 @@ class Classes:
             self._check_teacher(tx, code, secret)
             at = epoch(None)
             self._bump(tx, code, at)
+            if tx.one("SELECT COUNT(*) FROM polls WHERE code = ?", (code,))[0] >= checks.MAX_POLLS:
+                raise BadInput(f"A class is posed at most {checks.MAX_POLLS:,} questions.")
             tx.execute("INSERT INTO polls (poll_id, code, question_id, question, round, phase, posed_at) "
                        "VALUES (?, ?, ?, ?, 1, 'open', ?)", (poll_id, code, qid, data, at))
             tx.execute("UPDATE classes SET poll_id = ? WHERE code = ?", (poll_id, code))
@@ -212,8 +216,8 @@ class Classes:
     def vote(self, code: str, learner_id: str, poll_id: str, round: int, answer: str, *, vote_id: str) -> bool:
         """Record a learner's vote in the open ``round`` of the current poll. ``vote_id`` is made by the
         learner's screen (a uuid) and sent again with the same vote after a reconnect: a vote is stored once,
-        and True is returned only the first time. A learner may vote again in the round (a new ``vote_id``):
-        all are kept, the latest counts. VotingClosed if the round is not open."""
+        and True is returned only the first time. A learner may vote again in the round (a new ``vote_id``,
+        at most 20 votes a round): all are kept, the latest counts. VotingClosed if the round is not open."""
         vote_id = checks.token(vote_id, "vote id")
         learner_id = checks.token(learner_id, "learner id")
         code = checks.class_code(code)
@@ -229,6 +233,9 @@ class Classes:
             if row is None or poll_id != current_poll or row[1] != "open" or row[0] != round:
                 raise VotingClosed()
             kept = checks.answer(answer, json.loads(row[2]).get("choices"))
+            if tx.one("SELECT COUNT(*) FROM votes WHERE poll_id = ? AND round = ? AND learner_id = ?",
+                      (poll_id, round, learner_id))[0] >= checks.MAX_VOTES:
+                raise BadInput(f"You have voted {checks.MAX_VOTES} times in this round: your last vote counts.")
             return tx.execute("INSERT INTO votes (vote_id, poll_id, learner_id, round, answer, seq, voted_at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (vote_id) DO NOTHING",
                               (vote_id, poll_id, learner_id, round, kept, seq, at)) == 1
@@ -267,7 +274,7 @@ class Classes:
 
     def record_answer(self, code: str, learner_id: str, question_key: str, guess: str, right: bool) -> int:
         """Keep a learner's answer to one of the lab's questions; its attempt number (1: the first, the one
-        that counts; later ones are kept as retries, at most 100)."""
+        that counts; later ones are kept as retries, at most 100 a question, 10,000 questions)."""
         code = checks.class_code(code)
         learner_id = checks.token(learner_id, "learner id")
         key = checks.text(question_key, "question key", checks.MAX_KEY)
@@ -283,6 +290,9 @@ class Classes:
                                  "WHERE learner_id = ? AND question_key = ?", (learner_id, key))[0]
                 if attempt > checks.MAX_ATTEMPTS:
                     raise BadInput(f"At most {checks.MAX_ATTEMPTS} answers to one question are kept.")
+                if attempt == 1 and tx.one("SELECT COUNT(*) FROM answers WHERE learner_id = ? AND attempt = 1",
+                                           (learner_id,))[0] >= checks.MAX_QUESTIONS:
+                    raise BadInput(f"Answers to at most {checks.MAX_QUESTIONS:,} questions are kept.")
                 if tx.execute("INSERT INTO answers (learner_id, code, question_key, attempt, guess, is_right, "
                               "answered_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
                               "ON CONFLICT (learner_id, question_key, attempt) DO NOTHING",

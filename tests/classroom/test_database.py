@@ -119,19 +119,19 @@ def test_eight_threads_voting_at_once_store_every_vote_exactly_once(classes, db)
     started = classes.start("Busy class")
     code, secret = started.code, started.teacher_secret
     many = Classes(db, joins_per_minute=100)
-    learners = [many.join(code, f"L{i}", client="lab") for i in range(8)]
+    learners = [many.join(code, f"L{i}", client="lab") for i in range(40)]  # 5 a thread, 10 votes each
     poll = classes.pose(code, secret, {"id": "q", "prompt": "?", "kind": "choice", "choices": list("abcd"),
                                        "where": ""})
-    results: list[list[bool]] = [[] for _ in learners]
+    results: list[list[bool]] = [[] for _ in range(8)]
     errors: list[BaseException] = []
 
     def voter(index: int) -> None:
         try:
             for n in range(50):
-                vote_id = str(uuid.uuid4())
+                vote_id, k = str(uuid.uuid4()), index * 5 + n % 5
                 for _ in range(2):  # every vote sent twice, as after a reconnect
-                    results[index].append(classes.vote(code, learners[index].learner_id, poll.poll_id, 1,
-                                                       "abcd"[(index + n) % 4], vote_id=vote_id))
+                    results[index].append(classes.vote(code, learners[k].learner_id, poll.poll_id, 1,
+                                                       "abcd"[(k + n // 5) % 4], vote_id=vote_id))
         except BaseException as exc:  # noqa: BLE001 (reported below)
             errors.append(exc)
 
@@ -144,9 +144,9 @@ def test_eight_threads_voting_at_once_store_every_vote_exactly_once(classes, db)
     assert [r.count(True) for r in results] == [50] * 8 and [r.count(False) for r in results] == [50] * 8
     with db.transaction() as tx:
         assert tx.one("SELECT COUNT(*), COUNT(DISTINCT vote_id), COUNT(DISTINCT seq) FROM votes")[:3] == (400, 400, 400)
-    tally = classes.tally(code, poll.poll_id, 1)  # each learner's 50th vote: (index + 49) % 4
-    assert (tally.answered, tally.joined) == (8, 8)
-    assert tally.counts == {"a": 2, "b": 2, "c": 2, "d": 2}
+    tally = classes.tally(code, poll.poll_id, 1)  # learner k's last (10th) vote: "abcd"[(k + 9) % 4]
+    assert (tally.answered, tally.joined) == (40, 40)
+    assert tally.counts == {"a": 10, "b": 10, "c": 10, "d": 10}
 
 
 HOSTILE = [
@@ -279,8 +279,8 @@ def test_a_replica_killed_mid_round_loses_no_committed_vote_and_counts_none_twic
     Every vote it had committed is in the database; the learners' screens then send again every vote they
     had sent (the one in flight included): each vote is in the database exactly once."""
     started = classes.start("Killed replica")
-    learners = [Classes(db, joins_per_minute=100).join(started.code, f"L{i}", client="k").learner_id
-                for i in range(4)]
+    learners = [Classes(db, joins_per_minute=200).join(started.code, f"L{i}", client="k").learner_id
+                for i in range(100)]  # 20 votes a learner in a round at most: the 2,000th vote would be refused
     poll = classes.pose(started.code, started.teacher_secret, {"id": "q", "prompt": "?", "kind": "choice",
                                                                "choices": list("abcd")})
     attempted, committed = tmp_path / "attempted", tmp_path / "committed"

@@ -240,6 +240,35 @@ def test_votes_are_bounded_and_must_be_a_choice(room):
     assert classes.tally(code, typed.poll_id, 1).counts == {"x" * 200: 1}
 
 
+def test_a_class_its_polls_and_each_learners_votes_and_answers_are_bounded(room, monkeypatch):
+    """Bounds by design (small here, to test them quickly): a class's learners and polls, a learner's votes in
+    a round, answers to one question and questions answered. Beyond one, a BadInput says which."""
+    classes, code, secret, (asha, ravi, _) = room
+    for name, value in (("MAX_LEARNERS", 4), ("MAX_POLLS", 2), ("MAX_VOTES", 3), ("MAX_ATTEMPTS", 2),
+                        ("MAX_QUESTIONS", 2)):
+        monkeypatch.setattr(f"lessons.classroom.checks.{name}", value)
+    classes.join(code, "Fourth", client="4")
+    with pytest.raises(BadInput, match="full"):
+        classes.join(code, "Fifth", client="5")
+    classes.pose(code, secret, QUESTION)
+    poll = classes.pose(code, secret, QUESTION)
+    with pytest.raises(BadInput, match="at most 2 questions"):
+        classes.pose(code, secret, QUESTION)
+    for answer in ("c + h", "h + a", "a + i"):
+        assert classes.vote(code, asha.learner_id, poll.poll_id, 1, answer, vote_id=vid())
+    with pytest.raises(BadInput, match="your last vote counts"):
+        classes.vote(code, asha.learner_id, poll.poll_id, 1, "c + h", vote_id=vid())
+    assert classes.vote(code, ravi.learner_id, poll.poll_id, 1, "c + h", vote_id=vid())  # others still vote
+    assert classes.tally(code, poll.poll_id, 1).counts == {"a + i": 1, "c + h": 1}
+    assert [classes.record_answer(code, asha.learner_id, "q1", g, False) for g in ("1", "2")] == [1, 2]
+    with pytest.raises(BadInput, match="answers to one question"):
+        classes.record_answer(code, asha.learner_id, "q1", "3", True)
+    classes.record_answer(code, asha.learner_id, "q2", "1", True)
+    with pytest.raises(BadInput, match="at most 2 questions are kept"):
+        classes.record_answer(code, asha.learner_id, "q3", "1", True)
+    assert classes.record_answer(code, asha.learner_id, "q2", "2", True) == 2  # a retry of a kept one still is
+
+
 def test_a_learner_cannot_vote_in_another_class(classes):
     one, two = classes.start("One"), classes.start("Two")
     asha = classes.join(one.code, "Asha", client="a")
