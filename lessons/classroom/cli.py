@@ -60,7 +60,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     database.add_argument("--database", metavar="URL", default=None,
                           help="postgresql://... or sqlite:///FILE (default: $LAB_DATABASE_URL, "
                                "else $LAB_DATA_DIR/classes.sqlite3)")
-    group = sub.add_parser("class", help="start a class, report on it, end it, purge expired ones")
+    group = sub.add_parser("class", help="start a class, report on it, end it, purge expired ones",
+                           description="A teacher's classes, from the teacher's own machine: these commands read "
+                                       "the class database directly, so they need no teacher secret.")
     commands = group.add_subparsers(dest="class_command", required=True, parser_class=OneLineParser)
     start = commands.add_parser("start", parents=[database], help="start a class: its code and links")
     start.add_argument("--title", required=True, help="the class's title (at most 80 characters)")
