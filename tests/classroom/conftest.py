@@ -9,6 +9,7 @@ from __future__ import annotations
 import glob
 import itertools
 import os
+import shlex
 import shutil
 import socket
 import subprocess
@@ -67,9 +68,13 @@ class PostgresServer:
         self._pg_ctl("restart", "-m", "fast")
 
     def _run(self, program: str, *args: str) -> None:
-        prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []
-        result = subprocess.run([*prefix, str(self.bindir / program), *args], capture_output=True, text=True,
-                                timeout=120, check=False)
+        command = [str(self.bindir / program), *args]
+        if self.as_root:  # as the postgres user: runuser (util-linux), else su
+            runuser = shutil.which("runuser") or next((p for p in ("/usr/sbin/runuser", "/sbin/runuser")
+                                                       if Path(p).exists()), None)
+            command = ([runuser, "-u", "postgres", "--", *command] if runuser
+                       else ["su", "postgres", "-s", "/bin/sh", "-c", shlex.join(command)])
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
         if result.returncode != 0:
             raise RuntimeError(f"{program} failed: {result.stdout}\n{result.stderr}")
 
