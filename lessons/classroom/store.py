@@ -1,0 +1,393 @@
+"""Classes: a teacher starts one, learners join with its code, the teacher poses questions and the class
+votes; each learner's answers to the lab's questions are kept. Plain SQL on :mod:`.db` (SQLite or PostgreSQL).
+
+Every change to a class (a join, a vote, a teacher's step) first adds one to the class's ``version`` in the
+same transaction: a screen learns that something changed with one indexed read (:meth:`Classes.version`),
+and the class's row lock puts a class's writes in one order on PostgreSQL (SQLite has one writer at a time).
+A vote's ``seq`` is that version, so "the latest vote of a learner counts" needs no clock.
+
+Secrets: the teacher secret is kept as its SHA-256 (it is 256 random bits: no slow hash is needed) and
+compared in constant time. A learner id is random too (128 bits): holding it is being that learner.
+Nothing here reads a name back to anyone but the teacher (:meth:`Classes.dashboard`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from . import checks, report
+from .db import Database, Tx
+from .errors import BadInput, ClassUnavailable, NoPoll, NotTeacher, TooManyAttempts, UnknownLearner, VotingClosed
+from .models import Answer, ClassInfo, Learner, PollState, Started, Tally, epoch, from_epoch
+
+JOINS_PER_MINUTE = 10
+"""Tries to join or resume a class from one client in one minute (kept in the database: every replica's)."""
+_DUMMY_HASH = hashlib.sha256(b"no class has this secret").hexdigest()
+T = TypeVar("T")
+
+
+def _hash(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class Classes:
+    """The classes in one database (see the module's text). Every method is safe to call from many threads
+    and processes at once."""
+
+    def __init__(self, db: Database, *, joins_per_minute: int = JOINS_PER_MINUTE) -> None:
+        self.db = db
+        self.joins_per_minute = joins_per_minute
+
+    # -- a class -----------------------------------------------------------------------------------------------
+
+    def start(self, title: str, *, expires_days: int = 30, now: datetime | None = None) -> Started:
+        """Start a class called ``title`` (1 to 80 characters) that lasts ``expires_days`` days (1 to 365).
+        Starting a class also purges the expired ones (:meth:`purge`), so names go when they should even
+        where nobody runs ``class purge``."""
+        title = checks.title(title)
+        days = checks.expires_days(expires_days)
+        at = epoch(now)
+        self.purge(from_epoch(at))
+        expires = at + int(timedelta(days=days).total_seconds())
+        secret = secrets.token_urlsafe(32)
+        with self.db.transaction() as tx:
+            while True:  # 31**6 codes: a clash is rare, and then another code is drawn
+                code = checks.new_code()
+                if tx.execute("INSERT INTO classes (code, title, secret_hash, created_at, expires_at) "
+                              "VALUES (?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING",
+                              (code, title, _hash(secret), at, expires)) == 1:
+                    break
+        return Started(code, secret, from_epoch(expires))
+
+    def info(self, code: str, *, now: datetime | None = None) -> ClassInfo:
+        """An open class's title, expiry and how many learners joined; ClassUnavailable for a wrong, closed or
+        expired code alike. Not rate limited: use it for a class the session has joined (or teaches); a code a
+        person typed goes to :meth:`join`, which is."""
+        code = checks.class_code(code)
+        with self.db.transaction(write=False) as tx:
+            row = tx.one("SELECT title, expires_at, (SELECT COUNT(*) FROM learners l WHERE l.code = c.code) "
+                         "FROM classes c WHERE code = ? AND closed_at IS NULL AND expires_at > ?", (code, epoch(now)))
+        if row is None:
+            raise ClassUnavailable()
+        return ClassInfo(code, row[0], from_epoch(row[1]), row[2])
+
+    def is_teacher(self, code: str, secret: str) -> bool:
+        """Whether ``secret`` is the teacher secret of the class ``code`` (compared in constant time)."""
+        try:
+            with self.db.transaction(write=False) as tx:
+                self._check_teacher(tx, checks.class_code(code), secret)
+        except (NotTeacher, ClassUnavailable):
+            return False
+        return True
+
+    def end(self, code: str, secret: str | None = None, *, now: datetime | None = None) -> bool:
+        """Close the class: no more joins, votes or answers; its answers stay for the report until it expires
+        (then :meth:`purge` deletes them). ``secret=None`` is for the command line on the teacher's own
+        machine, which reads the database directly; a page always passes the secret. True if it was open."""
+        code = checks.class_code(code)
+        with self.db.transaction() as tx:
+            if secret is not None:
+                self._check_teacher(tx, code, secret)
+            elif tx.one("SELECT 1 FROM classes WHERE code = ?", (code,)) is None:
+                raise ClassUnavailable()
+            return tx.execute("UPDATE classes SET closed_at = ?, poll_id = NULL, version = version + 1 "
+                              "WHERE code = ? AND closed_at IS NULL", (epoch(now), code)) == 1
+
+    def purge(self, now: datetime | None = None) -> int:
+        """Delete every expired class with its learners (their names), polls, votes and answers; the number
+        of classes deleted. Also forgets join attempts older than a minute."""
+        at = epoch(now)
+        with self.db.transaction() as tx:
+            deleted = tx.execute("DELETE FROM classes WHERE expires_at <= ?", (at,))
+            tx.execute("DELETE FROM join_attempts WHERE minute < ?", (at // 60 - 1,))
+        return deleted
+
+    # -- learners ----------------------------------------------------------------------------------------------
+
+    def join(self, code: str, name: str, *, client: str = "", now: datetime | None = None) -> Learner:
+        """Join the open class ``code`` as ``name`` (1 to 40 characters). A wrong, closed or expired code all
+        raise the same ClassUnavailable; more than :data:`JOINS_PER_MINUTE` tries a minute from ``client``
+        (a key the page has for the device, e.g. its address; every caller passing "" shares one count)
+        raise TooManyAttempts."""
+        name = checks.name(name)
+        at = epoch(now)
+        self._count_try(client, at)
+        code = checks.class_code(code)
+        with self.db.transaction() as tx:
+            seq, _ = self._bump(tx, code, at)
+            if tx.one("SELECT COUNT(*) FROM learners WHERE code = ?", (code,))[0] >= checks.MAX_LEARNERS:
+                raise BadInput(f"This class is full: it has {checks.MAX_LEARNERS:,} learners.")
+            learner_id = secrets.token_urlsafe(16)
+            while True:
+                resume_code = checks.new_code(checks.RESUME_LENGTH)
+                if tx.execute("INSERT INTO learners (learner_id, code, name, resume_code, seq, joined_at) "
+                              "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code, resume_code) DO NOTHING",
+                              (learner_id, code, name, resume_code, seq, at)) == 1:
+                    return Learner(learner_id, code, name, resume_code)
+
+    def resume(self, code: str, resume_code: str, *, client: str = "", now: datetime | None = None) -> Learner:
+        """The learner of the open class ``code`` with ``resume_code`` (rate limited like :meth:`join`)."""
+        at = epoch(now)
+        self._count_try(client, at)
+        code = checks.class_code(code)
+        resume = checks.normal_code(resume_code, checks.RESUME_LENGTH)
+        with self.db.transaction(write=False) as tx:
+            self._open(tx, code, at)
+            row = tx.one("SELECT learner_id, name FROM learners WHERE code = ? AND resume_code = ?",
+                         (code, resume)) if resume else None
+        if row is None:
+            raise UnknownLearner()
+        return Learner(row[0], code, row[1], resume)
+
+    # -- polls -------------------------------------------------------------------------------------------------
+
+    def pose(self, code: str, secret: str, question: dict) -> PollState:
+        """Pose ``question`` to the class (see :func:`.checks.question`): it becomes the class's one current
+        poll, round 1, open for votes."""
+        qid, data = checks.question(question)
+        code = checks.class_code(code)
+        poll_id = secrets.token_urlsafe(12)
+        with self.db.transaction() as tx:
+            self._check_teacher(tx, code, secret)
+            at = epoch(None)
+            self._bump(tx, code, at)
+            if tx.one("SELECT COUNT(*) FROM polls WHERE code = ?", (code,))[0] >= checks.MAX_POLLS:
+                raise BadInput(f"A class is posed at most {checks.MAX_POLLS:,} questions.")
+            tx.execute("INSERT INTO polls (poll_id, code, question_id, question, round, phase, posed_at) "
+                       "VALUES (?, ?, ?, ?, 1, 'open', ?)", (poll_id, code, qid, data, at))
+            tx.execute("UPDATE classes SET poll_id = ? WHERE code = ?", (poll_id, code))
+            return self._state(tx, code)
+
+    def show(self, code: str, secret: str) -> PollState:
+        """Close the current round to votes and show its answers (again: nothing changes)."""
+        return self._step(code, secret, lambda tx, poll: tx.execute(
+            "UPDATE polls SET phase = 'shown' WHERE poll_id = ? AND phase = 'open'", (poll.poll_id,)))
+
+    def vote_again(self, code: str, secret: str) -> PollState:
+        """Keep this round's votes and open the next round (at most 5) of the same question."""
+        def step(tx: Tx, poll: PollState) -> None:
+            if poll.phase == "revealed":
+                raise BadInput("The answer is already revealed.")
+            if poll.round >= checks.MAX_ROUNDS:
+                raise BadInput(f"A question has at most {checks.MAX_ROUNDS} rounds.")
+            tx.execute("UPDATE polls SET round = round + 1, phase = 'open' WHERE poll_id = ?", (poll.poll_id,))
+        return self._step(code, secret, step)
+
+    def reveal(self, code: str, secret: str, truth: str, explanation: str = "") -> PollState:
+        """Reveal the lab's answer (``truth``, with an optional ``explanation``) on every screen; voting ends."""
+        truth = checks.text(truth, "truth", checks.MAX_TRUTH)
+        explanation = checks.text(explanation, "explanation", checks.MAX_TRUTH, empty=True)
+        return self._step(code, secret, lambda tx, poll: tx.execute(
+            "UPDATE polls SET phase = 'revealed', truth = ?, explanation = ? WHERE poll_id = ?",
+            (truth, explanation, poll.poll_id)))
+
+    def close_poll(self, code: str, secret: str) -> None:
+        """Take the current question off every screen (its votes stay for the report)."""
+        code = checks.class_code(code)
+        with self.db.transaction() as tx:
+            self._check_teacher(tx, code, secret)
+            self._bump(tx, code, epoch(None))
+            tx.execute("UPDATE classes SET poll_id = NULL WHERE code = ?", (code,))
+
+    def current(self, code: str) -> PollState | None:
+        """The class's current poll (None if no question is posed); ClassUnavailable if the class is not open."""
+        code = checks.class_code(code)
+        with self.db.transaction(write=False) as tx:
+            self._open(tx, code, epoch(None))
+            return self._state(tx, code)
+
+    def version(self, code: str) -> int:
+        """The class's version: it changes with every join, vote, teacher's step and the class's end (not with
+        :meth:`record_answer`), so a screen reruns only when it changed. One read by primary key;
+        ClassUnavailable if no class has the code."""
+        code = checks.class_code(code)
+        with self.db.transaction(write=False) as tx:
+            row = tx.one("SELECT version FROM classes WHERE code = ?", (code,))
+        if row is None:
+            raise ClassUnavailable()
+        return row[0]
+
+    def vote(self, code: str, learner_id: str, poll_id: str, round: int, answer: str, *, vote_id: str) -> bool:
+        """Record a learner's vote in the open ``round`` of the current poll. ``vote_id`` is made by the
+        learner's screen (a uuid) and sent again with the same vote after a reconnect: a vote is stored once,
+        and True is returned only the first time. A learner may vote again in the round (a new ``vote_id``,
+        at most 20 votes a round): all are kept, the latest counts. VotingClosed if the round is not open."""
+        vote_id = checks.token(vote_id, "vote id")
+        learner_id = checks.token(learner_id, "learner id")
+        code = checks.class_code(code)
+        if checks.poll_ref(poll_id, round) is None:
+            raise VotingClosed()
+        with self.db.transaction() as tx:
+            if tx.one("SELECT 1 FROM votes WHERE vote_id = ?", (vote_id,)) is not None:
+                return False  # sent before (a reconnect, a replica's restart): already counted
+            at = epoch(None)
+            seq, current_poll = self._bump(tx, code, at)
+            self._learner(tx, code, learner_id)
+            row = tx.one("SELECT round, phase, question FROM polls WHERE poll_id = ? AND code = ?", (poll_id, code))
+            if row is None or poll_id != current_poll or row[1] != "open" or row[0] != round:
+                raise VotingClosed()
+            kept = checks.answer(answer, json.loads(row[2]).get("choices"))
+            if tx.one("SELECT COUNT(*) FROM votes WHERE poll_id = ? AND round = ? AND learner_id = ?",
+                      (poll_id, round, learner_id))[0] >= checks.MAX_VOTES:
+                raise BadInput(f"You have voted {checks.MAX_VOTES} times in this round: your last vote counts.")
+            return tx.execute("INSERT INTO votes (vote_id, poll_id, learner_id, round, answer, seq, voted_at) "
+                              "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (vote_id) DO NOTHING",
+                              (vote_id, poll_id, learner_id, round, kept, seq, at)) == 1
+
+    def my_vote(self, code: str, learner_id: str, poll_id: str, round: int) -> str | None:
+        """The learner's own latest vote in the round (None if they have not voted): their screen shows it
+        again after a reload or on another device. Nobody else's vote is ever read back."""
+        code = checks.class_code(code)
+        learner_id = checks.token(learner_id, "learner id")
+        if checks.poll_ref(poll_id, round) is None:
+            raise NoPoll()
+        with self.db.transaction(write=False) as tx:
+            self._learner(tx, code, learner_id)
+            row = tx.one("SELECT answer FROM votes WHERE poll_id = ? AND round = ? AND learner_id = ? "
+                         "ORDER BY seq DESC LIMIT 1", (poll_id, round, learner_id))
+        return row[0] if row else None
+
+    def tally(self, code: str, poll_id: str, round: int) -> Tally:
+        """How the class voted in ``round`` of the poll (no names)."""
+        code = checks.class_code(code)
+        with self.db.transaction(write=False) as tx:
+            return report.tally(tx, code, poll_id, round)
+
+    def tallies(self, code: str, poll_id: str) -> list[Tally]:
+        """Every round's tally of the poll, round 1 first: the shift between rounds."""
+        code = checks.class_code(code)
+        if checks.poll_ref(poll_id) is None:
+            raise NoPoll()
+        with self.db.transaction(write=False) as tx:
+            row = tx.one("SELECT round FROM polls WHERE poll_id = ? AND code = ?", (poll_id, code))
+            if row is None:
+                raise NoPoll()
+            return [report.tally(tx, code, poll_id, r) for r in range(1, row[0] + 1)]
+
+    # -- a learner's answers -----------------------------------------------------------------------------------
+
+    def record_answer(self, code: str, learner_id: str, question_key: str, guess: str, right: bool) -> int:
+        """Keep a learner's answer to one of the lab's questions; its attempt number (1: the first, the one
+        that counts; later ones are kept as retries, at most 100 a question, 10,000 questions)."""
+        code = checks.class_code(code)
+        learner_id = checks.token(learner_id, "learner id")
+        key = checks.text(question_key, "question key", checks.MAX_KEY)
+        guess = checks.text(guess, "answer", checks.MAX_TRUTH)
+        if not isinstance(right, bool):
+            raise BadInput("Whether an answer is right is True or False.")
+        with self.db.transaction() as tx:
+            at = epoch(None)
+            self._open(tx, code, at)
+            self._learner(tx, code, learner_id)
+            while True:  # the same learner on two devices at once: the second takes the next attempt
+                attempt = tx.one("SELECT COALESCE(MAX(attempt), 0) + 1 FROM answers "
+                                 "WHERE learner_id = ? AND question_key = ?", (learner_id, key))[0]
+                if attempt > checks.MAX_ATTEMPTS:
+                    raise BadInput(f"At most {checks.MAX_ATTEMPTS} answers to one question are kept.")
+                if attempt == 1 and tx.one("SELECT COUNT(*) FROM answers WHERE learner_id = ? AND attempt = 1",
+                                           (learner_id,))[0] >= checks.MAX_QUESTIONS:
+                    raise BadInput(f"Answers to at most {checks.MAX_QUESTIONS:,} questions are kept.")
+                if tx.execute("INSERT INTO answers (learner_id, code, question_key, attempt, guess, is_right, "
+                              "answered_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+                              "ON CONFLICT (learner_id, question_key, attempt) DO NOTHING",
+                              (learner_id, code, key, attempt, guess, int(right), at)) == 1:
+                    return attempt
+
+    def answers(self, code: str, learner_id: str) -> list[Answer]:
+        """A learner's answers, to restore them on another device: by question, first attempt first."""
+        code = checks.class_code(code)
+        learner_id = checks.token(learner_id, "learner id")
+        with self.db.transaction(write=False) as tx:
+            self._open(tx, code, epoch(None))
+            self._learner(tx, code, learner_id)
+            rows = tx.rows("SELECT question_key, guess, is_right, attempt, answered_at FROM answers "
+                           "WHERE learner_id = ?", (learner_id,))
+        return [Answer(k, g, bool(r), a, from_epoch(t)) for k, g, r, a, t in sorted(rows, key=lambda r: (r[0], r[3]))]
+
+    # -- the teacher's views ---------------------------------------------------------------------------------
+
+    def dashboard(self, code: str, secret: str) -> report.Dashboard:
+        """The teacher's dashboard (names included: the teacher link only, never the projector)."""
+        return self._read(code, report.build, secret if secret is not None else "")
+
+    def report(self, code: str) -> report.Dashboard:
+        """The same dashboard without the secret: for the command line on the teacher's own machine, which
+        reads the database directly. A page always uses :meth:`dashboard`."""
+        return self._read(code, report.build, None)
+
+    def report_rows(self, code: str, secret: str) -> list[list[Any]]:
+        """The gradebook's rows (see :func:`.report.gradebook_rows`; :func:`.report.csv_text` writes them)."""
+        return report.gradebook_rows(self.dashboard(code, secret))
+
+    # -- inside ------------------------------------------------------------------------------------------------
+
+    def _read(self, code: str, reader: Callable[[Tx, str], T], secret: str | None) -> T:
+        """Run ``reader(tx, code)`` on an existing class (open, closed or expired but not yet purged), after
+        checking the teacher ``secret`` unless it is None (the command line). For the reports."""
+        code = checks.class_code(code)
+        with self.db.transaction(write=False) as tx:
+            if secret is not None:
+                self._check_teacher(tx, code, secret)
+            elif tx.one("SELECT 1 FROM classes WHERE code = ?", (code,)) is None:
+                raise ClassUnavailable()
+            return reader(tx, code)
+
+    def _check_teacher(self, tx: Tx, code: str, secret: Any) -> None:
+        row = tx.one("SELECT secret_hash FROM classes WHERE code = ?", (code,))
+        given = _hash(secret) if isinstance(secret, str) and len(secret) <= 200 else ""
+        if not hmac.compare_digest(given, row[0] if row else _DUMMY_HASH) or row is None:
+            raise NotTeacher()
+
+    def _bump(self, tx: Tx, code: str, at: int) -> tuple[int, str | None]:
+        """Add one to the open class's version (taking its row lock); (the new version, its current poll)."""
+        row = tx.one("UPDATE classes SET version = version + 1 WHERE code = ? AND closed_at IS NULL "
+                     "AND expires_at > ? RETURNING version, poll_id", (code, at))
+        if row is None:
+            raise ClassUnavailable()
+        return row[0], row[1]
+
+    def _open(self, tx: Tx, code: str, at: int) -> None:
+        if tx.one("SELECT 1 FROM classes WHERE code = ? AND closed_at IS NULL AND expires_at > ?",
+                  (code, at)) is None:
+            raise ClassUnavailable()
+
+    def _learner(self, tx: Tx, code: str, learner_id: str) -> None:
+        if tx.one("SELECT 1 FROM learners WHERE learner_id = ? AND code = ?", (learner_id, code)) is None:
+            raise UnknownLearner("You are not a learner in this class: join it again.")
+
+    def _count_try(self, client: Any, at: int) -> None:
+        """Count a try to join from ``client`` in this minute (committed even if the join then fails)."""
+        key = hashlib.sha256(str(client).encode("utf-8", "surrogatepass")).hexdigest()[:32]  # no address kept
+        with self.db.transaction() as tx:
+            tries = tx.one("INSERT INTO join_attempts (client, minute, attempts) VALUES (?, ?, 1) "
+                           "ON CONFLICT (client, minute) DO UPDATE SET attempts = join_attempts.attempts + 1 "
+                           "RETURNING attempts", (key, at // 60))[0]
+        if tries > self.joins_per_minute:
+            raise TooManyAttempts()
+
+    def _state(self, tx: Tx, code: str) -> PollState | None:
+        row = tx.one("SELECT c.version, p.poll_id, p.question, p.round, p.phase, p.truth, p.explanation "
+                     "FROM classes c JOIN polls p ON p.poll_id = c.poll_id WHERE c.code = ?", (code,))
+        if row is None:
+            return None
+        version, poll_id, question, rnd, phase, truth, explanation = row
+        shown = phase == "revealed"
+        return PollState(poll_id, json.loads(question), rnd, phase, truth if shown else None,
+                         explanation if shown else "", version)
+
+    def _step(self, code: str, secret: str, change: Callable[[Tx, PollState], Any]) -> PollState:
+        code = checks.class_code(code)
+        with self.db.transaction() as tx:
+            self._check_teacher(tx, code, secret)
+            self._bump(tx, code, epoch(None))
+            poll = self._state(tx, code)
+            if poll is None:
+                raise NoPoll()
+            change(tx, poll)
+            return self._state(tx, code)
