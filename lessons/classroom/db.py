@@ -20,6 +20,7 @@ several processes may open the same database at the same moment.
 from __future__ import annotations
 
 import os
+import random
 import re
 import sqlite3
 import time
@@ -35,6 +36,7 @@ from .errors import DatabaseUnavailable
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_S = 5.0
 """How long a SQLite writer waits for another's write to finish before it gives up."""
+WAL_TRIES = 100
 DEFAULT_POOL = 10
 CONNECT_TIMEOUT_S = 5
 PG_LOCK_KEY = 7_170_017
@@ -110,10 +112,22 @@ class SQLiteDatabase(Database):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._anchor = self._connect()
-            self._anchor.execute("PRAGMA journal_mode=WAL")
+            self._wal()
             self._anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchall()
         except (OSError, sqlite3.Error) as exc:  # a data folder that is a file, a file that is no database...
             raise DatabaseUnavailable(f"Cannot open the SQLite database {path}: {_one_line(exc)}") from None
+
+    def _wal(self) -> None:
+        """Put the file in WAL mode. Two processes creating the file at once may both ask: SQLite then answers
+        one "busy" at once, without waiting (waiting could deadlock), so that one asks again a little later."""
+        for attempt in range(WAL_TRIES):
+            try:
+                self._anchor.execute("PRAGMA journal_mode=WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if not _unavailable(exc) or attempt == WAL_TRIES - 1:
+                    raise
+                time.sleep(0.01 + 0.04 * random.random())
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
@@ -128,19 +142,19 @@ class SQLiteDatabase(Database):
         """A transaction on its own connection: a writer takes the write lock at once (``BEGIN IMMEDIATE``)."""
         try:
             conn = self._connect()
-            conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        except sqlite3.OperationalError as exc:  # locked past the busy timeout, or the file cannot be opened
+        except sqlite3.Error as exc:
             raise DatabaseUnavailable() from exc
         with closing(conn):
             try:
+                conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
                 yield Tx(conn.cursor(), translate=False)
-            except sqlite3.OperationalError as exc:
-                conn.rollback()
-                raise DatabaseUnavailable() from exc
-            except BaseException:
-                conn.rollback()
+                conn.commit()
+            except BaseException as exc:
+                if conn.in_transaction:
+                    conn.rollback()
+                if isinstance(exc, sqlite3.OperationalError) and _unavailable(exc):
+                    raise DatabaseUnavailable() from exc
                 raise
-            conn.commit()
 
     def close(self) -> None:
         """Close the connection that keeps the WAL open (each transaction closed its own)."""
@@ -187,6 +201,16 @@ class PostgresDatabase(Database):
     def close(self) -> None:
         """Close the pool's connections."""
         self._pool.close()
+
+
+_UNAVAILABLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_CANTOPEN", "SQLITE_READONLY",
+                "SQLITE_PROTOCOL")
+
+
+def _unavailable(exc: sqlite3.Error) -> bool:
+    """Whether a SQLite error is the database's state (locked past the timeout, a full disk...), not a mistake
+    in a statement (which stays the error it is)."""
+    return (getattr(exc, "sqlite_errorname", "") or "").startswith(_UNAVAILABLE)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -4,6 +4,7 @@ many threads voting at once, and SQL injection in every field stored as plain te
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -321,3 +322,14 @@ def test_a_postgresql_restart_is_survived_without_an_error(postgres_server):
             assert classes.tally(started.code, poll.poll_id, 1).counts == {"3": 1}
         assert classes.vote(started.code, asha.learner_id, poll.poll_id, 1, "4", vote_id=str(uuid.uuid4()))
         assert classes.tally(started.code, poll.poll_id, 1).counts == {"4": 1}
+
+
+def test_a_mistake_in_a_statement_stays_itself_not_busy(tmp_path):
+    """Only the database's state (locked, full, unreadable) becomes DatabaseUnavailable; a wrong statement is a
+    bug to see, not "try again in a moment"; either way nothing of the transaction is kept."""
+    with open_database(f"sqlite:///{tmp_path / 'c.sqlite3'}") as db:
+        with pytest.raises(sqlite3.OperationalError, match="no such table"), db.transaction() as tx:
+            tx.execute("INSERT INTO join_attempts (client, minute, attempts) VALUES ('x', 1, 1)")
+            tx.execute("SELECT * FROM no_such_table")
+        with db.transaction(write=False) as tx:
+            assert tx.one("SELECT COUNT(*) FROM join_attempts")[0] == 0
