@@ -27,7 +27,7 @@ from .errors import BadInput, ClassUnavailable, NoPoll, NotTeacher, TooManyAttem
 from .models import Answer, ClassInfo, Learner, PollState, Started, Tally, epoch, from_epoch
 
 JOINS_PER_MINUTE = 10
-"""Tries to join or resume a class from one client in one minute (kept in the database: every replica's)."""
+"""Wrong codes (or resume codes) one client may try in one minute (kept in the database: every replica's)."""
 _DUMMY_HASH = hashlib.sha256(b"no class has this secret").hexdigest()
 T = TypeVar("T")
 
@@ -112,13 +112,20 @@ class Classes:
 
     def join(self, code: str, name: str, *, client: str = "", now: datetime | None = None) -> Learner:
         """Join the open class ``code`` as ``name`` (1 to 40 characters). A wrong, closed or expired code all
-        raise the same ClassUnavailable; more than :data:`JOINS_PER_MINUTE` tries a minute from ``client``
-        (a key the page has for the device, e.g. its address; every caller passing "" shares one count)
-        raise TooManyAttempts."""
+        raise the same ClassUnavailable. Only such misses count against ``client`` (a key the page has for the
+        device, e.g. its address; every caller passing "" shares one count): after :data:`JOINS_PER_MINUTE`
+        misses in a minute, every try from it raises TooManyAttempts until the minute is over. A whole class
+        behind one school address joins at once: right codes never count."""
         name = checks.name(name)
         at = epoch(now)
-        self._count_try(client, at)
-        code = checks.class_code(code)
+        self._check_tries(client, at)
+        try:
+            return self._join(checks.class_code(code), name, at)
+        except ClassUnavailable:
+            self._count_miss(client, at)
+            raise
+
+    def _join(self, code: str, name: str, at: int) -> Learner:
         with self.db.transaction() as tx:
             seq, _ = self._bump(tx, code, at)
             if tx.one("SELECT COUNT(*) FROM learners WHERE code = ?", (code,))[0] >= checks.MAX_LEARNERS:
@@ -134,15 +141,19 @@ class Classes:
     def resume(self, code: str, resume_code: str, *, client: str = "", now: datetime | None = None) -> Learner:
         """The learner of the open class ``code`` with ``resume_code`` (rate limited like :meth:`join`)."""
         at = epoch(now)
-        self._count_try(client, at)
-        code = checks.class_code(code)
-        resume = checks.normal_code(resume_code, checks.RESUME_LENGTH)
-        with self.db.transaction(write=False) as tx:
-            self._open(tx, code, at)
-            row = tx.one("SELECT learner_id, name FROM learners WHERE code = ? AND resume_code = ?",
-                         (code, resume)) if resume else None
-        if row is None:
-            raise UnknownLearner()
+        self._check_tries(client, at)
+        try:
+            code = checks.class_code(code)
+            resume = checks.normal_code(resume_code, checks.RESUME_LENGTH)
+            with self.db.transaction(write=False) as tx:
+                self._open(tx, code, at)
+                row = tx.one("SELECT learner_id, name FROM learners WHERE code = ? AND resume_code = ?",
+                             (code, resume)) if resume else None
+            if row is None:
+                raise UnknownLearner()
+        except (ClassUnavailable, UnknownLearner):
+            self._count_miss(client, at)
+            raise
         return Learner(row[0], code, row[1], resume)
 
     # -- polls -------------------------------------------------------------------------------------------------
@@ -361,15 +372,24 @@ class Classes:
         if tx.one("SELECT 1 FROM learners WHERE learner_id = ? AND code = ?", (learner_id, code)) is None:
             raise UnknownLearner("You are not a learner in this class: join it again.")
 
-    def _count_try(self, client: Any, at: int) -> None:
-        """Count a try to join from ``client`` in this minute (committed even if the join then fails)."""
-        key = hashlib.sha256(str(client).encode("utf-8", "surrogatepass")).hexdigest()[:32]  # no address kept
-        with self.db.transaction() as tx:
-            tries = tx.one("INSERT INTO join_attempts (client, minute, attempts) VALUES (?, ?, 1) "
-                           "ON CONFLICT (client, minute) DO UPDATE SET attempts = join_attempts.attempts + 1 "
-                           "RETURNING attempts", (key, at // 60))[0]
-        if tries > self.joins_per_minute:
+    @staticmethod
+    def _client_key(client: Any) -> str:
+        return hashlib.sha256(str(client).encode("utf-8", "surrogatepass")).hexdigest()[:32]  # no address kept
+
+    def _check_tries(self, client: Any, at: int) -> None:
+        """TooManyAttempts when ``client`` has missed :data:`JOINS_PER_MINUTE` times in this minute."""
+        with self.db.transaction(write=False) as tx:
+            row = tx.one("SELECT attempts FROM join_attempts WHERE client = ? AND minute = ?",
+                         (self._client_key(client), at // 60))
+        if row is not None and row[0] >= self.joins_per_minute:
             raise TooManyAttempts()
+
+    def _count_miss(self, client: Any, at: int) -> None:
+        """Count a wrong, closed or expired code (or resume code) tried from ``client`` in this minute."""
+        with self.db.transaction() as tx:
+            tx.execute("INSERT INTO join_attempts (client, minute, attempts) VALUES (?, ?, 1) "
+                       "ON CONFLICT (client, minute) DO UPDATE SET attempts = join_attempts.attempts + 1",
+                       (self._client_key(client), at // 60))
 
     def _state(self, tx: Tx, code: str) -> PollState | None:
         row = tx.one("SELECT c.version, p.poll_id, p.question, p.round, p.phase, p.truth, p.explanation "

@@ -88,6 +88,13 @@ def test_a_wrong_a_closed_and_an_expired_code_get_the_same_answer(classes):
     assert seen == {(ClassUnavailable, "No open class has that code.")}
 
 
+def test_a_whole_class_behind_one_school_address_joins_at_once(classes):
+    """Only wrong codes count against a client: 60 learners joining from one address in one minute all get in."""
+    code = classes.start("One NAT").code
+    names = [classes.join(code, f"L{i}", client="203.0.113.9", now=T0).name for i in range(60)]
+    assert names == [f"L{i}" for i in range(60)]
+
+
 def test_joining_is_rate_limited_per_client_across_replicas(db_url):
     first, second = open_database(db_url), open_database(db_url)  # two replicas, one database
     try:
