@@ -34,7 +34,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import state, viewport
+from ui import poll, state, viewport
 
 APP_NAME = "Tokenization Lab"
 APP_ICON = ":material/token:"
@@ -110,6 +110,9 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/12_Lessons.py", "Lessons", ":material/menu_book:", "Lessons",
               "Nine short lessons with exercises: predict first, then the lab computes the truth and keeps your "
               "score."),
+    PageEntry("pages/13_Class.py", "Class", ":material/groups:", "Lessons",
+              "Predict together: a teacher starts a class, learners join with its code, the class answers the "
+              "same question on their own screens, and the lab reveals the truth."),
 )
 
 
@@ -443,4 +446,5 @@ def page_setup(title: str, *, heading: bool = True) -> None:
         st.html(_CLASSROOM_CSS)
     if heading:
         st.title(title)
+    poll.bar()  # in a class: the live class bar (the posed question, the votes); nothing otherwise
     st.html(f'<a class="tl-anchor" name="{SKIP_TARGET}"></a>')  # where the skip link lands with no steps

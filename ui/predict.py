@@ -28,6 +28,7 @@ from typing import Any
 import streamlit as st
 
 from lessons.judging import Question, decimal_places, fits, judge, parse_split
+from ui import classroom
 from ui.display import answer_text, callout_html, md_escape, quantity
 
 STORE = "lab.predictions"
@@ -63,6 +64,7 @@ def record(q: Question, guess: Any) -> Verdict:
         store[q.key] = _entry(q, guess, right)
     st.session_state[_last_key(q)] = (guess, right, first, detail, matches)
     st.session_state.pop(f"predict._retry.{q.key}", None)
+    classroom.remember_answer(q, guess, right)  # a learner in a class: kept on the server too
     return Verdict(guess, right, first, detail, matches)
 
 
@@ -172,12 +174,14 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
         st.button(button, key=f"predict.{q.key}.check", type="primary", on_click=_check, args=(q,))
         if st.session_state.pop(f"predict._empty.{q.key}", False):
             st.warning("Make a prediction first, then press **Check**.")
+        classroom.pose_button(q)  # the teacher of a class: every learner answers it on their own screen
         return None
     guess, right, counted, detail, matches = last
     verdict = Verdict(guess, right, counted, detail, matches)
     draw_verdict(q, verdict)
     st.button("Try again", key=f"predict.{q.key}.retry", on_click=_retry, args=(q,), type="tertiary",
               help="Answer again. Your first answer is the one that counts in the score.")
+    classroom.pose_button(q)
     return verdict
 
 

@@ -1,0 +1,214 @@
+"""This browser in a class: as a learner who joined it, or as its teacher. The kit's one door to the class store.
+
+A class lives in the database (:mod:`lessons.classroom`: SQLite by default, PostgreSQL for several machines);
+what a browser session keeps is only who it is there:
+
+- a learner: the class code, their learner id (their key: never shown), their name and resume code;
+- the teacher: the class code and the teacher's secret, taken from the teacher link once and then kept in the
+  session only (the Class page drops it from the address bar, so the projector never shows it).
+
+The predict widget (:mod:`ui.predict`) asks :func:`remember_answer` to keep a learner's answers on the server
+and draws :func:`pose_button` for the teacher; the live bar (:mod:`ui.poll`) and the Class page
+(:mod:`views.classroom`) use the rest. Without a class nothing here draws anything or touches a database.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from lessons.classroom import ClassError, Classes, Learner, PollState, open_database
+from lessons.classroom.db import database_url
+from lessons.judging import Question
+from ui.display import answer_text
+from ui.state import Key
+
+PAGE = "class"
+MEMBER = Key(PAGE, "member")
+"""The session's :class:`Member` when this browser joined a class as a learner."""
+TEACHER = Key(PAGE, "teacher")
+"""The session's :class:`Teaching` when this browser holds a class's teacher secret."""
+POSED = Key(PAGE, "posed")
+"""The teacher's session: poll id -> the Question posed (the lab's answer, kept here until Reveal)."""
+
+
+@dataclass(frozen=True)
+class Member:
+    code: str
+    learner_id: str
+    name: str
+    resume_code: str
+
+
+@dataclass(frozen=True)
+class Teaching:
+    code: str
+    secret: str
+
+
+@st.cache_resource(show_spinner=False)
+def _classes(url: str) -> Classes:
+    """One store per database URL and process (SQLite: one connection; PostgreSQL: one pool)."""
+    return Classes(open_database(url))
+
+
+def store() -> Classes:
+    """The class store of this server (``LAB_DATABASE_URL``, else ``LAB_DATA_DIR``/classes.sqlite3)."""
+    return _classes(database_url())
+
+
+def client() -> str:
+    """What the join limit counts tries by: the learner's address (behind scripts/serve's nginx, the first
+    address of X-Forwarded-For, which nginx sets), else the session's own address."""
+    forwarded = st.context.headers.get("X-Forwarded-For")
+    forwarded = forwarded.split(",")[0].strip() if isinstance(forwarded, str) else ""
+    address = st.context.ip_address
+    return forwarded or (address if isinstance(address, str) else "")
+
+
+def member() -> Member | None:
+    return st.session_state.get(MEMBER.skey)
+
+
+def teaching() -> Teaching | None:
+    return st.session_state.get(TEACHER.skey)
+
+
+def in_class() -> str | None:
+    """The code of the class this browser is in (as a learner or its teacher), or None."""
+    who = teaching() or member()
+    return who.code if who else None
+
+
+def become_member(learner: Learner) -> None:
+    st.session_state[MEMBER.skey] = Member(learner.code, learner.learner_id, learner.name, learner.resume_code)
+
+
+def become_teacher(code: str, secret: str) -> bool:
+    """Keep the teacher's secret in this session if it is the class's; False (and nothing kept) if not."""
+    try:
+        ok = store().is_teacher(code, secret)
+    except ClassError:
+        ok = False
+    if ok:
+        st.session_state[TEACHER.skey] = Teaching(code.strip().upper(), secret)
+    return ok
+
+
+def leave() -> None:
+    """Forget the class in this browser (the class and the answers stay on the server)."""
+    if member() is not None:
+        _set_cookie("", 0)
+    for key in (MEMBER, TEACHER, POSED):
+        st.session_state.pop(key.skey, None)
+
+
+# -- a learner's reload: the browser remembers the class ------------------------------------------------------
+COOKIE = "tl_class"
+"""A learner's browser keeps ``CODE.RESUMECODE`` (their resume code: what they could type anyway) so that a
+reload, which starts a new session, finds them in their class again. The teacher's secret is never kept."""
+REJOINED = f"{PAGE}._rejoined"
+COOKIE_DAYS = 30
+
+
+def _set_cookie(value: str, max_age: int) -> None:
+    st.html(f"<script>document.cookie = '{COOKIE}={value}; path=/; max-age={max_age}; SameSite=Lax';</script>",
+            unsafe_allow_javascript=True)
+
+
+def remember_in_browser(who: Member) -> None:
+    """After joining: this browser finds the class again after a reload (a cookie for 30 days)."""
+    _set_cookie(f"{who.code}.{who.resume_code}", COOKIE_DAYS * 86_400)
+
+
+def rejoin_from_browser() -> Learner | None:
+    """A new session (a reload) of a browser that joined a class: the learner again (once per session), or None.
+    The code and resume code are only the cookie's if they have the shapes the store gives (letters and digits),
+    and the store checks them like typed ones (a wrong one counts against the join limit)."""
+    if st.session_state.get(REJOINED):
+        return None
+    st.session_state[REJOINED] = True
+    value = st.context.cookies.get(COOKIE)
+    if not isinstance(value, str):  # no cookie (or no browser: AppTest)
+        return None
+    code, _, resume = value.partition(".")
+    if not (code.isalnum() and resume.isalnum() and len(code) <= 12 and len(resume) <= 12):
+        return None
+    try:
+        learner = store().resume(code, resume, client=client())
+    except ClassError:
+        return None
+    become_member(learner)
+    return learner
+
+
+# -- the predict widget's two hooks -------------------------------------------------------------------------
+def remember_answer(q: Question, guess: Any, right: bool) -> None:
+    """A learner in a class: keep this answer on the server too (first answer counts there as here), so a
+    reload, a restart or another device loses nothing. Questions without a stable id stay in the session."""
+    who = member()
+    if who is None or q.id is None:
+        return
+    try:
+        store().record_answer(who.code, who.learner_id, q.id.key, answer_text(guess), bool(right))
+    except ClassError as exc:  # the class ended, the database is busy: the session still has the answer
+        st.session_state[f"{PAGE}.last_error"] = str(exc)
+
+
+def payload(q: Question, where: str) -> dict:
+    """What a posed question shows on every screen: its prompt, kind and choices, never its answer."""
+    choices = list(q.options) if q.kind in ("choice", "order") and q.options else None
+    return {"id": q.key, "prompt": q.prompt, "kind": q.kind, "choices": choices, "where": where,
+            "unit": q.unit}
+
+
+def where_now() -> str:
+    """The page and settings on screen, as a path inside the lab (for "take me to the question")."""
+    url = st.context.url or ""
+    path = "/" + url.split("://", 1)[-1].split("/", 1)[-1] if "://" in url else "/"
+    query = "&".join(f"{k}={v}" for k, v in st.query_params.items())
+    path = path.split("?", 1)[0]
+    return path + (f"?{query}" if query else "")
+
+
+def pose(q: Question) -> PollState:
+    """Pose ``q`` to the teacher's class (raises ClassError)."""
+    who = teaching()
+    assert who is not None
+    state = store().pose(who.code, who.secret, payload(q, where_now()[:1000]))
+    st.session_state.setdefault(POSED.skey, {})[state.poll_id] = q
+    return state
+
+
+def pose_button(q: Question) -> None:
+    """For the teacher: "Pose to the class" beside a question (nothing for anyone else)."""
+    if teaching() is None:
+        return
+    if st.button("Pose to the class", key=f"{PAGE}.pose.{q.key}", icon=":material/groups:",
+                 help="Every learner in your class gets this question on their screen; you see how many "
+                      "answered and, when you choose, how they answered (no names), then reveal the truth."):
+        try:
+            pose(q)
+            st.toast("Posed to the class: see the class bar at the top of the page.")
+        except ClassError as exc:
+            st.error(str(exc))
+
+
+def posed_question(poll_id: str) -> Question | None:
+    return st.session_state.get(POSED.skey, {}).get(poll_id)
+
+
+def data_dir_note() -> str:
+    """Where the class data lives, in words (for the Class page's footnote)."""
+    url = database_url()
+    if url.startswith("sqlite"):
+        return f"Classes are kept in {os.path.basename(url)} on this server (SQLite)."
+    return "Classes are kept in this lab's PostgreSQL database."
+
+
+__all__ = ["MEMBER", "POSED", "TEACHER", "Member", "Teaching", "become_member", "become_teacher", "client",
+           "data_dir_note", "in_class", "leave", "rejoin_from_browser", "remember_in_browser", "member", "payload", "pose", "pose_button", "posed_question",
+           "remember_answer", "store", "teaching", "where_now"]

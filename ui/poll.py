@@ -1,0 +1,270 @@
+"""The class bar: a live strip at the top of every page for a browser in a class (nothing for anyone else).
+
+- **A learner** sees the question their teacher posed (with a link to its page when it was posed elsewhere),
+  answers it and may change their answer until the teacher closes the round; then discusses; after Reveal,
+  sees the lab's answer beside their own, and how the class moved between rounds.
+- **The teacher** sees "N of M answered" as votes arrive, and the buttons Show answers (the spread, as a
+  chart, without names and without the truth), Vote again (round 2; round 1 is kept), Reveal (the lab's
+  answer on every screen) and Close.
+
+Cheap to keep live: the bar is a fragment that reruns on its own every :data:`POLL_S` seconds, not the page.
+Each tick reads the class's version (one row by its key); only when it changed are the poll, the tally or the
+learner's own vote read again. A learner's revealed answer is judged by the lab's own rules (the question is
+rebuilt from its id, :mod:`ui.questions`) and kept like any answer, so it counts on the teacher's dashboard.
+"""
+
+from __future__ import annotations
+
+import uuid
+from decimal import Decimal
+from typing import Any
+from urllib.parse import parse_qsl
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from lessons.classroom import ClassError, ClassUnavailable, PollState, Tally
+from lessons.exercises import ExerciseError
+from lessons.judging import judge, parse_split
+from lessons.progress import check, merge, migrate_v1_key
+from ui import classroom, layout, predict, questions  # layout imports this module: its PAGES read at call time
+from ui.display import answer_text, callout_html, md_escape
+from ui.state import Key
+
+POLL_S = 2
+"""Seconds between two looks at the class: a vote reaches the teacher's bar, a posed question a learner's, in
+about this much (the bar is a fragment: only it reruns)."""
+SEEN = "class.seen"  # (code, version, poll, tallies, my vote) last read
+SHOW, AGAIN, REVEAL, CLOSE = (Key(classroom.PAGE, n) for n in ("show", "again", "reveal", "close"))
+"""The teacher's buttons in the class bar."""
+
+
+def answer_key(poll: PollState) -> Key:
+    """A learner's answer widget for the poll's current round."""
+    return Key(classroom.PAGE, f"answer.{poll.poll_id}.{poll.round}")
+
+
+def send_key(poll: PollState) -> Key:
+    """A learner's "Send my answer" button for the poll's current round."""
+    return Key(classroom.PAGE, f"send.{poll.poll_id}.{poll.round}")
+
+
+def _read(code: str, learner_id: str | None) -> tuple[int, PollState | None, list[Tally], str | None]:
+    """The class as this screen shows it, read again only when its version moved."""
+    store = classroom.store()
+    version = store.version(code)
+    seen = st.session_state.get(SEEN)
+    if seen and seen[0] == code and seen[1] == version:
+        return seen[1:]
+    poll = store.current(code)
+    tallies = store.tallies(code, poll.poll_id) if poll else []
+    mine = store.my_vote(code, learner_id, poll.poll_id, poll.round) if poll and learner_id else None
+    st.session_state[SEEN] = (code, version, poll, tallies, mine)
+    return version, poll, tallies, mine
+
+
+def _spread(tallies: list[Tally], choices: list[str] | None) -> alt.Chart:
+    """Each answer's votes, one bar per round (the shift between rounds), no names."""
+    rows = [{"answer": a, "round": f"round {t.round}", "votes": n} for t in tallies for a, n in t.counts.items()]
+    if choices:  # every choice on the axis, even those nobody picked
+        rows += [{"answer": c, "round": f"round {t.round}", "votes": 0} for t in tallies for c in choices
+                 if c not in t.counts]
+    data = pd.DataFrame(rows or [{"answer": "(no votes yet)", "round": "round 1", "votes": 0}])
+    order = choices or sorted(data["answer"].unique(), key=str.casefold)
+    return alt.Chart(data).mark_bar().encode(
+        y=alt.Y("answer:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
+        x=alt.X("votes:Q", title="learners", axis=alt.Axis(tickMinStep=1, format="d")),
+        yOffset="round:N",
+        color=alt.Color("round:N", title=None, legend=alt.Legend(orient="bottom")),
+        tooltip=["answer", "round", "votes"],
+    ).properties(height=alt.Step(22))
+
+
+def _guess(text: str, kind: str) -> Any:
+    """A vote (text) as the answer widget of its kind gives it, for judging."""
+    if kind == "number":
+        try:
+            number = Decimal(text.replace(",", ""))  # answer_text writes 7,650
+        except ArithmeticError:
+            return text
+        return int(number) if number == number.to_integral_value() else float(number)
+    if kind == "order":
+        return parse_split(text)
+    return text
+
+
+def _judge_revealed(poll: PollState, who: classroom.Member) -> bool | None:
+    """After Reveal: the learner's round-1 vote is their answer to the question, judged by the lab and kept
+    once (a question already answered keeps its first answer). Whether their latest vote is right (None: no
+    vote)."""
+    judged = st.session_state.setdefault("class.judged", {})
+    if poll.poll_id in judged:
+        return judged[poll.poll_id]
+    store = classroom.store()
+    votes = [store.my_vote(who.code, who.learner_id, poll.poll_id, r) for r in range(1, poll.round + 1)]
+    first = next((v for v in votes if v is not None), None)
+    latest = next((v for v in reversed(votes) if v is not None), None)
+    qid = migrate_v1_key(poll.question["id"])
+    q = questions.resolve(qid) if qid else None
+    if isinstance(q, predict.Question):
+        right = judge(q, _guess(latest, q.kind))[0] if latest is not None else None
+        if first is not None and not predict.answered(q.key):
+            predict.record(q, _guess(first, q.kind))
+    else:  # a question made from the teacher's own input: the text decides
+        right = None if latest is None else latest == poll.truth
+        if first is not None:
+            try:
+                store.record_answer(who.code, who.learner_id, poll.question["id"], first, first == poll.truth)
+            except ClassError:
+                pass
+    judged[poll.poll_id] = right
+    return right
+
+
+def _link_to(where: str) -> None:
+    """"Open the question's page", when it was posed on another page than this one (in-app: the session and
+    its class stay)."""
+    path, _, query = where.partition("?")
+    entry = next((e for e in layout.PAGES if "/" + e.url_path == path), None)
+    if entry is None or path == classroom.where_now().split("?", 1)[0]:
+        return
+    st.page_link(entry.path, label=f"Open the question's page: {entry.title}", icon=":material/arrow_forward:",
+                 query_params=dict(parse_qsl(query)))
+
+
+def restore_answers(who: classroom.Member) -> int:
+    """A learner who joins again (a reload, another device): the answers the server kept come back into this
+    session, each checked against its question and judged by the lab as a loaded progress file's are; what this
+    session has already answered stays. Returns how many came back."""
+    kept = [a for a in classroom.store().answers(who.code, who.learner_id) if a.attempt == 1]
+    loaded = []
+    for answer in kept:
+        qid = migrate_v1_key(answer.question_key)
+        if qid is None:
+            continue
+        q = questions.resolve(qid)
+        loaded.append((qid, _guess(answer.guess, q.kind) if isinstance(q, predict.Question) else answer.guess))
+    entries, _ = check(loaded, questions.resolve, (ExerciseError,))
+    merged, added, _ = merge(st.session_state.get(predict.STORE, {}), entries)
+    st.session_state[predict.STORE] = merged
+    return len(added)
+
+
+def _answer_widget(poll: PollState, key: str) -> Any:
+    q, choices = poll.question, poll.question.get("choices")
+    if q.get("kind") == "choice" and choices:
+        return st.radio("Your answer", choices, index=None, key=key)
+    if q.get("kind") == "number":
+        return st.number_input("Your answer" + (f" ({q['unit']})" if q.get("unit") else ""), value=None, key=key)
+    if q.get("kind") == "order" and choices:
+        picked = st.multiselect("Your answer: pick them in order, first to last", choices, key=key)
+        return " | ".join(picked) if picked else None
+    return st.text_input("Your answer", key=key, max_chars=200)
+
+
+def _learner(who: classroom.Member) -> None:
+    _, poll, tallies, mine = _read(who.code, who.learner_id)
+    if poll is None:
+        st.caption(md_escape(f"Class {who.code} · {who.name} · waiting for your teacher's question. "
+                             f"Your resume code: {who.resume_code}"))
+        return
+    st.markdown(f"**Your teacher asks** (round {poll.round}):")
+    st.html(callout_html(poll.question.get("prompt", ""), "info"))
+    _link_to(poll.question.get("where") or "")
+    if poll.phase == "open":
+        answer = _answer_widget(poll, answer_key(poll).skey)
+        if st.button("Send my answer", key=send_key(poll).skey, type="primary"):
+            if answer is None or str(answer).strip() == "":
+                st.warning("Choose or type an answer first, then send it.")
+            else:
+                text = answer_text(answer) if not isinstance(answer, str) else answer
+                try:
+                    classroom.store().vote(who.code, who.learner_id, poll.poll_id, poll.round, text,
+                                           vote_id=uuid.uuid4().hex)
+                    st.session_state.pop(SEEN, None)
+                    mine = text
+                except ClassError as exc:
+                    st.warning(str(exc))
+        st.caption(md_escape(f"Your answer: {mine}. You can change it until your teacher closes the round.")
+                   if mine else "Nobody sees who answered what: your teacher sees only how many chose each answer.")
+    elif poll.phase == "shown":
+        st.caption(md_escape(f"Votes are closed. Your answer: {mine or 'none'}. Talk it over with your neighbour: "
+                             "why might the lab say otherwise?"))
+    else:
+        right = _judge_revealed(poll, who)
+        mine = mine or next((m for r in range(poll.round - 1, 0, -1)
+                             if (m := classroom.store().my_vote(who.code, who.learner_id, poll.poll_id, r))), None)
+        verdict = ("" if mine is None else f"\nYour answer: {mine}" + {True: ": right!", False: ".", None: "."}[right])
+        st.html(callout_html(f"The lab's answer: {poll.truth}." + verdict
+                             + (f"\n{poll.explanation}" if poll.explanation else ""),
+                             "success" if right else "info"))
+        st.altair_chart(_spread(tallies, poll.question.get("choices")), width="stretch")
+
+
+def _teacher(who: classroom.Teaching) -> None:
+    _, poll, tallies, _ = _read(who.code, None)
+    store = classroom.store()
+    if poll is None:
+        st.caption(md_escape(f"Class {who.code} · you are its teacher. Every question in the lab has a "
+                             "“Pose to the class” button."))
+        return
+    now = tallies[-1] if tallies else None
+    st.markdown(md_escape(f"Posed (round {poll.round}): {poll.question.get('prompt', '')}"))
+    st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0")
+    cols = st.columns(4)
+    q = classroom.posed_question(poll.poll_id)
+    try:
+        if cols[0].button("Show answers", key=SHOW.skey, disabled=poll.phase != "open"):
+            store.show(who.code, who.secret)
+            st.session_state.pop(SEEN, None)
+            st.rerun(scope="fragment")
+        if cols[1].button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown"):
+            store.vote_again(who.code, who.secret)
+            st.session_state.pop(SEEN, None)
+            st.rerun(scope="fragment")
+        if cols[2].button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None,
+                          help=None if q else "Pose it again from its page: this session did not pose it."):
+            store.reveal(who.code, who.secret, answer_text(q.answer), q.explain[:2000])
+            st.session_state.pop(SEEN, None)
+            st.rerun(scope="fragment")
+        if cols[3].button("Close", key=CLOSE.skey):
+            store.close_poll(who.code, who.secret)
+            st.session_state.pop(SEEN, None)
+            st.rerun(scope="fragment")
+    except ClassError as exc:
+        st.warning(str(exc))
+    if poll.phase != "open":
+        st.altair_chart(_spread(tallies, poll.question.get("choices")), width="stretch")
+    if poll.phase == "revealed":
+        st.html(callout_html(f"The lab's answer: {poll.truth}.", "success"))
+
+
+@st.fragment(run_every=POLL_S)
+def _bar() -> None:
+    who_teaches, who_learns = classroom.teaching(), classroom.member()
+    if who_teaches is None and who_learns is None:
+        return
+    with st.container(border=True, key="class-bar"):
+        try:
+            if who_teaches is not None:
+                _teacher(who_teaches)
+            else:
+                _learner(who_learns)
+        except ClassUnavailable:
+            st.info("Your class has ended. The lab works as before; your answers stay in this browser.")
+            classroom.leave()
+        except ClassError as exc:
+            st.caption(md_escape(f"The class is out of reach for a moment ({exc}); trying again…"))
+
+
+def bar() -> None:
+    """Draw the class bar (only in a class: a browser outside a class gets no fragment and no timer). A reload
+    of a learner's browser finds their class again, with their answers."""
+    if not classroom.in_class() and classroom.rejoin_from_browser():
+        restore_answers(classroom.member())
+    if classroom.in_class():
+        _bar()
+
+
+__all__ = ["POLL_S", "bar", "restore_answers"]

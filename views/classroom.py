@@ -1,0 +1,245 @@
+"""What the Class page draws: start a class, join one, and (the teacher) show its code and see what it thinks.
+
+The class itself is in the database (:mod:`lessons.classroom`); who this browser is there is
+:mod:`ui.classroom`'s; the live questions are the class bar on every page (:mod:`ui.poll`). This page is where a
+class begins and ends:
+
+- **Start** (a teacher): a title gives a class code, a learner link and a teacher link. The teacher link is
+  offered as a file to keep, never drawn on the page: the projector shows the code, the learner link and its QR
+  code only.
+- **Join** (a learner): the class code (from the learner link, or typed), a name, "Join". No account: a short
+  resume code continues on another device.
+- **The teacher link** (``?code=…&teacher=…``) makes this browser the class's teacher; the page keeps the secret
+  in the session and drops it from the address bar.
+- **The dashboard** (teacher only, folded away from the projector): per question, % right at the first try and
+  the commonest wrong answers; per learner, answered and right; a CSV for a gradebook.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from urllib.parse import urlsplit
+
+import pandas as pd
+import segno
+import streamlit as st
+
+from lessons.classroom import ClassError, csv_text, links
+from lessons.exercises import ExerciseError
+from lessons.progress import migrate_v1_key
+from ui import classroom, poll, questions, state
+from ui.display import callout_html, md_escape, plural
+
+PAGE = classroom.PAGE
+CODE = state.Param(PAGE, "code", "", max_len=12)
+PARAMS = (CODE,)
+TITLE, JOIN_CODE, NAME, RESUME_CLASS, RESUME_CODE = (state.Key(PAGE, n) for n in (
+    "title", "join_code", "name", "resume_class", "resume_code"))
+START, JOIN, RESUME, LEAVE, END = (state.Key(PAGE, n) for n in ("start", "join", "resume", "leave", "end"))
+TEACHER_PARAM = "teacher"
+MESSAGE = f"{PAGE}._message"
+REMEMBER = f"{PAGE}._remember"  # a learner just joined: the browser keeps the class for a reload
+
+
+def origin() -> str:
+    """The lab's address as this browser sees it (for the learner link and its QR code)."""
+    parts = urlsplit(st.context.url or "")
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme and parts.netloc else ""
+
+
+def learner_url(code: str) -> str:
+    return origin() + links(code)
+
+
+def take_teacher_link() -> None:
+    """A teacher link: keep its secret in this session (if it is the class's) and take it off the address bar."""
+    secret = st.query_params.get(TEACHER_PARAM)
+    if secret is None:
+        return
+    code = st.query_params.get(CODE.name, "")
+    del st.query_params[TEACHER_PARAM]
+    if classroom.become_teacher(code, secret):
+        st.session_state[MESSAGE] = ("success", "You are this class's teacher in this browser. The teacher link is "
+                                     "no longer in the address bar, so projecting this page shows only the class code.")
+    else:
+        st.session_state[MESSAGE] = ("warning", "That teacher link is not one of an open class: check it, or "
+                                     "start a new class.")
+
+
+def _say() -> None:
+    if message := st.session_state.pop(MESSAGE, None):
+        st.html(callout_html(message[1], message[0]))
+
+
+# -- starting and joining ---------------------------------------------------------------------------------------
+def _start() -> None:
+    title = st.session_state.get(TITLE.skey, "").strip()
+    if not title:
+        st.session_state[MESSAGE] = ("warning", "Give the class a title first (for example “Tokenizers, week 3”).")
+        return
+    try:
+        started = classroom.store().start(title)
+    except ClassError as exc:
+        st.session_state[MESSAGE] = ("warning", str(exc))
+        return
+    classroom.leave()
+    classroom.become_teacher(started.code, started.teacher_secret)
+    st.session_state[f"{PAGE}._teacher_link"] = origin() + links(started.code, started.teacher_secret)
+    st.session_state[CODE.skey] = started.code
+
+
+def _join() -> None:
+    code = st.session_state.get(JOIN_CODE.skey, "")
+    name = st.session_state.get(NAME.skey, "")
+    try:
+        learner = classroom.store().join(code, name, client=classroom.client())
+    except ClassError as exc:
+        st.session_state[MESSAGE] = ("warning", str(exc))
+        return
+    classroom.leave()
+    classroom.become_member(learner)
+    st.session_state[REMEMBER] = True
+    st.session_state[CODE.skey] = learner.code
+    st.session_state[MESSAGE] = ("success", f"Welcome, {learner.name}. When your teacher poses a question it appears "
+                                 f"at the top of every page. Your resume code is {learner.resume_code}: with it and "
+                                 "the class code you can carry on from another device.")
+
+
+def _resume() -> None:
+    code = st.session_state.get(RESUME_CLASS.skey, "")
+    try:
+        learner = classroom.store().resume(code, st.session_state.get(RESUME_CODE.skey, ""), client=classroom.client())
+        classroom.leave()
+        classroom.become_member(learner)
+        st.session_state[REMEMBER] = True
+        back = poll.restore_answers(classroom.member())
+    except ClassError as exc:
+        st.session_state[MESSAGE] = ("warning", str(exc))
+        return
+    st.session_state[CODE.skey] = learner.code
+    st.session_state[MESSAGE] = ("success", f"Welcome back, {learner.name}: {plural(back, 'answer')} you gave "
+                                 "before came back with you.")
+
+
+def outside_section() -> None:
+    """Join a class (or continue one), or start one."""
+    _say()
+    join, start = st.columns(2, gap="large")
+    with join:
+        st.subheader("Join a class")
+        if st.session_state.get(CODE.skey) and not st.session_state.get(JOIN_CODE.skey):
+            st.session_state[JOIN_CODE.skey] = st.session_state[CODE.skey]  # from the learner link
+        st.text_input("Class code", key=JOIN_CODE.skey, max_chars=12, placeholder="6 letters and digits")
+        st.text_input("Your name", key=NAME.skey, max_chars=40,
+                      help="What your teacher sees on the dashboard (never on the projector). Nothing else is asked.")
+        st.button("Join", key=JOIN.skey, type="primary", on_click=_join, icon=":material/login:")
+        with st.expander("Continue on this device (you have a resume code)"):
+            st.text_input("Class code", key=RESUME_CLASS.skey, max_chars=12)
+            st.text_input("Resume code", key=RESUME_CODE.skey, max_chars=12)
+            st.button("Continue", key=RESUME.skey, on_click=_resume)
+    with start:
+        st.subheader("Start a class (teachers)")
+        st.text_input("Class title", key=TITLE.skey, max_chars=80, placeholder="Tokenizers, week 3")
+        st.button("Start a class", key=START.skey, on_click=_start, icon=":material/add:")
+        st.caption("You get a class code for your learners and a teacher link for you. Classes last 30 days; "
+                   "ending one removes it from the learners' screens. " + classroom.data_dir_note())
+
+
+# -- a learner in a class -----------------------------------------------------------------------------------------
+def learner_section() -> None:
+    who = classroom.member()
+    if st.session_state.pop(REMEMBER, False):
+        classroom.remember_in_browser(who)
+    _say()
+    st.markdown(md_escape(f"You are in class {who.code} as {who.name}."))
+    st.markdown(md_escape(f"Your resume code: {who.resume_code} (with the class code, it carries on from another "
+                          "device: Continue on this device)."))
+    st.caption("Your answers to the lab's questions are kept for your class, so a reload loses nothing. Your "
+               "teacher sees your name and your answers; the class sees only how many chose each answer.")
+    st.button("Leave the class in this browser", key=LEAVE.skey, on_click=classroom.leave, type="tertiary")
+
+
+# -- the teacher --------------------------------------------------------------------------------------------------
+def qr_png(url: str) -> bytes:
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="png", scale=8, border=2)
+    return out.getvalue()
+
+
+def projector_section() -> None:
+    """What the projector may show: the code, the learner link and its QR code (never the teacher's secret)."""
+    who = classroom.teaching()
+    _say()
+    try:
+        info = classroom.store().info(who.code)
+    except ClassError as exc:
+        st.warning(str(exc))
+        classroom.leave()
+        return
+    if link := st.session_state.pop(f"{PAGE}._teacher_link", None):
+        st.html(callout_html("Your class is ready. Keep your teacher link private (it is not shown here, so you "
+                             "can project this page): it lets you run this class from another browser.", "success"))
+        st.download_button("Download my teacher link", link + "\n", f"class-{who.code}-teacher-link.txt",
+                           "text/plain", key=f"{PAGE}.teacher_link", icon=":material/key:", on_click="ignore")
+    words, qr = st.columns([3, 2], gap="large")
+    with words:
+        st.markdown(md_escape(info.title))
+        st.html(f"{CSS}<div class='tl-class-code' aria-label='class code'>{html.escape(who.code)}</div>")
+        st.markdown("Join at")
+        st.code(learner_url(who.code), language=None)
+        st.metric("Learners joined", info.joined)
+        st.caption("Open any page and press “Pose to the class” under a question: every learner gets it on their "
+                   "screen, and the class bar above shows how many answered.")
+    with qr:
+        st.image(qr_png(learner_url(who.code)), caption="Scan to join", width=260)
+
+
+def dashboard_section() -> None:
+    """The teacher's dashboard (names: folded away from the projector) and the gradebook CSV."""
+    who = classroom.teaching()
+    with st.expander("Teacher's dashboard (names: not for the projector)"):
+        try:
+            board = classroom.store().dashboard(who.code, who.secret)
+        except ClassError as exc:
+            st.warning(str(exc))
+            return
+        if not board.questions:
+            st.caption("No answers yet.")
+        else:
+            st.dataframe(pd.DataFrame([{
+                "question": question_text(q.question_key), "answered": q.answered, "right at first try (%)": q.percent_right,
+                "commonest wrong answers": "; ".join(f"{a} ({n})" for a, n in q.wrong)} for q in board.questions]),
+                hide_index=True, width="stretch")
+        if board.learners:
+            st.dataframe(pd.DataFrame([{"learner": lr.name, "answered": lr.answered, "right": lr.right}
+                                       for lr in board.learners]), hide_index=True, width="stretch")
+        st.download_button("Download the gradebook (CSV)", csv_text(classroom.store().report_rows(who.code, who.secret)),
+                           f"class-{who.code}.csv", "text/csv", key=f"{PAGE}.csv", on_click="ignore",
+                           icon=":material/download:")
+        if st.button("End the class", key=END.skey, help="Learners' screens leave the class; the answers stay for "
+                     "this report until the class expires."):
+            classroom.store().end(who.code, who.secret)
+            classroom.leave()
+            st.session_state[MESSAGE] = ("info", "The class has ended.")
+            st.rerun()
+
+
+def question_text(key: str) -> str:
+    """A question's prompt (shortened) for the dashboard, or its key when the lab cannot rebuild it here."""
+    qid = migrate_v1_key(key)
+    try:
+        q = questions.resolve(qid) if qid else None
+    except ExerciseError:
+        q = None
+    prompt = getattr(q, "prompt", "")
+    return (prompt if len(prompt) <= 90 else prompt[:89] + "…") if prompt else key
+
+
+CSS = """<style>
+.tl-class-code { font-size: 4rem; font-weight: 700; letter-spacing: .3rem; font-family: monospace; }
+</style>"""
+
+
+__all__ = ["CODE", "CSS", "PARAMS", "dashboard_section", "learner_section", "outside_section",
+           "projector_section", "take_teacher_link"]
