@@ -5,7 +5,8 @@
   ``/Class?code=ABC234&teacher=SECRET``, the parameters the Class page reads) and when it expires.
 - ``class report CODE [--csv|--json]``: the teacher's report: per-question tallies and per-learner scores
   (``--csv``: the gradebook, one row per learner).
-- ``class end CODE``: close the class (its answers stay for the report until it expires).
+- ``class end CODE``: close the class and delete the learners' names (their answers stay, without names, for the
+  report until it expires).
 - ``class purge``: delete the expired classes with their learners' names and answers.
 
 Each takes ``--database URL`` (default: ``$LAB_DATABASE_URL``, else ``$LAB_DATA_DIR/classes.sqlite3``). The
@@ -74,7 +75,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     how = rep.add_mutually_exclusive_group()
     how.add_argument("--csv", action="store_true", help="the gradebook as CSV: one row per learner")
     how.add_argument("--json", action="store_true", help="the whole report as JSON")
-    end = commands.add_parser("end", parents=[database], help="close a class (answers kept until it expires)")
+    end = commands.add_parser("end", parents=[database], help="close a class and delete its learners' names (answers kept, without names, until it expires)")
     end.add_argument("code", help="the class code")
     commands.add_parser("purge", parents=[database], help="delete expired classes, their names and answers")
 
@@ -125,8 +126,9 @@ def _report(classes: Classes, args: argparse.Namespace) -> int:
 def _end(classes: Classes, args: argparse.Namespace) -> int:
     ended = classes.end(args.code)
     board = classes.report(args.code)
-    print(f"Class {board.code} {'ended' if ended else 'was already ended'}; its answers are kept for the report "
-          f"until {board.expires:%Y-%m-%d %H:%M} UTC, when `python -m lessons class purge` deletes them.")
+    print(f"Class {board.code} {'ended' if ended else 'was already ended'}: its learners' names are deleted; their "
+          f"answers are kept, without names, for the report until {board.expires:%Y-%m-%d %H:%M} UTC, when "
+          "`python -m lessons class purge` deletes them.")
     return 0
 
 

@@ -87,17 +87,25 @@ class Classes:
         return True
 
     def end(self, code: str, secret: str | None = None, *, now: datetime | None = None) -> bool:
-        """Close the class: no more joins, votes or answers; its answers stay for the report until it expires
-        (then :meth:`purge` deletes them). ``secret=None`` is for the command line on the teacher's own
-        machine, which reads the database directly; a page always passes the secret. True if it was open."""
+        """Close the class: no more joins, votes or answers. The learners' names, the only personal data a class
+        holds, are deleted now (each becomes "Learner 1", "Learner 2"… in the order they joined); their answers
+        stay for the report, without names, until the class expires (then :meth:`purge` deletes them too): a
+        teacher downloads the gradebook before ending. ``secret=None`` is for the command line on the teacher's
+        own machine, which reads the database directly; a page always passes the secret. True if it was open."""
         code = checks.class_code(code)
         with self.db.transaction() as tx:
             if secret is not None:
                 self._check_teacher(tx, code, secret)
             elif tx.one("SELECT 1 FROM classes WHERE code = ?", (code,)) is None:
                 raise ClassUnavailable()
-            return tx.execute("UPDATE classes SET closed_at = ?, poll_id = NULL, version = version + 1 "
-                              "WHERE code = ? AND closed_at IS NULL", (epoch(now), code)) == 1
+            ended = tx.execute("UPDATE classes SET closed_at = ?, poll_id = NULL, version = version + 1 "
+                               "WHERE code = ? AND closed_at IS NULL", (epoch(now), code)) == 1
+            if ended:
+                ids = [row[0] for row in tx.rows("SELECT learner_id FROM learners WHERE code = ? ORDER BY seq",
+                                                 (code,))]
+                for number, learner_id in enumerate(ids, 1):
+                    tx.execute("UPDATE learners SET name = ? WHERE learner_id = ?", (f"Learner {number}", learner_id))
+            return ended
 
     def purge(self, now: datetime | None = None) -> int:
         """Delete every expired class with its learners (their names), polls, votes and answers; the number

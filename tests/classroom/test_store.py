@@ -390,7 +390,7 @@ def test_dashboard_on_a_small_class_by_hand(room):
                                                  ["Meera", 1, 0, "wrong", ""]]
 
 
-def test_end_closes_the_class_but_keeps_its_answers_for_the_report(room):
+def test_end_closes_the_class_deletes_the_names_and_keeps_the_answers_for_the_report(room):
     classes, code, secret, (asha, *_) = room
     classes.record_answer(code, asha.learner_id, "q1", "5", True)
     assert classes.end(code, secret) is True
@@ -401,7 +401,11 @@ def test_end_closes_the_class_but_keeps_its_answers_for_the_report(room):
                    lambda: classes.pose(code, secret, QUESTION)):
         with pytest.raises(ClassUnavailable):
             closed()
-    assert [p.name for p in classes.report(code).learners] == ["Asha", "Ravi", "Meera"]
+    report = classes.report(code)
+    assert [p.name for p in report.learners] == ["Learner 1", "Learner 2", "Learner 3"]  # in the order they joined
+    assert [(p.answered, p.right) for p in report.learners] == [(1, 1), (0, 0), (0, 0)]
+    with classes.db.transaction(write=False) as tx:
+        assert not {"Asha", "Ravi", "Meera"} & {row[0] for row in tx.rows("SELECT name FROM learners")}
     assert classes.is_teacher(code, secret)
 
 
