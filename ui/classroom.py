@@ -183,18 +183,25 @@ def pose(q: Question) -> PollState:
     return state
 
 
+def _pose_clicked(q: Question) -> None:
+    """"Pose to the class", before the page's run: the class bar, drawn at the top of the page, shows the question
+    in the same run (posed in the run, after the bar was drawn, it showed only at the bar's next tick)."""
+    try:
+        pose(q)
+        st.toast("Posed to the class: see the class bar at the top of the page.")
+    except ClassError as exc:
+        st.session_state[f"{PAGE}._pose_error.{q.key}"] = str(exc)
+
+
 def pose_button(q: Question) -> None:
     """For the teacher: "Pose to the class" beside a question (nothing for anyone else)."""
     if teaching() is None:
         return
-    if st.button("Pose to the class", key=f"{PAGE}.pose.{q.key}", icon=":material/groups:",
-                 help="Every learner in your class gets this question on their screen; you see how many "
-                      "answered and, when you choose, how they answered (no names), then reveal the truth."):
-        try:
-            pose(q)
-            st.toast("Posed to the class: see the class bar at the top of the page.")
-        except ClassError as exc:
-            st.error(str(exc))
+    st.button("Pose to the class", key=f"{PAGE}.pose.{q.key}", icon=":material/groups:", on_click=_pose_clicked,
+              args=(q,), help="Every learner in your class gets this question on their screen; you see how many "
+                              "answered and, when you choose, how they answered (no names), then reveal the truth.")
+    if problem := st.session_state.pop(f"{PAGE}._pose_error.{q.key}", None):
+        st.error(problem)
 
 
 def posed_question(poll_id: str) -> Question | None:

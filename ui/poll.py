@@ -202,9 +202,22 @@ def _learner(who: classroom.Member) -> None:
         st.altair_chart(_spread(tallies, poll.question.get("choices")), width="stretch")
 
 
+STEP_ERROR = f"{classroom.PAGE}._step_error"
+
+
+def _step(action: str, who: classroom.Teaching, *args: str) -> None:
+    """A teacher's button (Show answers, Vote again, Reveal, Close), before the bar's run: the bar then draws the
+    new state. (A callback, not ``if st.button(): ...; st.rerun(scope="fragment")``: that rerun raises when the
+    click arrives in a full run of the page, not the fragment's own.)"""
+    try:
+        getattr(classroom.store(), action)(who.code, who.secret, *args)
+    except ClassError as exc:
+        st.session_state[STEP_ERROR] = str(exc)
+    st.session_state.pop(SEEN, None)
+
+
 def _teacher(who: classroom.Teaching) -> None:
     _, poll, tallies, _ = _read(who.code, None)
-    store = classroom.store()
     if poll is None:
         st.caption(md_escape(f"Class {who.code} · you are its teacher. Every question in the lab has a "
                              "“Pose to the class” button."))
@@ -214,26 +227,15 @@ def _teacher(who: classroom.Teaching) -> None:
     st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0")
     cols = st.columns(4)
     q = classroom.posed_question(poll.poll_id)
-    try:
-        if cols[0].button("Show answers", key=SHOW.skey, disabled=poll.phase != "open"):
-            store.show(who.code, who.secret)
-            st.session_state.pop(SEEN, None)
-            st.rerun(scope="fragment")
-        if cols[1].button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown"):
-            store.vote_again(who.code, who.secret)
-            st.session_state.pop(SEEN, None)
-            st.rerun(scope="fragment")
-        if cols[2].button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None,
-                          help=None if q else "Pose it again from its page: this session did not pose it."):
-            store.reveal(who.code, who.secret, answer_text(q.answer), q.explain[:2000])
-            st.session_state.pop(SEEN, None)
-            st.rerun(scope="fragment")
-        if cols[3].button("Close", key=CLOSE.skey):
-            store.close_poll(who.code, who.secret)
-            st.session_state.pop(SEEN, None)
-            st.rerun(scope="fragment")
-    except ClassError as exc:
-        st.warning(str(exc))
+    cols[0].button("Show answers", key=SHOW.skey, disabled=poll.phase != "open", on_click=_step, args=("show", who))
+    cols[1].button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown", on_click=_step,
+                   args=("vote_again", who))
+    cols[2].button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
+                   args=("reveal", who, answer_text(q.answer), q.explain[:2000]) if q else ("reveal", who),
+                   help=None if q else "Pose it again from its page: this session did not pose it.")
+    cols[3].button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
+    if problem := st.session_state.pop(STEP_ERROR, None):
+        st.warning(problem)
     if poll.phase != "open":
         st.altair_chart(_spread(tallies, poll.question.get("choices")), width="stretch")
     if poll.phase == "revealed":
