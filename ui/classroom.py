@@ -15,6 +15,7 @@ and draws :func:`pose_button` for the teacher; the live bar (:mod:`ui.poll`) and
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ import streamlit as st
 from lessons.classroom import ClassError, Classes, Learner, PollState, open_database
 from lessons.classroom.db import database_url
 from lessons.judging import Question
+from ui import viewport
 from ui.display import answer_text
 from ui.state import Key
 
@@ -31,6 +33,8 @@ MEMBER = Key(PAGE, "member")
 """The session's :class:`Member` when this browser joined a class as a learner."""
 TEACHER = Key(PAGE, "teacher")
 """The session's :class:`Teaching` when this browser holds a class's teacher secret."""
+POSE_RESULT = "class-posed"
+"""The viewport name (:mod:`ui.viewport`) tying each "Pose to the class" button to the class bar."""
 POSED = Key(PAGE, "posed")
 """The teacher's session: poll id -> the Question posed (the lab's answer, kept here until Reveal)."""
 
@@ -197,9 +201,12 @@ def pose_button(q: Question) -> None:
     """For the teacher: "Pose to the class" beside a question (nothing for anyone else)."""
     if teaching() is None:
         return
-    st.button("Pose to the class", key=f"{PAGE}.pose.{q.key}", icon=":material/groups:", on_click=_pose_clicked,
-              args=(q,), help="Every learner in your class gets this question on their screen; you see how many "
-                              "answered and, when you choose, how they answered (no names), then reveal the truth.")
+    # A click brings the class bar (the count, the teacher's buttons) into view: the question may be far down the page.
+    with st.container(key=viewport.action(f"{POSE_RESULT}--{re.sub(r'[^A-Za-z0-9_-]', '-', q.key)}")):
+        st.button("Pose to the class", key=f"{PAGE}.pose.{q.key}", icon=":material/groups:", on_click=_pose_clicked,
+                  args=(q,), help="Every learner in your class gets this question on their screen; you see how "
+                                  "many answered and, when you choose, how they answered (no names), then reveal "
+                                  "the truth.")
     if problem := st.session_state.pop(f"{PAGE}._pose_error.{q.key}", None):
         st.error(problem)
 

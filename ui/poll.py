@@ -28,7 +28,13 @@ from lessons.classroom import ClassError, ClassUnavailable, PollState, Tally
 from lessons.exercises import ExerciseError
 from lessons.judging import judge, parse_split
 from lessons.progress import check, merge, migrate_v1_key
-from ui import classroom, layout, predict, questions  # layout imports this module: its PAGES read at call time
+from ui import (  # layout imports this module: its PAGES read at call time
+    classroom,
+    layout,
+    predict,
+    questions,
+    viewport,
+)
 from ui.display import answer_text, callout_html, md_escape
 from ui.state import Key
 
@@ -266,7 +272,8 @@ def bar() -> None:
     if not classroom.in_class() and classroom.rejoin_from_browser():
         restore_answers(classroom.member())
     if classroom.in_class():
-        _bar()
+        with st.container(key=viewport.result(classroom.POSE_RESULT)):  # "Pose to the class" brings it into view
+            _bar()
 
 
 __all__ = ["POLL_S", "bar", "restore_answers"]

@@ -127,6 +127,8 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     box = main_area(teacher).locator(".st-key-exercise-bpe-training-chai-first-merge")
     box.get_by_role("button", name="Pose to the class").click()
     expect(_bar(teacher).get_by_text("0 of 3")).to_be_visible(timeout=LIVE_MS)
+    # the exercise is far down the lesson: the click brings the bar (the count, the buttons) onto the projector
+    expect(_bar(teacher).get_by_role("button", name="Show answers")).to_be_in_viewport(timeout=LIVE_MS)
 
     # Each learner's screen shows it within a poll or two; they answer; the teacher sees 3 of 3.
     for who, answer in (("phone", TRUTH), ("laptop1", WRONG), ("laptop2", WRONG)):
@@ -156,6 +158,8 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     for page in learners.values():
         expect(_bar(page).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
     expect(_bar(learners["laptop1"]).get_by_text(f"Your answer: {TRUTH}: right!", exact=False)).to_be_visible()
+    expect(_bar(learners["phone"]).locator('[data-testid="stVegaLiteChart"] canvas, '
+                                            '[data-testid="stVegaLiteChart"] svg').first).to_be_visible(timeout=LIVE_MS)
     screenshot(learners["phone"], f"journey-class-phone-revealed-{backend}")
 
     # A learner reloads (a new session): the browser finds the class again.
