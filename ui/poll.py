@@ -29,6 +29,7 @@ from lessons.exercises import ExerciseError
 from lessons.judging import judge, parse_split
 from lessons.progress import check, merge, migrate_v1_key
 from ui import (  # layout imports this module: its PAGES read at call time
+    charts,
     classroom,
     layout,
     predict,
@@ -70,21 +71,30 @@ def _read(code: str, learner_id: str | None) -> tuple[int, PollState | None, lis
     return version, poll, tallies, mine
 
 
-def _spread(tallies: list[Tally], choices: list[str] | None) -> alt.Chart:
-    """Each answer's votes, one bar per round (the shift between rounds), no names."""
+def _spread(tallies: list[Tally], choices: list[str] | None, *, large: bool = False) -> alt.TopLevelMixin:
+    """Each answer's votes, one bar per round (the shift between rounds), no names; in the lab's chart look
+    (:mod:`ui.charts`: black text, colour-blind-safe colours), its text at the large-type size on a projector."""
     rows = [{"answer": a, "round": f"round {t.round}", "votes": n} for t in tallies for a, n in t.counts.items()]
     if choices:  # every choice on the axis, even those nobody picked
         rows += [{"answer": c, "round": f"round {t.round}", "votes": 0} for t in tallies for c in choices
                  if c not in t.counts]
     data = pd.DataFrame(rows or [{"answer": "(no votes yet)", "round": "round 1", "votes": 0}])
     order = choices or sorted(data["answer"].unique(), key=str.casefold)
-    return alt.Chart(data).mark_bar().encode(
-        y=alt.Y("answer:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
+    size = charts.sizes(large)
+    chart = alt.Chart(data).mark_bar(stroke=charts.TEXT, strokeWidth=1).encode(
+        y=alt.Y("answer:N", sort=order, title=None),
         x=alt.X("votes:Q", title="learners", axis=alt.Axis(tickMinStep=1, format="d")),
         yOffset="round:N",
-        color=alt.Color("round:N", title=None, legend=alt.Legend(orient="bottom")),
+        color=alt.Color("round:N", title=None, legend=alt.Legend(orient="bottom"),
+                        scale=alt.Scale(range=[charts.BLUE, charts.ORANGE, charts.TEAL])),
         tooltip=["answer", "round", "votes"],
-    ).properties(height=alt.Step(22))
+    ).properties(height=alt.Step(size.label + 6))  # one round's bar: a line of the labels' text, not more
+    return charts.themed(chart, large=large)
+
+
+def _draw_spread(poll: PollState, tallies: list[Tally]) -> None:
+    st.altair_chart(_spread(tallies, poll.question.get("choices"), large=layout.large_type_on()), theme=None,
+                    width="stretch")
 
 
 def _guess(text: str, kind: str) -> Any:
@@ -160,7 +170,7 @@ def restore_answers(who: classroom.Member) -> int:
 def _answer_widget(poll: PollState, key: str) -> Any:
     q, choices = poll.question, poll.question.get("choices")
     if q.get("kind") == "choice" and choices:
-        return st.radio("Your answer", choices, index=None, key=key)
+        return st.radio("Your answer", choices, index=None, key=key, horizontal=True)  # wraps: short on a phone
     if q.get("kind") == "number":
         return st.number_input("Your answer" + (f" ({q['unit']})" if q.get("unit") else ""), value=None, key=key)
     if q.get("kind") == "order" and choices:
@@ -205,7 +215,7 @@ def _learner(who: classroom.Member) -> None:
         st.html(callout_html(f"The lab's answer: {poll.truth}." + verdict
                              + (f"\n{poll.explanation}" if poll.explanation else ""),
                              "success" if right else "info"))
-        st.altair_chart(_spread(tallies, poll.question.get("choices")), width="stretch")
+        _draw_spread(poll, tallies)
 
 
 STEP_ERROR = f"{classroom.PAGE}._step_error"
@@ -230,20 +240,22 @@ def _teacher(who: classroom.Teaching) -> None:
         return
     now = tallies[-1] if tallies else None
     st.markdown(md_escape(f"Posed (round {poll.round}): {poll.question.get('prompt', '')}"))
-    st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0")
-    cols = st.columns(4)
     q = classroom.posed_question(poll.poll_id)
-    cols[0].button("Show answers", key=SHOW.skey, disabled=poll.phase != "open", on_click=_step, args=("show", who))
-    cols[1].button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown", on_click=_step,
-                   args=("vote_again", who))
-    cols[2].button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
-                   args=("reveal", who, answer_text(q.answer), q.explain[:2000]) if q else ("reveal", who),
-                   help=None if q else "Pose it again from its page: this session did not pose it.")
-    cols[3].button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
+    # One row: the count and the four steps (it wraps on a narrow screen), so the bar leaves the page's own
+    # figure on the projector's first screen.
+    with st.container(horizontal=True, vertical_alignment="bottom", gap="medium"):
+        st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0", width="content")
+        st.button("Show answers", key=SHOW.skey, disabled=poll.phase != "open", on_click=_step, args=("show", who))
+        st.button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown", on_click=_step,
+                  args=("vote_again", who))
+        st.button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
+                  args=("reveal", who, answer_text(q.answer), q.explain[:2000]) if q else ("reveal", who),
+                  help=None if q else "Pose it again from its page: this session did not pose it.")
+        st.button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
     if problem := st.session_state.pop(STEP_ERROR, None):
         st.warning(problem)
     if poll.phase != "open":
-        st.altair_chart(_spread(tallies, poll.question.get("choices")), width="stretch")
+        _draw_spread(poll, tallies)
     if poll.phase == "revealed":
         st.html(callout_html(f"The lab's answer: {poll.truth}.", "success"))
 
