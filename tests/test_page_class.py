@@ -356,3 +356,46 @@ def test_the_spread_is_readable_on_the_projector(lab_db, server_side) -> None:
     assert spec["config"]["axis"]["labelFontSize"] == large.label
     assert spec["config"]["legend"]["labelFontSize"] == large.label
     assert spec["mark"]["stroke"] == charts.TEXT
+
+
+@pytest.mark.parametrize(("lesson_id", "exercise_id"), [
+    ("bpe-training", "chai-first-merge"),  # choice
+    ("bpe-training", "xylophone-tokens"),  # number
+    ("bpe-training", "pohawala-split"),  # split
+    ("bpe-training", "news-order"),  # order
+    ("english-vs-hindi", "english-word-splits"),  # word
+])
+def test_every_kind_of_question_is_answered_in_the_bar_and_judged_on_reveal(lab_db, lesson_id, exercise_id) -> None:
+    """The learner's bar has an answer widget for each kind; the right answer, sent from it, is right on Reveal
+    and kept as the learner's answer to the question (on the server too)."""
+    exercise = next(e for e in course().lesson(lesson_id).exercises if e.id == exercise_id)
+    q = exercise_question(exercise)
+    truth = compute(exercise.op, exercise.args).answer
+    teacher, code, _ = start_class()
+    learner = join(code, "Asha")
+    teacher.query_params["lesson"] = lesson_id
+    teacher.switch_page(LESSONS).run()
+    teacher.button(key=f"{classroom.PAGE}.pose.{q.key}").click().run()
+    learner.run()
+    state = classroom._classes(lab_db).current(code)
+    key = class_bar.answer_key(state).skey
+    if exercise.kind == "choice":
+        learner.radio(key=key).set_value(truth).run()
+    elif exercise.kind == "number":
+        learner.number_input(key=key).set_value(truth).run()
+    elif exercise.kind == "order":
+        learner.multiselect(key=key).set_value(list(truth)).run()
+    else:
+        learner.text_input(key=key).input(" | ".join(truth) if exercise.kind == "split" else str(truth)).run()
+    learner.button(key=class_bar.send_key(state).skey).click().run()
+    assert_no_exception(learner)
+    assert md_escape("Your answer:") in main_text(learner), main_text(learner)
+    teacher.run()
+    assert teacher.metric[0].value == "1 of 1"
+    teacher.button(key=class_bar.REVEAL.skey).click().run()
+    learner.run()
+    assert_no_exception(learner)
+    assert ": right!" in page_text(learner), page_text(learner)
+    assert learner.session_state[predict.STORE][q.key]["right"] is True
+    kept = classroom._classes(lab_db).answers(code, member(learner).learner_id)
+    assert [(a.question_key, a.right) for a in kept] == [(q.key, True)]

@@ -163,9 +163,12 @@ def remember_answer(q: Question, guess: Any, right: bool) -> None:
 
 
 def payload(q: Question, where: str) -> dict:
-    """What a posed question shows on every screen: its prompt, kind and choices, never its answer."""
-    choices = list(q.options) if q.kind in ("choice", "order") and q.options else None
-    return {"id": q.key, "prompt": q.prompt, "kind": q.kind, "choices": choices, "where": where,
+    """What a posed question shows on every screen: its prompt, kind and choices, never its answer. ``choices``
+    are the answers the store accepts (a choice question's options); an order question's options are ``items``:
+    its answer is the items in an order (as choices, every vote was refused as "not one of the choices")."""
+    choices = list(q.options) if q.kind == "choice" and q.options else None
+    items = list(q.options) if q.kind == "order" and q.options else None
+    return {"id": q.key, "prompt": q.prompt, "kind": q.kind, "choices": choices, "items": items, "where": where,
             "unit": q.unit}
 
 

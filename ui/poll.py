@@ -173,8 +173,8 @@ def _answer_widget(poll: PollState, key: str) -> Any:
         return st.radio("Your answer", choices, index=None, key=key, horizontal=True)  # wraps: short on a phone
     if q.get("kind") == "number":
         return st.number_input("Your answer" + (f" ({q['unit']})" if q.get("unit") else ""), value=None, key=key)
-    if q.get("kind") == "order" and choices:
-        picked = st.multiselect("Your answer: pick them in order, first to last", choices, key=key)
+    if q.get("kind") == "order" and q.get("items"):
+        picked = st.multiselect("Your answer: pick them in order, first to last", q["items"], key=key)
         return " | ".join(picked) if picked else None
     return st.text_input("Your answer", key=key, max_chars=200)
 
