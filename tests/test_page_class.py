@@ -399,3 +399,13 @@ def test_every_kind_of_question_is_answered_in_the_bar_and_judged_on_reveal(lab_
     assert learner.session_state[predict.STORE][q.key]["right"] is True
     kept = classroom._classes(lab_db).answers(code, member(learner).learner_id)
     assert [(a.question_key, a.right) for a in kept] == [(q.key, True)]
+
+
+def test_a_teacher_whose_page_was_reloaded_is_told_how_to_get_back(lab_db) -> None:
+    """A reload is a new session without the secret (kept nowhere in the browser): the page says how to return."""
+    _, code, secret = start_class()
+    reloaded = run_page(CLASS, query_params={"code": code})  # the address the teacher's page had
+    assert classroom.TEACHER.skey not in reloaded.session_state
+    assert "open your teacher link again" in page_text(reloaded)
+    back = run_page(CLASS, query_params={"code": code, "teacher": secret})
+    assert back.session_state[classroom.TEACHER.skey].code == code
