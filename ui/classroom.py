@@ -195,8 +195,8 @@ def _pose_clicked(q: Question) -> None:
     in the same run (posed in the run, after the bar was drawn, it showed only at the bar's next tick)."""
     try:
         pose(q)
-        st.toast("Posed to the class: see the class bar at the top of the page.")
-    except ClassError as exc:
+        st.session_state[f"{PAGE}._posed.{q.key}"] = True  # the toast is drawn with the button: a callback that
+    except ClassError as exc:  # draws is refused in a fragment's rerun (a question on a slide is in one)
         st.session_state[f"{PAGE}._pose_error.{q.key}"] = str(exc)
 
 
@@ -210,6 +210,8 @@ def pose_button(q: Question) -> None:
                   args=(q,), help="Every learner in your class gets this question on their screen; you see how "
                                   "many answered and, when you choose, how they answered (no names), then reveal "
                                   "the truth.")
+    if st.session_state.pop(f"{PAGE}._posed.{q.key}", False):
+        st.toast("Posed to the class: see the class bar at the top of the page.")
     if problem := st.session_state.pop(f"{PAGE}._pose_error.{q.key}", None):
         st.error(problem)
 

@@ -85,7 +85,8 @@ def _spread(tallies: list[Tally], choices: list[str] | None, *, large: bool = Fa
         y=alt.Y("answer:N", sort=order, title=None),
         x=alt.X("votes:Q", title="learners", axis=alt.Axis(tickMinStep=1, format="d")),
         yOffset="round:N",
-        color=alt.Color("round:N", title=None, legend=alt.Legend(orient="bottom"),
+        color=alt.Color("round:N", title=None,
+                        legend=alt.Legend(orient="bottom") if len(tallies) > 1 else None,  # one round: nothing to tell
                         scale=alt.Scale(range=[charts.BLUE, charts.ORANGE, charts.TEAL])),
         tooltip=["answer", "round", "votes"],
     ).properties(height=alt.Step(size.label + 6))  # one round's bar: a line of the labels' text, not more
@@ -239,25 +240,29 @@ def _teacher(who: classroom.Teaching) -> None:
                              "“Pose to the class” button."))
         return
     now = tallies[-1] if tallies else None
-    st.markdown(md_escape(f"Posed (round {poll.round}): {poll.question.get('prompt', '')}"))
     q = classroom.posed_question(poll.poll_id)
-    # One row: the count and the four steps (it wraps on a narrow screen), so the bar leaves the page's own
-    # figure on the projector's first screen.
-    with st.container(horizontal=True, vertical_alignment="bottom", gap="medium"):
-        st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0", width="content")
-        st.button("Show answers", key=SHOW.skey, disabled=poll.phase != "open", on_click=_step, args=("show", who))
-        st.button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown", on_click=_step,
-                  args=("vote_again", who))
-        st.button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
-                  args=("reveal", who, answer_text(q.answer), q.explain[:2000]) if q else ("reveal", who),
-                  help=None if q else "Pose it again from its page: this session did not pose it.")
-        st.button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
-    if problem := st.session_state.pop(STEP_ERROR, None):
-        st.warning(problem)
-    if poll.phase != "open":
-        _draw_spread(poll, tallies)
-    if poll.phase == "revealed":
-        st.html(callout_html(f"The lab's answer: {poll.truth}.", "success"))
+    # Compact, so the page's own figure stays on the projector's first screen: the count and the four steps in
+    # one row (it wraps on a narrow screen), and once answers are shown, the spread beside them, not under them.
+    words, spread = st.columns([2, 3]) if poll.phase != "open" else (st.container(), None)
+    with words:
+        st.markdown(md_escape(f"Posed (round {poll.round}): {poll.question.get('prompt', '')}"))
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+            st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0", width="content")
+            st.button("Show answers", key=SHOW.skey, disabled=poll.phase != "open", on_click=_step,
+                      args=("show", who))
+            st.button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown", on_click=_step,
+                      args=("vote_again", who))
+            st.button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
+                      args=("reveal", who, answer_text(q.answer), q.explain[:2000]) if q else ("reveal", who),
+                      help=None if q else "Pose it again from its page: this session did not pose it.")
+            st.button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
+        if problem := st.session_state.pop(STEP_ERROR, None):
+            st.warning(problem)
+        if poll.phase == "revealed":
+            st.html(callout_html(f"The lab's answer: {poll.truth}.", "success"))
+    if spread is not None:
+        with spread:
+            _draw_spread(poll, tallies)
 
 
 @st.fragment(run_every=POLL_S)

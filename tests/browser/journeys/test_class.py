@@ -32,6 +32,8 @@ from tests.browser.browser_helpers import (
     screenshot,
     settle,
     skip_without_browser,
+    step_button,
+    still,
     wait_for_streamlit,
 )
 from ui.questions import exercise_question
@@ -68,6 +70,8 @@ def _bar(page):
 
 
 def _sidebar_to(page, url_path: str) -> None:
+    if page.get_by_test_id("stExpandSidebarButton").is_visible():  # classroom mode, a phone: the sidebar is closed
+        page.get_by_test_id("stExpandSidebarButton").click()
     page.locator(f'[data-testid="stSidebar"] a[href^="{url_path}"]').first.click()
     page.wait_for_url(re.compile(f"/{url_path}"))
     settle(page)
@@ -188,3 +192,38 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     if backend == "postgresql":  # the shared server's log is checked by the autouse fixture; this one here
         problems = log_problems(server.log_since(log_start))
         assert not problems, "\n".join(problems)
+
+
+def test_in_classroom_mode_the_class_bar_leaves_the_slide_on_the_projector(streamlit_server, fresh_context) -> None:
+    """Classroom mode on the projector, a question posed and its spread shown: the page's own figure (Train's chart
+    of pair counts) still starts on the first 1080 px."""
+    projector = fresh_context("projector")
+    teacher = _open(projector, streamlit_server, "Class?classroom=1")
+    main_area(teacher).get_by_role("textbox", name="Class title").fill("Week 3")
+    main_area(teacher).get_by_role("button", name="Start a class").click()
+    expect(main_area(teacher).locator(".tl-class-code")).to_be_visible()
+    settle(teacher)
+    _sidebar_to(teacher, "Lessons")
+    main_area(teacher).locator('[data-testid="stSelectbox"]').first.click()
+    teacher.get_by_role("option", name=re.compile(r"^2\. BPE training")).click()
+    settle(teacher)
+    exercise = main_area(teacher).locator(".st-key-exercise-bpe-training-chai-first-merge")
+    for _ in range(12):  # classroom mode: the lesson's parts are slides, one per click
+        if exercise.count():
+            break
+        still(teacher)
+        step_button(main_area(teacher), "Next").click()
+        settle(teacher)
+    exercise.get_by_role("button", name="Pose to the class").click()
+    _bar(teacher).get_by_role("button", name="Show answers").click()
+    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+    _sidebar_to(teacher, "Train_step_by_step")
+    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+    teacher.evaluate("document.fonts.ready")
+    screenshot(teacher, "journey-class-projector-classroom-mode")
+    charts_outside_bar = teacher.evaluate("""() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stVegaLiteChart"]')]
+        .filter(c => !c.closest('.st-key-class-bar')).map(c => c.getBoundingClientRect().top)""")
+    assert charts_outside_bar, "Train drew no chart"
+    # at least 200 px of the figure on screen (the bar with its spread under the count took 530 px and left the
+    # figure's first 50 px; with the spread beside the count, 816 px: its first seven bars)
+    assert min(charts_outside_bar) < 1080 - 200, f"the slide's figure starts at {min(charts_outside_bar):.0f} px"
