@@ -216,7 +216,8 @@ def _learner(who: classroom.Member) -> None:
         st.html(callout_html(f"The lab's answer: {poll.truth}." + verdict
                              + (f"\n{poll.explanation}" if poll.explanation else ""),
                              "success" if right else "info"))
-        _draw_spread(poll, tallies)
+        with st.expander("How the class voted"):  # folded: on a phone the spread was taller than the screen
+            _draw_spread(poll, tallies)
 
 
 STEP_ERROR = f"{classroom.PAGE}._step_error"
