@@ -1,4 +1,5 @@
-"""Fixtures shared by the browser tests (tests/browser/) and the classroom deployment's tests (test_serve.py)."""
+"""Fixtures shared by the browser tests (tests/browser/), the classroom deployment's tests (test_serve.py) and the
+class tests on PostgreSQL (tests/classroom/, test_page_class.py, the class journey)."""
 
 from __future__ import annotations
 
@@ -22,3 +23,14 @@ def playwright_driver():
 
     with sync_playwright() as pw:
         yield pw
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """One throwaway PostgreSQL cluster for the run (tests/pg_cluster.py): ``.new_database()`` gives the URL of an
+    empty database of one's own. Skipped without PostgreSQL's programs (failed in CI)."""
+    from tests.pg_cluster import start_or_skip
+
+    server = start_or_skip()
+    yield server
+    server.stop()

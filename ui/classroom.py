@@ -15,6 +15,7 @@ and draws :func:`pose_button` for the teacher; the live bar (:mod:`ui.poll`) and
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +24,7 @@ import streamlit as st
 from lessons.classroom import ClassError, Classes, Learner, PollState, open_database
 from lessons.classroom.db import database_url
 from lessons.judging import Question
+from ui import viewport
 from ui.display import answer_text
 from ui.state import Key
 
@@ -31,6 +33,8 @@ MEMBER = Key(PAGE, "member")
 """The session's :class:`Member` when this browser joined a class as a learner."""
 TEACHER = Key(PAGE, "teacher")
 """The session's :class:`Teaching` when this browser holds a class's teacher secret."""
+POSE_RESULT = "class-posed"
+"""The viewport name (:mod:`ui.viewport`) tying each "Pose to the class" button to the class bar."""
 POSED = Key(PAGE, "posed")
 """The teacher's session: poll id -> the Question posed (the lab's answer, kept here until Reveal)."""
 
@@ -159,9 +163,12 @@ def remember_answer(q: Question, guess: Any, right: bool) -> None:
 
 
 def payload(q: Question, where: str) -> dict:
-    """What a posed question shows on every screen: its prompt, kind and choices, never its answer."""
-    choices = list(q.options) if q.kind in ("choice", "order") and q.options else None
-    return {"id": q.key, "prompt": q.prompt, "kind": q.kind, "choices": choices, "where": where,
+    """What a posed question shows on every screen: its prompt, kind and choices, never its answer. ``choices``
+    are the answers the store accepts (a choice question's options); an order question's options are ``items``:
+    its answer is the items in an order (as choices, every vote was refused as "not one of the choices")."""
+    choices = list(q.options) if q.kind == "choice" and q.options else None
+    items = list(q.options) if q.kind == "order" and q.options else None
+    return {"id": q.key, "prompt": q.prompt, "kind": q.kind, "choices": choices, "items": items, "where": where,
             "unit": q.unit}
 
 
@@ -183,18 +190,30 @@ def pose(q: Question) -> PollState:
     return state
 
 
+def _pose_clicked(q: Question) -> None:
+    """"Pose to the class", before the page's run: the class bar, drawn at the top of the page, shows the question
+    in the same run (posed in the run, after the bar was drawn, it showed only at the bar's next tick)."""
+    try:
+        pose(q)
+        st.session_state[f"{PAGE}._posed.{q.key}"] = True  # the toast is drawn with the button: a callback that
+    except ClassError as exc:  # draws is refused in a fragment's rerun (a question on a slide is in one)
+        st.session_state[f"{PAGE}._pose_error.{q.key}"] = str(exc)
+
+
 def pose_button(q: Question) -> None:
     """For the teacher: "Pose to the class" beside a question (nothing for anyone else)."""
     if teaching() is None:
         return
-    if st.button("Pose to the class", key=f"{PAGE}.pose.{q.key}", icon=":material/groups:",
-                 help="Every learner in your class gets this question on their screen; you see how many "
-                      "answered and, when you choose, how they answered (no names), then reveal the truth."):
-        try:
-            pose(q)
-            st.toast("Posed to the class: see the class bar at the top of the page.")
-        except ClassError as exc:
-            st.error(str(exc))
+    # A click brings the class bar (the count, the teacher's buttons) into view: the question may be far down the page.
+    with st.container(key=viewport.action(f"{POSE_RESULT}--{re.sub(r'[^A-Za-z0-9_-]', '-', q.key)}")):
+        st.button("Pose to the class", key=f"{PAGE}.pose.{q.key}", icon=":material/groups:", on_click=_pose_clicked,
+                  args=(q,), help="Every learner in your class gets this question on their screen; you see how "
+                                  "many answered and, when you choose, how they answered (no names), then reveal "
+                                  "the truth.")
+    if st.session_state.pop(f"{PAGE}._posed.{q.key}", False):
+        st.toast("Posed to the class: see the class bar at the top of the page.")
+    if problem := st.session_state.pop(f"{PAGE}._pose_error.{q.key}", None):
+        st.error(problem)
 
 
 def posed_question(poll_id: str) -> Question | None:

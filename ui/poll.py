@@ -28,7 +28,14 @@ from lessons.classroom import ClassError, ClassUnavailable, PollState, Tally
 from lessons.exercises import ExerciseError
 from lessons.judging import judge, parse_split
 from lessons.progress import check, merge, migrate_v1_key
-from ui import classroom, layout, predict, questions  # layout imports this module: its PAGES read at call time
+from ui import (  # layout imports this module: its PAGES read at call time
+    charts,
+    classroom,
+    layout,
+    predict,
+    questions,
+    viewport,
+)
 from ui.display import answer_text, callout_html, md_escape
 from ui.state import Key
 
@@ -64,21 +71,31 @@ def _read(code: str, learner_id: str | None) -> tuple[int, PollState | None, lis
     return version, poll, tallies, mine
 
 
-def _spread(tallies: list[Tally], choices: list[str] | None) -> alt.Chart:
-    """Each answer's votes, one bar per round (the shift between rounds), no names."""
+def _spread(tallies: list[Tally], choices: list[str] | None, *, large: bool = False) -> alt.TopLevelMixin:
+    """Each answer's votes, one bar per round (the shift between rounds), no names; in the lab's chart look
+    (:mod:`ui.charts`: black text, colour-blind-safe colours), its text at the large-type size on a projector."""
     rows = [{"answer": a, "round": f"round {t.round}", "votes": n} for t in tallies for a, n in t.counts.items()]
     if choices:  # every choice on the axis, even those nobody picked
         rows += [{"answer": c, "round": f"round {t.round}", "votes": 0} for t in tallies for c in choices
                  if c not in t.counts]
     data = pd.DataFrame(rows or [{"answer": "(no votes yet)", "round": "round 1", "votes": 0}])
     order = choices or sorted(data["answer"].unique(), key=str.casefold)
-    return alt.Chart(data).mark_bar().encode(
-        y=alt.Y("answer:N", sort=order, title=None, axis=alt.Axis(labelLimit=320)),
+    size = charts.sizes(large)
+    chart = alt.Chart(data).mark_bar(stroke=charts.TEXT, strokeWidth=1).encode(
+        y=alt.Y("answer:N", sort=order, title=None),
         x=alt.X("votes:Q", title="learners", axis=alt.Axis(tickMinStep=1, format="d")),
         yOffset="round:N",
-        color=alt.Color("round:N", title=None, legend=alt.Legend(orient="bottom")),
+        color=alt.Color("round:N", title=None,
+                        legend=alt.Legend(orient="bottom") if len(tallies) > 1 else None,  # one round: nothing to tell
+                        scale=alt.Scale(range=[charts.BLUE, charts.ORANGE, charts.TEAL])),
         tooltip=["answer", "round", "votes"],
-    ).properties(height=alt.Step(22))
+    ).properties(height=alt.Step(size.label + 6))  # one round's bar: a line of the labels' text, not more
+    return charts.themed(chart, large=large)
+
+
+def _draw_spread(poll: PollState, tallies: list[Tally]) -> None:
+    st.altair_chart(_spread(tallies, poll.question.get("choices"), large=layout.large_type_on()), theme=None,
+                    width="stretch")
 
 
 def _guess(text: str, kind: str) -> Any:
@@ -154,11 +171,11 @@ def restore_answers(who: classroom.Member) -> int:
 def _answer_widget(poll: PollState, key: str) -> Any:
     q, choices = poll.question, poll.question.get("choices")
     if q.get("kind") == "choice" and choices:
-        return st.radio("Your answer", choices, index=None, key=key)
+        return st.radio("Your answer", choices, index=None, key=key, horizontal=True)  # wraps: short on a phone
     if q.get("kind") == "number":
         return st.number_input("Your answer" + (f" ({q['unit']})" if q.get("unit") else ""), value=None, key=key)
-    if q.get("kind") == "order" and choices:
-        picked = st.multiselect("Your answer: pick them in order, first to last", choices, key=key)
+    if q.get("kind") == "order" and q.get("items"):
+        picked = st.multiselect("Your answer: pick them in order, first to last", q["items"], key=key)
         return " | ".join(picked) if picked else None
     return st.text_input("Your answer", key=key, max_chars=200)
 
@@ -199,45 +216,54 @@ def _learner(who: classroom.Member) -> None:
         st.html(callout_html(f"The lab's answer: {poll.truth}." + verdict
                              + (f"\n{poll.explanation}" if poll.explanation else ""),
                              "success" if right else "info"))
-        st.altair_chart(_spread(tallies, poll.question.get("choices")), width="stretch")
+        with st.expander("How the class voted"):  # folded: on a phone the spread was taller than the screen
+            _draw_spread(poll, tallies)
+
+
+STEP_ERROR = f"{classroom.PAGE}._step_error"
+
+
+def _step(action: str, who: classroom.Teaching, *args: str) -> None:
+    """A teacher's button (Show answers, Vote again, Reveal, Close), before the bar's run: the bar then draws the
+    new state. (A callback, not ``if st.button(): ...; st.rerun(scope="fragment")``: that rerun raises when the
+    click arrives in a full run of the page, not the fragment's own.)"""
+    try:
+        getattr(classroom.store(), action)(who.code, who.secret, *args)
+    except ClassError as exc:
+        st.session_state[STEP_ERROR] = str(exc)
+    st.session_state.pop(SEEN, None)
 
 
 def _teacher(who: classroom.Teaching) -> None:
     _, poll, tallies, _ = _read(who.code, None)
-    store = classroom.store()
     if poll is None:
         st.caption(md_escape(f"Class {who.code} · you are its teacher. Every question in the lab has a "
                              "“Pose to the class” button."))
         return
     now = tallies[-1] if tallies else None
-    st.markdown(md_escape(f"Posed (round {poll.round}): {poll.question.get('prompt', '')}"))
-    st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0")
-    cols = st.columns(4)
     q = classroom.posed_question(poll.poll_id)
-    try:
-        if cols[0].button("Show answers", key=SHOW.skey, disabled=poll.phase != "open"):
-            store.show(who.code, who.secret)
-            st.session_state.pop(SEEN, None)
-            st.rerun(scope="fragment")
-        if cols[1].button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown"):
-            store.vote_again(who.code, who.secret)
-            st.session_state.pop(SEEN, None)
-            st.rerun(scope="fragment")
-        if cols[2].button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None,
-                          help=None if q else "Pose it again from its page: this session did not pose it."):
-            store.reveal(who.code, who.secret, answer_text(q.answer), q.explain[:2000])
-            st.session_state.pop(SEEN, None)
-            st.rerun(scope="fragment")
-        if cols[3].button("Close", key=CLOSE.skey):
-            store.close_poll(who.code, who.secret)
-            st.session_state.pop(SEEN, None)
-            st.rerun(scope="fragment")
-    except ClassError as exc:
-        st.warning(str(exc))
-    if poll.phase != "open":
-        st.altair_chart(_spread(tallies, poll.question.get("choices")), width="stretch")
-    if poll.phase == "revealed":
-        st.html(callout_html(f"The lab's answer: {poll.truth}.", "success"))
+    # Compact, so the page's own figure stays on the projector's first screen: the count and the four steps in
+    # one row (it wraps on a narrow screen), and once answers are shown, the spread beside them, not under them.
+    words, spread = st.columns([2, 3]) if poll.phase != "open" else (st.container(), None)
+    with words:
+        st.markdown(md_escape(f"Posed (round {poll.round}): {poll.question.get('prompt', '')}"))
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+            st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0", width="content")
+            st.button("Show answers", key=SHOW.skey, disabled=poll.phase != "open", on_click=_step,
+                      args=("show", who))
+            st.button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown", on_click=_step,
+                      args=("vote_again", who))
+            st.button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
+                      args=("reveal", who, answer_text(q.answer), q.explain[:2000]) if q else ("reveal", who),
+                      help=None if q else "Pose it again from its page: this session did not pose it.")
+            st.button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
+        if problem := st.session_state.pop(STEP_ERROR, None):
+            st.warning(problem)
+        if poll.phase == "revealed":
+            st.html(callout_html(f"The lab's answer: {poll.truth}.", "success"))
+    if spread is not None:
+        with spread:
+            _draw_spread(poll, tallies)
 
 
 @st.fragment(run_every=POLL_S)
@@ -264,7 +290,8 @@ def bar() -> None:
     if not classroom.in_class() and classroom.rejoin_from_browser():
         restore_answers(classroom.member())
     if classroom.in_class():
-        _bar()
+        with st.container(key=viewport.result(classroom.POSE_RESULT)):  # "Pose to the class" brings it into view
+            _bar()
 
 
 __all__ = ["POLL_S", "bar", "restore_answers"]

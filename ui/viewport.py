@@ -52,7 +52,7 @@ SCRIPT = """
     if (!button) return;
     const act = button.closest('[class*="' + ACT + '"]');
     let target = null;
-    if (act) target = '.' + RES + keyOf(act, ACT).slice(ACT.length);
+    if (act) target = '.' + RES + keyOf(act, ACT).slice(ACT.length).split('--')[0];  // many rows, one result
     else for (const prefix of KEEP) {
       const keep = button.closest('[class*="' + prefix + '"]');
       if (keep) { target = '.' + keyOf(keep, prefix); break; }
@@ -142,7 +142,9 @@ SCRIPT = """
 
 
 def action(name: str) -> str:
-    """The container key for a page's main control row: a click there brings :func:`result` into view."""
+    """The container key for a page's main control row: a click there brings :func:`result` into view. Several
+    rows may share one result: ``name--anything`` brings ``result(name)`` (each "Pose to the class" button brings
+    the class bar)."""
     return ACTION_PREFIX + name
 
 

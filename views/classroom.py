@@ -42,6 +42,11 @@ MESSAGE = f"{PAGE}._message"
 REMEMBER = f"{PAGE}._remember"  # a learner just joined: the browser keeps the class for a reload
 
 
+RELOADED = ("Already teaching a class, and this page was reloaded or opened anew? A new page keeps no teacher "
+            "secret: open your teacher link again (the file “Download my teacher link” gave you) to run your class.")
+"""What a teacher whose reload lost teacher mode reads on the Class page (the secret is never kept in the browser)."""
+
+
 def origin() -> str:
     """The lab's address as this browser sees it (for the learner link and its QR code)."""
     parts = urlsplit(st.context.url or "")
@@ -144,6 +149,7 @@ def outside_section() -> None:
         st.button("Start a class", key=START.skey, on_click=_start, icon=":material/add:")
         st.caption("You get a class code for your learners and a teacher link for you. Classes last 30 days; "
                    "ending one removes it from the learners' screens. " + classroom.data_dir_note())
+        st.caption(RELOADED)
 
 
 # -- a learner in a class -----------------------------------------------------------------------------------------

@@ -9,12 +9,16 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from deploy.serve import free_port  # noqa: F401 - the fixtures' free port, one copy for tests and scripts/serve
+from deploy.serve import free_port, streamlit_cmd  # the fixtures' free port and command: one copy with scripts/serve
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium"))  # LAB_CHROMIUM: to test the skip
@@ -80,6 +84,44 @@ class StreamlitServer:
         with open(self.log_path, "rb") as log:
             log.seek(offset)
             return log.read().decode("utf-8", errors="replace")
+
+
+@contextmanager
+def running_server(log_path: Path, env: dict[str, str] | None = None) -> Iterator[StreamlitServer]:
+    """A Streamlit server of the lab on a free port (``env``: more environment, such as ``LAB_DATABASE_URL``),
+    healthy when given, stopped after. The shared ``streamlit_server`` fixture is one; the class journey starts a
+    second one on PostgreSQL."""
+    port = free_port()
+    cmd = streamlit_cmd(port)  # the rest (no toolbar, no usage statistics) from .streamlit/config.toml, as scripts/run
+    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    with open(log_path, "w", encoding="utf-8") as log:
+        process = subprocess.Popen(
+            cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=full_env
+        )
+    base_url = f"http://127.0.0.1:{port}"
+    server = StreamlitServer(base_url=base_url, log_path=log_path, process=process)
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"streamlit exited with code {process.returncode}:\n{server.log()}")
+            try:
+                with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=1) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"streamlit did not become healthy in {SERVER_START_TIMEOUT_S}s:\n{server.log()}")
+            time.sleep(0.1)
+        yield server
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 #: A line of the server's log that means something went wrong: a traceback, Streamlit's "Uncaught app exception",

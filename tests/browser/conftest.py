@@ -17,28 +17,22 @@ every browser test is skipped with the reason.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import time
-import urllib.request
 from collections.abc import Callable, Iterator
 
 import pytest
 
-from deploy.serve import streamlit_cmd
 from tests.browser.browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
     PAGE_TIMEOUT_MS,
     ROOT,
-    SERVER_START_TIMEOUT_S,
     SIZES,
     VIEWPORT,
     StreamlitServer,
     assert_no_exception,
-    free_port,
     log_problems,
+    running_server,
     screenshot,
     skip_without_browser,
     wait_for_streamlit,
@@ -55,40 +49,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.fixture(scope="session")
 def streamlit_server() -> Iterator[StreamlitServer]:
     skip_without_browser()
-    port = free_port()
     log_dir = ROOT / "artifacts"
     log_dir.mkdir(parents=True, exist_ok=True)
-    log_path = log_dir / "streamlit-server.log"
-    cmd = streamlit_cmd(port)  # the rest (no toolbar, no usage statistics) from .streamlit/config.toml, as scripts/run
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    with open(log_path, "w", encoding="utf-8") as log:
-        process = subprocess.Popen(
-            cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env
-        )
-    base_url = f"http://127.0.0.1:{port}"
-    server = StreamlitServer(base_url=base_url, log_path=log_path, process=process)
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"streamlit exited with code {process.returncode}:\n{server.log()}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=1) as resp:
-                    if resp.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not become healthy in {SERVER_START_TIMEOUT_S}s:\n{server.log()}")
-            time.sleep(0.1)
+    with running_server(log_dir / "streamlit-server.log") as server:
         yield server
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(autouse=True)

@@ -1,113 +1,15 @@
 """The class suite runs on both databases: every test that takes ``db_url`` (or ``db``, ``classes``) runs once on
 SQLite (a file in the test's temporary directory) and once on PostgreSQL (a throwaway cluster this test session
 starts itself with Debian's ``initdb`` and ``pg_ctl``, as the ``postgres`` user when we are root, listening only
-on a unix socket in its own temporary directory, stopped and deleted at the end). Without PostgreSQL's
+on a unix socket in its own temporary directory, stopped and deleted at the end: tests/pg_cluster.py, the
+``postgres_server`` fixture of tests/conftest.py, shared with the Class page's tests). Without PostgreSQL's
 programs the PostgreSQL half is skipped, except in CI (``CI=true``), where it fails."""
 
 from __future__ import annotations
 
-import glob
-import itertools
-import os
-import shlex
-import shutil
-import socket
-import subprocess
-import tempfile
-from pathlib import Path
-
-import psycopg
 import pytest
 
 from lessons.classroom import Classes, open_database
-
-
-def _postgres_bin() -> Path | None:
-    """The folder holding initdb and pg_ctl: on PATH, else the newest /usr/lib/postgresql/*/bin."""
-    found = shutil.which("initdb")
-    if found and shutil.which("pg_ctl"):
-        return Path(os.path.realpath(found)).parent
-    for folder in sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda p: int(p.split("/")[-2]), reverse=True):
-        if Path(folder, "initdb").exists() and Path(folder, "pg_ctl").exists():
-            return Path(folder)
-    return None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class PostgresServer:
-    """A running throwaway cluster: :meth:`new_database` makes an empty database and gives its URL."""
-
-    def __init__(self, bindir: Path) -> None:
-        self.bindir = bindir
-        self.root = Path(tempfile.mkdtemp(prefix="labpg-"))  # short: a unix socket's path is at most 107 bytes
-        self.as_root = os.geteuid() == 0
-        if self.as_root:  # PostgreSQL refuses to run as root: the cluster is the postgres user's
-            shutil.chown(self.root, "postgres", "postgres")
-        self.port = _free_port()
-        self._names = itertools.count(1)
-        data = self.root / "data"
-        self._run("initdb", "-D", str(data), "--auth=trust", "--username=postgres", "--encoding=UTF8",
-                  "--locale=C", "--no-sync")
-        self.data = data
-        self._pg_ctl("start")
-
-    def _pg_ctl(self, action: str, *more: str) -> None:
-        # fsync off and the like: a throwaway cluster need not survive a power cut (it does survive -m fast).
-        options = (f"-p {self.port} -k {self.root} -c listen_addresses='' -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
-        self._run("pg_ctl", "-D", str(self.data), "-l", str(self.root / "log"), "-w", "-t", "60", "-o", options,
-                  *more, action)
-
-    def restart(self) -> None:
-        """Restart the server, as an administrator may while the lab runs: every connection is dropped."""
-        self._pg_ctl("restart", "-m", "fast")
-
-    def _run(self, program: str, *args: str) -> None:
-        command = [str(self.bindir / program), *args]
-        if self.as_root:  # as the postgres user: runuser (util-linux), else su
-            runuser = shutil.which("runuser") or next((p for p in ("/usr/sbin/runuser", "/sbin/runuser")
-                                                       if Path(p).exists()), None)
-            command = ([runuser, "-u", "postgres", "--", *command] if runuser
-                       else ["su", "postgres", "-s", "/bin/sh", "-c", shlex.join(command)])
-        result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-        if result.returncode != 0:
-            raise RuntimeError(f"{program} failed: {result.stdout}\n{result.stderr}")
-
-    def url(self, schema: str | None = None) -> str:
-        """The cluster's ``postgres`` database; with ``schema``, its tables made and found in that schema."""
-        options = f"&options=-csearch_path%3D{schema}" if schema else ""
-        return f"postgresql://postgres@/postgres?host={self.root}&port={self.port}{options}"
-
-    def new_database(self) -> str:
-        """An empty database of our own: a new schema (much faster to make than a database: each test has one)."""
-        name = f"t{next(self._names)}"
-        with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {name}")  # a name this fixture made (t1, t2...), not input
-        return self.url(name)
-
-    def stop(self) -> None:
-        try:
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
-        finally:
-            shutil.rmtree(self.root, ignore_errors=True)
-
-
-@pytest.fixture(scope="session")
-def postgres_server():
-    bindir = _postgres_bin()
-    if bindir is None:
-        message = "PostgreSQL's initdb and pg_ctl are not installed (apt-get install postgresql)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message + ": CI must run the class suite on PostgreSQL too")
-        pytest.skip(message)
-    server = PostgresServer(bindir)
-    yield server
-    server.stop()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -1,0 +1,232 @@
+"""Journey: a class predicts together. One teacher on the projector (1920x1080, large type) and three learners (a
+phone, two laptops), each in their own browser: start -> join from the learner link -> pose a Lessons exercise ->
+answers counted live -> show -> vote again -> reveal on every screen -> a learner reloads and is still in the class
+-> the dashboard and its CSV. Once on SQLite (the shared server) and once on PostgreSQL (a second server whose
+``LAB_DATABASE_URL`` is a database in the session's throwaway cluster, tests/pg_cluster.py).
+
+The class bar polls every 2 s: the test waits for what a screen should show (with a timeout), never a fixed time.
+Moving between pages goes through the sidebar: a new page load would be a new session (and the teacher's is the
+one that holds the teacher secret).
+Screenshots (with LAB_SCREENSHOTS=1): artifacts/screenshots/journey-class-*.png.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import expect
+
+from lessons.course import course
+from lessons.exercises import compute
+from tests.browser.browser_helpers import (
+    ROOT,
+    StreamlitServer,
+    assert_no_exception,
+    log_problems,
+    main_area,
+    running_server,
+    screenshot,
+    settle,
+    skip_without_browser,
+    step_button,
+    still,
+    wait_for_streamlit,
+)
+from ui.questions import exercise_question
+
+skip_without_browser()
+
+EXERCISE = next(e for e in course().lesson("bpe-training").exercises if e.id == "chai-first-merge")
+Q = exercise_question(EXERCISE)
+TRUTH = compute(EXERCISE.op, EXERCISE.args).answer
+WRONG = next(c for c in Q.options if c != TRUTH)
+LIVE_MS = 15_000  # a poll is 2 s; a loaded 2-core machine runs four screens' polls at once
+
+
+@pytest.fixture(scope="module")
+def postgres_lab(request: pytest.FixtureRequest) -> Iterator[StreamlitServer]:
+    """A second lab server whose classes are in PostgreSQL (a fresh database in the session's cluster)."""
+    url = request.getfixturevalue("postgres_server").new_database()
+    log_dir = ROOT / "artifacts"
+    log_dir.mkdir(parents=True, exist_ok=True)
+    with running_server(log_dir / "streamlit-server-postgresql.log", {"LAB_DATABASE_URL": url}) as server:
+        yield server
+
+
+def _open(context, server: StreamlitServer, url: str):
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(url if url.startswith("http") else f"{server.base_url}/{url.lstrip('/')}")
+    wait_for_streamlit(page)
+    assert_no_exception(page)
+    return page
+
+
+def _bar(page):
+    return page.locator(".st-key-class-bar")
+
+
+def _sidebar_to(page, url_path: str) -> None:
+    if page.get_by_test_id("stExpandSidebarButton").is_visible():  # classroom mode, a phone: the sidebar is closed
+        page.get_by_test_id("stExpandSidebarButton").click()
+    page.locator(f'[data-testid="stSidebar"] a[href^="{url_path}"]').first.click()
+    page.wait_for_url(re.compile(f"/{url_path}"))
+    settle(page)
+
+
+def _vote(page, answer: str, round_: int) -> None:
+    bar = _bar(page)
+    expect(bar.get_by_text(f"(round {round_})", exact=False)).to_be_visible(timeout=LIVE_MS)
+    bar.get_by_text(answer, exact=True).click()
+    bar.get_by_role("button", name="Send my answer").click()
+    expect(bar.get_by_text(f"Your answer: {answer}.", exact=False)).to_be_visible(timeout=LIVE_MS)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_class_predicts_together(backend, request, fresh_context) -> None:
+    server: StreamlitServer = request.getfixturevalue("streamlit_server" if backend == "sqlite" else "postgres_lab")
+    log_start = server.log_size()
+
+    # The teacher starts a class on the projector, in large type.
+    projector = fresh_context("projector")
+    teacher = _open(projector, server, "Class?large=1")
+    main_area(teacher).get_by_role("textbox", name="Class title").fill("Tokenizers, week 3")
+    main_area(teacher).get_by_role("button", name="Start a class").click()
+    code_box = main_area(teacher).locator(".tl-class-code")
+    expect(code_box).to_be_visible()
+    settle(teacher)
+    code = code_box.inner_text().strip()
+    assert re.fullmatch(r"[A-Z0-9]{6}", code), code
+    learner_link = main_area(teacher).locator('[data-testid="stCode"]').inner_text().strip()
+    assert learner_link == f"{server.base_url}/Class?code={code}"
+    expect(main_area(teacher).get_by_role("img").first).to_be_visible()  # the QR code of the learner link
+    with teacher.expect_download() as info:
+        main_area(teacher).get_by_role("button", name=re.compile("Download my teacher link")).click()
+    teacher_link = open(info.value.path(), encoding="utf-8").read().strip()
+    secret = re.search(r"teacher=([^&\s]+)", teacher_link).group(1)
+    assert teacher_link.startswith(f"{server.base_url}/Class?code={code}&teacher=")
+    assert secret not in teacher.content() and secret not in teacher.url  # never on the projector
+    screenshot(teacher, f"journey-class-projector-{backend}")
+
+    # Three learners join from the learner link.
+    names = {"phone": "Asha", "laptop1": "Ben", "laptop2": "Chitra"}
+    learners = {}
+    for who, name in names.items():
+        page = _open(fresh_context("phone" if who == "phone" else "laptop"), server, learner_link)
+        expect(main_area(page).get_by_role("textbox", name="Class code").first).to_have_value(code)
+        main_area(page).get_by_role("textbox", name="Your name").fill(name)
+        main_area(page).get_by_role("button", name="Join").click()
+        expect(main_area(page).get_by_text(f"Welcome, {name}.", exact=False)).to_be_visible()
+        learners[who] = page
+    expect(main_area(teacher).get_by_text("Learners joined")).to_be_visible()
+
+    # The teacher opens Lessons from the sidebar and poses the chai exercise.
+    _sidebar_to(teacher, "Lessons")
+    main_area(teacher).locator('[data-testid="stSelectbox"]').first.click()  # large type: the lessons in a select box
+    teacher.get_by_role("option", name=re.compile(r"^2\. BPE training")).click()
+    settle(teacher)
+    box = main_area(teacher).locator(".st-key-exercise-bpe-training-chai-first-merge")
+    box.get_by_role("button", name="Pose to the class").click()
+    expect(_bar(teacher).get_by_text("0 of 3")).to_be_visible(timeout=LIVE_MS)
+    # the exercise is far down the lesson: the click brings the bar (the count, the buttons) onto the projector
+    expect(_bar(teacher).get_by_role("button", name="Show answers")).to_be_in_viewport(timeout=LIVE_MS)
+
+    # Each learner's screen shows it within a poll or two; they answer; the teacher sees 3 of 3.
+    for who, answer in (("phone", TRUTH), ("laptop1", WRONG), ("laptop2", WRONG)):
+        expect(_bar(learners[who]).get_by_text(Q.prompt)).to_be_visible(timeout=LIVE_MS)
+        _vote(learners[who], answer, 1)
+    screenshot(learners["phone"], f"journey-class-phone-bar-{backend}")
+    expect(_bar(teacher).get_by_text("3 of 3")).to_be_visible(timeout=LIVE_MS)
+
+    # Show answers: the spread as a chart, no names and no truth.
+    _bar(teacher).get_by_role("button", name="Show answers").click()
+    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+    assert not any(n in _bar(teacher).inner_text() for n in names.values())
+    assert "The lab's answer" not in _bar(teacher).inner_text()
+    screenshot(teacher, f"journey-class-projector-shown-{backend}")
+    for page in learners.values():
+        expect(_bar(page).get_by_text("Votes are closed", exact=False)).to_be_visible(timeout=LIVE_MS)
+
+    # Vote again: Ben changes his mind.
+    _bar(teacher).get_by_role("button", name="Vote again").click()
+    expect(_bar(teacher).get_by_text("(round 2)", exact=False)).to_be_visible(timeout=LIVE_MS)
+    _vote(learners["laptop1"], TRUTH, 2)
+    expect(_bar(teacher).get_by_text("1 of 3")).to_be_visible(timeout=LIVE_MS)
+
+    # Reveal: every learner sees the lab's answer.
+    _bar(teacher).get_by_role("button", name="Reveal").click()
+    expect(_bar(teacher).get_by_text(f"The lab's answer: {TRUTH}.")).to_be_visible(timeout=LIVE_MS)
+    for page in learners.values():
+        expect(_bar(page).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(_bar(learners["laptop1"]).get_by_text(f"Your answer: {TRUTH}: right!", exact=False)).to_be_visible()
+    phone_bar = _bar(learners["phone"]).bounding_box()
+    screenshot(learners["phone"], f"journey-class-phone-revealed-{backend}")
+    # the lab's answer and the way to the question fit a phone's screen (with the spread unfolded: 810 px)
+    assert phone_bar["height"] < 700, phone_bar
+    _bar(learners["phone"]).get_by_text("How the class voted").click()  # the spread, one tap away
+    expect(_bar(learners["phone"]).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+
+    # A learner reloads (a new session): the browser finds the class again.
+    chitra = learners["laptop2"]
+    chitra.reload()
+    wait_for_streamlit(chitra)
+    expect(_bar(chitra).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(main_area(chitra).get_by_text(f"You are in class {code} as Chitra", exact=False)).to_be_visible()
+
+    # The dashboard and its CSV (the first answer counts: Ben's was wrong).
+    _sidebar_to(teacher, "Class")
+    main_area(teacher).get_by_text("Teacher's dashboard", exact=False).click()
+    dashboard = main_area(teacher).locator('[data-testid="stExpander"]', has_text="Teacher's dashboard")
+    expect(dashboard.locator('[data-testid="stDataFrame"]').first).to_be_visible()
+    dashboard.scroll_into_view_if_needed()
+    screenshot(teacher, f"journey-class-dashboard-{backend}")
+    with teacher.expect_download() as info:
+        dashboard.get_by_role("button", name=re.compile("Download the gradebook")).click()
+    rows = list(csv.reader(io.StringIO(open(info.value.path(), encoding="utf-8").read())))
+    assert rows[0] == ["name", "answered", "right first try", Q.key]
+    assert sorted(rows[1:]) == [["Asha", "1", "1", "right"], ["Ben", "1", "0", "wrong"],
+                                ["Chitra", "1", "0", "wrong"]]
+    assert secret not in teacher.content() and "teacher=" not in teacher.url
+    for page in (teacher, *learners.values()):
+        assert_no_exception(page)
+    if backend == "postgresql":  # the shared server's log is checked by the autouse fixture; this one here
+        problems = log_problems(server.log_since(log_start))
+        assert not problems, "\n".join(problems)
+
+
+def test_in_classroom_mode_the_class_bar_leaves_the_slide_on_the_projector(streamlit_server, fresh_context) -> None:
+    """Classroom mode on the projector, a question posed and its spread shown: the page's own figure (Train's chart
+    of pair counts) still starts on the first 1080 px."""
+    projector = fresh_context("projector")
+    teacher = _open(projector, streamlit_server, "Class?classroom=1")
+    main_area(teacher).get_by_role("textbox", name="Class title").fill("Week 3")
+    main_area(teacher).get_by_role("button", name="Start a class").click()
+    expect(main_area(teacher).locator(".tl-class-code")).to_be_visible()
+    settle(teacher)
+    _sidebar_to(teacher, "Lessons")
+    main_area(teacher).locator('[data-testid="stSelectbox"]').first.click()
+    teacher.get_by_role("option", name=re.compile(r"^2\. BPE training")).click()
+    settle(teacher)
+    exercise = main_area(teacher).locator(".st-key-exercise-bpe-training-chai-first-merge")
+    for _ in range(12):  # classroom mode: the lesson's parts are slides, one per click
+        if exercise.count():
+            break
+        still(teacher)
+        step_button(main_area(teacher), "Next").click()
+        settle(teacher)
+    exercise.get_by_role("button", name="Pose to the class").click()
+    _bar(teacher).get_by_role("button", name="Show answers").click()
+    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+    _sidebar_to(teacher, "Train_step_by_step")
+    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+    teacher.evaluate("document.fonts.ready")
+    screenshot(teacher, "journey-class-projector-classroom-mode")
+    charts_outside_bar = teacher.evaluate("""() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stVegaLiteChart"]')]
+        .filter(c => !c.closest('.st-key-class-bar')).map(c => c.getBoundingClientRect().top)""")
+    assert charts_outside_bar, "Train drew no chart"
+    # at least 200 px of the figure on screen (the bar with its spread under the count took 530 px and left the
+    # figure's first 50 px; with the spread beside the count, 816 px: its first seven bars)
+    assert min(charts_outside_bar) < 1080 - 200, f"the slide's figure starts at {min(charts_outside_bar):.0f} px"

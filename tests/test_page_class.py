@@ -1,0 +1,411 @@
+"""The Class page and the class bar (AppTest): start a class, the teacher link, join (and its friendly refusals),
+names shown as text, "Pose to the class" for the teacher only, a learner's answers kept on the server and back
+after a resume, the teacher's live count and steps, the dashboard and its CSV, ending a class.
+
+Each test has a fresh class database: ``LAB_DATA_DIR`` is the test's temporary directory (a new SQLite file; the
+kit caches one store per URL, and a new directory is a new URL). The join / vote / restore journey also runs on
+PostgreSQL (the session's throwaway cluster, ``postgres_server`` in tests/conftest.py). Several AppTests in one
+test are several browsers: they share the store, never a session."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import uuid
+
+import pytest
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+from lessons.classroom import ClassError, Classes, open_database
+from lessons.course import course
+from lessons.exercises import compute
+from tests.apptest_helpers import assert_no_exception, chart_datasets, chart_spec, main_text, page_text, run_page
+from ui import charts, classroom, predict
+from ui import poll as class_bar
+from ui.display import md_escape
+from ui.questions import exercise_question
+from views import classroom as cv
+
+CLASS = "pages/13_Class.py"
+LESSONS = "pages/12_Lessons.py"
+TRAIN = "pages/1_Train_step_by_step.py"
+LESSON = "bpe-training"
+EXERCISE = next(e for e in course().lesson(LESSON).exercises if e.id == "chai-first-merge")
+Q = exercise_question(EXERCISE)
+TRUTH = compute(EXERCISE.op, EXERCISE.args).answer  # the lab's answer, computed as the page computes it
+WRONG = next(c for c in Q.options if c != TRUTH)
+
+
+@pytest.fixture
+def lab_db(monkeypatch, tmp_path) -> str:
+    """A fresh SQLite class database for this test (the page's default: LAB_DATA_DIR/classes.sqlite3)."""
+    monkeypatch.setenv("LAB_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("LAB_DATABASE_URL", raising=False)
+    return f"sqlite:///{tmp_path / 'classes.sqlite3'}"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db(request, monkeypatch, tmp_path) -> str:
+    """A fresh class database on each backend, as the page finds it (LAB_DATA_DIR, or LAB_DATABASE_URL)."""
+    monkeypatch.setenv("LAB_DATA_DIR", str(tmp_path))
+    if request.param == "sqlite":
+        monkeypatch.delenv("LAB_DATABASE_URL", raising=False)
+        return f"sqlite:///{tmp_path / 'classes.sqlite3'}"
+    url = request.getfixturevalue("postgres_server").new_database()
+    monkeypatch.setenv("LAB_DATABASE_URL", url)
+    return url
+
+
+@pytest.fixture
+def server_side(lab_db):
+    """The store as another replica sees it (its own connection to the same database)."""
+    store = Classes(open_database(lab_db))
+    yield store
+    store.db.close()
+
+
+@pytest.fixture
+def downloads(monkeypatch) -> dict[str, bytes]:
+    """What the page's download buttons offer, file name -> bytes (caught where Streamlit stores a download)."""
+    offered: dict[str, bytes] = {}
+    keep = MemoryMediaFileStorage.load_and_get_id
+
+    def spy(self, path_or_data, mimetype, kind, filename=None):
+        if filename:
+            offered[filename] = path_or_data if isinstance(path_or_data, bytes) else str(path_or_data).encode()
+        return keep(self, path_or_data, mimetype, kind, filename)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", spy)
+    return offered
+
+
+def everything_drawn(at) -> str:
+    """Every value and label the session's elements carry (main area and sidebar), to look for a secret in."""
+    return str(at._tree)
+
+
+def start_class(title: str = "Tokenizers, week 3", **query):
+    """A teacher's browser that started a class: (its AppTest, the class code, the teacher secret)."""
+    at = run_page(CLASS, query_params=query)
+    at.text_input(key=cv.TITLE.skey).set_value(title).run()
+    at.button(key=cv.START.skey).click().run()
+    assert_no_exception(at)
+    who = at.session_state[classroom.TEACHER.skey]
+    return at, who.code, who.secret
+
+
+def join(code: str, name: str):
+    """A learner's browser that typed ``code`` and ``name`` on the Class page and pressed Join."""
+    at = run_page(CLASS)
+    at.text_input(key=cv.JOIN_CODE.skey).set_value(code)
+    at.text_input(key=cv.NAME.skey).set_value(name)
+    at.button(key=cv.JOIN.skey).click().run()
+    assert_no_exception(at)
+    return at
+
+
+def member(at) -> classroom.Member:
+    return at.session_state[classroom.MEMBER.skey]
+
+
+def pose_keys(at) -> list[str]:
+    return [b.key for b in at.button if b.label == "Pose to the class"]
+
+
+# -- starting a class, the teacher link ---------------------------------------------------------------------------
+def test_start_shows_the_code_and_offers_the_teacher_link_never_the_secret(lab_db, downloads) -> None:
+    at, code, secret = start_class()
+    text = page_text(at)
+    assert code in text and "Tokenizers, week 3" in text
+    assert [c.value for c in at.main.get("code")] == [f"/Class?code={code}"]  # the learner link (AppTest has no host)
+    assert secret not in everything_drawn(at)  # not in any element's value, label or help
+    assert "teacher" not in at.query_params
+    link_file = f"class-{code}-teacher-link.txt"
+    assert link_file in downloads
+    assert f"?code={code}&teacher={secret}" in downloads[link_file].decode()
+    assert len(at.main.get("image")) == 1  # the QR code of the learner link
+
+
+def test_the_teacher_link_makes_this_session_the_teacher_and_leaves_the_address_bar(lab_db, server_side) -> None:
+    started = server_side.start("Week 4")
+    at = run_page(CLASS, query_params={"code": started.code, "teacher": started.teacher_secret})
+    assert at.session_state[classroom.TEACHER.skey] == classroom.Teaching(started.code, started.teacher_secret)
+    assert "teacher" not in at.query_params
+    assert started.teacher_secret not in everything_drawn(at)
+    assert "You are this class's teacher in this browser" in page_text(at)
+    assert started.code in page_text(at)
+
+
+def test_a_wrong_teacher_link_says_so_and_the_page_works(lab_db, server_side) -> None:
+    started = server_side.start("Week 4")
+    at = run_page(CLASS, query_params={"code": started.code, "teacher": "not-the-secret"})
+    assert classroom.TEACHER.skey not in at.session_state
+    assert "That teacher link is not one of an open class" in page_text(at)
+    assert "teacher" not in at.query_params
+    assert at.button(key=cv.JOIN.skey)  # the page works: join or start
+
+
+# -- joining ------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(("code", "name", "says"), [
+    ("ZZZZZZ", "Asha", "No open class has that code"),
+    (None, "", "name"),
+    (None, "Asha\x00\x1b[31m", "name"),
+])
+def test_a_bad_join_gets_one_friendly_message_and_the_page_works(lab_db, server_side, code, name, says) -> None:
+    started = server_side.start("Week 4")
+    at = join(code or started.code, name)
+    assert classroom.MEMBER.skey not in at.session_state
+    warnings = [m for m in page_text(at).split("\n") if says.lower() in m.lower()]
+    assert len(warnings) == 1, page_text(at)
+    assert "Traceback" not in page_text(at)
+    at.text_input(key=cv.JOIN_CODE.skey).set_value(started.code)
+    at.text_input(key=cv.NAME.skey).set_value("Asha")
+    at.button(key=cv.JOIN.skey).click().run()  # and then a good join works
+    assert member(at).name == "Asha"
+
+
+def test_a_name_over_40_characters_is_clipped_by_the_field(lab_db, server_side):
+    started = server_side.start("Week 4")
+    assert run_page(CLASS).text_input(key=cv.NAME.skey).proto.max_chars == 40
+    at = join(started.code, "A" * 41)  # typed (or pasted): the field keeps 40
+    assert member(at).name == "A" * 40
+    with pytest.raises(ClassError, match="longer than 40 characters"):  # and the store refuses a longer one anyway
+        server_side.join(started.code, "B" * 41)
+
+
+@pytest.mark.parametrize("name", ["<b>x</b>", "**x**", "[x](http://e)"])
+def test_a_name_with_markup_is_shown_as_text(lab_db, server_side, name) -> None:
+    started = server_side.start("Week 4")
+    at = join(started.code, name)
+    assert member(at).name == name
+    shown = [m.value for m in at.main.get("markdown") if "You are in class" in m.value]
+    assert len(shown) == 1
+    markdown = shown[0]
+    assert md_escape(name) in markdown  # every markup character escaped: drawn as itself, not bold or a link
+    welcome = next(str(h.value) for h in at.main.get("html") if "Welcome" in str(h.value))
+    assert html.escape(name, quote=False) in welcome and "<b>x" not in welcome  # HTML: escaped, and HTML has no Markdown
+
+
+# -- "Pose to the class": the teacher's only ------------------------------------------------------------------------
+def test_pose_to_the_class_is_under_every_question_for_the_teacher_only(lab_db) -> None:
+    teacher, code, _ = start_class()
+    learner = join(code, "Asha")
+    visitor = run_page(CLASS)
+    for page, query in ((LESSONS, {"lesson": LESSON}), (TRAIN, {"predict": "1", "step": "1"})):
+        for at in (teacher, learner, visitor):
+            for name, value in query.items():
+                at.query_params[name] = value
+            at.switch_page(page).run()
+            assert_no_exception(at)
+        checks = [b for b in teacher.button if b.label == "Check"]
+        assert checks, f"{page} asks no question"
+        assert len(pose_keys(teacher)) == len(checks), page  # one under each question
+        assert pose_keys(learner) == [] and pose_keys(visitor) == [], page
+    assert f"{classroom.PAGE}.pose.{Q.key}" not in pose_keys(teacher)  # (the last page was Train)
+
+
+# -- a learner's answers are kept on the server -------------------------------------------------------------------
+def check_exercise(at, guess: str) -> None:
+    """Answer the Lessons page's first exercise with ``guess`` and press Check."""
+    at.radio(key=predict.input_key(Q)).set_value(guess).run()
+    next(b for b in at.button if b.label == "Check").click().run()
+    assert_no_exception(at)
+
+
+def test_join_vote_and_restore_on_both_databases(any_db) -> None:
+    """A learner joins, answers an exercise (kept on the server), votes on the teacher's posed question (counted on
+    the teacher's bar), then continues in a fresh browser with the resume code: the answer comes back."""
+    teacher, code, _ = start_class()
+    learner = join(code, "Asha")
+    who = member(learner)
+    assert f"Your resume code is {who.resume_code}" in page_text(learner)
+
+    learner.query_params["lesson"] = LESSON
+    learner.switch_page(LESSONS).run()
+    check_exercise(learner, WRONG)
+    kept = classroom._classes(any_db).answers(code, who.learner_id)
+    assert [(a.question_key, a.guess, a.right, a.attempt) for a in kept] == [(Q.key, WRONG, False, 1)]
+
+    teacher.query_params["lesson"] = LESSON
+    teacher.switch_page(LESSONS).run()
+    teacher.button(key=f"{classroom.PAGE}.pose.{Q.key}").click().run()
+    assert_no_exception(teacher)
+    assert md_escape(Q.prompt) in main_text(teacher)  # in the bar at once (the click acts before the run)
+    assert teacher.metric[0].value == "0 of 1"
+
+    learner.run()  # the bar's next look at the class
+    assert "Your teacher asks" in main_text(learner)
+    state = classroom._classes(any_db).current(code)
+    learner.radio(key=class_bar.answer_key(state).skey).set_value(TRUTH).run()
+    learner.button(key=class_bar.send_key(state).skey).click().run()
+    assert_no_exception(learner)
+    assert md_escape(f"Your answer: {TRUTH}.") in main_text(learner)
+    teacher.run()
+    assert teacher.metric[0].value == "1 of 1"
+
+    again = run_page(CLASS)  # another device, a fresh session
+    again.text_input(key=cv.RESUME_CLASS.skey).set_value(code)
+    again.text_input(key=cv.RESUME_CODE.skey).set_value(who.resume_code)
+    again.button(key=cv.RESUME.skey).click().run()
+    assert "Welcome back, Asha: 1 answer you gave before came back" in page_text(again)
+    again.query_params["lesson"] = LESSON
+    again.switch_page(LESSONS).run()
+    assert again.session_state[predict.STORE][Q.key]["guess"] == WRONG  # the first answer counts, as kept
+    assert "Your score: 0 right of 1 answer" in main_text(again)
+
+
+# -- the teacher's bar: live count, Show / Vote again / Reveal ----------------------------------------------------
+def bar_button(at, key) -> object:
+    return at.button(key=key.skey)
+
+
+def test_the_teacher_counts_votes_and_steps_the_rounds(lab_db, server_side) -> None:
+    teacher, code, secret = start_class()
+    learners = [server_side.join(code, name) for name in ("Asha", "Ben", "Chitra")]
+    teacher.query_params["lesson"] = LESSON
+    teacher.switch_page(LESSONS).run()
+    teacher.button(key=f"{classroom.PAGE}.pose.{Q.key}").click().run()
+    poll = server_side.current(code)
+    for lr, vote in zip(learners[:2], (WRONG, TRUTH), strict=True):  # votes arriving through other replicas
+        server_side.vote(code, lr.learner_id, poll.poll_id, 1, vote, vote_id=uuid.uuid4().hex)
+    teacher.run()
+    assert teacher.metric[0].value == "2 of 3"
+    assert not teacher.get("vega_lite_chart")  # no spread before Show answers
+
+    bar_button(teacher, class_bar.SHOW).click().run()
+    assert server_side.current(code).phase == "shown"
+    charts = teacher.get("vega_lite_chart")
+    assert len(charts) == 1
+    spread = next(iter(chart_datasets(charts[0]).values()))
+    assert {(r.answer, r.votes) for r in spread.itertuples() if r.votes} == {(WRONG, 1), (TRUTH, 1)}
+    assert not {"Asha", "Ben", "Chitra"} & {str(v) for v in spread.to_numpy().ravel()}  # no names
+    assert "The lab's answer" not in page_text(teacher)  # and not the truth before Reveal
+
+    bar_button(teacher, class_bar.AGAIN).click().run()
+    poll = server_side.current(code)
+    assert (poll.round, poll.phase) == (2, "open")
+    server_side.vote(code, learners[0].learner_id, poll.poll_id, 2, TRUTH, vote_id=uuid.uuid4().hex)  # Asha changes her mind
+    teacher.run()
+    assert teacher.metric[0].value == "1 of 3"
+
+    bar_button(teacher, class_bar.REVEAL).click().run()
+    poll = server_side.current(code)
+    assert (poll.phase, poll.truth) == ("revealed", TRUTH)
+    assert f"The lab's answer: {TRUTH}." in page_text(teacher)
+    rounds = next(iter(chart_datasets(teacher.get("vega_lite_chart")[0]).values()))
+    assert set(rounds["round"]) == {"round 1", "round 2"}  # the shift between rounds
+
+    learner = run_page(CLASS)  # Asha, on her screen: the lab's answer beside hers
+    learner.text_input(key=cv.RESUME_CLASS.skey).set_value(code)
+    learner.text_input(key=cv.RESUME_CODE.skey).set_value(learners[0].resume_code)
+    learner.button(key=cv.RESUME.skey).click().run()
+    learner.run()
+    assert f"The lab's answer: {TRUTH}. Your answer: {TRUTH}: right!" in page_text(learner)
+    assert secret not in everything_drawn(teacher)
+
+
+# -- the dashboard, the CSV, the end of a class --------------------------------------------------------------------
+def test_the_dashboard_its_csv_and_ending_the_class(lab_db, server_side, downloads) -> None:
+    teacher, code, secret = start_class()
+    asha, ben = (join(code, name) for name in ("Asha", "Ben"))
+    for at, guess in ((asha, TRUTH), (ben, WRONG)):
+        at.query_params["lesson"] = LESSON
+        at.switch_page(LESSONS).run()
+        check_exercise(at, guess)
+    teacher.run()
+    tables = [t.value for t in teacher.dataframe]
+    assert len(tables) == 2
+    per_question, per_learner = tables
+    assert per_question.to_dict("records") == [{
+        "question": Q.prompt, "answered": 2, "right at first try (%)": 50, "commonest wrong answers": f"{WRONG} (1)"}]
+    assert sorted(per_learner.to_dict("records"), key=lambda r: r["learner"]) == [
+        {"learner": "Asha", "answered": 1, "right": 1}, {"learner": "Ben", "answered": 1, "right": 0}]
+    rows = list(csv.reader(io.StringIO(downloads[f"class-{code}.csv"].decode())))
+    assert rows == [["name", "answered", "right first try", Q.key], ["Asha", "1", "1", "right"],
+                    ["Ben", "1", "0", "wrong"]]
+
+    teacher.button(key=cv.END.skey).click().run()
+    assert_no_exception(teacher)
+    assert "The class has ended." in page_text(teacher)
+    assert classroom.TEACHER.skey not in teacher.session_state
+    with pytest.raises(ClassError):
+        server_side.join(code, "Late")
+    asha.run()  # the bar's next look: out of the class, the page works
+    assert "Your class has ended" in main_text(asha)
+    asha.run()
+    assert classroom.MEMBER.skey not in asha.session_state
+    assert_no_exception(asha)
+    assert secret not in everything_drawn(teacher)
+
+
+def test_the_spread_is_readable_on_the_projector(lab_db, server_side) -> None:
+    """In large type the spread's text is the lab's large-type size (it was Vega's 10-11 px: unreadable from the
+    back row), in the lab's colours with outlined bars."""
+    teacher, code, _ = start_class(large="1")  # a projector: large type
+    learner = server_side.join(code, "Asha")
+    teacher.query_params["lesson"] = LESSON
+    teacher.switch_page(LESSONS).run()
+    teacher.button(key=f"{classroom.PAGE}.pose.{Q.key}").click().run()
+    poll = server_side.current(code)
+    server_side.vote(code, learner.learner_id, poll.poll_id, 1, WRONG, vote_id=uuid.uuid4().hex)
+    teacher.button(key=class_bar.SHOW.skey).click().run()
+    (chart,) = teacher.get("vega_lite_chart")
+    spec = chart_spec(chart)
+    large = charts.sizes(True)
+    assert spec["config"]["axis"]["labelFontSize"] == large.label
+    assert spec["config"]["legend"]["labelFontSize"] == large.label
+    assert spec["mark"]["stroke"] == charts.TEXT
+
+
+@pytest.mark.parametrize(("lesson_id", "exercise_id"), [
+    ("bpe-training", "chai-first-merge"),  # choice
+    ("bpe-training", "xylophone-tokens"),  # number
+    ("bpe-training", "pohawala-split"),  # split
+    ("bpe-training", "news-order"),  # order
+    ("english-vs-hindi", "english-word-splits"),  # word
+])
+def test_every_kind_of_question_is_answered_in_the_bar_and_judged_on_reveal(lab_db, lesson_id, exercise_id) -> None:
+    """The learner's bar has an answer widget for each kind; the right answer, sent from it, is right on Reveal
+    and kept as the learner's answer to the question (on the server too)."""
+    exercise = next(e for e in course().lesson(lesson_id).exercises if e.id == exercise_id)
+    q = exercise_question(exercise)
+    truth = compute(exercise.op, exercise.args).answer
+    teacher, code, _ = start_class()
+    learner = join(code, "Asha")
+    teacher.query_params["lesson"] = lesson_id
+    teacher.switch_page(LESSONS).run()
+    teacher.button(key=f"{classroom.PAGE}.pose.{q.key}").click().run()
+    learner.run()
+    state = classroom._classes(lab_db).current(code)
+    key = class_bar.answer_key(state).skey
+    if exercise.kind == "choice":
+        learner.radio(key=key).set_value(truth).run()
+    elif exercise.kind == "number":
+        learner.number_input(key=key).set_value(truth).run()
+    elif exercise.kind == "order":
+        learner.multiselect(key=key).set_value(list(truth)).run()
+    else:
+        learner.text_input(key=key).input(" | ".join(truth) if exercise.kind == "split" else str(truth)).run()
+    learner.button(key=class_bar.send_key(state).skey).click().run()
+    assert_no_exception(learner)
+    assert md_escape("Your answer:") in main_text(learner), main_text(learner)
+    teacher.run()
+    assert teacher.metric[0].value == "1 of 1"
+    teacher.button(key=class_bar.REVEAL.skey).click().run()
+    learner.run()
+    assert_no_exception(learner)
+    assert ": right!" in page_text(learner), page_text(learner)
+    assert learner.session_state[predict.STORE][q.key]["right"] is True
+    kept = classroom._classes(lab_db).answers(code, member(learner).learner_id)
+    assert [(a.question_key, a.right) for a in kept] == [(q.key, True)]
+
+
+def test_a_teacher_whose_page_was_reloaded_is_told_how_to_get_back(lab_db) -> None:
+    """A reload is a new session without the secret (kept nowhere in the browser): the page says how to return."""
+    _, code, secret = start_class()
+    reloaded = run_page(CLASS, query_params={"code": code})  # the address the teacher's page had
+    assert classroom.TEACHER.skey not in reloaded.session_state
+    assert "open your teacher link again" in page_text(reloaded)
+    back = run_page(CLASS, query_params={"code": code, "teacher": secret})
+    assert back.session_state[classroom.TEACHER.skey].code == code
