@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
+import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -93,7 +95,9 @@ def running_server(log_path: Path, env: dict[str, str] | None = None) -> Iterato
     second one on PostgreSQL."""
     port = free_port()
     cmd = streamlit_cmd(port)  # the rest (no toolbar, no usage statistics) from .streamlit/config.toml, as scripts/run
-    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    # classes go to a fresh data folder, removed after (never the checkout's ./data), unless ``env`` says otherwise
+    data_dir = tempfile.mkdtemp(prefix="lab-data-")
+    full_env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAB_DATA_DIR": data_dir, **(env or {})}
     with open(log_path, "w", encoding="utf-8") as log:
         process = subprocess.Popen(
             cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=full_env
@@ -122,6 +126,7 @@ def running_server(log_path: Path, env: dict[str, str] | None = None) -> Iterato
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 #: A line of the server's log that means something went wrong: a traceback, Streamlit's "Uncaught app exception",
