@@ -120,8 +120,8 @@ SCRIPT = """
     pending.brought = pending.brought || t;
     if (at !== pending.kept) { pending.kept = at; pending.keptSince = t; }
     // done once it has stayed put for 2 s after the click's run; a run that is slow to start (a busy server can
-    // take seconds to answer a click) is waited for up to 10 s, so the result it moves is still followed
-    const started = pending.ran || t - pending.clicked > 10000;
+    // take seconds to answer a click) is waited for up to 30 s (a loaded 2-core machine took longer than 10 s), so the result it moves is still followed
+    const started = pending.ran || t - pending.clicked > 30000;
     if ((started && t - pending.keptSince > 2000) || t - pending.brought > 30000) pending = null;
   }, 80);
 
