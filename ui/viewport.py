@@ -9,7 +9,7 @@ script installed once per browser tab by :func:`install` (``ui.layout.page_setup
   after a click on a button of the row, once the run has finished and the result's size has settled (up to
   30 s: a run that opens a whole page takes a while; scrolling by hand meanwhile cancels it),
   the window scrolls just enough to show the whole result (or its top, when it is taller than the
-  window), and not at all when it is already in view; it is brought back until it has stayed put for 2 s (30 s at most) if charts drawn after
+  window), and not at all when it is already in view; it is brought back until it has stayed put for 8 s (30 s at most) if charts drawn after
   the run push it out. A question drawn in a container keyed with
   :func:`keep` (``tl-keep-<name>``), and a lesson exercise (keyed ``exercise-...``), is kept in view the same
   way after Check. Autoplay ticks and page loads never
@@ -38,7 +38,7 @@ SCRIPT = """
 (() => {
   if (window.__tlViewport) return;
   window.__tlViewport = true;
-  const NARROW = %(narrow)d, ACT = 'st-key-%(act)s', RES = 'st-key-%(res)s';
+  const STAY_MS = 8000, NARROW = %(narrow)d, ACT = 'st-key-%(act)s', RES = 'st-key-%(res)s';
   const KEEP = ['st-key-%(keep)s', 'st-key-exercise-'];
   const keyOf = (el, prefix) => el && [...el.classList].find(c => c.startsWith(prefix));
 
@@ -115,14 +115,14 @@ SCRIPT = """
     if (pending.still < 2) return;  // unchanged three looks: settled
     bring(el, pending.control);
     // charts draw after the run has ended and can push the result down again, seconds later on a busy machine:
-    // keep it in view until it has stayed put for 2 s (30 s at most; scrolling by hand ends this at once, as above)
+    // keep it in view until it has stayed put for STAY_MS (30 s at most; scrolling by hand ends this at once)
     const t = Date.now(), kept = el.getBoundingClientRect(), at = Math.round(kept.top) + ':' + Math.round(kept.height);
     pending.brought = pending.brought || t;
     if (at !== pending.kept) { pending.kept = at; pending.keptSince = t; }
-    // done once it has stayed put for 2 s after the click's run; a run that is slow to start (a busy server can
-    // take seconds to answer a click) is waited for up to 30 s (a loaded 2-core machine took longer than 10 s), so the result it moves is still followed
+    // done once it has stayed put for STAY_MS after the click's run (charts on a loaded 2-core machine drew more
+    // than 2 s after the run); a run slow to start (a busy server) is waited for up to 30 s
     const started = pending.ran || t - pending.clicked > 30000;
-    if ((started && t - pending.keptSince > 2000) || t - pending.brought > 30000) pending = null;
+    if ((started && t - pending.keptSince > STAY_MS) || t - pending.brought > 30000) pending = null;
   }, 80);
 
   // -- a narrow screen: close the sidebar after navigation ---------------------------------------------
