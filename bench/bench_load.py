@@ -87,6 +87,7 @@ its new state, vote -> counted in the teacher's "N of M answered", posed -> on a
 and every vote sent is in the database exactly once (per learner and round: no vote whose answer came back is
 missing, none is stored more often than it was sent; each round's tally counts each voter once). With
 ``--kill-replica`` a learners' replica gets SIGKILL in the middle of a round; its learners reconnect.
+``--check-browser --class 1`` compares the class bar's timer reruns with Chromium's (a learner joined in each).
 """
 
 from __future__ import annotations
@@ -849,6 +850,76 @@ def check_browser(url: str) -> int:
 # --- Report -----------------------------------------------------------------------------------
 
 
+def check_browser_class(url: str, db_url: str) -> int:
+    """The class bar's timer: a learner joined in Chromium sits on the Class page for 6.5 s and the BackMsgs its
+    timer sends are recorded; this client joins the same way and ticks three times (``Session.tick``); the
+    messages are compared field by field (``_summary``, plus ``is_auto_rerun``)."""
+    from playwright.sync_api import sync_playwright
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    from lessons.classroom import Classes, open_database
+    from tests.browser.browser_helpers import CHROMIUM, CHROMIUM_ARGS, wait_for_streamlit
+    from views import classroom as cv
+
+    def summary(raw: bytes) -> dict | None:
+        found = _summary(raw)
+        if found is not None:
+            msg = BackMsg()
+            msg.ParseFromString(raw)
+            found["is_auto_rerun"] = msg.rerun_script.is_auto_rerun
+        return found
+
+    with open_database(db_url) as db:
+        code = Classes(db).start("Browser check").code
+    sent: list[bytes] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 1500}).new_page()
+            page.on("websocket", lambda ws: ws.on(
+                "framesent", lambda p: sent.append(p if isinstance(p, bytes) else p.encode("latin-1"))))
+            page.goto(f"{url}/Class?{query(code=code)}")
+            wait_for_streamlit(page)
+            page.get_by_role("textbox", name="Your name").fill("Asha")
+            page.get_by_role("textbox", name="Your name").press("Enter")
+            wait_for_streamlit(page)
+            page.get_by_role("button", name="Join").click()
+            page.get_by_text("Welcome").first.wait_for()
+            wait_for_streamlit(page)
+            joined = len(sent)
+            time.sleep(6.5)  # three ticks of a 2 s timer
+        finally:
+            browser.close()
+    chromium = [m for m in map(summary, sent[joined:]) if m is not None]
+
+    async def client_ticks() -> list[dict]:
+        s = Session(url)
+        await s.open("Class", query(code=code))
+        await s.load()
+        await s.type_text(cv.NAME.skey, "Asha")
+        await s.click(cv.JOIN.skey)
+        own: list[bytes] = []
+        send = s.ws.send
+
+        async def spy(data):
+            own.append(data)
+            await send(data)
+
+        s.ws.send = spy
+        for _ in range(3):
+            await s.tick()
+        await s.close()
+        return [m for m in map(summary, own) if m is not None]
+
+    mine = asyncio.run(client_ticks())
+    agree = len(chromium) >= 2 and all(m == mine[0] for m in chromium + mine)
+    print(f"class bar: Chromium sent {len(chromium)} timer reruns in 6.5 s, this client {len(mine)}: "
+          + ("they agree field for field" if agree else "THEY DIFFER"))
+    for label, m in (("Chromium", chromium[:1]), ("client", mine[:1])):
+        print(f"  {label}: {json.dumps(m, sort_keys=True)[:600]}")
+    return 0 if agree else 1
+
+
 def fmt_s(v: float) -> str:
     return "   -  " if v != v else f"{v:6.2f}"
 
@@ -1362,6 +1433,15 @@ def main() -> int:
     levels = [int(x) for x in args.learners.split(",") if x.strip()]
     log_dir = ROOT / "artifacts"
     log_dir.mkdir(exist_ok=True)
+    if args.class_learners and args.check_browser:  # the class bar's timer, against Chromium
+        import tempfile
+
+        os.environ["LAB_DATABASE_URL"] = f"sqlite:///{Path(tempfile.mkdtemp(prefix='bench-check-')) / 'c.sqlite3'}"
+        target = start_target("single", log_dir)
+        try:
+            return check_browser_class(target.url, os.environ["LAB_DATABASE_URL"])
+        finally:
+            target.stop()
     if args.class_learners:
         return class_scenario(args, log_dir)
     names = [args.url] if args.url else [t.strip() for t in args.targets.split(",") if t.strip()]
