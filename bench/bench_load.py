@@ -99,6 +99,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -1380,6 +1381,7 @@ def class_scenario(args: argparse.Namespace, log_dir: Path) -> int:
         finally:
             if pg is not None:
                 pg.stop()
+            shutil.rmtree(tmp, ignore_errors=True)  # the SQLite file: the figures are printed (and in --json)
     if args.json:
         Path(args.json).write_text(json.dumps({"class": rows}, indent=1, default=str), encoding="utf-8")
     return code
@@ -1442,6 +1444,7 @@ def main() -> int:
             return check_browser_class(target.url, os.environ["LAB_DATABASE_URL"])
         finally:
             target.stop()
+            shutil.rmtree(Path(os.environ["LAB_DATABASE_URL"][len("sqlite:///"):]).parent, ignore_errors=True)
     if args.class_learners:
         return class_scenario(args, log_dir)
     names = [args.url] if args.url else [t.strip() for t in args.targets.split(",") if t.strip()]
