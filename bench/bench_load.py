@@ -74,6 +74,20 @@ every loop is bounded (the learners' scripted steps, 60 s per answer).
     .venv/bin/python bench/bench_load.py --url http://127.0.0.1:8080 --pids 1234,1240
     .venv/bin/python bench/bench_load.py --check-browser
     .venv/bin/python bench/bench_load.py --targets serve2 --learners 10 --hostile 1 --first-visit 0
+    .venv/bin/python bench/bench_load.py --class 120 --database sqlite,postgresql --kill-replica --ramp 20
+
+The class scenario (``--class N``, :func:`run_class`): one teacher and N learners in one class, through
+``scripts/serve --replicas 4 --database ...`` (``--class-replicas``), on SQLite (a file in a temporary folder)
+and on PostgreSQL (a throwaway cluster, started with the class tests' own helper,
+``tests.classroom.conftest.PostgresServer``). The teacher's screen opens the teacher link; the learners open the
+learner link, type a name and click Join; every screen's class bar then ticks every 2 s as the browser's timer
+does (``Session.tick``). The teacher (this bench) starts the class and poses 5 questions through the store,
+clicks Show answers (and Vote again, twice) in the bar, and reveals through the store. Measured: each click ->
+its new state, vote -> counted in the teacher's "N of M answered", posed -> on a learner's screen, each tick;
+and every vote sent is in the database exactly once (per learner and round: no vote whose answer came back is
+missing, none is stored more often than it was sent; each round's tally counts each voter once). With
+``--kill-replica`` a learners' replica gets SIGKILL in the middle of a round; its learners reconnect.
+``--check-browser --class 1`` compares the class bar's timer reruns with Chromium's (a learner joined in each).
 """
 
 from __future__ import annotations
@@ -85,6 +99,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import signal
 import statistics
 import subprocess
@@ -98,9 +113,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+
 import lessons
 from deploy.serve import cmdline, free_port, process_tree, streamlit_cmd
-from deploy.stclient import CookieJar, HttpConnection, ProtocolError, Session, query
+from deploy.stclient import CookieJar, HttpConnection, ProtocolError, Run, Session, query
 from tokenizer import train
 from views import tokenize as tkv
 from views import train as tv
@@ -215,7 +232,7 @@ def _wait_healthy(url: str, process: subprocess.Popen, timeout: float = 180) -> 
     raise RuntimeError(f"{url} not healthy after {timeout:.0f} s")
 
 
-def start_target(name: str, log_dir: Path) -> Target:
+def start_target(name: str, log_dir: Path, extra: list[str] | None = None) -> Target:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = log_dir / f"bench-load-{name}.log"
@@ -224,7 +241,8 @@ def start_target(name: str, log_dir: Path) -> Target:
     if name == "single":  # what scripts/run starts (streamlit run app.py), headless on loopback
         cmd = streamlit_cmd(port)
     elif re.fullmatch(r"serve\d+", name):
-        cmd = [str(ROOT / "scripts" / "serve"), "--replicas", name[5:], "--port", str(port), "--address", "127.0.0.1"]
+        cmd = [str(ROOT / "scripts" / "serve"), "--replicas", name[5:], "--port", str(port), "--address", "127.0.0.1",
+               *(extra or [])]
         env["LAB_PYTHON"] = sys.executable
     else:
         raise SystemExit(f"unknown target {name!r}: use single or serveN (serve2, serve3, ...)")
@@ -833,6 +851,76 @@ def check_browser(url: str) -> int:
 # --- Report -----------------------------------------------------------------------------------
 
 
+def check_browser_class(url: str, db_url: str) -> int:
+    """The class bar's timer: a learner joined in Chromium sits on the Class page for 6.5 s and the BackMsgs its
+    timer sends are recorded; this client joins the same way and ticks three times (``Session.tick``); the
+    messages are compared field by field (``_summary``, plus ``is_auto_rerun``)."""
+    from playwright.sync_api import sync_playwright
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    from lessons.classroom import Classes, open_database
+    from tests.browser.browser_helpers import CHROMIUM, CHROMIUM_ARGS, wait_for_streamlit
+    from views import classroom as cv
+
+    def summary(raw: bytes) -> dict | None:
+        found = _summary(raw)
+        if found is not None:
+            msg = BackMsg()
+            msg.ParseFromString(raw)
+            found["is_auto_rerun"] = msg.rerun_script.is_auto_rerun
+        return found
+
+    with open_database(db_url) as db:
+        code = Classes(db).start("Browser check").code
+    sent: list[bytes] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 1500}).new_page()
+            page.on("websocket", lambda ws: ws.on(
+                "framesent", lambda p: sent.append(p if isinstance(p, bytes) else p.encode("latin-1"))))
+            page.goto(f"{url}/Class?{query(code=code)}")
+            wait_for_streamlit(page)
+            page.get_by_role("textbox", name="Your name").fill("Asha")
+            page.get_by_role("textbox", name="Your name").press("Enter")
+            wait_for_streamlit(page)
+            page.get_by_role("button", name="Join").click()
+            page.get_by_text("Welcome").first.wait_for()
+            wait_for_streamlit(page)
+            joined = len(sent)
+            time.sleep(6.5)  # three ticks of a 2 s timer
+        finally:
+            browser.close()
+    chromium = [m for m in map(summary, sent[joined:]) if m is not None]
+
+    async def client_ticks() -> list[dict]:
+        s = Session(url)
+        await s.open("Class", query(code=code))
+        await s.load()
+        await s.type_text(cv.NAME.skey, "Asha")
+        await s.click(cv.JOIN.skey)
+        own: list[bytes] = []
+        send = s.ws.send
+
+        async def spy(data):
+            own.append(data)
+            await send(data)
+
+        s.ws.send = spy
+        for _ in range(3):
+            await s.tick()
+        await s.close()
+        return [m for m in map(summary, own) if m is not None]
+
+    mine = asyncio.run(client_ticks())
+    agree = len(chromium) >= 2 and all(m == mine[0] for m in chromium + mine)
+    print(f"class bar: Chromium sent {len(chromium)} timer reruns in 6.5 s, this client {len(mine)}: "
+          + ("they agree field for field" if agree else "THEY DIFFER"))
+    for label, m in (("Chromium", chromium[:1]), ("client", mine[:1])):
+        print(f"  {label}: {json.dumps(m, sort_keys=True)[:600]}")
+    return 0 if agree else 1
+
+
 def fmt_s(v: float) -> str:
     return "   -  " if v != v else f"{v:6.2f}"
 
@@ -866,6 +954,439 @@ def print_visits(name: str, visits: list[Visit], n_assets: int) -> dict:
     return row
 
 
+# --- The class scenario: one teacher and N learners in one class --------------------------------------------
+
+CLASS_QUESTIONS = 5
+CLASS_AGAIN = (1, 3)  # the questions (0-based) the teacher opens a second round on ("Vote again")
+CLASS_CHOICES = ("apple", "mango", "tiger", "river")  # plain words: "Your answer: <word>" (the ":" escaped for
+# markdown) is a vote's marker
+CLASS_TWICE = 0.25  # the share of learners who change their answer once in a round (a second vote)
+CLASS_ROUND_S = 45.0  # the longest a round stays open waiting for the last votes
+CLASS_KILL_AT = 2  # the question (0-based) in whose first round a replica is killed, with --kill-replica
+_COUNTED = re.compile(rb"(\d+) of (\d+)")
+_POSED_ROUND = re.compile(rb"Posed \\?\(round (\d+)\\?\)")  # markdown-escaped: "Posed \(round 1\)"
+_RESUME = re.compile(rb"resume code is ([A-Z0-9]{4,12})")
+_REVEALED = re.compile(rb"The lab(?:'|&#x27;|&#39;)s answer")
+
+
+@dataclass
+class ClassRun:
+    """What the learners, the teacher's screen and the teacher (this bench: the store, or a click) share."""
+
+    url: str
+    code: str
+    secret: str
+    n: int
+    rng: random.Random
+    current: tuple[str, int] | None = None  # (poll id, round) open for votes
+    opened_at: float = 0.0
+    revealed: dict[str, float] = field(default_factory=dict)  # poll id -> when the store revealed it
+    done: bool = False
+    asks: asyncio.Queue = field(default_factory=asyncio.Queue)  # the teacher's clicks: (key, future)
+    joined: int = 0
+    joins: list[float] = field(default_factory=list)
+    vote_clicks: list[float] = field(default_factory=list)
+    teacher_clicks: list[float] = field(default_factory=list)
+    learner_ticks: list[float] = field(default_factory=list)
+    teacher_ticks: list[float] = field(default_factory=list)
+    posed_seen: list[float] = field(default_factory=list)
+    revealed_seen: list[float] = field(default_factory=list)
+    first_votes: dict[tuple[str, int], list[tuple[float, float]]] = field(default_factory=dict)  # (sent, answered)
+    counted_obs: dict[tuple[str, int], list[tuple[float, int]]] = field(default_factory=dict)  # (when, N shown)
+    sent: dict[tuple[str, str, int], int] = field(default_factory=dict)  # (name, poll, round) -> clicks sent
+    acked: dict[tuple[str, str, int], int] = field(default_factory=dict)  # ... answered "Your answer: X"
+    voted: dict[tuple[str, int], set[str]] = field(default_factory=dict)  # who has an answered vote in a round
+    replica_of: dict[str, str] = field(default_factory=dict)  # learner name -> replica
+    teacher_replica: str | None = None
+    killed_at: float | None = None
+    killed: str | None = None
+    reconnects: list[float] = field(default_factory=list)  # kill -> the learner's page back
+    problems: list[str] = field(default_factory=list)
+
+
+def _has(run: Run, needle: bytes | re.Pattern) -> bool:
+    return any((needle.search(f) if isinstance(needle, re.Pattern) else needle in f) for f in run.frames)
+
+
+def _poll_keys(cur: tuple[str, int]) -> tuple[str, str]:
+    """The learner's answer widget and Send button for a poll's round (ui.poll's own keys)."""
+    from ui.poll import answer_key, send_key
+
+    ref = PollRef(*cur)
+    return answer_key(ref).skey, send_key(ref).skey
+
+
+@dataclass
+class PollRef:  # what ui.poll's keys read of a poll
+    poll_id: str
+    round: int
+
+
+async def _reconnect(s: Session, cr: ClassRun, name: str) -> Run:
+    """The frontend's way back after a lost websocket: try again (about 1 s apart) until a replica answers."""
+    deadline = time.monotonic() + 120
+    while True:
+        await asyncio.sleep(0.5 + cr.rng.random())
+        try:
+            r = await s.reconnect(timeout=ANSWER_TIMEOUT_S)
+        except Exception as exc:  # noqa: BLE001 - refused (nginx's 502 while the replica starts), reset, timed out
+            if time.monotonic() > deadline:
+                raise ProtocolError(f"{name}: no way back after 120 s: {exc}") from exc
+            continue
+        if cr.killed_at is not None:
+            cr.reconnects.append(time.perf_counter() - cr.killed_at)
+        cr.replica_of[name] = s.replica or "?"
+        return r
+
+
+async def class_learner(cr: ClassRun, i: int, delay: float) -> None:
+    """A learner: opens the learner link, types a name, Join; then the browser's timer reruns the class bar
+    every 2 s; on a question: answers it after 1-8 s (a quarter change their answer once, 2-5 s later)."""
+    from views import classroom as cv
+
+    await asyncio.sleep(delay)
+    name = f"Learner {i:03d}"
+    s = Session(cr.url)
+    try:
+        await s.open("Class", query(code=cr.code))
+        await s.load(timeout=ANSWER_TIMEOUT_S)
+        held = s.widgets.get(s.widget_id(cv.JOIN_CODE.skey))
+        if held is None or held.string_value != cr.code:
+            await s.type_text(cv.JOIN_CODE.skey, cr.code)
+        await s.type_text(cv.NAME.skey, name)
+        r = await s.click(cv.JOIN.skey, marker=b"Welcome", timeout=ANSWER_TIMEOUT_S)
+        if r.marker_at is None:
+            cr.problems.append(f"{name}: not welcomed after Join ({r.exceptions[:1]})")
+            return
+        cr.joins.append(r.latency)
+        resume = next((m.group(1) for f in r.frames for m in [_RESUME.search(f)] if m), None)
+        if resume:  # what the page's script does in a browser: a cookie, so a reload finds the class again
+            s.jar.values["tl_class"] = f"{cr.code}.{resume.decode()}"
+        cr.joined += 1
+        cr.replica_of[name] = s.replica or "?"
+        seen: set = set()
+        plan: dict[tuple[str, int], list[float]] = {}  # when to vote (once or twice) in a round
+        done: dict[tuple[str, int], int] = {}
+        next_tick = time.perf_counter() + 2.0
+        while not cr.done:
+            cur = cr.current
+            if cur and done.get(cur, 0) < len(plan.get(cur, [])) and plan[cur][done[cur]] <= time.perf_counter():
+                akey, skey = _poll_keys(cur)
+                if akey in s.ids_by_key and s.enabled(skey):
+                    choice = cr.rng.choice(CLASS_CHOICES)
+                    wid = s.widget_id(akey)
+                    s.widgets[wid] = WidgetState(id=wid, string_value=choice)
+                    key, first = (name, *cur), done[cur] == 0
+                    cr.sent[key] = cr.sent.get(key, 0) + 1
+                    done[cur] += 1
+                    try:
+                        r = await s.click(skey, marker=f"Your answer\\: {choice}".encode(), timeout=ANSWER_TIMEOUT_S)
+                    except ProtocolError:  # lost with the replica: was it counted? the page says, once back
+                        r = await _reconnect(s, cr, name)
+                        if _has(r, b"Your answer\\: "):
+                            cr.voted.setdefault(cur, set()).add(name)
+                        else:
+                            done[cur] -= 1  # not there: the learner sends it again
+                        continue
+                    if r.marker_at is not None:
+                        cr.acked[key] = cr.acked.get(key, 0) + 1
+                        cr.vote_clicks.append(r.latency)
+                        if first:
+                            cr.first_votes.setdefault(cur, []).append((r.sent, r.marker_at))
+                            cr.voted.setdefault(cur, set()).add(name)
+                    elif cr.current == cur:
+                        cr.problems.append(f"{name}: vote not shown ({(r.exceptions or [r.status])[0]})")
+                    continue
+            await asyncio.sleep(max(0.0, min(next_tick, _next_plan(plan, done, cr)) - time.perf_counter()))
+            if time.perf_counter() < next_tick:
+                continue  # a vote is due first
+            next_tick = max(next_tick + 2.0, time.perf_counter() + 0.1)  # the browser's timer: every 2 s
+            if cr.done:
+                break
+            try:
+                r = await s.tick(timeout=ANSWER_TIMEOUT_S)
+                cr.learner_ticks.append(r.duration)
+            except ProtocolError:
+                r = await _reconnect(s, cr, name)
+            cur = cr.current
+            if cur and cur not in seen and _poll_keys(cur)[0] in s.ids_by_key:
+                seen.add(cur)
+                cr.posed_seen.append((r.finished or time.perf_counter()) - cr.opened_at)
+                at = time.perf_counter() + cr.rng.uniform(1.0, 8.0)
+                plan[cur] = [at] + ([at + cr.rng.uniform(2.0, 5.0)] if cr.rng.random() < CLASS_TWICE else [])
+                done[cur] = 0
+                if _has(r, b"Your answer\\: "):  # voted before a reload: the page says so
+                    done[cur] = len(plan[cur])
+                    cr.voted.setdefault(cur, set()).add(name)
+            for pid, at in list(cr.revealed.items()):
+                if ("revealed", pid) not in seen and _has(r, _REVEALED):
+                    seen.add(("revealed", pid))
+                    cr.revealed_seen.append((r.finished or time.perf_counter()) - at)
+    except Exception as exc:  # noqa: BLE001 - every learner who drops out is counted and named
+        cr.problems.append(f"{name}: {type(exc).__name__}: {exc}")
+    finally:
+        try:
+            await s.close()
+        except Exception:  # noqa: BLE001 - closing a connection already lost
+            pass
+
+
+def _next_plan(plan: dict, done: dict, cr: ClassRun) -> float:
+    cur = cr.current
+    if cur and done.get(cur, 0) < len(plan.get(cur, [])):
+        return plan[cur][done[cur]]
+    return float("inf")
+
+
+async def class_teacher(cr: ClassRun, ready: asyncio.Event) -> None:
+    """The teacher's screen: the teacher link, then the class bar's timer every 2 s ("N of M answered" is read
+    from each answer); between two ticks, the clicks the orchestrator asks for (Show answers, Vote again)."""
+    s = Session(cr.url)
+    try:
+        await s.open("Class", query(code=cr.code, teacher=cr.secret))
+        await s.load(timeout=ANSWER_TIMEOUT_S)
+        if not s.auto_reruns:  # the Class page takes the teacher link after it drew the (empty) bar: one more
+            # whole run (any widget the teacher touches does it) draws the bar and starts its timer
+            await s.rerun(widgets=list(s.widgets.values()), timeout=ANSWER_TIMEOUT_S)
+        cr.teacher_replica = s.replica
+        ready.set()
+        next_tick = time.perf_counter() + 2.0
+        while not cr.done:
+            try:
+                key, fut = await asyncio.wait_for(cr.asks.get(), max(0.0, next_tick - time.perf_counter()))
+            except TimeoutError:
+                key = fut = None
+            if key is not None:
+                try:
+                    if key not in s.ids_by_key or not s.enabled(key):  # the bar has not drawn it yet: look again
+                        await s.tick(timeout=ANSWER_TIMEOUT_S)
+                    r = await s.click(key, timeout=ANSWER_TIMEOUT_S)
+                    cr.teacher_clicks.append(r.duration)
+                    fut.set_result(r)
+                except ProtocolError as exc:
+                    fut.set_exception(exc)
+                continue
+            next_tick = max(next_tick + 2.0, time.perf_counter() + 0.1)
+            cur = cr.current
+            r = await s.tick(timeout=ANSWER_TIMEOUT_S)
+            cr.teacher_ticks.append(r.duration)
+            if cur and cur == cr.current:
+                shown = next((m for f in r.frames for m in [_COUNTED.search(f)] if m), None)
+                rnd = next((m for f in r.frames for m in [_POSED_ROUND.search(f)] if m), None)
+                if shown and rnd and int(rnd.group(1)) == cur[1]:
+                    cr.counted_obs.setdefault(cur, []).append((r.finished, int(shown.group(1))))
+    except ProtocolError as exc:
+        cr.problems.append(f"teacher: {exc}")
+        ready.set()
+    finally:
+        await s.close()
+
+
+async def _teacher_click(cr: ClassRun, key: str) -> None:
+    fut = asyncio.get_running_loop().create_future()
+    await cr.asks.put((key, fut))
+    await fut
+
+
+def _replica_pid(target: Target, replica: str) -> int | None:
+    text = target.log.read_text(encoding="utf-8", errors="replace") if target.log else ""
+    found = re.findall(rf"replica {replica.rsplit('-', 1)[-1]} starting: pid (\d+) ", text)
+    return int(found[-1]) if found else None
+
+
+async def run_class(target: Target, db_url: str, n: int, *, seed: int, kill: bool, ramp: float) -> ClassRun:
+    """One class: the teacher (this bench) starts it through the store, N learners join on the Class page, the
+    teacher poses 5 questions through the store; each round stays open until every learner's vote is answered
+    (at most CLASS_ROUND_S); the teacher clicks Show answers in the class bar (and Vote again on two of them),
+    then reveals through the store (Reveal in the bar needs the question posed from a page of that session)."""
+    from lessons.classroom import Classes, open_database
+    from ui.poll import AGAIN, SHOW
+
+    db = open_database(db_url)
+    classes = Classes(db)
+    started = classes.start(f"Load, {n} learners")
+    cr = ClassRun(target.url, started.code, started.teacher_secret, n, random.Random(seed))
+    ready = asyncio.Event()
+    teacher = asyncio.create_task(class_teacher(cr, ready))
+    await ready.wait()
+    learners = [asyncio.create_task(class_learner(cr, i, ramp * i / max(1, n))) for i in range(n)]
+    deadline = time.monotonic() + ramp + 120
+    while cr.joined + sum(1 for p in cr.problems if "Join" in p or "welcomed" in p) < n and time.monotonic() < deadline:
+        await asyncio.sleep(0.5)
+    print(f"   {cr.joined} of {n} joined; teacher on {cr.teacher_replica}", flush=True)
+    await asyncio.sleep(3)
+
+    async def round_until_voted(cur: tuple[str, int], kill_now: bool) -> None:
+        cr.current, cr.opened_at = cur, time.perf_counter()
+        end = time.monotonic() + CLASS_ROUND_S
+        while time.monotonic() < end:
+            voted = len(cr.voted.get(cur, ()))
+            if kill_now and cr.killed is None and voted >= cr.joined // 2:
+                counts: dict[str, int] = {}
+                for rep in cr.replica_of.values():
+                    if rep != cr.teacher_replica:
+                        counts[rep] = counts.get(rep, 0) + 1
+                victim = max(counts, key=counts.get) if counts else None
+                pid = _replica_pid(target, victim) if victim else None
+                if pid:
+                    cr.killed, cr.killed_at = f"{victim} (pid {pid}, {counts[victim]} learners)", time.perf_counter()
+                    os.kill(pid, signal.SIGKILL)
+                    print(f"   killed {cr.killed} with {voted} of {cr.joined} votes in", flush=True)
+            if voted >= cr.joined and not (kill_now and cr.killed and len(cr.reconnects) < counts_of(cr)):
+                break
+            await asyncio.sleep(0.25)
+        print(f"   round {cur[1]}: {len(cr.voted.get(cur, ()))} of {cr.joined} voted in "
+              f"{time.perf_counter() - cr.opened_at:.1f} s", flush=True)
+        await asyncio.sleep(3)  # late second votes, and the teacher's screen catching up
+
+    def counts_of(cr: ClassRun) -> int:
+        victim = (cr.killed or "").split(" ", 1)[0]
+        return sum(1 for rep in cr.replica_of.values() if rep == victim)
+
+    for q in range(CLASS_QUESTIONS):
+        poll = classes.pose(cr.code, cr.secret, {"id": f"load.q{q}", "prompt": f"Question {chr(65 + q)}: which word?",
+                                                 "kind": "choice", "choices": list(CLASS_CHOICES)})
+        await round_until_voted((poll.poll_id, 1), kill and q == CLASS_KILL_AT)
+        cr.current = None
+        await _teacher_click(cr, SHOW.skey)
+        if q in CLASS_AGAIN:
+            await _teacher_click(cr, AGAIN.skey)
+            await round_until_voted((poll.poll_id, 2), False)
+            cr.current = None
+            await _teacher_click(cr, SHOW.skey)
+        classes.reveal(cr.code, cr.secret, CLASS_CHOICES[q % len(CLASS_CHOICES)], "Load test.")
+        cr.revealed = {poll.poll_id: time.perf_counter()}
+        await asyncio.sleep(6)
+        print(f"   question {q + 1} of {CLASS_QUESTIONS} done", flush=True)
+    cr.done = True
+    await asyncio.gather(teacher, *learners, return_exceptions=True)
+    cr.db_check = class_db_check(db, classes, cr)  # type: ignore[attr-defined]
+    db.close()
+    return cr
+
+
+def class_db_check(db, classes, cr: ClassRun) -> dict:
+    """Every vote sent, in the database exactly once: per learner and round, the votes stored are at least those
+    whose answer came back (none lost) and at most those sent (none twice); each round's tally counts each
+    learner who voted once."""
+    with db.transaction(write=False) as tx:
+        rows = tx.rows("SELECT l.name, v.poll_id, v.round, COUNT(*), COUNT(DISTINCT v.vote_id) FROM votes v "
+                       "JOIN learners l ON l.learner_id = v.learner_id WHERE l.code = ? "
+                       "GROUP BY l.name, v.poll_id, v.round", (cr.code,))
+    stored = {(name, pid, rnd): count for name, pid, rnd, count, _ in rows}
+    assert all(count == distinct for *_, count, distinct in rows)
+    keys = set(stored) | set(cr.sent)
+    lost = sum(max(0, cr.acked.get(k, 0) - stored.get(k, 0)) for k in keys)
+    extra = sum(max(0, stored.get(k, 0) - cr.sent.get(k, 0)) for k in keys)
+    tallies_ok = True
+    for pid in {k[1] for k in stored}:
+        for tally in classes.tallies(cr.code, pid):
+            voters = {k[0] for k in stored if k[1] == pid and k[2] == tally.round}
+            tallies_ok &= tally.answered == len(voters) and sum(tally.counts.values()) == len(voters)
+    return {"sent": sum(cr.sent.values()), "answered": sum(cr.acked.values()), "stored": sum(stored.values()),
+            "lost": lost, "twice": extra, "tallies_ok": tallies_ok}
+
+
+def counted_latencies(cr: ClassRun) -> list[float]:
+    """Vote -> counted on the teacher's screen: the k-th answered first vote of a round (in the order their
+    answers came back) is counted when the teacher's bar first shows "N of M" with N >= k."""
+    out = []
+    for cur, votes in cr.first_votes.items():
+        obs = sorted(cr.counted_obs.get(cur, []))
+        for k, (sent, _answered) in enumerate(sorted(votes, key=lambda v: v[1]), 1):
+            when = next((t for t, shown in obs if shown >= k and t >= sent), None)
+            if when is not None:
+                out.append(when - sent)
+    return out
+
+
+def class_report(label: str, cr: ClassRun, cpu: dict) -> dict:
+    counted = counted_latencies(cr)
+    firsts = sum(len(v) for v in cr.first_votes.values())
+    check = getattr(cr, "db_check", {})
+    row = {"label": label, "learners": cr.n, "joined": cr.joined,
+           "join_p95": pct(cr.joins, 0.95), "vote_click_p50": pct(cr.vote_clicks, 0.5),
+           "vote_click_p95": pct(cr.vote_clicks, 0.95), "teacher_click_p95": pct(cr.teacher_clicks, 0.95),
+           "counted_p50": pct(counted, 0.5), "counted_p95": pct(counted, 0.95), "counted_n": len(counted),
+           "first_votes": firsts, "posed_seen_p95": pct(cr.posed_seen, 0.95),
+           "revealed_seen_p95": pct(cr.revealed_seen, 0.95),
+           "learner_tick_p50": pct(cr.learner_ticks, 0.5), "learner_tick_p95": pct(cr.learner_ticks, 0.95),
+           "teacher_tick_p95": pct(cr.teacher_ticks, 0.95), "ticks": len(cr.learner_ticks) + len(cr.teacher_ticks),
+           "killed": cr.killed, "reconnected": len(cr.reconnects), "reconnect_p95": pct(cr.reconnects, 0.95),
+           "problems": len(cr.problems), **check, **cpu}
+    print(f"\n== class, {label}: {cr.joined} of {cr.n} learners joined (join click p95 {fmt_s(row['join_p95'])} s)")
+    print(f"   vote click -> 'Your answer' p50 {fmt_s(row['vote_click_p50'])} s, p95 {fmt_s(row['vote_click_p95'])} s "
+          f"({len(cr.vote_clicks)} votes); teacher's clicks (Show answers, Vote again) p95 "
+          f"{fmt_s(row['teacher_click_p95'])} s ({len(cr.teacher_clicks)})")
+    print(f"   vote -> counted on the teacher's screen p50 {fmt_s(row['counted_p50'])} s, p95 {fmt_s(row['counted_p95'])} s "
+          f"({len(counted)} of {firsts} first votes matched); posed -> on a learner's screen p95 "
+          f"{fmt_s(row['posed_seen_p95'])} s; revealed -> p95 {fmt_s(row['revealed_seen_p95'])} s")
+    print(f"   class-bar poll (fragment rerun) learner p50 {fmt_s(row['learner_tick_p50'])} s p95 "
+          f"{fmt_s(row['learner_tick_p95'])} s, teacher p95 {fmt_s(row['teacher_tick_p95'])} s ({row['ticks']} polls)")
+    if check:
+        print(f"   votes: {check['sent']} sent, {check['answered']} answered, {check['stored']} in the database; "
+              f"lost {check['lost']}, counted twice {check['twice']}; tallies agree: {check['tallies_ok']}")
+    if cr.killed:
+        print(f"   killed {cr.killed}: {len(cr.reconnects)} learners back, p95 {fmt_s(row['reconnect_p95'])} s after the kill")
+    print(f"   server CPU {cpu.get('server_cores', float('nan')):.2f} cores, everything else (this bench's clients "
+          f"included) {cpu.get('other_cores', float('nan')):.2f} cores, over {cpu.get('seconds', 0):.0f} s")
+    for p in cr.problems[:5]:
+        print(f"   problem: {p}")
+    return row
+
+
+def class_scenario(args: argparse.Namespace, log_dir: Path) -> int:
+    """``--class N``: one teacher and N learners through ``scripts/serve --replicas 4`` on each database asked for
+    (``--database sqlite,postgresql``: a file in a temporary folder; a throwaway PostgreSQL cluster started as
+    the class tests start theirs)."""
+    import tempfile
+
+    rows, code = [], 0
+    for backend in [b.strip() for b in args.database.split(",") if b.strip()]:
+        pg = None
+        tmp = Path(tempfile.mkdtemp(prefix="bench-class-"))
+        try:
+            if backend == "sqlite":
+                db_url = f"sqlite:///{tmp / 'classes.sqlite3'}"
+            elif backend == "postgresql":
+                from tests.classroom.conftest import PostgresServer, _postgres_bin
+
+                bindir = _postgres_bin()
+                if bindir is None:
+                    print("   PostgreSQL is not installed (apt-get install postgresql): skipped")
+                    continue
+                pg = PostgresServer(bindir)
+                db_url = pg.new_database()
+            else:
+                db_url = backend
+            print(f"\n== class on {backend}: starting scripts/serve --replicas {args.class_replicas} ...", flush=True)
+            target = start_target(f"serve{args.class_replicas}", log_dir, extra=["--database", db_url])
+            try:
+                other = wait_quiet(target, args.wait_quiet) if args.wait_quiet else 0.0
+                pids = target.pids()
+                m0, c0, t0 = machine_busy_seconds(), cpu_seconds(pids), time.monotonic()
+                cr = asyncio.run(run_class(target, db_url, args.class_learners, seed=args.seed,
+                                           kill=args.kill_replica, ramp=args.ramp))
+                pids = target.pids()
+                m1, c1, t1 = machine_busy_seconds(), cpu_seconds(pids), time.monotonic()
+                server = sum(c1.values()) - sum(c0.get(p, 0.0) for p in c1)
+                cpu = {"seconds": t1 - t0, "server_cores": server / (t1 - t0),
+                       "other_cores": max(0.0, (m1 - m0) - server) / (t1 - t0), "other_before_cores": other}
+                rows.append(class_report(backend, cr, cpu))
+                check = rows[-1]
+                if check.get("lost") or check.get("twice") or not check.get("tallies_ok", False):
+                    code = 1
+            finally:
+                target.stop()
+        finally:
+            if pg is not None:
+                pg.stop()
+            shutil.rmtree(tmp, ignore_errors=True)  # the SQLite file: the figures are printed (and in --json)
+    if args.json:
+        Path(args.json).write_text(json.dumps({"class": rows}, indent=1, default=str), encoding="utf-8")
+    return code
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -886,6 +1407,13 @@ def main() -> int:
                         help="seconds between levels (default %(default)s; over 120 lets Streamlit drop the last "
                         "level's disconnected sessions, to see memory come back to its level)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--class", dest="class_learners", type=int, default=0, metavar="N",
+                        help="the class scenario instead: one teacher and N learners in one class (see run_class)")
+    parser.add_argument("--database", default="sqlite,postgresql",
+                        help="with --class: sqlite, postgresql (a throwaway cluster) or a URL; comma-separated")
+    parser.add_argument("--class-replicas", type=int, default=4, help="with --class: scripts/serve's replicas")
+    parser.add_argument("--kill-replica", action="store_true",
+                        help="with --class: SIGKILL a learners' replica in the middle of a round")
     parser.add_argument("--hostile", type=int, default=0, metavar="N",
                         help="hostile learners joining each level (default %(default)s); with N > 0 each level runs "
                         "twice, without and with them, and each replica's memory is reported against warm + "
@@ -907,6 +1435,18 @@ def main() -> int:
     levels = [int(x) for x in args.learners.split(",") if x.strip()]
     log_dir = ROOT / "artifacts"
     log_dir.mkdir(exist_ok=True)
+    if args.class_learners and args.check_browser:  # the class bar's timer, against Chromium
+        import tempfile
+
+        os.environ["LAB_DATABASE_URL"] = f"sqlite:///{Path(tempfile.mkdtemp(prefix='bench-check-')) / 'c.sqlite3'}"
+        target = start_target("single", log_dir)
+        try:
+            return check_browser_class(target.url, os.environ["LAB_DATABASE_URL"])
+        finally:
+            target.stop()
+            shutil.rmtree(Path(os.environ["LAB_DATABASE_URL"][len("sqlite:///"):]).parent, ignore_errors=True)
+    if args.class_learners:
+        return class_scenario(args, log_dir)
     names = [args.url] if args.url else [t.strip() for t in args.targets.split(",") if t.strip()]
     print(f"bench_load: {os.cpu_count()} cores; learners {levels}; {CLICKS} clicks each, "
           f"{THINK_S[0]}-{THINK_S[1]} s apart; arrivals over {args.ramp:g} s; first visits {args.first_visit}")

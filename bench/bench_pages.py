@@ -7,7 +7,15 @@ prints the median and worst time per interaction. The bar
 is 200 ms per interaction on the presets. The first run of a page pays for
 imports and for training (cached afterwards), so it is shown apart.
 
+Then the class bar's poll (AppTest runs no fragment timer, so this part uses a real server: one Streamlit
+process on a SQLite file in a temporary folder, a teacher and a learner as protocol clients,
+deploy/stclient.py, and 29 more learners joined through the store): the cost of one tick of the bar's
+``run_every`` fragment on the learner's and on the teacher's screen, with nothing changed (one read of the
+class's version) and after a new vote (the poll, the tally and the learner's own vote read again). Time is
+the tick's wall time as the client sees it; CPU is the server process's, over all the ticks.
+
     .venv/bin/python bench/bench_pages.py [--reruns 15] 2>/dev/null   (AppTest warns on stderr)
+    .venv/bin/python bench/bench_pages.py --page Class --polls 40 2>/dev/null   (only the class bar)
 """
 
 from __future__ import annotations
@@ -150,10 +158,89 @@ def time_page(path: str, params: dict[str, str], reruns: int, slide: str | None 
     return first, times, len(exception_messages(at))
 
 
+async def _class_bar_ticks(url: str, db_url: str, polls: int, server_pids) -> list[tuple[str, list[float], float]]:
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    from bench.bench_load import cpu_seconds
+    from deploy.stclient import Session, query
+    from lessons.classroom import Classes, open_database
+    from ui.poll import answer_key, send_key
+    from views import classroom as cv
+
+    with open_database(db_url) as db:
+        classes = Classes(db, joins_per_minute=1000)
+        started = classes.start("Class bar bench")
+        code, secret = started.code, started.teacher_secret
+        teacher, learner = Session(url), Session(url)
+        await teacher.open("Class", query(code=code, teacher=secret))
+        await teacher.load()
+        await teacher.rerun(widgets=list(teacher.widgets.values()))  # the bar appears on the run after the link
+        await learner.open("Class", query(code=code))
+        await learner.load()
+        await learner.type_text(cv.NAME.skey, "Asha")
+        await learner.click(cv.JOIN.skey)
+        others = [classes.join(code, f"L{i}", client="bench").learner_id for i in range(29)]
+        poll = classes.pose(code, secret, {"id": "bench.q", "prompt": "Which word?", "kind": "choice",
+                                           "choices": ["apple", "mango", "tiger", "river"]})
+        await learner.tick()
+        await teacher.tick()
+        wid = learner.widget_id(answer_key(poll).skey)
+        learner.widgets[wid] = WidgetState(id=wid, string_value="mango")
+        await learner.click(send_key(poll).skey)  # the learner has voted: their bar shows their answer
+        out = []
+        for label, session, change in [("learner, nothing changed", learner, False),
+                                       ("teacher, nothing changed", teacher, False),
+                                       ("learner, after a new vote", learner, True),
+                                       ("teacher, after a new vote", teacher, True)]:
+            await session.tick()
+            times, cpu0 = [], sum(cpu_seconds(server_pids()).values())
+            for i in range(polls):
+                if change:
+                    classes.vote(code, others[i % len(others)], poll.poll_id, 1, ["apple", "tiger"][i % 2],
+                                 vote_id=f"bench-{label[:7]}-{i}")
+                run = await session.tick()
+                times.append(run.duration)
+            cpu = (sum(cpu_seconds(server_pids()).values()) - cpu0) / polls
+            out.append((label, times, cpu))
+        await teacher.close()
+        await learner.close()
+    return out
+
+
+def class_bar_poll(polls: int) -> None:
+    """The class bar's poll on a real server (see the module's text)."""
+    import asyncio
+    import os
+    import subprocess
+    import tempfile
+
+    from bench.bench_load import _wait_healthy
+    from deploy.serve import free_port, process_tree, streamlit_cmd
+
+    with tempfile.TemporaryDirectory(prefix="bench-bar-") as tmp:
+        db_url, port = f"sqlite:///{Path(tmp) / 'classes.sqlite3'}", free_port()
+        env = {**os.environ, "LAB_DATABASE_URL": db_url}
+        with open(Path(tmp) / "server.log", "w") as log:
+            server = subprocess.Popen(streamlit_cmd(port), cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                      stdin=subprocess.DEVNULL, start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            _wait_healthy(url, server)
+            rows = asyncio.run(_class_bar_ticks(url, db_url, polls, lambda: process_tree(server.pid)))
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    print(f"\nclass bar: one poll (a tick of its run_every fragment), {polls} each, one Streamlit process, SQLite")
+    for label, times, cpu in rows:
+        print(f"  {label:28} median {statistics.median(times) * 1000:6.1f} ms  worst {max(times) * 1000:6.1f} ms  "
+              f"server CPU {cpu * 1000:5.1f} ms a poll")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reruns", type=int, default=15)
     parser.add_argument("--page", default="", help="only the pages whose file name contains this")
+    parser.add_argument("--polls", type=int, default=40, help="class-bar polls timed per case (0: skip them)")
     args = parser.parse_args()
     print(f"{'page':34} {'deep link':48} {'first':>8} {'median':>8} {'worst':>8}  verdict")
     worst_all = 0.0
@@ -172,6 +259,8 @@ def main() -> None:
                 verdict += f", {errors} exception(s)!"
             print(f"{entry.title:34} {link:48} {first * 1000:7.0f}ms {median * 1000:7.0f}ms {worst * 1000:7.0f}ms  {verdict}")
     print(f"\nslowest median rerun: {worst_all * 1000:.0f} ms (bar: 200 ms)")
+    if args.polls and args.page.lower() in "class":
+        class_bar_poll(args.polls)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,9 @@ What happens, in order:
 
 0. Arguments are checked before anything starts (ports, upstreams, sizes, the
    run directory): a bad one is one ``scripts/serve: error: ...`` line, exit 2.
+   So is the class database (``--database URL``, else ``$LAB_DATABASE_URL``, else the SQLite file
+   ``$LAB_DATA_DIR/classes.sqlite3`` that every replica on this machine shares): a child process opens it once
+   (bringing its schema up to date) and says what is wrong in one line, the password never shown.
    What an earlier ``scripts/serve`` on the same port left behind (killed with
    SIGKILL while its reaper was killed too) is cleared, if it is provably that
    run's (see ``run_processes``); a port held by something else is refused.
@@ -41,7 +44,8 @@ What happens, in order:
    the run per port (``/tmp/lab-serve-<uid>/port-<P>.json``) lets the next
    ``scripts/serve`` on that port do the same if the reaper was killed too.
 
-Every child process carries ``LAB_SERVE_RUN=<run directory>`` in its
+Every replica gets ``LAB_DATABASE_URL`` when ``--database`` is given (else it inherits this process's
+environment). Every child process carries ``LAB_SERVE_RUN=<run directory>`` in its
 environment, so leftovers of a run can be found (tests/test_serve.py does).
 nginx overwrites its own environment (its process titles), so its processes
 are recognised by the master's pid and start time and the workers' process
@@ -508,7 +512,8 @@ class Server:
         self.replicas: list[Replica] = []
         self.nginx: subprocess.Popen | None = None
         self.stopping = False
-        self.env = {**os.environ, "LAB_SERVE_RUN": str(self.run_dir), "PYTHONUNBUFFERED": "1"}
+        self.env = {**os.environ, "LAB_SERVE_RUN": str(self.run_dir), "PYTHONUNBUFFERED": "1",
+                    **({"LAB_DATABASE_URL": args.database} if args.database else {})}
         self._www: Path | None = None
         self.record_file = record_path(args.port)
         self.record = {"serve_pid": os.getpid(), "serve_start": proc_start(os.getpid()), "port": args.port,
@@ -839,6 +844,63 @@ def clear_earlier_run(args: argparse.Namespace) -> str | None:
     return problem
 
 
+def _mask(text: str, url: str) -> str:
+    """``text`` with every password ``url`` holds (``user:PASSWORD@``, ``password=...``) replaced by ***: also
+    where a message quotes the URL cut short, so the masking in the URL's own form would miss it."""
+    from urllib.parse import parse_qs, unquote, urlsplit
+
+    found = set()
+    try:
+        parts = urlsplit(url)
+        if parts.password:
+            found |= {parts.password, unquote(parts.password)}
+        for key, values in parse_qs(parts.query).items():
+            if key.lower() == "password":
+                found |= set(values)
+    except ValueError:
+        pass
+    for match in re.finditer(r"(?i)(?:://[^/@:]*:([^/@]*)@|password=([^&\s]*))", url):
+        found |= {g for g in match.groups() if g}
+    for secret in sorted((s for s in found if s), key=len, reverse=True):
+        text = text.replace(secret, "***")
+    return text
+
+
+def check_database(python: str, url: str | None) -> tuple[str | None, str | None]:
+    """Open the class database the replicas will use (``url``, else their environment's default), in a child
+    process running the replicas' Python (this supervisor never loads the store or psycopg). Returns (where it
+    is, None) when it opens, else (None, what is wrong): one line each, without the password."""
+    env = {**os.environ, **({"LAB_DATABASE_URL": url} if url else {})}  # in the environment: never in `ps`
+    try:
+        result = subprocess.run([python, "-m", "deploy.serve", "--check-database"], cwd=ROOT, env=env,
+                                capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"the class database could not be checked: {exc}"
+    lines = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
+    last = _mask(lines[-1], env.get("LAB_DATABASE_URL", "")) if lines else ""
+    if result.returncode == 0:
+        return last or "class database: ?", None
+    return None, last or f"the class database check exited with code {result.returncode}"
+
+
+def check_database_main() -> int:
+    """``python -m deploy.serve --check-database``: open ``$LAB_DATABASE_URL`` (or the default SQLite file) as a
+    replica will; exit 0 and print where, or print one line and exit 2."""
+    from lessons.classroom.db import database_url, open_database, without_password
+
+    url = database_url()
+    try:
+        db = open_database(url)
+    except (ValueError, ConnectionError, OSError) as exc:
+        print(_mask(f"--database {without_password(url)}: {' '.join(str(exc).split())}", url), flush=True)
+        return 2
+    try:
+        print(f"class database: {db.url}", flush=True)
+    finally:
+        db.close()
+    return 0
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = _Parser(
         prog="scripts/serve",
@@ -870,6 +932,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="no nginx access log (it names each request's replica)")
     parser.add_argument("--no-warm-up", dest="warm_up", action="store_false",
                         help="skip running the pages once on each replica before saying ready")
+    parser.add_argument("--database", metavar="URL",
+                        help="the class database every replica uses: postgresql://USER:PASSWORD@HOST/DB (several "
+                        "machines share one) or sqlite:///FILE (default: $LAB_DATABASE_URL if set, else "
+                        "$LAB_DATA_DIR/classes.sqlite3, ./data by default, shared by this machine's replicas)")
     parser.add_argument("--python", default=sys.executable, help="Python that runs Streamlit (default: this one)")
     streamlit_args: list[str] = []
     if "--" in argv:
@@ -887,16 +953,21 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--reaper"]:
         return reaper_main(argv[1:])
+    if argv == ["--check-database"]:
+        return check_database_main()
     args = parse_args(argv)
     if find_nginx() is None:
         say("nginx is missing. Install Debian's package, then run scripts/serve again:")
         say("    sudo apt-get install nginx      (as root: apt-get install -y nginx)")
         say("(or use scripts/run for one Streamlit process without nginx)")
         return 3
-    problem = clear_earlier_run(args)
+    where, problem = check_database(args.python, args.database) if args.replicas else (None, None)
+    problem = problem or clear_earlier_run(args)
     if problem:
         print(f"scripts/serve: error: {problem}", file=sys.stderr, flush=True)
         return 2
+    if where:
+        say(where)
     server = Server(args)
 
     def on_signal(signum, _frame):

@@ -24,6 +24,12 @@ What a browser (Chromium, Streamlit 1.67's frontend) does, and this client too:
    ``file_urls_response`` ForwardMsg naming its upload URL, a multipart ``PUT``
    there (with the ``X-Xsrftoken`` header), then a rerun whose widget state
    names the file (``Session.upload``).
+   A fragment with ``run_every`` (the class bar) reruns on the browser's timer: the server's ``auto_rerun``
+   ForwardMsg names the fragment and its interval, and every interval the frontend sends a ``rerun_script``
+   with every widget's state, that ``fragment_id`` and ``is_auto_rerun`` set (``Session.tick``) until a
+   ``stop_auto_rerun`` (or a new page) ends it. After a lost connection the frontend connects again (the old
+   session id as the protocol's third entry) and, since it had a timer running, asks for a whole run with
+   every widget's state (``Session.reconnect``): a replica started afresh makes a new session then.
 5. The server answers with ``ForwardMsg`` frames: ``new_session``, deltas
    (elements, with widget ids ``$$ID-<hash>-<key>`` and the values the server
    set), ``page_info_changed`` (the new query string) and ``script_finished``.
@@ -279,6 +285,7 @@ class Session:
         self.widget_disabled: dict[str, bool] = {}
         self.ids_by_key: dict[str, str] = {}
         self.replica: str | None = None  # X-Lab-Replica, when served through scripts/serve
+        self.auto_reruns: dict[str, float] = {}  # fragment id -> seconds: the timers the frontend runs
         self._seen: set[str] = set()
         self._uploads = 0
 
@@ -336,12 +343,12 @@ class Session:
                 "url": f"{self.base_url}/{self.url_path}", "is_embedded": False, "color_scheme": "light"}
 
     async def rerun(self, *, widgets: list[WidgetState] | None = None, page_name: str = "", fragment_id: str = "",
-                    marker: bytes | None = None, timeout: float = 60) -> Run:
-        """Send one rerun_script and read until script_finished."""
+                    marker: bytes | None = None, timeout: float = 60, auto: bool = False) -> Run:
+        """Send one rerun_script and read until script_finished (``auto``: a run_every fragment's timer)."""
         if self.ws is None:
             raise ProtocolError("not connected")
         state = ClientState(query_string=self.query_string, page_name=page_name, fragment_id=fragment_id,
-                            page_script_hash="" if page_name else self.page_hash)
+                            page_script_hash="" if page_name else self.page_hash, is_auto_rerun=auto)
         state.widget_states.widgets.extend(widgets or [])
         for k, v in self._context().items():
             setattr(state.context_info, k, v)
@@ -350,8 +357,8 @@ class Session:
         if not fragment_id:
             self._seen = set()
         run = Run(sent=time.perf_counter())
-        await self.ws.send(msg.SerializeToString())
         try:
+            await self.ws.send(msg.SerializeToString())
             await asyncio.wait_for(self._read_run(run, marker, fragment=bool(fragment_id)), timeout)
         except TimeoutError as exc:
             raise ProtocolError(f"no script_finished within {timeout:.0f} s") from exc
@@ -387,6 +394,11 @@ class Session:
                         self.url_path = page.url_pathname
             elif kind == "delta":
                 self._track(fm.delta, run)
+            elif kind == "auto_rerun" and fm.auto_rerun.fragment_id:
+                self.auto_reruns[fm.auto_rerun.fragment_id] = fm.auto_rerun.interval
+            elif kind == "stop_auto_rerun":
+                for fid in fm.stop_auto_rerun.fragment_ids:
+                    self.auto_reruns.pop(fid, None)
             elif kind == "page_info_changed":
                 self.query_string = run.query_string = fm.page_info_changed.query_string
             elif kind == "script_finished":
@@ -499,6 +511,29 @@ class Session:
         info.file_id, info.name, info.size = file_urls.file_id, name, len(data)
         info.file_urls.CopyFrom(file_urls)
         self.widgets[wid] = state
+        return await self.rerun(widgets=list(self.widgets.values()), marker=marker, timeout=timeout)
+
+    async def tick(self, fragment_id: str | None = None, *, marker: bytes | None = None, timeout: float = 60) -> Run:
+        """What the frontend's timer for a ``run_every`` fragment sends: every widget's state, the fragment's id,
+        ``is_auto_rerun`` (``fragment_id``: the only timer running, when None)."""
+        if fragment_id is None:
+            if len(self.auto_reruns) != 1:
+                raise ProtocolError(f"{len(self.auto_reruns)} fragment timers run on this page, not one")
+            fragment_id = next(iter(self.auto_reruns))
+        return await self.rerun(widgets=list(self.widgets.values()), fragment_id=fragment_id, marker=marker,
+                                timeout=timeout, auto=True)
+
+    async def reconnect(self, *, marker: bytes | None = None, timeout: float = 60) -> Run:
+        """After the websocket was lost (a replica restarted): connect again, offering the old session id, and run
+        the page with every widget's state, as the frontend does when it had a fragment timer running."""
+        if self.ws is not None:
+            try:
+                await self.ws.close()
+            except Exception:  # noqa: BLE001 - it is gone already
+                pass
+            self.ws = None
+        self.auto_reruns.clear()
+        await self.connect(timeout=timeout)
         return await self.rerun(widgets=list(self.widgets.values()), marker=marker, timeout=timeout)
 
     async def switch_page(self, url_pathname: str, *, marker: bytes | None = None, timeout: float = 60) -> Run:

@@ -15,7 +15,10 @@ directory in a temp dir). The tests check what a classroom relies on:
   scripts/serve on the same port starts (clearing what a killed one left, if
   its reaper was killed too);
 - --run-dir: refused when not empty and not made by scripts/serve; a path with
-  a space works; bad arguments are one line, exit 2, before anything starts.
+  a space works; bad arguments are one line, exit 2, before anything starts;
+- --database: every replica gets it (LAB_DATABASE_URL) and the schema is in place
+  before the first learner; a bad URL or a server that is not there is one line,
+  exit 2, before anything starts, without the password.
 
 Needs nginx (Debian's package) and Chromium; without them the module is
 skipped on a developer machine and fails in CI (CI set), like tests/browser/.
@@ -75,6 +78,7 @@ class Served:
     base_url: str
     run_dir: Path
     log_path: Path
+    database: Path
     replica_pids: dict[str, int] = field(default_factory=dict)  # "replica-1" -> pid
     replica_addr: dict[str, str] = field(default_factory=dict)  # "replica-1" -> "127.0.0.1:port" (internal)
 
@@ -125,11 +129,11 @@ def served(tmp_path_factory: pytest.TempPathFactory):
     base = tmp_path_factory.mktemp("serve")
     run_dir, log_path, port = base / "run", base / "serve.log", free_port()
     cmd = [str(ROOT / "scripts" / "serve"), "--replicas", "2", "--port", str(port), "--address", "127.0.0.1",
-           "--run-dir", str(run_dir), "--no-warm-up"]
+           "--run-dir", str(run_dir), "--no-warm-up", "--database", f"sqlite:///{base / 'classes.sqlite3'}"]
     env = {**os.environ, "LAB_PYTHON": sys.executable}
     with open(log_path, "w", encoding="utf-8") as log:
         process = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
-    server = Served(process, f"http://127.0.0.1:{port}", run_dir, log_path)
+    server = Served(process, f"http://127.0.0.1:{port}", run_dir, log_path, base / "classes.sqlite3")
     try:
         deadline = time.monotonic() + READY_TIMEOUT_S
         while "scripts/serve: ready:" not in server.log():
@@ -560,6 +564,38 @@ def _refused(args: list[str], env: dict | None = None) -> str:
 def test_bad_arguments_are_one_line_and_exit_2_before_anything_starts(args: list[str], says: str) -> None:
     _nginx_or_skip()
     assert says in _refused(args)
+
+
+def test_every_replica_uses_the_database_given_and_its_schema_is_ready_before_them(served: Served) -> None:
+    import sqlite3
+
+    url = f"sqlite:///{served.database}"
+    assert f"scripts/serve: class database: {url}" in served.log()
+    assert served.log().index("class database:") < served.log().index("replica 1 starting")
+    for name, pid in served.replica_pids.items():
+        if not _alive(pid):  # the restart test replaced it
+            continue
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            environ = dict(item.split(b"=", 1) for item in f.read().split(b"\0") if b"=" in item)
+        assert environ[b"LAB_DATABASE_URL"] == url.encode(), name
+    with sqlite3.connect(served.database) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] >= 1
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+@pytest.mark.parametrize("url, says", [
+    ("mysql://teacher:hunter2-long-password@db.school/lab", "must start with postgresql:// or sqlite:///"),
+    ("postgresq://teacher:" + "hunter2-" * 9 + "@db.school/lab", "must start with postgresql:// or sqlite:///"),
+    ("postgresql://teacher:hunter2-long-password@127.0.0.1:1/lab", "Cannot connect to the PostgreSQL database"),
+    ("postgresql://teacher@127.0.0.1:1/lab?password=hunter2-long-password", "Cannot connect"),
+    ("sqlite:///", "a SQLite database URL is sqlite:///PATH"),
+    ("sqlite:////proc/no-such-folder/classes.sqlite3", "Cannot open the SQLite database"),
+])
+def test_a_bad_database_is_one_line_exit_2_before_anything_starts_without_its_password(url: str, says: str) -> None:
+    _nginx_or_skip()
+    line = _refused(["--database", url, "--port", str(free_port()), "--address", "127.0.0.1"])
+    assert line.startswith("scripts/serve: error: --database ") and says in line, line
+    assert "hunter2" not in line, line
 
 
 def test_a_port_in_use_is_refused_before_anything_starts() -> None:

@@ -250,7 +250,9 @@ def open_database(url: str | None = None) -> Database:
             raise ValueError(f"a SQLite database URL is sqlite:///PATH (a file), not {url!r}")
         db = SQLiteDatabase(Path(url[len("sqlite:///"):]))
     else:
-        raise ValueError(f"the database URL must start with postgresql:// or sqlite:///, not {url[:60]!r}")
+        # masked before it is cut short: a password cut in two would no longer look like one
+        raise ValueError(f"the database URL must start with postgresql:// or sqlite:///, not "
+                         f"{without_password(url)[:60]!r}")
     try:
         db.applied = migrate(db)
     except BaseException:

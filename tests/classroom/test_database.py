@@ -49,6 +49,16 @@ def test_a_database_url_is_printed_without_its_password(url, shown):
     assert without_password(url) == shown
 
 
+def test_a_misspelt_url_is_refused_without_any_of_its_password():
+    """The refusal quotes the URL's first 60 characters: a long password was cut there before it was masked, so
+    the message showed its first characters (scripts/serve --database prints this message)."""
+    password = "s3cretpassword-" * 5
+    with pytest.raises(ValueError) as caught:
+        open_database(f"postgresq://teacher:{password}@db.school/lab")
+    assert "postgresq://teacher:***@db.school" in str(caught.value)
+    assert "s3cret" not in str(caught.value)
+
+
 def test_a_postgresql_server_that_is_not_there_is_said_at_once(tmp_path):
     with pytest.raises(DatabaseUnavailable) as caught:
         open_database(f"postgresql://postgres:hunter2@/db?host={tmp_path}&port=5999")
