@@ -4,8 +4,8 @@ from ui import classroom, state
 from ui.layout import page_setup
 from views import classroom as cv
 
+cv.take_teacher_link()  # first: the secret leaves the address bar, and page_setup draws the teacher's class bar
 page_setup("Class")
-cv.take_teacher_link()  # before anything is drawn: the secret leaves the address bar at once
 
 with state.published(cv.PARAMS):
     if classroom.teaching():

@@ -135,6 +135,21 @@ def test_the_teacher_link_makes_this_session_the_teacher_and_leaves_the_address_
     assert started.teacher_secret not in everything_drawn(at)
     assert "You are this class's teacher in this browser" in page_text(at)
     assert started.code in page_text(at)
+    assert f"Class {started.code} · you are its teacher" in page_text(at)  # the class bar, on the link's first run
+
+
+def test_a_teacher_on_another_machine_can_reveal_what_this_one_posed(lab_db, server_side) -> None:
+    """Reveal rebuilds a posed question from its id when this session did not pose it (a reload, the teacher link
+    on the projector's machine after posing from a laptop): the lab computes its answer again."""
+    teacher, code, secret = start_class()
+    teacher.query_params["lesson"] = LESSON
+    teacher.switch_page(LESSONS).run()
+    teacher.button(key=f"{classroom.PAGE}.pose.{Q.key}").click().run()
+    other = run_page(CLASS, query_params={"code": code, "teacher": secret})  # a new session: it posed nothing
+    assert not other.button(key=class_bar.REVEAL.skey).disabled
+    other.button(key=class_bar.REVEAL.skey).click().run()
+    assert assert_no_exception(other) is None
+    assert (server_side.current(code).phase, server_side.current(code).truth) == ("revealed", TRUTH)
 
 
 def test_a_wrong_teacher_link_says_so_and_the_page_works(lab_db, server_side) -> None:

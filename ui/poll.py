@@ -234,6 +234,17 @@ def _step(action: str, who: classroom.Teaching, *args: str) -> None:
     st.session_state.pop(SEEN, None)
 
 
+def _rebuilt(poll: PollState) -> predict.Question | None:
+    """The posed question rebuilt by the lab from its id (a teacher whose session did not pose it: a reload, the
+    teacher link on another machine), or None when it was made from the poser's own input."""
+    qid = migrate_v1_key(poll.question.get("id", ""))
+    try:
+        q = questions.resolve(qid) if qid else None
+    except ExerciseError:
+        return None
+    return q if isinstance(q, predict.Question) else None
+
+
 def _teacher(who: classroom.Teaching) -> None:
     _, poll, tallies, _ = _read(who.code, None)
     if poll is None:
@@ -241,7 +252,7 @@ def _teacher(who: classroom.Teaching) -> None:
                              "“Pose to the class” button."))
         return
     now = tallies[-1] if tallies else None
-    q = classroom.posed_question(poll.poll_id)
+    q = classroom.posed_question(poll.poll_id) or _rebuilt(poll)
     # Compact, so the page's own figure stays on the projector's first screen: the count and the four steps in
     # one row (it wraps on a narrow screen), and once answers are shown, the spread beside them, not under them.
     words, spread = st.columns([2, 3]) if poll.phase != "open" else (st.container(), None)
@@ -255,7 +266,8 @@ def _teacher(who: classroom.Teaching) -> None:
                       args=("vote_again", who))
             st.button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
                       args=("reveal", who, answer_text(q.answer), q.explain[:2000]) if q else ("reveal", who),
-                      help=None if q else "Pose it again from its page: this session did not pose it.")
+                      help=None if q else "This question was made from the text on the page that posed it: pose it again "
+                      "from there to reveal its answer.")
             st.button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
         if problem := st.session_state.pop(STEP_ERROR, None):
             st.warning(problem)
