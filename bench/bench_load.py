@@ -1138,19 +1138,22 @@ def _next_plan(plan: dict, done: dict, cr: ClassRun) -> float:
     return float("inf")
 
 
+def _tick_s(s: Session) -> float:
+    """The interval of the class bar's timer, as the server set it (the teacher's bar ticks faster)."""
+    return next(iter(s.auto_reruns.values()), 2.0) or 2.0
+
+
 async def class_teacher(cr: ClassRun, ready: asyncio.Event) -> None:
-    """The teacher's screen: the teacher link, then the class bar's timer every 2 s ("N of M answered" is read
+    """The teacher's screen: the teacher link, then the class bar's timer every 1 s ("N of M answered" is read
     from each answer); between two ticks, the clicks the orchestrator asks for (Show answers, Vote again)."""
     s = Session(cr.url)
     try:
         await s.open("Class", query(code=cr.code, teacher=cr.secret))
         await s.load(timeout=ANSWER_TIMEOUT_S)
-        if not s.auto_reruns:  # the Class page takes the teacher link after it drew the (empty) bar: one more
-            # whole run (any widget the teacher touches does it) draws the bar and starts its timer
-            await s.rerun(widgets=list(s.widgets.values()), timeout=ANSWER_TIMEOUT_S)
         cr.teacher_replica = s.replica
         ready.set()
-        next_tick = time.perf_counter() + 2.0
+        every = _tick_s(s)
+        next_tick = time.perf_counter() + every
         while not cr.done:
             try:
                 key, fut = await asyncio.wait_for(cr.asks.get(), max(0.0, next_tick - time.perf_counter()))
@@ -1166,7 +1169,7 @@ async def class_teacher(cr: ClassRun, ready: asyncio.Event) -> None:
                 except ProtocolError as exc:
                     fut.set_exception(exc)
                 continue
-            next_tick = max(next_tick + 2.0, time.perf_counter() + 0.1)
+            next_tick = max(next_tick + every, time.perf_counter() + 0.1)
             cur = cr.current
             r = await s.tick(timeout=ANSWER_TIMEOUT_S)
             cr.teacher_ticks.append(r.duration)

@@ -7,6 +7,7 @@ encode-hindi-step, encode-large-type.
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import expect
 
@@ -26,10 +27,16 @@ skip_without_browser()
 URL = "Encode_step_by_step"
 
 
-def _chip_texts(page, row: int) -> list[str]:
-    """The token texts of the row-th chip row in the main area (ids left out)."""
+def _chip_texts(page, row: int, expected: list[str] | None = None) -> list[str]:
+    """The token texts of the row-th chip row in the main area (ids left out). With ``expected``: waited for (up
+    to 15 s) until they are those, since a visible heading does not mean the chips of the same run are drawn."""
     chips = main_area(page).locator(".tl-chips").nth(row).locator(".tl-text")
-    return [t.replace("\xa0", "") for t in chips.all_text_contents()]
+    deadline = time.monotonic() + 15
+    while True:
+        texts = [t.replace("\xa0", "") for t in chips.all_text_contents()]
+        if expected is None or texts == expected or time.monotonic() > deadline:
+            return texts
+        page.wait_for_timeout(200)
 
 
 def _click(page, name: str) -> None:
@@ -40,7 +47,7 @@ def _click(page, name: str) -> None:
 def test_readership_link_steps_to_the_end(open_page) -> None:
     page = open_page(URL, "encode-start", query="tok=readers&text=readership")
     expect(page.get_by_role("heading", name="Start: 11 tokens")).to_be_visible()
-    assert _chip_texts(page, 0) == list("readership") + ["</w>"]
+    assert _chip_texts(page, 0, want := list("readership") + ["</w>"]) == want
     screenshot(page, "encode-readership-start")
 
     _click(page, "Next")
@@ -50,7 +57,7 @@ def test_readership_link_steps_to_the_end(open_page) -> None:
     expect(page.get_by_role("heading", name="Step 4 of 4")).to_be_visible()
     expect(page.locator('[data-testid="stAlertContentSuccess"]')).to_contain_text("No merge applies any more")
     # The last chip row on the page is the final tokens.
-    assert _chip_texts(page, -1) == ["read", "er", "s", "h", "i", "p", "</w>"]
+    assert _chip_texts(page, -1, want := ["read", "er", "s", "h", "i", "p", "</w>"]) == want
     expect(page.get_by_text("Merges so far, as a table")).to_be_visible()
     screenshot(page, "encode-readership-final")
 
@@ -75,4 +82,4 @@ def test_hindi_example_button(open_page) -> None:
 def test_no_merge_fires_and_large_type(open_page) -> None:
     page = open_page(URL, "encode-large-type", query="tok=news&text=xyz&large=1")
     expect(page.get_by_text("None of the 3 learned merges finds its pair")).to_be_visible()
-    assert _chip_texts(page, 0) == ["x", "y", "z"]
+    assert _chip_texts(page, 0, want := ["x", "y", "z"]) == want
