@@ -62,18 +62,19 @@ def send_key(poll: PollState) -> Key:
     return Key(classroom.PAGE, f"send.{poll.poll_id}.{poll.round}")
 
 
-def _read(code: str, learner_id: str | None) -> tuple[int, PollState | None, list[Tally], str | None]:
-    """The class as this screen shows it, read again only when its version moved."""
+def _read(code: str, learner_id: str | None) -> tuple[PollState | None, list[Tally], str | None]:
+    """The class as this screen shows it (the poll, its tallies, this learner's vote), read again only when the
+    class's version moved."""
     store = classroom.store()
     version = store.version(code)
     seen = st.session_state.get(SEEN)
     if seen and seen[0] == code and seen[1] == version:
-        return seen[1:]
+        return seen[2:]
     poll = store.current(code)
     tallies = store.tallies(code, poll.poll_id) if poll else []
     mine = store.my_vote(code, learner_id, poll.poll_id, poll.round) if poll and learner_id else None
     st.session_state[SEEN] = (code, version, poll, tallies, mine)
-    return version, poll, tallies, mine
+    return poll, tallies, mine
 
 
 def _spread(tallies: list[Tally], choices: list[str] | None, *, large: bool = False) -> alt.TopLevelMixin:
@@ -116,20 +117,19 @@ def _guess(text: str, kind: str) -> Any:
     return text
 
 
-def _judge_revealed(poll: PollState, who: classroom.Member) -> bool | None:
-    """After Reveal: the learner's round-1 vote is their answer to the question, judged by the lab and kept
-    once (a question already answered keeps its first answer). Whether their latest vote is right (None: no
-    vote)."""
+def _judge_revealed(poll: PollState, who: classroom.Member) -> tuple[bool | None, str | None]:
+    """After Reveal, once per poll: the learner's first vote is their answer to the question, judged by the lab
+    and kept (a question already answered keeps its first answer). (Whether their latest vote is right, None
+    without a vote; that vote), kept for the bar's later ticks."""
     judged = st.session_state.setdefault("class.judged", {})
     if poll.poll_id in judged:
         return judged[poll.poll_id]
     store = classroom.store()
-    votes = [store.my_vote(who.code, who.learner_id, poll.poll_id, r) for r in range(1, poll.round + 1)]
-    first = next((v for v in votes if v is not None), None)
-    latest = next((v for v in reversed(votes) if v is not None), None)
-    qid = migrate_v1_key(poll.question["id"])
-    q = questions.resolve(qid) if qid else None
-    if isinstance(q, predict.Question):
+    votes = [v for r in range(1, poll.round + 1)
+             if (v := store.my_vote(who.code, who.learner_id, poll.poll_id, r)) is not None]
+    first, latest = (votes[0], votes[-1]) if votes else (None, None)
+    q = questions.from_key(poll.question["id"])
+    if q is not None:
         right = judge(q, _guess(latest, q.kind))[0] if latest is not None else None
         if first is not None and not predict.answered(q.key):
             predict.record(q, _guess(first, q.kind))
@@ -140,8 +140,8 @@ def _judge_revealed(poll: PollState, who: classroom.Member) -> bool | None:
                 store.record_answer(who.code, who.learner_id, poll.question["id"], first, first == poll.truth)
             except ClassError:
                 pass
-    judged[poll.poll_id] = right
-    return right
+    judged[poll.poll_id] = (right, latest)
+    return right, latest
 
 
 def _link_to(where: str) -> None:
@@ -165,8 +165,8 @@ def restore_answers(who: classroom.Member) -> int:
         qid = migrate_v1_key(answer.question_key)
         if qid is None:
             continue
-        q = questions.resolve(qid)
-        loaded.append((qid, _guess(answer.guess, q.kind) if isinstance(q, predict.Question) else answer.guess))
+        q = questions.from_key(answer.question_key)
+        loaded.append((qid, _guess(answer.guess, q.kind) if q else answer.guess))
     entries, _ = check(loaded, questions.resolve, (ExerciseError,))
     merged, added, _ = merge(st.session_state.get(predict.STORE, {}), entries)
     st.session_state[predict.STORE] = merged
@@ -186,7 +186,7 @@ def _answer_widget(poll: PollState, key: str) -> Any:
 
 
 def _learner(who: classroom.Member) -> None:
-    _, poll, tallies, mine = _read(who.code, who.learner_id)
+    poll, tallies, mine = _read(who.code, who.learner_id)
     if poll is None:
         st.caption(md_escape(f"Class {who.code} · {who.name} · waiting for your teacher's question. "
                              f"Your resume code: {who.resume_code}"))
@@ -214,9 +214,7 @@ def _learner(who: classroom.Member) -> None:
         st.caption(md_escape(f"Votes are closed. Your answer: {mine or 'none'}. Talk it over with your neighbour: "
                              "why might the lab say otherwise?"))
     else:
-        right = _judge_revealed(poll, who)
-        mine = mine or next((m for r in range(poll.round - 1, 0, -1)
-                             if (m := classroom.store().my_vote(who.code, who.learner_id, poll.poll_id, r))), None)
+        right, mine = _judge_revealed(poll, who)
         verdict = ("" if mine is None else f"\nYour answer: {mine}" + {True: ": right!", False: ".", None: "."}[right])
         st.html(callout_html(f"The lab's answer: {poll.truth}." + verdict
                              + (f"\n{poll.explanation}" if poll.explanation else ""),
@@ -239,25 +237,14 @@ def _step(action: str, who: classroom.Teaching, *args: str) -> None:
     st.session_state.pop(SEEN, None)
 
 
-def _rebuilt(poll: PollState) -> predict.Question | None:
-    """The posed question rebuilt by the lab from its id (a teacher whose session did not pose it: a reload, the
-    teacher link on another machine), or None when it was made from the poser's own input."""
-    qid = migrate_v1_key(poll.question.get("id", ""))
-    try:
-        q = questions.resolve(qid) if qid else None
-    except ExerciseError:
-        return None
-    return q if isinstance(q, predict.Question) else None
-
-
 def _teacher(who: classroom.Teaching) -> None:
-    _, poll, tallies, _ = _read(who.code, None)
+    poll, tallies, _ = _read(who.code, None)
     if poll is None:
         st.caption(md_escape(f"Class {who.code} · you are its teacher. Every question in the lab has a "
                              "“Pose to the class” button."))
         return
     now = tallies[-1] if tallies else None
-    q = classroom.posed_question(poll.poll_id) or _rebuilt(poll)
+    q = classroom.posed_question(poll.poll_id) or questions.from_key(poll.question.get("id", ""))  # another session posed it
     # Compact, so the page's own figure stays on the projector's first screen: the count and the four steps in
     # one row (it wraps on a narrow screen), and once answers are shown, the spread beside them, not under them.
     words, spread = st.columns([2, 3]) if poll.phase != "open" else (st.container(), None)

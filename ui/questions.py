@@ -24,7 +24,7 @@ import streamlit as st
 
 import lessons
 from lessons.course import Exercise, course
-from lessons.exercises import Computed, compute, preset_trace
+from lessons.exercises import Computed, ExerciseError, compute, preset_trace
 from lessons.progress import (
     EVH_DIRECTION,
     LESSON_EXERCISE,
@@ -34,6 +34,7 @@ from lessons.progress import (
     TRAIN_MERGE,
     WAITS,
     QuestionId,
+    migrate_v1_key,
 )
 from tokenizer import Trace
 from ui import experiment as evh
@@ -283,6 +284,18 @@ def resolve(qid: QuestionId) -> Question | object | None:
     return WAITS if qid.kind.waits else None
 
 
+def from_key(key: str) -> Question | None:
+    """The question a saved key names (a class poll's id, an answer kept on the server), rebuilt by the lab with
+    its computed answer; None when it cannot be rebuilt here (no such question, one made from the learner's own
+    input that waits for its page, or one that cannot be computed)."""
+    qid = migrate_v1_key(key)
+    try:
+        q = resolve(qid) if qid else None
+    except ExerciseError:
+        return None
+    return q if isinstance(q, Question) else None
+
+
 def _preset_train_question(run: str, k: int) -> Question | object | None:
     """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
     every lesson link opens): rebuilt as the page builds it. WAITS when the run is not a preset's (another
@@ -308,6 +321,6 @@ def _preset_runs() -> dict[str, tuple]:
 
 
 __all__ = ["COUNT_PRESETS", "DIRECTIONS", "GUESS_OPTIONS", "MAX_LISTED_TIES", "PRACTICE_PRESETS", "WAITS", "computed",
-           "direction", "direction_questions", "exercise_question", "guess_question", "merge_question",
+           "direction", "direction_questions", "exercise_question", "from_key", "guess_question", "merge_question",
            "practice_count", "practice_count_question", "practice_merge", "practice_merge_question", "resolve",
            "run_key", "tie_explanation", "times", "unseen_words"]

@@ -26,8 +26,6 @@ import segno
 import streamlit as st
 
 from lessons.classroom import ClassError, csv_text, links
-from lessons.exercises import ExerciseError
-from lessons.progress import migrate_v1_key
 from ui import classroom, poll, questions, state
 from ui.display import callout_html, md_escape, plural
 
@@ -233,12 +231,8 @@ def dashboard_section() -> None:
 
 def question_text(key: str) -> str:
     """A question's prompt (shortened) for the dashboard, or its key when the lab cannot rebuild it here."""
-    qid = migrate_v1_key(key)
-    try:
-        q = questions.resolve(qid) if qid else None
-    except ExerciseError:
-        q = None
-    prompt = getattr(q, "prompt", "")
+    q = questions.from_key(key)
+    prompt = q.prompt if q else ""
     return (prompt if len(prompt) <= 90 else prompt[:89] + "…") if prompt else key
 
 
