@@ -102,6 +102,16 @@ def test_laptop_beyond_hindi_a_group_of_languages_brings_its_chart_into_view(fre
     screenshot(page, "journey-laptop-beyond-hindi-group")
 
 
+def checked(page, box: str, verdicts: int) -> None:
+    """Wait for the Check's run to have drawn ``verdicts`` verdicts in ``box`` and ended. (Waiting only for the
+    script state raced in CI: read just after the click, before the run had started, it said "not running"; the
+    run that opens the page, cold and on a busy machine, then outlasted the 30 s the verdicts were watched.)"""
+    page.wait_for_function(
+        "([sel, n]) => document.querySelectorAll(sel).length >= n && document.querySelector("
+        "'[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'",
+        arg=[f"{box} .tl-note", verdicts], timeout=180_000)
+
+
 def test_laptop_english_vs_hindi_check_keeps_the_verdicts_in_view(fresh_context, visit) -> None:
     """Both predictions checked: the box moves below the sentences (the rest of the page opens); it stays in view."""
     page = visit(fresh_context("laptop"), "English_vs_Hindi")
@@ -112,8 +122,7 @@ def test_laptop_english_vs_hindi_check_keeps_the_verdicts_in_view(fresh_context,
         settle(page)
         main_area(page).get_by_role("button", name="Check", exact=True).first.click()
         # the second Check opens the rest of the page: a long run (the page's script brings the box back after it)
-        page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
-                               ".getAttribute('data-test-script-state') === 'notRunning'", timeout=90_000)
+        checked(page, box, n + 1)
         assert not (where := in_view(page, f"{box} .tl-note", 30_000)), f"after Check #{n + 1}: {where}"
     screenshot(page, "journey-laptop-english-hindi-checked")
 
@@ -143,9 +152,7 @@ def test_laptop_a_check_the_server_answers_late_still_brings_its_verdicts_into_v
         for server, message in held:
             server.send(message)
         held.clear()
-        page.wait_for_timeout(500)
-        page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
-                               ".getAttribute('data-test-script-state') === 'notRunning'", timeout=90_000)
+        checked(page, box, n + 1)
         assert not (where := in_view(page, f"{box} .tl-note", 30_000)), f"after Check #{n + 1}: {where}"
 
 
