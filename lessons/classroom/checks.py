@@ -130,7 +130,7 @@ def question(value: Any) -> tuple[str, str]:
         raise BadInput("A question is a dict.")
     try:
         data = json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=True)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):  # RecursionError: nested deeper than JSON can be written
         raise BadInput("A question must be plain JSON (text, numbers, lists, dicts).") from None
     if len(data.encode("utf-8")) > MAX_QUESTION_BYTES:
         raise BadInput(f"A question is at most {MAX_QUESTION_BYTES:,} bytes as JSON.")
