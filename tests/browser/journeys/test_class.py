@@ -4,7 +4,7 @@ answers counted live -> show -> vote again -> reveal on every screen -> a learne
 -> the dashboard and its CSV. Once on SQLite (the shared server) and once on PostgreSQL (a second server whose
 ``LAB_DATABASE_URL`` is a database in the session's throwaway cluster, tests/pg_cluster.py).
 
-The class bar polls every 2 s: the test waits for what a screen should show (with a timeout), never a fixed time.
+A learner's class bar polls every 1.5 s, the teacher's every 1 s: the test waits for what a screen should show (with a timeout), never a fixed time.
 Moving between pages goes through the sidebar: a new page load would be a new session (and the teacher's is the
 one that holds the teacher secret).
 Screenshots (with LAB_SCREENSHOTS=1): artifacts/screenshots/journey-class-*.png.
@@ -230,3 +230,60 @@ def test_in_classroom_mode_the_class_bar_leaves_the_slide_on_the_projector(strea
     # at least 200 px of the figure on screen (the bar with its spread under the count took 530 px and left the
     # figure's first 50 px; with the spread beside the count, 816 px: its first seven bars)
     assert min(charts_outside_bar) < 1080 - 200, f"the slide's figure starts at {min(charts_outside_bar):.0f} px"
+
+
+def test_a_learner_saves_progress_in_a_class_and_finds_the_answers_on_another_device(streamlit_server,
+                                                                                     fresh_context) -> None:
+    """Inside a class, an answer is kept twice: in the file "Save my progress" downloads, and on the server. A
+    second device (the resume code) gets it back from the server; a fresh browser outside the class, from the
+    file."""
+    server = streamlit_server
+    teacher = _open(fresh_context("laptop"), server, "Class")
+    main_area(teacher).get_by_role("textbox", name="Class title").fill("Progress in a class")
+    main_area(teacher).get_by_role("button", name="Start a class").click()
+    expect(main_area(teacher).locator(".tl-class-code")).to_be_visible()
+    code = main_area(teacher).locator(".tl-class-code").inner_text().strip()
+
+    # A learner joins on a laptop, answers lesson 2's first exercise (opened from the sidebar) and saves.
+    laptop = _open(fresh_context("laptop"), server, f"Class?code={code}")
+    main_area(laptop).get_by_role("textbox", name="Your name").fill("Dev")
+    main_area(laptop).get_by_role("button", name="Join").click()
+    expect(main_area(laptop).get_by_text("Welcome, Dev.", exact=False)).to_be_visible()
+    resume = re.search(r"Your resume code is ([A-Z0-9]+)", main_area(laptop).inner_text()).group(1)
+    _sidebar_to(laptop, "Lessons")
+    main_area(laptop).get_by_role("button", name=re.compile(r"^2\. BPE training")).click()
+    settle(laptop)
+    box = main_area(laptop).locator(f".st-key-exercise-bpe-training-{EXERCISE.id}")
+    box.get_by_text(TRUTH, exact=True).click()
+    box.get_by_role("button", name="Check", exact=True).click()
+    expect(box).to_contain_text(f"Right! You predicted {TRUTH}")
+    main_area(laptop).get_by_text("Worksheets and your progress").click()
+    progress = main_area(laptop).locator('[data-testid="stExpander"]', has_text="Your progress")
+    with laptop.expect_download() as info:
+        progress.get_by_role("button", name=re.compile("Save my progress")).click()
+    saved = open(info.value.path(), encoding="utf-8").read()
+    assert f'"guess": "{TRUTH}"' in saved, saved[:500]
+
+    # Another device: the class code and the resume code; the answer is back, judged, on the lesson.
+    phone = _open(fresh_context("phone"), server, "Class")
+    main_area(phone).get_by_text("Continue on this device").click()
+    main_area(phone).get_by_role("textbox", name="Class code").last.fill(code)
+    main_area(phone).get_by_role("textbox", name="Resume code").fill(resume)
+    main_area(phone).get_by_role("button", name="Continue").click()
+    expect(main_area(phone).get_by_text("Dev", exact=False).first).to_be_visible()
+    _sidebar_to(phone, "Lessons")
+    main_area(phone).get_by_role("button", name=re.compile(r"^2\. BPE training")).click()
+    settle(phone)
+    expect(main_area(phone).locator(f".st-key-exercise-bpe-training-{EXERCISE.id}")).to_contain_text(
+        f"Right! You predicted {TRUTH}")
+    screenshot(phone, "journey-class-progress-resumed")
+
+    # A fresh browser outside the class: the saved file brings the same answer back.
+    other = _open(fresh_context("laptop"), server, "Lessons?lesson=bpe-training")
+    main_area(other).get_by_text("Worksheets and your progress").click()
+    box = main_area(other).locator('[data-testid="stExpander"]', has_text="Your progress")
+    box.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(
+        {"name": "progress.json", "mimeType": "application/json", "buffer": saved.encode()})
+    expect(main_area(other).get_by_text("1 answer added: 1 of 1 right", exact=False)).to_be_visible()
+    expect(main_area(other).locator(f".st-key-exercise-bpe-training-{EXERCISE.id}")).to_contain_text(
+        f"Right! You predicted {TRUTH}")
