@@ -271,10 +271,43 @@ def still(page, *, quiet_ms: int = 400, timeout_ms: int = 10_000) -> None:
     )
 
 
+RUN_WATCH = """
+(() => {
+  if (window.__tlWatch) return;
+  const watch = window.__tlWatch = {event: 0, run: 0};
+  for (const type of ['click', 'keydown', 'change', 'input']) {
+    document.addEventListener(type, () => { watch.event = performance.now(); }, {capture: true, passive: true});
+  }
+  new MutationObserver((changes) => {
+    for (const c of changes) {
+      if (c.target.getAttribute('data-test-script-state') === 'running') watch.run = performance.now();
+    }
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+})();
+"""
+"""Installed in every test browser context (``context.add_init_script``): when the last click, key or typed value
+happened, and when a script run last started, so that :func:`settle` waits for the run the action caused."""
+
+RUN_START_MS = 2_000
+"""How long :func:`settle` waits for an action's run to start; an action that starts none (opening an expander or a
+list) costs this much."""
+
+
 def settle(page, *, no_errors: bool = False) -> None:
     """After a click, a key or a typed value: let the rerun start and finish, and fail on an exception (and, with
-    ``no_errors``, on any error box)."""
-    page.wait_for_timeout(300)
+    ``no_errors``, on any error box).
+
+    "Finished" alone raced on a busy machine: read before the action's run had started, the state still said
+    "not running", and the test read the page of the run before (CI saw English vs Hindi's verdicts mid-run,
+    Encode's chips and Cost's metrics from an earlier run). So first the run that started after the action (up
+    to :data:`RUN_START_MS`; a context without :data:`RUN_WATCH` falls back to a short pause)."""
+    page.wait_for_timeout(100)
+    try:
+        page.wait_for_function(
+            "(ms) => { const w = window.__tlWatch; return !w || w.run >= w.event || performance.now() - w.event > ms; }",
+            arg=RUN_START_MS, timeout=RUN_START_MS + 5_000)
+    except Exception:  # noqa: BLE001 - a navigation meanwhile: the checks below wait for the new page
+        pass
     wait_for_streamlit(page)
     assert_no_exception(page)
     if no_errors:

@@ -27,6 +27,7 @@ from tests.browser.browser_helpers import (
     CHROMIUM_ARGS,
     PAGE_TIMEOUT_MS,
     ROOT,
+    RUN_WATCH,
     SIZES,
     VIEWPORT,
     StreamlitServer,
@@ -82,6 +83,7 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fi
         args=CHROMIUM_ARGS,
         viewport=VIEWPORT,
     )
+    context.add_init_script(RUN_WATCH)  # settle() waits for the run an action started
     context.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
         yield context

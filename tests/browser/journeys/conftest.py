@@ -21,6 +21,7 @@ from tests.browser.browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
     PAGE_TIMEOUT_MS,
+    RUN_WATCH,
     SIZES,
     StreamlitServer,
     assert_no_exception,
@@ -52,6 +53,7 @@ def fresh_context(browser) -> Iterator[Callable]:
 
     def _new(size: str = "laptop"):
         context = browser.new_context(accept_downloads=True, **SIZES[size])
+        context.add_init_script(RUN_WATCH)  # settle() waits for the run an action started
         context.set_default_timeout(PAGE_TIMEOUT_MS)
         made.append(context)
         return context
