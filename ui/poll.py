@@ -170,14 +170,19 @@ def restore_answers(who: classroom.Member) -> int:
     session, each checked against its question and judged by the lab as a loaded progress file's are; what this
     session has already answered stays. Returns how many came back."""
     kept = [a for a in classroom.store().answers(who.code, who.learner_id) if a.attempt == 1]
-    loaded = []
+    loaded, rebuilt = [], {}
     for answer in kept:
         qid = migrate_v1_key(answer.question_key)
         if qid is None:
             continue
-        q = questions.from_key(answer.question_key)
+        q = rebuilt[qid.key] = questions.from_key(answer.question_key)
         loaded.append((qid, _guess(answer.guess, q.kind) if q else answer.guess))
-    entries, _ = check(loaded, questions.resolve, (ExerciseError,))
+
+    def resolve(qid):  # each question rebuilt once: check() asks again for the one just rebuilt
+        q = rebuilt.get(qid.key)
+        return q if q is not None else questions.resolve(qid)
+
+    entries, _ = check(loaded, resolve, (ExerciseError,))
     merged, added, _ = merge(st.session_state.get(predict.STORE, {}), entries)
     st.session_state[predict.STORE] = merged
     return len(added)
