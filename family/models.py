@@ -109,8 +109,10 @@ def find(name: str) -> Model:
     wanted = normalise(name)
     if wanted in index:
         return index[wanted]
+    # Names that begin with what was typed ("llama 3.1" -> its sizes) first, then the closest spellings.
+    starting = [known for known in index if len(wanted) > 1 and known.startswith(wanted)]
     close = difflib.get_close_matches(wanted, list(index), n=3, cutoff=0.75)
-    names = tuple(dict.fromkeys(index[c].name for c in close))
+    names = tuple(dict.fromkeys(index[c].name for c in [*starting, *close]))[:3]
     raise UnknownModel(name, names)
 
 
