@@ -8,7 +8,7 @@ into money (:func:`cost`).
 
 >>> records, problems = read_records('{"text": "chai"}\\nnot json\\n{"messages": [{"role": "user", "content": "hi"}]}', "jsonl")
 >>> [(r.number, r.text, r.messages) for r in records], problems
-([(1, 'chai', None), (3, None, (('user', 'hi'),))], [Problem(number=2, reason='not JSON (Expecting value at column 1)')])
+([(1, 'chai', None), (3, None, (('user', 'hi'),))], [Problem(number=2, reason='not JSON (Expecting value, column 1)')])
 >>> builder = StatsBuilder()
 >>> for number, tokens in enumerate([3, 9, 4, 4], 1):
 ...     builder.add(number, tokens)
@@ -163,7 +163,7 @@ def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | No
 
     The llama3 and chatml chats are counted piece by piece: each special token is one token, the text between
     two is encoded as ordinary text. :class:`EstimateInputError` for a chat the template refuses (Mistral's:
-    roles other than user, assistant and system, or two users in a row).
+    roles other than user, assistant and system, or a chat that starts with an assistant's reply).
     """
     if model.chat is None:
         return None

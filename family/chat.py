@@ -153,7 +153,7 @@ def mistral_counts(messages: Sequence[tuple[str, str]], tokenizer: str = TEMPLAT
 
     A chat that ends with an assistant's reply (a training record) is encoded in mistral-common's fine-tuning
     mode, which takes it; one that ends with a user's message (a request) in its serving mode. ValueError, in
-    words, for a chat the template refuses (an unknown role, two users in a row...).
+    words, for a chat the template refuses (an unknown role, a chat that starts with an assistant's reply...).
     """
     mistral = _mistral(tokenizer, finetuning=bool(messages) and messages[-1][0] == "assistant")
     total = len(_encode(mistral, messages))
