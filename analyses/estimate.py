@@ -26,6 +26,7 @@ from __future__ import annotations
 import heapq
 import math
 from array import array
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -65,8 +66,8 @@ class RecordStats:
     p95: float
     max: int
     longest: tuple[tuple[int, int], ...]
-    counts: array = field(default_factory=lambda: array("I"), repr=False, compare=False)
-    """Every record's count, sorted (4 bytes a record): what :meth:`histogram` reads."""
+    distribution: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
+    """(tokens, how many records have that many), fewest tokens first: what :meth:`histogram` reads."""
 
     def histogram(self, bins: int = 20) -> list[tuple[int, int, int]]:
         """(low, high, records) for at most ``bins`` bins of equal whole-number width from the shortest record
@@ -78,21 +79,21 @@ class RecordStats:
         >>> builder.result().histogram(bins=4)
         [(1, 3, 4), (4, 6, 0), (7, 9, 0), (10, 12, 1)]
         """
-        if not self.counts:
-            return []
         if bins < 1:
             raise EstimateInputError(f"a histogram needs at least one bin (you asked for {bins})")
-        low, high = self.counts[0], self.counts[-1]
+        if not self.distribution:
+            return []
+        low, high = self.distribution[0][0], self.distribution[-1][0]
         width = max(1, math.ceil((high - low + 1) / bins))
         tally = [0] * ((high - low) // width + 1)
-        for tokens in self.counts:
-            tally[(tokens - low) // width] += 1
+        for tokens, records in self.distribution:
+            tally[(tokens - low) // width] += records
         return [(low + i * width, low + (i + 1) * width - 1, n) for i, n in enumerate(tally)]
 
 
 class StatsBuilder:
     """Collects one token count per record (an ``array('I')``: 4 bytes a record, whatever the records hold)
-    and the five longest, then sums them up (:meth:`result`)."""
+    and the five longest, then sums them up (:meth:`result`, which holds one entry per distinct count more)."""
 
     LONGEST = 5
 
@@ -113,12 +114,12 @@ class StatsBuilder:
 
     def result(self) -> RecordStats:
         """The statistics of everything added so far."""
-        counts = array("I", sorted(self._counts))
-        total = sum(counts)
+        distribution = tuple(sorted(Counter(self._counts).items()))
+        records, total = len(self._counts), sum(self._counts)
         longest = tuple((-n, tokens) for tokens, n in sorted(self._longest, reverse=True))
-        mean = total / len(counts) if counts else 0.0
-        return RecordStats(len(counts), total, mean, float(percentile(counts, 50)), float(percentile(counts, 95)),
-                           counts[-1] if counts else 0, longest, counts)
+        return RecordStats(records, total, total / records if records else 0.0,
+                           float(_percentile(distribution, records, 50)), float(_percentile(distribution, records, 95)),
+                           distribution[-1][0] if distribution else 0, longest, distribution)
 
 
 def percentile(sorted_counts: Sequence[int], p: float) -> int:
@@ -128,13 +129,21 @@ def percentile(sorted_counts: Sequence[int], p: float) -> int:
     >>> percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95), percentile([5, 7], 50), percentile([], 50)
     (10, 5, 0)
     """
-    if not sorted_counts:
-        return 0
-    return sorted_counts[max(1, math.ceil(p / 100 * len(sorted_counts))) - 1]
+    return _percentile(tuple(Counter(sorted_counts).items()), len(sorted_counts), p)
+
+
+def _percentile(distribution: Sequence[tuple[int, int]], records: int, p: float) -> int:
+    """:func:`percentile` read from (count, records) pairs, fewest first."""
+    rank = max(1, math.ceil(p / 100 * records))
+    seen = 0
+    for tokens, how_many in distribution:
+        seen += how_many
+        if seen >= rank:
+            return tokens
+    return 0
 
 
 # -- chat overhead ----------------------------------------------------------------------------------------------
-
 
 
 def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | None:
@@ -143,9 +152,9 @@ def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | No
     None when the model's format is unknown (``model.chat`` is None). Per format:
 
     ``openai``  OpenAI's published rule (the cookbook "How to count tokens with tiktoken", for gpt-3.5-turbo
-                and later): each message is ``<|start|>{role}<|message|>{content}<|end|>``, 3 tokens plus its
-                role's, and every reply is primed with ``<|start|>assistant<|message|>``, 3 more. (A message's
-                ``name`` would add 1; records here have none.)
+                and later): 3 tokens a message, plus its role's tokens (the cookbook counts every value of a
+                message, the role's too), and 3 for the reply's priming ``<|start|>assistant<|message|>``.
+                (A message's ``name`` would add 1; records here have none.)
     ``llama3``  Meta's format: ``<|begin_of_text|>`` once; per message
                 ``<|start_header_id|>{role}<|end_header_id|>\\n\\n{content}<|eot_id|>``, the content stripped
                 of surrounding white space as Meta's template does; then the generation prompt
@@ -169,14 +178,21 @@ def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | No
         return None
     if not messages:
         return 0
+    tokenizer = _real(model)
+    return _chat_total(model, tokenizer, messages) - sum(tokenizer.count(content) for _, content in messages)
+
+
+def _real(model: Model):
     from family import real
 
-    tokenizer = real.load(model.tokenizer)
+    return real.load(model.tokenizer)
+
+
+def _chat_total(model: Model, tokenizer, messages: Sequence[tuple[str, str]]) -> int:
+    """The whole chat in ``model``'s format, counted (``tokenizer`` is the model's real one)."""
     if model.chat == "mistral":
-        total = _mistral_total(model, messages)
-    else:
-        total = _FORMATS[model.chat](tokenizer, messages)
-    return total - sum(tokenizer.count(content) for _, content in messages)
+        return _mistral_total(model, messages)
+    return _FORMATS[model.chat](tokenizer, messages)
 
 
 def _openai(tokenizer, messages: Sequence[tuple[str, str]]) -> int:
@@ -248,6 +264,8 @@ def record_tokens(tokenizer, record: Record, model: Model | None) -> int:
     count = getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
     if record.messages is None:
         return count(record.text or "")
+    if model is not None and model.chat is not None and record.messages and tokenizer is _real(model):
+        return _chat_total(model, tokenizer, record.messages)  # contents + overhead, each content counted once
     contents = sum(count(content) for _, content in record.messages)
     overhead = chat_overhead(model, record.messages) if model is not None else None
     return contents + (overhead or 0)

@@ -96,8 +96,8 @@ def iter_records(lines: Iterable[str], kind: str, field: str | None = None,
     parts are joined by a line break (images and other parts are not counted). ``csv``: the header row names
     the columns; ``column`` is the one counted (it may be left out when there is only one).
 
-    Raises :class:`EstimateInputError` for input with nothing to count, an unknown kind, or a CSV without the
-    column (naming the columns there are).
+    Raises :class:`EstimateInputError` for input with nothing to count, an unknown kind, a CSV without the
+    column (naming the columns there are) or with a header row and no rows.
     """
     if kind not in KINDS:
         raise EstimateInputError(f"unknown kind of input {kind!r}; use one of {', '.join(KINDS)}")
@@ -223,7 +223,9 @@ def _csv_records(lines: Iterable[str], column: str | None) -> Iterator[Record | 
         try:
             row = next(reader, None)
         except csv.Error as exc:
-            yield Problem(start, f"not CSV that can be read ({exc})")
+            too_big = "field larger than field limit" in str(exc)
+            reason = f"a cell is longer than {csv.field_size_limit():,} characters" if too_big else f"not CSV ({exc})"
+            yield Problem(start, reason)
             start = reader.line_num + 1
             continue
         yield from (_too_long(n) for n in long_lines)
