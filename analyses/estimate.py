@@ -165,7 +165,7 @@ def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | No
                 ``<|im_start|>assistant\\n``. Qwen2.5's template also adds a default system message ("You are
                 Qwen, created by Alibaba Cloud...") when a chat has none; it is not counted (Qwen3's does not
                 add one, and an API may not).
-    ``mistral`` Mistral's instruct template applied by mistral-common (:func:`family.chat.mistral_counts`)
+    ``mistral`` Mistral's instruct template applied by mistral-common (:func:`family.chat.mistral_total`)
                 with the model's own tokenizer: v3 SentencePiece (Mistral 7B v0.3) or Tekken (Mistral NeMo),
                 both offline from the data files family.real checks. A chat ending with an assistant's reply
                 (a training record) is taken as mistral-common's fine-tuning mode takes it.
@@ -239,13 +239,12 @@ def chatml_parts(messages: Sequence[tuple[str, str]]) -> list[tuple[str, bool]]:
 
 
 def _mistral_total(model: Model, messages: Sequence[tuple[str, str]]) -> int:
-    from family.chat import mistral_counts
+    from family.chat import mistral_total
 
     try:
-        total, _ = mistral_counts(messages, model.tokenizer)
+        return mistral_total(messages, model.tokenizer)
     except ValueError as exc:
         raise EstimateInputError(str(exc)) from None
-    return total
 
 
 _FORMATS = {
