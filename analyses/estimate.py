@@ -326,7 +326,8 @@ def _small(value: Decimal) -> str | None:
     if value == 0 or abs(value) >= Decimal("0.01"):
         return None
     places = -value.adjusted() + 1
-    return f"{value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):f}"
+    rounded = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return None if abs(rounded) >= Decimal("0.01") else f"{rounded:f}"  # 0.00999 is shown as 0.01
 
 
 def usd(amount: Decimal) -> str:

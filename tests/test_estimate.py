@@ -114,6 +114,19 @@ def test_a_csv_cell_past_the_field_limit_is_a_problem_and_the_rest_is_read():
     assert problems == [Problem(2, "a cell is longer than 131,072 characters")]
 
 
+def test_nul_characters_are_text_to_every_kind_and_every_model():
+    nul = "\x00"
+    lines = f"a{nul}b\n{nul}\n"
+    assert [r.text for r in read_records(lines, "lines")[0]] == [f"a{nul}b", nul]
+    records, problems = read_records(json.dumps({"text": f"x{nul}y"}) + f"\n{{\"text\": \"raw{nul}\"}}\n{nul}{{}}", "jsonl")
+    assert [r.text for r in records] == [f"x{nul}y", f"raw{nul}"] and [p.number for p in problems] == [3]
+    for model in models():
+        tok = real.load(model.tokenizer)
+        chat = Record(1, None, (("user", f"a{nul}b"),))
+        assert record_tokens(tok, Record(1, f"a{nul}b"), model) >= 2
+        assert record_tokens(tok, chat, model) >= record_tokens(tok, Record(1, f"a{nul}b"), model)
+
+
 @pytest.mark.parametrize("kind", ["text", "lines", "jsonl", "csv"])
 @pytest.mark.parametrize("text", ["", "\n\n  \n"])
 def test_empty_input_is_one_clear_message(kind, text):
@@ -343,6 +356,9 @@ def test_money_for_display():
     assert usd(Decimal("75")) == "$75.00"
     assert usd(Decimal("1234567.891")) == "$1,234,567.89"
     assert usd(Decimal("0")) == "$0.00"
+    assert usd(Decimal("0.00999")) == "$0.01"
+    assert usd(Decimal("0.0000001234")) == "$0.00000012"
+    assert usd(Decimal("-0.0031")) == "-$0.0031" and usd(Decimal("-2.5")) == "-$2.50"
     assert inr(Decimal("0.66")) == "Rs 0.66"
     assert inr(Decimal("6600")) == "Rs 6,600"
     assert inr(Decimal("12345678.9")) == "Rs 1,23,45,679"

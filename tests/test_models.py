@@ -170,6 +170,7 @@ def test_the_shipped_files_parse():
     (lambda d: d["model"][0].update(key="GPT-4o"), r"a key is lower case"),
     (lambda d: d["model"][0].update(name=""), r"name must be a non-empty str"),
     (lambda d: d.update(model=[]), r"no \[\[model\]\] entries"),
+    (lambda d: d["model"][0].update(aliases="gpt4o"), r"aliases must be a list of names"),
 ])
 def test_a_damaged_models_file_is_refused_clearly(change, message):
     data = _models_data()
