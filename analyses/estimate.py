@@ -305,7 +305,7 @@ def cost(input_tokens: float, price: Price, *, output_tokens: float | None = Non
     :class:`EstimateInputError` for a negative or non-numeric figure, both or neither output given.
     """
     if (output_tokens is None) == (output_ratio is None):
-        raise EstimateInputError("give the expected output either as tokens or as a ratio of the input, not both")
+        raise EstimateInputError("give the expected output as tokens or as a ratio of the input: one of the two")
     inputs = _tokens(input_tokens, "Input tokens")
     if output_tokens is not None:
         outputs = _tokens(output_tokens, "Output tokens")
@@ -336,11 +336,13 @@ def usd(amount: Decimal) -> str:
     >>> usd(Decimal("0.00312")), usd(Decimal("75")), usd(Decimal("1234567.891")), usd(Decimal(0))
     ('$0.0031', '$75.00', '$1,234,567.89', '$0.00')
     """
-    small = _small(Decimal(amount))
+    value = Decimal(amount)
+    sign = "-" if value < 0 else ""
+    small = _small(abs(value))
     if small is not None:
-        return small.replace("0.", "$0.", 1) if not small.startswith("-") else "-$" + small[1:]
-    rounded = Decimal(amount).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return f"-${-rounded:,.2f}" if rounded < 0 else f"${rounded:,.2f}"
+        return f"{sign}${small}"
+    rounded = abs(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return f"{sign if rounded else ''}${rounded:,.2f}"
 
 
 def inr(amount: Decimal) -> str:
