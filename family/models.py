@@ -79,11 +79,12 @@ class UnknownModel(ValueError):
         super().__init__(name, suggestions)
 
     def __str__(self) -> str:
+        shown = self.name if len(self.name) <= 60 else self.name[:60] + "..."
         if self.suggestions:
             *first, last = self.suggestions
             names = f"{', '.join(first)} or {last}" if first else last
-            return f"unknown model {self.name!r}: did you mean {names}?"
-        return f"unknown model {self.name!r}; known: {', '.join(m.key for m in models())}"
+            return f"unknown model {shown!r}: did you mean {names}?"
+        return f"unknown model {shown!r}; known: {', '.join(m.key for m in models())}"
 
 
 def normalise(name: str) -> str:

@@ -101,6 +101,9 @@ def test_a_name_nothing_like_a_known_one_lists_every_key():
     assert caught.value.suggestions == ()
     assert all(model.key in str(caught.value) for model in models())
     assert isinstance(caught.value, ValueError)
+    with pytest.raises(UnknownModel) as caught:
+        find("x" * 1_000_000)  # a name pasted by mistake: the message stays one short line
+    assert len(str(caught.value)) < 600
 
 
 # -- prices ------------------------------------------------------------------------------------------------------
