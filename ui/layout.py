@@ -106,6 +106,9 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/11_The_family.py", "The family", ":material/family_history:", "Languages & cost",
               "BPE beside WordPiece merge by merge, Unigram's sampled splits, and a real tokenizer's pipeline and "
               "special tokens."),
+    PageEntry("pages/14_Estimate.py", "Estimate", ":material/calculate:", "Languages & cost",
+              "Paste a prompt or upload a dataset, pick models by name (GPT-4o, GPT-4, Llama 3…), and read its exact "
+              "tokens and cost per request and per month in USD and INR, at dated prices you can change."),
     # More "Languages & cost" pages go here, before the lessons.
     PageEntry("pages/12_Lessons.py", "Lessons", ":material/menu_book:", "Lessons",
               "Nine short lessons with exercises: predict first, then the lab computes the truth and keeps your "
