@@ -61,11 +61,19 @@ HISTOGRAM_BINS = 20
 
 SOURCES = {"paste": "Paste text", "file": "Upload a file"}
 KINDS = {"text": "One prompt", "lines": "One record a line", "jsonl": "JSONL: a record a line", "csv": "CSV: a row a record"}
-OUTPUTS = {"tokens": "Output tokens", "ratio": "Output ÷ input"}
+OUTPUTS = {"tokens": "Tokens", "ratio": "× input"}
 EXTENSIONS = {"jsonl": "jsonl", "ndjson": "jsonl", "json": "jsonl", "csv": "csv", "tsv": "csv"}
 FILE_TYPES = ["txt", "text", "md", "jsonl", "ndjson", "json", "csv", "tsv", "log"]
 EXAMPLE = lessons.examples("estimate")[0]
-DEFAULT_MODELS = ("gpt-4o", "gpt-4", "llama-3")
+
+
+def tokens_text(n: float) -> str:
+    """A token count as the page writes it: whole numbers as such, a mean with one decimal.
+
+    >>> tokens_text(80.0), tokens_text(1234.25)
+    ('80', '1,234.2')
+    """
+    return f"{n:,.0f}" if float(n).is_integer() else f"{n:,.1f}"
 
 
 def _model_keys() -> tuple[str, ...]:
@@ -73,9 +81,9 @@ def _model_keys() -> tuple[str, ...]:
 
 
 def default_models() -> tuple[str, ...]:
-    """GPT-4o, GPT-4 and Llama 3 (the issue's three), by whatever key the data gives them."""
+    """GPT-4o, GPT-4 and Llama 3.3 (the issue's three; the Llama 3.x with a published price), by their keys."""
     out = []
-    for name in ("GPT-4o", "GPT-4", "Llama 3"):
+    for name in ("GPT-4o", "GPT-4", "Llama 3.3 70B"):
         try:
             out.append(fm.find(name).key)
         except fm.UnknownModel:
@@ -536,18 +544,18 @@ def model_card(target: Target, counted: Counted, data: Data, large: bool) -> est
                             inr_per_usd=Decimal(str(state.value(INR))), **_output_kwargs())
         except (ValueError, est.EstimateInputError) as exc:
             st.warning(md_escape(str(exc)), icon=":material/error:")
-    cols = figure(f"estimate-{target.key.replace(':', '-')}").columns(3 if large else 5)
-    cols[0].metric("Input tokens" + (" a request (mean)" if many else ""),
-                   f"{s.mean:,.1f}" if many else f"{s.total:,}",
-                   help="Counted exactly with the model's tokenizer" + (f"; {s.total:,} in all {s.records:,} records."
-                                                                        if many else "."))
+    tokens_col, request_col, month_col = figure(f"estimate-{target.key.replace(':', '-')}").columns(3)
+    tokens_col.metric("Input tokens" + (" a request (mean)" if many else ""),
+                      tokens_text(s.mean) if many else f"{s.total:,}",
+                      help="Counted exactly with the model's tokenizer"
+                      + (f"; {s.total:,} in all {s.records:,} records." if many else "."))
     if bill is not None:
-        cols[1 % len(cols)].metric("USD a request", est.usd(bill.usd_per_request))
-        cols[2 % len(cols)].metric("INR a request", est.inr(bill.inr_per_request))
-        cols[3 % len(cols)].metric("USD a month", est.usd(bill.usd_per_month))
-        cols[4 % len(cols)].metric("INR a month", est.inr(bill.inr_per_month))
+        request_col.metric("USD a request", est.usd(bill.usd_per_request))
+        request_col.metric("INR a request", est.inr(bill.inr_per_request))
+        month_col.metric("USD a month", est.usd(bill.usd_per_month))
+        month_col.metric("INR a month", est.inr(bill.inr_per_month))
         st.caption(md_escape(
-            f"{bill.input_tokens:,.1f} tokens in + {bill.output_tokens:,.1f} out a request, "
+            f"{tokens_text(bill.input_tokens)} tokens in + {tokens_text(bill.output_tokens)} out a request, "
             f"× {int(state.value(REQUESTS)):,} requests a month."
             + (f" All {s.records:,} records once: {est.usd(bill.usd_per_request * s.records)} "
                f"({est.inr(bill.inr_per_request * s.records)})." if many else "")))
@@ -766,7 +774,7 @@ def results_section(targets: Sequence[Target], data: Data, large: bool) -> None:
     about_section(targets)
 
 
-__all__ = ["BATCH", "DEFAULT_MODELS", "EXAMPLE", "INR", "KIND", "LAB_MAX_CHARS", "MAX_RECORDS", "MODELS",
+__all__ = ["BATCH", "EXAMPLE", "INR", "KIND", "LAB_MAX_CHARS", "MAX_RECORDS", "MODELS",
            "MODELS_LIST", "OUTPUT", "OUT_RATIO", "OUT_TOKENS", "PARAMS", "PASTE_BYTES", "REQUESTS", "SOURCE", "TEXT",
            "UPLOAD", "UPLOAD_BYTES", "UPLOAD_MB", "Counted", "Data", "Target", "command_lines", "count_one",
            "count_section", "default_models", "input_section", "intro", "models_section", "price_params",
