@@ -10,10 +10,12 @@ unknown tokenizer, a missing field, a duplicate key or a price for a model not l
 ('o200k_base', 'gpt-4o', 'llama3')
 >>> price("gpt-4o").input_per_m, price("qwen3") is None
 (Decimal('2.50'), True)
->>> find("gpt-4-o-mini")
+>>> find("gpt-4-o-mini").name                 # hyphens, dots, spaces and case do not matter
+'GPT-4o mini'
+>>> find("gpt-4o-minni")
 Traceback (most recent call last):
   ...
-family.models.UnknownModel: unknown model 'gpt-4-o-mini': did you mean GPT-4o mini?
+family.models.UnknownModel: unknown model 'gpt-4o-minni': did you mean GPT-4o mini or GPT-4.1 mini?
 """
 
 from __future__ import annotations
@@ -78,7 +80,9 @@ class UnknownModel(ValueError):
 
     def __str__(self) -> str:
         if self.suggestions:
-            return f"unknown model {self.name!r}: did you mean {' or '.join(self.suggestions)}?"
+            *first, last = self.suggestions
+            names = f"{', '.join(first)} or {last}" if first else last
+            return f"unknown model {self.name!r}: did you mean {names}?"
         return f"unknown model {self.name!r}; known: {', '.join(m.key for m in models())}"
 
 
