@@ -169,6 +169,7 @@ class Counted:
     stats: est.RecordStats
     overhead: int | None  # tokens the chat format adds, over every chat record; None: format unknown (or no chats)
     chats: int  # records that are chats
+    refused: tuple[est.Problem, ...] = ()  # chats the model's template refuses: left out
 
 
 @dataclass
@@ -415,31 +416,36 @@ def cuts_safely(tok: TextTokenizer) -> bool:
 
 
 def count_one(target: Target, data: Data, bar, done: float, share: float) -> Counted:
-    """Every record counted with one target (its chat format's tokens too), moving the bar every BATCH records."""
+    """Every record counted with one target, a chat's format tokens too (what :func:`analyses.estimate.record_tokens`
+    counts, with the overhead kept apart to show it), moving the bar every BATCH records. A chat the model's template
+    refuses is left out and named."""
     builder = est.StatsBuilder()
     overhead: int | None = 0
     chats = 0
+    refused: list[est.Problem] = []
     n = len(data.records)
     for i, record in enumerate(data.records):
-        if record.messages is not None:
-            chats += 1
-            extra = est.chat_overhead(target.model, record.messages) if target.model is not None else None
-            if extra is None:
-                overhead = None
-                tokens = est.record_tokens(target.tok, record, None)
-            else:
-                tokens = est.record_tokens(target.tok, record, target.model)
-                if overhead is not None:
-                    overhead += extra
-        elif n == 1:
+        if n == 1 and record.messages is None:
             tokens = _count_text(target, record.text or "", bar, done, share)
         else:
-            tokens = est.record_tokens(target.tok, record, target.model)
+            tokens = est.record_tokens(target.tok, record, None)  # a text; a chat's contents
+        if record.messages is not None:
+            chats += 1
+            try:
+                extra = est.chat_overhead(target.model, record.messages) if target.model is not None else None
+            except est.EstimateInputError as exc:
+                refused.append(est.Problem(record.number, str(exc)))
+                continue
+            if extra is None:
+                overhead = None
+            else:
+                tokens += extra
+                overhead = None if overhead is None else overhead + extra
         builder.add(record.number, tokens)
         if bar is not None and n > 1 and (i + 1) % BATCH == 0:
             bar.progress(min(done + share * (i + 1) / n, 1.0),
                          text=f"Counting with {target.label}: {i + 1:,} of {n:,} records")
-    return Counted(builder.result(), overhead if chats else None, chats)
+    return Counted(builder.result(), overhead if chats else None, chats, tuple(refused))
 
 
 def count_section(targets: Sequence[Target], data: Data) -> dict[str, Counted]:
@@ -559,6 +565,13 @@ def model_card(target: Target, counted: Counted, data: Data, large: bool) -> est
             f"× {int(state.value(REQUESTS)):,} requests a month."
             + (f" All {s.records:,} records once: {est.usd(bill.usd_per_request * s.records)} "
                f"({est.inr(bill.inr_per_request * s.records)})." if many else "")))
+    if counted.refused:
+        first = counted.refused[0]
+        st.warning(md_escape(
+            f"{target.label}'s chat template refuses {plural(len(counted.refused), 'record')}, left out of its "
+            f"count: line{'s' if len(counted.refused) > 1 else ''} "
+            f"{join_words([str(p.number) for p in counted.refused[:MAX_LISTED_PROBLEMS]], max(0, len(counted.refused) - MAX_LISTED_PROBLEMS))}"
+            f" (line {first.number}: {first.reason})."), icon=":material/rule:")
     if counted.chats:
         if counted.overhead is None:
             st.caption(md_escape(f"{target.label}'s chat format is not published here: the tokens it adds around each "
