@@ -38,6 +38,7 @@ from ui import charts, choices, state, tables
 from ui import premium as pv
 from ui.display import join_words, md_escape, plural, readable_text
 from ui.layout import classroom_on, figure
+from ui.links import lesson_link
 from ui.uploads import decode_text_file, too_big, uploaded_bytes, uploaded_file
 
 PAGE = "estimate"
@@ -223,6 +224,7 @@ def intro() -> None:
             "and per month in USD and INR. **Prices change**: each one below shows its date and source, and every "
             "one is yours to change (the link keeps your numbers; a file is never put in the link)."
         )
+    lesson_link(5)
 
 
 def input_section(large: bool) -> Data | None:
@@ -550,7 +552,7 @@ def model_card(target: Target, counted: Counted, data: Data, large: bool) -> est
                             inr_per_usd=Decimal(str(state.value(INR))), **_output_kwargs())
         except (ValueError, est.EstimateInputError) as exc:
             st.warning(md_escape(str(exc)), icon=":material/error:")
-    tokens_col, request_col, month_col = figure(f"estimate-{target.key.replace(':', '-')}").columns(3)
+    tokens_col, request_col, month_col = st.columns(3)
     tokens_col.metric("Input tokens" + (" a request (mean)" if many else ""),
                       tokens_text(s.mean) if many else f"{s.total:,}",
                       help="Counted exactly with the model's tokenizer"
@@ -774,11 +776,12 @@ def results_section(targets: Sequence[Target], data: Data, large: bool) -> None:
         return
     st.subheader("What it costs")
     bill_settings(large)
-    for t in targets:
-        if t.key not in counts:
-            continue
-        with st.container(border=True), state.published(list(price_params(t.key))):
-            model_card(t, counts[t.key], data, large)
+    with figure("estimate-cost"):  # what lesson 5 links to: a card a model
+        for t in targets:
+            if t.key not in counts:
+                continue
+            with st.container(border=True), state.published(list(price_params(t.key))):
+                model_card(t, counts[t.key], data, large)
     st.caption("Prices change: each one shows its date and source. The tokens are exact; the cost assumes every "
                "request is like the mean of your records.")
     records_section(targets, counts, data, large)
