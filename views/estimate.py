@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 import shlex
 from collections.abc import Sequence
 from contextlib import nullcontext
@@ -47,7 +48,7 @@ UPLOAD_BYTES = UPLOAD_MB * 1_000_000
 """An uploaded file is read up to this size: 10,000 long chat records fit several times over; past it, the CLI."""
 PASTE_MB = 2
 PASTE_BYTES = PASTE_MB * 1_000_000
-MAX_RECORDS = 100_000
+MAX_RECORDS = 50_000
 """Records counted per request (each model counts each one): past this, the command line."""
 LAB_MAX_CHARS = 200_000
 """The lab's own models are pure Python (about 0.1 MB a second): they count up to this many characters."""
@@ -532,6 +533,15 @@ def price_inputs(target: Target) -> None:
 
 
 # -- 5. the cards: one model each ------------------------------------------------------------------------
+def card_key(key: str) -> str:
+    """The container key of a model's card (its element carries the class ``st-key-<this>``).
+
+    >>> card_key("gpt-4.1"), card_key("session:ab12")
+    ('tl-card-gpt-4-1', 'tl-card-session-ab12')
+    """
+    return "tl-card-" + re.sub(r"[^a-z0-9-]", "-", key.lower())
+
+
 def model_card(target: Target, counted: Counted, data: Data, large: bool) -> est.Cost | None:
     s = counted.stats
     many = s.records > 1
@@ -780,7 +790,7 @@ def results_section(targets: Sequence[Target], data: Data, large: bool) -> None:
         for t in targets:
             if t.key not in counts:
                 continue
-            with st.container(border=True), state.published(list(price_params(t.key))):
+            with st.container(border=True, key=card_key(t.key)), state.published(list(price_params(t.key))):
                 model_card(t, counts[t.key], data, large)
     st.caption("Prices change: each one shows its date and source. The tokens are exact; the cost assumes every "
                "request is like the mean of your records.")
@@ -792,6 +802,6 @@ def results_section(targets: Sequence[Target], data: Data, large: bool) -> None:
 
 __all__ = ["BATCH", "EXAMPLE", "INR", "KIND", "LAB_MAX_CHARS", "MAX_RECORDS", "MODELS",
            "MODELS_LIST", "OUTPUT", "OUT_RATIO", "OUT_TOKENS", "PARAMS", "PASTE_BYTES", "REQUESTS", "SOURCE", "TEXT",
-           "UPLOAD", "UPLOAD_BYTES", "UPLOAD_MB", "Counted", "Data", "Target", "command_lines", "count_one",
+           "UPLOAD", "UPLOAD_BYTES", "UPLOAD_MB", "Counted", "card_key", "Data", "Target", "command_lines", "count_one",
            "count_section", "default_models", "input_section", "intro", "models_section", "price_params",
            "results_section"]
