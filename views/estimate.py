@@ -129,6 +129,8 @@ RECORDS_OF = state.Param(PAGE, "records_of", "", max_len=100)
 PARAMS = [SOURCE, KIND, FIELD, COLUMN, TEXT, ENGLISH, MODELS, OUTPUT, OUT_TOKENS, OUT_RATIO, REQUESTS, INR, RECORDS_OF]
 
 MODELS_LIST = state.Key(PAGE, "models_list")
+LAB_PICKED = state.Param(PAGE, "toks", "", max_len=400)
+"""The lab's own models picked (ui.choices.pick_many keeps them in the link as ``?toks=``; read here only)."""
 UPLOAD = state.Key(PAGE, "file")
 EXAMPLE_BUTTON = state.Key(PAGE, "example")
 STATS_TABLE = state.Key(PAGE, "stats")
@@ -230,15 +232,16 @@ def intro() -> None:
 
 def input_section(large: bool) -> Data | None:
     """The text box or the uploader, how to read it, and the records read; None (after saying why) when there is
-    nothing to count."""
-    st.segmented_control("Your input", tuple(SOURCES), key=SOURCE.skey, format_func=SOURCES.get, required=True)
+    nothing to count. Classroom mode: the text box only (how to read it, and a file, in a closed box)."""
+    with settings_box("Paste or upload, and how to read it"):
+        st.segmented_control("Your input", tuple(SOURCES), key=SOURCE.skey, format_func=SOURCES.get, required=True)
+        kind_picker()
     if state.value(SOURCE) == "file":
         raw, name = uploaded_bytes(
             "A file: plain text, JSONL or CSV", key=UPLOAD.skey, types=FILE_TYPES, limit_mb=UPLOAD_MB,
             on_change=file_chosen,
             help="UTF-8. A text file is one prompt or one record a line; JSONL one record a line (a chat's "
             "`messages`, or a field you name); CSV one row a record (a column you pick).")
-        kind_picker()
         if raw is None:
             st.info("Upload a file to count it (a file is never put in the link: after a reload, upload it again). "
                     "Or paste text instead.", icon=":material/upload_file:")
@@ -254,12 +257,12 @@ def input_section(large: bool) -> Data | None:
             return None
         ident = f"file:{getattr(uploaded_file(UPLOAD.skey), 'file_id', name)}:{len(text)}"
     else:
-        st.text_area("Your prompt or records", key=TEXT.skey, height=130 if large else 150,
+        st.text_area("Your prompt or records", key=TEXT.skey, height=90 if classroom_on() else 130,
                      placeholder="Paste a prompt, or records one a line…",
                      help=f"Up to {PASTE_MB} MB; bigger: upload a file (up to {UPLOAD_MB} MB).")
-        st.button(f"Back to the example: {EXAMPLE['label']}", key=EXAMPLE_BUTTON.skey, on_click=use_example,
-                  type="tertiary", icon=":material/restart_alt:")
-        kind_picker()
+        if not classroom_on():
+            st.button(f"Back to the example: {EXAMPLE['label']}", key=EXAMPLE_BUTTON.skey, on_click=use_example,
+                      type="tertiary", icon=":material/restart_alt:")
         text, name = state.value(TEXT) or "", None
         if not text.strip():
             st.info("Paste a prompt above (or records, one a line), or upload a file.", icon=":material/edit:")
@@ -385,10 +388,11 @@ def models_section() -> list[Target]:
             targets.append(Target(key, m.name, m.tokenizer, choices.load(m.tokenizer), m))
         except choices.Unavailable as exc:
             st.warning(md_escape(f"{m.name}: {exc}"), icon=":material/error:")
-    with st.expander("The lab's own models (no price: give one to see a cost)", icon=":material/science:"):
-        for key, tok in choices.pick_many(PAGE, default=[], kinds=("lab", "session"), label="The lab's models",
-                                          upload=False):
-            targets.append(Target(key, tok.name, key, tok, None))
+    if not classroom_on() or st.query_params.get(LAB_PICKED.name):  # classroom mode: fewer controls, unless a link names some
+        with st.expander("The lab's own models (no price: give one to see a cost)", icon=":material/science:"):
+            for key, tok in choices.pick_many(PAGE, default=[], kinds=("lab", "session"), label="The lab's models",
+                                              upload=False):
+                targets.append(Target(key, tok.name, key, tok, None))
     if not targets:
         st.info("Pick at least one model.", icon=":material/list:")
     return targets
