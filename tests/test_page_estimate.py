@@ -115,6 +115,21 @@ def test_the_hindi_premium_over_the_english_version() -> None:
 
 
 # -- the controls -----------------------------------------------------------------------------------------------
+def test_send_as_a_user_message_adds_each_chat_format() -> None:
+    at = run_page(PAGE)
+    assert "adds a few tokens a request" in said(at)
+    at.toggle(key=ev.AS_CHAT.skey).set_value(True).run()
+    as_chat = [est.Record(1, None, (("user", TEXT),))]
+    assert cards(at) == [expected(k, as_chat) for k in ev.default_models()]
+    for key in ev.default_models():
+        model = fm.find(key)
+        overhead = est.chat_overhead(model, as_chat[0].messages)
+        assert f"Chat format ({model.chat}): {overhead} tokens around the messages of 1 chat" in said(at)
+    assert at.query_params["as_chat"] == "1"
+    at.toggle(key=ev.AS_CHAT.skey).set_value(False).run()
+    assert cards(at) == [expected(k, one()) for k in ev.default_models()]
+
+
 def test_output_as_a_ratio_requests_and_the_exchange_rate() -> None:
     at = run_page(PAGE)
     at.segmented_control(key=ev.OUTPUT.skey).set_value("ratio").run()

@@ -61,6 +61,9 @@ BIG = 10**12
 MAX_LISTED_PROBLEMS = 10
 HISTOGRAM_BINS = 20
 
+LIMITS = (f"This page reads up to {UPLOAD_MB} MB from a file ({PASTE_MB} MB pasted) and up to {MAX_RECORDS:,} records, "
+          "so that one request stays quick; `python -m tokenizer count --file` and `cost --file` stream a file of any "
+          "size.")
 SOURCES = {"paste": "Paste text", "file": "Upload a file"}
 KINDS = {"text": "One prompt", "lines": "One record a line", "jsonl": "JSONL: a record a line", "csv": "CSV: a row a record"}
 OUTPUTS = {"tokens": "Tokens", "ratio": "× input"}
@@ -126,7 +129,10 @@ OUT_RATIO = state.Param(PAGE, "out_ratio", 0.5, lo=0, hi=1000)
 REQUESTS = state.Param(PAGE, "per_month", 100_000, lo=0, hi=BIG)
 INR = state.Param(PAGE, "inr", float(fm.INR_PER_USD), lo=0, hi=BIG)
 RECORDS_OF = state.Param(PAGE, "records_of", "", max_len=100)
-PARAMS = [SOURCE, KIND, FIELD, COLUMN, TEXT, ENGLISH, MODELS, OUTPUT, OUT_TOKENS, OUT_RATIO, REQUESTS, INR, RECORDS_OF]
+AS_CHAT = state.Param(PAGE, "as_chat", False)
+"""Count each text record as one user message in the model's chat format (its template's tokens added)."""
+PARAMS = [SOURCE, KIND, FIELD, COLUMN, TEXT, ENGLISH, MODELS, OUTPUT, OUT_TOKENS, OUT_RATIO, REQUESTS, INR, RECORDS_OF,
+          AS_CHAT]
 
 MODELS_LIST = state.Key(PAGE, "models_list")
 LAB_PICKED = state.Param(PAGE, "toks", "", max_len=400)
@@ -242,6 +248,7 @@ def input_section(large: bool) -> Data | None:
             on_change=file_chosen,
             help="UTF-8. A text file is one prompt or one record a line; JSONL one record a line (a chat's "
             "`messages`, or a field you name); CSV one row a record (a column you pick).")
+        st.caption(LIMITS)
         if raw is None:
             st.info("Upload a file to count it (a file is never put in the link: after a reload, upload it again). "
                     "Or paste text instead.", icon=":material/upload_file:")
@@ -381,6 +388,9 @@ def models_section() -> list[Target]:
                    on_change=models_changed, placeholder="Pick the models you would send it to",
                    help="By product name; each counts with the tokenizer it uses (after the name). The mapping is "
                    "data, with its source (the About box below).")
+    st.toggle("Send each text as a user message (count the chat format's tokens too)", key=AS_CHAT.skey,
+              help="A chat API wraps each message in its model's template: a few tokens a message, and the reply's "
+              "start. Records that are chats already (JSONL `messages`) are always counted with their template.")
     targets = []
     for key in chosen_model_keys():
         m = known[key]
@@ -422,7 +432,7 @@ def cuts_safely(tok: TextTokenizer) -> bool:
     return safe(tok)
 
 
-def count_one(target: Target, data: Data, bar, done: float, share: float) -> Counted:
+def count_one(target: Target, data: Data, bar, done: float, share: float, as_chat: bool = False) -> Counted:
     """Every record counted with one target, a chat's format tokens too (what :func:`analyses.estimate.record_tokens`
     counts, with the overhead kept apart to show it), moving the bar every BATCH records. A chat the model's template
     refuses is left out and named."""
@@ -432,6 +442,8 @@ def count_one(target: Target, data: Data, bar, done: float, share: float) -> Cou
     refused: list[est.Problem] = []
     n = len(data.records)
     for i, record in enumerate(data.records):
+        if as_chat and record.messages is None:  # sent as one user message
+            record = est.Record(record.number, None, (("user", record.text or ""),))
         if n == 1 and record.messages is None:
             tokens = _count_text(target, record.text or "", bar, done, share)
         else:
@@ -458,7 +470,8 @@ def count_one(target: Target, data: Data, bar, done: float, share: float) -> Cou
 def count_section(targets: Sequence[Target], data: Data) -> dict[str, Counted]:
     """Each target's counts, from the session's store or counted now (with a progress bar past a moment)."""
     store = st.session_state[_COUNTS]["counts"]
-    todo = [t for t in targets if t.key not in store]
+    as_chat = bool(state.value(AS_CHAT))
+    todo = [t for t in targets if (t.key, as_chat) not in store]
     results: dict[str, Counted] = {}
     lab_big = [t for t in todo if t.lab and data.characters > LAB_MAX_CHARS]
     if lab_big:
@@ -471,7 +484,7 @@ def count_section(targets: Sequence[Target], data: Data) -> dict[str, Counted]:
     bar = st.progress(0.0, text="Counting…") if todo and slow else None
     for i, target in enumerate(todo):
         try:
-            store[target.key] = count_one(target, data, bar, i / len(todo), 1 / len(todo))
+            store[target.key, as_chat] = count_one(target, data, bar, i / len(todo), 1 / len(todo), as_chat)
         except (ValueError, est.EstimateInputError) as exc:
             st.warning(md_escape(f"{target.label} cannot count this input: {exc}"), icon=":material/error:")
         if bar is not None:
@@ -479,8 +492,8 @@ def count_section(targets: Sequence[Target], data: Data) -> dict[str, Counted]:
     if bar is not None:
         bar.empty()
     for target in targets:
-        if target.key in store:
-            results[target.key] = store[target.key]
+        if (target.key, as_chat) in store:
+            results[target.key] = store[target.key, as_chat]
     return results
 
 
@@ -588,6 +601,9 @@ def model_card(target: Target, counted: Counted, data: Data, large: bool) -> est
             f"count: line{'s' if len(counted.refused) > 1 else ''} "
             f"{join_words([str(p.number) for p in counted.refused[:MAX_LISTED_PROBLEMS]], max(0, len(counted.refused) - MAX_LISTED_PROBLEMS))}"
             f" (line {first.number}: {first.reason})."), icon=":material/rule:")
+    if not counted.chats and target.model is not None and target.model.chat:
+        st.caption(md_escape(f"Sent through a chat API, {target.label}'s chat format ({target.model.chat}) adds a few "
+                             "tokens a request: switch on “Send each text as a user message” above to count them."))
     if counted.chats:
         if counted.overhead is None:
             st.caption(md_escape(f"{target.label}'s chat format is not published here: the tokens it adds around each "
@@ -780,6 +796,7 @@ def about_section(targets: Sequence[Target]) -> None:
             st.markdown(md_escape(f"{t.model.name} ({t.model.vendor}) uses {t.model.tokenizer}: {t.model.source}.")
                         + "  \n" + md_escape(f"Price: ${p.input_per_m} / ${p.output_per_m} per million tokens, "
                                              f"{p.date}, {p.source}." if p else "Price: none published here."))
+        st.caption(LIMITS)
         st.caption(md_escape(f"Prices change: check each provider's page before you budget. Exchange rate: "
                              f"{fm.INR_PER_USD} ({fm.INR_DATE}, {fm.INR_SOURCE}). {choices.OFFLINE_NOTE}"))
 
