@@ -236,6 +236,7 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 .tl-chip .tl-id, .tl-chip .tl-count, .tl-chip .tl-name, .tl-chip .tl-cp, .tl-chip .tl-hex,
 .tl-b, .tl-cp .tl-code, .tl-rowlabel,
 [data-testid="stMain"] button kbd,  /* a step button's key (PageDown), shown on the button */
+[data-testid="stCode"] code,  /* a command to copy (Estimate's command line) */
 [data-testid="stTable"] th, [data-testid="stTable"] td {{  /* ui/tables.py: large type draws tables as text */
   font-size: max(20px, .9em) !important;
 }}

@@ -295,7 +295,7 @@ def too_big_for_page(message: str, file_name: str | None) -> None:
     st.warning(md_escape(f"{message} The command line counts a file of any size, streaming it, with the same numbers:"),
                icon=":material/terminal:")
     st.code(f"python -m tokenizer count {_model_args(chosen_model_keys())} {cmd}\n"
-            f"python -m tokenizer cost {_model_args(chosen_model_keys())} {cmd}", language="bash", wrap_lines=True)
+            f"python -m tokenizer cost {_model_args(chosen_model_keys())} {cmd}", language=None, wrap_lines=True)  # plain: large type reaches it
 
 
 def _header(text: str) -> list[str]:
@@ -515,9 +515,14 @@ def bill_settings(large: bool) -> None:
         with c4:
             st.number_input("INR per USD", key=INR.skey, min_value=0.0, step=0.5, format="%.2f",
                             help=f"The default is {fm.INR_PER_USD} ({fm.INR_DATE}, {fm.INR_SOURCE}).")
-    st.caption(md_escape(f"Exchange rate: Rs {state.value(INR):,.2f} a dollar"
-                         + (f" (the lab's default, {fm.INR_DATE}: {fm.INR_SOURCE})."
-                            if Decimal(str(state.value(INR))) == fm.INR_PER_USD else " (yours).")))
+
+
+def exchange_note() -> str:
+    """The exchange rate used, dated (the lab's default) or said to be yours."""
+    rate = state.value(INR)
+    return (f"Exchange rate: Rs {rate:,.2f} a dollar"
+            + (f" (the lab's default, {fm.INR_DATE}: {fm.INR_SOURCE})."
+               if Decimal(str(rate)) == fm.INR_PER_USD else " (yours)."))
 
 
 def _output_kwargs() -> dict:
@@ -774,7 +779,7 @@ def command_section(targets: Sequence[Target], data: Data) -> None:
                           requests=int(state.value(REQUESTS)), inr=float(state.value(INR)), kind=kind,
                           field=(state.value(FIELD) or "").strip() or None, column=state.value(COLUMN) or None,
                           file_name=data.file_name, text=text)
-    st.code("\n".join(lines), language="bash", wrap_lines=True)
+    st.code("\n".join(lines), language=None, wrap_lines=True)  # plain: large type reaches it
     notes = []
     if text is None and data.file_name is None:
         notes.append("Save your text as the file named.")
@@ -813,8 +818,8 @@ def results_section(targets: Sequence[Target], data: Data, large: bool) -> None:
                 continue
             with st.container(border=True, key=card_key(t.key)), state.published(list(price_params(t.key))):
                 model_card(t, counts[t.key], data, large)
-    st.caption("Prices change: each one shows its date and source. The tokens are exact; the cost assumes every "
-               "request is like the mean of your records.")
+    st.caption(md_escape("Prices change: each one shows its date and source. " + exchange_note() + " The tokens are "
+                         "exact; the cost assumes every request is like the mean of your records."))
     records_section(targets, counts, data, large)
     premium_section(targets, data, large)
     command_section(targets, data)
