@@ -114,6 +114,15 @@ def test_the_hindi_premium_over_the_english_version() -> None:
         assert row["premium"] == pytest.approx(est.premium(tok.count(TEXT), tok.count(ENGLISH)))
 
 
+def test_the_premium_needs_an_english_version_of_a_paragraph_or_two() -> None:
+    at = run_page(PAGE)
+    at.text_area(key=ev.ENGLISH.skey).input("").run()
+    assert "Paste the English version of your text" in said(at)
+    assert len(at.main.get("dataframe")) == 0
+    at.text_area(key=ev.ENGLISH.skey).input("tea " * 6_000).run()
+    assert f"texts of up to {ev.PREMIUM_MAX_CHARS:,} characters" in said(at)
+
+
 # -- the controls -----------------------------------------------------------------------------------------------
 def test_send_as_a_user_message_adds_each_chat_format() -> None:
     at = run_page(PAGE)

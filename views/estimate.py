@@ -57,6 +57,9 @@ BATCH = 1_000
 PROGRESS_CHARS = 300_000
 """Counting shows a progress bar from this many characters (or :data:`BATCH` records) on: a moment."""
 PREVIEW_CHARS = 90
+HEADER_CHARS = 100_000
+PREMIUM_MAX_CHARS = 20_000
+"""The premium over English is measured on texts up to this long (its measures are cached for every learner)."""
 BIG = 10**12
 MAX_LISTED_PROBLEMS = 10
 HISTOGRAM_BINS = 20
@@ -299,8 +302,9 @@ def too_big_for_page(message: str, file_name: str | None) -> None:
 
 
 def _header(text: str) -> list[str]:
+    """A CSV's header row (read from its start only: a whole file's copy per click is not needed for it)."""
     try:
-        return next(csv.reader(io.StringIO(text, newline="")), [])
+        return next(csv.reader(io.StringIO(text[:HEADER_CHARS], newline="")), [])
     except csv.Error:
         return []
 
@@ -696,12 +700,13 @@ def premium_section(targets: Sequence[Target], data: Data, large: bool) -> None:
         if not english:
             st.caption("Paste the English version of your text to see the premium each model's tokenizer charges.")
             return
-        english = english[: 20_000]
         text = data.records[0].text or ""
+        if len(text) > PREMIUM_MAX_CHARS or len(english) > PREMIUM_MAX_CHARS:
+            st.caption(f"The premium is measured on texts of up to {PREMIUM_MAX_CHARS:,} characters: compare a "
+                       "paragraph or two.")
+            return
         rows = []
         for t in targets:
-            if t.lab and len(text) > LAB_MAX_CHARS:
-                continue
             try:
                 m = pv.measured(t.tokenizer_key, english, text)
             except (ValueError, choices.Unavailable):
