@@ -360,3 +360,10 @@ def test_the_command_lines() -> None:
         "--file 'd a.csv' --lines --column 'my prompt'",
         "python -m tokenizer cost --model llama-3 --output-ratio 0.25 --requests-per-month 10 --inr-per-usd 88 "
         "--input-price 0.2 --output-price 0.4 --file 'd a.csv' --lines --column 'my prompt'"]
+
+
+def test_the_views_docstring_examples() -> None:
+    import doctest
+
+    result = doctest.testmod(ev, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 3 and result.failed == 0

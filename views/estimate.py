@@ -33,8 +33,8 @@ import lessons
 from analyses import estimate as est
 from analyses.textstats import utf8_length
 from family import models as fm
-from tokenizer import TextTokenizer, Tokenizer
-from tokenizer.chunked import TooLongWithoutCut, cut_text, encode_parts
+from tokenizer import TextTokenizer
+from tokenizer.chunked import TooLongWithoutCut, cut_text, cuts_safely, encode_parts
 from ui import charts, choices, state, tables
 from ui import premium as pv
 from ui.display import join_words, md_escape, plural, readable_text
@@ -68,7 +68,8 @@ LIMITS = (f"This page reads up to {UPLOAD_MB} MB from a file ({PASTE_MB} MB past
           "so that one request stays quick; `python -m tokenizer count --file` and `cost --file` stream a file of any "
           "size.")
 SOURCES = {"paste": "Paste text", "file": "Upload a file"}
-KINDS = {"text": "One prompt", "lines": "One record a line", "jsonl": "JSONL: a record a line", "csv": "CSV: a row a record"}
+KINDS = {"text": "One prompt", "lines": "One record a line", "jsonl": "JSONL: a record a line",
+         "csv": "CSV: a row a record"}
 OUTPUTS = {"tokens": "Tokens", "ratio": "× input"}
 EXTENSIONS = {"jsonl": "jsonl", "ndjson": "jsonl", "json": "jsonl", "csv": "csv", "tsv": "csv"}
 FILE_TYPES = ["txt", "text", "md", "jsonl", "ndjson", "json", "csv", "tsv", "log"]
@@ -298,7 +299,8 @@ def too_big_for_page(message: str, file_name: str | None) -> None:
     st.warning(md_escape(f"{message} The command line counts a file of any size, streaming it, with the same numbers:"),
                icon=":material/terminal:")
     st.code(f"python -m tokenizer count {_model_args(chosen_model_keys())} {cmd}\n"
-            f"python -m tokenizer cost {_model_args(chosen_model_keys())} {cmd}", language=None, wrap_lines=True)  # plain: large type reaches it
+            f"python -m tokenizer cost {_model_args(chosen_model_keys())} {cmd}",
+            language=None, wrap_lines=True)  # plain text: large type reaches it
 
 
 def _header(text: str) -> list[str]:
@@ -402,7 +404,7 @@ def models_section() -> list[Target]:
             targets.append(Target(key, m.name, m.tokenizer, choices.load(m.tokenizer), m))
         except choices.Unavailable as exc:
             st.warning(md_escape(f"{m.name}: {exc}"), icon=":material/error:")
-    if not classroom_on() or st.query_params.get(LAB_PICKED.name):  # classroom mode: fewer controls, unless a link names some
+    if not classroom_on() or st.query_params.get(LAB_PICKED.name):  # classroom: fewer controls, unless linked
         with st.expander("The lab's own models (no price: give one to see a cost)", icon=":material/science:"):
             for key, tok in choices.pick_many(PAGE, default=[], kinds=("lab", "session"), label="The lab's models",
                                               upload=False):
@@ -428,12 +430,6 @@ def _count_text(target: Target, text: str, bar, done: float, share: float) -> in
             bar.progress(min(done + share * (i + 1) / len(parts), 1.0),
                          text=f"Counting with {target.label}: part {i + 1:,} of {len(parts):,}")
     return total
-
-
-def cuts_safely(tok: TextTokenizer) -> bool:
-    from tokenizer.chunked import cuts_safely as safe
-
-    return safe(tok)
 
 
 def count_one(target: Target, data: Data, bar, done: float, share: float, as_chat: bool = False) -> Counted:
@@ -580,7 +576,8 @@ def model_card(target: Target, counted: Counted, data: Data, large: bool) -> est
         st.info(md_escape(f"No published price for {target.label} is known here: enter one (USD per million tokens, "
                           "input and output) to see its cost."), icon=":material/edit:")
     else:
-        st.caption(md_escape(f"${price.input_per_m} / ${price.output_per_m} per million input / output tokens: {where}."))
+        st.caption(md_escape(f"${price.input_per_m} / ${price.output_per_m} per million input / output tokens: "
+                             f"{where}."))
     bill = None
     if price is not None:
         try:
@@ -604,11 +601,10 @@ def model_card(target: Target, counted: Counted, data: Data, large: bool) -> est
             + (f" All {s.records:,} records once: {est.usd(bill.usd_per_request * s.records)} "
                f"({est.inr(bill.inr_per_request * s.records)})." if many else "")))
     if counted.refused:
-        first = counted.refused[0]
+        first, lines = counted.refused[0], [str(p.number) for p in counted.refused]
         st.warning(md_escape(
-            f"{target.label}'s chat template refuses {plural(len(counted.refused), 'record')}, left out of its "
-            f"count: line{'s' if len(counted.refused) > 1 else ''} "
-            f"{join_words([str(p.number) for p in counted.refused[:MAX_LISTED_PROBLEMS]], max(0, len(counted.refused) - MAX_LISTED_PROBLEMS))}"
+            f"{target.label}'s chat template refuses {plural(len(lines), 'record')}, left out of its count: "
+            f"line{'s' if len(lines) > 1 else ''} {join_words(lines[:MAX_LISTED_PROBLEMS], max(0, len(lines) - MAX_LISTED_PROBLEMS))}"
             f" (line {first.number}: {first.reason})."), icon=":material/rule:")
     if not counted.chats and target.model is not None and target.model.chat:
         st.caption(md_escape(f"Sent through a chat API, {target.label}'s chat format ({target.model.chat}) adds a few "
@@ -744,9 +740,11 @@ def command_lines(model_keys: Sequence[str], *, prices: dict[str, tuple[Decimal,
     """The ``python -m tokenizer cost`` commands that give the page's numbers: one for the models at their published
     prices, and one for each model whose price you changed (the CLI takes one price pair a command).
 
-    >>> command_lines(["gpt-4o", "gpt-4"], prices={}, output="tokens", out_tokens=300, out_ratio=0.5,
-    ...               requests=1000, inr=85.0, kind="jsonl", field="messages", column=None, file_name=None, text=None)
-    ['python -m tokenizer cost --model gpt-4o --model gpt-4 --output-tokens 300 --requests-per-month 1000 --inr-per-usd 85 --file YOUR_FILE.jsonl --lines --field messages']
+    >>> (line,) = command_lines(["gpt-4o", "gpt-4"], prices={}, output="tokens", out_tokens=300, out_ratio=0.5,
+    ...     requests=1000, inr=85.0, kind="jsonl", field="messages", column=None, file_name=None, text=None)
+    >>> print(line)
+    python -m tokenizer cost --model gpt-4o --model gpt-4 --output-tokens 300 --requests-per-month 1000
+    --inr-per-usd 85 --file YOUR_FILE.jsonl --lines --field messages
     """
     out = f"--output-ratio {out_ratio:g}" if output == "ratio" else f"--output-tokens {out_tokens}"
     common = f"{out} --requests-per-month {requests} --inr-per-usd {inr:g}"
