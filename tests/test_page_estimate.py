@@ -347,7 +347,7 @@ def test_a_file_over_the_limit_points_to_the_command_line() -> None:
 def test_too_many_records_points_to_the_command_line(monkeypatch) -> None:
     monkeypatch.setattr(ev, "MAX_RECORDS", 3)
     at = run_page(PAGE, query_params={"text": "a\nb\nc\nd", "kind": "lines"})
-    assert "this page counts up to 3 in one go" in warnings(at)
+    assert "This input has more than 3 records; this page counts up to 3 in one go" in warnings(at)
     assert not at.main.get("metric")
 
 
@@ -367,3 +367,76 @@ def test_the_views_docstring_examples() -> None:
 
     result = doctest.testmod(ev, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.attempted >= 3 and result.failed == 0
+
+
+# -- the bounds, by design: a hostile upload in a child with limits --------------------------------------------
+BOUNDED_PAGE = """
+import json, sys, time
+sys.path.insert(0, ".")
+from tests.apptest_helpers import exception_messages, page_text, run_page
+from ui import uploads
+from views import estimate as ev
+out = []
+for name, size, line in json.loads(sys.stdin.read()):
+    start = time.process_time()
+    at = run_page("pages/14_Estimate.py", allow_exceptions=True, timeout=120)
+    at.segmented_control(key=ev.SOURCE.skey).set_value("file").run()
+    data = (line * (size // len(line) + 1)).encode("utf-8")
+    at.file_uploader(key=uploads.widget_key(ev.UPLOAD.skey)).set_value((name, data, "text/plain")).run()
+    del data
+    out.append({"cpu_s": time.process_time() - start, "shown": page_text(at), "exceptions": exception_messages(at),
+                "metrics": len(at.main.get("metric"))})
+print(json.dumps(out))
+"""
+
+
+def test_hostile_uploads_get_one_message_in_bounded_time_and_memory() -> None:
+    """A file just under the page's 20 MB of short lines (over the records limit: refused before any counting) and
+    one over 20 MB (refused before decoding): each gets its message, and the child stays small and quick."""
+    from tests.bounded import run_python
+
+    cases = [["short-lines.txt", ev.UPLOAD_BYTES - 100, "ok\n"], ["huge.txt", ev.UPLOAD_BYTES + 1_000, "नमस्ते\n"]]
+    child = run_python(["-c", BOUNDED_PAGE], stdin=json.dumps(cases), cpu_limit_s=120, memory_limit=3 * 1024**3,
+                       timeout_s=300)
+    assert child.code == 0, child.err[-2000:]
+    short, huge = json.loads(child.out)
+    for seen in (short, huge):
+        assert not seen["exceptions"] and seen["metrics"] == 0
+        assert "python -m tokenizer count" in seen["shown"], seen["shown"][-1500:]
+        assert seen["cpu_s"] < 40, seen["cpu_s"]  # a page run and the file read, with imports on the first
+    assert f"more than {ev.MAX_RECORDS:,} records; this page counts up to" in unescaped(short["shown"])
+    assert f"this page reads files of up to {ev.UPLOAD_MB} MB" in unescaped(huge["shown"])
+    assert "Traceback" not in child.err
+    child.assert_bounded(cpu_s=60, peak_mb=1000)  # measured: 3 s of CPU, 470 MB with AppTest and Streamlit
+
+
+class Bar:
+    """A stand-in for st.progress: the fractions it was moved to."""
+
+    def __init__(self) -> None:
+        self.moves: list[float] = []
+
+    def progress(self, value: float, text: str = "") -> None:
+        self.moves.append(value)
+
+
+def test_counting_moves_the_bar_a_batch_at_a_time(monkeypatch) -> None:
+    monkeypatch.setattr(ev, "BATCH", 10)
+    text = "\n".join(f"record {i} " * (i % 7 + 1) for i in range(95))
+    records, _ = est.read_records(text, "lines")
+    data = ev.Data("x", records, [], len(text), None)
+    model = fm.find("gpt-4o")
+    target = ev.Target(model.key, model.name, model.tokenizer, real.load(model.tokenizer), model)
+    bar = Bar()
+    counted = ev.count_one(target, data, bar, 0.5, 0.5)
+    assert bar.moves == [0.5 + 0.5 * n / 95 for n in range(10, 95, 10)]  # every 10 records, within its share
+    tok = real.load(model.tokenizer)
+    assert counted.stats.total == sum(tok.count(r.text) for r in records) and counted.overhead is None
+
+
+def test_many_broken_lines_list_the_first_ten_and_count_them_all() -> None:
+    text = "\n".join([chat_line(1)] + ["{broken"] * 25 + [chat_line(27)])
+    at = run_page(PAGE, query_params={"text": text, "kind": "jsonl"})
+    assert "25 lines could not be read" in warnings(at)
+    assert "lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 15 more" in warnings(at)
+    assert "The other 2 records are counted" in warnings(at)

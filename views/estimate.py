@@ -192,9 +192,15 @@ class Data:
 
     ident: str
     records: list[est.Record]
-    problems: list[est.Problem]
+    problems: list[est.Problem]  # the first MAX_LISTED_PROBLEMS
     characters: int
     file_name: str | None
+    problem_count: int = -1  # all the broken ones (-1: as many as listed)
+    more: bool = False  # more than MAX_RECORDS records: reading stopped there
+
+    @property
+    def broken(self) -> int:
+        return len(self.problems) if self.problem_count < 0 else self.problem_count
 
 
 def models_changed() -> None:
@@ -348,22 +354,41 @@ def read_section(text: str, ident: str, file_name: str | None) -> Data | None:
         data = cached["data"]
     else:
         try:
-            records, problems = est.read_records(text, kind, field=field, column=column)
+            data = read_data(text, kind, field, column, ident, file_name)
         except est.EstimateInputError as exc:
             st.warning(md_escape(str(exc)), icon=":material/error:")
             return None
-        data = Data(ident, records, problems, len(text), file_name)
         st.session_state[_COUNTS] = {"key": key, "data": data, "counts": {}}
-    if data.problems:
+    if data.more:
+        too_big_for_page(f"This input has more than {MAX_RECORDS:,} records; this page counts up to {MAX_RECORDS:,} "
+                         "in one go.", file_name)
+        return None
+    if data.broken:
         say_problems(data)
     if not data.records:
         st.warning("Nothing to count: no record could be read. " + _kind_hint(kind), icon=":material/error:")
         return None
-    if len(data.records) > MAX_RECORDS:
-        too_big_for_page(f"This input has {len(data.records):,} records; this page counts up to {MAX_RECORDS:,} "
-                         "in one go.", file_name)
-        return None
     return data
+
+
+def read_data(text: str, kind: str, field: str | None, column: str | None, ident: str,
+              file_name: str | None) -> Data:
+    """The records of ``text``, read as a stream and held up to MAX_RECORDS (one more says there are more: a file
+    of millions of short lines is refused without a million records in memory); the first broken ones listed, all
+    of them counted."""
+    records: list[est.Record] = []
+    problems: list[est.Problem] = []
+    broken = 0
+    for item in est.iter_records(io.StringIO(text, newline=""), kind, field, column):
+        if isinstance(item, est.Record):
+            if len(records) == MAX_RECORDS:
+                return Data(ident, [], problems, len(text), file_name, broken, more=True)
+            records.append(item)
+        else:
+            broken += 1
+            if len(problems) < MAX_LISTED_PROBLEMS:
+                problems.append(item)
+    return Data(ident, records, problems, len(text), file_name, broken)
 
 
 def _kind_hint(kind: str) -> str:
@@ -374,13 +399,12 @@ def _kind_hint(kind: str) -> str:
 
 def say_problems(data: Data) -> None:
     """Broken records: which, why (the first), and that the rest are counted."""
-    problems = data.problems
+    problems, broken = data.problems, data.broken
     numbers = [str(p.number) for p in problems[:MAX_LISTED_PROBLEMS]]
-    more = len(problems) - len(numbers)
-    which = join_words(numbers, more)
+    which = join_words(numbers, broken - len(numbers))
     st.warning(md_escape(
-        f"{plural(len(problems), 'line')} could not be read and {'is' if len(problems) == 1 else 'are'} left out: "
-        f"line{'s' if len(problems) > 1 else ''} {which} (line {problems[0].number}: {problems[0].reason}). "
+        f"{plural(broken, 'line')} could not be read and {'is' if broken == 1 else 'are'} left out: "
+        f"line{'s' if broken > 1 else ''} {which} (line {problems[0].number}: {problems[0].reason}). "
         f"The other {plural(len(data.records), 'record')} are counted."), icon=":material/rule:")
 
 
