@@ -440,3 +440,12 @@ def test_many_broken_lines_list_the_first_ten_and_count_them_all() -> None:
     assert "25 lines could not be read" in warnings(at)
     assert "lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 15 more" in warnings(at)
     assert "The other 2 records are counted" in warnings(at)
+
+
+def test_one_prompt_longer_than_a_record_may_be_points_to_lines_or_the_command_line() -> None:
+    at = run_page(PAGE)
+    at.text_area(key=ev.TEXT.skey).input("chai " * (est.MAX_RECORD_CHARS // 5 + 1)).run()
+    assert "As one prompt, this text is longer than any model reads" in warnings(at)
+    assert "python -m tokenizer count --model gpt-4o" in codes(at) and "--file YOUR_FILE.txt" in codes(at)
+    at.segmented_control(key=ev.KIND.skey).set_value("lines").run()
+    assert "longer than any model reads" not in warnings(at)

@@ -302,7 +302,8 @@ def too_big_for_page(message: str, file_name: str | None) -> None:
     """The one message for input bigger than the page reads: the command that counts any size."""
     kind = state.value(KIND)
     cmd = " ".join(_file_args(kind, file_name, state.value(FIELD), state.value(COLUMN)))
-    st.warning(md_escape(f"{message} The command line counts a file of any size, streaming it, with the same numbers:"),
+    st.warning(md_escape(f"{message} The command line counts a file of any size, streaming it, with the same "
+                         "numbers:"),
                icon=":material/terminal:")
     st.code(f"python -m tokenizer count {_model_args(chosen_model_keys())} {cmd}\n"
             f"python -m tokenizer cost {_model_args(chosen_model_keys())} {cmd}",
@@ -348,6 +349,10 @@ def read_section(text: str, ident: str, file_name: str | None) -> Data | None:
             state.set_value(COLUMN, header[0])
         st.selectbox("Column", header, key=COLUMN.skey, help="The column that holds each record's text.")
         column = state.value(COLUMN)
+    if kind == "text" and len(text) > est.MAX_RECORD_CHARS:
+        too_big_for_page(f"As one prompt, this text is longer than any model reads ({est.MAX_RECORD_CHARS:,} "
+                         "characters is the most one record may have): read it as one record a line, or", file_name)
+        return None
     cached = st.session_state.get(_COUNTS)
     key = (ident, kind, field, column)
     if cached is not None and cached["key"] == key:
