@@ -635,9 +635,6 @@ def model_card(target: Target, counted: Counted, data: Data, large: bool) -> est
             f"{target.label}'s chat template refuses {plural(len(lines), 'record')}, left out of its count: "
             f"line{'s' if len(lines) > 1 else ''} {join_words(lines[:MAX_LISTED_PROBLEMS], max(0, len(lines) - MAX_LISTED_PROBLEMS))}"
             f" (line {first.number}: {first.reason})."), icon=":material/rule:")
-    if not counted.chats and target.model is not None and target.model.chat:
-        st.caption(md_escape(f"Sent through a chat API, {target.label}'s chat format ({target.model.chat}) adds a few "
-                             "tokens a request: switch on “Send each text as a user message” above to count them."))
     if counted.chats:
         if counted.overhead is None:
             st.caption(md_escape(f"{target.label}'s chat format is not published here: the tokens it adds around each "
@@ -681,7 +678,7 @@ def _preview(record: est.Record) -> str:
 def histogram_spec(bins: tuple[tuple[int, int, int], ...], label: str, large: bool) -> dict:
     data = pd.DataFrame([{"low": lo, "high": hi, "records": n} for lo, hi, n in bins])
     chart = alt.Chart(data).mark_bar(stroke="#000", strokeWidth=1, color=charts.BLUE).encode(
-        x=alt.X("low:Q", bin="binned", title=f"tokens a record ({label})", axis=alt.Axis(format=",d")),
+        x=alt.X("low:Q", bin="binned", title=f"tokens a record ({label})", axis=alt.Axis(format=",d", tickCount=10)),
         x2="high:Q",
         y=alt.Y("records:Q", title="records", axis=alt.Axis(format=",d", tickMinStep=1)),
         tooltip=[alt.Tooltip("low:Q", title="from", format=",d"), alt.Tooltip("high:Q", title="to", format=",d"),
@@ -850,6 +847,9 @@ def results_section(targets: Sequence[Target], data: Data, large: bool) -> None:
                 continue
             with st.container(border=True, key=card_key(t.key)), state.published(list(price_params(t.key))):
                 model_card(t, counts[t.key], data, large)
+    if not any(c.chats for c in counts.values()) and any(t.model is not None and t.model.chat for t in targets):
+        st.caption("Sent through a chat API, each model's chat format adds a few tokens a request: switch on “Send "
+                   "each text as a user message” above to count them.")
     st.caption(md_escape("Prices change: each one shows its date and source. " + exchange_note() + " The tokens are "
                          "exact; the cost assumes every request is like the mean of your records."))
     records_section(targets, counts, data, large)
