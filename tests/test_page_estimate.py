@@ -449,3 +449,11 @@ def test_one_prompt_longer_than_a_record_may_be_points_to_lines_or_the_command_l
     assert "python -m tokenizer count --model gpt-4o" in codes(at) and "--file YOUR_FILE.txt" in codes(at)
     at.segmented_control(key=ev.KIND.skey).set_value("lines").run()
     assert "longer than any model reads" not in warnings(at)
+
+
+def test_a_link_to_an_uploaded_file_asks_for_the_file_again() -> None:
+    at = run_page(PAGE, query_params={"source": "file", "kind": "jsonl", "models": "gpt-4o"})
+    assert "a file is never put in the link: after a reload, upload it again" in infos(at)
+    assert at.segmented_control(key=ev.KIND.skey).value == "jsonl"
+    assert at.multiselect(key=ev.MODELS_LIST.skey).value == ["gpt-4o"]
+    assert not at.main.get("metric")
