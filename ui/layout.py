@@ -106,6 +106,9 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/11_The_family.py", "The family", ":material/family_history:", "Languages & cost",
               "BPE beside WordPiece merge by merge, Unigram's sampled splits, and a real tokenizer's pipeline and "
               "special tokens."),
+    PageEntry("pages/14_Estimate.py", "Estimate", ":material/calculate:", "Languages & cost",
+              "Paste a prompt or upload a dataset, pick models by name (GPT-4o, GPT-4, Llama 3…), and read its exact "
+              "tokens and cost per request and per month in USD and INR, at dated prices you can change."),
     # More "Languages & cost" pages go here, before the lessons.
     PageEntry("pages/12_Lessons.py", "Lessons", ":material/menu_book:", "Lessons",
               "Nine short lessons with exercises: predict first, then the lab computes the truth and keeps your "
@@ -233,6 +236,7 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 .tl-chip .tl-id, .tl-chip .tl-count, .tl-chip .tl-name, .tl-chip .tl-cp, .tl-chip .tl-hex,
 .tl-b, .tl-cp .tl-code, .tl-rowlabel,
 [data-testid="stMain"] button kbd,  /* a step button's key (PageDown), shown on the button */
+[data-testid="stCode"] code,  /* a command to copy (Estimate's command line) */
 [data-testid="stTable"] th, [data-testid="stTable"] td {{  /* ui/tables.py: large type draws tables as text */
   font-size: max(20px, .9em) !important;
 }}

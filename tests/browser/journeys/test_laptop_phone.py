@@ -229,7 +229,8 @@ def test_laptop_every_sampled_exercise_feedback_is_in_view_after_check(fresh_con
 
 # -- phone ------------------------------------------------------------------------------------------------
 PAGES = ["", "Train_step_by_step", "Tokenize_anything", "Encode_step_by_step", "Bytes_per_character", "Real_tokenizers",
-         "English_vs_Hindi", "Beyond_Hindi", "Cost_and_context", "Streaming", "Quirks", "The_family", "Lessons"]
+         "English_vs_Hindi", "Beyond_Hindi", "Cost_and_context", "Streaming", "Quirks", "The_family", "Estimate",
+         "Lessons"]
 
 
 def sidebar_collapsed(page) -> bool:
