@@ -321,20 +321,30 @@ def cost(input_tokens: float, price: Price, *, output_tokens: float | None = Non
                 per_request * rate, per_request * requests * rate, requests)
 
 
+SMALL = Decimal("0.10")
+"""Amounts below this (a dime, ten paise) are shown to three significant digits: a request's cost is often a few
+cents, and "$0.02" for $0.0248 hides a fifth of it (a month of requests multiplies the error)."""
+
+
 def _small(value: Decimal) -> str | None:
-    """Below one cent (or paisa) and not zero: two significant digits (0.0031), else None."""
-    if value == 0 or abs(value) >= Decimal("0.01"):
+    """Below :data:`SMALL` and not zero: three significant digits, trailing zeros dropped (0.0248, 0.0031), else
+    None."""
+    if value == 0 or abs(value) >= SMALL:
         return None
-    places = -value.adjusted() + 1
+    places = -value.adjusted() + 2
     rounded = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    return None if abs(rounded) >= Decimal("0.01") else f"{rounded:f}"  # 0.00999 is shown as 0.01
+    if abs(rounded) >= SMALL:  # 0.09996 is shown as 0.10
+        return None
+    return f"{rounded:f}".rstrip("0")
 
 
 def usd(amount: Decimal) -> str:
-    """Dollars for display: cents, or two significant digits below a cent.
+    """Dollars for display: cents, or three significant digits below ten cents.
 
-    >>> usd(Decimal("0.00312")), usd(Decimal("75")), usd(Decimal("1234567.891")), usd(Decimal(0))
-    ('$0.0031', '$75.00', '$1,234,567.89', '$0.00')
+    >>> usd(Decimal("0.02484")), usd(Decimal("0.00312")), usd(Decimal("75")), usd(Decimal("1234567.891"))
+    ('$0.0248', '$0.00312', '$75.00', '$1,234,567.89')
+    >>> usd(Decimal(0)), usd(Decimal("0.5"))
+    ('$0.00', '$0.50')
     """
     value = Decimal(amount)
     sign = "-" if value < 0 else ""
@@ -347,10 +357,10 @@ def usd(amount: Decimal) -> str:
 
 def inr(amount: Decimal) -> str:
     """Rupees for display, as the lab shows money (:func:`analyses.cost.rupees`: Indian grouping, paise below
-    Rs 1,000), with two significant digits below a paisa.
+    Rs 1,000), with three significant digits below ten paise.
 
-    >>> inr(Decimal("0.2743")), inr(Decimal("123456.4")), inr(Decimal("0.00275"))
-    ('Rs 0.27', 'Rs 1,23,456', 'Rs 0.0028')
+    >>> inr(Decimal("0.2743")), inr(Decimal("123456.4")), inr(Decimal("0.00275")), inr(Decimal("0.0625"))
+    ('Rs 0.27', 'Rs 1,23,456', 'Rs 0.00275', 'Rs 0.0625')
     """
     small = _small(Decimal(amount))
     return "Rs " + small if small is not None else rupees(Decimal(amount))

@@ -352,17 +352,18 @@ def test_cost_refuses_bad_figures_in_one_line(bad):
 
 def test_money_for_display():
     assert usd(Decimal("0.0075")) == "$0.0075"
-    assert usd(Decimal("0.003149")) == "$0.0031"
+    assert usd(Decimal("0.003149")) == "$0.00315"
     assert usd(Decimal("75")) == "$75.00"
     assert usd(Decimal("1234567.891")) == "$1,234,567.89"
     assert usd(Decimal("0")) == "$0.00"
-    assert usd(Decimal("0.00999")) == "$0.01"
-    assert usd(Decimal("0.0000001234")) == "$0.00000012"
+    assert usd(Decimal("0.00999")) == "$0.00999" and usd(Decimal("0.09996")) == "$0.10"
+    assert usd(Decimal("0.0000001234")) == "$0.000000123"
     assert usd(Decimal("-0.0031")) == "-$0.0031" and usd(Decimal("-2.5")) == "-$2.50"
     assert inr(Decimal("0.66")) == "Rs 0.66"
     assert inr(Decimal("6600")) == "Rs 6,600"
     assert inr(Decimal("12345678.9")) == "Rs 1,23,45,679"
-    assert inr(Decimal("0.000264")) == "Rs 0.00026"
+    assert inr(Decimal("0.000264")) == "Rs 0.000264"
+    assert usd(Decimal("0.02484")) == "$0.0248"  # GPT-4's request showed as $0.02 beside $2,496.00 a month
 
 
 def test_premium():
