@@ -20,15 +20,18 @@ from __future__ import annotations
 import argparse
 import io as _bytes_io
 import json
+import os
 import re
+import stat
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import IO
 
 from family import real
 
 from . import io
-from .chunked import PART_CHARS, TooLongWithoutCut, count_parts, cut_text, cuts_safely
+from .chunked import PART_CHARS, Counted, TooLongWithoutCut, count_parts, cut_text, cuts_safely, workers_for
 from .labels import hex_bytes, plural
 from .model import DEFAULTS, TIES, UNITS, UNKNOWN_ID, Tokenizer
 from .pretokenize import SPLITS, PatternTimeout
@@ -37,6 +40,7 @@ from .textfile import (
     STDIN,
     decode_text,
     iter_text,
+    open_input,
     read_at_most,
     read_limited,
     same_regular_file,
@@ -97,7 +101,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--tokenizer", "-t", action="append", metavar="NAME",
                    help=f"one of {', '.join(real.NAMES)}, or a model file saved by 'train'; repeat to compare "
                    f"(default: {' and '.join(COUNT_DEFAULT)})")
-    c.add_argument("--json", action="store_true", help='print {"results": [{"tokenizer", "tokens", "ids"}, ...]}')
+    c.add_argument("--file", "-f", action="append", metavar="PATH",
+                   help="count a UTF-8 text file, read part by part (any size); repeat for several files, each its own text")
+    c.add_argument("--json", action="store_true", help='print {"results": [{"tokenizer", "tokens", "ids"}, ...]} '
+                   "(ids only for a TEXT or -; with --file the totals only)")
     c.add_argument("--list", action="store_true", help="list the production tokenizers and whether each is available")
     x = sub.add_parser("export", help="write a byte-level model as a Hugging Face tokenizer.json")
     x.add_argument("model", help="a model file saved by 'train'")
@@ -293,40 +300,195 @@ def _count_list(as_json: bool) -> None:
 
 def _count(args: argparse.Namespace) -> None:
     if args.list:
-        if args.text is not None or args.tokenizer:
-            raise UsageError("--list takes no text and no --tokenizer")
+        if args.text is not None or args.tokenizer or args.file:
+            raise UsageError("--list takes no text, no --file and no --tokenizer")
         _count_list(args.json)
         return
-    if args.text is None:
-        raise UsageError("give the text to count, or - to read it from standard input")
+    if args.text is not None and args.file:
+        raise UsageError("give the text to count, - or --file PATH, not both")
+    if args.text is None and not args.file:
+        raise UsageError("give the text to count, - to read it from standard input, or --file PATH")
+    if args.text not in (None, "-"):
+        _check_text(args.text, "the text to count")
     names = args.tokenizer or list(COUNT_DEFAULT)
     tokenizers = [(name, _count_tokenizer(name)) for name in names]  # every name checked before any output
     toks = [tok for _, tok in tokenizers]
+    if args.file:
+        with _open_files(args.file) as files:
+            counted = [_count_stream(toks, f, _printable(f"the file {path}"), size=files.total)
+                       for path, f in files]
+        _print_files(names, tokenizers, args.file, counted, args.json)
+        return
     try:
-        if args.text != "-":
-            _check_text(args.text, "the text to count")
-            parts: Iterable[str] = [args.text]
-        elif all(cuts_safely(tok) for tok in toks):
-            # Read, decoded and counted a part at a time: memory is one part, however long the text.
-            parts = cut_text(iter_text(standard_input(), STDIN, chunk=PART_CHARS), what=STDIN)
-        else:  # a lab model with a pre-split of its own may join anything: it needs the text whole
-            parts = [_read_stdin_whole(COUNT_HOLD_MAX_BYTES, "give a shorter text",
-                                       "the most count holds whole for a model with a pre-split pattern of its own")]
-        counted = count_parts(toks, parts, keep_ids=args.json)
+        if args.text == "-":  # read, decoded and counted a part at a time: memory is one part, however long
+            counted = _count_stream(toks, standard_input(), STDIN, keep_ids=args.json)
+        else:
+            counted = count_parts(toks, [args.text], keep_ids=args.json)
     except PatternTimeout as exc:
         raise UsageError(f"cannot count this text: {exc}") from None
-    except (TooLongWithoutCut, ValueError) as exc:  # a device, not UTF-8, too many ids to list
+    except ValueError as exc:  # a device or a terminal as standard input, too many ids to list
         raise UsageError(str(exc).rstrip(".")) from None
     if args.json:
         _print_count_json(names, counted.tokens, counted.ids or [])
         return
+    _print_count_table(tokenizers, counted)
+
+
+def _print_count_table(tokenizers: Sequence[tuple[str, object]], counted: Counted) -> None:
     words = counted.words
-    width = max(len("tokenizer"), *(len(name) for name in names))
+    width = max(len("tokenizer"), *(len(name) for name, _ in tokenizers))
     print(f"{'tokenizer':<{width}}  {'tokens':>7}  {'per word':>8}  what")
     for (name, tok), tokens in zip(tokenizers, counted.tokens):
         per_word = f"{tokens / words:.2f}" if words else "-"
         print(f"{name:<{width}}  {tokens:>7}  {per_word:>8}  {tok.name}")
     print(f"{plural(words, 'word')}, {plural(counted.characters, 'character')}, {plural(counted.bytes, 'byte')}")
+
+
+def _count_stream(toks: Sequence, f: IO[bytes], what: str, keep_ids: bool = False, size: int | None = None) -> Counted:
+    """The tokens of the text read from ``f``, a part at a time (:mod:`tokenizer.chunked`), on every core that
+    helps (:func:`~tokenizer.chunked.workers_for`), with a progress bar on a terminal. ``size``: the bytes to read
+    in all, for the bar (None: not known). Any problem is a UsageError."""
+    if not all(cuts_safely(tok) for tok in toks):  # a lab model's own pattern: held whole, up to 10 MB
+        try:
+            raw = read_at_most(f, what, COUNT_HOLD_MAX_BYTES, "give a shorter text",
+                               "the most count holds whole for a model with a pre-split pattern of its own")
+            text = "".join(iter_text(_bytes_io.BytesIO(raw), what))
+            return count_parts(toks, [text], keep_ids=keep_ids)
+        except PatternTimeout as exc:
+            raise UsageError(f"cannot count this text: {exc}") from None
+        except ValueError as exc:
+            raise UsageError(str(exc).rstrip(".")) from None
+    with progress_bar(size) as bar:
+        try:
+            parts = cut_text(iter_text(bar.reading(f), what, chunk=PART_CHARS), what=what)
+            return count_parts(toks, parts, keep_ids=keep_ids, workers=workers_for(toks))
+        except PatternTimeout as exc:
+            raise UsageError(f"cannot count this text: {exc}") from None
+        except (TooLongWithoutCut, ValueError) as exc:  # not UTF-8, binary, too many ids to list
+            raise UsageError(str(exc).rstrip(".")) from None
+
+
+class _OpenFiles:
+    """The files ``count --file`` reads, all opened (and refused: missing, a directory, a device, an empty file,
+    a silent named pipe) before any is read; closed together. ``total``: their bytes, for the progress bar."""
+
+    def __init__(self, paths: Sequence[str]) -> None:
+        self.paths = list(paths)
+        self.files: list[IO[bytes]] = []
+        self.total: int | None = 0
+
+    def __enter__(self) -> _OpenFiles:
+        try:
+            for path in self.paths:
+                self.files.append(self._open(path))
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def _open(self, path: str) -> IO[bytes]:
+        what = _printable(f"the file {path}")
+        try:
+            f = open_input(path, what)
+        except FileNotFoundError:
+            raise UsageError(_printable(f"file not found: {path}")) from None
+        except OSError as exc:
+            raise UsageError(_printable(f"cannot read {path}: {exc.strerror}")) from None
+        except ValueError as exc:  # a device, a named pipe nothing writes to
+            raise UsageError(str(exc).rstrip(".")) from None
+        mode = os.fstat(f.fileno())
+        if stat.S_ISDIR(mode.st_mode):
+            f.close()
+            raise UsageError(_printable(f"{what} is a directory: give a text file (one --file for each)"))
+        if stat.S_ISREG(mode.st_mode):
+            if mode.st_size == 0:
+                f.close()
+                raise UsageError(_printable(f"{what} is empty: there is nothing to count"))
+            if self.total is not None:
+                self.total += mode.st_size
+        else:  # a pipe: its size is not known
+            self.total = None
+        return f
+
+    def __iter__(self):
+        return iter(zip(self.paths, self.files))
+
+    def close(self) -> None:
+        for f in self.files:
+            f.close()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+_open_files = _OpenFiles
+
+
+def _print_files(names: Sequence[str], tokenizers, paths: Sequence[str], counted: Sequence[Counted],
+                 as_json: bool) -> None:
+    """The totals of ``count --file`` over every file, then (for several files) each file's tokens."""
+    total = Counted([sum(c.tokens[i] for c in counted) for i in range(len(names))], None,
+                    sum(c.words for c in counted), sum(c.characters for c in counted), sum(c.bytes for c in counted))
+    if as_json:
+        out = {
+            "results": [{"tokenizer": name, "tokens": tokens} for name, tokens in zip(names, total.tokens)],
+            "words": total.words, "characters": total.characters, "bytes": total.bytes,
+            "files": [{"file": _printable(path), "tokens": dict(zip(names, c.tokens)), "bytes": c.bytes}
+                      for path, c in zip(paths, counted)],
+        }
+        print(json.dumps(out, ensure_ascii=False))
+        return
+    _print_count_table(tokenizers, total)
+    if len(paths) > 1:
+        width = max(len("file"), *(len(_printable(path)) for path in paths))
+        print()
+        print(f"{'file':<{width}}  " + "  ".join(f"{name:>{max(len(name), 7)}}" for name in names))
+        for path, c in zip(paths, counted):
+            print(f"{_printable(path):<{width}}  "
+                  + "  ".join(f"{tokens:>{max(len(name), 7)}}" for name, tokens in zip(names, c.tokens)))
+
+
+class progress_bar:  # noqa: N801 - used as a function: ``with progress_bar(size) as bar``
+    """A progress bar on standard error (tqdm) while a file is read, when standard error is a terminal; nothing
+    otherwise (a pipe or a file gets no bar: a log stays clean). ``bar.reading(f)`` is ``f``, moving the bar
+    by the bytes read."""
+
+    def __init__(self, total: int | None) -> None:
+        self.bar = None
+        if _stderr_is_terminal():
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1000, file=sys.stderr,
+                            desc="counting", leave=False, dynamic_ncols=True)
+
+    def reading(self, f: IO[bytes]) -> IO[bytes]:
+        return f if self.bar is None else _Metered(f, self.bar)
+
+    def __enter__(self) -> progress_bar:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Metered:
+    """A binary file whose reads move a progress bar."""
+
+    def __init__(self, f: IO[bytes], bar) -> None:
+        self.f, self.bar = f, bar
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.f.read(size)
+        self.bar.update(len(data))
+        return data
 
 
 def _print_count_json(names: Sequence[str], tokens: Sequence[int], ids: Sequence[Sequence[int]]) -> None:
