@@ -355,3 +355,157 @@ def test_count_json_is_written_as_json_dumps_writes_it(capsys):
     expected = {"results": [{"tokenizer": name, "tokens": len(ids), "ids": ids}
                             for name in ("o200k_base", "cl100k_base") for ids in [real.load(name).encode(text)]]}
     assert capsys.readouterr().out == json.dumps(expected) + "\n"
+
+
+# -- count --file: the same streaming, from a file, on every core that helps ----------------------------------
+
+def _bench_file(path: Path, megabytes: int) -> str:
+    """The bench corpus repeated to about ``megabytes`` MB in ``path``; returns the text."""
+    corpus = bench_text()
+    text = corpus * megabytes
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def test_count_file_streams_a_large_file_in_the_memory_of_a_small_one(tmp_path):
+    """20 MB under the same limits as the pipes above (bench/bench_count_stream.py measures 200 MB: its peak is
+    the README's figure); the count is the whole text's, encoded at once."""
+    big = _bench_file(tmp_path / "big.txt", 20)
+    _bench_file(tmp_path / "small.txt", 1)
+    small_run = run_bounded("count", "-t", "o200k_base", "--file", "small.txt", cwd=tmp_path)
+    large_run = run_bounded("count", "-t", "o200k_base", "--file", "big.txt", cwd=tmp_path, timeout=120)
+    for run in (small_run, large_run):
+        assert run.code == 0 and run.err == "", run.err  # no progress bar: standard error is not a terminal
+    expected = real.load("o200k_base").count(big)
+    assert large_run.out.splitlines()[1].split()[:2] == ["o200k_base", str(expected)], large_run.out
+    assert f"{len(big.encode()):,} bytes" in large_run.out
+    assert large_run.peak_mb < small_run.peak_mb + 40, (small_run, large_run)
+    assert large_run.peak_mb < 300 and large_run.cpu_s < 20, large_run
+
+
+# Blocks that make the cut rule work hard, joined into texts longer than a part: every kind of run the
+# pre-splits treat apart (spaces, newlines, CRLF, digits, punctuation), long lines, and none at all.
+ADVERSARIAL = {
+    "spaces and newlines": "a" + " " * 3000 + "b\n\n\n   \n c" + "\n" * 2000 + "d  e\n \n",
+    "digits": "1234567890" * 300 + " 12 345 6789\n2026\n",
+    "crlf": "line one\r\nLine two\r\n\r\n  x\r\ny\r\n" * 20,
+    "no whitespace": "घनेकोहरेसे" * 500 + "abc" * 700,
+    "long lines": ("word " * 20_000 + "\n") + ("शब्द " * 15_000) + "\n",
+    "punctuation": "it's 'quoted' /path/to!!  ...\n\t\t--\n" * 50,
+}
+
+
+@pytest.mark.parametrize("kind", list(ADVERSARIAL))
+def test_count_file_gives_the_whole_texts_count_on_adversarial_text(tmp_path, capsys, kind):
+    from tokenizer import cli
+
+    block = ADVERSARIAL[kind]
+    text = (block * (3 * (1 << 18) // len(block) + 2))  # three parts or more
+    if kind == "no whitespace":
+        text = block * 50  # no place to cut at all: held whole as one part (10 MB at most)
+    (tmp_path / "t.txt").write_bytes(text.encode("utf-8"))
+    names = list(real.NAMES)
+    assert cli.main(["count", "--json", *(a for n in names for a in ("-t", n)), "--file", str(tmp_path / "t.txt")]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["results"] == [{"tokenizer": n, "tokens": real.load(n).count(text)} for n in names]
+    assert got["bytes"] == len(text.encode()) and got["characters"] == len(text)
+
+
+def adversarial_texts():
+    blocks = st.sampled_from([*ADVERSARIAL.values(), " ", "\n", "\r\n", "  \n", "0", "12", "x", "Y z", "चाय "])
+    return st.lists(st.tuples(blocks, st.integers(1, 40)), min_size=1, max_size=12).map(
+        lambda pieces: "".join(block[: max(1, len(block) // size)] * size for block, size in pieces))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=adversarial_texts(), target=st.integers(1, 3000), workers=st.integers(2, 4))
+def test_parts_counted_by_several_threads_give_the_whole_texts_ids(text, target, workers):
+    fragments = [text[i:i + 997] for i in range(0, len(text), 997)]
+    for tok in tokenizers()[: len(real.NAMES)]:  # the production ones: the CLI uses threads only for them
+        counted = count_parts([tok], cut_text(fragments, target=target), keep_ids=True, workers=workers)
+        assert list(counted.ids[0]) == list(tok.encode(text)), tok.name
+        assert counted.words == word_count(text) and counted.characters == len(text)
+
+
+def test_several_threads_only_for_production_tokenizers():
+    from tokenizer.chunked import workers_for
+
+    assert workers_for([real.load("o200k_base")]) == min(len(os.sched_getaffinity(0)), 8)
+    assert workers_for([real.load("o200k_base"), _lab_models()[0]]) == 1
+
+
+def test_count_files_counts_each_as_its_own_text(tmp_path, capsys):
+    from tokenizer import cli
+
+    (tmp_path / "a.txt").write_text("घने कोहरे से", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("chai pani\n", encoding="utf-8")
+    assert cli.main(["count", "-t", "o200k_base", "--file", str(tmp_path / "a.txt"), "--file", str(tmp_path / "b.txt")]) == 0
+    out = capsys.readouterr().out
+    tok = real.load("o200k_base")
+    each = [tok.count("घने कोहरे से"), tok.count("chai pani\n")]
+    assert out.splitlines()[1].split()[:2] == ["o200k_base", str(sum(each))]
+    assert [line.split()[-1] for line in out.splitlines()[-2:]] == [str(n) for n in each]
+
+
+def _write_bad(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """Each bad file (a name to give --file) and what its one line must say."""
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "latin1.txt").write_bytes(b"chai pani " * 500 + "café".encode("latin-1"))
+    (tmp_path / "utf16.txt").write_bytes("घने कोहरे से chai\n".encode("utf-16"))
+    (tmp_path / "binary.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + os.urandom(3000))
+    return {
+        "missing.txt": ("missing.txt", "file not found: missing.txt"),
+        "dir": ("dir", "the file dir is a directory"),
+        "/dev/zero": ("/dev/zero", "the file /dev/zero is a device, not a file"),
+        "empty.txt": ("empty.txt", "the file empty.txt is empty"),
+        "latin1.txt": ("latin1.txt", "the file latin1.txt is not valid UTF-8: the byte 0xE9 at offset 5,003"),
+        "utf16.txt": ("utf16.txt", "the file utf16.txt is UTF-16 (little-endian), not UTF-8"),
+        "binary.bin": ("binary.bin", "the file binary.bin looks binary"),
+    }
+
+
+def test_bad_files_are_refused_in_one_line_before_any_output(tmp_path):
+    (tmp_path / "good.txt").write_text("chai pani " * 1000, encoding="utf-8")
+    for name, (path, says) in _write_bad(tmp_path).items():
+        # the good file first: its count is never printed, the bad one after it is refused
+        run = run_bounded("count", "--file", "good.txt", "--file", path, cwd=tmp_path, timeout=30)
+        assert_refused(run, says)
+        assert run.cpu_s < 5, (name, run)
+
+
+def test_the_progress_bar_shows_on_a_terminal_only(tmp_path):
+    import fcntl
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    _bench_file(tmp_path / "t.txt", 2)
+    main, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal has a size
+    shown = bytearray()
+
+    def read_terminal() -> None:  # while the child runs: Linux drops what is unread once the terminal closes
+        while True:
+            try:
+                data = os.read(main, 65536)
+            except OSError:  # the child's end is closed
+                return
+            if not data:
+                return
+            shown.extend(data)
+
+    reader = threading.Thread(target=read_terminal, daemon=True)
+    reader.start()
+    try:
+        env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+        run = subprocess.run([sys.executable, "-m", "tokenizer", "count", "--file", "t.txt"], cwd=tmp_path, env=env,
+                             stdout=subprocess.PIPE, stderr=terminal, timeout=60, check=False)
+    finally:
+        os.close(terminal)
+        reader.join(timeout=10)
+        os.close(main)
+    assert run.returncode == 0
+    assert b"counting" in shown and b"100%" in shown, bytes(shown[-500:])
+    assert b"counting" not in run.stdout and run.stdout.startswith(b"tokenizer")

@@ -392,14 +392,13 @@ class _OpenFiles:
             f = open_input(path, what)
         except FileNotFoundError:
             raise UsageError(_printable(f"file not found: {path}")) from None
+        except IsADirectoryError:
+            raise UsageError(f"{what} is a directory: give a text file (one --file for each)") from None
         except OSError as exc:
             raise UsageError(_printable(f"cannot read {path}: {exc.strerror}")) from None
         except ValueError as exc:  # a device, a named pipe nothing writes to
             raise UsageError(str(exc).rstrip(".")) from None
         mode = os.fstat(f.fileno())
-        if stat.S_ISDIR(mode.st_mode):
-            f.close()
-            raise UsageError(_printable(f"{what} is a directory: give a text file (one --file for each)"))
         if stat.S_ISREG(mode.st_mode):
             if mode.st_size == 0:
                 f.close()
