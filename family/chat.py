@@ -82,14 +82,18 @@ class ChatCount:
         return list(counts.items())
 
 
-@lru_cache(maxsize=1)
-def _mistral() -> Any:
-    """Mistral's instruct tokenizer, read from the data file family.real has checked (sha256)."""
+@lru_cache(maxsize=4)
+def _mistral(name: str = TEMPLATE_TOKENIZER, finetuning: bool = False) -> Any:
+    """Mistral's instruct tokenizer for real tokenizer ``name`` (``mistral-sp-v3`` or ``mistral-tekken``), read
+    from the data file family.real has checked (sha256); ``finetuning``: its mode that takes a chat ending in
+    an assistant's reply (a training record) instead of a user's message (a request)."""
+    from mistral_common.protocol.instruct.validator import ValidationMode
     from mistral_common.tokens.tokenizers.mistral import MistralTokenizer
 
     from . import real
-    real.load(TEMPLATE_TOKENIZER)  # raises TokenizerUnavailable if the file is missing or damaged
-    return MistralTokenizer.from_file(str(real.data_file(TEMPLATE_TOKENIZER)))
+    real.load(name)  # raises TokenizerUnavailable if the file is missing or damaged
+    mode = ValidationMode.finetuning if finetuning else ValidationMode.test
+    return MistralTokenizer.from_file(str(real.data_file(name)), mode=mode)
 
 
 def template_name() -> str:
@@ -110,6 +114,21 @@ def mistral_chat(messages: Sequence[tuple[str, str]]) -> ChatCount:
     and ending with ``"user"`` (a ``"system"`` message first is allowed: Mistral's template puts it
     into the last user message). Raises ValueError, in words, for a chat the template refuses.
     """
+    mistral = _mistral()
+    encoded = _encode(mistral, messages)
+    sp = mistral.instruct_tokenizer.tokenizer
+    from . import real
+    text_bytes = real.load(TEMPLATE_TOKENIZER).token_bytes  # the same vocabulary, read by the lab
+    tokens = tuple(
+        ChatToken(i, sp.id_to_piece(i), special, b"" if special else text_bytes(i))
+        for i, special in ((i, bool(sp.is_special(i))) for i in encoded)
+    )
+    content = tuple(len(sp.encode(text, bos=False, eos=False)) for _, text in messages)
+    return ChatCount(template_name(), tuple(role for role, _ in messages), tokens, content)
+
+
+def _encode(mistral: Any, messages: Sequence[tuple[str, str]]) -> list[int]:
+    """The ids of ``messages`` in ``mistral``'s template; ValueError, in words, for a chat it refuses."""
     if not messages:
         raise ValueError("A chat needs at least one message.")
     for role, _ in messages:
@@ -120,21 +139,26 @@ def mistral_chat(messages: Sequence[tuple[str, str]]) -> ChatCount:
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
 
     kinds = {"user": UserMessage, "assistant": AssistantMessage, "system": SystemMessage}
-    mistral = _mistral()
     try:
         request = ChatCompletionRequest(messages=[kinds[role](content=text) for role, text in messages])
-        encoded = mistral.encode_chat_completion(request)
+        return mistral.encode_chat_completion(request).tokens
     except (MistralCommonException, ValueError) as exc:
         raise ValueError(f"Mistral's template refuses this chat: {' '.join(str(exc).split())[:200]}") from None
-    sp = mistral.instruct_tokenizer.tokenizer
-    from . import real
-    text_bytes = real.load(TEMPLATE_TOKENIZER).token_bytes  # the same vocabulary, read by the lab
-    tokens = tuple(
-        ChatToken(i, sp.id_to_piece(i), special, b"" if special else text_bytes(i))
-        for i, special in ((i, bool(sp.is_special(i))) for i in encoded.tokens)
-    )
-    content = tuple(len(sp.encode(text, bos=False, eos=False)) for _, text in messages)
-    return ChatCount(template_name(), tuple(role for role, _ in messages), tokens, content)
 
 
-__all__ = ["ChatCount", "ChatToken", "ROLES", "TEMPLATE_TOKENIZER", "mistral_chat", "template_name"]
+def mistral_counts(messages: Sequence[tuple[str, str]], tokenizer: str = TEMPLATE_TOKENIZER) -> tuple[int, tuple[int, ...]]:
+    """(the templated chat's tokens, each message's content counted alone) in Mistral's instruct template for
+    real tokenizer ``tokenizer``: ``"mistral-sp-v3"`` (Mistral 7B v0.3) or ``"mistral-tekken"`` (Mistral NeMo),
+    both applied by mistral-common offline from the data files family.real checks.
+
+    A chat that ends with an assistant's reply (a training record) is encoded in mistral-common's fine-tuning
+    mode, which takes it; one that ends with a user's message (a request) in its serving mode. ValueError, in
+    words, for a chat the template refuses (an unknown role, two users in a row...).
+    """
+    mistral = _mistral(tokenizer, finetuning=bool(messages) and messages[-1][0] == "assistant")
+    total = len(_encode(mistral, messages))
+    inner = mistral.instruct_tokenizer.tokenizer
+    return total, tuple(len(inner.encode(text, bos=False, eos=False)) for _, text in messages)
+
+
+__all__ = ["ChatCount", "ChatToken", "ROLES", "TEMPLATE_TOKENIZER", "mistral_chat", "mistral_counts", "template_name"]

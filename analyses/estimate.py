@@ -1,0 +1,352 @@
+"""An engineer's estimate: records from a text or a dataset, per-record token statistics, chat overhead, money.
+
+Pure: no UI. The Estimate page and the command line (``python -m tokenizer count`` / ``cost``) both use it.
+A text becomes records (:func:`iter_records`: the whole text, each line, each JSONL record or each CSV row),
+each record is counted with a model's real tokenizer (:func:`record_tokens`, with the chat format's own tokens
+for a chat: :func:`chat_overhead`), the counts are summed up (:class:`StatsBuilder`), and a price turns tokens
+into money (:func:`cost`).
+
+>>> records, problems = read_records('{"text": "chai"}\\nnot json\\n{"messages": [{"role": "user", "content": "hi"}]}', "jsonl")
+>>> [(r.number, r.text, r.messages) for r in records], problems
+([(1, 'chai', None), (3, None, (('user', 'hi'),))], [Problem(number=2, reason='not JSON (Expecting value at column 1)')])
+>>> builder = StatsBuilder()
+>>> for number, tokens in enumerate([3, 9, 4, 4], 1):
+...     builder.add(number, tokens)
+>>> stats = builder.result()
+>>> stats.total, stats.mean, stats.p50, stats.max, stats.longest[:2]
+(20, 5.0, 4.0, 9, ((2, 9), (3, 4)))
+>>> from family.models import price
+>>> c = cost(1000, price("gpt-4o"), output_tokens=500, requests_per_month=10_000, inr_per_usd=Decimal("88"))
+>>> usd(c.usd_per_request), usd(c.usd_per_month), inr(c.inr_per_month)
+('$0.0075', '$75.00', 'Rs 6,600')
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from array import array
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal
+from functools import lru_cache
+
+from analyses.cost import CostInputError, amount, rupees
+from analyses.cost import count as whole_count
+from analyses.records import (
+    KINDS,
+    MAX_RECORD_CHARS,
+    EstimateInputError,
+    Problem,
+    Record,
+    iter_records,
+    lines_of,
+    read_records,
+)
+from family.models import Model, Price
+
+OUTPUT_KINDS = ("tokens", "ratio")
+"""How the expected output is given: a number of tokens (int), or a ratio of the input tokens (float)."""
+
+
+# -- statistics -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordStats:
+    """Per-record token counts summed up: how many ``records``, their ``total``, ``mean``, ``p50`` and ``p95``
+    (nearest-rank percentiles: :func:`percentile`), ``max``, and the five ``longest`` as (record number,
+    tokens), longest first (the earlier record first among equals)."""
+
+    records: int
+    total: int
+    mean: float
+    p50: float
+    p95: float
+    max: int
+    longest: tuple[tuple[int, int], ...]
+    counts: array = field(default_factory=lambda: array("I"), repr=False, compare=False)
+    """Every record's count, sorted (4 bytes a record): what :meth:`histogram` reads."""
+
+    def histogram(self, bins: int = 20) -> list[tuple[int, int, int]]:
+        """(low, high, records) for at most ``bins`` bins of equal whole-number width from the shortest record
+        to the longest; ``low`` and ``high`` are both included (a record of ``high`` tokens is in that bin).
+
+        >>> builder = StatsBuilder()
+        >>> for number, tokens in enumerate([1, 2, 2, 3, 10], 1):
+        ...     builder.add(number, tokens)
+        >>> builder.result().histogram(bins=4)
+        [(1, 3, 4), (4, 6, 0), (7, 9, 0), (10, 12, 1)]
+        """
+        if not self.counts:
+            return []
+        if bins < 1:
+            raise EstimateInputError(f"a histogram needs at least one bin (you asked for {bins})")
+        low, high = self.counts[0], self.counts[-1]
+        width = max(1, math.ceil((high - low + 1) / bins))
+        tally = [0] * ((high - low) // width + 1)
+        for tokens in self.counts:
+            tally[(tokens - low) // width] += 1
+        return [(low + i * width, low + (i + 1) * width - 1, n) for i, n in enumerate(tally)]
+
+
+class StatsBuilder:
+    """Collects one token count per record (an ``array('I')``: 4 bytes a record, whatever the records hold)
+    and the five longest, then sums them up (:meth:`result`)."""
+
+    LONGEST = 5
+
+    def __init__(self) -> None:
+        self._counts = array("I")
+        self._longest: list[tuple[int, int]] = []  # a min-heap of (tokens, -number)
+
+    def add(self, number: int, tokens: int) -> None:
+        """Record ``number`` has ``tokens`` tokens."""
+        if tokens < 0:
+            raise EstimateInputError(f"a record cannot have {tokens} tokens")
+        self._counts.append(tokens)
+        entry = (tokens, -number)
+        if len(self._longest) < self.LONGEST:
+            heapq.heappush(self._longest, entry)
+        elif entry > self._longest[0]:
+            heapq.heapreplace(self._longest, entry)
+
+    def result(self) -> RecordStats:
+        """The statistics of everything added so far."""
+        counts = array("I", sorted(self._counts))
+        total = sum(counts)
+        longest = tuple((-n, tokens) for tokens, n in sorted(self._longest, reverse=True))
+        mean = total / len(counts) if counts else 0.0
+        return RecordStats(len(counts), total, mean, float(percentile(counts, 50)), float(percentile(counts, 95)),
+                           counts[-1] if counts else 0, longest, counts)
+
+
+def percentile(sorted_counts: Sequence[int], p: float) -> int:
+    """The nearest-rank ``p``-th percentile of counts sorted in increasing order: the smallest count with at
+    least ``p`` % of the counts at or below it (always one of the counts; 0 for none).
+
+    >>> percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95), percentile([5, 7], 50), percentile([], 50)
+    (10, 5, 0)
+    """
+    if not sorted_counts:
+        return 0
+    return sorted_counts[max(1, math.ceil(p / 100 * len(sorted_counts))) - 1]
+
+
+# -- chat overhead ----------------------------------------------------------------------------------------------
+
+
+
+def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | None:
+    """Tokens ``model``'s chat format adds on top of the messages' contents: the whole chat as the model reads
+    it, counted with the model's real tokenizer (:func:`family.real.load`), minus each content counted alone.
+    None when the model's format is unknown (``model.chat`` is None). Per format:
+
+    ``openai``  OpenAI's published rule (the cookbook "How to count tokens with tiktoken", for gpt-3.5-turbo
+                and later): each message is ``<|start|>{role}<|message|>{content}<|end|>``, 3 tokens plus its
+                role's, and every reply is primed with ``<|start|>assistant<|message|>``, 3 more. (A message's
+                ``name`` would add 1; records here have none.)
+    ``llama3``  Meta's format: ``<|begin_of_text|>`` once; per message
+                ``<|start_header_id|>{role}<|end_header_id|>\\n\\n{content}<|eot_id|>``, the content stripped
+                of surrounding white space as Meta's template does; then the generation prompt
+                ``<|start_header_id|>assistant<|end_header_id|>\\n\\n``. (Hugging Face's templates for 3.1 and
+                later also add a system block with a knowledge cut-off and today's date; hosts differ, so that
+                block is not counted.)
+    ``chatml``  Qwen's ChatML: ``<|im_start|>{role}\\n{content}<|im_end|>\\n`` per message, then
+                ``<|im_start|>assistant\\n``. Qwen2.5's template also adds a default system message ("You are
+                Qwen, created by Alibaba Cloud...") when a chat has none; it is not counted (Qwen3's does not
+                add one, and an API may not).
+    ``mistral`` Mistral's instruct template applied by mistral-common (:func:`family.chat.mistral_counts`)
+                with the model's own tokenizer: v3 SentencePiece (Mistral 7B v0.3) or Tekken (Mistral NeMo),
+                both offline from the data files family.real checks. A chat ending with an assistant's reply
+                (a training record) is taken as mistral-common's fine-tuning mode takes it.
+
+    The llama3 and chatml chats are counted piece by piece: each special token is one token, the text between
+    two is encoded as ordinary text. :class:`EstimateInputError` for a chat the template refuses (Mistral's:
+    roles other than user, assistant and system, or two users in a row).
+    """
+    if model.chat is None:
+        return None
+    if not messages:
+        return 0
+    from family import real
+
+    tokenizer = real.load(model.tokenizer)
+    if model.chat == "mistral":
+        total = _mistral_total(model, messages)
+    else:
+        total = _FORMATS[model.chat](tokenizer, messages)
+    return total - sum(tokenizer.count(content) for _, content in messages)
+
+
+def _openai(tokenizer, messages: Sequence[tuple[str, str]]) -> int:
+    return sum(3 + _role_tokens(tokenizer, role) + tokenizer.count(content) for role, content in messages) + 3
+
+
+@lru_cache(maxsize=64)
+def _role_tokens(tokenizer, role: str) -> int:
+    return tokenizer.count(role)
+
+
+def _specials_and_text(tokenizer, parts: Sequence[tuple[str, bool]]) -> int:
+    """The tokens of a template written as (text, is a special token) parts."""
+    specials = tokenizer.special_tokens
+    total = 0
+    for text, special in parts:
+        if special:
+            if text not in specials:
+                raise EstimateInputError(f"the {tokenizer.name} tokenizer has no special token {text}")
+            total += 1
+        elif text:
+            total += tokenizer.count(text)
+    return total
+
+
+def llama3_parts(messages: Sequence[tuple[str, str]]) -> list[tuple[str, bool]]:
+    """Meta's Llama 3 chat format as (text, is a special token) parts, ending with the generation prompt."""
+    parts = [("<|begin_of_text|>", True)]
+    for role, content in [*messages, ("assistant", None)]:
+        parts += [("<|start_header_id|>", True), (role, False), ("<|end_header_id|>", True)]
+        if content is None:
+            parts.append(("\n\n", False))
+        else:
+            parts += [("\n\n" + content.strip(), False), ("<|eot_id|>", True)]
+    return parts
+
+
+def chatml_parts(messages: Sequence[tuple[str, str]]) -> list[tuple[str, bool]]:
+    """ChatML (Qwen) as (text, is a special token) parts, ending with the generation prompt."""
+    parts: list[tuple[str, bool]] = []
+    for role, content in messages:
+        parts += [("<|im_start|>", True), (f"{role}\n{content}", False), ("<|im_end|>", True), ("\n", False)]
+    return parts + [("<|im_start|>", True), ("assistant\n", False)]
+
+
+def _mistral_total(model: Model, messages: Sequence[tuple[str, str]]) -> int:
+    from family.chat import mistral_counts
+
+    try:
+        total, _ = mistral_counts(messages, model.tokenizer)
+    except ValueError as exc:
+        raise EstimateInputError(str(exc)) from None
+    return total
+
+
+_FORMATS = {
+    "openai": _openai,
+    "llama3": lambda tok, messages: _specials_and_text(tok, llama3_parts(messages)),
+    "chatml": lambda tok, messages: _specials_and_text(tok, chatml_parts(messages)),
+}
+
+
+def record_tokens(tokenizer, record: Record, model: Model | None) -> int:
+    """A record's tokens counted with ``tokenizer``: a text plainly; a chat's contents each counted alone, plus
+    ``model``'s chat overhead (:func:`chat_overhead`: none when ``model`` is None or its format is unknown).
+
+    :class:`EstimateInputError` for a chat the model's template refuses (the caller may count it as a Problem).
+    """
+    count = getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
+    if record.messages is None:
+        return count(record.text or "")
+    contents = sum(count(content) for _, content in record.messages)
+    overhead = chat_overhead(model, record.messages) if model is not None else None
+    return contents + (overhead or 0)
+
+
+# -- money ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cost:
+    """What requests cost: tokens in and out per request, the price used, USD and INR per request and per month
+    (exact decimals: round only to show them, with :func:`usd` and :func:`inr`)."""
+
+    input_tokens: float
+    output_tokens: float
+    price: Price
+    usd_per_request: Decimal
+    usd_per_month: Decimal
+    inr_per_request: Decimal
+    inr_per_month: Decimal
+    requests_per_month: int = field(default=0)
+
+
+def _tokens(value: float, what: str) -> Decimal:
+    try:
+        number = amount(value, what)
+    except CostInputError as exc:
+        raise EstimateInputError(str(exc)) from None
+    return number
+
+
+def cost(input_tokens: float, price: Price, *, output_tokens: float | None = None,
+         output_ratio: float | None = None, requests_per_month: int, inr_per_usd: Decimal) -> Cost:
+    """The cost of a request of ``input_tokens`` (a mean may be fractional) and the expected output, given
+    as ``output_tokens`` or as ``output_ratio`` of the input (exactly one), at ``price`` (USD per million
+    tokens), and of ``requests_per_month`` such requests, in USD and in INR at ``inr_per_usd``.
+
+    :class:`EstimateInputError` for a negative or non-numeric figure, both or neither output given.
+    """
+    if (output_tokens is None) == (output_ratio is None):
+        raise EstimateInputError("give the expected output either as tokens or as a ratio of the input, not both")
+    inputs = _tokens(input_tokens, "Input tokens")
+    if output_tokens is not None:
+        outputs = _tokens(output_tokens, "Output tokens")
+    else:
+        outputs = inputs * _tokens(output_ratio, "The output ratio")
+    try:
+        requests = whole_count(requests_per_month, "Requests per month")
+        rate = amount(inr_per_usd, "Rupees per dollar")
+    except CostInputError as exc:
+        raise EstimateInputError(str(exc)) from None
+    per_request = (inputs * price.input_per_m + outputs * price.output_per_m) / 1_000_000
+    return Cost(float(inputs), float(outputs), price, per_request, per_request * requests,
+                per_request * rate, per_request * requests * rate, requests)
+
+
+def _small(value: Decimal) -> str | None:
+    """Below one cent (or paisa) and not zero: two significant digits (0.0031), else None."""
+    if value == 0 or abs(value) >= Decimal("0.01"):
+        return None
+    places = -value.adjusted() + 1
+    return f"{value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):f}"
+
+
+def usd(amount: Decimal) -> str:
+    """Dollars for display: cents, or two significant digits below a cent.
+
+    >>> usd(Decimal("0.00312")), usd(Decimal("75")), usd(Decimal("1234567.891")), usd(Decimal(0))
+    ('$0.0031', '$75.00', '$1,234,567.89', '$0.00')
+    """
+    small = _small(Decimal(amount))
+    if small is not None:
+        return small.replace("0.", "$0.", 1) if not small.startswith("-") else "-$" + small[1:]
+    rounded = Decimal(amount).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return f"-${-rounded:,.2f}" if rounded < 0 else f"${rounded:,.2f}"
+
+
+def inr(amount: Decimal) -> str:
+    """Rupees for display, as the lab shows money (:func:`analyses.cost.rupees`: Indian grouping, paise below
+    Rs 1,000), with two significant digits below a paisa.
+
+    >>> inr(Decimal("0.2743")), inr(Decimal("123456.4")), inr(Decimal("0.00275"))
+    ('Rs 0.27', 'Rs 1,23,456', 'Rs 0.0028')
+    """
+    small = _small(Decimal(amount))
+    return "Rs " + small if small is not None else rupees(Decimal(amount))
+
+
+def premium(tokens_other: int, tokens_english: int) -> float:
+    """How many times the English tokens the other language's text costs (2.1 = 2.1x), as on Real tokenizers.
+
+    >>> premium(21, 10)
+    2.1
+    """
+    if tokens_english <= 0 or tokens_other < 0:
+        raise EstimateInputError("a premium needs an English text of at least one token to compare with")
+    return tokens_other / tokens_english
+
+
+__all__ = ["Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record",
+           "RecordStats", "StatsBuilder", "chat_overhead", "cost", "inr", "iter_records", "lines_of", "percentile",
+           "premium", "read_records", "record_tokens", "usd"]
