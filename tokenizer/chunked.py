@@ -104,6 +104,41 @@ def cut_text(fragments: Iterable[str], target: int = PART_CHARS, most: int = MAX
         yield buffer
 
 
+_LINE = regex.compile(r"[^\r\n]*+(?:\r\n|\r|\n)")
+
+
+def iter_lines(fragments: Iterable[str], most: int = MAX_UNCUT_CHARS) -> Iterator[str]:
+    r"""The lines of the text of ``fragments`` (pieces of one text, cut anywhere), each with its ending, as a file
+    opened with ``newline=""`` gives them: a line ends at ``\n``, ``\r\n`` or a bare ``\r`` (and nowhere else:
+    not at U+2028 or a form feed, as ``str.splitlines`` would). A line longer than ``most`` characters comes in
+    pieces of ``most`` (as ``readline(most)`` gives it), so memory stays bounded.
+
+    >>> list(iter_lines(["a\r", "\nb\rc", "\u2028d\n", "e"]))
+    ['a\r\n', 'b\r', 'c\u2028d\n', 'e']
+    >>> list(iter_lines(["abcdefg\nh"], most=3))
+    ['abc', 'def', 'g\n', 'h']
+    """
+    buffer = ""
+    for fragment in fragments:
+        buffer += fragment
+        start = 0
+        for match in _LINE.finditer(buffer):
+            if match.end() == len(buffer) and buffer[-1] == "\r":
+                break  # a \r\n may be cut between two fragments: wait for the next
+            start = match.end()
+            line = match.group()
+            while len(line) > most:
+                yield line[:most]
+                line = line[most:]
+            yield line
+        buffer = buffer[start:]
+        while len(buffer) > most:
+            yield buffer[:most]
+            buffer = buffer[most:]
+    if buffer:
+        yield buffer
+
+
 def cuts_safely(tokenizer) -> bool:
     """Whether ``tokenizer``'s pre-split never joins across :func:`cut_text`'s cut places: every
     production tokenizer (which says so: ``cuts_safely = True``), and a lab model that splits by whitespace or
@@ -238,4 +273,4 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int = 1
 
 
 __all__ = ["MAX_IDS_HELD", "MAX_UNCUT_CHARS", "MAX_WORKERS", "PART_CHARS", "Counted", "TooLongWithoutCut",
-           "count_parts", "cut_text", "cuts_safely", "encode_parts", "ordered_map", "workers_for"]
+           "count_parts", "cut_text", "cuts_safely", "encode_parts", "iter_lines", "ordered_map", "workers_for"]
