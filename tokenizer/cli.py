@@ -358,7 +358,8 @@ def _count_tokenizer(name: str):
     if name.endswith(".json") or Path(name).exists() or "/" in name:
         return _load(name)
     raise UsageError(
-        f"unknown tokenizer {name!r}: use one of {', '.join(real.NAMES)} (see --list) or a model file saved by 'train'"
+        f"unknown tokenizer {name!r}: use one of {', '.join(real.NAMES)} (see --list) or a model file saved by "
+        "'train'; a model by its product name (GPT-4o) goes with --model"
     )
 
 
@@ -410,11 +411,10 @@ def _count_list(as_json: bool) -> None:
                   for m in known]
         print(json.dumps({"tokenizers": out, "models": listed}, ensure_ascii=False))
         return
-    print("tokenizers (-t NAME):")
-    for info, reason in rows:
-        print(f"  {info.name:<15} {info.title:<26} {'available' if reason is None else 'unavailable: ' + reason}")
+    for info, reason in rows:  # the tokenizers (-t NAME) first, one a line, as before the models came
+        print(f"{info.name:<15} {info.title:<26} {'available' if reason is None else 'unavailable: ' + reason}")
     print()
-    print("models (--model NAME: the name or the key, any case):")
+    print("models (--model NAME: its name or key, in any case and spacing):")
     width = max(len(m.name) for m in known)
     for m in known:
         known_price = models.price(m.key)
@@ -451,14 +451,14 @@ class _Input:
         return {".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv"}.get(suffix, "lines")
 
 
-def _input(args: argparse.Namespace) -> _Input:
+def _input(args: argparse.Namespace, verb: str = "count") -> _Input:
     """The input asked for, checked before anything is read."""
     if args.text is not None and args.file:
-        raise UsageError("give the text, - or --file PATH, not both")
+        raise UsageError(f"give the text to {verb}, - or --file PATH, not both")
     if args.text is None and not args.file:
-        raise UsageError("give the text, - to read it from standard input, or --file PATH")
+        raise UsageError(f"give the text to {verb}, - to read it from standard input, or --file PATH")
     if args.text not in (None, "-"):
-        _check_text(args.text, "the text to count")
+        _check_text(args.text, f"the text to {verb}")
     if args.field is not None and args.column is not None:
         raise UsageError("--field is for JSONL and --column for CSV: give one of them")
     for flag, value in (("--field", args.field), ("--column", args.column)):
@@ -818,7 +818,7 @@ def _price_note(price: Price, args: argparse.Namespace, known: Price | None) -> 
 
 
 def _cost(args: argparse.Namespace) -> None:
-    given = _input(args)
+    given = _input(args, "price")
     found = [_find_model(name) for name in args.model]
     prices = _prices(found, args)
     rate = args.inr_per_usd if args.inr_per_usd is not None else models.INR_PER_USD
