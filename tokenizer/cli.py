@@ -684,13 +684,20 @@ def _count(args: argparse.Namespace) -> None:
 
 def _print_count_table(counters: Sequence[_Counter], counted) -> None:
     words = counted.words
-    width = max(len("tokenizer"), *(len(c.label) for c in counters))
-    print(f"{'tokenizer':<{width}}  {'tokens':>7}  {'per word':>8}  what")
+    head = _head(counters)
+    width = max(len(head), *(len(c.label) for c in counters))
+    print(f"{head:<{width}}  {'tokens':>7}  {'per word':>8}  what")
     for counter, tokens in zip(counters, counted.totals):
         per_word = f"{tokens / words:.2f}" if words else "-"
         what = counter.tokenizer.name if counter.model is None else f"{counter.tokenizer.name}, {counter.model.vendor}"
         print(f"{counter.label:<{width}}  {tokens:>7}  {per_word:>8}  {what}")
     print(f"{plural(words, 'word')}, {plural(counted.characters, 'character')}, {plural(counted.bytes, 'byte')}")
+
+
+def _head(counters: Sequence[_Counter]) -> str:
+    """The first column's title: tokenizers (-t), models (--model), or both."""
+    kinds = {counter.model is None for counter in counters}
+    return "tokenizer" if kinds == {True} else "model" if kinds == {False} else "model or tokenizer"
 
 
 def _print_per_file(counters: Sequence[_Counter], paths: Sequence[str], per_file: Sequence[Sequence[int]]) -> None:
@@ -748,8 +755,9 @@ def _count_json(counters: Sequence[_Counter], given: _Input, counted: _Counted) 
 def _print_records(counters: Sequence[_Counter], given: _Input, counted: _Counted) -> None:
     """Per counter: the total and the per-record statistics; the five longest records; chat overhead; problems."""
     stats = [tally.stats.result() for tally in counted.tallies]
-    width = max(len("tokenizer"), *(len(c.label) for c in counters))
-    print(f"{'tokenizer':<{width}}  {'tokens':>11}  {'records':>9}  {'mean':>9}  {'p50':>7}  {'p95':>7}  {'max':>7}")
+    head = _head(counters)
+    width = max(len(head), *(len(c.label) for c in counters))
+    print(f"{head:<{width}}  {'tokens':>11}  {'records':>9}  {'mean':>9}  {'p50':>7}  {'p95':>7}  {'max':>7}")
     for counter, s in zip(counters, stats):
         print(f"{counter.label:<{width}}  {s.total:>11,}  {s.records:>9,}  {s.mean:>9,.1f}  {s.p50:>7,.0f}  "
               f"{s.p95:>7,.0f}  {s.max:>7,}")
@@ -850,7 +858,7 @@ def _cost(args: argparse.Namespace) -> None:
         model = counter.model
         overhead = ""
         if counted.tallies is not None and counted.tallies[i].chats:
-            overhead = " (" + _chat_line(counter, counted.tallies[i]).split(": ", 1)[1] + ")"
+            overhead = "; " + _chat_line(counter, counted.tallies[i]).split(": ", 1)[1]
         print(f"{model.name} ({model.tokenizer})")
         print(f"  input   {c.input_tokens:,.1f} tokens a request, {note}{overhead}")
         output = (f"{args.output_ratio} x input" if args.output_ratio is not None else
