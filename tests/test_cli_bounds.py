@@ -509,3 +509,54 @@ def test_the_progress_bar_shows_on_a_terminal_only(tmp_path):
     assert run.returncode == 0
     assert b"counting" in shown and b"100%" in shown, bytes(shown[-500:])
     assert b"counting" not in run.stdout and run.stdout.startswith(b"tokenizer")
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from(list("ab \r\n\u2028\x0c\x85é")), max_size=80), cuts=st.lists(st.integers(0, 80), max_size=6),
+       most=st.integers(1, 12))
+def test_lines_are_a_files_lines_across_any_cut(text, cuts, most):
+    """``count --lines`` reads lines as a file opened with newline="" does (\\n, \\r\\n, a bare \\r), whatever
+    the reads cut; a line longer than ``most`` comes in pieces that join back into it."""
+    from tokenizer.chunked import iter_lines
+
+    fragments = [text[a:b] for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), len(text) + 1])]
+    assert list(iter_lines(fragments, most=1000)) == io.StringIO(text, newline="").readlines()
+    pieces = list(iter_lines(fragments, most=most))
+    assert "".join(pieces) == text and all(len(piece) <= most for piece in pieces)
+
+
+def test_count_lines_streams_a_large_jsonl_file_in_bounded_memory(tmp_path):
+    """20 MB of JSONL chats (about 60,000 records): the statistics hold 4 bytes a record, the records one batch
+    a thread; the count is each record's, added up."""
+    corpus = bench_text().splitlines()
+    records = [json.dumps({"messages": [{"role": "user", "content": line}]}, ensure_ascii=False)
+               for line in corpus if line.strip()]
+    with open(tmp_path / "chats.jsonl", "w", encoding="utf-8") as out:
+        written = 0
+        while written < 20_000_000:
+            block = "\n".join(records) + "\n"
+            out.write(block)
+            written += len(block.encode())
+    run = run_bounded("count", "--model", "gpt-4o", "--file", "chats.jsonl", "--lines", "--json", cwd=tmp_path,
+                      timeout=180)
+    assert run.code == 0 and "Traceback" not in run.err, run.err
+    row = json.loads(run.out)["results"][0]
+    copies = written // len(("\n".join(records) + "\n").encode())
+    assert row["records"] == copies * len(records)
+    assert run.peak_mb < 300 and run.cpu_s < 60, run
+
+
+SPACES = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(st.one_of(st.sampled_from(SPACES), st.sampled_from(list("ab’–चा\u0301\ud800😀")),
+                              st.characters()), max_size=60))
+def test_words_are_counted_as_split_counts_them(text):
+    """``count`` adds up each part's words without building them (in UTF-8 bytes): always ``len(text.split())``,
+    every white-space character of Unicode included (U+2028, U+3000, \\x1c ...)."""
+    from tokenizer.chunked import words_in
+
+    assert SPACES == ["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", " ", "\x85", "\xa0", "\u1680",
+                      *(chr(c) for c in range(0x2000, 0x200B)), "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+    assert words_in(text) == word_count(text)

@@ -37,6 +37,7 @@ whole text's for every tokenizer on generated text (hypothesis) and on the bench
 from __future__ import annotations
 
 import os
+import re
 from array import array
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -224,9 +225,9 @@ def count_parts(tokenizers: Sequence, parts: Iterable[str], keep_ids: bool = Fal
     def work(job: tuple[int, str]) -> tuple[int, int, int, list]:
         index, part = job
         found = [encode(index, part) for encode in encoders]
-        words, size = word_count(part), len(part.encode("utf-8", "surrogatepass"))
+        data = part.encode("utf-8", "surrogatepass")
         # the parts are cut at white space: their word counts add up
-        return words, len(part), size, found if keep_ids else [len(ids) for ids in found]
+        return words_in(part, data), len(part), len(data), found if keep_ids else [len(ids) for ids in found]
 
     held = 0
     for words, characters, size, found in ordered_map(work, enumerate(parts), workers):
@@ -247,6 +248,31 @@ def count_parts(tokenizers: Sequence, parts: Iterable[str], keep_ids: bool = Fal
                 )
             counted.ids[i].extend(ids)
     return counted
+
+
+_WIDE_SPACES = ("\x85", "\xa0", "\u1680", "\u205f", "\u3000")
+_WIDE_SPACES_E2_80 = re.compile(rb"\xe2\x80[\x80-\x8a\xa8\xa9\xaf]")  # U+2000-200A, U+2028, U+2029, U+202F
+"""The white space ``str.split`` knows beyond ASCII (all of it: ``str.isspace`` outside ASCII), looked for in
+UTF-8 bytes (a search for a fixed byte string is far faster than a character class over the text)."""
+_MARK = bytes(0x20 if chr(b).isspace() else 0x78 for b in range(128)) + b"x" * 128
+"""Each UTF-8 byte as ``" "`` (an ASCII white-space character) or ``"x"`` (anything else; every byte of a
+character beyond ASCII is 0x80 or more)."""
+
+
+def words_in(text: str, data: bytes | None = None) -> int:
+    r""":func:`~tokenizer.pretokenize.word_count` of ``text`` (``len(text.split())``), counted without building
+    the words: in its UTF-8 bytes (``data``, when already encoded), each white-space byte marked, the words are
+    the places where a mark follows a space. A text with white space beyond ASCII is split as usual.
+
+    >>> words_in(" chai  pani\n\x1cचाय\t"), words_in("a\u3000b"), words_in("")
+    (3, 2, 0)
+    """
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
+    if any(space.encode() in data for space in _WIDE_SPACES) or (b"\xe2\x80" in data and _WIDE_SPACES_E2_80.search(data)):
+        return word_count(text)
+    marked = data.translate(_MARK)
+    return marked.count(b" x") + marked.startswith(b"x")
 
 
 def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int = 1) -> Iterator[R]:
@@ -273,4 +299,4 @@ def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int = 1
 
 
 __all__ = ["MAX_IDS_HELD", "MAX_UNCUT_CHARS", "MAX_WORKERS", "PART_CHARS", "Counted", "TooLongWithoutCut",
-           "count_parts", "cut_text", "cuts_safely", "encode_parts", "iter_lines", "ordered_map", "workers_for"]
+           "count_parts", "cut_text", "cuts_safely", "encode_parts", "iter_lines", "ordered_map", "words_in", "workers_for"]
