@@ -250,10 +250,14 @@ def count_parts(tokenizers: Sequence, parts: Iterable[str], keep_ids: bool = Fal
     return counted
 
 
-_WIDE_SPACES = ("\x85", "\xa0", "\u1680", "\u205f", "\u3000")
-_WIDE_SPACES_E2_80 = re.compile(rb"\xe2\x80[\x80-\x8a\xa8\xa9\xaf]")  # U+2000-200A, U+2028, U+2029, U+202F
-"""The white space ``str.split`` knows beyond ASCII (all of it: ``str.isspace`` outside ASCII), looked for in
-UTF-8 bytes (a search for a fixed byte string is far faster than a character class over the text)."""
+_WIDE_SPACES = tuple((lead, re.compile(pattern)) for lead, pattern in (
+    (b"\xc2", rb"\xc2[\x85\xa0]"),  # U+0085, U+00A0
+    (b"\xe1", rb"\xe1\x9a\x80"),  # U+1680
+    (b"\xe2", rb"\xe2(?:\x80[\x80-\x8a\xa8\xa9\xaf]|\x81\x9f)"),  # U+2000-200A, U+2028, U+2029, U+202F, U+205F
+    (b"\xe3", rb"\xe3\x80\x80"),  # U+3000
+))
+"""The white space ``str.split`` knows beyond ASCII (all of it: ``str.isspace`` outside ASCII) in UTF-8, each
+behind its lead byte (a one-byte search is a ``memchr``: far faster than any pattern over the whole text)."""
 _MARK = bytes(0x20 if chr(b).isspace() else 0x78 for b in range(128)) + b"x" * 128
 """Each UTF-8 byte as ``" "`` (an ASCII white-space character) or ``"x"`` (anything else; every byte of a
 character beyond ASCII is 0x80 or more)."""
@@ -269,7 +273,7 @@ def words_in(text: str, data: bytes | None = None) -> int:
     """
     if data is None:
         data = text.encode("utf-8", "surrogatepass")
-    if any(space.encode() in data for space in _WIDE_SPACES) or (b"\xe2\x80" in data and _WIDE_SPACES_E2_80.search(data)):
+    if any(lead in data and pattern.search(data) for lead, pattern in _WIDE_SPACES):
         return word_count(text)
     marked = data.translate(_MARK)
     return marked.count(b" x") + marked.startswith(b"x")
