@@ -123,6 +123,14 @@ def count_file_in_process(path: Path) -> int:
     return int(shown.getvalue().splitlines()[1].split()[1])
 
 
+def with_cpu(run):
+    """``run()``'s result and the CPU seconds this process spent on it (every thread): on a shared machine the
+    wall time says how much of the cores it got, the CPU time how much work it did."""
+    start = time.process_time()
+    result = run()
+    return result, time.process_time() - start
+
+
 def file_bench(megabytes: int, repeat: int) -> None:
     data = CORPUS.read_bytes()
     tok = real.load("o200k_base")
@@ -144,15 +152,16 @@ def file_bench(megabytes: int, repeat: int) -> None:
         child_tokens = int(child.out.splitlines()[1].split()[1])
         text = path.read_text(encoding="utf-8")
         encoding = tok._enc  # the tiktoken Encoding itself: the reference is tiktoken, not the lab's wrapper
-        (whole_s, whole), (ours_s, ours) = interleaved(repeat, [
-            (lambda: len(encoding.encode_ordinary(text)), None),
-            (lambda: count_file_in_process(path), None),
+        (whole_s, (whole, whole_cpu)), (ours_s, (ours, ours_cpu)) = interleaved(repeat, [
+            (lambda: with_cpu(lambda: len(encoding.encode_ordinary(text))), None),
+            (lambda: with_cpu(lambda: count_file_in_process(path)), None),
         ])
     assert whole == ours == child_tokens, (whole, ours, child_tokens)
     print(f"  (a) tiktoken o200k_base encode_ordinary, whole text, one call, one thread: "
-          f"{whole_s:6.2f} s  {mb / whole_s:6.1f} MB/s")
+          f"{whole_s:6.2f} s  {mb / whole_s:6.1f} MB/s   {whole_cpu:.1f} s CPU")
     print(f"  (b) count --file, in this process:                                       "
-          f"{ours_s:6.2f} s  {mb / ours_s:6.1f} MB/s   ratio {whole_s / ours_s:.2f}x (a)'s speed")
+          f"{ours_s:6.2f} s  {mb / ours_s:6.1f} MB/s   ratio {whole_s / ours_s:.2f}x (a)'s speed; "
+          f"{ours_cpu:.1f} s CPU on {workers_for([tok])} threads")
     print(f"  (b) count --file, subprocess (start-up included):                        "
           f"{child_wall:6.2f} s  {mb / child_wall:6.1f} MB/s   ratio {whole_s / child_wall:.2f}x; "
           f"{child.cpu_s:.1f} s CPU; peak {child.peak_mb:,.0f} MB resident")
