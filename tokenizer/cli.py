@@ -18,6 +18,7 @@ together or not at all.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io as _bytes_io
 import json
 import os
@@ -489,7 +490,8 @@ class _Counted:
     characters: int = 0
     bytes: int = 0
     ids: list | None = None
-    per_file: list[list[int]] = field(default_factory=list)
+    per_file: list[list[int]] = field(default_factory=list)  # text mode: each file's totals
+    sources: int = 0  # records mode: the files (or texts) read so far
     problems: list[tuple[str | None, int, str]] = field(default_factory=list)  # (file, line, reason), the first ones
     problem_count: int = 0
 
@@ -506,13 +508,12 @@ def _gather(counters: Sequence[_Counter], given: _Input, keep_ids: bool = False)
     if given.kind == "text":
         return _gather_texts(toks, columns, given, keep_ids)
     result = _Counted([0] * len(counters), [_Tally() for _ in counters])
-    sources = [(None, given.text)] if given.text not in (None, "-") else []
     try:
         if given.text == "-":
             with progress_bar(None) as bar:
                 _count_records(counters, _stream_lines(bar.reading(standard_input()), STDIN),
                                given.kind_of(None), given, None, result)
-        elif sources:
+        elif given.text is not None:
             _count_records(counters, _bytes_io.StringIO(given.text, newline=""), given.kind_of(None), given, None,
                            result)
         else:
@@ -540,9 +541,9 @@ def _gather_texts(toks: Sequence, columns: Sequence[int], given: _Input, keep_id
         elif given.text is not None:
             pieces.append(count_parts(toks, [given.text], keep_ids=keep_ids))
         else:
-            with _open_files(given.paths) as files:
+            with _open_files(given.paths) as files, progress_bar(files.total) as bar:  # one bar for every file
                 for path, f in files:
-                    pieces.append(_count_stream(toks, f, _printable(f"the file {path}"), size=files.total))
+                    pieces.append(_count_stream(toks, f, _printable(f"the file {path}"), bar=bar))
     except PatternTimeout as exc:
         raise UsageError(f"cannot count this text: {exc}") from None
     except ValueError as exc:  # a device or a terminal as standard input, too many ids to list
@@ -625,8 +626,8 @@ def _count_records(counters: Sequence[_Counter], lines: Iterable[str], kind: str
                         else:
                             tally.overhead += overhead
                             tokens += overhead
-                    tally.stats.add(_record_key(len(result.per_file), number), tokens)
-        result.per_file.append([])
+                    tally.stats.add(_record_key(result.sources, number), tokens)
+        result.sources += 1
     except EstimateInputError as exc:
         where = f"{what}: " if what else ""
         raise UsageError(f"{where}{exc}".rstrip(".")) from None
@@ -895,10 +896,11 @@ def _cost_json(counters, counted: _Counted, costs, how, args: argparse.Namespace
     return out
 
 
-def _count_stream(toks: Sequence, f: IO[bytes], what: str, keep_ids: bool = False, size: int | None = None) -> Counted:
+def _count_stream(toks: Sequence, f: IO[bytes], what: str, keep_ids: bool = False,
+                  bar: progress_bar | None = None) -> Counted:
     """The tokens of the text read from ``f``, a part at a time (:mod:`tokenizer.chunked`), on every core that
-    helps (:func:`~tokenizer.chunked.workers_for`), with a progress bar on a terminal. ``size``: the bytes to read
-    in all, for the bar (None: not known). Any problem is a UsageError."""
+    helps (:func:`~tokenizer.chunked.workers_for`), moving ``bar`` (default: a bar of its own, of unknown total,
+    shown on a terminal only). Any problem is a UsageError."""
     if not all(cuts_safely(tok) for tok in toks):  # a lab model's own pattern: held whole, up to 10 MB
         try:
             raw = read_at_most(f, what, COUNT_HOLD_MAX_BYTES, "give a shorter text",
@@ -909,7 +911,9 @@ def _count_stream(toks: Sequence, f: IO[bytes], what: str, keep_ids: bool = Fals
             raise UsageError(f"cannot count this text: {exc}") from None
         except ValueError as exc:
             raise UsageError(str(exc).rstrip(".")) from None
-    with progress_bar(size) as bar:
+    with contextlib.ExitStack() as stack:
+        if bar is None:
+            bar = stack.enter_context(progress_bar(None))
         try:
             parts = cut_text(iter_text(bar.reading(f), what, chunk=PART_CHARS), what=what)
             return count_parts(toks, parts, keep_ids=keep_ids, workers=workers_for(toks))
