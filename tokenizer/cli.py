@@ -4,12 +4,16 @@
     python -m tokenizer encode model.json --json -- "घने कोहरे से"
     python -m tokenizer export model.json -o tokenizer.json
     python -m tokenizer count --tokenizer cl100k_base --tokenizer model.json -- "घने कोहरे से"
+    python -m tokenizer count --model GPT-4o --model "Llama 3" --file chats.jsonl --lines
+    python -m tokenizer cost --model GPT-4o --output-tokens 150 --requests-per-month 30000 --file chats.jsonl --lines
 
-Every mistake in the input ends with one line on stderr and exit code 2. ``train`` holds its
+``count --model`` and ``cost`` take models by product name (:mod:`family.models`); ``--lines`` reads records
+(each line, JSONL record or CSV row) with per-record statistics and chat overhead (:mod:`analyses.estimate`,
+shared with the Estimate page). Every mistake in the input ends with one line on stderr and exit code 2. ``train`` holds its
 input and reads at most 100 MB of it, from a file or from standard input
 (:data:`tokenizer.textfile.MAX_INPUT_BYTES`), ``encode -`` at most 1 MB (:data:`ENCODE_MAX_BYTES`,
-as it shows every token); ``count`` reads a file or standard input part by
-part (:mod:`tokenizer.chunked`), so a long text costs it time, not memory. A device
+as it shows every token); ``count`` and ``cost`` read a file or standard input part by
+part (:mod:`tokenizer.chunked`, on every core that helps), so a long text costs them time, not memory. A device
 (``/dev/zero``) is refused, as file or as standard input, and so is a named pipe that nothing
 writes to. No output overwrites an input, and the outputs of one command are written all
 together or not at all.
