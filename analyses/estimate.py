@@ -8,7 +8,7 @@ into money (:func:`cost`).
 
 >>> records, problems = read_records('{"text": "chai"}\\nnot json\\n{"messages": [{"role": "user", "content": "hi"}]}', "jsonl")
 >>> [(r.number, r.text, r.messages) for r in records], problems
-([(1, 'chai', None), (3, None, (('user', 'hi'),))], [Problem(number=2, reason='not JSON (Expecting value at column 1)')])
+([(1, 'chai', None), (3, None, (('user', 'hi'),))], [Problem(number=2, reason='not JSON (Expecting value, column 1)')])
 >>> builder = StatsBuilder()
 >>> for number, tokens in enumerate([3, 9, 4, 4], 1):
 ...     builder.add(number, tokens)
@@ -26,6 +26,7 @@ from __future__ import annotations
 import heapq
 import math
 from array import array
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
@@ -65,8 +66,8 @@ class RecordStats:
     p95: float
     max: int
     longest: tuple[tuple[int, int], ...]
-    counts: array = field(default_factory=lambda: array("I"), repr=False, compare=False)
-    """Every record's count, sorted (4 bytes a record): what :meth:`histogram` reads."""
+    distribution: tuple[tuple[int, int], ...] = field(default=(), repr=False, compare=False)
+    """(tokens, how many records have that many), fewest tokens first: what :meth:`histogram` reads."""
 
     def histogram(self, bins: int = 20) -> list[tuple[int, int, int]]:
         """(low, high, records) for at most ``bins`` bins of equal whole-number width from the shortest record
@@ -78,21 +79,21 @@ class RecordStats:
         >>> builder.result().histogram(bins=4)
         [(1, 3, 4), (4, 6, 0), (7, 9, 0), (10, 12, 1)]
         """
-        if not self.counts:
-            return []
         if bins < 1:
             raise EstimateInputError(f"a histogram needs at least one bin (you asked for {bins})")
-        low, high = self.counts[0], self.counts[-1]
+        if not self.distribution:
+            return []
+        low, high = self.distribution[0][0], self.distribution[-1][0]
         width = max(1, math.ceil((high - low + 1) / bins))
         tally = [0] * ((high - low) // width + 1)
-        for tokens in self.counts:
-            tally[(tokens - low) // width] += 1
+        for tokens, records in self.distribution:
+            tally[(tokens - low) // width] += records
         return [(low + i * width, low + (i + 1) * width - 1, n) for i, n in enumerate(tally)]
 
 
 class StatsBuilder:
     """Collects one token count per record (an ``array('I')``: 4 bytes a record, whatever the records hold)
-    and the five longest, then sums them up (:meth:`result`)."""
+    and the five longest, then sums them up (:meth:`result`, which holds one entry per distinct count more)."""
 
     LONGEST = 5
 
@@ -113,12 +114,12 @@ class StatsBuilder:
 
     def result(self) -> RecordStats:
         """The statistics of everything added so far."""
-        counts = array("I", sorted(self._counts))
-        total = sum(counts)
+        distribution = tuple(sorted(Counter(self._counts).items()))
+        records, total = len(self._counts), sum(self._counts)
         longest = tuple((-n, tokens) for tokens, n in sorted(self._longest, reverse=True))
-        mean = total / len(counts) if counts else 0.0
-        return RecordStats(len(counts), total, mean, float(percentile(counts, 50)), float(percentile(counts, 95)),
-                           counts[-1] if counts else 0, longest, counts)
+        return RecordStats(records, total, total / records if records else 0.0,
+                           float(_percentile(distribution, records, 50)), float(_percentile(distribution, records, 95)),
+                           distribution[-1][0] if distribution else 0, longest, distribution)
 
 
 def percentile(sorted_counts: Sequence[int], p: float) -> int:
@@ -128,13 +129,21 @@ def percentile(sorted_counts: Sequence[int], p: float) -> int:
     >>> percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95), percentile([5, 7], 50), percentile([], 50)
     (10, 5, 0)
     """
-    if not sorted_counts:
-        return 0
-    return sorted_counts[max(1, math.ceil(p / 100 * len(sorted_counts))) - 1]
+    return _percentile(tuple(Counter(sorted_counts).items()), len(sorted_counts), p)
+
+
+def _percentile(distribution: Sequence[tuple[int, int]], records: int, p: float) -> int:
+    """:func:`percentile` read from (count, records) pairs, fewest first."""
+    rank = max(1, math.ceil(p / 100 * records))
+    seen = 0
+    for tokens, how_many in distribution:
+        seen += how_many
+        if seen >= rank:
+            return tokens
+    return 0
 
 
 # -- chat overhead ----------------------------------------------------------------------------------------------
-
 
 
 def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | None:
@@ -143,9 +152,9 @@ def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | No
     None when the model's format is unknown (``model.chat`` is None). Per format:
 
     ``openai``  OpenAI's published rule (the cookbook "How to count tokens with tiktoken", for gpt-3.5-turbo
-                and later): each message is ``<|start|>{role}<|message|>{content}<|end|>``, 3 tokens plus its
-                role's, and every reply is primed with ``<|start|>assistant<|message|>``, 3 more. (A message's
-                ``name`` would add 1; records here have none.)
+                and later): 3 tokens a message, plus its role's tokens (the cookbook counts every value of a
+                message, the role's too), and 3 for the reply's priming ``<|start|>assistant<|message|>``.
+                (A message's ``name`` would add 1; records here have none.)
     ``llama3``  Meta's format: ``<|begin_of_text|>`` once; per message
                 ``<|start_header_id|>{role}<|end_header_id|>\\n\\n{content}<|eot_id|>``, the content stripped
                 of surrounding white space as Meta's template does; then the generation prompt
@@ -156,27 +165,34 @@ def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | No
                 ``<|im_start|>assistant\\n``. Qwen2.5's template also adds a default system message ("You are
                 Qwen, created by Alibaba Cloud...") when a chat has none; it is not counted (Qwen3's does not
                 add one, and an API may not).
-    ``mistral`` Mistral's instruct template applied by mistral-common (:func:`family.chat.mistral_counts`)
+    ``mistral`` Mistral's instruct template applied by mistral-common (:func:`family.chat.mistral_total`)
                 with the model's own tokenizer: v3 SentencePiece (Mistral 7B v0.3) or Tekken (Mistral NeMo),
                 both offline from the data files family.real checks. A chat ending with an assistant's reply
                 (a training record) is taken as mistral-common's fine-tuning mode takes it.
 
     The llama3 and chatml chats are counted piece by piece: each special token is one token, the text between
     two is encoded as ordinary text. :class:`EstimateInputError` for a chat the template refuses (Mistral's:
-    roles other than user, assistant and system, or two users in a row).
+    roles other than user, assistant and system, or a chat that starts with an assistant's reply).
     """
     if model.chat is None:
         return None
     if not messages:
         return 0
+    tokenizer = _real(model)
+    return _chat_total(model, tokenizer, messages) - sum(tokenizer.count(content) for _, content in messages)
+
+
+def _real(model: Model):
     from family import real
 
-    tokenizer = real.load(model.tokenizer)
+    return real.load(model.tokenizer)
+
+
+def _chat_total(model: Model, tokenizer, messages: Sequence[tuple[str, str]]) -> int:
+    """The whole chat in ``model``'s format, counted (``tokenizer`` is the model's real one)."""
     if model.chat == "mistral":
-        total = _mistral_total(model, messages)
-    else:
-        total = _FORMATS[model.chat](tokenizer, messages)
-    return total - sum(tokenizer.count(content) for _, content in messages)
+        return _mistral_total(model, messages)
+    return _FORMATS[model.chat](tokenizer, messages)
 
 
 def _openai(tokenizer, messages: Sequence[tuple[str, str]]) -> int:
@@ -223,13 +239,12 @@ def chatml_parts(messages: Sequence[tuple[str, str]]) -> list[tuple[str, bool]]:
 
 
 def _mistral_total(model: Model, messages: Sequence[tuple[str, str]]) -> int:
-    from family.chat import mistral_counts
+    from family.chat import mistral_total
 
     try:
-        total, _ = mistral_counts(messages, model.tokenizer)
+        return mistral_total(messages, model.tokenizer)
     except ValueError as exc:
         raise EstimateInputError(str(exc)) from None
-    return total
 
 
 _FORMATS = {
@@ -248,6 +263,8 @@ def record_tokens(tokenizer, record: Record, model: Model | None) -> int:
     count = getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
     if record.messages is None:
         return count(record.text or "")
+    if model is not None and model.chat is not None and record.messages and tokenizer is _real(model):
+        return _chat_total(model, tokenizer, record.messages)  # contents + overhead, each content counted once
     contents = sum(count(content) for _, content in record.messages)
     overhead = chat_overhead(model, record.messages) if model is not None else None
     return contents + (overhead or 0)
@@ -288,7 +305,7 @@ def cost(input_tokens: float, price: Price, *, output_tokens: float | None = Non
     :class:`EstimateInputError` for a negative or non-numeric figure, both or neither output given.
     """
     if (output_tokens is None) == (output_ratio is None):
-        raise EstimateInputError("give the expected output either as tokens or as a ratio of the input, not both")
+        raise EstimateInputError("give the expected output as tokens or as a ratio of the input: one of the two")
     inputs = _tokens(input_tokens, "Input tokens")
     if output_tokens is not None:
         outputs = _tokens(output_tokens, "Output tokens")
@@ -309,7 +326,8 @@ def _small(value: Decimal) -> str | None:
     if value == 0 or abs(value) >= Decimal("0.01"):
         return None
     places = -value.adjusted() + 1
-    return f"{value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP):f}"
+    rounded = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
+    return None if abs(rounded) >= Decimal("0.01") else f"{rounded:f}"  # 0.00999 is shown as 0.01
 
 
 def usd(amount: Decimal) -> str:
@@ -318,11 +336,13 @@ def usd(amount: Decimal) -> str:
     >>> usd(Decimal("0.00312")), usd(Decimal("75")), usd(Decimal("1234567.891")), usd(Decimal(0))
     ('$0.0031', '$75.00', '$1,234,567.89', '$0.00')
     """
-    small = _small(Decimal(amount))
+    value = Decimal(amount)
+    sign = "-" if value < 0 else ""
+    small = _small(abs(value))
     if small is not None:
-        return small.replace("0.", "$0.", 1) if not small.startswith("-") else "-$" + small[1:]
-    rounded = Decimal(amount).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return f"-${-rounded:,.2f}" if rounded < 0 else f"${rounded:,.2f}"
+        return f"{sign}${small}"
+    rounded = abs(value).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return f"{sign if rounded else ''}${rounded:,.2f}"
 
 
 def inr(amount: Decimal) -> str:

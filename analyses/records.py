@@ -17,6 +17,8 @@ import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from tokenizer.labels import plural
+
 
 class EstimateInputError(ValueError):
     """Input the estimate cannot use (a CSV without the column asked for, a negative rate...): one friendly line."""
@@ -94,8 +96,8 @@ def iter_records(lines: Iterable[str], kind: str, field: str | None = None,
     parts are joined by a line break (images and other parts are not counted). ``csv``: the header row names
     the columns; ``column`` is the one counted (it may be left out when there is only one).
 
-    Raises :class:`EstimateInputError` for input with nothing to count, an unknown kind, or a CSV without the
-    column (naming the columns there are).
+    Raises :class:`EstimateInputError` for input with nothing to count, an unknown kind, a CSV without the
+    column (naming the columns there are) or with a header row and no rows.
     """
     if kind not in KINDS:
         raise EstimateInputError(f"unknown kind of input {kind!r}; use one of {', '.join(KINDS)}")
@@ -154,11 +156,13 @@ def _jsonl_records(lines: Iterable[str], field: str | None) -> Iterator[Record |
 
 def _jsonl_record(number: int, line: str, field: str | None) -> Record | Problem:
     try:
-        data = json.loads(line)
+        data = json.loads(line, strict=False)  # strict=False: a tab or other control character inside a string is kept
     except json.JSONDecodeError as exc:
-        return Problem(number, f"not JSON ({exc.msg} at column {exc.colno})")
-    except (ValueError, RecursionError) as exc:  # a number too long to read, nesting too deep
-        return Problem(number, f"not JSON that can be read ({type(exc).__name__})")
+        return Problem(number, f"not JSON ({exc.msg}, column {exc.colno})")
+    except ValueError:  # Python's guard against converting a number of thousands of digits
+        return Problem(number, "a number too long to read")
+    except RecursionError:
+        return Problem(number, "JSON nested too deep to read")
     if not isinstance(data, dict):
         return Problem(number, f"a JSON {type(data).__name__}, not an object ({{...}})")
     if field is None:
@@ -214,12 +218,14 @@ def _csv_records(lines: Iterable[str], column: str | None) -> Iterator[Record | 
                 yield line
 
     reader = csv.reader(bounded())
-    index, start = None, 1
+    index, start, name, rows = None, 1, "", 0
     while True:
         try:
             row = next(reader, None)
         except csv.Error as exc:
-            yield Problem(start, f"not CSV that can be read ({exc})")
+            too_big = "field larger than field limit" in str(exc)
+            reason = f"a cell is longer than {csv.field_size_limit():,} characters" if too_big else f"not CSV ({exc})"
+            yield Problem(start, reason)
             start = reader.line_num + 1
             continue
         yield from (_too_long(n) for n in long_lines)
@@ -229,12 +235,16 @@ def _csv_records(lines: Iterable[str], column: str | None) -> Iterator[Record | 
         number, start = start, reader.line_num + 1
         if not any(cell.strip() for cell in row):
             continue
+        rows += 1
         if index is None:
             index = _column_index(row, column)
+            name = row[index].strip()
         elif index >= len(row):
-            yield Problem(number, f"the row has no value in column {row and index + 1} ({len(row)} values)")
+            yield Problem(number, f"the row has {plural(len(row), 'value')}: none in column {name!r}")
         else:
             yield Record(number, row[index])
+    if index is not None and rows == 1:
+        raise EstimateInputError(f"the CSV has a header row (column {name!r}) but no rows under it")
 
 
 def _column_index(header: list[str], column: str | None) -> int:

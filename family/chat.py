@@ -146,19 +146,16 @@ def _encode(mistral: Any, messages: Sequence[tuple[str, str]]) -> list[int]:
         raise ValueError(f"Mistral's template refuses this chat: {' '.join(str(exc).split())[:200]}") from None
 
 
-def mistral_counts(messages: Sequence[tuple[str, str]], tokenizer: str = TEMPLATE_TOKENIZER) -> tuple[int, tuple[int, ...]]:
-    """(the templated chat's tokens, each message's content counted alone) in Mistral's instruct template for
-    real tokenizer ``tokenizer``: ``"mistral-sp-v3"`` (Mistral 7B v0.3) or ``"mistral-tekken"`` (Mistral NeMo),
-    both applied by mistral-common offline from the data files family.real checks.
+def mistral_total(messages: Sequence[tuple[str, str]], tokenizer: str = TEMPLATE_TOKENIZER) -> int:
+    """How many tokens ``messages`` are in Mistral's instruct template for real tokenizer ``tokenizer``:
+    ``"mistral-sp-v3"`` (Mistral 7B v0.3) or ``"mistral-tekken"`` (Mistral NeMo), both applied by mistral-common
+    offline from the data files family.real checks.
 
     A chat that ends with an assistant's reply (a training record) is encoded in mistral-common's fine-tuning
     mode, which takes it; one that ends with a user's message (a request) in its serving mode. ValueError, in
-    words, for a chat the template refuses (an unknown role, two users in a row...).
+    words, for a chat the template refuses (an unknown role, a chat that starts with an assistant's reply...).
     """
-    mistral = _mistral(tokenizer, finetuning=bool(messages) and messages[-1][0] == "assistant")
-    total = len(_encode(mistral, messages))
-    inner = mistral.instruct_tokenizer.tokenizer
-    return total, tuple(len(inner.encode(text, bos=False, eos=False)) for _, text in messages)
+    return len(_encode(_mistral(tokenizer, finetuning=bool(messages) and messages[-1][0] == "assistant"), messages))
 
 
-__all__ = ["ChatCount", "ChatToken", "ROLES", "TEMPLATE_TOKENIZER", "mistral_chat", "mistral_counts", "template_name"]
+__all__ = ["ChatCount", "ChatToken", "ROLES", "TEMPLATE_TOKENIZER", "mistral_chat", "mistral_total", "template_name"]

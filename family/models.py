@@ -79,11 +79,12 @@ class UnknownModel(ValueError):
         super().__init__(name, suggestions)
 
     def __str__(self) -> str:
+        shown = self.name if len(self.name) <= 60 else self.name[:60] + "..."
         if self.suggestions:
             *first, last = self.suggestions
             names = f"{', '.join(first)} or {last}" if first else last
-            return f"unknown model {self.name!r}: did you mean {names}?"
-        return f"unknown model {self.name!r}; known: {', '.join(m.key for m in models())}"
+            return f"unknown model {shown!r}: did you mean {names}?"
+        return f"unknown model {shown!r}; known: {', '.join(m.key for m in models())}"
 
 
 def normalise(name: str) -> str:
@@ -170,7 +171,10 @@ def parse_models(data: dict[str, Any], file: str = "models.toml") -> tuple[Model
         chat = entry.get("chat")
         if chat is not None and chat not in CHATS:
             raise ModelDataError(f"{where}: unknown chat format {chat!r}; known: {', '.join(CHATS)}")
-        aliases = tuple(entry.get("aliases", ()))
+        aliases = entry.get("aliases", [])
+        if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
+            raise ModelDataError(f"{where}: aliases must be a list of names, not {aliases!r}")
+        aliases = tuple(aliases)
         model = Model(key, _field(entry, "name", where), _field(entry, "vendor", where), tokenizer, chat,
                       _field(entry, "source", where), aliases)
         for spelling in (key, model.name, *aliases):

@@ -101,6 +101,9 @@ def test_a_name_nothing_like_a_known_one_lists_every_key():
     assert caught.value.suggestions == ()
     assert all(model.key in str(caught.value) for model in models())
     assert isinstance(caught.value, ValueError)
+    with pytest.raises(UnknownModel) as caught:
+        find("x" * 1_000_000)  # a name pasted by mistake: the message stays one short line
+    assert len(str(caught.value)) < 600
 
 
 # -- prices ------------------------------------------------------------------------------------------------------
@@ -170,6 +173,7 @@ def test_the_shipped_files_parse():
     (lambda d: d["model"][0].update(key="GPT-4o"), r"a key is lower case"),
     (lambda d: d["model"][0].update(name=""), r"name must be a non-empty str"),
     (lambda d: d.update(model=[]), r"no \[\[model\]\] entries"),
+    (lambda d: d["model"][0].update(aliases="gpt4o"), r"aliases must be a list of names"),
 ])
 def test_a_damaged_models_file_is_refused_clearly(change, message):
     data = _models_data()
