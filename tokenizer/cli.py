@@ -42,9 +42,9 @@ from analyses.estimate import (
     Record,
     RecordStats,
     StatsBuilder,
-    chat_overhead,
     inr,
     iter_records,
+    record_tokens,
     usd,
 )
 from analyses.estimate import cost as estimate_cost
@@ -603,8 +603,8 @@ def _count_records(counters: Sequence[_Counter], lines: Iterable[str], kind: str
                     contents[key] = _contents(counter.tokenizer, item)
                 overhead, refused = None, None
                 if item.messages is not None and counter.model is not None and counter.model.chat is not None:
-                    try:
-                        overhead = chat_overhead(counter.model, item.messages)
+                    try:  # the chat in the model's format, counted once; the overhead is what it adds
+                        overhead = record_tokens(counter.tokenizer, item, counter.model) - contents[key]
                     except EstimateInputError as exc:
                         refused = str(exc)
                 row.append((contents[key], overhead, refused))
