@@ -562,3 +562,22 @@ def test_words_are_counted_as_split_counts_them(text):
     assert SPACES == ["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", " ", "\x85", "\xa0", "\u1680",
                       *(chr(c) for c in range(0x2000, 0x200B)), "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
     assert words_in(text) == word_count(text)
+
+
+def test_count_lines_skips_a_huge_line_in_linear_time_and_bounded_memory(tmp_path):
+    """A JSONL file whose middle line is 30 MB (and a text file that is one 30 MB line): the line is a problem
+    named by its number, the others are counted; the line is never held whole, nor searched again and again."""
+    with open(tmp_path / "big.jsonl", "w", encoding="utf-8") as out:
+        out.write('{"text": "chai pani"}\n{"text": "' + "चाय " * 7_500_000 + '"}\n{"text": "bye"}\n')
+    run = run_bounded("count", "-t", "o200k_base", "--file", "big.jsonl", "--lines", "--json", cwd=tmp_path, timeout=60)
+    assert run.code == 0 and "Traceback" not in run.err, run.err
+    data = json.loads(run.out)
+    assert data["results"][0]["records"] == 2 and data["results"][0]["tokens"] == real.load("o200k_base").count(
+        "chai pani") + real.load("o200k_base").count("bye")
+    assert data["problems"] == [{"file": None, "line": 2,
+                                 "reason": "the line is longer than 1,000,000 characters (skipped)"}]
+    assert run.cpu_s < CPU_S and run.peak_mb < 300, run
+    (tmp_path / "one.txt").write_text("x" * 30_000_000, encoding="utf-8")
+    run = run_bounded("count", "-t", "o200k_base", "--file", "one.txt", "--lines", cwd=tmp_path, timeout=60)
+    assert run.code == 0 and "line 1: the line is longer than 1,000,000 characters" in run.out, run
+    assert run.cpu_s < CPU_S and run.peak_mb < 300, run

@@ -105,7 +105,7 @@ def cut_text(fragments: Iterable[str], target: int = PART_CHARS, most: int = MAX
         yield buffer
 
 
-_LINE = regex.compile(r"[^\r\n]*+(?:\r\n|\r|\n)")
+_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def iter_lines(fragments: Iterable[str], most: int = MAX_UNCUT_CHARS) -> Iterator[str]:
@@ -123,11 +123,10 @@ def iter_lines(fragments: Iterable[str], most: int = MAX_UNCUT_CHARS) -> Iterato
     for fragment in fragments:
         buffer += fragment
         start = 0
-        for match in _LINE.finditer(buffer):
-            if match.end() == len(buffer) and buffer[-1] == "\r":
+        while (end := _LINE_END.search(buffer, start)) is not None:  # each search runs to the next line end only
+            if end.group() == "\r" and end.end() == len(buffer):
                 break  # a \r\n may be cut between two fragments: wait for the next
-            start = match.end()
-            line = match.group()
+            line, start = buffer[start:end.end()], end.end()
             while len(line) > most:
                 yield line[:most]
                 line = line[most:]
