@@ -1,27 +1,37 @@
-"""Benchmark of ``count -`` streaming its input: memory on a small and a large pipe, speed against holding the text.
+"""Benchmark of ``count`` streaming: ``count --file`` on 200 MB against tiktoken's one call, and ``count -`` on pipes.
 
-Not a test: it prints figures measured in one run (a shared machine's speed drifts, so the speed is given
-as a ratio of two timings taken in turns).
+Not a test: it prints figures measured in one run (a shared machine's speed drifts, so a speed is given as a
+ratio of two timings taken in turns, with the load average before and after).
 
-    python bench/bench_count_stream.py                     # 1 MB and 150 MB pipes, 20 MB for the speed ratio
-    python bench/bench_count_stream.py --large-mb 50 --speed-mb 10 --repeat 3
+    python bench/bench_count_stream.py                     # count --file on a 200 MB text (issue 18)
+    python bench/bench_count_stream.py --file-mb 50 --repeat 1
+    python bench/bench_count_stream.py --pipe              # count - on 1 MB and 150 MB pipes, streamed vs whole
 
-What it measures:
+``count --file`` (the default): a ~``--file-mb`` MB UTF-8 text is written from the bench corpus (Hindi and
+English, 1 MB) repeated with variation (each copy's lines rotated by a different amount, with a numbered
+heading), then, side by side:
 
-* peak resident memory (``ru_maxrss`` of the child, from ``os.wait4``) and CPU time of
-  ``python -m tokenizer count -`` with its default tokenizers (GPT-4 and GPT-4o), fed a pipe of the bench
-  corpus repeated, 1 MB and ``--large-mb`` MB: streaming keeps them about the same;
-* counting ``--speed-mb`` MB in this process, for each default tokenizer: cut into parts and counted part by
-  part (``tokenizer.chunked``, as ``count -`` does) against one ``encode`` of the whole text (what ``count``
-  did before, holding it); the best of ``--repeat`` runs each, taken in turns.
+* (a) the reference: tiktoken's ``o200k_base`` ``encode_ordinary`` of the whole text in one call, on one
+  thread (the text already in memory);
+* (b) ``count -t o200k_base --file PATH`` in this process (``tokenizer.cli.main``: reading, decoding, cutting
+  and counting on every core that helps), and the same as a subprocess, whose peak resident memory is its
+  own ``VmHWM`` (tests/bounded.py: not ``ru_maxrss``, which a forked child inherits from this big process).
+
+It prints MB/s for each, (b)'s speed as a ratio of (a)'s, and the peak memory; (b)'s count must equal (a)'s.
+
+``--pipe``: peak memory and CPU of ``count -`` (GPT-4 and GPT-4o) fed a pipe of the corpus repeated, 1 MB and
+``--large-mb`` MB, and counting ``--speed-mb`` MB cut into parts against one ``encode`` of the whole text.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import os
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -29,11 +39,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import interleaved
 from family import real
-from tokenizer.chunked import PART_CHARS, count_parts, cut_text
+from tests.bounded import run_bounded
+from tokenizer import cli
+from tokenizer.chunked import PART_CHARS, count_parts, cut_text, workers_for
 from tokenizer.cli import COUNT_DEFAULT
 
-CORPUS = ROOT.parent / "shared" / "bench" / "corpus_1mb.txt"
+CORPUS = next((folder / "shared" / "bench" / "corpus_1mb.txt" for folder in (ROOT.parent, ROOT.parents[1])
+               if (folder / "shared" / "bench" / "corpus_1mb.txt").exists()),
+              ROOT.parent / "shared" / "bench" / "corpus_1mb.txt")
+"""The 1 MB Hindi/English bench corpus beside the checkout (a worktree's is two folders up)."""
 
 
 def pipe_run(total: int, data: bytes) -> tuple[float, float, float, str]:
@@ -81,12 +97,79 @@ def speed(text: str, name: str, repeat: int) -> tuple[float, float, int]:
     return whole_best, streamed_best, tokens
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--large-mb", type=int, default=150)
-    parser.add_argument("--speed-mb", type=int, default=20)
-    parser.add_argument("--repeat", type=int, default=2)
-    args = parser.parse_args()
+def write_varied(path: Path, data: bytes, megabytes: int) -> int:
+    """``megabytes`` MB of the corpus repeated with variation into ``path`` (one copy held at a time): copy i has
+    its lines rotated by i * 7919 and a numbered heading. Returns the bytes written."""
+    lines = data.decode("utf-8").splitlines(keepends=True)
+    written = 0
+    with open(path, "wb") as out:
+        copy = 0
+        while written < megabytes * 1_000_000:
+            shift = (copy * 7919) % len(lines)
+            chunk = (f"Copy {copy + 1}: प्रति {copy + 1}\n" + "".join(lines[shift:] + lines[:shift])).encode("utf-8")
+            out.write(chunk)
+            written += len(chunk)
+            copy += 1
+    return written
+
+
+def count_file_in_process(path: Path) -> int:
+    """``count -t o200k_base --file PATH`` through the command line's own function; its token count."""
+    shown = io.StringIO()
+    with contextlib.redirect_stdout(shown):
+        code = cli.main(["count", "-t", "o200k_base", "--file", str(path)])
+    if code != 0:
+        raise SystemExit(f"count --file failed: {shown.getvalue()}")
+    return int(shown.getvalue().splitlines()[1].split()[1])
+
+
+def with_cpu(run):
+    """``run()``'s result and the CPU seconds this process spent on it (every thread): on a shared machine the
+    wall time says how much of the cores it got, the CPU time how much work it did."""
+    start = time.process_time()
+    result = run()
+    return result, time.process_time() - start
+
+
+def file_bench(megabytes: int, repeat: int) -> None:
+    data = CORPUS.read_bytes()
+    tok = real.load("o200k_base")
+    print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min); "
+          f"{len(os.sched_getaffinity(0))} cores; count uses {workers_for([tok])} threads")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "big.txt"
+        size = write_varied(path, data, megabytes)
+        mb = size / 1e6
+        print(f"{mb:,.1f} MB of the bench corpus repeated with variation ({path.name})")
+        # The subprocess first, while this process is small: its own peak, from /proc (VmHWM).
+        env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+        start = time.perf_counter()
+        child = run_bounded(["-m", "tokenizer", "count", "-t", "o200k_base", "--file", str(path)], env=env,
+                            cpu_limit_s=1200, memory_limit=8 * 1024**3)
+        child_wall = time.perf_counter() - start
+        if child.code != 0:
+            raise SystemExit(f"count --file failed: {child.err}")
+        child_tokens = int(child.out.splitlines()[1].split()[1])
+        text = path.read_text(encoding="utf-8")
+        encoding = tok._enc  # the tiktoken Encoding itself: the reference is tiktoken, not the lab's wrapper
+        (whole_s, (whole, whole_cpu)), (ours_s, (ours, ours_cpu)) = interleaved(repeat, [
+            (lambda: with_cpu(lambda: len(encoding.encode_ordinary(text))), None),
+            (lambda: with_cpu(lambda: count_file_in_process(path)), None),
+        ])
+    assert whole == ours == child_tokens, (whole, ours, child_tokens)
+    print(f"  (a) tiktoken o200k_base encode_ordinary, whole text, one call, one thread: "
+          f"{whole_s:6.2f} s  {mb / whole_s:6.1f} MB/s   {whole_cpu:.1f} s CPU")
+    print(f"  (b) count --file, in this process:                                       "
+          f"{ours_s:6.2f} s  {mb / ours_s:6.1f} MB/s   ratio {whole_s / ours_s:.2f}x (a)'s speed; "
+          f"{ours_cpu:.1f} s CPU on {workers_for([tok])} threads")
+    print(f"  (b) count --file, subprocess (start-up included):                        "
+          f"{child_wall:6.2f} s  {mb / child_wall:6.1f} MB/s   ratio {whole_s / child_wall:.2f}x; "
+          f"{child.cpu_s:.1f} s CPU; peak {child.peak_mb:,.0f} MB resident")
+    print(f"  {whole:,} tokens, equal in all three (best of {repeat}, taken in turns)")
+    print(f"load average {', '.join(f'{x:.2f}' for x in os.getloadavg())} (1, 5, 15 min)")
+
+
+def pipe_bench(args: argparse.Namespace) -> None:
     data = CORPUS.read_bytes()
     print(f"count - (default tokenizers {', '.join(COUNT_DEFAULT)}), bench corpus repeated, through a pipe:")
     for mb in (1, args.large_mb):
@@ -98,6 +181,20 @@ def main() -> None:
         whole, streamed, tokens = speed(text, name, args.repeat)
         print(f"  {name:<12} whole {whole:6.2f} s, streamed {streamed:6.2f} s: ratio {streamed / whole:.2f} "
               f"({tokens:,} tokens, equal)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--file-mb", type=int, default=200, help="the size of count --file's text")
+    parser.add_argument("--pipe", action="store_true", help="measure count - on pipes instead")
+    parser.add_argument("--large-mb", type=int, default=150)
+    parser.add_argument("--speed-mb", type=int, default=20)
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args()
+    if args.pipe:
+        pipe_bench(args)
+    else:
+        file_bench(args.file_mb, args.repeat)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import io
 import json
 import os
 import pty
+import re
 import threading
 from pathlib import Path
 
@@ -355,3 +356,228 @@ def test_count_json_is_written_as_json_dumps_writes_it(capsys):
     expected = {"results": [{"tokenizer": name, "tokens": len(ids), "ids": ids}
                             for name in ("o200k_base", "cl100k_base") for ids in [real.load(name).encode(text)]]}
     assert capsys.readouterr().out == json.dumps(expected) + "\n"
+
+
+# -- count --file: the same streaming, from a file, on every core that helps ----------------------------------
+
+def _bench_file(path: Path, megabytes: int) -> str:
+    """The bench corpus repeated to about ``megabytes`` MB in ``path``; returns the text."""
+    corpus = bench_text()
+    text = corpus * megabytes
+    path.write_text(text, encoding="utf-8")
+    return text
+
+
+def test_count_file_streams_a_large_file_in_the_memory_of_a_small_one(tmp_path):
+    """20 MB under the same limits as the pipes above (bench/bench_count_stream.py measures 200 MB: its peak is
+    the README's figure); the count is the whole text's, encoded at once."""
+    big = _bench_file(tmp_path / "big.txt", 20)
+    _bench_file(tmp_path / "small.txt", 1)
+    small_run = run_bounded("count", "-t", "o200k_base", "--file", "small.txt", cwd=tmp_path)
+    large_run = run_bounded("count", "-t", "o200k_base", "--file", "big.txt", cwd=tmp_path, timeout=120)
+    for run in (small_run, large_run):
+        assert run.code == 0 and run.err == "", run.err  # no progress bar: standard error is not a terminal
+    expected = real.load("o200k_base").count(big)
+    assert large_run.out.splitlines()[1].split()[:2] == ["o200k_base", str(expected)], large_run.out
+    assert f"{len(big.encode()):,} bytes" in large_run.out
+    assert large_run.peak_mb < small_run.peak_mb + 40, (small_run, large_run)
+    assert large_run.peak_mb < 300 and large_run.cpu_s < 20, large_run
+
+
+# Blocks that make the cut rule work hard, joined into texts longer than a part: every kind of run the
+# pre-splits treat apart (spaces, newlines, CRLF, digits, punctuation), long lines, and none at all.
+ADVERSARIAL = {
+    "spaces and newlines": "a" + " " * 3000 + "b\n\n\n   \n c" + "\n" * 2000 + "d  e\n \n",
+    "digits": "1234567890" * 300 + " 12 345 6789\n2026\n",
+    "crlf": "line one\r\nLine two\r\n\r\n  x\r\ny\r\n" * 20,
+    "no whitespace": "घनेकोहरेसे" * 500 + "abc" * 700,
+    "long lines": ("word " * 20_000 + "\n") + ("शब्द " * 15_000) + "\n",
+    "punctuation": "it's 'quoted' /path/to!!  ...\n\t\t--\n" * 50,
+}
+
+
+@pytest.mark.parametrize("kind", list(ADVERSARIAL))
+def test_count_file_gives_the_whole_texts_count_on_adversarial_text(tmp_path, capsys, kind):
+    from tokenizer import cli
+
+    block = ADVERSARIAL[kind]
+    text = (block * (3 * (1 << 18) // len(block) + 2))  # three parts or more
+    if kind == "no whitespace":
+        text = block * 50  # no place to cut at all: held whole as one part (10 MB at most)
+    (tmp_path / "t.txt").write_bytes(text.encode("utf-8"))
+    names = list(real.NAMES)
+    assert cli.main(["count", "--json", *(a for n in names for a in ("-t", n)), "--file", str(tmp_path / "t.txt")]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["results"] == [{"tokenizer": n, "tokens": real.load(n).count(text)} for n in names]
+    assert got["bytes"] == len(text.encode()) and got["characters"] == len(text)
+
+
+def adversarial_texts():
+    blocks = st.sampled_from([*ADVERSARIAL.values(), " ", "\n", "\r\n", "  \n", "0", "12", "x", "Y z", "चाय "])
+    return st.lists(st.tuples(blocks, st.integers(1, 40)), min_size=1, max_size=12).map(
+        lambda pieces: "".join(block[: max(1, len(block) // size)] * size for block, size in pieces))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(text=adversarial_texts(), target=st.integers(1, 3000), workers=st.integers(2, 4))
+def test_parts_counted_by_several_threads_give_the_whole_texts_ids(text, target, workers):
+    fragments = [text[i:i + 997] for i in range(0, len(text), 997)]
+    for tok in tokenizers()[: len(real.NAMES)]:  # the production ones: the CLI uses threads only for them
+        counted = count_parts([tok], cut_text(fragments, target=target), keep_ids=True, workers=workers)
+        assert list(counted.ids[0]) == list(tok.encode(text)), tok.name
+        assert counted.words == word_count(text) and counted.characters == len(text)
+
+
+def test_several_threads_only_for_production_tokenizers():
+    from tokenizer.chunked import workers_for
+
+    assert workers_for([real.load("o200k_base")]) == min(len(os.sched_getaffinity(0)), 8)
+    assert workers_for([real.load("o200k_base"), _lab_models()[0]]) == 1
+
+
+def test_count_files_counts_each_as_its_own_text(tmp_path, capsys):
+    from tokenizer import cli
+
+    (tmp_path / "a.txt").write_text("घने कोहरे से", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("chai pani\n", encoding="utf-8")
+    assert cli.main(["count", "-t", "o200k_base", "--file", str(tmp_path / "a.txt"), "--file", str(tmp_path / "b.txt")]) == 0
+    out = capsys.readouterr().out
+    tok = real.load("o200k_base")
+    each = [tok.count("घने कोहरे से"), tok.count("chai pani\n")]
+    assert out.splitlines()[1].split()[:2] == ["o200k_base", str(sum(each))]
+    assert [line.split()[-1] for line in out.splitlines()[-2:]] == [str(n) for n in each]
+
+
+def _write_bad(tmp_path: Path) -> dict[str, tuple[str, str]]:
+    """Each bad file (a name to give --file) and what its one line must say."""
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "empty.txt").write_bytes(b"")
+    (tmp_path / "latin1.txt").write_bytes(b"chai pani " * 500 + "café".encode("latin-1"))
+    (tmp_path / "utf16.txt").write_bytes("घने कोहरे से chai\n".encode("utf-16"))
+    (tmp_path / "binary.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + os.urandom(3000))
+    return {
+        "missing.txt": ("missing.txt", "file not found: missing.txt"),
+        "dir": ("dir", "the file dir is a directory"),
+        "/dev/zero": ("/dev/zero", "the file /dev/zero is a device, not a file"),
+        "empty.txt": ("empty.txt", "the file empty.txt is empty"),
+        "latin1.txt": ("latin1.txt", "the file latin1.txt is not valid UTF-8: the byte 0xE9 at offset 5,003"),
+        "utf16.txt": ("utf16.txt", "the file utf16.txt is UTF-16 (little-endian), not UTF-8"),
+        "binary.bin": ("binary.bin", "the file binary.bin looks binary"),
+    }
+
+
+def test_bad_files_are_refused_in_one_line_before_any_output(tmp_path):
+    (tmp_path / "good.txt").write_text("chai pani " * 1000, encoding="utf-8")
+    for name, (path, says) in _write_bad(tmp_path).items():
+        # the good file first: its count is never printed, the bad one after it is refused
+        run = run_bounded("count", "--file", "good.txt", "--file", path, cwd=tmp_path, timeout=30)
+        assert_refused(run, says)
+        assert run.cpu_s < 5, (name, run)
+
+
+def test_the_progress_bar_shows_on_a_terminal_only(tmp_path):
+    import fcntl
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    _bench_file(tmp_path / "t.txt", 2)
+    main, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal has a size
+    shown = bytearray()
+
+    def read_terminal() -> None:  # while the child runs: Linux drops what is unread once the terminal closes
+        while True:
+            try:
+                data = os.read(main, 65536)
+            except OSError:  # the child's end is closed
+                return
+            if not data:
+                return
+            shown.extend(data)
+
+    reader = threading.Thread(target=read_terminal, daemon=True)
+    reader.start()
+    try:
+        env = {"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"}
+        run = subprocess.run([sys.executable, "-m", "tokenizer", "count", "--file", "t.txt"], cwd=tmp_path, env=env,
+                             stdout=subprocess.PIPE, stderr=terminal, timeout=60, check=False)
+    finally:
+        os.close(terminal)
+        reader.join(timeout=10)
+        os.close(main)
+    assert run.returncode == 0
+    # tqdm draws the bar at once, then as it moves (the last drawing may be short of 100%: it is cleared at the end)
+    assert re.search(rb"counting: +\d+%\|.*\| [\d.]+M?/2\.\d+M", bytes(shown)), bytes(shown[-500:])
+    assert b"counting" not in run.stdout and run.stdout.startswith(b"tokenizer")
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(st.sampled_from(list("ab \r\n\u2028\x0c\x85é")), max_size=80), cuts=st.lists(st.integers(0, 80), max_size=6),
+       most=st.integers(1, 12))
+def test_lines_are_a_files_lines_across_any_cut(text, cuts, most):
+    """``count --lines`` reads lines as a file opened with newline="" does (\\n, \\r\\n, a bare \\r), whatever
+    the reads cut; a line longer than ``most`` comes in pieces that join back into it."""
+    from tokenizer.chunked import iter_lines
+
+    fragments = [text[a:b] for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), len(text) + 1])]
+    assert list(iter_lines(fragments, most=1000)) == io.StringIO(text, newline="").readlines()
+    pieces = list(iter_lines(fragments, most=most))
+    assert "".join(pieces) == text and all(len(piece) <= most for piece in pieces)
+
+
+def test_count_lines_streams_a_large_jsonl_file_in_bounded_memory(tmp_path):
+    """20 MB of JSONL chats (about 60,000 records): the statistics hold 4 bytes a record, the records one batch
+    a thread; the count is each record's, added up."""
+    corpus = bench_text().splitlines()
+    records = [json.dumps({"messages": [{"role": "user", "content": line}]}, ensure_ascii=False)
+               for line in corpus if line.strip()]
+    with open(tmp_path / "chats.jsonl", "w", encoding="utf-8") as out:
+        written = 0
+        while written < 20_000_000:
+            block = "\n".join(records) + "\n"
+            out.write(block)
+            written += len(block.encode())
+    run = run_bounded("count", "--model", "gpt-4o", "--file", "chats.jsonl", "--lines", "--json", cwd=tmp_path,
+                      timeout=180)
+    assert run.code == 0 and "Traceback" not in run.err, run.err
+    row = json.loads(run.out)["results"][0]
+    copies = written // len(("\n".join(records) + "\n").encode())
+    assert row["records"] == copies * len(records)
+    assert run.peak_mb < 300 and run.cpu_s < 60, run
+
+
+SPACES = [chr(c) for c in range(0x110000) if chr(c).isspace()]
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.text(st.one_of(st.sampled_from(SPACES), st.sampled_from(list("ab’–चा\u0301\ud800😀")),
+                              st.characters()), max_size=60))
+def test_words_are_counted_as_split_counts_them(text):
+    """``count`` adds up each part's words without building them (in UTF-8 bytes): always ``len(text.split())``,
+    every white-space character of Unicode included (U+2028, U+3000, \\x1c ...)."""
+    from tokenizer.chunked import words_in
+
+    assert SPACES == ["\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", " ", "\x85", "\xa0", "\u1680",
+                      *(chr(c) for c in range(0x2000, 0x200B)), "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+    assert words_in(text) == word_count(text)
+
+
+def test_count_lines_skips_a_huge_line_in_linear_time_and_bounded_memory(tmp_path):
+    """A JSONL file whose middle line is 30 MB (and a text file that is one 30 MB line): the line is a problem
+    named by its number, the others are counted; the line is never held whole, nor searched again and again."""
+    with open(tmp_path / "big.jsonl", "w", encoding="utf-8") as out:
+        out.write('{"text": "chai pani"}\n{"text": "' + "चाय " * 7_500_000 + '"}\n{"text": "bye"}\n')
+    run = run_bounded("count", "-t", "o200k_base", "--file", "big.jsonl", "--lines", "--json", cwd=tmp_path, timeout=60)
+    assert run.code == 0 and "Traceback" not in run.err, run.err
+    data = json.loads(run.out)
+    assert data["results"][0]["records"] == 2 and data["results"][0]["tokens"] == real.load("o200k_base").count(
+        "chai pani") + real.load("o200k_base").count("bye")
+    assert data["problems"] == [{"file": None, "line": 2,
+                                 "reason": "the line is longer than 1,000,000 characters (skipped)"}]
+    assert run.cpu_s < CPU_S and run.peak_mb < 300, run
+    (tmp_path / "one.txt").write_text("x" * 30_000_000, encoding="utf-8")
+    run = run_bounded("count", "-t", "o200k_base", "--file", "one.txt", "--lines", cwd=tmp_path, timeout=60)
+    assert run.code == 0 and "line 1: the line is longer than 1,000,000 characters" in run.out, run
+    assert run.cpu_s < CPU_S and run.peak_mb < 300, run

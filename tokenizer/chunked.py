@@ -36,9 +36,13 @@ whole text's for every tokenizer on generated text (hypothesis) and on the bench
 
 from __future__ import annotations
 
+import os
+import re
 from array import array
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import regex
 
@@ -62,6 +66,9 @@ stretch of text (the pattern starts at a newline or a space, which keeps the sea
 
 _SEED_WORD = "a"  # before a part that starts with a space
 _SEED_LINE = "a\n"  # before a part that starts with a letter (after a newline)
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class TooLongWithoutCut(ValueError):
@@ -98,6 +105,40 @@ def cut_text(fragments: Iterable[str], target: int = PART_CHARS, most: int = MAX
         yield buffer
 
 
+_LINE_END = re.compile(r"\r\n?|\n")
+
+
+def iter_lines(fragments: Iterable[str], most: int = MAX_UNCUT_CHARS) -> Iterator[str]:
+    r"""The lines of the text of ``fragments`` (pieces of one text, cut anywhere), each with its ending, as a file
+    opened with ``newline=""`` gives them: a line ends at ``\n``, ``\r\n`` or a bare ``\r`` (and nowhere else:
+    not at U+2028 or a form feed, as ``str.splitlines`` would). A line longer than ``most`` characters comes in
+    pieces of ``most`` (as ``readline(most)`` gives it), so memory stays bounded.
+
+    >>> list(iter_lines(["a\r", "\nb\rc", "\u2028d\n", "e"]))
+    ['a\r\n', 'b\r', 'c\u2028d\n', 'e']
+    >>> list(iter_lines(["abcdefg\nh"], most=3))
+    ['abc', 'def', 'g\n', 'h']
+    """
+    buffer = ""
+    for fragment in fragments:
+        buffer += fragment
+        start = 0
+        while (end := _LINE_END.search(buffer, start)) is not None:  # each search runs to the next line end only
+            if end.group() == "\r" and end.end() == len(buffer):
+                break  # a \r\n may be cut between two fragments: wait for the next
+            line, start = buffer[start:end.end()], end.end()
+            while len(line) > most:
+                yield line[:most]
+                line = line[most:]
+            yield line
+        buffer = buffer[start:]
+        while len(buffer) > most:
+            yield buffer[:most]
+            buffer = buffer[most:]
+    if buffer:
+        yield buffer
+
+
 def cuts_safely(tokenizer) -> bool:
     """Whether ``tokenizer``'s pre-split never joins across :func:`cut_text`'s cut places: every
     production tokenizer (which says so: ``cuts_safely = True``), and a lab model that splits by whitespace or
@@ -114,15 +155,25 @@ def cuts_safely(tokenizer) -> bool:
 def encode_parts(encode: Callable[[str], Sequence[int]], parts: Iterable[str]) -> Iterator[Sequence[int]]:
     """The ids of each part from :func:`cut_text` (or of a text given whole, as one part),
     in the context of the text before it: joined, they are the whole text's ids."""
-    seeds: dict[str, int] = {}
+    part_encoder = _PartEncoder(encode)
     for index, part in enumerate(parts):
+        yield part_encoder(index, part)
+
+
+class _PartEncoder:
+    """``encode`` for the part at ``index`` of a cut text, alone: a part after the first is encoded after a
+    short seed whose own tokens are taken off (see the module's docstring). Safe to call from several threads
+    (the seeds' lengths are measured once, up front)."""
+
+    def __init__(self, encode: Callable[[str], Sequence[int]]) -> None:
+        self.encode = encode
+        self.seeds = {seed: len(encode(seed)) for seed in (_SEED_WORD, _SEED_LINE)}
+
+    def __call__(self, index: int, part: str) -> Sequence[int]:
         if index == 0 or not part:
-            yield encode(part)
-            continue
+            return self.encode(part)
         seed = _SEED_WORD if part[0] == " " else _SEED_LINE
-        if seed not in seeds:
-            seeds[seed] = len(encode(seed))
-        yield encode(seed + part)[seeds[seed]:]
+        return self.encode(seed + part)[self.seeds[seed]:]
 
 
 @dataclass
@@ -138,47 +189,117 @@ class Counted:
     parts: int = 0
 
 
+def workers_for(tokenizers: Sequence) -> int:
+    """How many threads :func:`count_parts` should encode with: one per core this process may run on (at most
+    :data:`MAX_WORKERS`) when every tokenizer is a production one (tiktoken, SentencePiece and Tekken encode in
+    native code and let go of the GIL meanwhile; they are read-only, shared by every caller); else 1 (a lab
+    model encodes in Python, where threads only take turns)."""
+    from .model import Tokenizer
+
+    if not tokenizers or any(isinstance(tok, Tokenizer) for tok in tokenizers):
+        return 1
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_WORKERS))
+
+
+MAX_WORKERS = 8
+"""The most threads :func:`count_parts` encodes with; each holds a part and its ids (about 10 MB) at a time."""
+
+
 def count_parts(tokenizers: Sequence, parts: Iterable[str], keep_ids: bool = False,
-                most_ids: int = MAX_IDS_HELD) -> Counted:
+                most_ids: int = MAX_IDS_HELD, workers: int = 1) -> Counted:
     """Count the tokens of a text given as parts (from :func:`cut_text`, or one part) with each
-    tokenizer, in one pass: memory is one part and, with ``keep_ids``, the ids (at most
-    ``most_ids`` in all, else ValueError)."""
+    tokenizer, in one pass: memory is one part (``workers`` parts, two each in flight, when several threads
+    encode) and, with ``keep_ids``, the ids (at most ``most_ids`` in all, else ValueError).
+
+    With ``workers`` > 1 the parts are encoded by that many threads, each part whole by one thread, and added
+    up in the parts' order: the same counts and ids as one thread gives (tokenizers that release the GIL run
+    truly in parallel, see :func:`workers_for`)."""
     counted = Counted([0] * len(tokenizers), [array("i") for _ in tokenizers] if keep_ids else None)
-    shared = _Tee()
-    streams = [encode_parts(tok.encode, shared) for tok in tokenizers]
+    encoders = [_PartEncoder(tok.encode) for tok in tokenizers]
+
+    def work(job: tuple[int, str]) -> tuple[int, int, int, list]:
+        index, part = job
+        found = [encode(index, part) for encode in encoders]
+        data = part.encode("utf-8", "surrogatepass")
+        # the parts are cut at white space: their word counts add up
+        return words_in(part, data), len(part), len(data), found if keep_ids else [len(ids) for ids in found]
+
     held = 0
-    for part in parts:
-        shared.current = part
+    for words, characters, size, found in ordered_map(work, enumerate(parts), workers):
         counted.parts += 1
-        counted.words += word_count(part)  # the parts are cut at white space: their counts add up
-        counted.characters += len(part)
-        counted.bytes += len(part.encode("utf-8", "surrogatepass"))
-        for i, stream in enumerate(streams):
-            ids = next(stream)
+        counted.words += words
+        counted.characters += characters
+        counted.bytes += size
+        for i, ids in enumerate(found):
+            if counted.ids is None:
+                counted.tokens[i] += ids
+                continue
             counted.tokens[i] += len(ids)
-            if counted.ids is not None:
-                held += len(ids)
-                if held > most_ids:
-                    raise ValueError(
-                        f"--json lists every token id, and this text has more than {most_ids:,} tokens: "
-                        "leave out --json to count a text of any length, or give a shorter one"
-                    )
-                counted.ids[i].extend(ids)
+            held += len(ids)
+            if held > most_ids:
+                raise ValueError(
+                    f"--json lists every token id, and this text has more than {most_ids:,} tokens: "
+                    "leave out --json to count a text of any length, or give a shorter one"
+                )
+            counted.ids[i].extend(ids)
     return counted
 
 
-class _Tee:
-    """An endless iterator over the part being counted, so that each tokenizer's :func:`encode_parts`
-    sees the parts in order (and knows which one is the first) while the parts are read once."""
+_WIDE_SPACES = tuple((lead, re.compile(pattern)) for lead, pattern in (
+    (b"\xc2", rb"\xc2[\x85\xa0]"),  # U+0085, U+00A0
+    (b"\xe1", rb"\xe1\x9a\x80"),  # U+1680
+    (b"\xe2", rb"\xe2(?:\x80[\x80-\x8a\xa8\xa9\xaf]|\x81\x9f)"),  # U+2000-200A, U+2028, U+2029, U+202F, U+205F
+    (b"\xe3", rb"\xe3\x80\x80"),  # U+3000
+))
+"""The white space ``str.split`` knows beyond ASCII (all of it: ``str.isspace`` outside ASCII) in UTF-8, each
+behind its lead byte (a one-byte search is a ``memchr``: far faster than any pattern over the whole text)."""
+_MARK = bytes(0x20 if chr(b).isspace() else 0x78 for b in range(128)) + b"x" * 128
+"""Each UTF-8 byte as ``" "`` (an ASCII white-space character) or ``"x"`` (anything else; every byte of a
+character beyond ASCII is 0x80 or more)."""
 
-    current = ""
 
-    def __iter__(self) -> _Tee:
-        return self
+def words_in(text: str, data: bytes | None = None) -> int:
+    r""":func:`~tokenizer.pretokenize.word_count` of ``text`` (``len(text.split())``), counted without building
+    the words: in its UTF-8 bytes (``data``, when already encoded), each white-space byte marked, the words are
+    the places where a mark follows a space. A text with white space beyond ASCII is split as usual.
 
-    def __next__(self) -> str:
-        return self.current
+    >>> words_in(" chai  pani\n\x1cचाय\t"), words_in("a\u3000b"), words_in("")
+    (3, 2, 0)
+    """
+    if data is None:
+        data = text.encode("utf-8", "surrogatepass")
+    if any(lead in data and pattern.search(data) for lead, pattern in _WIDE_SPACES):
+        return word_count(text)
+    marked = data.translate(_MARK)
+    return marked.count(b" x") + marked.startswith(b"x")
 
 
-__all__ = ["MAX_IDS_HELD", "MAX_UNCUT_CHARS", "PART_CHARS", "Counted", "TooLongWithoutCut", "count_parts",
-           "cut_text", "cuts_safely", "encode_parts"]
+def ordered_map(function: Callable[[T], R], items: Iterable[T], workers: int = 1) -> Iterator[R]:
+    """``map(function, items)`` run by ``workers`` threads, results in the items' order, with at most two
+    items a thread in flight (``items`` is read only as fast as results are taken: a stream stays a stream).
+    An exception in ``function`` is raised here, at its item's turn; the items not yet started are dropped."""
+    if workers <= 1:
+        yield from map(function, items)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    pending: deque = deque()
+    with ThreadPoolExecutor(workers, thread_name_prefix="count") as pool:
+        try:
+            for item in items:
+                pending.append(pool.submit(function, item))
+                if len(pending) >= 2 * workers:
+                    yield pending.popleft().result()
+            while pending:
+                yield pending.popleft().result()
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+__all__ = ["MAX_IDS_HELD", "MAX_UNCUT_CHARS", "MAX_WORKERS", "PART_CHARS", "Counted", "TooLongWithoutCut",
+           "count_parts", "cut_text", "cuts_safely", "encode_parts", "iter_lines", "ordered_map", "words_in", "workers_for"]

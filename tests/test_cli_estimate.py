@@ -1,0 +1,297 @@
+"""The engineer's command line (issue 18): ``count --model/--file/--lines/--field/--column``, ``--list`` with the
+models, and ``cost``. Every figure is computed here from the tokenizers and analyses.estimate, never typed in;
+every mistake is exit 2 with one line and nothing on standard output."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from analyses.estimate import chat_overhead, cost, inr, usd
+from family import models, real
+from tests.cli_helpers import ROOT, cli_process, run_cli
+
+HINDI = "मेरा ऑर्डर 20 मिनट लेट है, रिफंड चाहिए!"
+ENGLISH = "My order is 20 minutes late, I want a refund!"
+CHATS = [
+    [{"role": "system", "content": "You are a helpful support agent."}, {"role": "user", "content": HINDI}],
+    [{"role": "user", "content": ENGLISH}],
+    [{"role": "user", "content": HINDI + " " + ENGLISH}, {"role": "assistant", "content": "ठीक है"},
+     {"role": "user", "content": "धन्यवाद"}],
+]
+
+
+def count(tokenizer: str, text: str) -> int:
+    return real.load(tokenizer).count(text)
+
+
+def chat_tokens(model: models.Model, chat: list[dict]) -> int:
+    pairs = tuple((m["role"], m["content"]) for m in chat)
+    return sum(count(model.tokenizer, c) for _, c in pairs) + chat_overhead(model, pairs)
+
+
+def nearest_rank(values: list[int], p: int) -> int:
+    ordered = sorted(values)
+    return ordered[max(1, -(-p * len(ordered) // 100)) - 1]
+
+
+def refused(code: int, out: str, err: str, *needles: str) -> str:
+    assert code == 2, (code, out, err)
+    assert out == "" and "Traceback" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    for needle in needles:
+        assert needle in lines[0], lines[0]
+    return lines[0]
+
+
+@pytest.fixture
+def chats_file(tmp_path: Path) -> Path:
+    path = tmp_path / "chats.jsonl"
+    lines = [json.dumps({"messages": CHATS[0]}, ensure_ascii=False), "{broken",
+             json.dumps({"messages": CHATS[1]}), "", json.dumps({"messages": CHATS[2]}, ensure_ascii=False),
+             json.dumps({"prompt": HINDI}, ensure_ascii=False), "[1, 2]"]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+# -- count --model ---------------------------------------------------------------------------------------------
+
+def test_count_by_model_name_uses_the_models_tokenizer(capsys):
+    code, out, _ = run_cli(capsys, "count", "--model", "GPT-4o", "--model", "llama 3.1 8b", "-t", "cl100k_base",
+                           "--json", "--", HINDI)
+    assert code == 0
+    rows = json.loads(out)["results"]
+    assert [(r["tokenizer"], r["tokens"]) for r in rows] == [
+        ("cl100k_base", count("cl100k_base", HINDI)), ("o200k_base", count("o200k_base", HINDI)),
+        ("llama3", count("llama3", HINDI))]
+    assert [r.get("model") for r in rows] == [None, "gpt-4o", "llama-3.1-8b"]
+    code, out, _ = run_cli(capsys, "count", "--model", "gpt 4o", "--", HINDI)
+    assert code == 0
+    assert out.splitlines()[1].split()[:2] == ["GPT-4o", str(count("o200k_base", HINDI))]
+
+
+def test_an_unknown_model_is_refused_with_the_closest_names(capsys):
+    line = refused(*run_cli(capsys, "count", "--model", "gpt4o-mni", "hi"), "unknown model 'gpt4o-mni'", "GPT-4o mini")
+    assert "--list" in line
+    refused(*run_cli(capsys, "cost", "--model", "lama 3", "hi"), "unknown model 'lama 3'", "Llama 3")
+
+
+def test_list_shows_the_models_beside_the_tokenizers(capsys):
+    code, out, _ = run_cli(capsys, "count", "--list")
+    assert code == 0
+    tokenizers, listed = out.split("\n\n")
+    assert [line.split()[0] for line in tokenizers.splitlines()] == list(real.NAMES)
+    rows = listed.splitlines()[1:]
+    assert len(rows) == len(models.models())
+    for model, row in zip(models.models(), rows):  # in the data file's order
+        assert row.startswith(f"  {model.name} ") and f" {model.key} " in row and f" {model.tokenizer} " in row
+        known = models.price(model.key)
+        assert (known.date in row) if known else "--input-price" in row
+    code, out, _ = run_cli(capsys, "count", "--list", "--json")
+    data = json.loads(out)
+    assert [t["name"] for t in data["tokenizers"]] == list(real.NAMES)
+    assert [(m["key"], m["tokenizer"]) for m in data["models"]] == [(m.key, m.tokenizer) for m in models.models()]
+    priced = {m["key"]: m["price"] for m in data["models"]}
+    assert priced["gpt-4o"]["input_per_m"] == str(models.price("gpt-4o").input_per_m)
+
+
+# -- records ---------------------------------------------------------------------------------------------------
+
+def test_lines_of_a_text_file_are_records_with_their_statistics(tmp_path, capsys):
+    lines = [f"{ENGLISH} {i}" * (i % 7 + 1) for i in range(40)] + ["", "   "] + [HINDI * 9]
+    (tmp_path / "prompts.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "count", "-t", "o200k_base", "--file", str(tmp_path / "prompts.txt"), "--lines",
+                           "--json")
+    assert code == 0
+    row = json.loads(out)["results"][0]
+    counts = [count("o200k_base", line) for line in lines if line.strip()]
+    numbers = [i + 1 for i, line in enumerate(lines) if line.strip()]
+    assert row["records"] == len(counts) == 41 and row["tokens"] == sum(counts)
+    assert row["max"] == max(counts) and row["p50"] == nearest_rank(counts, 50) and row["p95"] == nearest_rank(counts, 95)
+    assert row["mean"] == round(sum(counts) / len(counts), 2)
+    by_length = sorted(zip(counts, numbers), key=lambda cn: (-cn[0], cn[1]))[:5]
+    assert [(x["line"], x["tokens"]) for x in row["longest"]] == [(n, c) for c, n in by_length]
+    assert row["longest"][0]["line"] == 43  # the Hindi line, after the two blank ones
+    code, out, _ = run_cli(capsys, "count", "-t", "o200k_base", "--file", str(tmp_path / "prompts.txt"), "--lines")
+    table = out.splitlines()
+    assert table[1].split()[:4] == ["o200k_base", f"{sum(counts):,}", "41", f"{sum(counts) / 41:,.1f}"]
+    assert table[3].split(None, 1)[1] == ", ".join(f"{n}: {c}" for c, n in by_length)
+
+
+def test_jsonl_chats_count_the_overhead_and_name_the_broken_lines(chats_file, capsys):
+    code, out, _ = run_cli(capsys, "count", "--model", "GPT-4o", "--model", "Llama 3", "-t", "o200k_base",
+                           "--file", str(chats_file), "--lines", "--json")
+    assert code == 0
+    data = json.loads(out)
+    tool, gpt4o, llama = data["results"]
+    for row, model in ((gpt4o, models.find("gpt-4o")), (llama, models.find("llama 3"))):
+        expected = [chat_tokens(model, chat) for chat in CHATS] + [count(model.tokenizer, HINDI)]
+        assert row["tokens"] == sum(expected) and row["records"] == 4
+        assert row["chat"]["chats"] == 3 and row["chat"]["format"] == model.chat
+        assert row["chat"]["overhead_tokens"] == sum(expected[:3]) - sum(
+            count(model.tokenizer, m["content"]) for chat in CHATS for m in chat)
+    # a tokenizer alone knows no chat format: the contents only, and it says so
+    assert tool["tokens"] == sum(count("o200k_base", m["content"]) for chat in CHATS for m in chat) + count(
+        "o200k_base", HINDI)
+    assert tool["chat"]["chats_without_overhead"] == 3
+    assert [(p["line"], p["reason"][:8]) for p in data["problems"]] == [(2, "not JSON"), (7, "a JSON l")]
+    assert data["problem_count"] == 2
+    code, out, _ = run_cli(capsys, "count", "--model", "GPT-4o", "--file", str(chats_file), "--lines")
+    assert "GPT-4o: 3 chats, " in out and "tokens of chat overhead included (OpenAI's published" in out
+    assert "2 records not counted:" in out and "  line 2: not JSON" in out and "  line 7: a JSON list" in out
+
+
+def test_field_and_column_pick_what_is_counted(tmp_path, capsys):
+    (tmp_path / "d.jsonl").write_text(json.dumps({"q": HINDI, "a": ENGLISH}, ensure_ascii=False) + "\n"
+                                      + json.dumps({"a": "x"}) + "\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "count", "-t", "llama3", "--file", str(tmp_path / "d.jsonl"), "--field", "q", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["results"][0]["tokens"] == count("llama3", HINDI)
+    assert data["problems"] == [{"file": None, "line": 2, "reason": "no field 'q' (it has 'a')"}]
+    # CSV with a bare CR between rows (an old Mac export), and a quoted cell with a line break inside
+    (tmp_path / "d.csv").write_bytes(f'id,prompt\r1,"{HINDI}\nदूसरी पंक्ति"\r2,{ENGLISH.replace(",", "")}\r'.encode())
+    code, out, _ = run_cli(capsys, "count", "-t", "o200k_base", "--file", str(tmp_path / "d.csv"), "--column",
+                           "prompt", "--json")
+    row = json.loads(out)["results"][0]
+    assert code == 0 and row["records"] == 2
+    assert row["tokens"] == count("o200k_base", HINDI + "\nदूसरी पंक्ति") + count("o200k_base", ENGLISH.replace(",", ""))
+    refused(*run_cli(capsys, "count", "--file", str(tmp_path / "d.csv"), "--column", "text"),
+            "the CSV has no column 'text'; its columns are 'id', 'prompt'")
+    refused(*run_cli(capsys, "count", "--file", str(tmp_path / "d.csv"), "--column", "a", "--field", "b"),
+            "--field is for JSONL and --column for CSV")
+
+
+def test_several_files_of_records_name_the_file_of_each_longest(tmp_path, capsys):
+    (tmp_path / "a.txt").write_text("short\n" + HINDI * 5 + "\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text(ENGLISH + "\n\n" + HINDI * 7 + "\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "count", "-t", "o200k_base", "--lines", "--file", str(tmp_path / "a.txt"),
+                           "--file", str(tmp_path / "b.txt"))
+    assert code == 0
+    longest = out.splitlines()[3].split(None, 1)[1]
+    assert longest.startswith(f"{tmp_path / 'b.txt'}:3: {count('o200k_base', HINDI * 7)}, {tmp_path / 'a.txt'}:2: ")
+
+
+def test_bad_record_input_is_one_line_and_exit_2(tmp_path, capsys):
+    (tmp_path / "empty.jsonl").write_text("\n\n  \n", encoding="utf-8")
+    refused(*run_cli(capsys, "count", "--lines", "--file", str(tmp_path / "empty.jsonl")), "nothing to count")
+    (tmp_path / "u16.jsonl").write_bytes('{"text": "चाय"}\n'.encode("utf-16"))
+    refused(*run_cli(capsys, "count", "--lines", "--file", str(tmp_path / "u16.jsonl")), "is UTF-16", "iconv")
+    refused(*run_cli(capsys, "count", "--lines", "--file", str(tmp_path / "nope.jsonl")), "file not found")
+    refused(*run_cli(capsys, "count", "--file", str(tmp_path / "u16.jsonl"), "text"), "not both")
+
+
+# -- cost ------------------------------------------------------------------------------------------------------
+
+def test_cost_per_model_in_usd_and_inr_with_dated_prices(capsys):
+    code, out, _ = run_cli(capsys, "cost", "--model", "GPT-4o", "--model", "GPT-4", "--model", "Llama 3.1 8B",
+                           "--output-tokens", "150", "--requests-per-month", "30000", "--", HINDI)
+    assert code == 0
+    blocks = out.split("\n" + "  cost")
+    for model_name in ("gpt-4o", "gpt-4", "llama-3.1-8b"):
+        model = models.find(model_name)
+        known = models.price(model.key)
+        c = cost(count(model.tokenizer, HINDI), known, output_tokens=150, requests_per_month=30000,
+                 inr_per_usd=models.INR_PER_USD)
+        block = out[out.index(f"{model.name} ({model.tokenizer})"):]
+        block = block[:block.index("  cost")] + block[block.index("  cost"):].split("\n")[0]
+        assert f"input   {c.input_tokens:,.1f} tokens a request, the text" in block
+        assert f"output  {c.output_tokens:,.1f} tokens" in block
+        assert f"${known.input_per_m} per M" in block and f"published {known.date}, {known.source}" in block
+        assert (f"{usd(c.usd_per_request)} ({inr(c.inr_per_request)}) a request; {usd(c.usd_per_month)} "
+                f"({inr(c.inr_per_month)}) a month at 30,000 requests") in block
+    assert len(blocks) == 4
+    assert f"Rs {models.INR_PER_USD} per USD ({models.INR_DATE}" in out and "Prices change" in out
+
+
+def test_cost_json_gives_exact_amounts_and_overrides(capsys):
+    code, out, _ = run_cli(capsys, "cost", "--model", "Llama 3", "--input-price", "0.2", "--output-price", "0.6",
+                           "--output-ratio", "0.5", "--inr-per-usd", "85.5", "--requests-per-month", "10", "--json",
+                           "--", ENGLISH)
+    assert code == 0
+    data = json.loads(out)
+    [row] = data["models"]
+    tokens = count("llama3", ENGLISH)
+    given = models.Price("llama-3", Decimal("0.2"), Decimal("0.6"), "given", "the command line")
+    c = cost(tokens, given, output_ratio=0.5, requests_per_month=10, inr_per_usd=Decimal("85.5"))
+    assert row["input_tokens"] == tokens and row["output_tokens"] == tokens * 0.5
+    assert row["price"] == {"input_per_m": "0.2", "output_per_m": "0.6", "date": "given", "source": "the command line",
+                            "input_given": True, "output_given": True}
+    assert [Decimal(row[k]) for k in ("usd_per_request", "usd_per_month", "inr_per_request", "inr_per_month")] == [
+        c.usd_per_request, c.usd_per_month, c.inr_per_request, c.inr_per_month]
+    assert data["inr_per_usd"] == "85.5" and data["inr_source"] == "--inr-per-usd"
+
+
+def test_cost_of_a_dataset_is_the_mean_record_with_its_chat_overhead(chats_file, capsys):
+    code, out, _ = run_cli(capsys, "cost", "--model", "gpt-4o-mini", "--file", str(chats_file), "--lines",
+                           "--output-tokens", "100", "--json")
+    assert code == 0
+    data = json.loads(out)
+    model = models.find("gpt-4o-mini")
+    records = [chat_tokens(model, chat) for chat in CHATS] + [count(model.tokenizer, HINDI)]
+    [row] = data["models"]
+    assert row["input_tokens"] == pytest.approx(sum(records) / 4) and row["input_is"] == "mean of 4 records"
+    assert row["chat"]["chats"] == 3 and row["chat"]["overhead_tokens"] > 0
+    assert data["problem_count"] == 2
+    code, out, _ = run_cli(capsys, "cost", "--model", "gpt-4o-mini", "--file", str(chats_file), "--lines")
+    assert "mean of 4 records; 3 chats, " in out and "tokens of chat overhead included" in out
+    assert "2 records not counted" in out and "line 2: not JSON" in out
+
+
+def test_cost_without_a_price_names_the_flag_to_give(capsys):
+    refused(*run_cli(capsys, "cost", "--model", "Llama 3", "hi"),
+            "no published price is known for Llama 3: give --input-price and --output-price")
+    refused(*run_cli(capsys, "cost", "--model", "Qwen3", "--input-price", "0.1", "hi"), "give --output-price (USD")
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["--output-tokens", "-5"], "--output-tokens needs a whole number of 0 or more"),
+    (["--output-tokens", "१०"], "--output-tokens needs a whole number"),
+    (["--output-ratio", "x"], "--output-ratio needs a number of 0 or more"),
+    (["--output-tokens", "5", "--output-ratio", "1"], "not allowed with argument"),
+    (["--requests-per-month", "1.5"], "--requests-per-month needs a whole number"),
+    (["--inr-per-usd", "0"], "--inr-per-usd must be more than 0"),
+])
+def test_cost_refuses_bad_numbers_before_reading_anything(capsys, args, says):
+    refused(*run_cli(capsys, "cost", "--model", "gpt-4o", *args, "hi"), says)
+
+
+def test_cost_of_records_that_are_all_broken_is_refused(tmp_path, capsys):
+    (tmp_path / "bad.jsonl").write_text("{x\n[1]\n", encoding="utf-8")
+    refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--lines", "--file", str(tmp_path / "bad.jsonl")),
+            "no record could be counted: not JSON")
+
+
+def test_cost_reads_standard_input_and_streams_a_file_as_a_subprocess(tmp_path):
+    run = cli_process("cost", "--model", "gpt-4o", "--json", "-", stdin=HINDI.encode())
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["models"][0]["input_tokens"] == count("o200k_base", HINDI)
+
+
+# -- the README's examples run verbatim ------------------------------------------------------------------------
+
+def readme_examples() -> list[str]:
+    """The commands of the README's "Estimate from the command line" block, one shell line each."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("Estimate from the command line")
+    block = re.search(r"```bash\n(.*?)```", readme[start:], re.S).group(1)
+    return [line for line in block.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_the_readme_examples_run_verbatim(tmp_path):
+    examples = readme_examples()
+    assert any(" cost " in line for line in examples) and any("--lines" in line for line in examples)
+    assert any("--model" in line for line in examples) and any("--file" in line for line in examples)
+    env = {"PYTHONPATH": str(ROOT), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    script = "set -e\n" + "\n".join(examples) + "\n"  # one shell, in order: a line may write what the next reads
+    run = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180,
+                         check=False)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr
+    assert "GPT-4o" in run.stdout and "a month at" in run.stdout
