@@ -362,6 +362,29 @@ def test_the_command_lines() -> None:
         "--input-price 0.2 --output-price 0.4 --file 'd a.csv' --lines --column 'my prompt'"]
 
 
+@pytest.mark.parametrize("as_chat", [False, True], ids=["as text", "as a chat"])
+def test_the_pages_command_runs_and_gives_the_pages_figures(capsys, as_chat: bool) -> None:
+    """The command shown is run as given (a text that starts with a dash included, and the chat switch): its
+    tokens, USD and INR are the page's cards."""
+    import shlex
+
+    from tokenizer import cli
+
+    at = run_page(PAGE)
+    at.text_area(key=ev.TEXT.skey).input("-5% off चाय today? क्या यह सच है").run()
+    at.toggle(key=ev.AS_CHAT.skey).set_value(as_chat).run()
+    (line,) = codes(at).splitlines()
+    words = shlex.split(line)
+    assert words[:3] == ["python", "-m", "tokenizer"] and ("--as-chat" in words) == as_chat
+    assert cli.main([*words[3:4], "--json", *words[4:]]) == 0
+    got = json.loads(capsys.readouterr().out)["models"]
+    for card, row in zip(cards(at), got, strict=True):
+        tokens = card.get("Input tokens") or card["Input tokens a request (mean)"]
+        assert tokens == f"{row['input_tokens']:,.0f}"
+        assert card["USD a request"] == est.usd(Decimal(row["usd_per_request"]))
+        assert card["INR a month"] == est.inr(Decimal(row["inr_per_month"]))
+
+
 def test_the_views_docstring_examples() -> None:
     import doctest
 

@@ -128,6 +128,9 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--field", metavar="NAME",
                         help="JSONL: the field to count (default: 'messages', a chat, else 'text' or 'prompt'); implies --lines")
     parser.add_argument("--column", metavar="NAME", help="CSV: the column to count (header row); implies --lines")
+    parser.add_argument("--as-chat", action="store_true",
+                        help="send each text (or record that is not a chat) as one user message: the model's chat "
+                        "format's tokens are counted too (each text is then held whole, up to 1,000,000 characters)")
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -444,6 +447,7 @@ class _Input:
     kind: str  # "text" (each text whole) or a records kind of analyses.estimate: lines, jsonl, csv
     field: str | None
     column: str | None
+    as_chat: bool = False  # each text or record that is not a chat: one user message
 
     def kind_of(self, path: str | None) -> str:
         if self.kind != "records":
@@ -470,7 +474,8 @@ def _input(args: argparse.Namespace, verb: str = "count") -> _Input:
         if value is not None:
             _check_text(value, flag)
     records = args.lines or args.field is not None or args.column is not None
-    return _Input(args.text, tuple(args.file or ()), "records" if records else "text", args.field, args.column)
+    return _Input(args.text, tuple(args.file or ()), "records" if records else "text", args.field, args.column,
+                  bool(getattr(args, "as_chat", False)))
 
 
 @dataclass
@@ -509,7 +514,7 @@ def _gather(counters: Sequence[_Counter], given: _Input, keep_ids: bool = False)
     toks = list(unique.values())
     place = {key: i for i, key in enumerate(unique)}
     columns = [place[id(counter.tokenizer)] for counter in counters]
-    if given.kind == "text":
+    if given.kind == "text" and not given.as_chat:  # as a chat, each text is one record (held whole)
         return _gather_texts(toks, columns, given, keep_ids)
     result = _Counted([0] * len(counters), [_Tally() for _ in counters])
     try:
@@ -613,6 +618,9 @@ def _count_records(counters: Sequence[_Counter], lines: Iterable[str], kind: str
 
     try:
         records = iter_records(lines, kind, given.field, given.column)
+        if given.as_chat:  # what is not a chat already is sent as one user message
+            records = (Record(r.number, None, (("user", r.text),)) if isinstance(r, Record) and r.messages is None
+                       else r for r in records)
         for done in ordered_map(count_batch, _batches(records), workers_for(toks)):
             for item in done:
                 if isinstance(item, Problem):
@@ -671,7 +679,8 @@ def _count(args: argparse.Namespace) -> None:
         return
     given = _input(args)
     counters = _counters(args.tokenizer, args.model)  # every name checked before any input is read
-    plain = given.kind == "text" and given.paths == () and all(c.model is None for c in counters)
+    plain = (given.kind == "text" and not given.as_chat and given.paths == ()
+             and all(c.model is None for c in counters))
     counted = _gather(counters, given, keep_ids=args.json and plain)
     if args.json:
         if plain:
@@ -679,7 +688,7 @@ def _count(args: argparse.Namespace) -> None:
         else:
             print(json.dumps(_count_json(counters, given, counted), ensure_ascii=False))
         return
-    if given.kind == "text":
+    if counted.tallies is None:  # each text whole (not --lines, not --as-chat)
         _print_count_table(counters, counted)
         if len(given.paths) > 1:
             _print_per_file(counters, given.paths, counted.per_file)
@@ -845,7 +854,8 @@ def _cost(args: argparse.Namespace) -> None:
             raise UsageError("no record could be counted: " + (counted.problems[0][2] if counted.problems else
                                                                  "the input is empty"))
         per_request = [s.mean for s in requests]
-        how = [f"mean of {plural(s.records, 'record')}" for s in requests]
+        how = [("the text as one user message" if s.records == 1 else f"mean of {s.records:,} texts, each one user "
+                "message") if given.kind == "text" else f"mean of {plural(s.records, 'record')}" for s in requests]
     else:
         per_request = [total / counted.texts for total in counted.totals]
         how = ["the text" if counted.texts == 1 else f"mean of {counted.texts} files" for _ in counters]

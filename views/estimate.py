@@ -762,7 +762,7 @@ def _file_args(kind: str, file_name: str | None, field: str | None, column: str 
 
 def command_lines(model_keys: Sequence[str], *, prices: dict[str, tuple[Decimal, Decimal]], output: str,
                   out_tokens: int, out_ratio: float, requests: int, inr: float, kind: str, field: str | None,
-                  column: str | None, file_name: str | None, text: str | None) -> list[str]:
+                  column: str | None, file_name: str | None, text: str | None, as_chat: bool = False) -> list[str]:
     """The ``python -m tokenizer cost`` commands that give the page's numbers: one for the models at their published
     prices, and one for each model whose price you changed (the CLI takes one price pair a command).
 
@@ -773,9 +773,9 @@ def command_lines(model_keys: Sequence[str], *, prices: dict[str, tuple[Decimal,
     --inr-per-usd 85 --file YOUR_FILE.jsonl --lines --field messages
     """
     out = f"--output-ratio {out_ratio:g}" if output == "ratio" else f"--output-tokens {out_tokens}"
-    common = f"{out} --requests-per-month {requests} --inr-per-usd {inr:g}"
+    common = f"{out} --requests-per-month {requests} --inr-per-usd {inr:g}" + (" --as-chat" if as_chat else "")
     if kind == "text" and text is not None and len(text) <= 300 and "\n" not in text:
-        source = shlex.quote(text)
+        source = ("-- " if text.startswith("-") else "") + shlex.quote(text)  # "-5% off" is a text, not a flag
     else:
         source = " ".join(_file_args(kind, file_name, field, column))
     groups: list[tuple[list[str], str]] = []
@@ -807,7 +807,7 @@ def command_section(targets: Sequence[Target], data: Data) -> None:
                           out_tokens=int(state.value(OUT_TOKENS)), out_ratio=float(state.value(OUT_RATIO)),
                           requests=int(state.value(REQUESTS)), inr=float(state.value(INR)), kind=kind,
                           field=(state.value(FIELD) or "").strip() or None, column=state.value(COLUMN) or None,
-                          file_name=data.file_name, text=text)
+                          file_name=data.file_name, text=text, as_chat=bool(state.value(AS_CHAT)))
     st.code("\n".join(lines), language=None, wrap_lines=True)  # plain: large type reaches it
     notes = []
     if text is None and data.file_name is None:
