@@ -1352,7 +1352,7 @@ def class_scenario(args: argparse.Namespace, log_dir: Path) -> int:
             if backend == "sqlite":
                 db_url = f"sqlite:///{tmp / 'classes.sqlite3'}"
             elif backend == "postgresql":
-                from tests.classroom.conftest import PostgresServer, _postgres_bin
+                from tests.pg_cluster import PostgresServer, _postgres_bin
 
                 bindir = _postgres_bin()
                 if bindir is None:
