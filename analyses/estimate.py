@@ -254,20 +254,40 @@ _FORMATS = {
 }
 
 
-def record_tokens(tokenizer, record: Record, model: Model | None) -> int:
-    """A record's tokens counted with ``tokenizer``: a text plainly; a chat's contents each counted alone, plus
-    ``model``'s chat overhead (:func:`chat_overhead`: none when ``model`` is None or its format is unknown).
+@dataclass(frozen=True)
+class RecordCount:
+    """A record's tokens in two parts: its ``contents`` (a text; a chat's contents, each counted alone) and the
+    ``overhead`` its model's chat format adds (None for a text, or without a model or a known format)."""
+
+    contents: int
+    overhead: int | None = None
+
+    @property
+    def tokens(self) -> int:
+        return self.contents + (self.overhead or 0)
+
+
+def count_record(tokenizer, record: Record, model: Model | None) -> RecordCount:
+    """A record counted with ``tokenizer``: its contents, and for a chat ``model``'s overhead (with the model's
+    own tokenizer, the whole chat is encoded once and the contents taken off; with another, :func:`chat_overhead`).
 
     :class:`EstimateInputError` for a chat the model's template refuses (the caller may count it as a Problem).
     """
     count = getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
     if record.messages is None:
-        return count(record.text or "")
-    if model is not None and model.chat is not None and record.messages and tokenizer is _real(model):
-        return _chat_total(model, tokenizer, record.messages)  # contents + overhead, each content counted once
+        return RecordCount(count(record.text or ""))
     contents = sum(count(content) for _, content in record.messages)
-    overhead = chat_overhead(model, record.messages) if model is not None else None
-    return contents + (overhead or 0)
+    if model is None or model.chat is None:
+        return RecordCount(contents)
+    if record.messages and tokenizer is _real(model):
+        return RecordCount(contents, _chat_total(model, tokenizer, record.messages) - contents)
+    return RecordCount(contents, chat_overhead(model, record.messages))
+
+
+def record_tokens(tokenizer, record: Record, model: Model | None) -> int:
+    """A record's tokens counted with ``tokenizer``: a text plainly; a chat's contents plus ``model``'s chat
+    overhead (none when ``model`` is None or its format is unknown): :func:`count_record`'s total."""
+    return count_record(tokenizer, record, model).tokens
 
 
 # -- money ----------------------------------------------------------------------------------------------------
@@ -378,5 +398,5 @@ def premium(tokens_other: int, tokens_english: int) -> float:
 
 
 __all__ = ["Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record",
-           "RecordStats", "StatsBuilder", "chat_overhead", "cost", "inr", "iter_records", "lines_of", "percentile",
+           "RecordCount", "RecordStats", "StatsBuilder", "chat_overhead", "cost", "count_record", "inr", "iter_records", "lines_of", "percentile",
            "premium", "read_records", "record_tokens", "usd"]

@@ -42,9 +42,9 @@ from analyses.estimate import (
     Record,
     RecordStats,
     StatsBuilder,
+    count_record,
     inr,
     iter_records,
-    record_tokens,
     usd,
 )
 from analyses.estimate import cost as estimate_cost
@@ -600,19 +600,17 @@ def _count_records(counters: Sequence[_Counter], lines: Iterable[str], kind: str
             if isinstance(item, Problem):
                 out.append(item)
                 continue
-            contents: dict[int, int] = {}
+            counted: dict[tuple, tuple] = {}  # counters on one tokenizer and one chat format count alike
             row = []
             for counter in counters:
-                key = id(counter.tokenizer)
-                if key not in contents:
-                    contents[key] = _contents(counter.tokenizer, item)
-                overhead, refused = None, None
-                if item.messages is not None and counter.model is not None and counter.model.chat is not None:
-                    try:  # the chat in the model's format, counted once; the overhead is what it adds
-                        overhead = record_tokens(counter.tokenizer, item, counter.model) - contents[key]
-                    except EstimateInputError as exc:
-                        refused = str(exc)
-                row.append((contents[key], overhead, refused))
+                key = (id(counter.tokenizer), counter.model.chat if counter.model is not None else None)
+                if key not in counted:
+                    try:
+                        c = count_record(counter.tokenizer, item, counter.model)
+                        counted[key] = (c.contents, c.overhead, None)
+                    except EstimateInputError as exc:  # a chat the model's template refuses
+                        counted[key] = (0, None, str(exc))
+                row.append(counted[key])
             out.append((item.number, item.messages is not None, row))
         return out
 
@@ -648,13 +646,6 @@ def _count_records(counters: Sequence[_Counter], lines: Iterable[str], kind: str
 def _record_key(file_index: int, number: int) -> int:
     """A record's number for the statistics, unique across files: the file's index above its line number."""
     return (file_index << 40) | number
-
-
-def _contents(tokenizer, record: Record) -> int:
-    count = getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
-    if record.messages is None:
-        return count(record.text or "")
-    return sum(count(content) for _, content in record.messages)
 
 
 def _problem(result: _Counted, label: str | None, number: int, reason: str) -> None:

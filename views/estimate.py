@@ -462,8 +462,8 @@ def _count_text(target: Target, text: str, bar, done: float, share: float) -> in
 
 
 def count_one(target: Target, data: Data, bar, done: float, share: float, as_chat: bool = False) -> Counted:
-    """Every record counted with one target, a chat's format tokens too (what :func:`analyses.estimate.record_tokens`
-    counts, with the overhead kept apart to show it), moving the bar every BATCH records. A chat the model's template
+    """Every record counted with one target, a chat's format tokens too (:func:`analyses.estimate.count_record`,
+    the overhead kept apart to show it), moving the bar every BATCH records. A chat the model's template
     refuses is left out and named."""
     builder = est.StatsBuilder()
     overhead: int | None = 0
@@ -473,23 +473,19 @@ def count_one(target: Target, data: Data, bar, done: float, share: float, as_cha
     for i, record in enumerate(data.records):
         if as_chat and record.messages is None:  # sent as one user message
             record = est.Record(record.number, None, (("user", record.text or ""),))
-        if n == 1 and record.messages is None:
-            tokens = _count_text(target, record.text or "", bar, done, share)
-        else:
-            tokens = est.record_tokens(target.tok, record, None)  # a text; a chat's contents
+        if n == 1 and record.messages is None:  # one text: counted part by part, the bar moving
+            builder.add(record.number, _count_text(target, record.text or "", bar, done, share))
+            continue
+        try:
+            counted = est.count_record(target.tok, record, target.model)
+        except est.EstimateInputError as exc:  # a chat the model's template refuses
+            chats += 1
+            refused.append(est.Problem(record.number, str(exc)))
+            continue
         if record.messages is not None:
             chats += 1
-            try:
-                extra = est.chat_overhead(target.model, record.messages) if target.model is not None else None
-            except est.EstimateInputError as exc:
-                refused.append(est.Problem(record.number, str(exc)))
-                continue
-            if extra is None:
-                overhead = None
-            else:
-                tokens += extra
-                overhead = None if overhead is None else overhead + extra
-        builder.add(record.number, tokens)
+            overhead = None if overhead is None or counted.overhead is None else overhead + counted.overhead
+        builder.add(record.number, counted.tokens)
         if bar is not None and n > 1 and (i + 1) % BATCH == 0:
             bar.progress(min(done + share * (i + 1) / n, 1.0),
                          text=f"Counting with {target.label}: {i + 1:,} of {n:,} records")

@@ -48,14 +48,19 @@ def metric(scope, label: str):
         '[data-testid="stMetricValue"]')
 
 
-def bill(key: str, records: list[est.Record], requests: int = 100_000) -> tuple[str, dict[str, str]]:
-    """The engine's figures for one model: its tokens (a mean for many records) and its four costs."""
+def engine_stats(key: str, records: list[est.Record]) -> est.RecordStats:
+    """The engine's per-record statistics of one model's counts (its chat format included)."""
     model = fm.find(key)
     tok = real.load(model.tokenizer)
     builder = est.StatsBuilder()
     for r in records:
         builder.add(r.number, est.record_tokens(tok, r, model))
-    stats = builder.result()
+    return builder.result()
+
+
+def bill(key: str, records: list[est.Record], requests: int = 100_000) -> tuple[str, dict[str, str]]:
+    """The engine's figures for one model: its tokens (a mean for many records) and its four costs."""
+    stats = engine_stats(key, records)
     c = est.cost(stats.mean, fm.price(key), output_tokens=300, requests_per_month=requests,
                  inr_per_usd=fm.INR_PER_USD)
     tokens = f"{stats.total:,}" if len(records) == 1 else ev.tokens_text(stats.mean)
@@ -140,11 +145,7 @@ def test_upload_ten_thousand_chat_records_and_read_the_statistics(open_page, tmp
     table = main.locator('[data-testid="stTable"]').first
     for name in MODELS:
         model = fm.find(name)
-        tok = real.load(model.tokenizer)
-        builder = est.StatsBuilder()
-        for r in records:
-            builder.add(r.number, est.record_tokens(tok, r, model))
-        s = builder.result()
+        s = engine_stats(name, records)
         row = table.locator("tr").filter(has=page.get_by_text(name, exact=True)).first
         cells = [c.replace(",", "") for c in row.locator("td, th").all_inner_texts()]
         assert cells[2:8] == [str(s.records), str(s.total), f"{s.mean:.1f}", f"{s.p50:.1f}", f"{s.p95:.1f}",
