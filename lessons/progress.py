@@ -122,7 +122,7 @@ QUESTIONS: dict[str, Kind] = {k.name: k for k in (
          "Quirks: the joined prompt's count", waits="number", scope="quirks-page"),
     Kind(COST_FIT, (("window", "int"), ("output_cap", "int"), ("margin", "int"), ("each", "int")),
          "cost.fit.{window}.{output_cap}.{margin}.{each}", "Cost and context",
-         "Cost: how many articles fit", waits="number", scope="cost"),
+         "Cost: how many articles fit", scope="cost"),
 )}
 """Every kind of question whose answers are saved, by its fixed name. Renaming one orphans saved files: add a
 new name and read the old one, as :func:`migrate_v1_key` reads version 1."""

@@ -497,3 +497,23 @@ def test_a_count_on_an_uploaded_model_has_an_id_too() -> None:
 
     qid = QuestionId.of(TOKENIZE_COUNT, tokenizer="session:0123456789ab", text="ba9876543210")
     assert qid.key == "tokenize:session:0123456789ab:ba9876543210" and migrate_v1_key(qid.key) == qid
+
+
+def test_a_loaded_cost_fit_answer_is_judged_at_once_by_the_engine() -> None:
+    """Cost's "how many articles fit?" keeps all its numbers in its id: a loaded answer is judged on load (it used
+    to wait for the Cost page to ask the same numbers again); numbers no page could ask about are refused."""
+    from analyses.cost import window_fit
+
+    fit = window_fit(550, window=8000, output_cap=300, margin=50)  # the engine's answer, not a typed one
+    right_id = QuestionId.of("cost-articles-fit", window=8000, output_cap=300, margin=50, each=550)
+    wrong_id = QuestionId.of("cost-articles-fit", window=16000, output_cap=300, margin=50, each=550)
+    impossible = QuestionId.of("cost-articles-fit", window=100, output_cap=300, margin=50, each=550)
+    data = to_json({right_id.key: {"guess": fit.count, "right": False, "scope": "cost", "id": right_id},
+                    wrong_id.key: {"guess": fit.count, "right": True, "scope": "cost", "id": wrong_id},
+                    impossible.key: {"guess": 1, "right": True, "scope": "cost", "id": impossible}})
+    merged, refused, summary = pv.load(data, {})
+    assert merged[right_id.key]["right"] is True and merged[wrong_id.key]["right"] is False
+    assert [which for which, _ in refused] == [describe(impossible)]
+    assert "1 of 2 right" in summary and "will be checked" not in summary
+    at = run_page("pages/8_Cost_and_context.py", session_state={"lab.predictions": merged})
+    assert_no_exception(at)

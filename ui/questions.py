@@ -23,9 +23,11 @@ from functools import lru_cache
 import streamlit as st
 
 import lessons
+from analyses.cost import CostInputError, Fit, window_fit
 from lessons.course import Exercise, course
 from lessons.exercises import Computed, ExerciseError, compute, preset_trace
 from lessons.progress import (
+    COST_FIT,
     EVH_DIRECTION,
     LESSON_EXERCISE,
     PRACTICE_COUNT,
@@ -257,6 +259,20 @@ def direction_questions() -> tuple[Question, Question]:
     return hindi_q, english_q
 
 
+def fit_question(fit: Fit) -> Question:
+    """Cost's "how many whole articles fit in the window?" for one window, reply cap, margin and article size: all
+    numbers, so a loaded answer is judged at once (:func:`resolve`), not when the page asks again."""
+    return Question(
+        key="", id=QuestionId.of(COST_FIT, window=fit.window, output_cap=fit.output_cap, margin=fit.margin,
+                                 each=fit.each),
+        prompt=f"How many whole Hindi articles of {fit.each:,} tokens fit in a {fit.window:,}-token window, keeping "
+        f"{fit.output_cap:,} tokens for the reply and a {fit.margin:,}-token margin?",
+        kind="number", answer=fit.count, unit="articles", scope="cost",
+        explain=f"{fit.room:,} tokens of room ÷ {fit.each:,} tokens an article = {fit.exact:.2f}, so "
+        f"{plural(fit.count, 'whole article')} ({fit.used:,} tokens).",
+    )
+
+
 # -- a saved id, back to its question ------------------------------------------------------------------
 def resolve(qid: QuestionId) -> Question | object | None:
     """The question ``qid`` names as the lab asks it now (with its computed answer), or :data:`WAITS` for a
@@ -281,6 +297,13 @@ def resolve(qid: QuestionId) -> Question | object | None:
         return next((q for q in direction_questions() if q.id == qid), None)
     if qid.name == TRAIN_MERGE:
         return _preset_train_question(qid.param("run"), qid.param("step"))
+    if qid.name == COST_FIT:
+        try:
+            fit = window_fit(qid.param("each"), window=qid.param("window"), output_cap=qid.param("output_cap"),
+                             margin=qid.param("margin"))
+        except CostInputError:  # no window a page could ask about
+            return None
+        return fit_question(fit)
     return WAITS if qid.kind.waits else None
 
 
@@ -321,6 +344,7 @@ def _preset_runs() -> dict[str, tuple]:
 
 
 __all__ = ["COUNT_PRESETS", "DIRECTIONS", "GUESS_OPTIONS", "MAX_LISTED_TIES", "PRACTICE_PRESETS", "WAITS", "computed",
-           "direction", "direction_questions", "exercise_question", "from_key", "guess_question", "merge_question",
+           "direction", "direction_questions", "exercise_question", "fit_question", "from_key", "guess_question",
+           "merge_question",
            "practice_count", "practice_count_question", "practice_merge", "practice_merge_question", "resolve",
            "run_key", "tie_explanation", "times", "unseen_words"]

@@ -26,10 +26,10 @@ import lessons
 from analyses import cost
 from analyses.cost import CostInputError, Fit, rate, rupees
 from analyses.measure import Measure
-from lessons.progress import COST_FIT, QuestionId
 from ui import charts, choices, predict, state, tables
 from ui.display import callout_html, md_escape, plural
 from ui.layout import classroom_on, figure
+from ui.questions import fit_question
 
 PAGE = "cost"
 LANGUAGES = ("english", "hindi")
@@ -361,18 +361,6 @@ def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
         middle="(datum.start + datum.end) / 2").mark_text(fontSize=s.small, color="#000").encode(
         x=alt.X("middle:Q", scale=alt.Scale(domain=[0, window], nice=False)), text="label:N")
     return charts.spec(alt.layer(bars, labels).properties(height=alt.Step(s.step * 1.6)), large=large)
-
-
-def fit_question(fit: Fit) -> predict.Question:
-    return predict.Question(
-        key="", id=QuestionId.of(COST_FIT, window=fit.window, output_cap=fit.output_cap, margin=fit.margin,
-                                 each=fit.each),
-        prompt=f"How many whole Hindi articles of {fit.each:,} tokens fit in a {fit.window:,}-token window, keeping "
-        f"{fit.output_cap:,} tokens for the reply and a {fit.margin:,}-token margin?",
-        kind="number", answer=fit.count, unit="articles", scope="cost",
-        explain=f"{fit.room:,} tokens of room ÷ {fit.each:,} tokens an article = {fit.exact:.2f}, so "
-        f"{plural(fit.count, 'whole article')} ({fit.used:,} tokens).",
-    )
 
 
 def window_section(found: Articles, large: bool) -> None:

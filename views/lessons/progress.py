@@ -13,9 +13,10 @@ question is now:
 - a lesson exercise (found by its lesson and its id, or an id it had before), a
   practice question, English vs Hindi's two questions, Train's "which pair does
   merge k pick?" on a preset trained with its own settings (what every lesson link
-  opens): rebuilt with the engine's answer, and the guess judged again;
+  opens), Cost's "how many articles fit?" (its id holds all its numbers): rebuilt
+  with the engine's answer, and the guess judged again;
 - questions a lab page makes from the learner's own input (Train on their text or
-  settings, a Tokenize count, a Streaming token, a Quirks join, a Cost fit): their
+  settings, a Tokenize count, a Streaming token, a Quirks join): their
   id holds only a digest of that input, so the question cannot be rebuilt here.
   The guess must have the type of the page's questions; it is kept *waiting*,
   counted in no score, and judged when the page asks that question again
