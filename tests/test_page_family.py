@@ -27,7 +27,7 @@ from tests.apptest_helpers import (
     parse_chips,
     run_page,
 )
-from ui import choices
+from ui import charts, choices
 from ui.display import visible_token
 from views import family as fv
 
@@ -114,7 +114,7 @@ def test_next_shows_both_picks_with_the_numbers_the_engine_computed() -> None:
     statuses = [dict(zip(frame["pair"], frame["status"])) for frame in charts_]
     assert statuses[0]["h + a"] == "BPE merges it" and statuses[0]["p + o"] == "WordPiece would merge it"
     assert statuses[1]["p + o"] == "WordPiece merges it" and statuses[1]["h + a"] == "BPE would merge it"
-    assert statuses[1]["m + o"] == "tied, lost the tie"
+    assert statuses[1]["m + o"] == charts.TIE_LOST
     assert list(charts_[1]["score"][:2]) == [pytest.approx(0.2), pytest.approx(0.2)]
     # The corpus after merge 1: BPE's ha, WordPiece's po.
     bpe_rows, wp_rows = corpus_rows(at)

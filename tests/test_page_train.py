@@ -160,7 +160,19 @@ def test_large_type_keeps_one_screen_per_step() -> None:
     at = run_page(PAGE, query_params={"large": "1", "step": "4"})
     assert not [s for s in at.slider if s.key == tv.STEP.skey]
     assert header(at).startswith("Merge 4 of 7")
-    assert "The tie, and the rule that broke it" in main_text(at)
+    assert "The tie, and the rule that broke it" in page_text(at)
+    assert sum("rule that broke it" in h for h in html_texts(at)) == 1  # the projector's own column: one copy
+
+
+def test_why_a_pair_won_sits_where_each_screen_wants_it() -> None:
+    """On a wide screen the why box sits beside the chart, over the corpus; on a phone, in the chart's swipe panel
+    (the corpus after the merge is the panel a phone shows first). One copy for each kind of screen, never both on
+    one (the other is display:none, which also keeps a screen reader from reading it twice)."""
+    at = run_page(PAGE, query_params={"preset": "chai", "step": "1"})
+    boxes = [h for h in html_texts(at) if "Why this pair" in h]
+    assert len(boxes) == 2 and boxes[0] == boxes[1]
+    raw = [str(b.value) for b in at.main.get("html") if "Why this pair" in str(b.value)]
+    assert sorted(r.split('"')[1] for r in raw) == ["tl-phone-only", "tl-wide-only"]
 
 
 # --- Presets, settings, ties ----------------------------------------------------------------

@@ -20,6 +20,9 @@ import streamlit as st
 
 from ui.chips import PALETTE
 
+#: A ranked-bars chart's name for a pair that had the winner's count and lost the tie (Train, The family): short,
+#: so the legend fits a phone's panel.
+TIE_LOST = "lost the tie"
 TEXT = "#000000"
 GRID = "#BBBBBB"
 BACKGROUND = "#FFFFFF"

@@ -30,6 +30,7 @@ import re
 from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from html import escape as html_escape
 from pathlib import Path
 
 import streamlit as st
@@ -145,6 +146,12 @@ LARGE_TYPE_KEY = "large_type"
 LARGE_TYPE_PARAM = "large"
 _LARGE_TYPE_STORE = "_large_type_store"
 
+#: Panels side by side on a wide screen that a phone swipes through (:func:`swipe_columns`).
+SWIPE_KEY_PREFIX = "tl-swipe-"
+#: The panel a phone shows first (:func:`swipe_columns`'s ``phone_first``).
+PHONE_FIRST_KEY_PREFIX = "tl-phone-first-"
+
+
 # CSS every page gets. Streamlit's own small print under a file uploader states Streamlit's
 # limit, not the page's; the uploader's label says the real limit instead (ui/uploads.py).
 BASE_CSS_MARKER = "/* ui.layout: base */"
@@ -161,12 +168,38 @@ div[data-testid="stCaptionContainer"] {{ color: inherit; opacity: .8; }}
 /* A phone: tab labels wrap onto a second line instead of running past the screen's edge. */
 @media (max-width: 640px) {{
   [data-testid="stMain"] [data-testid="stTabs"] [role="tablist"] {{ flex-wrap: wrap; row-gap: .25rem; }}
-  /* The step row on one line: First, Previous and Last show their icons; the words stay for screen readers. */
-  [class*="st-key-tl-act-"] :is([class*="-first"], [class*="-prev"], [class*="-last"]) button
+  /* A stepper's four buttons: a bar fixed at the screen's foot, so Next stays under the thumb while the learner
+     reads down the step (ui/steps.py); the page keeps room below its end for it. Its background is the page's
+     (ui/viewport.py copies the theme's colour into --tl-page-bg). */
+  [class*="st-key-{viewport.STEPBAR_PREFIX}"] {{
+    position: fixed; left: 0; right: 0; bottom: 0; z-index: 99; width: auto !important;
+    justify-content: center; padding: .5rem 1rem calc(.5rem + env(safe-area-inset-bottom));
+    background: var(--tl-page-bg, #fff); box-shadow: 0 -1px 6px rgba(0, 0, 0, .18);
+  }}
+  [data-testid="stMainBlockContainer"]:has([class*="st-key-{viewport.STEPBAR_PREFIX}"]) {{ padding-bottom: 5.5rem; }}
+  /* Swipe panels (swipe_columns): one row that scrolls sideways, a panel a screen wide, the next one's edge showing
+     so the learner sees there is more; the marked panel first. Only a phone shows the hint. */
+  [class*="st-key-{SWIPE_KEY_PREFIX}"] > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"],
+  [class*="st-key-{SWIPE_KEY_PREFIX}"] > [data-testid="stHorizontalBlock"] {{
+    flex-wrap: nowrap !important; overflow-x: auto; scroll-snap-type: x mandatory; overscroll-behavior-x: contain;
+  }}
+  [class*="st-key-{SWIPE_KEY_PREFIX}"] [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {{
+    flex: 0 0 92% !important; min-width: 92% !important; width: 92% !important; scroll-snap-align: start;
+  }}
+  [class*="st-key-{SWIPE_KEY_PREFIX}"] [data-testid="stColumn"]:has([class*="st-key-{PHONE_FIRST_KEY_PREFIX}"]) {{
+    order: -1;
+  }}
+  /* The step bar on one line: First, Previous and Last show their icons; the words stay for screen readers. */
+  [class*="st-key-{viewport.STEPBAR_PREFIX}"] :is([class*="-first"], [class*="-prev"], [class*="-last"]) button
     [data-testid="stMarkdownContainer"] {{
     position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap;
   }}
 }}
+/* HTML for one kind of screen (phone_only, wide_only): the other kind hides its element, gap and all (display:
+   none also keeps it from screen readers, so the copy is never read twice). */
+@media (min-width: 641px) {{ [data-testid="stElementContainer"]:has(.tl-phone-only) {{ display: none; }} }}
+@media (max-width: 640px) {{ [data-testid="stElementContainer"]:has(.tl-wide-only) {{ display: none; }} }}
+.tl-swipe-hint {{ margin: 0; font-size: .9rem; opacity: .8; text-align: center; }}
 /* A link or a button in a narrow column (a page's link to its lesson, the lesson list) wraps its label
    instead of cutting it off. */
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
@@ -280,6 +313,31 @@ def figure(name: str):
 def figure_selector(name: str) -> str:
     """The CSS selector of the figure ``name`` on the page."""
     return f".st-key-{FIGURE_KEY_PREFIX}{name}"
+
+
+def phone_only(html: str) -> str:
+    """``html`` (for ``st.html``) shown only on a phone-sized screen (640 px wide or less)."""
+    return f'<div class="tl-phone-only">{html}</div>'
+
+
+def wide_only(html: str) -> str:
+    """``html`` (for ``st.html``) shown only on a screen wider than a phone's; with :func:`phone_only`, one thing can
+    sit where each kind of screen wants it (e.g. beside a chart on a laptop, under it in a phone's swipe panel)."""
+    return f'<div class="tl-wide-only">{html}</div>'
+
+
+def swipe_columns(name: str, spec, *, phone_first: int | None = None, hint: str = "", **kwargs) -> list:
+    """``st.columns(spec, **kwargs)`` that a phone shows as panels side by side, one screen wide each, which the
+    learner swipes through (Streamlit would stack them: a step's result then takes one and a half screens).
+    ``phone_first`` is the index of the column a phone shows first; ``hint`` is a line only a phone shows, above
+    the panels (e.g. "Swipe for the pair counts"). Returns the columns."""
+    box = st.container(key=SWIPE_KEY_PREFIX + name)
+    if hint:
+        box.html(phone_only(f'<p class="tl-swipe-hint">{html_escape(hint)}</p>'))
+    columns = list(box.columns(spec, **kwargs))
+    if phone_first is not None:  # its contents go in a container with a key the CSS looks for
+        columns[phone_first] = columns[phone_first].container(key=f"{PHONE_FIRST_KEY_PREFIX}{name}")
+    return columns
 
 
 class Slides:

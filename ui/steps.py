@@ -29,6 +29,7 @@ import streamlit as st
 
 from ui import state
 from ui.layout import SKIP_TARGET
+from ui.viewport import STEPBAR_PREFIX
 
 #: The keys that step (Streamlit's ``shortcut=``, drawn on the button): what a presentation clicker sends, and
 #: what moves a slide in a slideshow. Streamlit ignores them while the learner types in a text box.
@@ -156,6 +157,23 @@ class Stepper:
         return None
 
     # -- drawing -------------------------------------------------------------------------------
+    @property
+    def bar_key(self) -> str:
+        """The key of the container around the four buttons: on a phone it is a bar fixed at the screen's foot, so
+        Next stays under the thumb while the learner reads down the step (``ui.layout``'s base CSS)."""
+        return STEPBAR_PREFIX + self.page
+
+    def _buttons(self, step: int, n_steps: int) -> None:
+        first, previous, nxt, last = self.names
+        st.button(first, key=self.key("first").skey, icon=":material/first_page:", on_click=self._go,
+                  args=("first", n_steps), disabled=step == 0)
+        st.button(previous, key=self.key("prev").skey, icon=":material/chevron_left:", on_click=self._go,
+                  args=("previous", n_steps), disabled=step == 0, shortcut=KEYS["previous"])
+        st.button(nxt, key=self.key("next").skey, icon=":material/chevron_right:", on_click=self._go,
+                  args=("next", n_steps), disabled=step >= n_steps, type="primary", shortcut=KEYS["next"])
+        st.button(last, key=self.key("last").skey, icon=":material/last_page:", on_click=self._go,
+                  args=("last", n_steps), disabled=step >= n_steps)
+
     def draw(
         self,
         n_steps: int,
@@ -177,19 +195,13 @@ class Stepper:
         self._sync_ticking(stopped)
         stopped = stopped or st.session_state.pop(self._stopped_note, None)
         step = self.clamp(n_steps)
-        first, previous, nxt, last = self.names
         st.html(_ANCHOR_HTML)  # the skip link lands here (ui/layout.py)
         with st.container(horizontal=True, vertical_alignment="center", gap="small"):
             if label:
                 st.markdown(label, width="content")
-            st.button(first, key=self.key("first").skey, icon=":material/first_page:", on_click=self._go,
-                      args=("first", n_steps), disabled=step == 0)
-            st.button(previous, key=self.key("prev").skey, icon=":material/chevron_left:", on_click=self._go,
-                      args=("previous", n_steps), disabled=step == 0, shortcut=KEYS["previous"])
-            st.button(nxt, key=self.key("next").skey, icon=":material/chevron_right:", on_click=self._go,
-                      args=("next", n_steps), disabled=step >= n_steps, type="primary", shortcut=KEYS["next"])
-            st.button(last, key=self.key("last").skey, icon=":material/last_page:", on_click=self._go,
-                      args=("last", n_steps), disabled=step >= n_steps)
+            with st.container(horizontal=True, vertical_alignment="center", gap="small", width="content",
+                              key=self.bar_key):  # on a phone: a bar fixed at the screen's foot (ui/layout.py)
+                self._buttons(step, n_steps)
             if extra is not None:
                 extra()
             if autoplay:

@@ -30,6 +30,8 @@ import streamlit as st
 ACTION_PREFIX = "tl-act-"
 RESULT_PREFIX = "tl-result-"
 KEEP_PREFIX = "tl-keep-"
+#: The key prefix of a stepper's button bar (``ui.steps.Stepper.bar_key``): fixed at a phone screen's foot.
+STEPBAR_PREFIX = "tl-stepbar-"
 #: Streamlit's "md" breakpoint: at or below this width the sidebar overlays the page.
 NARROW_PX = 768
 
@@ -80,13 +82,22 @@ SCRIPT = """
     return header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
   };
 
+  // a phone's step bar is fixed at the screen's foot (ui/layout.py): what is under it is not in view either, and
+  // Next is on screen whatever the scroll
+  const stepBar = () => {
+    const bar = document.querySelector('[class*="%(bar)s"]');
+    return bar && getComputedStyle(bar).position === 'fixed' ? bar : null;
+  };
+
   const bring = (el, controlSel) => {
-    const r = el.getBoundingClientRect(), h = window.innerHeight, gap = 8, top = headerBottom();
+    const bar = stepBar(), gap = 8, top = headerBottom();
+    const r = el.getBoundingClientRect(), h = bar ? Math.min(window.innerHeight, bar.getBoundingClientRect().top)
+      : window.innerHeight;
     if (r.top >= top && r.bottom <= h) return;
     // the whole result when it fits; when it is taller than the window, its top, with the control row above it
-    // when that still leaves the result's start on screen
+    // when that still leaves the result's start on screen (not needed when the step bar is fixed)
     let dy = Math.min(r.bottom - h + gap, r.top - top - gap);
-    const control = controlSel && document.querySelector(controlSel);
+    const control = !bar && controlSel && document.querySelector(controlSel);
     if (r.height > h - top - 2 * gap && control) {
       const c = control.getBoundingClientRect();
       if (c.top > top && r.top - c.top < h / 2) dy = Math.min(dy, c.top - top - gap);
@@ -128,6 +139,8 @@ SCRIPT = """
   // -- a narrow screen: close the sidebar after navigation ---------------------------------------------
   let path = location.pathname, moved = 0;
   setInterval(() => {
+    const app = document.querySelector('[data-testid="stApp"]');  // the page's colour, for the fixed step bar
+    if (app) document.documentElement.style.setProperty('--tl-page-bg', getComputedStyle(app).backgroundColor);
     if (location.pathname !== path) { path = location.pathname; moved = Date.now(); }
     if (!moved || Date.now() - moved > 4000 || window.innerWidth > NARROW) return;
     const bar = document.querySelector('[data-testid="stSidebar"]');
@@ -138,7 +151,7 @@ SCRIPT = """
   }, 100);
 })();
 </script>
-""" % {"narrow": NARROW_PX, "act": ACTION_PREFIX, "res": RESULT_PREFIX, "keep": KEEP_PREFIX}  # noqa: UP031 - a JavaScript body is all braces
+""" % {"narrow": NARROW_PX, "act": ACTION_PREFIX, "res": RESULT_PREFIX, "keep": KEEP_PREFIX, "bar": STEPBAR_PREFIX}  # noqa: UP031 - a JavaScript body is all braces
 
 
 def action(name: str) -> str:

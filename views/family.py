@@ -214,7 +214,7 @@ def state_step(trace: RuleTrace, k: int) -> RuleStep | None:
 
 def statuses(rule: str) -> tuple[str, ...]:
     me, other = RULE_NAMES[rule], RULE_NAMES["score" if rule == "count" else "count"]
-    return (f"{me} merges it", f"{other} would merge it", "both rules pick it", "tied, lost the tie",
+    return (f"{me} merges it", f"{other} would merge it", "both rules pick it", charts.TIE_LOST,
             "top value (before merge 1)", "other pairs")
 
 

@@ -43,7 +43,7 @@ from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html, word_rows_html
 from ui.codeview import algorithm_html
 from ui.display import callout_html, join_words, md_code, md_escape, pair_text, plural, visible_token
-from ui.layout import figure, find_page, link_params
+from ui.layout import figure, find_page, link_params, phone_only, swipe_columns, wide_only
 from ui.links import lesson_link
 from ui.presets import (
     MARKER_CHOICES,
@@ -73,7 +73,7 @@ WINNER_COLOUR = charts.ORANGE
 TIE_COLOUR = charts.SAND
 OTHER_COLOUR = charts.BLUE
 STATUS_WINNER = "winner"
-STATUS_TIE = "tied, lost the tie"
+STATUS_TIE = charts.TIE_LOST
 STATUS_OTHER = "other pairs"
 STATUS_TOP = "top count"  # step 0: the most frequent pairs, before merge 1 picks one
 
@@ -463,11 +463,18 @@ def base_symbols_html(trace: Trace, limit: int = 120) -> tuple[str, int]:
     return CHIPS_CSS + chips_html(chips, show_ids=True, label="base symbols"), tok.first_merge_id
 
 
+# The step's line is big; on a phone a little less, so the merge and what it changed share the screen.
+STEP_HEADER_CSS = """<style>
+.tl-step { display: flex; flex-wrap: wrap; align-items: center; gap: .4em; font-size: 1.3em; }
+@media (max-width: 640px) { .tl-step { font-size: 1.05em; gap: .3em; } }
+</style>"""
+
+
 @st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_TRACE)
 def step_header_html(trace: Trace, k: int, *, hide_winner: bool = False) -> str:
     """A big line: "Merge 3 of 7: [cha] + [i] → [chai] seen 5 times" (chips for the tokens)."""
     n = len(trace.steps)
-    box = '<div class="tl-step" style="display:flex;flex-wrap:wrap;align-items:center;gap:.4em;font-size:1.3em">'
+    box = STEP_HEADER_CSS + '<div class="tl-step">'
     if k == 0:
         body = (
             f"<strong>Step 0 of {n}: before any merge.</strong>"
@@ -854,11 +861,15 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, large: bool) ->
         return False
 
     rows = pair_rows(step, reveal=k > 0, limit=8 if large else None)
+    # Side by side on a wide screen: the pair counts and why the winner won, the corpus after the merge. A phone
+    # swipes between them, the corpus (what changed) first, so one step is one screen there too.
+    hint = ("Swipe sideways for the pair counts and why this pair won." if k
+            else "Swipe sideways for the pair counts before merge 1.")
     if large:  # one screen on a projector: the chart, why, and the corpus after it, side by side
-        left, why, right = st.columns([3.1, 2.6, 3.9], gap="medium")
+        left, why, right = swipe_columns("train-step", [3.1, 2.6, 3.9], phone_first=2, hint=hint, gap="medium")
     else:
-        left, right = st.columns([3, 2], gap="medium")
-        why = right
+        left, right = swipe_columns("train-step", [3, 2], phone_first=1, hint=hint, gap="medium")
+        why = None  # beside the chart on a wide screen (over the corpus); under it in a phone's panel
     words = LARGE_TOP_WORDS if large else TOP_WORDS
     with left, figure("pair-chart"):
         st.markdown(f"**Pair counts before merge {max(k, 1)}**")
@@ -869,9 +880,14 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, large: bool) ->
         if facts_later:
             st.caption(" · ".join(facts))
     if k:
-        with why:
-            st.markdown("**Why this pair**" if step.n_tied <= 1 else "**The tie, and the rule that broke it**")
-            st.html(callout_html(explain(trace, k) + "\n" + count_breakdown(trace, k)))
+        title = "Why this pair" if step.n_tied <= 1 else "The tie, and the rule that broke it"
+        why_html = (f'<p style="margin:0 0 .5rem"><strong>{title}</strong></p>'
+                    + callout_html(explain(trace, k) + "\n" + count_breakdown(trace, k)))
+        if why is not None:
+            why.html(why_html)
+        else:
+            left.html(phone_only(why_html))
+            right.html(wide_only(why_html))
     with right, figure("train-corpus"):
         if k:
             st.markdown(f"**The corpus after merge {k}**")

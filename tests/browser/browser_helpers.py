@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from deploy.serve import free_port, streamlit_cmd  # the fixtures' free port and command: one copy with scripts/serve
+from ui.layout import SWIPE_KEY_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("LAB_CHROMIUM", "/usr/bin/chromium"))  # LAB_CHROMIUM: to test the skip
@@ -200,25 +201,32 @@ def cut_off(page, *selectors: str) -> list[str]:
     scrolling sideways, and any element in the main area that ends past the edge: by default chips,
     notes, charts, tables, paragraphs and widget labels. Elements named in ``selectors`` must also not
     be wider inside than outside (their text cut off); a table scrolls inside by design, so the default
-    check leaves that alone."""
+    check leaves that alone. Swipe panels (``ui.layout.swipe_columns``) scroll sideways by design on a phone: an
+    element in one must end inside its panel, and each panel be no wider than the window."""
     return page.evaluate(
-        """([sels, inner]) => {
+        """([sels, inner, swipe]) => {
             const out = [], right = window.innerWidth + 1;
             const main = document.querySelector('[data-testid="stMain"]');
             if (main && main.scrollWidth > main.clientWidth + 1) out.push('the page scrolls sideways: ' + main.scrollWidth);
             if (document.documentElement.scrollWidth > right) out.push('the window scrolls sideways');
+            const SWIPE = '[class*="st-key-' + swipe + '"] [data-testid="stColumn"]';
+            for (const panel of document.querySelectorAll('[data-testid="stMain"] ' + SWIPE)) {
+                if (panel.getBoundingClientRect().width > window.innerWidth) out.push('a swipe panel is wider than the window');
+            }
             for (const sel of sels) {
                 for (const el of document.querySelectorAll('[data-testid="stMain"] ' + sel)) {
                     const r = el.getBoundingClientRect();
                     if (r.width === 0) continue;
                     const name = el.getAttribute('aria-label') || sel;
-                    if (r.right > right) out.push(name + ' ends at ' + Math.round(r.right) + ' > ' + window.innerWidth);
+                    const panel = el.closest(SWIPE);
+                    const edge = panel ? panel.getBoundingClientRect().right + 1 : right;
+                    if (r.right > edge) out.push(name + ' ends at ' + Math.round(r.right) + ' > ' + (panel ? 'its panel ' + Math.round(edge - 1) : window.innerWidth));
                     if (inner && el.scrollWidth > el.clientWidth + 1) out.push(name + ' scrolls: ' + el.scrollWidth + ' > ' + el.clientWidth);
                 }
             }
             return out;
         }""",
-        [list(selectors or DEFAULT_CUT_OFF), bool(selectors)],
+        [list(selectors or DEFAULT_CUT_OFF), bool(selectors), SWIPE_KEY_PREFIX],
     )
 
 

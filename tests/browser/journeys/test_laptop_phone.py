@@ -26,14 +26,19 @@ from tests.browser.browser_helpers import (
     skip_without_browser,
     step_button,
 )
+from ui.layout import SWIPE_KEY_PREFIX, figure_selector
+from ui.viewport import STEPBAR_PREFIX
 
 skip_without_browser()
 
 
-IN_VIEW = """(sel) => {
+IN_VIEW = """([sel, barPrefix]) => {
     const els = [...document.querySelectorAll(sel)].filter(el => el.getBoundingClientRect().height > 0);
     if (!els.length) return 'missing: ' + sel;
-    const h = window.innerHeight, out = [];
+    // a phone's step bar is fixed over the screen's foot: what is under it is not in view
+    const bar = document.querySelector('[class*="st-key-' + barPrefix + '"]');
+    const fixed = bar && getComputedStyle(bar).position === 'fixed';
+    const h = fixed ? Math.min(window.innerHeight, bar.getBoundingClientRect().top) : window.innerHeight, out = [];
     const header = document.querySelector('[data-testid="stHeader"]');  // it lies over the page's top
     const top = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
     for (const el of els) {
@@ -49,10 +54,11 @@ IN_VIEW = """(sel) => {
 def in_view(page, selector: str, timeout_ms: int = 8_000) -> str:
     """'' once ``selector`` is in the window (waiting up to ``timeout_ms`` for the page to settle), else where it is."""
     try:
-        page.wait_for_function(f"(sel) => ({IN_VIEW})(sel) === ''", arg=selector, timeout=timeout_ms)
+        page.wait_for_function(f"(args) => ({IN_VIEW})(args) === ''", arg=[selector, STEPBAR_PREFIX],
+                               timeout=timeout_ms)
     except Exception:  # noqa: BLE001 - the message below says where it is
         pass
-    return page.evaluate(IN_VIEW, selector)
+    return page.evaluate(IN_VIEW, [selector, STEPBAR_PREFIX])
 
 
 def next_button(page):
@@ -278,13 +284,31 @@ def test_phone_sidebar_closes_after_navigation(fresh_context, visit) -> None:
 
 
 def test_phone_train_one_step_is_one_screen(fresh_context, visit) -> None:
-    """Train on a phone: after Next, the step row, the merge and the whole chart on one screen (they took 1-1.5)."""
-    page = visit(fresh_context("phone"), "Train_step_by_step")
-    next_button(page).click()
-    settle(page)
-    problems = [p for sel in ('[data-testid="stMain"] .tl-step', CHART, ".st-key-tl-act-train") if (p := in_view(page, sel))]
-    assert not problems, problems
-    screenshot(page, "journey-phone-train-next")
+    """Train on a phone: after each Next, the merge, why it won and the corpus after it on one screen (they took 1.5),
+    the pair counts one swipe away, and Next in the same place under the thumb (a bar fixed at the screen's foot)."""
+    page = visit(fresh_context("phone"), "Train_step_by_step", "preset=chai")
+    swipe_row = page.locator(f'[class*="st-key-{SWIPE_KEY_PREFIX}"] [data-testid="stHorizontalBlock"]')
+    where = []
+    for merge in (1, 2, 3):
+        next_button(page).click()
+        settle(page)
+        expect(page.locator(".tl-step")).to_contain_text(f"Merge {merge} of")
+        problems = [p for sel in ('[data-testid="stMain"] .tl-step', figure_selector("train-corpus"))
+                    if (p := in_view(page, sel))]
+        assert not problems, (merge, problems)
+        box = next_button(page).bounding_box()
+        assert box and 0 <= box["y"] and box["y"] + box["height"] <= 844, box
+        where.append((round(box["x"]), round(box["y"])))
+        # the chart is the second panel: one swipe brings it, whole and uncut
+        assert swipe_row.evaluate("row => row.scrollLeft") == 0
+        swipe_row.evaluate("row => row.scrollBy({left: row.clientWidth, behavior: 'instant'})")
+        chart = page.locator(CHART).first
+        page.wait_for_function("(el) => { const r = el.getBoundingClientRect(); return r.left >= 0 && r.right <= 391; }",
+                               arg=chart.element_handle())
+        assert not cut_off(page) and not chart_text_cut(page), (cut_off(page), chart_text_cut(page))
+        screenshot(page, f"journey-phone-train-next-{merge}-chart")
+        swipe_row.evaluate("row => row.scrollTo({left: 0, behavior: 'instant'})")
+    assert len(set(where)) == 1, f"Next moved: {where}"
 
 
 def _box_in_view(page, locator, what: str) -> None:

@@ -84,8 +84,10 @@ def test_answers_on_three_pages_are_saved_and_come_back_in_a_fresh_browser(fresh
     step_button(main_area(page), "Next").click()
     settle(page)
     main_area(page).get_by_text("n + e", exact=True).click()
+    settle(page)  # the choice's own run first: a Check pressed during it can be lost on a busy machine
     main_area(page).get_by_role("button", name="Check", exact=True).click()
-    expect(main_area(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_visible()
+    settle(page)
+    expect(main_area(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_visible(timeout=30_000)
     settle(page)
 
     # 2. Lessons, lesson 2: two exercises (a choice, a number); lesson 5: the money answer that rounds down.
