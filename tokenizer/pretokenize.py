@@ -84,6 +84,13 @@ MAX_REPEAT = 1_000
 (``a{1000000}`` takes 0.5 s and 270 MB to compile, ``a{4294967294}`` 2.8 GB and a MemoryError)."""
 MAX_REPEAT_PRODUCT = 10_000
 """The product of the least counts of nested counted repeats (``(a{1000}){1000}`` takes 270 MB)."""
+MAX_PATTERN_COPIES = 20_000
+"""The parts of the compiled pattern in all, each counted as often as the counted repeats around it copy it: the
+limits above hold for each repeat, this for their sum (62 alternatives of ``(?:a{100}){100}``, 991 characters,
+compiled to 170 MB and were kept for the next request). A pattern at this limit compiles to about 3 MB."""
+_KEPT_PATTERNS = 16
+"""Compiled patterns kept for the next request, each twice (as given and in one group): with patterns at the
+limits above, what a server keeps for them stays under 100 MB, whatever its learners send."""
 
 
 class UnsafePattern(ValueError):
@@ -146,8 +153,10 @@ def _check_shape(pattern: str) -> None:
     from regex import _regex_core as core
 
     stack = [(tree, 1, 1)]  # (node, depth, product of the least counts of the repeats around it)
+    copies = 0  # the parts the compiled pattern has, each counted as often as the repeats around it copy it
     while stack:
         node, depth, product = stack.pop()
+        copies += product
         if depth > MAX_NESTING:
             raise too_deep
         if isinstance(node, core.CallGroup):
@@ -179,9 +188,15 @@ def _check_shape(pattern: str) -> None:
         for value in vars(node).values():
             children = value if isinstance(value, (list, tuple)) else (value,)
             stack.extend((child, depth + 1, product) for child in children if isinstance(child, core.RegexBase))
+    if copies > MAX_PATTERN_COPIES:
+        raise UnsafePattern(
+            f"The pre-split pattern {_shown(pattern)} repeats so much that it would compile to {copies:,} parts; the "
+            f"lab allows {MAX_PATTERN_COPIES:,} (the compiled pattern grows with them): use + or * instead of "
+            "counted repeats."
+        )
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=_KEPT_PATTERNS)
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
     """Compile a pre-split pattern, or raise ValueError saying what is wrong
     (:class:`UnsafePattern` for one the lab refuses to run).
@@ -197,7 +212,7 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
         raise ValueError("The pre-split pattern is empty: give a regular expression such as ' ?\\S+'.")
     _check_shape(pattern)
     try:
-        compiled = regex.compile(pattern)
+        compiled = regex.compile(pattern, cache_pattern=False)  # kept once, in this function's own cache
     except regex.error as exc:
         raise ValueError(f"The pre-split pattern {_shown(pattern)} is not a valid regular expression: {exc}.") from None
     if compiled.flags & regex.REVERSE:
@@ -293,14 +308,14 @@ def shared_budget() -> Iterator[SplitBudget]:
         _shared.budget = outer
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=_KEPT_PATTERNS)
 def _capturing(pattern: str) -> regex.Pattern[str] | None:
     """``pattern`` wrapped in one capture group, or None where wrapping could change its meaning."""
     compiled = compile_pattern(pattern)
     if compiled.groups or compiled.flags & regex.VERBOSE or r"\K" in pattern:
         return None  # its own groups, comments that could swallow the ")", or \K moving the match start
     try:
-        wrapped = regex.compile(f"({pattern})")
+        wrapped = regex.compile(f"({pattern})", cache_pattern=False)
     except regex.error:
         return None
     return wrapped if wrapped.flags == compiled.flags else None
