@@ -314,6 +314,22 @@ def test_engine_stops_a_second_a_piece_pattern_in_about_a_second(how, tmp_path) 
     assert_bounded(child)
 
 
+LONG_PIECE = r"\s|b|(?:" + "(" * 16 + "a" + ")" * 16 + ")*"
+"""Quick on words, but one run of ``a`` is one match that keeps 16 captures for every character it passes."""
+
+
+@pytest.mark.parametrize("how", ["train", "encode"])
+def test_one_piece_may_take_one_search_whatever_budget_the_text_earned(how, tmp_path) -> None:
+    """Two million characters (the most Train takes): a million of quick words earn the split 6 s, then one
+    piece of a million characters. A match holds memory for all it has passed until it ends (about 600 MB a
+    second here), so a search may run only half a second; the piece it cannot find is refused (it ended in a
+    MemoryError under a 3 GB limit, the memory growing while the text's budget lasted; now 2.2 s and 330 MB)."""
+    outcome, cpu_s, child = engine(tmp_path, how, LONG_PIECE, "b " * 500_000 + "a" * 1_000_000)
+    assert outcome.startswith("PatternTimeout: ") and "for one piece, after the first" in outcome
+    assert cpu_s < 4
+    assert_bounded(child, peak_mb=450)
+
+
 def test_a_text_encoded_in_parts_shares_one_budget(tmp_path) -> None:
     """A caller that splits one request in parts (a stream) opens shared_budget(): 30 parts
     at ~0.3 s each are refused after about a second, not 9 s."""
@@ -421,6 +437,9 @@ def test_pages_show_one_friendly_message_and_stay_bounded(tmp_path) -> None:
         # ... and one that backtracks on the text (the issue: hung for over 150 s); a rerun says it again
         {"page": tokenize_page, "upload": _model_json(r"(a+)+$"), "type": "a" * 3000 + "b",
          "want": "too slow on this text", "reruns": 1},
+        # ... and one whose single long piece would hold memory for as long as the text's budget lasted
+        {"page": tokenize_page, "upload": _model_json(LONG_PIECE), "type": "b " * 250_000 + "a" * 500_000,
+         "want": "for one piece"},
     ]
     child = run_limited(["-c", PAGES], ROOT, json.dumps(cases))
     assert child.code == 0, child.err[-2000:]

@@ -238,24 +238,35 @@ SPLIT_S_PER_CHAR = 5e-6
 _MIN_ROUND_S = 0.05  # the shortest search started, so a search near its budget still gets somewhere
 
 
+def longest_search_s() -> float:
+    """CPU seconds one search (one call into the regex module) may run: half the floor. A match holds memory
+    for every character it has passed (its backtracking points and, in a repeated group, every capture: about
+    600 MB a second at worst), which is given back only when the search ends; so no search may run longer,
+    however much budget a long text has earned, and a piece that takes longer than this is refused."""
+    return PATTERN_TIMEOUT_S / 2
+
+
 class PatternTimeout(ValueError):
     """The pre-split pattern used up its time budget on a text (:data:`PATTERN_TIMEOUT_S` plus
     :data:`SPLIT_S_PER_CHAR` a character): it backtracks too much. A ValueError, so every caller that
     reports bad input reports this too; catch it first to say something specific."""
 
-    def __init__(self, pattern: str, seconds: float, chars: int = 0) -> None:
+    def __init__(self, pattern: str, seconds: float, chars: int = 0, one_piece: bool = False) -> None:
         self.pattern = pattern
         self.seconds = seconds
         self.chars = chars
+        self.one_piece = one_piece
         shown = f"{seconds:.1f} s" if seconds >= 1 else f"{seconds:.2g} s"
         where = "before it had found a single piece" if not chars else f"for the first {plural(chars, 'character')}"
+        if one_piece:  # one search could not find the next piece (see longest_search_s)
+            where = "for one piece" + (f", after the first {plural(chars, 'character')}" if chars else "")
         super().__init__(
             f"The pre-split pattern {_shown(pattern)} is too slow on this text: it used up the {shown} of CPU time "
             f"the lab allows {where} (it backtracks too much). Simplify it."
         )
 
     def __reduce__(self):  # pickle (a cache, a worker process) rebuilds it from its fields
-        return type(self), (self.pattern, self.seconds, self.chars)
+        return type(self), (self.pattern, self.seconds, self.chars, self.one_piece)
 
 
 class SplitBudget:
@@ -369,7 +380,7 @@ def _split_regex(text: str, compiled: regex.Pattern[str], pattern: str, budget: 
     # half the floor of the budget: a text it cannot split in that time is split
     # by the path below, which keeps account of the budget as it goes.
     wrapped = _capturing(pattern)
-    fast = min(PATTERN_TIMEOUT_S / 2, budget.allowed(0) - budget.spent())
+    fast = min(longest_search_s(), budget.allowed(0) - budget.spent())
     if wrapped is not None and fast > 0:
         try:
             parts = wrapped.split(text, timeout=fast)
@@ -392,7 +403,8 @@ def _split_by_matches(
     match ended: a search started there finds exactly the matches the first one would have found
     (``^`` and lookbehinds still see the whole text, and an empty match is allowed right after a
     non-empty one in both). A pattern that has used more CPU time than the budget allows for what
-    it has split so far raises :class:`PatternTimeout`.
+    it has split so far raises :class:`PatternTimeout`, and so does a piece that one search, of at most
+    :func:`longest_search_s`, could not find (a match's memory grows with its time).
     ``restart_every`` (for tests) also ends a round after that many matches.
     """
     if budget is None:
@@ -405,8 +417,9 @@ def _split_by_matches(
         if budget.spent() > allowed:
             raise PatternTimeout(pattern, allowed, budget.done + pos)
         found = 0
+        longest = longest_search_s()
         try:
-            timeout = max(allowed - budget.spent(), _MIN_ROUND_S)
+            timeout = max(min(allowed - budget.spent(), longest), _MIN_ROUND_S)
             for match in compiled.finditer(text, pos, timeout=timeout):
                 start, end = match.span()
                 if start == end:  # a pattern that can match nothing must not make empty pieces
@@ -420,6 +433,8 @@ def _split_by_matches(
                     raise TimeoutError
             break
         except TimeoutError:
+            if not found and timeout >= longest:  # a whole search and not one piece: the next would do the same
+                raise PatternTimeout(pattern, longest, budget.done + pos, one_piece=True) from None
             continue  # the next round starts where this one got to, if the budget still allows it
     if pos < len(text):
         pieces.append(text[pos:])
