@@ -52,6 +52,8 @@ its own, and uploads a degenerate model, waiting for each answer at most
   ``(?:.{0,6}){0,7}(?!)|\\S+``: about 8 ms of CPU a character with the
   ``regex`` module, so ~30 s on the preset's 3,570 characters);
 - Train with a recursive one, ``(?R)?a|\\S`` (a MemoryError after ~1 GB);
+- Train with 12 alternatives of ``(?:a{100}){100}`` (191 characters: 120,000 parts once compiled, ~30 MB,
+  each such pattern kept);
 - Quirks, Formatting, with records holding a bare CR (``_csv.Error``);
 - on Tokenize anything, an uploaded model of one base symbol and
   ``--hostile-merges`` chained merges (default 23,000: 265 KB that took 4.4 GB).
@@ -414,6 +416,7 @@ async def learner_run(url: str, i: int, start_delay: float, rng: random.Random,
 
 HOSTILE_PATTERN = r"(?:.{0,6}){0,7}(?!)|\S+"
 RECURSIVE_PATTERN = r"(?R)?a|\S"
+HEAVY_PATTERN = "|".join([r"(?:a{100}){100}"] * 12)  # 191 characters (a link keeps 200): 120,000 parts compiled
 HOSTILE_RECORDS = "name,city\nAsha,Pune\rMumbai"
 HOSTILE_MERGES = 23_000
 HOSTILE_TIMEOUT_S = 120
@@ -489,6 +492,7 @@ async def hostile_run(url: str, start_delay: float, timeout: float, pattern: str
     steps = [
         ("Train, backtracking pre-split", TRAIN, query(preset=fair, split="regex", pattern=pattern), None),
         ("Train, recursive pre-split", TRAIN, query(preset=fair, split="regex", pattern=RECURSIVE_PATTERN), None),
+        ("Train, counted repeats compiled out", TRAIN, query(preset=fair, split="regex", pattern=HEAVY_PATTERN), None),
         ("Quirks, a bare CR in the records", "Quirks", query(quirk="Formatting", records=HOSTILE_RECORDS), None),
         (f"Tokenize, upload of {merges:,} chained merges", TOKENIZE, "", chained_model(merges)),
     ]

@@ -45,6 +45,7 @@ HOSTILE = {  # name -> (pattern, text added to the corpus and encoded)
     "fuzzy {e<=8}": (r"(?b)(?:qzqzqzqzqzqzqzqzqz){e<=8}|\S+", None),
     "a{4294967294}": (r"a{4294967294}|\S+", "chai pani"),
     "(a{1000}){1000}": (r"(a{1000}){1000}|\S+", "chai pani"),
+    "62 x (?:a{100}){100}": ("|".join([r"(?:a{100}){100}"] * 62), "chai pani"),
 }
 
 

@@ -515,3 +515,37 @@ def test_a_long_run_without_spaces_on_train_keeps_each_steps_corpus_view_small()
         assert blocks, k
         assert max(map(len, blocks)) < 4 * LONG_WORD * 1_000, (k, max(map(len, blocks)))
         assert any(">more<" in b for b in blocks) or k == 20  # the "… 249,800 more tokens" chip (spaces drawn as ·)
+
+
+LONG_RUN_STEPS = """
+import json, sys, time
+sys.path.insert(0, ".")
+from tests.apptest_helpers import exception_messages, run_page
+from views import train as tv
+at = run_page("pages/1_Train_step_by_step.py", timeout=120)
+at.selectbox(key=tv.PRESET.skey).set_value("own").run()
+at.text_area(key=tv.TEXT.skey).input("\\U0001F600" * 250_000).run(timeout=300)
+at.slider(key=tv.STEP.skey).set_value(19).run(timeout=300)
+cpu = {}
+start = time.process_time()
+at.slider(key=tv.STEP.skey).set_value(20).run(timeout=300)
+cpu["step"] = time.process_time() - start
+start = time.process_time()
+at.run(timeout=300)
+cpu["rerun"] = time.process_time() - start
+print(json.dumps({**cpu, "exceptions": exception_messages(at)}))
+"""
+
+
+def test_a_long_run_without_spaces_on_train_costs_seconds_a_step_not_tens() -> None:
+    """The 1 MB single-emoji corpus: its merges make tokens of up to 131,072 emoji. Every rerun drew each learned
+    token, each pair of the table and the step's sentence in full (7.4 s of CPU a rerun at step 20), and each step
+    merged the one long word four times over (16 s to move to step 20). Tokens are shown cut, as the chips already
+    were, and a long piece once merged is kept for the next view of the same step."""
+    child = run_python(["-c", LONG_RUN_STEPS], cpu_limit_s=120, memory_limit=MEMORY_LIMIT, timeout_s=480)
+    assert child.code == 0, child.err[-2000:]
+    report = json.loads(child.out)
+    assert not report["exceptions"], report["exceptions"]
+    assert report["step"] < 10, report  # two merges of the 250,000-symbol word, about 2 s each
+    assert report["rerun"] < 3, report
+    child.assert_bounded(cpu_s=60, peak_mb=PEAK_BOUND_MB)

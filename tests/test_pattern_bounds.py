@@ -56,6 +56,9 @@ RECURSION_FORMS = [
     r"(?(DEFINE)(?<w>\w+))(?&w)|\S",
     r"\S+ # (?R)(?x)",  # the (?x) comes after: the regex module reads "# (?R)" as a call, and so does the check
 ]
+HEAVY = "|".join([r"(?:a{100}){100}"] * 62)
+"""Each repeat within its limits, but 62 of them in 991 characters: it compiled to 170 MB, and each such pattern
+sent (a link, an upload) was kept in the pattern caches, 175 MB more each time."""
 PER_PIECE = r"(?:[\s\S]*[\s\S]*[\s\S]{0,6}\d{7})?\S+|\s+"
 """The issue's shape: about a second for each piece of the English-Hindi corpus (3,570 characters), well under
 the old 3 s a piece, so nothing stopped it (~600 pieces)."""
@@ -74,6 +77,8 @@ REFUSED_AT_READ = {  # pattern -> words of the message
     rf"\S{{{MAX_REPEAT + 1}}}|\S+": f"repeats something {MAX_REPEAT + 1:,} times",
     r"(a{1000}){1000}|\S+": "1,000,000 copies",
     r"(?:(?:a{30}){30}){30}|\S+": "27,000 copies",
+    HEAVY: "would compile to 632,525 parts",
+    "|".join([r"\p{L}{1000}"] * 80): "would compile to 80,161 parts",
     "(?:" * (MAX_NESTING + 5) + "a" + ")" * (MAX_NESTING + 5) + r"|\S+": "nests brackets and repeats",
     "(" * 400 + "a" + ")" * 400: "nests brackets and repeats",  # deep enough for a RecursionError in the parser
     "a|" * (MAX_PATTERN_CHARS // 2) + r"\S+": "characters long",
@@ -91,6 +96,7 @@ ACCEPTED = [  # what the lab must keep reading: the published patterns, and text
     r"e{1,3}|\S+",
     r"\p{N}{1,3}|\S{1000}|\S+",
     r"(?:a{100}){100}|\S+",
+    r"(?:a{100}){100}|(?:b{90}){100}|\S+",  # just under the parts a pattern may compile to
     r"(a)\1|(?P<b>b)(?P=b)|\S+",  # backreferences are not calls
     "(?:" * 40 + r"\S" + ")" * 40 + "+|\\s+",
     "a|" * (MAX_PATTERN_CHARS // 2 - 3) + r"\S+",
@@ -134,9 +140,12 @@ def test_what_only_looks_hostile_is_read_and_splits(pattern: str) -> None:
 def test_a_regex_release_whose_parser_differs_runs_only_the_labs_own_patterns(monkeypatch) -> None:
     """The check reads the regex module's own parse tree; should a release change it, the lab fails safe: its
     own patterns still work, any other is refused with a message (never a traceback)."""
-    from regex import _regex_core
+    def changed(pattern: str):  # what the check meets when a release renames the parser it calls
+        raise AttributeError("module 'regex._regex_core' has no attribute '_parse_pattern'")
 
-    monkeypatch.delattr(_regex_core, "_parse_pattern")
+    # pretokenize's own reading of the parse tree is replaced, not the regex module's parser: regex.compile needs
+    # that (it compiles each pattern afresh, as the lab keeps compiled patterns in its own cache only)
+    monkeypatch.setattr(pretokenize, "_parse", changed)
     compile_pattern.cache_clear()
     try:
         for pattern in (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN):
@@ -305,6 +314,22 @@ def test_engine_stops_a_second_a_piece_pattern_in_about_a_second(how, tmp_path) 
     assert_bounded(child)
 
 
+LONG_PIECE = r"\s|b|(?:" + "(" * 16 + "a" + ")" * 16 + ")*"
+"""Quick on words, but one run of ``a`` is one match that keeps 16 captures for every character it passes."""
+
+
+@pytest.mark.parametrize("how", ["train", "encode"])
+def test_one_piece_may_take_one_search_whatever_budget_the_text_earned(how, tmp_path) -> None:
+    """Two million characters (the most Train takes): a million of quick words earn the split 6 s, then one
+    piece of a million characters. A match holds memory for all it has passed until it ends (about 600 MB a
+    second here), so a search may run only half a second; the piece it cannot find is refused (it ended in a
+    MemoryError under a 3 GB limit, the memory growing while the text's budget lasted; now 2.2 s and 330 MB)."""
+    outcome, cpu_s, child = engine(tmp_path, how, LONG_PIECE, "b " * 500_000 + "a" * 1_000_000)
+    assert outcome.startswith("PatternTimeout: ") and "for one piece, after the first" in outcome
+    assert cpu_s < 4
+    assert_bounded(child, peak_mb=450)
+
+
 def test_a_text_encoded_in_parts_shares_one_budget(tmp_path) -> None:
     """A caller that splits one request in parts (a stream) opens shared_budget(): 30 parts
     at ~0.3 s each are refused after about a second, not 9 s."""
@@ -333,6 +358,36 @@ def test_a_word_count_corpus_shares_one_budget(tmp_path) -> None:
     outcome, cpu_s, child = engine(tmp_path, "words", r"(?:(a|aa)+c)?\S+", "a" * 27 + "b", words=300)
     assert outcome.startswith("PatternTimeout: ")
     assert cpu_s < 4
+    assert_bounded(child)
+
+
+HEAVY_STREAM = """
+import sys
+from tokenizer.pretokenize import split_text
+def rss():
+    with open("/proc/self/status") as status:
+        return int(status.read().split("VmRSS:")[1].split()[0]) // 1024
+split_text("chai pani", "regex")
+start, refused = rss(), 0
+for i in range(100):  # distinct patterns, as many learners' links and uploads send them
+    for pattern in (sys.argv[1] + f"|c{{{i + 1}}}", r"(?:a{100}){100}|(?:b{90}){100}|" + f"c{{{i + 1}}}"):
+        try:
+            split_text("chai pani", "regex", pattern)
+        except ValueError as exc:
+            refused += "would compile to" in str(exc)
+print(refused, rss() - start)
+"""
+
+
+def test_distinct_heavy_patterns_keep_the_process_near_its_start(tmp_path) -> None:
+    """A server compiles each pattern a learner sends and keeps the latest few: a hundred heavy ones are refused
+    when read, and a hundred just inside the limit keep under 100 MB between them (62 repeats in 991 characters
+    compiled to 170 MB each, and each was kept)."""
+    child = run_limited(["-c", HEAVY_STREAM, HEAVY], tmp_path)
+    assert child.code == 0, child.err[-2000:]
+    refused, grown_mb = map(int, child.out.split())
+    assert refused == 100
+    assert grown_mb < 120, f"{grown_mb} MB kept for patterns"
     assert_bounded(child)
 
 
@@ -382,6 +437,9 @@ def test_pages_show_one_friendly_message_and_stay_bounded(tmp_path) -> None:
         # ... and one that backtracks on the text (the issue: hung for over 150 s); a rerun says it again
         {"page": tokenize_page, "upload": _model_json(r"(a+)+$"), "type": "a" * 3000 + "b",
          "want": "too slow on this text", "reruns": 1},
+        # ... and one whose single long piece would hold memory for as long as the text's budget lasted
+        {"page": tokenize_page, "upload": _model_json(LONG_PIECE), "type": "b " * 250_000 + "a" * 500_000,
+         "want": "for one piece"},
     ]
     child = run_limited(["-c", PAGES], ROOT, json.dumps(cases))
     assert child.code == 0, child.err[-2000:]

@@ -27,6 +27,8 @@ from .vocab import Vocabulary
 
 UNITS = ("chars", "bytes")
 _LONG_PIECE = 200  # symbols: a longer piece is merged with a heap (Tokenizer._bpe_long), a shorter one by str.replace
+_KEPT_PIECE = 10_000  # symbols: a piece this long, once merged, is kept for the next request of it (Tokenizer._bpe)
+_LONG_KEPT = 2  # how many: a step's pieces and the step before's (a few MB for the longest corpus Train takes)
 TIES = ("first", "hf")
 
 
@@ -132,6 +134,7 @@ class Tokenizer:
         self._pair_strings = [chr(a) + chr(b) for a, b in self._merges]  # merge rank -> its pair as symbols
         self._ranks = {pair: rank for rank, pair in enumerate(self._pair_strings)}
         self._cache: dict[str, tuple[int, ...]] = {}
+        self._long: dict[tuple[str, int], str] = {}  # the last long pieces merged (see _bpe)
 
     def named(self, name: str, source: str | None = None) -> Tokenizer:
         """The same model under another name (shares its tables; cheap)."""
@@ -212,6 +215,16 @@ class Tokenizer:
         pairs = self._pair_strings
         never = len(pairs) if limit is None else min(limit, len(pairs))
         first = self.first_merge_id
+        if len(s) > _KEPT_PIECE:
+            # A long piece is merged again at the same step by each view of it (the Train page's count of a pair,
+            # its chips, the corpus's tokens): kept for the next, so a 1 MB word is merged once a step, not four times
+            done = self._long.get((s, never))
+            if done is None:
+                done = self._bpe_long(s, never)
+                if len(self._long) >= _LONG_KEPT:
+                    self._long.clear()
+                self._long[s, never] = done
+            return done
         if len(s) > _LONG_PIECE:
             return self._bpe_long(s, never)
         while len(s) > 1:

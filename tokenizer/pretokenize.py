@@ -84,6 +84,13 @@ MAX_REPEAT = 1_000
 (``a{1000000}`` takes 0.5 s and 270 MB to compile, ``a{4294967294}`` 2.8 GB and a MemoryError)."""
 MAX_REPEAT_PRODUCT = 10_000
 """The product of the least counts of nested counted repeats (``(a{1000}){1000}`` takes 270 MB)."""
+MAX_PATTERN_COPIES = 20_000
+"""The parts of the compiled pattern in all, each counted as often as the counted repeats around it copy it: the
+limits above hold for each repeat, this for their sum (62 alternatives of ``(?:a{100}){100}``, 991 characters,
+compiled to 170 MB and were kept for the next request). A pattern at this limit compiles to about 3 MB."""
+_KEPT_PATTERNS = 16
+"""Compiled patterns kept for the next request, each twice (as given and in one group): with patterns at the
+limits above, what a server keeps for them stays under 100 MB, whatever its learners send."""
 
 
 class UnsafePattern(ValueError):
@@ -146,8 +153,10 @@ def _check_shape(pattern: str) -> None:
     from regex import _regex_core as core
 
     stack = [(tree, 1, 1)]  # (node, depth, product of the least counts of the repeats around it)
+    copies = 0  # the parts the compiled pattern has, each counted as often as the repeats around it copy it
     while stack:
         node, depth, product = stack.pop()
+        copies += product
         if depth > MAX_NESTING:
             raise too_deep
         if isinstance(node, core.CallGroup):
@@ -179,9 +188,15 @@ def _check_shape(pattern: str) -> None:
         for value in vars(node).values():
             children = value if isinstance(value, (list, tuple)) else (value,)
             stack.extend((child, depth + 1, product) for child in children if isinstance(child, core.RegexBase))
+    if copies > MAX_PATTERN_COPIES:
+        raise UnsafePattern(
+            f"The pre-split pattern {_shown(pattern)} repeats so much that it would compile to {copies:,} parts; the "
+            f"lab allows {MAX_PATTERN_COPIES:,} (the compiled pattern grows with them): use + or * instead of "
+            "counted repeats."
+        )
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=_KEPT_PATTERNS)
 def compile_pattern(pattern: str) -> regex.Pattern[str]:
     """Compile a pre-split pattern, or raise ValueError saying what is wrong
     (:class:`UnsafePattern` for one the lab refuses to run).
@@ -197,7 +212,7 @@ def compile_pattern(pattern: str) -> regex.Pattern[str]:
         raise ValueError("The pre-split pattern is empty: give a regular expression such as ' ?\\S+'.")
     _check_shape(pattern)
     try:
-        compiled = regex.compile(pattern)
+        compiled = regex.compile(pattern, cache_pattern=False)  # kept once, in this function's own cache
     except regex.error as exc:
         raise ValueError(f"The pre-split pattern {_shown(pattern)} is not a valid regular expression: {exc}.") from None
     if compiled.flags & regex.REVERSE:
@@ -223,24 +238,35 @@ SPLIT_S_PER_CHAR = 5e-6
 _MIN_ROUND_S = 0.05  # the shortest search started, so a search near its budget still gets somewhere
 
 
+def longest_search_s() -> float:
+    """CPU seconds one search (one call into the regex module) may run: half the floor. A match holds memory
+    for every character it has passed (its backtracking points and, in a repeated group, every capture: about
+    600 MB a second at worst), which is given back only when the search ends; so no search may run longer,
+    however much budget a long text has earned, and a piece that takes longer than this is refused."""
+    return PATTERN_TIMEOUT_S / 2
+
+
 class PatternTimeout(ValueError):
     """The pre-split pattern used up its time budget on a text (:data:`PATTERN_TIMEOUT_S` plus
     :data:`SPLIT_S_PER_CHAR` a character): it backtracks too much. A ValueError, so every caller that
     reports bad input reports this too; catch it first to say something specific."""
 
-    def __init__(self, pattern: str, seconds: float, chars: int = 0) -> None:
+    def __init__(self, pattern: str, seconds: float, chars: int = 0, one_piece: bool = False) -> None:
         self.pattern = pattern
         self.seconds = seconds
         self.chars = chars
+        self.one_piece = one_piece
         shown = f"{seconds:.1f} s" if seconds >= 1 else f"{seconds:.2g} s"
         where = "before it had found a single piece" if not chars else f"for the first {plural(chars, 'character')}"
+        if one_piece:  # one search could not find the next piece (see longest_search_s)
+            where = "for one piece" + (f", after the first {plural(chars, 'character')}" if chars else "")
         super().__init__(
             f"The pre-split pattern {_shown(pattern)} is too slow on this text: it used up the {shown} of CPU time "
             f"the lab allows {where} (it backtracks too much). Simplify it."
         )
 
     def __reduce__(self):  # pickle (a cache, a worker process) rebuilds it from its fields
-        return type(self), (self.pattern, self.seconds, self.chars)
+        return type(self), (self.pattern, self.seconds, self.chars, self.one_piece)
 
 
 class SplitBudget:
@@ -293,14 +319,14 @@ def shared_budget() -> Iterator[SplitBudget]:
         _shared.budget = outer
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=_KEPT_PATTERNS)
 def _capturing(pattern: str) -> regex.Pattern[str] | None:
     """``pattern`` wrapped in one capture group, or None where wrapping could change its meaning."""
     compiled = compile_pattern(pattern)
     if compiled.groups or compiled.flags & regex.VERBOSE or r"\K" in pattern:
         return None  # its own groups, comments that could swallow the ")", or \K moving the match start
     try:
-        wrapped = regex.compile(f"({pattern})")
+        wrapped = regex.compile(f"({pattern})", cache_pattern=False)
     except regex.error:
         return None
     return wrapped if wrapped.flags == compiled.flags else None
@@ -354,7 +380,7 @@ def _split_regex(text: str, compiled: regex.Pattern[str], pattern: str, budget: 
     # half the floor of the budget: a text it cannot split in that time is split
     # by the path below, which keeps account of the budget as it goes.
     wrapped = _capturing(pattern)
-    fast = min(PATTERN_TIMEOUT_S / 2, budget.allowed(0) - budget.spent())
+    fast = min(longest_search_s(), budget.allowed(0) - budget.spent())
     if wrapped is not None and fast > 0:
         try:
             parts = wrapped.split(text, timeout=fast)
@@ -377,7 +403,8 @@ def _split_by_matches(
     match ended: a search started there finds exactly the matches the first one would have found
     (``^`` and lookbehinds still see the whole text, and an empty match is allowed right after a
     non-empty one in both). A pattern that has used more CPU time than the budget allows for what
-    it has split so far raises :class:`PatternTimeout`.
+    it has split so far raises :class:`PatternTimeout`, and so does a piece that one search, of at most
+    :func:`longest_search_s`, could not find (a match's memory grows with its time).
     ``restart_every`` (for tests) also ends a round after that many matches.
     """
     if budget is None:
@@ -390,8 +417,9 @@ def _split_by_matches(
         if budget.spent() > allowed:
             raise PatternTimeout(pattern, allowed, budget.done + pos)
         found = 0
+        longest = longest_search_s()
         try:
-            timeout = max(allowed - budget.spent(), _MIN_ROUND_S)
+            timeout = max(min(allowed - budget.spent(), longest), _MIN_ROUND_S)
             for match in compiled.finditer(text, pos, timeout=timeout):
                 start, end = match.span()
                 if start == end:  # a pattern that can match nothing must not make empty pieces
@@ -405,6 +433,8 @@ def _split_by_matches(
                     raise TimeoutError
             break
         except TimeoutError:
+            if not found and timeout >= longest:  # a whole search and not one piece: the next would do the same
+                raise PatternTimeout(pattern, longest, budget.done + pos, one_piece=True) from None
             continue  # the next round starts where this one got to, if the budget still allows it
     if pos < len(text):
         pieces.append(text[pos:])

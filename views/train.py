@@ -277,9 +277,9 @@ def pair_rows(step: MergeStep, *, reveal: bool = True, limit: int | None = None)
         rows.append(
             {
                 "rank": rank,
-                "pair": pair_text(pc.left, pc.right),
-                "left": visible_token(pc.left),
-                "right": visible_token(pc.right),
+                "pair": pair_text(_cut(pc.left), _cut(pc.right)),
+                "left": visible_token(_cut(pc.left)),
+                "right": visible_token(_cut(pc.right)),
                 "count": pc.count,
                 "status": status,
             }
@@ -346,7 +346,7 @@ def step_summary(trace: Trace, k: int) -> str:
     """ "Merge 3 of 7: cha + i → chai, seen 5 times." (plain text)."""
     s = trace.steps[k - 1]
     return (
-        f"Merge {k} of {len(trace.steps)}: {pair_text(s.left, s.right)} → {visible_token(s.token)}, "
+        f"Merge {k} of {len(trace.steps)}: {pair_text(_cut(s.left), _cut(s.right))} → {visible_token(_cut(s.token))}, "
         f"seen {times(s.count)}."
     )
 
@@ -505,7 +505,7 @@ def learned_tokens_html(trace: Trace, k: int, limit: int = 40) -> str:
     tok = trace.tokenizer
     steps = trace.steps[max(0, k - limit) : k]
     chips = [
-        Chip(s.token, s.token_id, whole=tok.is_whole(s.token_id), highlight=s.step == k, note=f"merge {s.step}")
+        Chip(_cut(s.token), s.token_id, whole=tok.is_whole(s.token_id), highlight=s.step == k, note=f"merge {s.step}")
         for s in steps
     ]
     return CHIPS_CSS + chips_html(chips, show_ids=True, label="tokens learned so far", runs=False)
@@ -517,7 +517,7 @@ def merges_frame(trace: Trace, k: int) -> pd.DataFrame:
     rows = trace_rows(trace)[:k]
     frame = pd.DataFrame(rows, columns=["step", "left", "right", "token", "token_id", "count", "tied_pairs", "vocab_size"])
     for column in ("left", "right", "token"):
-        frame[column] = frame[column].map(visible_token)
+        frame[column] = frame[column].map(lambda token: visible_token(_cut(token)))
     frame["tied_pairs"] = [n - 1 if n > 1 else None for n in frame["tied_pairs"]]
     frame["tied_pairs"] = frame["tied_pairs"].astype("Int64")
     return frame.rename(
