@@ -214,11 +214,15 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
   font-size: 1rem;
   line-height: 1.5;
 }}
-/* What the learner types is as big as what the page says. */
+/* What the learner types or picks is as big as what the page says. Streamlit 1.67 draws a picker's chosen value
+   as its combobox's input (it drew a div before), and its open options in a list outside the page. */
 [data-testid="stTextArea"] textarea,
 [data-testid="stTextInput"] input,
 [data-testid="stNumberInput"] input,
-[data-testid="stSelectbox"] [data-baseweb="select"] > div {{
+[data-testid="stSelectbox"] input,
+[data-testid="stMultiSelect"] input,
+[role="listbox"] [role="option"],
+[role="listbox"] [role="option"] div {{
   font-size: 1rem;
 }}
 /* Nothing under 20 px on a projector: the small print Streamlit and the lab's drawings use (code in a sentence,
