@@ -180,6 +180,13 @@ div[data-testid="stCaptionContainer"] {{ color: inherit; opacity: .8; }}
 [class*="st-key-tl-menu"] button,
 [class*="st-key-tl-menu"] button > div {{ justify-content: flex-start; text-align: left; }}
 [class*="st-key-tl-menu"] button [data-testid="stMarkdownContainer"] p {{ text-align: left; }}
+/* A phone has no hover, so Streamlit shows a data grid's toolbar (columns, download, search, full screen) all the
+   time, 44 px above the grid, over the end of the sentence before it: the grid leaves it room. */
+@media (hover: none) {{
+  [data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stFullScreenFrame"] > [data-testid="stDataFrame"]) {{
+    margin-top: 2rem;
+  }}
+}}
 </style>
 """
 
