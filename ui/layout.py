@@ -213,6 +213,13 @@ div[data-testid="stCaptionContainer"] {{ color: inherit; opacity: .8; }}
 [class*="st-key-tl-menu"] button,
 [class*="st-key-tl-menu"] button > div {{ justify-content: flex-start; text-align: left; }}
 [class*="st-key-tl-menu"] button [data-testid="stMarkdownContainer"] p {{ text-align: left; }}
+/* A phone has no hover, so Streamlit shows a data grid's toolbar (columns, download, search, full screen) all the
+   time, 44 px above the grid, over the end of the sentence before it: the grid leaves it room. */
+@media (hover: none) {{
+  [data-testid="stMain"] [data-testid="stElementContainer"]:has(> [data-testid="stFullScreenFrame"] > [data-testid="stDataFrame"]) {{
+    margin-top: 2rem;
+  }}
+}}
 </style>
 """
 
@@ -247,11 +254,15 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
   font-size: 1rem;
   line-height: 1.5;
 }}
-/* What the learner types is as big as what the page says. */
+/* What the learner types or picks is as big as what the page says. Streamlit 1.67 draws a picker's chosen value
+   as its combobox's input (it drew a div before), and its open options in a list outside the page. */
 [data-testid="stTextArea"] textarea,
 [data-testid="stTextInput"] input,
 [data-testid="stNumberInput"] input,
-[data-testid="stSelectbox"] [data-baseweb="select"] > div {{
+[data-testid="stSelectbox"] input,
+[data-testid="stMultiSelect"] input,
+[role="listbox"] [role="option"],
+[role="listbox"] [role="option"] div {{
   font-size: 1rem;
 }}
 /* Nothing under 20 px on a projector: the small print Streamlit and the lab's drawings use (code in a sentence,

@@ -257,6 +257,41 @@ def test_phone_every_page_fits_the_screen(fresh_context, visit) -> None:
     assert not problems, problems
 
 
+#: Pages whose first screen shows a data grid under a sentence (on a phone the grid's toolbar is always shown).
+GRID_PAGES = ("Real_tokenizers", "Bytes_per_character", "Beyond_Hindi", "Cost_and_context")
+
+TOOLBAR_OVER_TEXT = """() => {
+    const out = [];
+    for (const bar of document.querySelectorAll('[data-testid="stMain"] [data-testid="stElementToolbar"]')) {
+        const cs = getComputedStyle(bar), r = bar.getBoundingClientRect();
+        if (parseFloat(cs.opacity) === 0 || cs.visibility === 'hidden' || r.height < 1) continue;
+        const own = bar.closest('[data-testid="stElementContainer"]');
+        const before = own && own.previousElementSibling;
+        if (!before) continue;
+        const b = before.getBoundingClientRect();
+        if (b.height > 0 && r.top < b.bottom - 1 && r.bottom > b.top)
+            out.push(`toolbar at y=${Math.round(r.top)}..${Math.round(r.bottom)} over "${before.innerText.trim().slice(-40)}" `
+                     + `(ends at y=${Math.round(b.bottom)})`);
+    }
+    return out;
+}"""
+
+
+def test_phone_table_toolbar_covers_no_text(fresh_context, visit) -> None:
+    """A phone has no hover, so Streamlit shows a data grid's toolbar (columns, download, search, full screen) all
+    the time, above the grid: it must not lie over the end of the sentence before the grid."""
+    context = fresh_context("phone")
+    problems = {}
+    for url in GRID_PAGES:
+        page = visit(context, url)
+        page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
+        page.wait_for_timeout(400)
+        if found := page.evaluate(TOOLBAR_OVER_TEXT):
+            problems[url] = found
+            screenshot(page, f"journey-phone-toolbar-{url.lower()}")
+    assert not problems, problems
+
+
 def test_phone_sidebar_closes_after_navigation(fresh_context, visit) -> None:
     page = visit(fresh_context("phone"), "Lessons", "lesson=quirks")
     assert sidebar_collapsed(page), "the sidebar covers the page when it opens"

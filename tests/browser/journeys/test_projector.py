@@ -61,9 +61,12 @@ LINKS = _lesson_links()
 
 
 def _settled_large(page) -> None:
-    """The run finished and large type applied (its CSS arrives with the run: wait for it, not a fixed time)."""
+    """The run finished, large type applied (its CSS arrives with the run: wait for it, not a fixed time) and every
+    element drawn: on a busy machine Streamlit shows grey placeholders for seconds after the run, and a page of
+    placeholders has no text to measure."""
     wait_for_streamlit(page)
     page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '22px'")
+    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
     page.evaluate("document.fonts.ready")
     settle(page)
 
@@ -159,12 +162,27 @@ SMALL_TEXT_JS = """(min) => {
                + ` ${size.toFixed(1)}px: ${n.textContent.trim().slice(0, 30)}`);
     }
   }
+  // A form field's text is no text node: a picker's chosen value (Streamlit 1.67 draws it as the input's value),
+  // what the learner typed, a placeholder.
+  for (const el of document.querySelectorAll('input, textarea')) {
+    const text = el.value || el.placeholder;
+    if (['hidden', 'radio', 'checkbox', 'range'].includes(el.type) || !text.trim()) continue;
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+    if (r.width < 1 || r.height < 1 || cs.visibility === 'hidden') continue;
+    const size = parseFloat(cs.fontSize);
+    if (size + 0.05 < min) {
+      const owner = el.closest('[data-testid^="st"]');
+      out.push(`${(owner && owner.getAttribute('data-testid')) || ''} ${el.tagName.toLowerCase()}`
+               + `[${el.getAttribute('aria-label') || ''}] ${size.toFixed(1)}px: ${text.trim().slice(0, 30)}`);
+    }
+  }
   return out;
 }"""
 
 
 def small_text(page, minimum: float = MIN_TEXT_PX) -> list[str]:
-    """Every visible text element (HTML and the charts' SVG) drawn under ``minimum`` px, described."""
+    """Every visible text element (HTML and the charts' SVG) and form field with text drawn under ``minimum`` px,
+    described."""
     return page.evaluate(SMALL_TEXT_JS, minimum)
 
 
@@ -177,6 +195,20 @@ def test_large_type_leaves_no_text_under_20_px(fresh_context, visit, entry):
     screenshot(page, f"projector-large-{entry.url_path or 'Home'}")
     small = small_text(page)
     assert not small, f"{entry.title} in large type draws text under {MIN_TEXT_PX} px:\n" + "\n".join(small[:25])
+
+
+def test_large_type_open_picker_options_are_not_small(fresh_context, visit):
+    """An open picker's options (drawn in a popover outside the page) are as large as the page's text."""
+    context = fresh_context("projector")
+    page = visit(context, "Train_step_by_step", "large=1")
+    _settled_large(page)
+    page.locator('[data-testid="stMain"] [data-testid="stSelectbox"] input').first.click()
+    options = page.get_by_role("option")
+    options.first.wait_for()
+    assert options.count() > 1
+    screenshot(page, "projector-large-train-corpus-picker-open")
+    small = small_text(page)
+    assert not small, "an open picker in large type draws text under {} px:\n{}".format(MIN_TEXT_PX, "\n".join(small[:25]))
 
 
 def test_large_type_leaves_no_small_text_on_chips_and_bytes(fresh_context, visit):
