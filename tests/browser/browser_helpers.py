@@ -140,8 +140,14 @@ def log_problems(log: str) -> list[str]:
     return [line for line in log.splitlines() if LOG_PROBLEM.search(line)]
 
 
+NO_PLACEHOLDERS = """() => !document.querySelector('[data-testid="stSkeleton"]')"""
+"""True once Streamlit's grey loading placeholders are gone: on a busy machine they can stay 2-5 s after a run,
+and a check of the page's text or sizes made meanwhile measures nothing (and passes)."""
+
+
 def wait_for_streamlit(page) -> None:
-    """Wait until the app is connected, the script has finished and the main block shows.
+    """Wait until the app is connected, the script has finished, the main block shows and no grey placeholder is
+    left (:data:`NO_PLACEHOLDERS`).
 
     stApp carries data-test-script-state ("initial", "running", "notRunning").
     After a click that starts a run, first wait for something the new run draws,
@@ -154,6 +160,7 @@ def wait_for_streamlit(page) -> None:
     page.wait_for_function(
         """() => !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]')"""
     )
+    page.wait_for_function(NO_PLACEHOLDERS)
 
 
 def assert_no_exception(page) -> None:
@@ -233,8 +240,7 @@ def cut_off(page, *selectors: str) -> list[str]:
 def charts_drawn(page, *, first_only: bool = False) -> None:
     """Wait until the run is over, no loading placeholder is left and the main area's charts are drawn (only the
     first with ``first_only``), the fonts loaded; fail on an exception."""
-    wait_for_streamlit(page)
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
+    wait_for_streamlit(page)  # no placeholders left either
     charts = main_area(page).locator('[data-testid="stVegaLiteChart"]').all()
     for chart in charts[:1] if first_only else charts:
         chart.locator("canvas, svg").first.wait_for(state="visible")

@@ -16,7 +16,14 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.browser.browser_helpers import main_area, screenshot, settle, skip_without_browser, step_button
+from tests.browser.browser_helpers import (
+    NO_PLACEHOLDERS,
+    main_area,
+    screenshot,
+    settle,
+    skip_without_browser,
+    step_button,
+)
 from ui.layout import PAGES, SKIP_TARGET
 from ui.steps import KEYS
 
@@ -41,7 +48,7 @@ def _step(page) -> int:
 def _drawn(page) -> None:
     """Wait until the page is drawn: the sidebar with the skip link, no widget still a placeholder."""
     page.locator(".tl-skip").wait_for(state="attached")
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
+    page.wait_for_function(NO_PLACEHOLDERS)
 
 
 def _first_tab(page) -> dict:

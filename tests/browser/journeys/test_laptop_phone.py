@@ -18,6 +18,7 @@ from playwright.sync_api import expect
 
 from lessons.course import course
 from tests.browser.browser_helpers import (
+    NO_PLACEHOLDERS,
     chart_text_cut,
     cut_off,
     main_area,
@@ -284,7 +285,7 @@ def test_phone_table_toolbar_covers_no_text(fresh_context, visit) -> None:
     problems = {}
     for url in GRID_PAGES:
         page = visit(context, url)
-        page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
+        page.wait_for_function(NO_PLACEHOLDERS)
         page.wait_for_timeout(400)
         if found := page.evaluate(TOOLBAR_OVER_TEXT):
             problems[url] = found

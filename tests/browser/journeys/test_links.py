@@ -22,6 +22,7 @@ from playwright.sync_api import expect
 import lessons
 from lessons.course import course
 from tests.browser.browser_helpers import (
+    NO_PLACEHOLDERS,
     main_area,
     screenshot,
     settle,
@@ -65,8 +66,7 @@ def query(url: str) -> dict[str, str]:
 def ready(page) -> None:
     """After a click or a load: the run has finished and drawn the page (no placeholders left)."""
     settle(page)
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')
-                                    && document.querySelector('[data-testid="stMain"] h1')""")
+    page.wait_for_function(f"() => ({NO_PLACEHOLDERS})() && document.querySelector('[data-testid=\"stMain\"] h1')")
     wait_for_streamlit(page)
 
 

@@ -14,7 +14,7 @@ from urllib.parse import urlencode
 import pytest
 
 from lessons.course import course
-from tests.browser.browser_helpers import key_class, screenshot, settle, wait_for_streamlit
+from tests.browser.browser_helpers import NO_PLACEHOLDERS, key_class, screenshot, settle, wait_for_streamlit
 from ui.layout import PAGES, figure_selector
 from views import cost as cost_view
 from views import encode as encode_view
@@ -66,7 +66,7 @@ def _settled_large(page) -> None:
     placeholders has no text to measure."""
     wait_for_streamlit(page)
     page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '22px'")
-    page.wait_for_function("""() => !document.querySelector('[data-testid="stSkeleton"]')""")
+    page.wait_for_function(NO_PLACEHOLDERS)
     page.evaluate("document.fonts.ready")
     settle(page)
 
