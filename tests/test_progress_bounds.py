@@ -49,7 +49,8 @@ def _file_v2(answers: dict) -> bytes:
 
 def _costliest_answers() -> dict:
     """10,000 answers aimed at the work a key can cause: every merge question of every preset run (rebuilt and
-    judged), every practice question, every lesson exercise with a wrong type, page questions that wait, and
+    judged), every practice question, every lesson exercise with a wrong type, 1,000 of Cost's fit questions
+    at the largest numbers a key holds (rebuilt and judged), page questions that wait, and
     made-up keys; long guesses where a guess may be long."""
     import lessons
     from ui import presets
@@ -70,6 +71,9 @@ def _costliest_answers() -> dict:
 
     for exercise in course().exercises:
         answers[f"lesson:{exercise.key}"] = {"guess": ["?"] * 400}
+    big = 10**29  # Cost's "how many articles fit?" is rebuilt from the numbers in its key: the biggest a key may hold
+    for i in range(1_000):
+        answers[f"cost.fit.{big + i}.{big // 3}.{i}.{i + 1}"] = {"guess": big}
     i = 0
     while len(answers) < MAX_ANSWERS:
         answers[f"tokenize:o200k_base:{i:012x}"] = {"guess": 7}

@@ -412,12 +412,12 @@ def _split_by_matches(
             return _split_by_matches(text, compiled, pattern, restart_every, budget)
     pieces: list[str] = []
     pos = 0  # the end of the last non-empty match: everything before it is in ``pieces``
+    longest = longest_search_s()
     while True:
         allowed = budget.allowed(pos)
         if budget.spent() > allowed:
             raise PatternTimeout(pattern, allowed, budget.done + pos)
         found = 0
-        longest = longest_search_s()
         try:
             timeout = max(min(allowed - budget.spent(), longest), _MIN_ROUND_S)
             for match in compiled.finditer(text, pos, timeout=timeout):

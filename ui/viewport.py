@@ -137,10 +137,14 @@ SCRIPT = """
   }, 80);
 
   // -- a narrow screen: close the sidebar after navigation ---------------------------------------------
-  let path = location.pathname, moved = 0;
+  let path = location.pathname, moved = 0, pageBg = '';
   setInterval(() => {
     const app = document.querySelector('[data-testid="stApp"]');  // the page's colour, for the fixed step bar
-    if (app) document.documentElement.style.setProperty('--tl-page-bg', getComputedStyle(app).backgroundColor);
+    const bg = app ? getComputedStyle(app).backgroundColor : '';
+    if (bg && bg !== pageBg) {  // set once, and again only when the theme changes
+      pageBg = bg;
+      document.documentElement.style.setProperty('--tl-page-bg', bg);
+    }
     if (location.pathname !== path) { path = location.pathname; moved = Date.now(); }
     if (!moved || Date.now() - moved > 4000 || window.innerWidth > NARROW) return;
     const bar = document.querySelector('[data-testid="stSidebar"]');
