@@ -13,7 +13,13 @@ What it measures:
   but legitimate texts of the same length (one emoji repeated, spaces only);
 * hostile patterns, each in a fresh process with a CPU-time and address-space limit (``--cpu``, 3 GB):
   CLI ``train`` on 4.4 KB and ``encode`` with a model holding the pattern: exit code, CPU seconds, peak MB.
-  With ``--before REV`` the same cases also run with the ``tokenizer`` package of that git revision.
+  With ``--before REV`` the same cases also run with the ``tokenizer`` package of that git revision;
+* a search's memory at two speeds: one 1,000,000-character piece that a pattern holds memory for as it passes
+  it (16 nested groups), with the split's CPU budget as given and eight times it (what a machine eight times
+  faster gets through in the same seconds): CPU seconds and peak MB of the process and its search worker, which
+  must be the same at both;
+* what the search worker costs a legitimate pattern of the user's own: the corpus split in the worker against
+  the same pattern searched in this process, best of ``--repeat``, and the ratio.
 """
 
 from __future__ import annotations
@@ -67,6 +73,54 @@ def legit(text: str, repeat: int) -> None:
                   f"margin {pretokenize.SPLIT_S_PER_CHAR / per_char:5.1f}x a character")
 
 
+USER_PATTERN = r"\p{L}+|\p{N}+|[^\s\p{L}\p{N}]+|\s+"
+"""A pattern of the user's own (not one of the lab's), as fast as the lab's: what the worker adds is its cost."""
+
+
+def worker_cost(text: str, repeat: int) -> None:
+    from tokenizer.searcher import split_in_worker
+
+    compiled = pretokenize.compile_pattern(USER_PATTERN)
+    split_in_worker(["warm"], USER_PATTERN, pretokenize.SplitBudget())  # the worker's start is not the split
+    here = there = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        with pretokenize.SplitBudget() as budget:
+            pieces = pretokenize._split_regex(text, compiled, USER_PATTERN, budget)
+        here = min(here, time.perf_counter() - start)
+        start = time.perf_counter()
+        assert split_in_worker([text], USER_PATTERN, pretokenize.SplitBudget())[0] == pieces
+        there = min(there, time.perf_counter() - start)
+    print(f"A user's pattern {USER_PATTERN!r} on {len(text):,} characters ({len(pieces):,} pieces), wall time:")
+    print(f"  in this process {here:6.3f} s   in the search worker {there:6.3f} s   ratio {there / here:4.2f}x")
+
+
+LONG_PIECE = r"\s|b|(?:" + "(" * 16 + "a" + ")" * 16 + ")*"
+SPEED_CASE = """
+import json, sys
+from tokenizer import pretokenize, train
+pretokenize.PATTERN_TIMEOUT_S *= float(sys.argv[1])
+pretokenize.SPLIT_S_PER_CHAR *= float(sys.argv[1])
+try:
+    train("b " * 500_000 + "a" * 1_000_000, 10, pattern=sys.argv[2])
+except ValueError as exc:
+    print(type(exc).__name__, file=sys.stderr)
+"""
+
+
+def two_speeds(cpu: int) -> None:
+    from tokenizer.searcher import SEARCH_MEMORY_MB
+
+    print(f"A search's memory at two speeds (train on 2,000,000 characters, one piece of 1,000,000 that the pattern "
+          f"holds memory for; the cap {SEARCH_MEMORY_MB} MB):")
+    with tempfile.TemporaryDirectory() as tmp:
+        for faster in (1, 8):
+            code, last, cpu_s, peak = run_limited([sys.executable, "-c", SPEED_CASE, str(faster), LONG_PIECE],
+                                                  Path(tmp), ROOT, cpu)
+            print(f"  budget x{faster:<2} (a machine {faster}x as fast)  {cpu_s:6.2f} s CPU  {peak:6.0f} MB at peak "
+                  f"(the process or its worker)  exit {code}: {last}")
+
+
 def _limits(cpu: int) -> None:
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     resource.setrlimit(resource.RLIMIT_AS, (3 * 1024**3, 3 * 1024**3))
@@ -111,6 +165,8 @@ def main() -> None:
     args = parser.parse_args()
     if not args.no_legit:
         legit(args.corpus.read_text(encoding="utf-8"), args.repeat)
+        worker_cost(args.corpus.read_text(encoding="utf-8"), args.repeat)
+    two_speeds(args.cpu)
     hostile(ROOT, "this code", args.cpu)
     if args.before:
         with tempfile.TemporaryDirectory() as old:

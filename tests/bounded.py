@@ -6,7 +6,8 @@ Every resource-bound test in the suite runs its hostile case through :func:`run_
   machine);
 - its CPU time is its own (``os.wait4`` on its pid, user + system);
 - its peak memory is its own high-water mark, ``VmHWM`` from ``/proc/self/status``, written by the child as it
-  exits. Not ``ru_maxrss``: Linux keeps the largest resident size a process ever had across ``exec``, so a child
+  exits, plus the largest of the pattern-search workers it started (``tokenizer.searcher``: a user's pre-split
+  pattern is searched in a child process of its own, and that memory is part of what the request cost). Not ``ru_maxrss``: Linux keeps the largest resident size a process ever had across ``exec``, so a child
   forked from a test runner that holds 800 MB reports 800 MB however little it used.
 
 >>> child = run_bounded(["-c", "print(sum(range(10)))"])
@@ -40,7 +41,10 @@ import atexit, os, runpy, sys
 _fd = int(sys.argv.pop(1)); _kind = sys.argv.pop(1); _target = sys.argv.pop(1)
 def _peak():
     with open("/proc/self/status") as status:
-        os.write(_fd, status.read().split("VmHWM:")[1].split()[0].encode())
+        kb = int(status.read().split("VmHWM:")[1].split()[0])
+    searcher = sys.modules.get("tokenizer.searcher")  # a user's pattern is searched in a worker: its memory counts
+    kb += int(searcher.workers_peak_mb() * 1024) if searcher else 0
+    os.write(_fd, str(kb).encode())
 atexit.register(_peak)
 if _kind == "-m":
     sys.argv = [_target, *sys.argv[1:]]

@@ -65,7 +65,7 @@ from .chunked import (
 )
 from .labels import hex_bytes, plural
 from .model import DEFAULTS, TIES, UNITS, UNKNOWN_ID, Tokenizer
-from .pretokenize import SPLITS, PatternTimeout
+from .pretokenize import SPLITS, PatternTooCostly
 from .textfile import (
     MAX_INPUT_BYTES,
     STDIN,
@@ -312,7 +312,7 @@ def _encode(args: argparse.Namespace) -> None:
                                       "the most encode shows token by token")
     try:
         tokens = tok.encode_tokens(args.text)
-    except PatternTimeout as exc:
+    except PatternTooCostly as exc:
         raise UsageError(f"cannot encode this text with {args.model}: {exc}") from None
     if args.json:
         out: dict = {
@@ -534,7 +534,7 @@ def _gather(counters: Sequence[_Counter], given: _Input, keep_ids: bool = False)
                     _count_records(counters, lines, given.kind_of(path), given, label, result, what)
     except EstimateInputError as exc:
         raise UsageError(str(exc).rstrip(".")) from None
-    except PatternTimeout as exc:
+    except PatternTooCostly as exc:
         raise UsageError(f"cannot count this text: {exc}") from None
     except ValueError as exc:  # not UTF-8, binary, a device as standard input
         raise UsageError(str(exc).rstrip(".")) from None
@@ -553,7 +553,7 @@ def _gather_texts(toks: Sequence, columns: Sequence[int], given: _Input, keep_id
             with _open_files(given.paths) as files, progress_bar(files.total) as bar:  # one bar for every file
                 for path, f in files:
                     pieces.append(_count_stream(toks, f, _printable(f"the file {path}"), bar=bar))
-    except PatternTimeout as exc:
+    except PatternTooCostly as exc:
         raise UsageError(f"cannot count this text: {exc}") from None
     except ValueError as exc:  # a device or a terminal as standard input, too many ids to list
         raise UsageError(str(exc).rstrip(".")) from None
@@ -912,7 +912,7 @@ def _count_stream(toks: Sequence, f: IO[bytes], what: str, keep_ids: bool = Fals
                                "the most count holds whole for a model with a pre-split pattern of its own")
             text = "".join(iter_text(_bytes_io.BytesIO(raw), what))
             return count_parts(toks, [text], keep_ids=keep_ids)
-        except PatternTimeout as exc:
+        except PatternTooCostly as exc:
             raise UsageError(f"cannot count this text: {exc}") from None
         except ValueError as exc:
             raise UsageError(str(exc).rstrip(".")) from None
@@ -922,7 +922,7 @@ def _count_stream(toks: Sequence, f: IO[bytes], what: str, keep_ids: bool = Fals
         try:
             parts = cut_text(iter_text(bar.reading(f), what, chunk=PART_CHARS), what=what)
             return count_parts(toks, parts, keep_ids=keep_ids, workers=workers_for(toks))
-        except PatternTimeout as exc:
+        except PatternTooCostly as exc:
             raise UsageError(f"cannot count this text: {exc}") from None
         except (TooLongWithoutCut, ValueError) as exc:  # not UTF-8, binary, too many ids to list
             raise UsageError(str(exc).rstrip(".")) from None

@@ -55,7 +55,7 @@ from typing import Any
 from .bytelevel import gpt2_byte_stand_ins
 from .labels import bytes_label, hex_bytes
 from .model import Tokenizer
-from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, PatternTimeout, split_text
+from .pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, PatternTooCostly, split_text
 
 KNOWN_PATTERNS = (DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN)
 """Patterns the lab's tests check against Hugging Face: exported even without ``tokenizers``."""
@@ -253,7 +253,7 @@ def _check_with_hf(tokenizer: Tokenizer, hf: dict[str, Any]) -> None:
         try:
             ours = split_text(sample, config.split, config.pattern)
             our_ids = tokenizer.encode(sample)
-        except PatternTimeout as exc:
+        except PatternTooCostly as exc:
             raise ValueError(f"{exc} A pattern that slow cannot be exported.") from None
         try:
             with _quiet_stderr():

@@ -43,6 +43,11 @@ GPT4_PATTERN = (
 )
 
 
+OWN_PATTERNS = frozenset({DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN})
+"""The lab's own patterns, searched in the calling process: none holds memory for the characters it passes (no group
+inside a repeat, no repeat that backtracks into a piece already found), so a split's memory is its text and its
+pieces. Any other pattern is searched in a worker with a capped address space (:mod:`tokenizer.searcher`)."""
+
 _PATTERN_WORDS = {
     DEFAULT_PATTERN: "the text is cut at spaces: each word, punctuation and all, keeps the space before it",
     GPT2_PATTERN: "the text is cut into words, numbers and punctuation, each keeping the space before it "
@@ -238,35 +243,49 @@ SPLIT_S_PER_CHAR = 5e-6
 _MIN_ROUND_S = 0.05  # the shortest search started, so a search near its budget still gets somewhere
 
 
-def longest_search_s() -> float:
-    """CPU seconds one search (one call into the regex module) may run: half the floor. A match holds memory
-    for every character it has passed (its backtracking points and, in a repeated group, every capture: about
-    600 MB a second at worst), which is given back only when the search ends; so no search may run longer,
-    however much budget a long text has earned, and a piece that takes longer than this is refused."""
-    return PATTERN_TIMEOUT_S / 2
+class PatternTooCostly(ValueError):
+    """The pre-split pattern costs more on this text than the lab allows one split: too much CPU time
+    (:class:`PatternTimeout`) or too much memory (:class:`PatternMemory`). A ValueError, so every caller that
+    reports bad input reports these too; catch this first to say something specific."""
 
 
-class PatternTimeout(ValueError):
+class PatternTimeout(PatternTooCostly):
     """The pre-split pattern used up its time budget on a text (:data:`PATTERN_TIMEOUT_S` plus
-    :data:`SPLIT_S_PER_CHAR` a character): it backtracks too much. A ValueError, so every caller that
-    reports bad input reports this too; catch it first to say something specific."""
+    :data:`SPLIT_S_PER_CHAR` a character): it backtracks too much."""
 
-    def __init__(self, pattern: str, seconds: float, chars: int = 0, one_piece: bool = False) -> None:
+    def __init__(self, pattern: str, seconds: float, chars: int = 0) -> None:
         self.pattern = pattern
         self.seconds = seconds
         self.chars = chars
-        self.one_piece = one_piece
         shown = f"{seconds:.1f} s" if seconds >= 1 else f"{seconds:.2g} s"
         where = "before it had found a single piece" if not chars else f"for the first {plural(chars, 'character')}"
-        if one_piece:  # one search could not find the next piece (see longest_search_s)
-            where = "for one piece" + (f", after the first {plural(chars, 'character')}" if chars else "")
         super().__init__(
             f"The pre-split pattern {_shown(pattern)} is too slow on this text: it used up the {shown} of CPU time "
             f"the lab allows {where} (it backtracks too much). Simplify it."
         )
 
     def __reduce__(self):  # pickle (a cache, a worker process) rebuilds it from its fields
-        return type(self), (self.pattern, self.seconds, self.chars, self.one_piece)
+        return type(self), (self.pattern, self.seconds, self.chars)
+
+
+class PatternMemory(PatternTooCostly):
+    """A search with the pre-split pattern needed more memory than the lab allows one split
+    (:data:`tokenizer.searcher.SEARCH_MEMORY_MB`): it keeps something for every character it passes."""
+
+    def __init__(self, pattern: str, megabytes: int, chars: int = 0) -> None:
+        self.pattern = pattern
+        self.megabytes = megabytes
+        self.chars = chars
+        where = f" after the first {plural(chars, 'character')}" if chars else ""
+        super().__init__(
+            f"The pre-split pattern {_shown(pattern)} needs more memory on this text than the {megabytes} MB the "
+            f"lab allows a split{where}: while it looks for a piece it keeps something for every character it "
+            "passes (a group inside a repeat, or choices it may have to undo). Simplify it: (?:...) instead of "
+            "(...) inside a repeat, fewer alternatives that start alike."
+        )
+
+    def __reduce__(self):
+        return type(self), (self.pattern, self.megabytes, self.chars)
 
 
 class SplitBudget:
@@ -357,20 +376,35 @@ def split_text(
 ) -> list[str]:
     """Cut ``text`` into pieces; with ``regex`` the pieces join back into ``text``.
 
-    Raises :class:`PatternTimeout` when the pattern uses up its time budget on ``text``: a fresh
-    :class:`SplitBudget`, unless one is given or a :func:`shared_budget` block is open. Nothing is
-    returned then, so nothing half split can be cached.
+    Raises :class:`PatternTimeout` when the pattern uses up its time budget on ``text`` (a fresh
+    :class:`SplitBudget`, unless one is given or a :func:`shared_budget` block is open), and
+    :class:`PatternMemory` when a pattern not of the lab's own needs more memory than a split may take (see
+    :mod:`tokenizer.searcher`). Nothing is returned then, so nothing half split can be cached.
     """
+    return split_texts([text], split, pattern, budget)[0]
+
+
+def split_texts(
+    texts: list[str], split: str = "regex", pattern: str = DEFAULT_PATTERN, budget: SplitBudget | None = None
+) -> list[list[str]]:
+    """:func:`split_text` of each text, with one budget for them all (the words of a word-count corpus): a
+    pattern not of the lab's own is sent to its worker once for all of them, not once a text."""
     if split == "whitespace":
-        return words(text)
+        return [words(text) for text in texts]
     if split != "regex":
         raise ValueError(f"Unknown pre-split {split!r}: use one of {', '.join(SPLITS)}.")
     compiled = compile_pattern(pattern)
     budget = budget or getattr(_shared, "budget", None) or SplitBudget()
-    with budget:
-        pieces = _split_regex(text, compiled, pattern, budget)
-    budget.done += len(text)
-    return pieces
+    if pattern not in OWN_PATTERNS:
+        from .searcher import split_in_worker
+
+        return split_in_worker(texts, pattern, budget)
+    result = []
+    for text in texts:
+        with budget:
+            result.append(_split_regex(text, compiled, pattern, budget))
+        budget.done += len(text)
+    return result
 
 
 def _split_regex(text: str, compiled: regex.Pattern[str], pattern: str, budget: SplitBudget) -> list[str]:
@@ -380,7 +414,7 @@ def _split_regex(text: str, compiled: regex.Pattern[str], pattern: str, budget: 
     # half the floor of the budget: a text it cannot split in that time is split
     # by the path below, which keeps account of the budget as it goes.
     wrapped = _capturing(pattern)
-    fast = min(longest_search_s(), budget.allowed(0) - budget.spent())
+    fast = min(PATTERN_TIMEOUT_S / 2, budget.allowed(0) - budget.spent())
     if wrapped is not None and fast > 0:
         try:
             parts = wrapped.split(text, timeout=fast)
@@ -403,23 +437,22 @@ def _split_by_matches(
     match ended: a search started there finds exactly the matches the first one would have found
     (``^`` and lookbehinds still see the whole text, and an empty match is allowed right after a
     non-empty one in both). A pattern that has used more CPU time than the budget allows for what
-    it has split so far raises :class:`PatternTimeout`, and so does a piece that one search, of at most
-    :func:`longest_search_s`, could not find (a match's memory grows with its time).
-    ``restart_every`` (for tests) also ends a round after that many matches.
+    it has split so far raises :class:`PatternTimeout`. (The regex module's ``timeout`` is CPU time,
+    so a busy machine does not cut a round short.) ``restart_every`` (for tests) also ends a round
+    after that many matches.
     """
     if budget is None:
         with SplitBudget() as budget:
             return _split_by_matches(text, compiled, pattern, restart_every, budget)
     pieces: list[str] = []
     pos = 0  # the end of the last non-empty match: everything before it is in ``pieces``
-    longest = longest_search_s()
     while True:
         allowed = budget.allowed(pos)
         if budget.spent() > allowed:
             raise PatternTimeout(pattern, allowed, budget.done + pos)
         found = 0
         try:
-            timeout = max(min(allowed - budget.spent(), longest), _MIN_ROUND_S)
+            timeout = max(allowed - budget.spent(), _MIN_ROUND_S)
             for match in compiled.finditer(text, pos, timeout=timeout):
                 start, end = match.span()
                 if start == end:  # a pattern that can match nothing must not make empty pieces
@@ -433,8 +466,6 @@ def _split_by_matches(
                     raise TimeoutError
             break
         except TimeoutError:
-            if not found and timeout >= longest:  # a whole search and not one piece: the next would do the same
-                raise PatternTimeout(pattern, longest, budget.done + pos, one_piece=True) from None
             continue  # the next round starts where this one got to, if the budget still allows it
     if pos < len(text):
         pieces.append(text[pos:])

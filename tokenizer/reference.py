@@ -53,7 +53,7 @@ from .bytelevel import gpt2_byte_stand_ins
 from .interface import UNKNOWN_ID
 from .labels import bytes_label
 from .model import DEFAULTS, TIES, UNITS
-from .pretokenize import SplitBudget, split_text
+from .pretokenize import split_text, split_texts
 
 Pair = tuple[int, int]
 
@@ -219,9 +219,9 @@ def distinct_words(
     """The pre-split words with their counts, in order of first appearance."""
     counts: dict[str, int] = {}
     items = [(corpus, 1)] if isinstance(corpus, str) else list(corpus.items())
-    budget = SplitBudget()  # one time budget for all the words, not one each
-    for text, weight in items:
-        for word in split_text(text, split, pattern, budget):
+    split_words = split_texts([text for text, _ in items], split, pattern)  # one time budget for all the words
+    for words, (_, weight) in zip(split_words, items):
+        for word in words:
             counts[word] = counts.get(word, 0) + weight
     return list(counts.items())
 

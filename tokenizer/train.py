@@ -34,7 +34,7 @@ from operator import add
 from .bytelevel import hf_base_rank
 from .interface import UNKNOWN_ID
 from .model import DEFAULTS, Tokenizer, TrainConfig
-from .pretokenize import SplitBudget, split_text
+from .pretokenize import split_text, split_texts
 from .vocab import Vocabulary
 
 ProgressCallback = Callable[[int, int], None]
@@ -249,11 +249,12 @@ def train(
         word_counts = count_words(corpus, config)
     else:
         word_counts = {}
-        budget = SplitBudget()  # one time budget for all the words, not one each
         for word, count in corpus.items():
             if isinstance(count, bool) or not isinstance(count, int) or count < 1:
                 raise ValueError(f"The count of {word!r} must be a whole number, 1 or more.")
-            for piece in split_text(word, config.split, config.pattern, budget):
+        # one split for all the words: one time budget, not one each
+        for pieces, count in zip(split_texts(list(corpus), config.split, config.pattern), corpus.values()):
+            for piece in pieces:
                 word_counts[piece] = word_counts.get(piece, 0) + count
     if not word_counts:
         raise ValueError("The corpus has no words to learn from: give it some text.")
