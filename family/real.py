@@ -560,11 +560,13 @@ class _TiktokenTokenizer(RealTokenizer):
     """Byte-level BPE run by ``tiktoken.Encoding``; pieces are the matches of its pattern."""
 
     def __init__(self, info: RealInfo, encoding: Any, pattern: str, specials: dict[str, int], *,
-                 nfc: bool = False) -> None:
+                 nfc: bool = False, ranks: dict[bytes, int] | None = None) -> None:
         import regex
 
         super().__init__(info, encoding.n_vocab)
         self._enc = encoding
+        # The ranks tiktoken was built from (the same dict it keeps: no second copy): bytes -> rank, and rank = id.
+        self._ranks = ranks if ranks is not None else encoding._mergeable_ranks
         self._split = regex.compile(pattern)
         self._nfc = nfc
         self._special_ids = {token_id: text for text, token_id in specials.items()}
@@ -599,6 +601,10 @@ class _TiktokenTokenizer(RealTokenizer):
 
     def encode_special(self, text: str) -> list[int]:
         return self._enc.encode(self._prepare(text), allowed_special="all")
+
+    def merge_ranks(self) -> tuple[dict[bytes, int], int]:
+        """The rank of every mergeable token's bytes, and what to add to a rank to get its id (0 here)."""
+        return self._ranks, 0
 
     def decode(self, ids: Iterable[int]) -> str:
         ids = [self._check_id(token_id) for token_id in ids]
@@ -639,6 +645,11 @@ class _TekkenTokenizer(RealTokenizer):
         self._split = regex.compile(tekkenizer._model._pat_str)
         self._bytes: dict[int, bytes] = {}
 
+    def merge_ranks(self) -> tuple[dict[bytes, int], int]:
+        """The rank of every mergeable token's bytes (the dict mistral_common's tiktoken Encoding keeps), and
+        what to add to a rank to get its id: Tekken's special tokens come first."""
+        return self._tk._model._mergeable_ranks, self._specials
+
     def _encode_prepared(self, text: str) -> list[int]:
         return self._tk.encode(text, bos=False, eos=False)
 
@@ -678,6 +689,7 @@ class _SentencePieceTokenizer(RealTokenizer):
         self._sp = processor
         self._pieces_text = [processor.id_to_piece(i) for i in range(size)]
         self._starts_word = [piece.startswith(SP_SPACE) for piece in self._pieces_text]
+        self._merge_pieces: tuple[dict[str, int], list[float], list[int]] | None = None
         self._bytes_table: list[bytes] = []
         for i, piece in enumerate(self._pieces_text):
             if processor.is_byte(i):
@@ -712,6 +724,18 @@ class _SentencePieceTokenizer(RealTokenizer):
 
     def token_bytes(self, token_id: int) -> bytes:
         return self._bytes_table[self._check_id(token_id)]
+
+    def merge_pieces(self) -> tuple[dict[str, int], list[float], list[int]]:
+        """What its merge rule reads: every normal piece's text (``▁`` for a space) -> id, every id's score (the
+        pair whose joined piece scores highest merges first) and the id of each byte's fallback token ``<0xE0>``."""
+        sp = self._sp
+        if self._merge_pieces is None:
+            normal = {piece: i for i, piece in enumerate(self._pieces_text)
+                      if not (sp.is_byte(i) or sp.is_control(i) or sp.is_unknown(i) or sp.is_unused(i))}
+            scores = [sp.get_score(i) for i in range(self._vocab_size)]
+            fallback = [sp.piece_to_id(f"<0x{b:02X}>") for b in range(256)]
+            self._merge_pieces = (normal, scores, fallback)
+        return self._merge_pieces
 
     def raw_piece(self, token_id: int) -> str:
         return self._pieces_text[self._check_id(token_id)]
@@ -764,7 +788,8 @@ def _load_openai(name: str, path: Path) -> RealTokenizer:
         special_tokens=spec["special_tokens"],
         explicit_n_vocab=spec.get("explicit_n_vocab"),
     )
-    return _TiktokenTokenizer(_info(name), encoding, spec["pat_str"], spec["special_tokens"])
+    return _TiktokenTokenizer(_info(name), encoding, spec["pat_str"], spec["special_tokens"],
+                              ranks=spec["mergeable_ranks"])
 
 
 def _load_quicktok_open(name: str, path: Path) -> RealTokenizer:
@@ -779,7 +804,7 @@ def _load_quicktok_open(name: str, path: Path) -> RealTokenizer:
     _check_sha256(tiktoken_text(ranks), expected, path, against)
     special_tokens = _quicktok_specials(path.with_suffix(".special"), len(ranks), *specials)
     encoding = tiktoken.Encoding(name=name, pat_str=pattern, mergeable_ranks=ranks, special_tokens=special_tokens)
-    return _TiktokenTokenizer(_info(name), encoding, pattern, special_tokens, nfc=(name == "qwen3"))
+    return _TiktokenTokenizer(_info(name), encoding, pattern, special_tokens, nfc=(name == "qwen3"), ranks=ranks)
 
 
 def _load_tekken(name: str, path: Path) -> RealTokenizer:

@@ -30,7 +30,11 @@ from .model import Tokenizer
 
 @dataclass(frozen=True)
 class MergeNode:
-    """A token and how it was made: ``step`` and ``count`` are None for a base symbol (a leaf)."""
+    """A token and how it was made: ``step`` and ``count`` are None for a base symbol (a leaf).
+
+    A production tokenizer's tree (:mod:`family.merges`) has no learned step: ``rank`` is its merge's place in the
+    merge order (``step`` holds it too); ``unreached`` marks a token BPE cannot make by merges (found whole).
+    """
 
     id: int
     label: str
@@ -38,6 +42,8 @@ class MergeNode:
     count: int | None
     left: MergeNode | None = None
     right: MergeNode | None = None
+    rank: int | None = None
+    unreached: bool = False
 
     @property
     def is_base(self) -> bool:
