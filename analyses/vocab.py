@@ -216,6 +216,19 @@ class Vocabulary:
         }
 
 
+def text_lines(v: Vocabulary) -> list[str]:
+    """The ``vocab`` command's plain output: the size, then a line a kind (tokens, share, median bytes and rank)."""
+    lines = [f"{v.title}: {v.size:,} ids, {v.tokens:,} ordinary tokens, {v.special:,} special or unused",
+             f"{'kind':<16}{'tokens':>9}{'share':>8}{'median bytes':>14}{'median rank':>13}"]
+    for kind in KINDS:
+        f = v.summary(kind)
+        if f["tokens"]:
+            lines.append(f"{kind:<16}{f['tokens']:>9,}{f['share']:>8.1%}{f['bytes']['median']:>14g}"
+                         f"{f['ranks']['median']:>13,}")
+    lines.append(DEFINITION)
+    return lines
+
+
 def _text(data: bytes) -> str:
     from tokenizer.labels import bytes_label
 
@@ -275,4 +288,4 @@ def _read(tok: Any) -> Vocabulary:
 
 
 __all__ = ["DEFINITION", "KINDS", "MIXED", "NO_LETTERS", "OTHER", "PARTIAL", "RANK_BIN", "SCRIPTS", "Vocabulary",
-           "kind_of", "script_of", "vocabulary"]
+           "kind_of", "script_of", "text_lines", "vocabulary"]

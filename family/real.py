@@ -737,6 +737,15 @@ class _SentencePieceTokenizer(RealTokenizer):
             self._merge_pieces = (normal, scores, fallback)
         return self._merge_pieces
 
+    def user_symbols(self) -> list[str]:
+        """Its user-defined symbols (``[REFERENCE_DOC_0]``...): found whole in a text before any merge."""
+        from sentencepiece import sentencepiece_model_pb2
+
+        proto = sentencepiece_model_pb2.ModelProto()
+        proto.ParseFromString(self._sp.serialized_model_proto())
+        user_defined = sentencepiece_model_pb2.ModelProto.SentencePiece.USER_DEFINED
+        return [p.piece for p in proto.pieces if p.type == user_defined]
+
     def raw_piece(self, token_id: int) -> str:
         return self._pieces_text[self._check_id(token_id)]
 

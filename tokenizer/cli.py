@@ -35,6 +35,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import IO
 
+from analyses import vocab
 from analyses.estimate import (
     MAX_RECORD_CHARS,
     EstimateInputError,
@@ -48,7 +49,8 @@ from analyses.estimate import (
     usd,
 )
 from analyses.estimate import cost as estimate_cost
-from family import models, real
+from family import merges, models, real
+from family.merges import MAX_REPLAY_CHARS, MAX_TREE_CHARS
 from family.models import Model, Price
 
 from . import io
@@ -148,11 +150,26 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("-o", "--output", required=True, metavar="MODEL.json", help="where to save the model")
     t.add_argument("--trace", metavar="TRACE.json", help="also save every step of training")
 
-    e = sub.add_parser("encode", help="encode text with a saved model")
-    e.add_argument("model", help="a model file saved by 'train'")
+    e = sub.add_parser("encode", help="encode text with a saved model, or a production tokenizer step by step")
+    e.add_argument("model", nargs="?", help="a model file saved by 'train' (or give --tokenizer)")
     e.add_argument("text", help="the text to encode, or - to read standard input (at most 1 MB; "
                    "put -- before text that starts with '-')")
-    e.add_argument("--json", action="store_true", help="print ids, tokens and count as JSON")
+    e.add_argument("--tokenizer", "-t", metavar="NAME", help=f"a production tokenizer instead of a model: {', '.join(real.NAMES)}")
+    e.add_argument("--steps", action="store_true", help="with --tokenizer: the pre-split pieces and every merge BPE "
+                   f"applies, in order (at most {MAX_REPLAY_CHARS:,} characters)")
+    e.add_argument("--json", action="store_true", help="print ids, tokens and count as JSON (--steps: "
+                   '{"pieces", "steps": [{"piece", "left", "right", "result", "rank"}], "ids"}, bytes in hex)')
+
+    r = sub.add_parser("tree", help="each token's merge tree in a production tokenizer (its merges, from its ranks)")
+    r.add_argument("text", nargs="?", help=f"the text whose tokens to describe (at most {MAX_TREE_CHARS:,} characters), or -")
+    r.add_argument("--tokenizer", "-t", required=True, metavar="NAME", help=f"one of {', '.join(real.NAMES)}")
+    r.add_argument("--id", type=_number("--id", int), metavar="N", help="one token by its id instead of a text")
+    r.add_argument("--json", action="store_true", help='print {"tokens": [{"id", "bytes", "rank", "merges": '
+                   '[{"left", "right", "result", "rank"}]}]}, bytes in hex')
+
+    v = sub.add_parser("vocab", help="a production tokenizer's whole vocabulary read by script")
+    v.add_argument("--tokenizer", "-t", required=True, metavar="NAME", help=f"one of {', '.join(real.NAMES)}")
+    v.add_argument("--json", action="store_true", help="every figure of the vocabulary page, as JSON")
 
     c = sub.add_parser("count", help="count tokens with production tokenizers or saved models")
     c.add_argument("text", nargs="?", help="the text to count, or - to read standard input (read part by part: any length; "
@@ -304,7 +321,60 @@ def _load(path: str) -> Tokenizer:
         raise UsageError(f"{path}: {exc}") from None
 
 
+def _real(name: str):
+    """A production tokenizer by its registry name (``tree``, ``vocab``, ``encode -t``)."""
+    if name not in real.NAMES:
+        raise UsageError(f"unknown tokenizer {name!r}: use one of {', '.join(real.NAMES)}")
+    return _count_tokenizer(name)
+
+
+def _text_argument(text: str | None, what: str) -> str:
+    if text is None:
+        raise UsageError(f"give {what}, or - to read standard input")
+    _check_text(text)
+    if text == "-":
+        return _read_stdin_whole(ENCODE_MAX_BYTES, "give a shorter text", "the most these commands read")
+    return text
+
+
+def _encode_steps(args: argparse.Namespace) -> None:
+    if args.model is not None:
+        raise UsageError("give a model file or --tokenizer NAME, not both")
+    tok = _real(args.tokenizer)
+    text = _text_argument(args.text, "the text to encode")
+    try:
+        replay = merges.inside(tok).replay(text)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps(replay.to_json() if args.steps else {"ids": replay.ids, "count": len(replay.ids)},
+                         ensure_ascii=False))
+    else:
+        print("\n".join(merges.replay_lines(replay) if args.steps else ["ids: " + " ".join(map(str, replay.ids))]))
+
+
+def _tree(args: argparse.Namespace) -> None:
+    tok = _real(args.tokenizer)
+    text = None if args.id is not None and args.text is None else _text_argument(args.text, "a text or --id N")
+    try:
+        report = merges.tree_report(tok, text, args.id)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    print(json.dumps(report, ensure_ascii=False) if args.json else "\n".join(merges.tree_lines(report)))
+
+
+def _vocab(args: argparse.Namespace) -> None:
+    found = vocab.vocabulary(_real(args.tokenizer))
+    print(json.dumps(found.to_json(), ensure_ascii=False) if args.json else "\n".join(vocab.text_lines(found)))
+
+
 def _encode(args: argparse.Namespace) -> None:
+    if args.tokenizer is not None:
+        return _encode_steps(args)
+    if args.steps:
+        raise UsageError("--steps replays a production tokenizer's merges: give --tokenizer NAME")
+    if args.model is None:
+        raise UsageError("give a model file saved by 'train', or --tokenizer NAME")
     _check_text(args.text)
     tok = _load(args.model)
     if args.text == "-":
@@ -1041,7 +1111,8 @@ def _print_count_json(names: Sequence[str], tokens: Sequence[int], ids: Sequence
     write("]}\n")
 
 
-COMMANDS = {"train": _train, "encode": _encode, "export": _export, "count": _count, "cost": _cost}
+COMMANDS = {"train": _train, "encode": _encode, "export": _export, "count": _count, "cost": _cost, "tree": _tree,
+            "vocab": _vocab}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
