@@ -13,6 +13,8 @@ from ui import choices
 from ui import premium as pv
 from views import real as rv
 
+LESSON4_HI = lessons.data("lesson4_english_hindi")["test_hi"]
+
 PAGE = "pages/5_Real_tokenizers.py"
 LESSON4 = lessons.data("lesson4_english_hindi")
 
@@ -97,6 +99,17 @@ def test_the_tokens_can_be_seen() -> None:
     at = run_page(PAGE, query_params={"toks": "o200k_base"}, session_state={rv.TOKENS_OPEN.skey: True})
     text = main_text(at)
     assert "GPT\\-4o \\(o200k\\_base\\)**, Hindi: 15 tokens" in text
+
+
+def test_any_token_opens_its_merge_tree() -> None:
+    at = run_page(PAGE, query_params={"toks": "cl100k_base,o200k_base"}, session_state={rv.TREE_OPEN.skey: True})
+    assert_no_exception(at)
+    at.selectbox(key=rv.TREE_TOK.skey).set_value("cl100k_base").run()
+    tok = real.load("cl100k_base")
+    hindi = tok.encode(LESSON4_HI)
+    assert at.selectbox(key=rv.TREE_ID.skey).value == next(i for i in hindi if tok.token_bytes(i)[1:])
+    html = next(h.value for h in at.html if 'class="tl-tree"' in h.value)
+    assert "rank" in html and "a byte: where every token starts" in html
 
 
 def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(monkeypatch) -> None:

@@ -286,6 +286,22 @@ def test_a_lab_token_opens_its_merge_tree() -> None:
     assert "made by merge 3, when its pair was seen 5 times" in tree
 
 
+def test_a_production_token_opens_its_merge_tree_from_the_ranks() -> None:
+    """GPT-4o's " कोहरे"-piece tokens: the tree of the first drawn merged token ends in its UTF-8 bytes, each rank
+    printed, the leaves drawn again with the letters they make (issue 26)."""
+    at = run_page(PAGE, query_params={"toks": "o200k_base", "text": "घने कोहरे"}, session_state={tkv.TREE_OPEN.skey: True})
+    assert_no_exception(at)
+    tok = real.load("o200k_base")
+    first = tok.encode("घने कोहरे")[0]
+    assert at.selectbox(key=tkv.TREE_ID.skey).value == first
+    tree = html_blocks(at, 'class="tl-tree"')[0]
+    assert parse_chips(tree).texts[0] == "घ"
+    assert f"rank {first:,}: the merge of the two below" in tree
+    assert "a byte: where every token starts" in tree
+    assert "the token's bytes" in tree
+    assert "merges are implied" in main_text(at)
+
+
 # --- Model files --------------------------------------------------------------
 
 

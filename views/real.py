@@ -17,6 +17,7 @@ from ui import premium as pv
 from ui.chips import chip_from_token, token_chips
 from ui.display import md_escape, plural
 from ui.layout import figure
+from ui.treeview import tree_picker
 
 PAGE = "real"
 MAX_CHARS = 5_000
@@ -29,6 +30,9 @@ CHART = state.Key(PAGE, "chart")
 TABLE = state.Key(PAGE, "table")
 TOKENS_OPEN = state.Key(PAGE, "tokens_open")
 ABOUT_OPEN = state.Key(PAGE, "about_open")
+TREE_OPEN = state.Key(PAGE, "tree_open")
+TREE_TOK = state.Key(PAGE, "tree_tok")
+TREE_ID = state.Key(PAGE, "tree_id")
 
 
 def intro() -> None:
@@ -95,7 +99,7 @@ def premium_section(chosen: Sequence[tuple[str, TextTokenizer]], english: str, h
 
 
 def tokens_section(chosen: Sequence[tuple[str, TextTokenizer]], english: str, hindi: str) -> None:
-    """Every tokenizer's tokens of both texts, in a box filled only when opened."""
+    """Every tokenizer's tokens of both texts, in a box filled only when opened; then any token's merge tree."""
     with st.expander("See the tokens", key=TOKENS_OPEN.skey, on_change="rerun", icon=":material/view_week:") as box:
         if box.open:
             for key, tok in chosen:
@@ -104,6 +108,12 @@ def tokens_section(chosen: Sequence[tuple[str, TextTokenizer]], english: str, hi
                     st.markdown(f"**{md_escape(tok.name)}**, {lang}: {plural(enc.measure.tokens, 'token')}")
                     token_chips([chip_from_token(t) for t in enc.tokens], label=f"{tok.name}, {lang}",
                                 mark_pieces=True)
+    with st.expander("Where does a token come from? Its merges, down to its bytes", key=TREE_OPEN.skey,
+                     on_change="rerun", icon=":material/account_tree:") as box:
+        if box.open:
+            tree_picker([(key, tok, choices.encoded(key, hindi, 600).tokens + choices.encoded(key, english, 600).tokens)
+                         for key, tok in chosen], tok_key=TREE_TOK.skey, id_key=TREE_ID.skey,
+                        counts=choices.trace_counts)
 
 
 def about_section(chosen: Sequence[tuple[str, TextTokenizer]]) -> None:

@@ -17,15 +17,14 @@ import streamlit as st
 
 import lessons
 from analyses.textstats import utf8_length
-from tokenizer import TextTokenizer, Tokenizer, hex_bytes
-from tokenizer.provenance import made_by_merges
+from tokenizer import TextTokenizer, hex_bytes
 from ui import choices, predict, state, tables, viewport
 from ui.chips import chip_from_token, token_chips
 from ui.display import lone_marks, md_escape, plural, ratio, visible_token
 from ui.layout import classroom_on, figure
 from ui.links import lesson_link
 from ui.state import Key, Param
-from ui.treeview import tree_html
+from ui.treeview import has_trees, tree_picker
 from ui.uploads import too_big
 
 PAGE = "tokenize"
@@ -325,27 +324,14 @@ def ids_section(results: Sequence[Result], text: str) -> None:
 
 
 def provenance_section(results: Sequence[Result]) -> None:
-    """Where a lab token comes from: its merges, down to single characters or bytes (built only when opened)."""
-    lab = [(key, tok, enc) for key, tok, enc in results if isinstance(tok, Tokenizer)]
+    """Where a token comes from: its merges, down to single characters or bytes (built only when opened). A lab
+    model's from what it learned, a production tokenizer's from its ranks."""
+    lab = [(key, tok, enc) for key, tok, enc in results if has_trees(tok)]
     if not lab:
         return
-    names = {key: tok.name for key, tok, _ in results}
     with st.expander("Where does a token come from? Its merges, down to single characters or bytes",
                      key=TREE_OPEN.skey, on_change="rerun", icon=":material/account_tree:") as tree_box:
         if not tree_box.open:
             return
-        key, tok, enc = lab[0]
-        if len(lab) > 1:
-            which = st.selectbox("Lab tokenizer", [r[0] for r in lab], format_func=names.get, key=TREE_TOK.skey)
-            key, tok, enc = next(r for r in lab if r[0] == which)
-        merged = made_by_merges(tok, [t.id for t in enc.tokens])
-        if not merged:
-            st.caption("No token of this text was made by a merge: every one is a single character or byte.")
-            return
-        pick = st.selectbox(
-            "Token", merged, key=TREE_ID.skey,
-            format_func=lambda i: f"{visible_token(tok.label(i))}  (id {i})",
-        )
-        st.html(tree_html(tok, pick, choices.trace_counts(key)))
-        if choices.trace_counts(key) is None:
-            st.caption("This model came from a file, so how often each pair was seen is not known here.")
+        tree_picker([(key, tok, enc.tokens) for key, tok, enc in lab], tok_key=TREE_TOK.skey, id_key=TREE_ID.skey,
+                    counts=choices.trace_counts)
