@@ -215,6 +215,16 @@ class Replay:
                 ids.extend(self.inside.symbol_ids(s))
         return tuple(ids)
 
+    def candidates(self, step: int) -> list[tuple[int | None, int, int, str, str]]:
+        """Before merge ``step`` fires: every distinct pair of neighbours in its piece (BPE works one piece at a
+        time), as (the rank of the token the two make, or None when they make none; left id; right id; left label;
+        right label), the next to fire first."""
+        from tokenizer.replay import _candidates
+
+        piece = self.steps[step - 1].piece
+        return _candidates([self.ids_at(step - 1)[piece]], lambda pair: self.inside.pair_rank(*pair),
+                           self.inside.label)
+
     def labels_at(self, step: int) -> list[list[str]]:
         return [[self.inside.label(i) for i in ids] for ids in self.ids_at(step)]
 
@@ -415,6 +425,13 @@ class Inside:
         first.append(len(steps))
         return Replay(self.tok, self, pieces, tuple(starts), tuple(steps), tuple(symbols), tuple(events),
                       tuple(finals), tuple(first))
+
+    def pair_rank(self, left: int, right: int) -> int | None:
+        """The rank of the token two tokens make side by side (None: they make none)."""
+        try:
+            return self._rank_of(self.symbol(left) + self.symbol(right))
+        except KeyError:  # a SentencePiece fallback byte joins nothing
+            return None
 
     def cached(self) -> int:
         """How many tokens' parts are kept now."""

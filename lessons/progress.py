@@ -102,6 +102,7 @@ TOKENIZE_COUNT = "tokenize-count"
 STREAMING_WHOLE = "streaming-whole"
 QUIRKS_JOIN = "quirks-join-count"
 COST_FIT = "cost-articles-fit"
+ENCODE_MERGE = "encode-next-merge"
 
 QUESTIONS: dict[str, Kind] = {k.name: k for k in (
     Kind(LESSON_EXERCISE, (("lesson", _NAME), ("exercise", _NAME)), "lesson:{lesson}:{exercise}", "Lessons",
@@ -120,6 +121,9 @@ QUESTIONS: dict[str, Kind] = {k.name: k for k in (
          "Streaming: whole characters or not", waits="choice", scope="streaming-page"),
     Kind(QUIRKS_JOIN, (("run", _HEX16),), "quirks-page:join:{run}", "Quirks",
          "Quirks: the joined prompt's count", waits="number", scope="quirks-page"),
+    Kind(ENCODE_MERGE, (("tokenizer", r"[\w.:\-]{1,80}"), ("text", _HEX12), ("step", "int")),
+         "encode:{tokenizer}:{text}:{step}", "Encode step by step", "Encode: which pair merges next",
+         waits="choice", scope="encode"),
     Kind(COST_FIT, (("window", "int"), ("output_cap", "int"), ("margin", "int"), ("each", "int")),
          "cost.fit.{window}.{output_cap}.{margin}.{each}", "Cost and context",
          "Cost: how many articles fit", scope="cost"),

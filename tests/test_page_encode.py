@@ -216,3 +216,66 @@ def test_a_model_of_this_session_can_be_replayed() -> None:
     at = run_page(PAGE, query_params={"tok": "session:abc", "text": "chai"}, session_state={"lab.session_models": models})
     at.button(key=ev.LAST.skey).click().run()
     assert texts(chip_rows(at)[-1]) == ["chai"]
+
+
+# --- A production tokenizer, its merges from its ranks (issue 26) ------------------------------------------
+
+
+def test_gpt4o_steps_through_a_hindi_word_to_its_librarys_ids() -> None:
+    from family import merges, real
+
+    tok = real.load("o200k_base")
+    replay = merges.inside(tok).replay("घने कोहरे")
+    at = run_page(PAGE, query_params={"tok": "o200k_base", "text": "घने कोहरे"})
+    assert_no_exception(at)
+    assert f"{len(replay.steps)} merges will fire" in main_text(at)
+    at.button(key=ev.NEXT.skey).click().run()
+    first = replay.steps[0]
+    assert merge_line(at) == [first.left, first.right, first.token]
+    assert f"Rank {first.rank:,} of {replay.n_learned:,} merges" in " ".join(html_blocks(at, 'class="tl-merge"'))
+    at.button(key=ev.LAST.skey).click().run()
+    final = [t for t in chip_rows(at)[-1]]
+    assert [c for c, _ in final] == [visible_token(tok.token_bytes(i).decode()) for i in tok.encode("घने कोहरे")]
+    assert "No merge applies any more" in main_text(at)
+
+
+def test_predict_first_asks_which_pair_merges_next_before_showing_it() -> None:
+    at = run_page(PAGE, query_params={"tok": "o200k_base", "text": "चाय", "predict": "true", "step": "1"})
+    assert_no_exception(at)
+    radios = [r for r in at.radio if r.key and r.key.startswith("predict.encode:o200k_base:")]
+    assert radios, main_text(at)
+    assert not merge_line(at)  # the merge stays hidden until answered
+    from family import merges, real
+    from ui.questions import encode_question
+
+    replay = merges.inside(real.load("o200k_base")).replay("चाय")
+    question = encode_question("o200k_base", replay, 1, "चाय")
+    radios[0].set_value(question.answer).run()
+    at.button(key=f"predict.{question.key}.check").click().run()
+    assert "Right!" in " ".join(h.value for h in at.html)
+    assert merge_line(at)  # now shown
+
+
+def test_predict_first_works_for_a_lab_model_too() -> None:
+    at = run_page(PAGE, query_params={"tok": "readers", "text": "readership", "predict": "true", "step": "1"})
+    assert_no_exception(at)
+    assert any(r.key and r.key.startswith("predict.encode:readers:") for r in at.radio)
+    assert "Step 1 of 4: predict first" in main_text(at)
+
+
+def test_a_llama3_piece_bpe_never_reaches_is_found_whole() -> None:
+    from family import real
+
+    word = real.load("llama3").token_bytes(100769).decode()
+    at = run_page(PAGE, query_params={"tok": "llama3", "text": word})
+    assert_no_exception(at)
+    at.button(key=ev.LAST.skey).click().run()
+    assert "found whole, not by a merge" in " ".join(html_blocks(at, 'class="tl-merge"'))
+
+
+def test_a_production_token_opens_its_tree_on_encode() -> None:
+    at = run_page(PAGE, query_params={"tok": "cl100k_base", "text": " hello", "step": "5"},
+                  session_state={ev.TREE_OPEN.skey: True})
+    assert_no_exception(at)
+    tree = html_blocks(at, 'class="tl-tree"')[0]
+    assert "rank 24,748" in tree

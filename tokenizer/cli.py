@@ -35,7 +35,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import IO
 
-from analyses import vocab
 from analyses.estimate import (
     MAX_RECORD_CHARS,
     EstimateInputError,
@@ -364,6 +363,8 @@ def _tree(args: argparse.Namespace) -> None:
 
 
 def _vocab(args: argparse.Namespace) -> None:
+    from analyses import vocab  # numpy: only for this command
+
     found = vocab.vocabulary(_real(args.tokenizer))
     print(json.dumps(found.to_json(), ensure_ascii=False) if args.json else "\n".join(vocab.text_lines(found)))
 

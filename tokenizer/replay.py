@@ -95,6 +95,23 @@ class EncodeTrace:
         return [(r, tok.label(tok.merges[r][0]), tok.label(tok.merges[r][1])) for r in range(first, s.rank)]
 
 
+    def candidates(self, step: int) -> list[tuple[int | None, int, int, str, str]]:
+        """Before merge ``step`` fires: every distinct pair of neighbours in the text, as (its merge's rank, or
+        None when no merge joins it; left id; right id; left label; right label), the next to fire first."""
+        return _candidates(self.ids_at(step - 1), {pair: rank for rank, pair in enumerate(self.tokenizer.merges)}.get,
+                           self.tokenizer.label)
+
+
+def _candidates(pieces, rank_of, label) -> list[tuple[int | None, int, int, str, str]]:
+    seen: dict[tuple[int, int], int | None] = {}
+    for ids in pieces:
+        for pair in zip(ids, ids[1:]):
+            if pair not in seen and UNKNOWN_ID not in pair:
+                seen[pair] = rank_of(pair)
+    order = sorted(seen, key=lambda pair: (seen[pair] is None, seen[pair] or 0))
+    return [(seen[pair], pair[0], pair[1], label(pair[0]), label(pair[1])) for pair in order]
+
+
 def encode_trace(tokenizer: Tokenizer, text: str) -> EncodeTrace:
     """Replay the learned merges on ``text`` in order, recording each one that fires."""
     pieces = tuple(tokenizer.pieces(text))

@@ -27,7 +27,7 @@ import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from tokenizer import UNKNOWN_ID, Token, Tokenizer
+from tokenizer import UNKNOWN_ID, TextTokenizer, Token, Tokenizer, bytes_label, is_whole
 from tokenizer.labels import character_runs
 from ui.display import describe_token, lone_marks, mark_name, plural, token_html, visible_token
 
@@ -114,11 +114,16 @@ def chip_from_token(token: Token, highlight: bool = False) -> Chip:
 
 
 def chip_for_id(
-    tokenizer: Tokenizer, token_id: int, label: str | None = None, *, piece: int | None = None, highlight: bool = False
+    tokenizer: TextTokenizer, token_id: int, label: str | None = None, *, piece: int | None = None,
+    highlight: bool = False,
 ) -> Chip:
-    """A chip for one id of a lab model (``label`` is needed for an unseen character, id -1)."""
+    """A chip for one id of any tokenizer (``label`` is needed for a lab model's unseen character, id -1)."""
     if token_id == UNKNOWN_ID:
         return Chip(label=label or "?", token_id=None, whole=True, known=False, highlight=highlight, piece=piece)
+    if not isinstance(tokenizer, Tokenizer):  # a production tokenizer: what a chip shows comes from the bytes
+        data = tokenizer.token_bytes(token_id)
+        return Chip(label=bytes_label(data) if label is None else label, token_id=token_id, whole=is_whole(data),
+                    highlight=highlight, piece=piece, data=data)
     return Chip(
         label=tokenizer.label(token_id) if label is None else label,
         token_id=token_id,

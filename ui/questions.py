@@ -28,6 +28,7 @@ from lessons.course import Exercise, course
 from lessons.exercises import Computed, ExerciseError, compute, preset_trace
 from lessons.progress import (
     COST_FIT,
+    ENCODE_MERGE,
     EVH_DIRECTION,
     LESSON_EXERCISE,
     PRACTICE_COUNT,
@@ -43,6 +44,7 @@ from ui import experiment as evh
 from ui.display import join_words, pair_text, plural, visible_token
 from ui.predict import Question
 from ui.presets import Settings, preset_settings
+from ui.state import digest
 from ui.training import trained
 
 GUESS_OPTIONS = 5  # pairs offered in Train's "predict first"
@@ -273,6 +275,38 @@ def fit_question(fit: Fit) -> Question:
     )
 
 
+# -- Encode step by step: which pair merges next? ------------------------------------------------------
+ENCODE_OPTIONS = 5
+
+
+def encode_question(tokenizer_key: str, trace, step: int, text: str) -> Question:
+    """"Which pair merges next?" before merge ``step`` of a replay (a lab model's :class:`tokenizer.replay.EncodeTrace`
+    or a production tokenizer's :class:`family.merges.Replay`): the neighbouring pairs of the text (of the piece being
+    merged, for a production tokenizer), the one that fires among them; its id keeps a digest of the text."""
+    candidates = trace.candidates(step)[:ENCODE_OPTIONS]
+    labels: list[str] = []
+    for _, left, right, left_label, right_label in candidates:
+        label = pair_text(left_label, right_label)
+        if label in labels:
+            label += f" (ids {left}, {right})"
+        labels.append(label)
+    s = trace.steps[step - 1]
+    answer = labels[[(c[1], c[2]) for c in candidates].index(s.pair)]
+    production = hasattr(trace, "inside")
+    ranks = "; ".join(f"{label}: {'rank ' + format(c[0], ',') if production else 'merge #' + str(c[0] + 1)}"
+                      if c[0] is not None else f"{label}: no merge" for label, c in zip(labels, candidates))
+    rule = ("BPE merges the pair whose joined token has the lowest rank first, inside one pre-split piece at a time"
+            if production else "the merges fire in the order they were learned")
+    where = f" in “{visible_token(trace.pieces[s.piece])}”" if production and len(trace.pieces) > 1 else ""
+    return Question(
+        key="", id=QuestionId.of(ENCODE_MERGE, tokenizer=tokenizer_key, text=digest(text, length=12), step=step),
+        prompt=f"Step {step}: which pair merges next{where}?", kind="choice", answer=answer,
+        options=tuple(sorted(labels, key=str.casefold)), scope=QUESTIONS[ENCODE_MERGE].scope,
+        explain=f"{rule[0].upper()}{rule[1:]}. Here: {ranks}.",
+        hint="A common pair was merged early: its rank is low. Bytes of one letter join before letters join.",
+    )
+
+
 # -- a saved id, back to its question ------------------------------------------------------------------
 def resolve(qid: QuestionId) -> Question | object | None:
     """The question ``qid`` names as the lab asks it now (with its computed answer), or :data:`WAITS` for a
@@ -343,7 +377,7 @@ def _preset_runs() -> dict[str, tuple]:
     return runs
 
 
-__all__ = ["COUNT_PRESETS", "DIRECTIONS", "GUESS_OPTIONS", "MAX_LISTED_TIES", "PRACTICE_PRESETS", "WAITS", "computed",
+__all__ = ["COUNT_PRESETS", "DIRECTIONS", "ENCODE_OPTIONS", "encode_question", "GUESS_OPTIONS", "MAX_LISTED_TIES", "PRACTICE_PRESETS", "WAITS", "computed",
            "direction", "direction_questions", "exercise_question", "fit_question", "from_key", "guess_question",
            "merge_question",
            "practice_count", "practice_count_question", "practice_merge", "practice_merge_question", "resolve",

@@ -1,5 +1,6 @@
-"""What the "Encode step by step" page draws: a lab tokenizer's learned merges replayed on a word or a sentence,
-one merge at a time (:func:`tokenizer.replay.encode_trace`).
+"""What the "Encode step by step" page draws: a tokenizer's merges replayed on a word or a sentence, one merge at a
+time: a lab model's learned merges (:func:`tokenizer.replay.encode_trace`), or a production tokenizer's, recovered
+from its ranks and applied as its own library does, piece by piece, lowest rank first (:mod:`family.merges`).
 
 The page sets up and composes the sections here: :func:`intro`, :func:`pick_tokenizer`, then :func:`encode_section`
 inside ``state.published(PARAMS)``. The step view is a fragment, so Next reruns only it.
@@ -11,17 +12,18 @@ import pandas as pd
 import streamlit as st
 
 import lessons
+from family import merges
 from tokenizer import TextTokenizer, Tokenizer
-from tokenizer.provenance import made_by_merges
 from tokenizer.replay import EncodeTrace, encode_trace
-from ui import choices, state, tables, viewport
+from ui import choices, predict, state, tables, viewport
 from ui.chips import CSS, Chip, chip_for_id, merge_html, token_chips
 from ui.display import md_code, md_escape, pair_text, plural, visible_token
 from ui.layout import classroom_on, figure
 from ui.links import lesson_link
+from ui.questions import encode_question
 from ui.state import Key, Param
 from ui.steps import Stepper
-from ui.treeview import tree_html
+from ui.treeview import MERGES_FROM_RANKS, has_trees, merged_ids, tree_html
 
 PAGE = "encode"
 MAX_CHARS = 200  # a word or a sentence; long text belongs on the Tokenize page
@@ -31,7 +33,8 @@ DEFAULT_TOKENIZER = "readers"
 # -- The page's session keys, declared once (the page, the warm-up, the benchmarks and the tests import them) --
 TEXT = Param(PAGE, "text", "readership", max_len=MAX_CHARS * 2)
 STEP = Param(PAGE, "step", 0, lo=0, hi=1_000_000)
-PARAMS = [TEXT, STEP]
+PREDICT = Param(PAGE, "predict", False)
+PARAMS = [TEXT, STEP, PREDICT]
 STEPPER = Stepper(STEP, names=("Start", "Previous", "Next", "End"))
 FIRST, PREV, NEXT, LAST = (STEPPER.key(name) for name in ("first", "prev", "next", "last"))
 TOK = choices.one_key(PAGE)  # the lab tokenizer picked (ui.choices.pick_one)
@@ -61,7 +64,8 @@ def intro(large: bool) -> None:
         st.caption(
             "To encode new text, a BPE tokenizer cuts it into single characters (or bytes) and replays the merges it "
             "learned, in the order it learned them. A merge fires wherever its pair sits side by side; most find "
-            "nothing. Step through the ones that fire."
+            "nothing. Step through the ones that fire, with a lab model or with the tokenizer of GPT-4o, Llama 3 "
+            "or Mistral: their merges are implied by their ranks."
         )
     lesson_link(2)
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
@@ -72,8 +76,8 @@ def intro(large: bool) -> None:
 
 
 def pick_tokenizer() -> tuple[str, TextTokenizer | None]:
-    """The lab tokenizer (a preset or a model of the session), kept in the link as ``?tok=``."""
-    return choices.pick_one(PAGE, default=DEFAULT_TOKENIZER, kinds=("lab", "session"), label="Lab tokenizer")
+    """The tokenizer (a lab preset, a model of the session, or a production one), kept in the link as ``?tok=``."""
+    return choices.pick_one(PAGE, default=DEFAULT_TOKENIZER, kinds=("lab", "session", "real"), label="Tokenizer")
 
 
 def encode_section(key: str, tok: TextTokenizer | None, large: bool) -> None:
@@ -82,8 +86,11 @@ def encode_section(key: str, tok: TextTokenizer | None, large: bool) -> None:
     st.text_input("A word or a sentence", key=TEXT.skey,
                   help=f"Up to {MAX_CHARS} characters. For long text, use the Tokenize anything page.")
     text: str = state.value(TEXT) or ""
-    if not isinstance(tok, Tokenizer):
+    if tok is None:
         return  # the picker has said what to do (upload a model, or pick another)
+    if not has_trees(tok):
+        st.info("This tokenizer's merges cannot be replayed here: pick another.", icon=":material/block:")
+        return
     if not text.strip():
         st.info("Type a word or a sentence above, or pick a ready example.", icon=":material/edit:")
         return
@@ -95,7 +102,7 @@ def encode_section(key: str, tok: TextTokenizer | None, large: bool) -> None:
             icon=":material/content_cut:",
         )
     try:
-        trace = encode_trace(tok, text)
+        trace = replay(tok, text)
     except ValueError as exc:  # e.g. a model whose pre-split pattern backtracks badly on this text
         st.warning(md_escape(f"This tokenizer cannot cut this text: {exc}"), icon=":material/timer_off:")
         return
@@ -115,7 +122,19 @@ def encode_section(key: str, tok: TextTokenizer | None, large: bool) -> None:
     st.fragment(steps_section, run_every=STEPPER.run_every())(key, tok, trace, large)
 
 
-def no_merge_section(tok: Tokenizer, trace: EncodeTrace) -> None:
+def replay(tok: TextTokenizer, text: str) -> EncodeTrace | merges.Replay:
+    """The merges replayed on ``text``: a lab model's in learned order, a production tokenizer's as its library
+    applies them (one merge a step, piece by piece)."""
+    if isinstance(tok, Tokenizer):
+        return encode_trace(tok, text)
+    return merges.inside(tok).replay(text, limit=MAX_CHARS)
+
+
+def production(trace: EncodeTrace | merges.Replay) -> bool:
+    return isinstance(trace, merges.Replay)
+
+
+def no_merge_section(tok: TextTokenizer, trace: EncodeTrace | merges.Replay) -> None:
     """No learned merge finds its pair in the text: the starting tokens are the final ones."""
     STEPPER.set(0)
     st.subheader("No merge fires")
@@ -128,15 +147,24 @@ def no_merge_section(tok: Tokenizer, trace: EncodeTrace) -> None:
     )
 
 
-def steps_section(key: str, tok: Tokenizer, trace: EncodeTrace, large: bool) -> None:
-    """The step view (a fragment): the controls, the merge, the tokens before and after it."""
+def predict_toggle() -> None:
+    st.toggle("Predict first", key=PREDICT.skey, help="Before each merge is shown, pick the pair you think merges next.")
+
+
+def steps_section(key: str, tok: TextTokenizer, trace: EncodeTrace | merges.Replay, large: bool) -> None:
+    """The step view (a fragment): the controls, the merge (or first the question, while predicting), the tokens
+    before and after it."""
     with state.published(PARAMS):  # a fragment run publishes the step too
         n = len(trace.steps)
         unit = trace.start_unit  # the end-of-word marker is a starting symbol but not a character
         marker = trace.marker
+        predicting = bool(st.session_state.get(PREDICT.skey))
         with st.container(key=viewport.action(PAGE)):
-            step = STEPPER.draw(n, slider=None if large else "Step")
+            step = STEPPER.draw(n, slider=None if large or predicting else "Step", autoplay_disabled=predicting,
+                                extra=predict_toggle)
         with st.container(key=viewport.result(PAGE)):  # the merge and the tokens before and after
+            if step and predicting and not ask_first(key, trace, step, tok):
+                return
             if step == 0:
                 st.subheader(f"Start: {plural(count_tokens(trace, 0), 'token')}")
                 start = (f"The text is cut into {plural(len(trace.pieces), 'piece')} (the pre-split), each piece into "
@@ -162,22 +190,55 @@ def steps_section(key: str, tok: Tokenizer, trace: EncodeTrace, large: bool) -> 
         draw_tree(key, tok, [i for ids in trace.ids_at(step) for i in ids])
 
 
-def merge_view(tok: Tokenizer, trace: EncodeTrace, step: int) -> None:
+def ask_first(key: str, trace: EncodeTrace | merges.Replay, step: int, tok: TextTokenizer) -> bool:
+    """Predict first: "which pair merges next?" before step ``step`` is shown, with the tokens before it. Returns
+    whether it is answered (the step may be shown)."""
+    question = encode_question(key, trace, step, state.value(TEXT) or "")
+    if predict.answered(question):
+        predict.ask(question)
+        return True
+    st.subheader(f"Step {step} of {len(trace.steps)}: predict first")
+    with st.container(border=True):
+        answered = predict.ask(question) is not None
+    if not answered:
+        with figure("encode-tokens"):
+            st.markdown("**The tokens now**")
+            token_chips(chips_at(tok, trace, step - 1), show_ids=True, label="tokens before the merge",
+                        mark_pieces=True)
+        st.caption(f"Your predictions on this page: {predict.score_line(PAGE)}.")
+    return answered
+
+
+def merge_view(tok: TextTokenizer, trace: EncodeTrace | merges.Replay, step: int) -> None:
     """Step ``step``: the merge that fired, where, what it skipped, and the tokens before and after."""
     n = len(trace.steps)
     s = trace.steps[step - 1]
     k = len(s.places)
     st.subheader(f"Step {step} of {n}")
-    st.html(
-        CSS
-        + merge_html(
-            chip_for_id(tok, s.pair[0]),
-            chip_for_id(tok, s.pair[1]),
-            chip_for_id(tok, s.token_id, highlight=True),
-            before=f"Merge #{s.rank + 1} of the {trace.n_learned} learned:",
-            after=f"fired at {plural(k, 'place')}.",
+    whole = getattr(s, "whole", ())
+    if whole:  # a token BPE never reaches: the library finds the whole piece in its vocabulary
+        st.html(CSS + merge_html(
+            chip_for_id(tok, whole[0]), chip_for_id(tok, whole[-1]), chip_for_id(tok, s.token_id, highlight=True),
+            before=f"The whole piece is token {s.token_id:,} (from {plural(len(whole), 'token')}):",
+            after="found whole, not by a merge."))
+        st.caption("BPE's merges never make this token, but the tokenizer looks every piece up whole before it "
+                   "merges anything, so it finds it (for every other token that gives what the merges give).")
+    elif production(trace):
+        st.html(CSS + merge_html(
+            chip_for_id(tok, s.pair[0]), chip_for_id(tok, s.pair[1]), chip_for_id(tok, s.token_id, highlight=True),
+            before=f"Rank {s.rank:,} of {trace.n_learned:,} merges:",
+            after="the lowest-ranked pair in its piece, so it merges first."))
+    else:
+        st.html(
+            CSS
+            + merge_html(
+                chip_for_id(tok, s.pair[0]),
+                chip_for_id(tok, s.pair[1]),
+                chip_for_id(tok, s.token_id, highlight=True),
+                before=f"Merge #{s.rank + 1} of the {trace.n_learned} learned:",
+                after=f"fired at {plural(k, 'place')}.",
+            )
         )
-    )
     where = sorted({p for p, _ in s.places})
     if len(trace.pieces) > 1:
         shown = ", ".join(md_code(trace.pieces[p]) for p in where[:8]) + (" …" if len(where) > 8 else "")
@@ -202,9 +263,17 @@ def merge_view(tok: Tokenizer, trace: EncodeTrace, step: int) -> None:
         token_chips(chips_at(tok, trace, step, after), show_ids=True, label="tokens after the merge", mark_pieces=True)
 
 
-def steps_table(trace: EncodeTrace, step: int) -> None:
+def steps_table(trace: EncodeTrace | merges.Replay, step: int) -> None:
     """Merges 1..step as a table."""
     rows = trace.steps[:step]
+    if production(trace):
+        tables.show(pd.DataFrame({
+            "step": [r.step for r in rows], "piece": [r.piece + 1 for r in rows], "rank": [r.rank for r in rows],
+            "pair": [pair_text(r.left, r.right) for r in rows], "new token": [visible_token(r.token) for r in rows],
+            "id": [r.token_id for r in rows]}), hide_index=True, key=STEPS_TABLE.skey,
+            column_config={"rank": st.column_config.NumberColumn(
+                "rank", help="The new token's rank: BPE merges the lowest-ranked pair of a piece first.")})
+        return
     tables.show(
         pd.DataFrame(
             {
@@ -226,7 +295,8 @@ def steps_table(trace: EncodeTrace, step: int) -> None:
 
 
 # -- pieces -----------------------------------------------------------------------------------------
-def chips_at(tok: Tokenizer, trace: EncodeTrace, step: int, highlight: set[tuple[int, int]] = frozenset()) -> list[Chip]:
+def chips_at(tok: TextTokenizer, trace: EncodeTrace | merges.Replay, step: int,
+             highlight: set[tuple[int, int]] = frozenset()) -> list[Chip]:
     """The tokens after ``step`` merges, piece by piece, as chips."""
     out = []
     for p, (ids, labels) in enumerate(zip(trace.ids_at(step), trace.labels_at(step))):
@@ -235,11 +305,11 @@ def chips_at(tok: Tokenizer, trace: EncodeTrace, step: int, highlight: set[tuple
     return out
 
 
-def count_tokens(trace: EncodeTrace, step: int) -> int:
+def count_tokens(trace: EncodeTrace | merges.Replay, step: int) -> int:
     return sum(len(ids) for ids in trace.ids_at(step))
 
 
-def draw_key(tok: Tokenizer, trace: EncodeTrace) -> None:
+def draw_key(tok: TextTokenizer, trace: EncodeTrace | merges.Replay) -> None:
     """A one-line key to the chips on this page (only what the chips shown can need)."""
     key_parts = ["the number under a chip is its id"]
     if len(trace.pieces) > 1:
@@ -259,17 +329,19 @@ def draw_key(tok: Tokenizer, trace: EncodeTrace) -> None:
         )
 
 
-def draw_tree(key: str, tok: Tokenizer, final_ids: list[int]) -> None:
+def draw_tree(key: str, tok: TextTokenizer, final_ids: list[int]) -> None:
     """Where a token of the result comes from: its merges, down to single characters or bytes."""
-    merged = made_by_merges(tok, final_ids)
+    merged = merged_ids(tok, final_ids)
     if not merged:
         return
     with st.expander("Where does a token come from? Its merges, down to single characters or bytes",
                      key=TREE_OPEN.skey, on_change="rerun", icon=":material/account_tree:") as box:
         if box.open:
             pick = st.selectbox("Token", merged, key=TREE_ID.skey,
-                                format_func=lambda i: f"{visible_token(tok.label(i))}  (id {i})")
-            counts = choices.trace_counts(key)
+                                format_func=lambda i: f"{visible_token(chip_for_id(tok, i).label)}  (id {i})")
+            counts = choices.trace_counts(key) if isinstance(tok, Tokenizer) else None
             st.html(tree_html(tok, pick, counts))
-            if counts is None:
+            if not isinstance(tok, Tokenizer):
+                st.caption(MERGES_FROM_RANKS)
+            elif counts is None:
                 st.caption("This model came from a file, so how often each pair was seen is not known here.")
