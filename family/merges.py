@@ -426,6 +426,10 @@ class Inside:
         return Replay(self.tok, self, pieces, tuple(starts), tuple(steps), tuple(symbols), tuple(events),
                       tuple(finals), tuple(first))
 
+    def known(self, symbol: Any) -> bool:
+        """Whether ``symbol`` (bytes; SentencePiece: text) is a token of the vocabulary."""
+        return self._rank_of(symbol) is not None or len(symbol) == 1
+
     def pair_rank(self, left: int, right: int) -> int | None:
         """The rank of the token two tokens make side by side (None: they make none)."""
         try:

@@ -24,7 +24,7 @@ from typing import Any
 from analyses.measure import measure
 from analyses.textstats import text_counts
 from tokenizer import TextTokenizer, Trace, train
-from tokenizer.labels import plural
+from tokenizer.labels import is_whole, plural
 from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
 
 from .judging import KINDS  # the question kinds: one home, the judging rules
@@ -563,6 +563,93 @@ def op_window_chars(args: dict) -> Computed:
 
 
 
+# -- inside the production tokenizers (lesson 10) ------------------------------------------------------
+def _inside(args: dict):
+    from family import merges
+
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    try:
+        return tok, merges.inside(tok)
+    except ValueError:
+        raise ExerciseError(f"{tok.name} is not a production tokenizer whose merges the lab reads") from None
+
+
+def op_token_parts(args: dict) -> Computed:
+    """The two tokens a merge joined to make ``text`` (one token of ``tokenizer``), recovered from its ranks; the
+    options are every way to cut the token into two tokens of the vocabulary."""
+    tok, view = _inside(args)
+    text = _arg(args, "text", str)
+    ids = tok.encode(text)
+    if len(ids) != 1:
+        raise ExerciseError(f"{text!r} is {len(ids)} tokens of {tok.name}, not one")
+    parts = view.parts(ids[0])
+    if parts is None:
+        raise ExerciseError(f"{text!r} is not made by a merge in {tok.name}")
+    data = tok.token_bytes(ids[0])
+    cuts = []
+    for k in range(1, len(data)):
+        left, right = data[:k], data[k:]
+        if view.known(left) and view.known(right) and is_whole(left) and is_whole(right):
+            cuts.append(_pair(left.decode(), right.decode()))
+    answer = _pair(view.label(parts[0]), view.label(parts[1]))
+    ranks = f"rank {view.rank(parts[0]) or 0:,} and {view.rank(parts[1]) or 0:,}, the token itself {view.rank(ids[0]):,}"
+    return Computed(answer, options=tuple(sorted({*cuts, answer}, key=str.casefold)),
+                    facts=f"BPE with only the merges ranked below it makes {answer} of its bytes ({ranks}).")
+
+
+def op_replay_merge(args: dict) -> Computed:
+    """Which pair ``tokenizer`` merges at ``step`` (1 = first) while encoding ``text``, among the neighbouring pairs
+    of that step's piece."""
+    _, view = _inside(args)
+    replay = view.replay(_arg(args, "text", str))
+    step = _arg(args, "step", int)
+    if not 1 <= step <= len(replay.steps):
+        raise ExerciseError(f"step {step} is outside the {len(replay.steps)} merges of this text")
+    found = replay.candidates(step)[: _opt(args, "options", int, 5)]
+    labels = [_pair(c[3], c[4]) for c in found]
+    s = replay.steps[step - 1]
+    answer = _pair(s.left, s.right)
+    facts = "The ranks: " + "; ".join(f"{label} {c[0]:,}" if c[0] is not None else f"{label} none"
+                                      for label, c in zip(labels, found)) + ". The lowest rank merges first."
+    return Computed(answer, options=tuple(sorted(set(labels), key=str.casefold)), facts=facts)
+
+
+def op_replay_steps(args: dict) -> Computed:
+    """How many merges ``tokenizer`` applies while encoding ``text``."""
+    tok, view = _inside(args)
+    text = _arg(args, "text", str)
+    replay = view.replay(text)
+    n = len(tok.encode(text))
+    return Computed(len(replay.steps), facts=f"From {plural(sum(len(p) for p in replay.start), 'starting byte')} to "
+                    f"{plural(n, 'token')}: each merge makes one token of two.")
+
+
+SCRIPT_BUCKETS = ("fewer than 100", "100 to 999", "1,000 to 9,999", "10,000 or more")
+
+
+def op_script_tokens(args: dict) -> Computed:
+    """How many of ``tokenizer``'s tokens are of ``script`` (a kind of analyses.vocab: a script, "partial UTF-8"…)."""
+    from analyses import vocab
+
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    script = _arg(args, "script", str)
+    if script not in vocab.KINDS:
+        raise ExerciseError(f"unknown script {script!r} (known: {', '.join(vocab.KINDS)})")
+    try:
+        v = vocab.vocabulary(tok)
+    except (ValueError, AttributeError):
+        raise ExerciseError(f"{tok.name} is not a production tokenizer whose vocabulary the lab reads") from None
+    n = v.count(script)
+    return Computed(n, facts=f"{tok.name} has {n:,} {script} tokens of its {v.tokens:,} ({n / v.tokens:.2%}).")
+
+
+def op_script_band(args: dict) -> Computed:
+    """Which of :data:`SCRIPT_BUCKETS` the count of ``tokenizer``'s ``script`` tokens falls in (a choice)."""
+    c = op_script_tokens(args)
+    n = c.answer
+    return Computed(SCRIPT_BUCKETS[(n >= 100) + (n >= 1000) + (n >= 10_000)], options=SCRIPT_BUCKETS, facts=c.facts)
+
+
 OPS: dict[str, Callable[[dict], Computed]] = {
     "count_tokens": op_count_tokens,
     "split": op_split,
@@ -593,6 +680,11 @@ OPS: dict[str, Callable[[dict], Computed]] = {
     "presend_tokens": op_presend_tokens,
     "decoding_steps": op_decoding_steps,
     "window_chars": op_window_chars,
+    "token_parts": op_token_parts,
+    "replay_merge": op_replay_merge,
+    "replay_steps": op_replay_steps,
+    "script_tokens": op_script_tokens,
+    "script_band": op_script_band,
 }
 
 KIND_OF_OP = {
@@ -604,6 +696,8 @@ KIND_OF_OP = {
     "wordpiece_at": "choice",
     "article_cost": "number", "month_cost": "number", "window_fit": "number", "presend": "choice",
     "presend_cost": "number", "presend_tokens": "number", "decoding_steps": "number", "window_chars": "number",
+    "token_parts": "choice", "replay_merge": "choice", "replay_steps": "number", "script_tokens": "number",
+    "script_band": "choice",
 }
 
 
@@ -612,7 +706,7 @@ UNIT_OF_OP = {
     "whitespace_pieces": "pieces", "partial_tokens": "tokens", "join_difference": "tokens", "stream_silent": "tokens",
     "chunks_silent": "chunks", "vocab_size": "ids", "vocab_ids": "tokens",
     "article_cost": "rupees", "month_cost": "rupees", "presend_cost": "rupees", "presend_tokens": "tokens", "window_fit": "articles",
-    "decoding_steps": "steps", "window_chars": "characters",
+    "decoding_steps": "steps", "window_chars": "characters", "replay_steps": "merges", "script_tokens": "tokens",
 }
 """The unit a number answer is counted in, unless the exercise says otherwise."""
 

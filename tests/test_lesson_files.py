@@ -217,7 +217,7 @@ def test_a_lesson_file_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
 def test_the_shipped_course_checks_clean_with_the_option_and_the_variable(tmp_path: Path) -> None:
     course = ROOT / "lessons" / "course"
     code, out, err, _, _ = run_check(course)
-    assert (code, err) == (0, "") and len(json.loads(out)["lessons"]) == 9, err
+    assert (code, err) == (0, "") and len(json.loads(out)["lessons"]) == 10, err
     env = {**os.environ, "LAB_COURSE_DIR": str(write_course(tmp_path, {"index.toml": b'order = ["good"]\n'}))}
     done = subprocess.run([sys.executable, "-m", "lessons", "check"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=60)

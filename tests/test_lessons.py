@@ -14,6 +14,7 @@ from lessons.course import course, load_course, page_paths, parse_lesson, render
 from lessons.exercises import KIND_OF_OP, OPS, compute, scrambled
 from lessons.progress import LESSON_EXERCISE, QuestionId, from_json, merge, to_json
 from lessons.worksheet import answer_key_markdown, worksheet_markdown
+from ui.display import visible_token
 
 ROOT = Path(__file__).resolve().parents[1]
 LESSON4 = lessons.data("lesson4_english_hindi")
@@ -34,13 +35,13 @@ def checked() -> dict:
 def test_the_checker_passes_and_says_so() -> None:
     done = check()
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == f"9 lessons, {len(course().exercises)} exercises with computed answers, 0 problems"
+    assert done.stdout.strip() == f"10 lessons, {len(course().exercises)} exercises with computed answers, 0 problems"
 
 
-def test_nine_lessons_in_the_index_order_with_at_least_30_exercises(checked) -> None:
+def test_ten_lessons_in_the_index_order_with_at_least_30_exercises(checked) -> None:
     assert [lesson["id"] for lesson in checked["lessons"]] == [
         "why-tokens", "bpe-training", "bytes-per-character", "english-vs-hindi", "cost-context-speed", "streaming",
-        "quirks", "the-family", "real-tokenizers"]
+        "quirks", "the-family", "real-tokenizers", "inside-real-tokenizers"]
     assert len(checked["exercises"]) >= 30
     assert {e["kind"] for e in checked["exercises"]} >= {"number", "choice", "split", "order"}
     assert set(checked["exercises"][0]) == {"id", "lesson", "kind", "prompt", "answer"}
@@ -515,3 +516,28 @@ def test_citations_say_only_what_a_reader_can_check() -> None:
 
     qwen = next(info for info in real.catalogue() if info.name == "qwen3")
     assert "Qwen2" not in qwen.models  # that later Qwens keep these ranks is not something the lab checked
+
+
+def test_lesson_10s_answers_are_the_engines(checked) -> None:
+    """Inside the tokenizers people use (issue 26): each answer computed by family.merges and analyses.vocab."""
+    from analyses import vocab
+    from family import merges, real
+
+    a = answers(checked)
+    o200k = real.load("o200k_base")
+    view = merges.inside(o200k)
+    left, right = view.parts(o200k.encode(" school")[0])
+    assert a["inside-real-tokenizers:school-parts"] == f"{visible_token(view.label(left))} + {visible_token(view.label(right))}"
+    replay = view.replay("घने")
+    first = replay.steps[0]
+    assert a["inside-real-tokenizers:ghane-first-merge"] == f"{visible_token(first.left)} + {visible_token(first.right)}"
+    assert a["inside-real-tokenizers:ghane-merges"] == len(replay.steps) == len("घने".encode()) - len(o200k.encode("घने"))
+    from lessons.exercises import SCRIPT_BUCKETS
+
+    for name, exercise in (("cl100k_base", "cl100k-devanagari"), ("o200k_base", "o200k-devanagari")):
+        n = vocab.vocabulary(real.load(name)).count("Devanagari")
+        band = next(b for b, low in list(zip(SCRIPT_BUCKETS, (0, 100, 1000, 10_000)))[::-1] if n >= low)
+        assert a[f"inside-real-tokenizers:{exercise}"] == band
+    # the lesson's words: "a few dozen Devanagari tokens" in GPT-4's vocabulary, "thousands" in GPT-4o's
+    assert 24 <= vocab.vocabulary(real.load("cl100k_base")).count("Devanagari") < 100
+    assert vocab.vocabulary(real.load("o200k_base")).count("Devanagari") >= 2000

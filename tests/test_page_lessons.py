@@ -30,7 +30,7 @@ def test_opens_on_the_first_lesson_with_its_list_and_progress() -> None:
     at = run_page(PAGE)
     assert at.session_state[lp.LESSON.skey] == "why-tokens"
     picks = [b for b in at.button if (b.key or "").startswith(lp.pick_key("").skey)]
-    assert len(picks) == 9 and picks[0].label.startswith("1. Why tokens") and picks[0].label.endswith("0/4")
+    assert len(picks) == 10 and picks[0].label.startswith("1. Why tokens") and picks[0].label.endswith("0/4")
     picks[1].click().run()
     assert at.session_state[lp.LESSON.skey] == "bpe-training" and at.query_params["lesson"] == "bpe-training"
     at.button(key=lp.pick_key("why-tokens").skey).click().run()

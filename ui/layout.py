@@ -90,6 +90,9 @@ PAGES: tuple[PageEntry, ...] = (
     PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost",
               "GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
               "more, and why."),
+    PageEntry("pages/15_Vocabulary_by_script.py", "Vocabulary by script", ":material/dictionary:", "Languages & cost",
+              "Read a production tokenizer's whole vocabulary by script: how many Devanagari tokens GPT-4 and GPT-4o "
+              "have, how long they are, where they rank, and search inside it."),
     PageEntry("pages/6_English_vs_Hindi.py", "English vs Hindi", ":material/balance:", "Languages & cost",
               "Share one merge budget between English and Hindi, slide the mix, and watch who gets the cheap tokens."),
     PageEntry("pages/7_Beyond_Hindi.py", "Beyond Hindi", ":material/translate:", "Languages & cost",
