@@ -202,7 +202,7 @@ def search_section(found: list[vocab.Vocabulary]) -> None:
         return
     for v in found:
         n, hits = v.search(needle, SHOWN_HITS)
-        st.markdown(f"**{md_escape(v.title)}**: {plural(n, 'token')} contain it"
+        st.markdown(f"**{md_escape(v.title)}**: {plural(n, 'token')} contain{'s' if n == 1 else ''} it"
                     + (f" (the first {SHOWN_HITS} by rank)" if n > SHOWN_HITS else ""))
         if hits:
             token_chips([_chip(v, i, text) for i, _, text, _ in hits], show_ids=True, label=f"tokens of {v.title}")

@@ -1,0 +1,52 @@
+"""Vocabulary by script (AppTest): a production tokenizer's whole vocabulary read by script (issue 26)."""
+
+from __future__ import annotations
+
+from analyses import vocab
+from family import real
+from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, parse_chips, run_page
+from views import vocabulary as vv
+
+PAGE = "pages/15_Vocabulary_by_script.py"
+
+
+def test_opens_on_gpt4o_beside_gpt4_in_devanagari_with_the_definition() -> None:
+    at = run_page(PAGE)
+    assert_no_exception(at)
+    text = main_text(at)
+    assert vocab.DEFINITION[:60] in text
+    gpt4, gpt4o = vocab.vocabulary(real.load("cl100k_base")), vocab.vocabulary(real.load("o200k_base"))
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["GPT-4o (o200k_base): Devanagari tokens"] == f"{gpt4o.count('Devanagari'):,}"
+    assert metrics["GPT-4 (cl100k_base): Devanagari tokens"] == f"{gpt4.count('Devanagari'):,}"
+    hindi = real.load("cl100k_base").count(vv.PAIR["test_hi"])
+    assert f"{hindi} tokens in GPT\\-4 \\(cl100k\\_base\\)" in text
+    table = at.dataframe[0].value
+    row = table[table["kind"] == "Devanagari"].iloc[0]
+    assert row["GPT-4o (o200k_base)"] == gpt4o.count("Devanagari")
+    assert table["GPT-4o (o200k_base)"].sum() == gpt4o.tokens
+    longest = [b for b in html_blocks(at) if "longest Devanagari tokens of GPT-4o" in b][0]
+    assert parse_chips(longest).texts[0].strip("·") == gpt4o.longest("Devanagari", 1)[0][2].strip()
+
+
+def test_another_script_and_a_search() -> None:
+    at = run_page(PAGE, query_params={"script": "Tamil", "find": "वाला", "vs": "none"})
+    assert_no_exception(at)
+    gpt4o = vocab.vocabulary(real.load("o200k_base"))
+    assert {m.label: m.value for m in at.metric} == {"GPT-4o (o200k_base): Tamil tokens": f"{gpt4o.count('Tamil'):,}"}
+    n, _ = gpt4o.search("वाला")
+    assert (f"{n} tokens contain it" if n != 1 else "1 token contains it") in main_text(at)
+
+
+def test_a_bad_link_falls_back_and_a_long_search_is_cut() -> None:
+    at = run_page(PAGE, query_params={"script": "Klingon", "vs": "gpt-9", "find": "x" * 5000, "tok": "nope"})
+    assert_no_exception(at)
+    assert at.selectbox(key=vv.SCRIPT.skey).value == "Devanagari"
+    assert at.text_input(key=vv.FIND.skey).value == "x" * vv.MAX_FIND
+
+
+def test_partial_utf8_tokens_are_a_kind_of_their_own() -> None:
+    at = run_page(PAGE, query_params={"script": vocab.PARTIAL, "tok": "cl100k_base", "vs": "o200k_base"})
+    assert_no_exception(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["GPT-4 (cl100k_base): partial UTF-8 tokens"] == f"{vocab.vocabulary(real.load('cl100k_base')).count(vocab.PARTIAL):,}"
