@@ -34,6 +34,8 @@ import logging
 from tests.apptest_helpers import exception_messages, run_page
 from ui.layout import PAGES
 from views import encode as encode_view
+from views import real as real_view
+from views import tokenize as tokenize_view
 from views import train as train_view
 
 for _name in list(logging.root.manager.loggerDict):  # AppTest's bare-mode warnings are noise here
@@ -65,6 +67,9 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
     "pages/3_Encode_step_by_step.py": [
         {"tok": "readers", "text": "readership"},
         {"tok": "english-hindi", "text": "Thick fog closed schools and roads in the city."},
+        {"tok": "o200k_base", "text": "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"},  # a production tokenizer's merges
+        {"tok": "cl100k_base", "text": "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।", "large": "1"},
+        {"tok": "o200k_base", "text": "घने कोहरे", "step": "1", "predict": "1"},
     ],
     "pages/4_Bytes_per_character.py": [
         {"text": "इंदौर साफ़ है"},
@@ -72,6 +77,11 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
     ],
     "pages/5_Real_tokenizers.py": [
         {"toks": "cl100k_base,o200k_base"},
+    ],
+    "pages/15_Vocabulary_by_script.py": [
+        {"vs": "cl100k_base", "script": "Devanagari"},
+        {"tok": "llama3", "vs": "qwen3", "script": "CJK", "find": "中"},
+        {"script": "Latin", "large": "1"},
     ],
     "pages/6_English_vs_Hindi.py": [
         {"k": "1"},
@@ -137,11 +147,26 @@ SLIDES: dict[str, list[tuple[dict[str, str], str]]] = {
 }
 
 
-def time_page(path: str, params: dict[str, str], reruns: int, slide: str | None = None) -> tuple[float, list[float], int]:
+# Deep links with a box opened (session state set before the first run), per page file: a production token's
+# merge tree (issue 26), drawn on every rerun.
+OPENED: dict[str, list[tuple[dict[str, str], dict]]] = {
+    "pages/2_Tokenize_anything.py": [
+        ({"toks": "o200k_base,cl100k_base", "text": "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"},
+         {tokenize_view.TREE_OPEN.skey: True}),
+    ],
+    "pages/5_Real_tokenizers.py": [({"toks": "cl100k_base,o200k_base"}, {real_view.TREE_OPEN.skey: True})],
+    "pages/3_Encode_step_by_step.py": [
+        ({"tok": "o200k_base", "text": "घने कोहरे से शहर", "step": "3"}, {encode_view.TREE_OPEN.skey: True}),
+    ],
+}
+
+
+def time_page(path: str, params: dict[str, str], reruns: int, slide: str | None = None,
+              state: dict | None = None) -> tuple[float, list[float], int]:
     """The first run (through app.py, as a deep link does), then ``reruns`` interactions: a click, a
     slider moved one step (``slide``), or a plain rerun."""
     start = time.perf_counter()
-    at = run_page(path, query_params=params, allow_exceptions=True, timeout=120)
+    at = run_page(path, query_params=params, allow_exceptions=True, timeout=120, session_state=state or None)
     first = time.perf_counter() - start
     click = CLICKS.get(path)
     times = []
@@ -247,12 +272,15 @@ def main() -> None:
     for entry in PAGES:
         if args.page not in entry.path:
             continue
-        runs = [(params, None) for params in [{}] + SCENARIOS.get(entry.path, [])] + SLIDES.get(entry.path, [])
-        for params, slide in runs:
-            first, times, errors = time_page(entry.path, params, args.reruns, slide)
+        runs = [(params, None, None) for params in [{}] + SCENARIOS.get(entry.path, [])]
+        runs += [(params, slide, None) for params, slide in SLIDES.get(entry.path, [])]
+        runs += [(params, None, state) for params, state in OPENED.get(entry.path, [])]
+        for params, slide, state in runs:
+            first, times, errors = time_page(entry.path, params, args.reruns, slide, state)
             median, worst = statistics.median(times), max(times)
             worst_all = max(worst_all, median)
             link = "&".join(f"{k}={v}" for k, v in params.items()) + (f" drag {slide}" if slide else "")
+            link += " +tree" if state else ""
             link = link[:48] or "(as opened)"
             verdict = "ok" if median < 0.2 else "SLOW"
             if errors:
