@@ -78,6 +78,8 @@ TIKTOKEN_SHA256 = {
     "cl100k_base": "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
     "o200k_base": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
     "r50k_base": "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930",
+    # GPT-OSS's encoding is o200k_base's ranks with its own special tokens (tiktoken_ext's o200k_harmony).
+    "o200k_harmony": "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
 }
 """sha256 of each OpenAI encoding's rank file in tiktoken's text format."""
 
@@ -91,7 +93,17 @@ MISTRAL_SHA256 = {
     # The copies shipped in mistral-common (unchanged from 1.12.0 to 1.13.1).
     "mistral-tekken": "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316",
     "mistral-sp-v3": "9addc8bdce5988448ae81b729336f43a81262160ae8da760674badab9d4c7d33",
+    "mistral-tekken-240718": "eccd1665d2e477697c33cb7f0daa6f6dfefc57a0a6bceb66d4be52952f827516",
+    "mistral-sp-v1": "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055",
+    "mistral-sp-v2": "37f00374dea48658ee8f5d0f21895b9bc55cb0103939607c8185bfd1c6ca1f89",
+    "mistral-sp-v7": "1b968b8dc352f42192367337c78ccc61e1eaddc6d641a579372d4f20694beb7a",
 }
+
+WHISPER_SHA256 = "b34b360dbb493e781e479794586d661700670d65564001f23024971d1f2fa126"
+"""sha256 of openai-whisper 20250625's ``assets/multilingual.tiktoken`` (the copy this lab was tested with)."""
+
+WHISPER_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+"""Whisper's pre-split (``whisper/tokenizer.py``): GPT-2's."""
 
 # Pre-split patterns of the open models (tiktoken_ext has the OpenAI ones).
 LLAMA3_PATTERN = (
@@ -117,8 +129,14 @@ SP_SPACE = "\u2581"  # ▁, SentencePiece's mark for a space
 
 # -- what the lab knows ------------------------------------------------------------------------
 
-NAMES = ("cl100k_base", "o200k_base", "r50k_base", "llama3", "qwen3", "mistral-tekken", "mistral-sp-v3")
+NAMES = ("cl100k_base", "o200k_base", "r50k_base", "llama3", "qwen3", "mistral-tekken", "mistral-sp-v3",
+         "o200k_harmony", "whisper", "mistral-tekken-240718", "mistral-sp-v1", "mistral-sp-v2", "mistral-sp-v7")
 """The registry names, in display order (the order of :func:`catalogue`)."""
+
+FEATURED = NAMES[:7]
+"""The seven a page compares when it shows "every" production tokenizer (Real tokenizers, English vs Hindi's
+costs, Quirks' digit rules): the others are older or sibling vocabularies, each offered in every picker, loaded
+only when picked (a tokenizer takes 16-140 MB of a server's memory)."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +150,7 @@ class RealInfo:
     ``licence``  the licence its vocabulary is under.
     ``source``   the package and version its data comes from, and how it was checked.
     ``models``   which models use it.
+    ``featured`` one of the seven a page shows when it shows "every" one (:data:`FEATURED`).
     """
 
     name: str
@@ -141,6 +160,7 @@ class RealInfo:
     licence: str
     source: str
     models: str
+    featured: bool = True
 
 
 class TokenizerUnavailable(Exception):
@@ -241,6 +261,33 @@ def _catalogue() -> tuple[RealInfo, ...]:
                  f"{_pkg('sentencepiece', _version('sentencepiece'))}), sha256 checked against the copy "
                  "this lab was tested with",
                  "Mistral 7B v0.3, Mixtral 8x22B, Codestral 22B, Mistral Large 24.07"),
+        RealInfo("o200k_harmony", "GPT-OSS (o200k_harmony)", bpe, "bytes", openai,
+                 f"{quicktok} package data (o200k.vocab), {rebuilt}; special tokens from tiktoken's o200k_harmony",
+                 "gpt-oss-20b, gpt-oss-120b (o200k_base's merges, the harmony chat format's special tokens)",
+                 featured=False),
+        RealInfo("whisper", "Whisper multilingual", bpe, "bytes", "MIT (OpenAI Whisper)",
+                 f"{_pkg('openai-whisper', _whisper_version())} asset multilingual.tiktoken (installed without "
+                 "dependencies by scripts/install-data), sha256 checked against the copy this lab was tested with",
+                 "Whisper speech recognition (its text side), all sizes but the English-only ones", featured=False),
+        RealInfo("mistral-tekken-240718", "Mistral Tekken (240718)", "byte-level BPE (tiktoken, Mistral Tekken)",
+                 "bytes", "Apache-2.0 (Mistral AI)",
+                 f"{mistral} (tekken_240718.json, read by its Tekkenizer), sha256 checked against the copy this "
+                 "lab was tested with", "Mistral NeMo's first release (July 2024)", featured=False),
+        RealInfo("mistral-sp-v1", "Mistral SentencePiece v1", "SentencePiece BPE with byte fallback", "chars",
+                 "Apache-2.0 (Mistral AI)",
+                 f"{mistral} (tokenizer.model.v1, read by {_pkg('sentencepiece', _version('sentencepiece'))}), "
+                 "sha256 checked against the copy this lab was tested with",
+                 "Mistral 7B v0.1, Mixtral 8x7B", featured=False),
+        RealInfo("mistral-sp-v2", "Mistral SentencePiece v2", "SentencePiece BPE with byte fallback", "chars",
+                 "Apache-2.0 (Mistral AI)",
+                 f"{mistral} (mistral_instruct_tokenizer_240216.model.v2, read by "
+                 f"{_pkg('sentencepiece', _version('sentencepiece'))}), sha256 checked against the copy this lab was "
+                 "tested with", "Mistral Small and Large (February 2024)", featured=False),
+        RealInfo("mistral-sp-v7", "Mistral SentencePiece v7", "SentencePiece BPE with byte fallback", "chars",
+                 "Apache-2.0 (Mistral AI)",
+                 f"{mistral} (mistral_instruct_tokenizer_241114.model.v7, read by "
+                 f"{_pkg('sentencepiece', _version('sentencepiece'))}), sha256 checked against the copy this lab was "
+                 "tested with", "Mistral Large 24.11 (v7 instruct format)", featured=False),
     )  # fmt: skip
 
 
@@ -265,6 +312,11 @@ _DATA_FILES = {
     "qwen3": ("quicktok", "data/qwen3.vocab"),
     "mistral-tekken": ("mistral_common", "data/tekken_240911.json"),
     "mistral-sp-v3": ("mistral_common", "data/mistral_instruct_tokenizer_240323.model.v3"),
+    "o200k_harmony": ("quicktok", "data/o200k.vocab"),
+    "mistral-tekken-240718": ("mistral_common", "data/tekken_240718.json"),
+    "mistral-sp-v1": ("mistral_common", "data/tokenizer.model.v1"),
+    "mistral-sp-v2": ("mistral_common", "data/mistral_instruct_tokenizer_240216.model.v2"),
+    "mistral-sp-v7": ("mistral_common", "data/mistral_instruct_tokenizer_241114.model.v7"),
 }
 _INSTALL_HINT = {
     "quicktok": "install the lab's requirements (quicktok-v1)",
@@ -285,6 +337,8 @@ def data_file(name: str) -> Path:
     if name == "r50k_base":
         override = os.environ.get(GPT2_ENV)
         return Path(override) if override else gpt2_default_path()
+    if name == "whisper":
+        return gpt2_default_path().with_name("multilingual.tiktoken")
     if name not in _DATA_FILES:
         raise _unknown(name)
     module, relative = _DATA_FILES[name]
@@ -772,11 +826,11 @@ def _openai_spec(name: str, ranks: dict[bytes, int]) -> dict:
             raise _DataError(f"the installed tiktoken expects another sha256 for {name} ({expected_hash})")
         return ranks
 
-    original = getattr(openai_public, name)
-    constructor = types.FunctionType(
-        original.__code__, {**vars(openai_public), "load_tiktoken_bpe": load_tiktoken_bpe}, original.__name__
-    )
-    return constructor()
+    patched: dict = {**vars(openai_public), "load_tiktoken_bpe": load_tiktoken_bpe}
+    for key, value in vars(openai_public).items():  # o200k_harmony calls o200k_base: it must find ours too
+        if isinstance(value, types.FunctionType) and value.__module__ == openai_public.__name__:
+            patched[key] = types.FunctionType(value.__code__, patched, value.__name__)
+    return patched[name]()
 
 
 def _load_openai(name: str, path: Path) -> RealTokenizer:
@@ -788,7 +842,8 @@ def _load_openai(name: str, path: Path) -> RealTokenizer:
         ranks = parse_tiktoken_text(data)
     else:
         ranks = quicktok_ranks(data)
-        _check_sha256(tiktoken_text(ranks), TIKTOKEN_SHA256[name], path, f"tiktoken's published {name} hash")
+        published = "o200k_base" if name == "o200k_harmony" else name
+        _check_sha256(tiktoken_text(ranks), TIKTOKEN_SHA256[name], path, f"tiktoken's published {published} hash")
     spec = _openai_spec(name, ranks)
     encoding = tiktoken.Encoding(
         name=spec["name"],
@@ -816,6 +871,35 @@ def _load_quicktok_open(name: str, path: Path) -> RealTokenizer:
     return _TiktokenTokenizer(_info(name), encoding, pattern, special_tokens, nfc=(name == "qwen3"), ranks=ranks)
 
 
+def _whisper_specials(path: Path, first_id: int, languages: int = 99) -> dict[str, int]:
+    """Whisper's special tokens, as ``whisper/tokenizer.py``'s get_encoding makes them (its language list read from
+    that file's LANGUAGES literal, without importing whisper, which needs torch)."""
+    import ast
+
+    source = _read(path.parent.parent / "tokenizer.py", "whisper").decode("utf-8")
+    found = next((node.value for node in ast.parse(source).body if isinstance(node, ast.Assign)
+                  and any(getattr(t, "id", None) == "LANGUAGES" for t in node.targets)), None)
+    if found is None:
+        raise _DataError("whisper/tokenizer.py has no LANGUAGES list")
+    codes = list(ast.literal_eval(found))[:languages]
+    names = ["<|endoftext|>", "<|startoftranscript|>", *[f"<|{c}|>" for c in codes], "<|translate|>",
+             "<|transcribe|>", "<|startoflm|>", "<|startofprev|>", "<|nospeech|>", "<|notimestamps|>",
+             *[f"<|{i * 0.02:.2f}|>" for i in range(1501)]]
+    return {text: first_id + i for i, text in enumerate(names)}
+
+
+def _load_whisper(name: str, path: Path) -> RealTokenizer:
+    import tiktoken
+
+    data = _read(path, name)
+    _check_sha256(data, WHISPER_SHA256, path, "the copy this lab was tested with")
+    ranks = parse_tiktoken_text(data)
+    specials = _whisper_specials(path, len(ranks))
+    encoding = tiktoken.Encoding(name="multilingual", pat_str=WHISPER_PATTERN, mergeable_ranks=ranks,
+                                 special_tokens=specials, explicit_n_vocab=len(ranks) + len(specials))
+    return _TiktokenTokenizer(_info(name), encoding, WHISPER_PATTERN, specials, ranks=ranks)
+
+
 def _load_tekken(name: str, path: Path) -> RealTokenizer:
     data = _read(path, name)
     _check_sha256(data, MISTRAL_SHA256[name], path, "the copy this lab was tested with")
@@ -841,6 +925,12 @@ _LOADERS: dict[str, Callable[[str, Path], RealTokenizer]] = {
     "qwen3": _load_quicktok_open,
     "mistral-tekken": _load_tekken,
     "mistral-sp-v3": _load_sentencepiece,
+    "o200k_harmony": _load_openai,
+    "whisper": _load_whisper,
+    "mistral-tekken-240718": _load_tekken,
+    "mistral-sp-v1": _load_sentencepiece,
+    "mistral-sp-v2": _load_sentencepiece,
+    "mistral-sp-v7": _load_sentencepiece,
 }
 
 
@@ -931,6 +1021,7 @@ def status(name: str) -> str | None:
 
 
 __all__ = [
+    "FEATURED",
     "NAMES",
     "RealInfo",
     "RealTokenizer",

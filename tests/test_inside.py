@@ -96,7 +96,7 @@ def test_every_tree_has_the_tokens_bytes_at_its_leaves_and_lower_ranks_below(nam
             if node.left is not None:
                 assert tok.token_bytes(node.left.id) + tok.token_bytes(node.right.id) == tok.token_bytes(node.id)
                 below = max(node.left.rank or -1, node.right.rank or -1)
-                if name == "mistral-sp-v3":  # pieces of one score share a rank (the runs of ▁)
+                if name.startswith("mistral-sp"):  # pieces of one score share a rank (the runs of ▁)
                     assert below <= node.rank, node
                 elif name != "llama3":
                     assert below < node.rank, node

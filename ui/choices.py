@@ -86,11 +86,14 @@ def _load_real(name: str) -> TextTokenizer:
         raise Unavailable(str(exc)) from None
 
 
-def real_entries() -> list[Entry]:
+def real_entries(*, featured: bool = False) -> list[Entry]:
+    """Every production tokenizer the lab offers (``featured``: only the seven a page shows when it shows "every"
+    one, :data:`family.real.FEATURED`)."""
     real = _real_module()
     if real is None:
         return []
-    return [Entry(info.name, info.title, "real", info.models) for info in real.catalogue()]
+    return [Entry(info.name, info.title, "real", info.models) for info in real.catalogue()
+            if info.featured or not featured]
 
 
 def lab_entries() -> list[Entry]:
@@ -495,9 +498,10 @@ def pick_many(
 
 
 def unavailable_real() -> list[tuple[str, str]]:
-    """(title, reason) for every real tokenizer that cannot be loaded here."""
+    """(title, reason) for every featured real tokenizer that cannot be loaded here (the others are loaded, and
+    reported, only when picked)."""
     out = []
-    for entry in real_entries():
+    for entry in real_entries(featured=True):
         try:
             _load_real(entry.key)
         except Unavailable as exc:

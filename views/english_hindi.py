@@ -116,7 +116,7 @@ def lab_cost(english: str, hindi: str, hindi_copies: int, budget: int) -> PairCo
 def cost_rows(lab_name: str, lab: PairCost) -> tuple[list[CostRow], list[tuple[str, str]]]:
     """The lab's row, then one per production tokenizer that loads; and (title, reason) for those that do not."""
     rows, missing = [CostRow(lab_name, lab)], []
-    for entry in choices.real_entries():
+    for entry in choices.real_entries(featured=True):
         try:
             rows.append(CostRow(choices.load(entry.key).name, real_cost(entry.key)))
         except choices.Unavailable as exc:

@@ -354,7 +354,7 @@ def numbers_section(chosen: Chosen, large: bool) -> None:
                      on_change="rerun", icon=":material/pin:") as box:
         if box.open:
             rules = []
-            for entry in choices.real_entries():
+            for entry in choices.real_entries(featured=True):
                 try:
                     probe = choices.encoded(entry.key, DIGIT_PROBE, 50).tokens
                 except choices.Unavailable as exc:

@@ -68,7 +68,7 @@ def pair_section() -> tuple[str, str] | None:
 
 def pick_section() -> list[tuple[str, TextTokenizer]]:
     """The tokenizers to measure (every real one to start with); [] after saying to pick one."""
-    real = [e.key for e in choices.real_entries()]
+    real = [e.key for e in choices.real_entries(featured=True)]
     chosen = choices.pick_many(PAGE, default=real or ["english-hindi", "english-hindi-fair"],
                                label="Tokenizers to measure")
     if not chosen:
