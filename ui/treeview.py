@@ -90,8 +90,11 @@ def tree_html(tokenizer: TextTokenizer, token_id: int, counts: dict[int, int] | 
     out = CHIPS_CSS + CSS + f'<div class="tl-tree" role="tree"><ul>{body}</ul></div>'
     if not lab and len(leaves) > 1 and drawn[0] < MAX_NODES:  # the leaves in order: the token's bytes
         row = [Chip(n.label, n.id, whole=whole(n.id), data=tokenizer.token_bytes(n.id)) for n in leaves]
-        out += (f'<p class="tl-how">Its {plural(len(row), "leaf", "leaves")}, left to right: the token\'s '
-                f'{"bytes" if unit == "bytes" else "characters"}</p>' + chips_html(row, label="leaves"))
+        complete = whole(root.id)  # the letters the bytes make, written under them (none for part of a character)
+        what = "bytes" if unit == "bytes" else "characters"
+        note = "" if complete else ", part of a character"
+        out += (f'<p class="tl-how">Its {plural(len(row), "leaf", "leaves")}, left to right: the token\'s {what}{note}'
+                '</p>' + chips_html(row, label="leaves", runs=complete))
     return out
 
 

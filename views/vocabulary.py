@@ -134,7 +134,7 @@ def script_section(found: list[vocab.Vocabulary], script: str, large: bool) -> N
     for v in found:
         longest = v.longest(script, LONGEST)
         if longest:
-            st.markdown(f"**The longest {script} tokens of {md_escape(v.title)}** (id, rank)")
+            st.markdown(f"**The longest {script} tokens of {md_escape(v.title)}** (the number under each is its id)")
             token_chips([_chip(v, i, text) for i, _, text in longest], show_ids=True,
                         label=f"longest {script} tokens of {v.title}")
 
