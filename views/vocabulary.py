@@ -44,12 +44,19 @@ NONE = "none"
 
 
 def intro(large: bool) -> None:
+    """What the page is for, its lesson, and the one definition of a script's token (said at the end of the page in
+    classroom mode, so the figure a lesson points at is on the first screen)."""
     if not large:
         st.caption(
             "A tokenizer's vocabulary decides what each language pays. Read the whole of it by script: how many "
             "tokens each script has, how long they are, and where in the merge order they come."
         )
     lesson_link(10)
+    if not classroom_on():
+        definition()
+
+
+def definition() -> None:
     st.info(vocab.DEFINITION, icon=":material/rule:")
 
 
@@ -86,9 +93,13 @@ def read(key: str) -> vocab.Vocabulary:
     return vocab.vocabulary(choices.load(key))
 
 
-def counts_section(chosen: list[tuple[str, TextTokenizer]]) -> list[vocab.Vocabulary]:
+def vocabularies(chosen: list[tuple[str, TextTokenizer]]) -> list[vocab.Vocabulary]:
+    """The chosen tokenizers' vocabularies, read by script (once per server)."""
+    return [read(key) for key, _ in chosen]
+
+
+def counts_section(found: list[vocab.Vocabulary]) -> None:
     """Tokens per kind, every chosen tokenizer side by side."""
-    found = [read(key) for key, _ in chosen]
     rows = []
     for kind in vocab.KINDS:
         counts = [v.count(kind) for v in found]
@@ -102,7 +113,6 @@ def counts_section(chosen: list[tuple[str, TextTokenizer]]) -> list[vocab.Vocabu
         st.caption(sizes)
         config = {f"{v.title}, share": st.column_config.NumberColumn(format="percent") for v in found}
         tables.show(pd.DataFrame(rows), hide_index=True, key=COUNTS_TABLE.skey, column_config=config)
-    return found
 
 
 def pick_script() -> str:
@@ -117,15 +127,17 @@ def script_section(found: list[vocab.Vocabulary], script: str, large: bool) -> N
     for col, v in zip(cols, found):
         s = v.summary(script)
         col.metric(f"{v.title}: {script} tokens", f"{s['tokens']:,}", help=f"{s['share']:.2%} of its ordinary tokens")
-    if len(found) == 2 and script in SCRIPTS:
-        a, b = found
-        st.markdown(premium_sentence(a, b, script))
+    classroom = classroom_on()
+    if len(found) == 2 and script in SCRIPTS and not classroom:
+        st.markdown(premium_sentence(*found, script))
     if not any(v.count(script) for v in found):
         st.info(f"No {script} token in {' or '.join(v.title for v in found)}.", icon=":material/block:")
         return
     with figure("vocab-curve"):
         st.markdown(f"**Where {script} tokens come in the merge order**: tokens of the script per 1,000 ranks")
         charts.draw(curve_spec(tuple(v.key for v in found), script, large), key=CURVE.skey)
+    if len(found) == 2 and script in SCRIPTS and classroom:  # after the figure: it leads the projector's screen
+        st.markdown(premium_sentence(*found, script))
     st.caption("A merge's rank is when training learned it: early ranks are the commonest pairs of the training "
                "text. A script whose tokens come late was rare in it.")
     if not classroom_on():
@@ -208,4 +220,5 @@ def search_section(found: list[vocab.Vocabulary]) -> None:
             token_chips([_chip(v, i, text) for i, _, text, _ in hits], show_ids=True, label=f"tokens of {v.title}")
 
 
-__all__ = ["PARAMS", "counts_section", "intro", "pick_script", "pick_section", "script_section", "search_section"]
+__all__ = ["PARAMS", "counts_section", "definition", "intro", "pick_script", "pick_section", "script_section",
+           "search_section", "vocabularies"]
