@@ -17,7 +17,16 @@ name               what                    data (an installed package)          
 ``qwen3``          Qwen (qwen.tiktoken)    quicktok-v1 ``data/qwen3.vocab``     Apache-2.0 (Qwen)
 ``mistral-tekken`` Mistral NeMo, Pixtral   mistral-common ``tekken_240911``     Apache-2.0 (Mistral AI)
 ``mistral-sp-v3``  Mistral 7B v0.3         mistral-common ``...model.v3``       Apache-2.0 (Mistral AI)
+``o200k_harmony``  GPT-OSS                 quicktok-v1 ``data/o200k.vocab``     MIT (OpenAI tiktoken data)
+``whisper``        Whisper (multilingual)  openai-whisper ``multilingual...``   MIT (OpenAI Whisper)
+``mistral-tekken-  Mistral NeMo (first)    mistral-common ``tekken_240718``     Apache-2.0 (Mistral AI)
+240718``
+``mistral-sp-v1``  Mistral 7B v0.1         mistral-common ``tokenizer.model.v1`` Apache-2.0 (Mistral AI)
+``mistral-sp-v2``  Mistral (Feb. 2024)     mistral-common ``...model.v2``       Apache-2.0 (Mistral AI)
+``mistral-sp-v7``  Mistral Large 24.11     mistral-common ``...model.v7``       Apache-2.0 (Mistral AI)
 =================  ======================  ===================================  ==============================
+
+The first seven are :data:`FEATURED` (what a page shows when it shows "every" one); all are in every picker.
 
 Every data file is checked by sha256 before use. The OpenAI rank files are
 rebuilt in tiktoken's text format and must match the hashes tiktoken itself
@@ -35,7 +44,7 @@ are imported only when a tokenizer is loaded.
 >>> catalogue()[0].title
 'GPT-4 (cl100k_base)'
 >>> status("gpt-5")
-'unknown tokenizer; known: cl100k_base, o200k_base, r50k_base, llama3, qwen3, mistral-tekken, mistral-sp-v3'
+'unknown tokenizer; known: cl100k_base, o200k_base, r50k_base, llama3, qwen3, mistral-tekken, mistral-sp-v3, o200k_harmony, whisper, mistral-tekken-240718, mistral-sp-v1, mistral-sp-v2, mistral-sp-v7'
 
 Using one (it is loaded once per process, then shared):
 
