@@ -115,7 +115,7 @@ PAGES: tuple[PageEntry, ...] = (
               "tokens and cost per request and per month in USD and INR, at dated prices you can change."),
     # More "Languages & cost" pages go here, before the lessons.
     PageEntry("pages/12_Lessons.py", "Lessons", ":material/menu_book:", "Lessons",
-              "Nine short lessons with exercises: predict first, then the lab computes the truth and keeps your "
+              "Ten short lessons with exercises: predict first, then the lab computes the truth and keeps your "
               "score."),
     PageEntry("pages/13_Class.py", "Class", ":material/groups:", "Lessons",
               "Predict together: a teacher starts a class, learners join with its code, the class answers the "
