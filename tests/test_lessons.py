@@ -170,7 +170,8 @@ def test_an_answer_that_cannot_be_computed_is_a_problem_for_the_checker(tmp_path
     assert code == 2 and out == "1 lesson, 0 exercises with computed answers, 1 problem"  # issue 15: exit 2, FILE first
     assert problems == ["a.md: exercise 'e': the answer cannot be computed: there is no tokenizer 'no-such': use a "
                         "preset id or one of cl100k_base, o200k_base, r50k_base, llama3, qwen3, mistral-tekken, "
-                        "mistral-sp-v3"]
+                        "mistral-sp-v3, o200k_harmony, whisper, mistral-tekken-240718, mistral-sp-v1, mistral-sp-v2, "
+                        "mistral-sp-v7"]
 
 
 def test_every_op_is_documented_and_has_a_kind() -> None:

@@ -134,6 +134,31 @@ def _input_arguments(parser: argparse.ArgumentParser) -> None:
                         "format's tokens are counted too (each text is then held whole, up to 1,000,000 characters)")
 
 
+def _encode_tokenizer_parser() -> argparse.ArgumentParser:
+    """``encode --tokenizer NAME [--steps] [--json] TEXT``: a production tokenizer instead of a model file (its own
+    parser: argparse cannot take an optional first positional before ``--`` TEXT)."""
+    p = _Parser(prog="python -m tokenizer encode --tokenizer NAME",
+                description="Encode with a production tokenizer; --steps replays its merges one by one.")
+    p.add_argument("--tokenizer", "-t", required=True, metavar="NAME", help=f"one of {', '.join(real.NAMES)}")
+    p.add_argument("text", help="the text to encode, or - to read standard input (at most 1 MB; put -- before text "
+                   "that starts with '-')")
+    p.add_argument("--steps", action="store_true", help="the pre-split pieces and every merge BPE applies, in order "
+                   f"(at most {MAX_REPLAY_CHARS:,} characters)")
+    p.add_argument("--json", action="store_true", help='print {"ids", "count"} (--steps: {"pieces", "steps": '
+                   '[{"piece", "left", "right", "result", "rank"}], "ids"}, bytes in hex)')
+    return p
+
+
+def _names_a_tokenizer(args: Sequence[str]) -> bool:
+    """Whether ``encode``'s arguments (before any ``--``) give --tokenizer / -t."""
+    for arg in args:
+        if arg == "--":
+            return False
+        if arg in ("--tokenizer", "-t") or arg.startswith(("--tokenizer=", "-t")) and arg != "-":
+            return True
+    return False
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m tokenizer", description="Train and use the Tokenization Lab's BPE tokenizer.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -149,15 +174,14 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("-o", "--output", required=True, metavar="MODEL.json", help="where to save the model")
     t.add_argument("--trace", metavar="TRACE.json", help="also save every step of training")
 
-    e = sub.add_parser("encode", help="encode text with a saved model, or a production tokenizer step by step")
-    e.add_argument("model", nargs="?", help="a model file saved by 'train' (or give --tokenizer)")
+    e = sub.add_parser("encode", help="encode text with a saved model, or with a production tokenizer step by step "
+                       "(encode --tokenizer NAME --steps TEXT)")
+    e.add_argument("model", help="a model file saved by 'train'")
     e.add_argument("text", help="the text to encode, or - to read standard input (at most 1 MB; "
                    "put -- before text that starts with '-')")
-    e.add_argument("--tokenizer", "-t", metavar="NAME", help=f"a production tokenizer instead of a model: {', '.join(real.NAMES)}")
-    e.add_argument("--steps", action="store_true", help="with --tokenizer: the pre-split pieces and every merge BPE "
-                   f"applies, in order (at most {MAX_REPLAY_CHARS:,} characters)")
-    e.add_argument("--json", action="store_true", help="print ids, tokens and count as JSON (--steps: "
-                   '{"pieces", "steps": [{"piece", "left", "right", "result", "rank"}], "ids"}, bytes in hex)')
+    e.add_argument("--json", action="store_true", help="print ids, tokens and count as JSON")
+    e.add_argument("--steps", action="store_true", help="with --tokenizer NAME instead of a model: see "
+                   "'encode --tokenizer NAME --help'")
 
     r = sub.add_parser("tree", help="each token's merge tree in a production tokenizer (its merges, from its ranks)")
     r.add_argument("text", nargs="?", help=f"the text whose tokens to describe (at most {MAX_TREE_CHARS:,} characters), or -")
@@ -337,8 +361,6 @@ def _text_argument(text: str | None, what: str) -> str:
 
 
 def _encode_steps(args: argparse.Namespace) -> None:
-    if args.model is not None:
-        raise UsageError("give a model file or --tokenizer NAME, not both")
     tok = _real(args.tokenizer)
     text = _text_argument(args.text, "the text to encode")
     try:
@@ -370,12 +392,8 @@ def _vocab(args: argparse.Namespace) -> None:
 
 
 def _encode(args: argparse.Namespace) -> None:
-    if args.tokenizer is not None:
-        return _encode_steps(args)
     if args.steps:
-        raise UsageError("--steps replays a production tokenizer's merges: give --tokenizer NAME")
-    if args.model is None:
-        raise UsageError("give a model file saved by 'train', or --tokenizer NAME")
+        raise UsageError("--steps replays a production tokenizer's merges: give --tokenizer NAME instead of a model")
     _check_text(args.text)
     tok = _load(args.model)
     if args.text == "-":
@@ -1117,7 +1135,11 @@ COMMANDS = {"train": _train, "encode": _encode, "export": _export, "count": _cou
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv[:1] == ["encode"] and _names_a_tokenizer(argv[1:]):
+            _encode_steps(_encode_tokenizer_parser().parse_args(argv[1:]))
+            return 0
         args = _parser().parse_args(argv)
         COMMANDS[args.command](args)
     except UsageError as exc:
