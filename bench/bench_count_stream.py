@@ -13,7 +13,7 @@ heading), then, side by side:
 
 * (a) the reference: tiktoken's ``o200k_base`` ``encode_ordinary`` of the whole text in one call, on one
   thread (the text already in memory);
-* (b) ``count -t o200k_base --file PATH`` in this process (``tokenizer.cli.main``: reading, decoding, cutting
+* (b) ``count -t o200k_base --file PATH`` in this process (``cli.main``: reading, decoding, cutting
   and counting on every core that helps), and the same as a subprocess, whose peak resident memory is its
   own ``VmHWM`` (tests/bounded.py: not ``ru_maxrss``, which a forked child inherits from this big process).
 
@@ -39,12 +39,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import cli
 from bench.timing import interleaved
+from cli.inputs import COUNT_DEFAULT
 from family import real
 from tests.bounded import run_bounded
-from tokenizer import cli
 from tokenizer.chunked import PART_CHARS, count_parts, cut_text, workers_for
-from tokenizer.cli import COUNT_DEFAULT
 
 CORPUS = next((folder / "shared" / "bench" / "corpus_1mb.txt" for folder in (ROOT.parent, ROOT.parents[1])
                if (folder / "shared" / "bench" / "corpus_1mb.txt").exists()),

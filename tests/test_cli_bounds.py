@@ -21,11 +21,12 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from cli.inputs import COUNT_HOLD_MAX_BYTES
+from cli.lab import ENCODE_MAX_BYTES
 from family import real
 from tests import bounded
 from tests.bounded import Bounded, bench_text
 from tokenizer.chunked import TooLongWithoutCut, count_parts, cut_text, cuts_safely, encode_parts
-from tokenizer.cli import COUNT_HOLD_MAX_BYTES, ENCODE_MAX_BYTES
 from tokenizer.model import Tokenizer
 from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, word_count
 from tokenizer.textfile import MAX_INPUT_BYTES, PIPE_WAIT_S, iter_text
@@ -349,7 +350,7 @@ def test_an_invalid_byte_is_placed_at_its_offset_across_reads():
 
 
 def test_count_json_is_written_as_json_dumps_writes_it(capsys):
-    from tokenizer import cli
+    import cli
 
     text = "घने कोहरे से\nThick fog " * 3
     assert cli.main(["count", "--json", "-t", "o200k_base", "-t", "cl100k_base", text]) == 0
@@ -398,7 +399,7 @@ ADVERSARIAL = {
 
 @pytest.mark.parametrize("kind", list(ADVERSARIAL))
 def test_count_file_gives_the_whole_texts_count_on_adversarial_text(tmp_path, capsys, kind):
-    from tokenizer import cli
+    import cli
 
     block = ADVERSARIAL[kind]
     text = (block * (3 * (1 << 18) // len(block) + 2))  # three parts or more
@@ -436,7 +437,7 @@ def test_several_threads_only_for_production_tokenizers():
 
 
 def test_count_files_counts_each_as_its_own_text(tmp_path, capsys):
-    from tokenizer import cli
+    import cli
 
     (tmp_path / "a.txt").write_text("घने कोहरे से", encoding="utf-8")
     (tmp_path / "b.txt").write_text("chai pani\n", encoding="utf-8")

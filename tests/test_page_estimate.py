@@ -368,7 +368,7 @@ def test_the_pages_command_runs_and_gives_the_pages_figures(capsys, as_chat: boo
     tokens, USD and INR are the page's cards."""
     import shlex
 
-    from tokenizer import cli
+    import cli
 
     at = run_page(PAGE)
     at.text_area(key=ev.TEXT.skey).input("-5% off चाय today? क्या यह सच है").run()
