@@ -272,9 +272,10 @@ def tokenizers() -> list:
 
 
 # Characters chosen around the cut rule: letters of several scripts, marks, digits, every kind of space and
-# line end, the punctuation the patterns treat apart (' / !), SentencePiece's ▁, and what NFC composes.
-ALPHABET = list("abXY zé\u0301ञि्\u093f中ﾟ가\u1161\u11a8'/!.,-_09٣\n\r\t\u00a0\u2028\u0085\x1c\u3000▁\ufeff😀")
-texts = st.lists(st.sampled_from(ALPHABET + ["it's", "chai pani", "\n\n", "  ", " \n", "ab cd", "x\nY"]),
+# line end, the punctuation the patterns treat apart (' / !) and JSON's, SentencePiece's ▁, and what NFC composes.
+ALPHABET = list("abXY zé\u0301ञि्\u093f中ﾟ가\u1161\u11a8'/!.,-_09٣\n\r\t\u00a0\u2028\u0085\x1c\u3000▁\ufeff😀{}\":[]\\")
+texts = st.lists(st.sampled_from(ALPHABET + ["it's", "chai pani", "\n\n", "  ", " \n", "ab cd", "x\nY",
+                                             '{"text":"ok"}\n', '"}\n{"', "}\n/", ".\n'", "!\n\"", "9\n["]),
                  max_size=120).map("".join)
 
 
@@ -282,6 +283,7 @@ texts = st.lists(st.sampled_from(ALPHABET + ["it's", "chai pani", "\n\n", "  ", 
 @given(text=texts, cuts=st.lists(st.integers(0, 200), max_size=6), target=st.integers(1, 40))
 @example(text="ab  \ncd ef\nGh", cuts=[3, 5], target=1)
 @example(text="a!\n/b x\u0301\nY ▁z", cuts=[], target=1)
+@example(text='{"a":"b"}\n/x\n{"c":1}\n\'s\n"q"\n9\n▁', cuts=[], target=1)
 def test_parts_give_the_whole_texts_ids_for_every_tokenizer(text, cuts, target):
     fragments = [text[a:b] for a, b in zip([0, *sorted(cuts)], [*sorted(cuts), len(text) + 1])]
     parts = list(cut_text(fragments, target=target))
@@ -306,6 +308,16 @@ def test_parts_give_the_whole_texts_ids_on_the_bench_corpus(corpus):
         counted = count_parts([tok], parts, keep_ids=True)
         assert list(counted.ids[0]) == list(tok.encode(text)), tok.name
         assert counted.words == word_count(text) and counted.characters == len(text)
+
+
+def test_a_jsonl_of_short_records_has_a_cut_place_at_every_line_end():
+    """A line that starts with a visible character other than '/' (a JSONL record's '{') can be counted apart from
+    the line before it: compact JSON has no space between two letters, so a JSONL file had no cut place at all and
+    count --file refused one past 10 MB ("break it into lines")."""
+    text = '{"text":"ok"}\n' * 1000
+    parts = list(cut_text([text[i:i + 50] for i in range(0, len(text), 50)], target=100, most=1000))
+    assert len(parts) > 100 and "".join(parts) == text and all(part.startswith("{") for part in parts)
+    assert list(cut_text(["x}\n/y"], target=1)) == ["x}\n/y"]  # GPT-4o's '}\n/' is one piece: no cut before '/'
 
 
 def test_a_text_with_nowhere_to_cut_is_refused_not_held():
