@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
 from array import array
 from collections import Counter
 from collections.abc import Sequence
@@ -35,11 +36,15 @@ from functools import lru_cache
 from analyses.cost import CostInputError, amount, rupees
 from analyses.cost import count as whole_count
 from analyses.records import (
+    BATCH_RECORDS,
     KINDS,
     MAX_RECORD_CHARS,
+    Batch,
     EstimateInputError,
+    Messages,
     Problem,
     Record,
+    batches,
     iter_records,
     lines_of,
     read_records,
@@ -101,16 +106,37 @@ class StatsBuilder:
         self._counts = array("I")
         self._longest: list[tuple[int, int]] = []  # a min-heap of (tokens, -number)
 
+    @property
+    def records(self) -> int:
+        """How many records were added."""
+        return len(self._counts)
+
     def add(self, number: int, tokens: int) -> None:
         """Record ``number`` has ``tokens`` tokens."""
         if tokens < 0:
             raise EstimateInputError(f"a record cannot have {tokens} tokens")
         self._counts.append(tokens)
-        entry = (tokens, -number)
+        self._keep((tokens, -number))
+
+    def _keep(self, entry: tuple[int, int]) -> None:
         if len(self._longest) < self.LONGEST:
             heapq.heappush(self._longest, entry)
         elif entry > self._longest[0]:
             heapq.heapreplace(self._longest, entry)
+
+    def add_many(self, numbers: Sequence[int], counts: Sequence[int], base: int = 0) -> None:
+        """Records ``base + numbers[i]`` have ``counts[i]`` tokens: :meth:`add` for a batch, at C speed but for
+        the few records that may be among the longest."""
+        if not counts:
+            return
+        if min(counts) < 0:
+            raise EstimateInputError(f"a record cannot have {min(counts)} tokens")
+        self._counts.extend(counts)
+        longest = self._longest
+        if len(longest) == self.LONGEST and max(counts) < longest[0][0]:
+            return  # none of these is among the longest
+        for tokens, negative in heapq.nlargest(self.LONGEST, zip(counts, map(operator.neg, numbers))):
+            self._keep((tokens, negative - base))
 
     def result(self) -> RecordStats:
         """The statistics of everything added so far."""
@@ -268,20 +294,34 @@ class RecordCount:
 
 
 def count_record(tokenizer, record: Record, model: Model | None) -> RecordCount:
-    """A record counted with ``tokenizer``: its contents, and for a chat ``model``'s overhead (with the model's
-    own tokenizer, the whole chat is encoded once and the contents taken off; with another, :func:`chat_overhead`).
+    """A record counted with ``tokenizer``: its contents, and for a chat ``model``'s overhead
+    (:func:`count_chat`).
 
     :class:`EstimateInputError` for a chat the model's template refuses (the caller may count it as a Problem).
     """
-    count = getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
     if record.messages is None:
-        return RecordCount(count(record.text or ""))
-    contents = sum(count(content) for _, content in record.messages)
+        return RecordCount(_counter(tokenizer)(record.text or ""))
+    return count_chat(tokenizer, record.messages, model)
+
+
+def count_chat(tokenizer, messages: Messages, model: Model | None) -> RecordCount:
+    """A chat counted with ``tokenizer``: its contents (each message's content alone), and ``model``'s chat
+    overhead (with the model's own tokenizer, the whole chat is encoded once and the contents taken off; with
+    another, :func:`chat_overhead`; None without a model or a known format).
+
+    :class:`EstimateInputError` for a chat the model's template refuses.
+    """
+    count = _counter(tokenizer)
+    contents = sum(count(content) for _, content in messages)
     if model is None or model.chat is None:
         return RecordCount(contents)
-    if record.messages and tokenizer is _real(model):
-        return RecordCount(contents, _chat_total(model, tokenizer, record.messages) - contents)
-    return RecordCount(contents, chat_overhead(model, record.messages))
+    if messages and tokenizer is _real(model):
+        return RecordCount(contents, _chat_total(model, tokenizer, messages) - contents)
+    return RecordCount(contents, chat_overhead(model, messages))
+
+
+def _counter(tokenizer):
+    return getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
 
 
 def record_tokens(tokenizer, record: Record, model: Model | None) -> int:
@@ -397,6 +437,6 @@ def premium(tokens_other: int, tokens_english: int) -> float:
     return tokens_other / tokens_english
 
 
-__all__ = ["Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record",
-           "RecordCount", "RecordStats", "StatsBuilder", "chat_overhead", "cost", "count_record", "inr", "iter_records", "lines_of", "percentile",
+__all__ = ["BATCH_RECORDS", "Batch", "Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record", "batches",
+           "RecordCount", "RecordStats", "StatsBuilder", "chat_overhead", "cost", "count_chat", "count_record", "inr", "iter_records", "lines_of", "percentile",
            "premium", "read_records", "record_tokens", "usd"]

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from analyses.estimate import RecordStats
+from analyses.tally import MAX_PROBLEMS_KEPT, split_key
 from family import models, real
 from family.models import Price
 from tokenizer.labels import plural
@@ -18,7 +19,6 @@ from tokenizer.labels import plural
 from .common import UsageError, printable
 from .inputs import (
     COUNT_DEFAULT,
-    MAX_PROBLEMS_KEPT,
     MAX_PROBLEMS_SHOWN,
     Counter,
     Gathered,
@@ -136,7 +136,7 @@ def _stats_json(given: Input, stats: RecordStats) -> dict:
 
 
 def _longest_json(given: Input, key: int, tokens: int) -> dict:
-    file_index, number = key >> 40, key & ((1 << 40) - 1)
+    file_index, number = split_key(key)
     out = {"line": number, "tokens": tokens}
     if given.paths:
         out = {"file": printable(given.paths[file_index]), **out}

@@ -15,20 +15,13 @@ import io as _bytes_io
 import os
 import stat
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from analyses.estimate import (
-    MAX_RECORD_CHARS,
-    EstimateInputError,
-    Problem,
-    Record,
-    StatsBuilder,
-    count_record,
-    iter_records,
-)
+from analyses.estimate import EstimateInputError
+from analyses.tally import Counter, Tallies, Tally, count_input, split_key
 from family import models, real
 from family.models import Model
 from tokenizer.chunked import (
@@ -38,8 +31,6 @@ from tokenizer.chunked import (
     count_parts,
     cut_text,
     cuts_safely,
-    iter_lines,
-    ordered_map,
     workers_for,
 )
 from tokenizer.pretokenize import PatternTooCostly
@@ -56,8 +47,7 @@ COUNT_HOLD_MAX_BYTES = 10_000_000
 
 MAX_PROBLEMS_SHOWN = 20
 """Records that could not be read (broken JSONL lines...) are all counted; the first 20 are listed in text, the
-first 1,000 in --json (a file of broken lines must not print, or hold, millions of them)."""
-MAX_PROBLEMS_KEPT = 1000
+first 1,000 in --json (:data:`analyses.tally.MAX_PROBLEMS_KEPT`)."""
 
 
 def add_input_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,16 +66,6 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 # -- what is counted with ----------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Counter:
-    """One row of ``count`` or ``cost``: a tokenizer by name (``-t``) or a model by name (``--model``)."""
-
-    label: str  # what the row is called: the -t name, or the model's product name
-    tokenizer: object
-    tokenizer_name: str  # the registry name, or the model file's path
-    model: Model | None = None
 
 
 def count_tokenizer(name: str):
@@ -264,18 +244,9 @@ class _Metered:
 
 
 @dataclass
-class Tally:
-    """One counter's records: the statistics, and the chat overhead counted in them."""
-
-    stats: StatsBuilder = field(default_factory=StatsBuilder)
-    chats: int = 0
-    overhead: int = 0
-    no_format: int = 0  # chats counted without overhead: the model's format is unknown (or no model)
-
-
-@dataclass
 class Gathered:
-    """What ``count`` or ``cost`` found, per counter (in order): the total, and per record (records mode)."""
+    """What ``count`` or ``cost`` found, per counter (in order): the total, and per record (records mode: the
+    estimate pipeline's tallies, :mod:`analyses.tally`)."""
 
     totals: list[int]
     tallies: list[Tally] | None  # records mode
@@ -285,7 +256,6 @@ class Gathered:
     bytes: int = 0
     ids: list | None = None
     per_file: list[list[int]] = field(default_factory=list)  # text mode: each file's totals
-    sources: int = 0  # records mode: the files (or texts) read so far
     problems: list[tuple[str | None, int, str]] = field(default_factory=list)  # (file, line, reason), the first ones
     problem_count: int = 0
 
@@ -318,8 +288,9 @@ def count_stream(toks: Sequence, f: IO[bytes], what: str, keep_ids: bool = False
 
 
 def gather(counters: Sequence[Counter], given: Input, keep_ids: bool = False) -> Gathered:
-    """Count ``given`` with every counter: texts streamed part by part, records a batch at a time (each on the
-    cores that help). Every problem is a UsageError, raised before anything is printed."""
+    """Count ``given`` with every counter: texts streamed part by part, records a batch at a time by the estimate's
+    pipeline (:func:`analyses.tally.count_input`, as the Estimate page counts), each on the cores that help. Every
+    problem is a UsageError, raised before anything is printed."""
     unique: dict[int, object] = {}
     for counter in counters:
         unique.setdefault(id(counter.tokenizer), counter.tokenizer)
@@ -328,29 +299,34 @@ def gather(counters: Sequence[Counter], given: Input, keep_ids: bool = False) ->
     columns = [place[id(counter.tokenizer)] for counter in counters]
     if given.kind == "text" and not given.as_chat:  # as a chat, each text is one record (held whole)
         return _gather_texts(toks, columns, given, keep_ids)
-    result = Gathered([0] * len(counters), [Tally() for _ in counters])
+    tallies = Tallies.start(counters)
+    workers = workers_for(toks)
+
+    def count(fragments, kind: str, source: str | None, what: str | None = None) -> None:
+        try:
+            count_input(counters, fragments, kind, field=given.field, column=given.column, as_chat=given.as_chat,
+                        into=tallies, source=source, workers=workers)
+        except EstimateInputError as exc:
+            raise UsageError(f"{what}: {exc}".rstrip(".") if what else str(exc).rstrip(".")) from None
+
     try:
         if given.text == "-":
             with progress_bar(None) as bar:
-                _count_records(counters, _stream_lines(bar.reading(standard_input()), STDIN),
-                               given.kind_of(None), given, None, result)
+                count(iter_text(bar.reading(standard_input()), STDIN, chunk=PART_CHARS), given.kind_of(None), None)
         elif given.text is not None:
-            _count_records(counters, _bytes_io.StringIO(given.text, newline=""), given.kind_of(None), given, None,
-                           result)
+            count([given.text], given.kind_of(None), None)
         else:
             with OpenFiles(given.paths) as files, progress_bar(files.total) as bar:
                 for path, f in files:
                     what = printable(f"the file {path}")
-                    lines = _stream_lines(bar.reading(f), what)
                     label = printable(path) if len(given.paths) > 1 else None
-                    _count_records(counters, lines, given.kind_of(path), given, label, result, what)
-    except EstimateInputError as exc:
-        raise UsageError(str(exc).rstrip(".")) from None
+                    count(iter_text(bar.reading(f), what, chunk=PART_CHARS), given.kind_of(path), label, what)
     except PatternTooCostly as exc:
         raise UsageError(f"cannot count this text: {exc}") from None
     except ValueError as exc:  # not UTF-8, binary, a device as standard input
         raise UsageError(str(exc).rstrip(".")) from None
-    return result
+    return Gathered([t.stats.result().total for t in tallies.tallies], tallies.tallies,
+                    problems=tallies.problems, problem_count=tallies.problem_count)
 
 
 def _gather_texts(toks: Sequence, columns: Sequence[int], given: Input, keep_ids: bool) -> Gathered:
@@ -377,103 +353,14 @@ def _gather_texts(toks: Sequence, columns: Sequence[int], given: Input, keep_ids
     return result
 
 
-def _stream_lines(f: IO[bytes], what: str) -> Iterable[str]:
-    """The lines of a binary file, decoded as :func:`~tokenizer.textfile.iter_text` decodes (the same
-    messages for UTF-16, binary, invalid UTF-8), a part at a time."""
-    return iter_lines(iter_text(f, what, chunk=PART_CHARS), MAX_RECORD_CHARS + 1)
-
-
-RECORD_BATCH_CHARS = 1 << 18
-"""Records are counted in batches of about 256 K characters (one batch per thread at a time)."""
-
-
-def _batches(items: Iterable[Record | Problem]) -> Iterator[list[Record | Problem]]:
-    batch: list[Record | Problem] = []
-    size = 0
-    for item in items:
-        batch.append(item)
-        if isinstance(item, Record):
-            size += len(item.text) if item.text is not None else sum(len(c) for _, c in item.messages or ())
-        if size >= RECORD_BATCH_CHARS or len(batch) >= 4096:
-            yield batch
-            batch, size = [], 0
-    if batch:
-        yield batch
-
-
-def _count_records(counters: Sequence[Counter], lines: Iterable[str], kind: str, given: Input, label: str | None,
-                   result: Gathered, what: str | None = None) -> None:
-    """Add the records of ``lines`` to ``result``: each counter's count of each record (and its chat overhead)."""
-    toks = list({id(c.tokenizer): c.tokenizer for c in counters}.values())
-
-    def count_batch(batch: list[Record | Problem]) -> list:
-        out = []
-        for item in batch:
-            if isinstance(item, Problem):
-                out.append(item)
-                continue
-            counted: dict[tuple, tuple] = {}  # counters on one tokenizer and one chat format count alike
-            row = []
-            for counter in counters:
-                key = (id(counter.tokenizer), counter.model.chat if counter.model is not None else None)
-                if key not in counted:
-                    try:
-                        c = count_record(counter.tokenizer, item, counter.model)
-                        counted[key] = (c.contents, c.overhead, None)
-                    except EstimateInputError as exc:  # a chat the model's template refuses
-                        counted[key] = (0, None, str(exc))
-                row.append(counted[key])
-            out.append((item.number, item.messages is not None, row))
-        return out
-
-    try:
-        records = iter_records(lines, kind, given.field, given.column)
-        if given.as_chat:  # what is not a chat already is sent as one user message
-            records = (Record(r.number, None, (("user", r.text),)) if isinstance(r, Record) and r.messages is None
-                       else r for r in records)
-        for done in ordered_map(count_batch, _batches(records), workers_for(toks)):
-            for item in done:
-                if isinstance(item, Problem):
-                    _problem(result, label, item.number, item.reason)
-                    continue
-                number, chat, row = item
-                for (tokens, overhead, refused), tally, counter in zip(row, result.tallies, counters):
-                    if refused is not None:
-                        _problem(result, label, number, f"{counter.label}: {refused}")
-                        continue
-                    if chat:
-                        tally.chats += 1
-                        if overhead is None:
-                            tally.no_format += 1
-                        else:
-                            tally.overhead += overhead
-                            tokens += overhead
-                    tally.stats.add(record_key(result.sources, number), tokens)
-        result.sources += 1
-    except EstimateInputError as exc:
-        where = f"{what}: " if what else ""
-        raise UsageError(f"{where}{exc}".rstrip(".")) from None
-
-
-def record_key(file_index: int, number: int) -> int:
-    """A record's number for the statistics, unique across files: the file's index above its line number."""
-    return (file_index << 40) | number
-
-
-def _problem(result: Gathered, label: str | None, number: int, reason: str) -> None:
-    result.problem_count += 1
-    if len(result.problems) < MAX_PROBLEMS_KEPT:
-        result.problems.append((label, number, reason))
-
-
 def where(given: Input, key: int) -> str:
     """Where a record is, from its statistics key: ``17`` (line 17), or ``b.jsonl:17`` for several files."""
-    file_index, number = key >> 40, key & ((1 << 40) - 1)
+    file_index, number = split_key(key)
     if len(given.paths) > 1:
         return f"{printable(given.paths[file_index])}:{number}"
     return str(number)
 
 
-__all__ = ["COUNT_DEFAULT", "COUNT_HOLD_MAX_BYTES", "MAX_PROBLEMS_KEPT", "MAX_PROBLEMS_SHOWN", "Counter", "Gathered",
-           "Input", "OpenFiles", "Tally", "add_input_arguments", "count_stream", "count_tokenizer", "counters_for",
-           "find_model", "gather", "input_from", "progress_bar", "record_key", "where"]
+__all__ = ["COUNT_DEFAULT", "COUNT_HOLD_MAX_BYTES", "MAX_PROBLEMS_SHOWN", "Counter", "Gathered", "Input", "OpenFiles",
+           "Tally", "add_input_arguments", "count_stream", "count_tokenizer", "counters_for", "find_model", "gather",
+           "input_from", "progress_bar", "where"]

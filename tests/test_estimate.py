@@ -7,9 +7,12 @@ import io
 import json
 import math
 import random
+import re
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analyses.estimate import (
     MAX_RECORD_CHARS,
@@ -372,3 +375,72 @@ def test_premium():
     assert premium(tok.count(hindi), tok.count(english)) == tok.count(hindi) / tok.count(english)
     with pytest.raises(EstimateInputError):
         premium(5, 0)
+
+
+# -- the one pipeline (analyses/tally.py): reading in batches, counting a batch at a time ---------------------------
+
+LINE_PIECES = ["chai", "चाय", " ", "\t", "\r", "\n", "\r\n", "\u2028", "\x0c", '{"text": "ok"}', '{"messages": [',
+               '{"role": "user", "content": "hi"}', "]}", '"', ",", "x,y", "{broken", "\x85"]
+
+
+def independent_lines(text: str) -> list[str]:
+    """A text's lines as a file opened with newline="" has them (line ends \\n, \\r\\n, \\r), without their ends."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(LINE_PIECES), max_size=60).map("".join),
+       cuts=st.lists(st.integers(0, 400), max_size=8))
+def test_records_are_the_same_however_the_text_is_cut_into_fragments(text, cuts):
+    """The page reads a whole text, the command line a file a part at a time (a \\r\\n may fall between two parts):
+    every kind gives the same records and problems, numbered by an independent count of the lines."""
+    bounds = sorted(c for c in cuts if c <= len(text))
+    fragments = [text[a:b] for a, b in zip([0, *bounds], [*bounds, len(text)])]
+    for kind in ("text", "lines", "jsonl", "csv"):
+        try:
+            whole = list(iter_records([text], kind, column="x"))
+        except EstimateInputError as exc:
+            with pytest.raises(EstimateInputError, match=re.escape(str(exc))):
+                list(iter_records(fragments, kind, column="x"))
+            continue
+        assert list(iter_records(fragments, kind, column="x")) == whole
+    lines = independent_lines(text)
+    expected = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    if expected:  # (none: "nothing to count", checked above for both ways of reading)
+        assert [(r.number, r.text) for r in read_records(text, "lines")[0]] == expected
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("as_chat", [False, True])
+def test_the_pipeline_counts_every_record_as_counting_one_at_a_time_does(workers, as_chat):
+    """count_input (the command line's) and count_records (the page's) against count_record record by record, for
+    counters that share a tokenizer, a tokenizer alone, and models of each chat format; several batches."""
+    from analyses.tally import Counter, count_input, count_records
+
+    rows = [json.dumps({"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": f"चाय {i}"}]},
+                       ensure_ascii=False) if i % 3 == 0 else json.dumps({"text": f"order {i} " * (i % 5)})
+            for i in range(300)] + ["{broken", json.dumps({"other": 1})]
+    text = "\n".join(rows) + "\n"
+    keys = ["gpt-4o", "gpt-4o-mini", "llama-3.1-8b", "qwen3", "mistral-7b-v0.3"]
+    counters = [Counter(key, real.load(find(key).tokenizer), find(key).tokenizer, find(key)) for key in keys]
+    counters.append(Counter("o200k_base", real.load("o200k_base"), "o200k_base"))
+    records, problems = read_records(text, "jsonl")
+    if as_chat:
+        records = [r if r.messages else Record(r.number, None, (("user", r.text),)) for r in records]
+    fragments = [text[i:i + 997] for i in range(0, len(text), 997)]
+    by_input = count_input(counters, fragments, "jsonl", as_chat=as_chat, workers=workers)
+    by_records = count_records(counters, read_records(text, "jsonl")[0], as_chat=as_chat, batch_records=64)
+    assert [p[1:] for p in by_input.problems] == [(p.number, p.reason) for p in problems]
+    for counter, a, b in zip(counters, by_input.tallies, by_records.tallies):
+        expected = StatsBuilder()
+        for r in records:
+            expected.add(r.number, record_tokens(counter.tokenizer, r, counter.model))
+        assert a.stats.result() == b.stats.result() == expected.result(), counter.label
+        assert a.stats.result().distribution == expected.result().distribution
+        chats = [r for r in records if r.messages]
+        assert a.chats == b.chats == len(chats)
+        if counter.model is None:
+            assert a.no_format == len(chats) and a.overhead == 0
+        else:
+            assert a.overhead == b.overhead == sum(chat_overhead(counter.model, r.messages) for r in chats)

@@ -451,8 +451,8 @@ def test_counting_moves_the_bar_a_batch_at_a_time(monkeypatch) -> None:
     model = fm.find("gpt-4o")
     target = ev.Target(model.key, model.name, model.tokenizer, real.load(model.tokenizer), model)
     bar = Bar()
-    counted = ev.count_one(target, data, bar, 0.5, 0.5)
-    assert bar.moves == [0.5 + 0.5 * n / 95 for n in range(10, 95, 10)]  # every 10 records, within its share
+    counted = ev.count_targets([target], data, bar)[target.key]
+    assert bar.moves == [n / 95 for n in [*range(10, 95, 10), 95]]  # every 10 records, to the last
     tok = real.load(model.tokenizer)
     assert counted.stats.total == sum(tok.count(r.text) for r in records) and counted.overhead is None
 

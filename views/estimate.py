@@ -31,10 +31,10 @@ import streamlit as st
 
 import lessons
 from analyses import estimate as est
+from analyses import tally as tally_
 from analyses.textstats import utf8_length
 from family import models as fm
 from tokenizer import TextTokenizer
-from tokenizer.chunked import TooLongWithoutCut, cut_text, cuts_safely, encode_parts
 from ui import charts, choices, state, tables
 from ui import premium as pv
 from ui.display import join_words, md_escape, plural, readable_text
@@ -444,52 +444,26 @@ def models_section() -> list[Target]:
 
 
 # -- 3. counting -------------------------------------------------------------------------------------
-def _count_text(target: Target, text: str, bar, done: float, share: float) -> int:
-    """One long prompt, counted in parts cut where no tokenizer joins across (the same count as whole)."""
-    parts = [text]
-    if len(text) > PROGRESS_CHARS and cuts_safely(target.tok):
-        try:
-            parts = list(cut_text([text]))
-        except TooLongWithoutCut:
-            parts = [text]
-    total = 0
-    for i, ids in enumerate(encode_parts(target.tok.encode, parts)):
-        total += len(ids)
-        if bar is not None and len(parts) > 1:
-            bar.progress(min(done + share * (i + 1) / len(parts), 1.0),
-                         text=f"Counting with {target.label}: part {i + 1:,} of {len(parts):,}")
-    return total
+def counted_from(tally: tally_.Tally) -> Counted:
+    """A target's counts as the page keeps them, from the estimate pipeline's tally."""
+    return Counted(tally.stats.result(), tally.overhead if tally.chats and not tally.no_format else None, tally.chats,
+                   tuple(tally.refusals))
 
 
-def count_one(target: Target, data: Data, bar, done: float, share: float, as_chat: bool = False) -> Counted:
-    """Every record counted with one target, a chat's format tokens too (:func:`analyses.estimate.count_record`,
-    the overhead kept apart to show it), moving the bar every BATCH records. A chat the model's template
-    refuses is left out and named."""
-    builder = est.StatsBuilder()
-    overhead: int | None = 0
-    chats = 0
-    refused: list[est.Problem] = []
+def count_targets(targets: Sequence[Target], data: Data, bar, as_chat: bool = False) -> dict[str, Counted]:
+    """Every record counted with each target by the estimate's one pipeline (:func:`analyses.tally.count_records`,
+    the same as the command line's: a chat's format tokens too, kept apart to show them), moving the bar every BATCH
+    records. A chat a model's template refuses is left out and named."""
+    counters = [tally_.Counter(t.label, t.tok, t.tokenizer_key, t.model) for t in targets]
     n = len(data.records)
-    for i, record in enumerate(data.records):
-        if as_chat and record.messages is None:  # sent as one user message
-            record = est.Record(record.number, None, (("user", record.text or ""),))
-        if n == 1 and record.messages is None:  # one text: counted part by part, the bar moving
-            builder.add(record.number, _count_text(target, record.text or "", bar, done, share))
-            continue
-        try:
-            counted = est.count_record(target.tok, record, target.model)
-        except est.EstimateInputError as exc:  # a chat the model's template refuses
-            chats += 1
-            refused.append(est.Problem(record.number, str(exc)))
-            continue
-        if record.messages is not None:
-            chats += 1
-            overhead = None if overhead is None or counted.overhead is None else overhead + counted.overhead
-        builder.add(record.number, counted.tokens)
-        if bar is not None and n > 1 and (i + 1) % BATCH == 0:
-            bar.progress(min(done + share * (i + 1) / n, 1.0),
-                         text=f"Counting with {target.label}: {i + 1:,} of {n:,} records")
-    return Counted(builder.result(), overhead if chats else None, chats, tuple(refused))
+
+    def moved(tallies: tally_.Tallies, batch: est.Batch) -> None:
+        done = tallies.counted() + max((t.refused for t in tallies.tallies), default=0)
+        if bar is not None and n > 1:
+            bar.progress(min(done / n, 1.0), text=f"Counting: {done:,} of {n:,} records")
+
+    tallies = tally_.count_records(counters, data.records, as_chat=as_chat, progress=moved, batch_records=BATCH)
+    return {t.key: counted_from(tally) for t, tally in zip(targets, tallies.tallies)}
 
 
 def count_section(targets: Sequence[Target], data: Data) -> dict[str, Counted]:
@@ -497,7 +471,6 @@ def count_section(targets: Sequence[Target], data: Data) -> dict[str, Counted]:
     store = st.session_state[_COUNTS]["counts"]
     as_chat = bool(state.value(AS_CHAT))
     todo = [t for t in targets if (t.key, as_chat) not in store]
-    results: dict[str, Counted] = {}
     lab_big = [t for t in todo if t.lab and data.characters > LAB_MAX_CHARS]
     if lab_big:
         st.info(md_escape(
@@ -507,19 +480,19 @@ def count_section(targets: Sequence[Target], data: Data) -> dict[str, Counted]:
         todo = [t for t in todo if t not in lab_big]
     slow = data.characters > PROGRESS_CHARS or len(data.records) > BATCH
     bar = st.progress(0.0, text="Counting…") if todo and slow else None
-    for i, target in enumerate(todo):
-        try:
-            store[target.key, as_chat] = count_one(target, data, bar, i / len(todo), 1 / len(todo), as_chat)
-        except (ValueError, est.EstimateInputError) as exc:
-            st.warning(md_escape(f"{target.label} cannot count this input: {exc}"), icon=":material/error:")
-        if bar is not None:
-            bar.progress((i + 1) / len(todo), text=f"Counted with {target.label}")
+    try:  # every target in one pass (targets on one tokenizer count each record once)
+        found = count_targets(todo, data, bar, as_chat) if todo else {}
+    except (ValueError, est.EstimateInputError):  # one of them refuses the input: count each alone, to say which
+        found = {}
+        for target in todo:
+            try:
+                found.update(count_targets([target], data, bar, as_chat))
+            except (ValueError, est.EstimateInputError) as exc:
+                st.warning(md_escape(f"{target.label} cannot count this input: {exc}"), icon=":material/error:")
+    store.update({(key, as_chat): counted for key, counted in found.items()})
     if bar is not None:
         bar.empty()
-    for target in targets:
-        if (target.key, as_chat) in store:
-            results[target.key] = store[target.key, as_chat]
-    return results
+    return {t.key: store[t.key, as_chat] for t in targets if (t.key, as_chat) in store}
 
 
 # -- 4. the settings of the bill -------------------------------------------------------------------------
@@ -856,6 +829,6 @@ def results_section(targets: Sequence[Target], data: Data, large: bool) -> None:
 
 __all__ = ["BATCH", "EXAMPLE", "INR", "KIND", "LAB_MAX_CHARS", "MAX_RECORDS", "MODELS",
            "MODELS_LIST", "OUTPUT", "OUT_RATIO", "OUT_TOKENS", "PARAMS", "PASTE_BYTES", "REQUESTS", "SOURCE", "TEXT",
-           "UPLOAD", "UPLOAD_BYTES", "UPLOAD_MB", "Counted", "card_key", "Data", "Target", "command_lines", "count_one",
+           "UPLOAD", "UPLOAD_BYTES", "UPLOAD_MB", "Counted", "card_key", "Data", "Target", "command_lines", "count_targets",
            "count_section", "default_models", "input_section", "intro", "models_section", "price_params",
            "results_section"]
