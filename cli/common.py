@@ -83,8 +83,8 @@ def load_model(path: str) -> Tokenizer:
 
 def read_stdin_whole(limit: int = MAX_INPUT_BYTES, advice: str = "give a shorter text",
                      why: str = "the most the lab reads from one file") -> str:
-    """Standard input exactly as given (a UTF-8 byte-order mark is kept), at most ``limit`` bytes:
-    for a command that must hold its text."""
+    """Standard input as every file is read (:func:`~tokenizer.textfile.iter_text`: a UTF-8 byte-order mark at
+    its start dropped), at most ``limit`` bytes: for a command that must hold its text."""
     try:
         raw = read_at_most(standard_input(), STDIN, limit, advice, why)
         return "".join(iter_text(_bytes_io.BytesIO(raw), STDIN))

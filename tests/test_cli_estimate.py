@@ -295,3 +295,35 @@ def test_the_readme_examples_run_verbatim(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
     assert "GPT-4o" in run.stdout and "a month at" in run.stdout
+
+
+# -- every file read the same way (issue 27) --------------------------------------------------------------------
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_utf8_byte_order_mark_is_not_text_in_any_kind_of_file(tmp_path, capsys):
+    """An editor's UTF-8 BOM marks the encoding: the CSV's first column keeps its name, the JSONL's first line is
+    read, a text's first token is its first letter (as the Estimate page reads the same file)."""
+    (tmp_path / "b.csv").write_bytes(BOM + b"prompt,id\r\nHello,1\r\n")
+    code, out, err = run_cli(capsys, "count", "-m", "GPT-4o", "--file", str(tmp_path / "b.csv"), "--column", "prompt",
+                             "--json")
+    assert code == 0, err
+    assert json.loads(out)["results"][0]["tokens"] == count("o200k_base", "Hello")
+    (tmp_path / "b.jsonl").write_bytes(BOM + '{"text": "चाय"}\n{"text": "pani"}\n'.encode())
+    code, out, err = run_cli(capsys, "count", "-m", "GPT-4o", "--file", str(tmp_path / "b.jsonl"), "--lines", "--json")
+    row = json.loads(out)
+    assert code == 0 and row["results"][0]["records"] == 2 and row["problem_count"] == 0, out
+    (tmp_path / "b.txt").write_bytes(BOM + "Hello चाय\r\n".encode())
+    code, out, _ = run_cli(capsys, "count", "-t", "o200k_base", "--file", str(tmp_path / "b.txt"), "--json")
+    assert json.loads(out)["results"][0]["tokens"] == count("o200k_base", "Hello चाय\r\n")
+    run = cli_process("count", "-t", "o200k_base", "--json", "-", stdin=BOM + b"Hello")
+    assert json.loads(run.stdout)["results"][0]["tokens"] == count("o200k_base", "Hello")
+
+
+def test_a_nul_byte_is_binary_not_utf16(tmp_path, capsys):
+    """One NUL in a UTF-8 file looked like UTF-16 by where it fell, and got an iconv command that garbles it."""
+    (tmp_path / "f.csv").write_bytes(b"text\nab\x00cd\n")
+    line = refused(*run_cli(capsys, "count", "--lines", "-f", str(tmp_path / "f.csv"), "--column", "text"),
+                   "looks binary", "NUL byte at offset 7")
+    assert "UTF-16" not in line and "iconv" not in line
