@@ -238,9 +238,8 @@ def _text_batches(fragments: Iterable[str], _: object) -> Iterator[Batch]:
             parts.clear()  # read on to the end (a byte that is not UTF-8 further on is still reported)
     batch = Batch(characters=size)
     if size > MAX_RECORD_CHARS:
-        batch.problems.append(Problem(1, f"the text is longer than {MAX_RECORD_CHARS:,} characters: count it line by "
-                                         "line, or with the command line's streaming count (python -m tokenizer "
-                                         "count --file)"))
+        batch.problems.append(Problem(1, f"the text is longer than {MAX_RECORD_CHARS:,} characters, the most one "
+                                         "record (one request) may hold"))
     elif size:
         batch.add(1, "".join(parts))
     yield batch

@@ -89,9 +89,6 @@ def cost_command(args: argparse.Namespace) -> None:
     counted = gather(counters, given)
     if counted.tallies is not None:
         requests = [tally.stats.result() for tally in counted.tallies]
-        if not any(s.records for s in requests):
-            raise UsageError("no record could be counted: " + (counted.problems[0][2] if counted.problems else
-                                                                 "the input is empty"))
         per_request = [s.mean for s in requests]
         how = [("the text as one user message" if s.records == 1 else f"mean of {s.records:,} texts, each one user "
                 "message") if given.kind == "text" else f"mean of {plural(s.records, 'record')}" for s in requests]

@@ -33,6 +33,7 @@ from tokenizer.chunked import (
     cuts_safely,
     workers_for,
 )
+from tokenizer.labels import plural
 from tokenizer.pretokenize import PatternTooCostly
 from tokenizer.textfile import STDIN, iter_text, open_input, read_at_most, standard_input
 
@@ -325,8 +326,22 @@ def gather(counters: Sequence[Counter], given: Input, keep_ids: bool = False) ->
         raise UsageError(f"cannot count this text: {exc}") from None
     except ValueError as exc:  # not UTF-8, binary, a device as standard input
         raise UsageError(str(exc).rstrip(".")) from None
+    if not tallies.counted():  # nothing counted is no answer: exit 2, saying why
+        raise UsageError(_none_counted(tallies, given))
     return Gathered([t.stats.result().total for t in tallies.tallies], tallies.tallies,
                     problems=tallies.problems, problem_count=tallies.problem_count)
+
+
+def _none_counted(tallies: Tallies, given: Input) -> str:
+    if not tallies.problems:
+        return "no record could be counted: the input is empty"
+    source, line, reason = tallies.problems[0]
+    where = f"{source}:{line}" if source else f"line {line}"
+    said = (f"no record could be counted: {plural(tallies.problem_count, 'record')} read, none counted; "
+            f"{where}: {reason}")
+    if given.as_chat and given.kind == "text" and "longer than" in reason:
+        said += "; leave out --as-chat to count a text of any length (or give --lines: a message a line)"
+    return printable(said)
 
 
 def _gather_texts(toks: Sequence, columns: Sequence[int], given: Input, keep_ids: bool) -> Gathered:

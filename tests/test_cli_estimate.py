@@ -265,7 +265,7 @@ def test_cost_refuses_bad_numbers_before_reading_anything(capsys, args, says):
 def test_cost_of_records_that_are_all_broken_is_refused(tmp_path, capsys):
     (tmp_path / "bad.jsonl").write_text("{x\n[1]\n", encoding="utf-8")
     refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--lines", "--file", str(tmp_path / "bad.jsonl")),
-            "no record could be counted: not JSON")
+            "no record could be counted: 2 records read, none counted; line 1: not JSON")
 
 
 def test_cost_reads_standard_input_and_streams_a_file_as_a_subprocess(tmp_path):
@@ -327,3 +327,24 @@ def test_a_nul_byte_is_binary_not_utf16(tmp_path, capsys):
     line = refused(*run_cli(capsys, "count", "--lines", "-f", str(tmp_path / "f.csv"), "--column", "text"),
                    "looks binary", "NUL byte at offset 7")
     assert "UTF-16" not in line and "iconv" not in line
+
+
+# -- nothing counted is not a success (issue 27) -------------------------------------------------------------------
+
+def test_a_field_no_record_has_is_exit_2_not_a_table_of_zeros(tmp_path, capsys):
+    (tmp_path / "d.jsonl").write_text("\n".join(json.dumps({"text": f"chai {i}"}) for i in range(300)) + "\n",
+                                      encoding="utf-8")
+    for command in ("count", "cost"):
+        extra = ["-m", "GPT-4o"] if command == "cost" else []
+        line = refused(*run_cli(capsys, command, *extra, "--file", str(tmp_path / "d.jsonl"), "--field", "nosuch"),
+                       "no record could be counted", "no field 'nosuch' (it has 'text')")
+        assert "300 records" in line  # how many were read and refused
+
+
+def test_one_prompt_as_a_chat_past_the_bound_says_what_to_leave_out(tmp_path, capsys):
+    (tmp_path / "long.txt").write_text("chai " * 250_001, encoding="utf-8")
+    for command in ("count", "cost"):
+        extra = ["-m", "GPT-4o"]
+        line = refused(*run_cli(capsys, command, *extra, "--as-chat", "--file", str(tmp_path / "long.txt")),
+                       "no record could be counted", "longer than 1,000,000 characters", "leave out --as-chat")
+        assert "count --file" not in line  # the advice was the command already in use
