@@ -82,7 +82,9 @@ def _count_list(as_json: bool) -> None:
         listed = [{"key": m.key, "name": m.name, "vendor": m.vendor, "tokenizer": m.tokenizer, "chat": m.chat,
                    "aliases": list(m.aliases), "source": m.source, "price": price_json(models.price(m.key))}
                   for m in known]
-        print(json.dumps({"tokenizers": out, "models": listed}, ensure_ascii=False))
+        cannot = [{"name": m.name, "vendor": m.vendor, "why": m.why, "instead": m.instead, "checked": m.checked}
+                  for m in models.uncountable()]
+        print(json.dumps({"tokenizers": out, "models": listed, "uncountable": cannot}, ensure_ascii=False))
         return
     for info, reason in rows:  # the tokenizers (-t NAME) first, one a line, as before the models came
         print(f"{info.name:<15} {info.title:<26} {'available' if reason is None else 'unavailable: ' + reason}")
@@ -94,6 +96,10 @@ def _count_list(as_json: bool) -> None:
         shown = (f"${known_price.input_per_m} in / ${known_price.output_per_m} out per M tokens ({known_price.date})"
                  if known_price else "no published price: give --input-price and --output-price to cost")
         print(f"  {m.name:<{width}}  {m.key:<16} {m.tokenizer:<15} chat: {m.chat or 'unknown':<8} {shown}")
+    print()
+    print("models the lab cannot count (their tokenizer is not published):")
+    for m in models.uncountable():
+        print(f"  {m.name} ({m.vendor}): {m.why}; instead, {m.instead}")
 
 
 def price_json(known: Price | None) -> dict | None:

@@ -88,6 +88,8 @@ def find_model(name: str) -> Model:
     check_text(name, "the model name")
     try:
         return models.find(name)
+    except models.UncountableModel as exc:
+        raise UsageError(str(exc)) from None
     except models.UnknownModel as exc:
         raise UsageError(f"{exc} (see: python -m tokenizer count --list)") from None
 

@@ -15,7 +15,13 @@ unknown tokenizer, a missing field, a duplicate key or a price for a model not l
 >>> find("gpt-4o-minni")
 Traceback (most recent call last):
   ...
-family.models.UnknownModel: unknown model 'gpt-4o-minni': did you mean GPT-4o mini or GPT-4.1 mini?
+family.models.UnknownModel: unknown model 'gpt-4o-minni': did you mean GPT-4o mini, GPT-4.1 mini or GPT-5 mini?
+>>> find("Claude 3.5 Sonnet")     # a well-known model whose tokenizer is not published
+Traceback (most recent call last):
+  ...
+family.models.UncountableModel: Claude (Anthropic) cannot be counted here: Anthropic has not published ...; instead, ...
+>>> find("gpt-5").tokenizer
+'o200k_base'
 """
 
 from __future__ import annotations
@@ -69,6 +75,20 @@ class ModelDataError(ValueError):
     """models.toml or prices.toml is wrong: one line naming the file and the entry."""
 
 
+@dataclass(frozen=True)
+class Uncountable:
+    """A well-known model whose tokenizer is not published, so the lab cannot count it: its ``name`` and
+    ``vendor``, the ``prefixes`` of the names that mean it, ``why`` and what to do ``instead``, and when this was
+    last ``checked``."""
+
+    name: str
+    vendor: str
+    prefixes: tuple[str, ...]
+    why: str
+    instead: str
+    checked: str
+
+
 class UnknownModel(ValueError):
     """No model by that name. ``name`` is what was asked, ``suggestions`` the closest known names;
     ``str(exc)`` is one friendly line."""
@@ -85,6 +105,18 @@ class UnknownModel(ValueError):
             names = f"{', '.join(first)} or {last}" if first else last
             return f"unknown model {shown!r}: did you mean {names}?"
         return f"unknown model {shown!r}; known: {', '.join(m.key for m in models())}"
+
+
+class UncountableModel(UnknownModel):
+    """A model the lab knows it cannot count (:class:`Uncountable`): ``str(exc)`` says so, why, and what to do."""
+
+    def __init__(self, name: str, model: Uncountable) -> None:
+        self.model = model
+        super().__init__(name, ())
+
+    def __str__(self) -> str:
+        m = self.model
+        return f"{m.name} ({m.vendor}) cannot be counted here: {m.why}; instead, {m.instead}"
 
 
 def normalise(name: str) -> str:
@@ -104,17 +136,26 @@ def models() -> tuple[Model, ...]:
 def find(name: str) -> Model:
     """The model whose key, name or alias is ``name`` (ignoring case, spaces, dots and hyphens).
 
-    Raises :class:`UnknownModel` naming the closest known names.
+    Raises :class:`UnknownModel` naming the closest known names, or :class:`UncountableModel` for a model whose
+    tokenizer is not published (Claude, Gemini: :func:`uncountable`).
     """
     index = _index()
     wanted = normalise(name)
     if wanted in index:
         return index[wanted]
+    for known in uncountable():
+        if any(wanted.startswith(prefix) for prefix in known.prefixes):
+            raise UncountableModel(name, known)
     # Names that begin with what was typed ("llama 3.1" -> its sizes) first, then the closest spellings.
     starting = [known for known in index if len(wanted) > 1 and known.startswith(wanted)]
     close = difflib.get_close_matches(wanted, list(index), n=3, cutoff=0.75)
     names = tuple(dict.fromkeys(index[c].name for c in [*starting, *close]))[:3]
     raise UnknownModel(name, names)
+
+
+def uncountable() -> tuple[Uncountable, ...]:
+    """The well-known models the lab cannot count (their tokenizer is not published), in the file's order."""
+    return _uncountable()
 
 
 def price(key: str) -> Price | None:
@@ -214,6 +255,35 @@ def parse_prices(data: dict[str, Any], keys: set[str], file: str = "prices.toml"
 @lru_cache(maxsize=1)
 def _models() -> tuple[Model, ...]:
     return parse_models(_load(MODELS_FILE), MODELS_FILE.name)
+
+
+def parse_uncountable(data: dict[str, Any], file: str = "models.toml") -> tuple[Uncountable, ...]:
+    """Build and check the ``[[uncountable]]`` entries of a parsed models.toml."""
+    found = []
+    for number, entry in enumerate(data.get("uncountable", []), 1):
+        where = f"{file}, uncountable {number} ({entry.get('name', '?')})"
+        unknown = set(entry) - {"name", "vendor", "prefixes", "why", "instead", "checked"}
+        if unknown:
+            raise ModelDataError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        prefixes = entry.get("prefixes")
+        if not isinstance(prefixes, list) or not prefixes or not all(
+                isinstance(p, str) and p == normalise(p) and p for p in prefixes):
+            raise ModelDataError(f"{where}: prefixes must be a list of names written as compared (lower case, "
+                                 f"no spaces, dots or hyphens), not {prefixes!r}")
+        found.append(Uncountable(_field(entry, "name", where), _field(entry, "vendor", where), tuple(prefixes),
+                                 _field(entry, "why", where), _field(entry, "instead", where),
+                                 _field(entry, "checked", where)))
+    return tuple(found)
+
+
+@lru_cache(maxsize=1)
+def _uncountable() -> tuple[Uncountable, ...]:
+    found = parse_uncountable(_load(MODELS_FILE), MODELS_FILE.name)
+    for model in _models():
+        for spelling in (model.key, model.name, *model.aliases):
+            if any(normalise(spelling).startswith(p) for u in found for p in u.prefixes):
+                raise ModelDataError(f"{MODELS_FILE.name}: {spelling!r} is a model and also uncountable")
+    return found
 
 
 @lru_cache(maxsize=1)

@@ -11,7 +11,7 @@ the lab's own models.
 name               what                    data (an installed package)          licence of the vocabulary
 =================  ======================  ===================================  ==============================
 ``cl100k_base``    GPT-4, GPT-3.5-turbo    quicktok-v1 ``data/cl100k.vocab``    MIT (OpenAI tiktoken data)
-``o200k_base``     GPT-4o, o1, o3          quicktok-v1 ``data/o200k.vocab``     MIT (OpenAI tiktoken data)
+``o200k_base``     GPT-5, GPT-4o, o1, o3   quicktok-v1 ``data/o200k.vocab``     MIT (OpenAI tiktoken data)
 ``r50k_base``      GPT-2, GPT-3            openai-whisper ``gpt2.tiktoken``     MIT (OpenAI tiktoken data)
 ``llama3``         Llama 3, 3.1, 3.2, 3.3  quicktok-v1 ``data/llama3.vocab``    Meta Llama 3 Community License
 ``qwen3``          Qwen (qwen.tiktoken)    quicktok-v1 ``data/qwen3.vocab``     Apache-2.0 (Qwen)
@@ -245,7 +245,7 @@ def _catalogue() -> tuple[RealInfo, ...]:
                  "GPT-4, GPT-4 Turbo, GPT-3.5-turbo, text-embedding-3"),
         RealInfo("o200k_base", "GPT-4o (o200k_base)", bpe, "bytes", openai,
                  f"{quicktok} package data (o200k.vocab), {rebuilt}",
-                 "GPT-4o, GPT-4o mini, GPT-4.1, o1, o3, o4-mini"),
+                 "GPT-5, GPT-4o, GPT-4o mini, GPT-4.1, o1, o3, o4-mini"),
         RealInfo("r50k_base", "GPT-2 (r50k_base)", bpe, "bytes", openai,
                  f"{_pkg('openai-whisper', _whisper_version())} asset gpt2.tiktoken (installed without "
                  "dependencies by scripts/install-data), sha256 checked against tiktoken's published hash",

@@ -83,10 +83,20 @@ def test_an_unknown_model_is_refused_with_the_closest_names(capsys):
     refused(*run_cli(capsys, "cost", "--model", "lama 3", "hi"), "unknown model 'lama 3'", "Llama 3")
 
 
+@pytest.mark.parametrize("name", ["claude", "Claude Sonnet 4", "gemini-2.5-pro"])
+def test_a_model_whose_tokenizer_is_not_published_is_named_with_what_to_do(capsys, name):
+    """--model claude said "unknown model"."""
+    for command in ("count", "cost"):
+        line = refused(*run_cli(capsys, command, "--model", name, "hi"), "cannot be counted here", "not published",
+                       "instead")
+        assert "unknown model" not in line and "did you mean" not in line
+
+
 def test_list_shows_the_models_beside_the_tokenizers(capsys):
     code, out, _ = run_cli(capsys, "count", "--list")
     assert code == 0
-    tokenizers, listed = out.split("\n\n")
+    tokenizers, listed, cannot = out.rstrip("\n").split("\n\n")
+    assert [line.split(" (")[0].strip() for line in cannot.splitlines()[1:]] == [m.name for m in models.uncountable()]
     assert [line.split()[0] for line in tokenizers.splitlines()] == list(real.NAMES)
     rows = listed.splitlines()[1:]
     assert len(rows) == len(models.models())
@@ -98,6 +108,7 @@ def test_list_shows_the_models_beside_the_tokenizers(capsys):
     data = json.loads(out)
     assert [t["name"] for t in data["tokenizers"]] == list(real.NAMES)
     assert [(m["key"], m["tokenizer"]) for m in data["models"]] == [(m.key, m.tokenizer) for m in models.models()]
+    assert [(m["name"], m["vendor"]) for m in data["uncountable"]] == [(m.name, m.vendor) for m in models.uncountable()]
     priced = {m["key"]: m["price"] for m in data["models"]}
     assert priced["gpt-4o"]["input_per_m"] == str(models.price("gpt-4o").input_per_m)
 
