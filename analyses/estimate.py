@@ -172,29 +172,29 @@ def _percentile(distribution: Sequence[tuple[int, int]], records: int, p: float)
 # -- chat overhead ----------------------------------------------------------------------------------------------
 
 
-def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | None:
+def chat_overhead(model: Model, messages: Messages, extras: bool = True) -> int | None:
     """Tokens ``model``'s chat format adds on top of the messages' contents: the whole chat as the model reads
     it, counted with the model's real tokenizer (:func:`family.real.load`), minus each content counted alone.
-    None when the model's format is unknown (``model.chat`` is None). Per format:
+    None when the model's format is unknown (``model.chat`` is None). A message is (role, content), or
+    (role, content, name) when it has a ``name``. Per format:
 
     ``openai``  OpenAI's published rule (the cookbook "How to count tokens with tiktoken", for gpt-3.5-turbo
-                and later): 3 tokens a message, plus its role's tokens (the cookbook counts every value of a
-                message, the role's too), and 3 for the reply's priming ``<|start|>assistant<|message|>``.
-                (A message's ``name`` would add 1; records here have none.)
+                and later): 3 tokens a message, plus every value's tokens (its role's; its name's, and 1 more
+                for having a name), and 3 for the reply's priming ``<|start|>assistant<|message|>``.
     ``llama3``  Meta's format: ``<|begin_of_text|>`` once; per message
                 ``<|start_header_id|>{role}<|end_header_id|>\\n\\n{content}<|eot_id|>``, the content stripped
                 of surrounding white space as Meta's template does; then the generation prompt
-                ``<|start_header_id|>assistant<|end_header_id|>\\n\\n``. (Hugging Face's templates for 3.1 and
-                later also add a system block with a knowledge cut-off and today's date; hosts differ, so that
-                block is not counted.)
+                ``<|start_header_id|>assistant<|end_header_id|>\\n\\n``. A message's name is left out.
     ``chatml``  Qwen's ChatML: ``<|im_start|>{role}\\n{content}<|im_end|>\\n`` per message, then
-                ``<|im_start|>assistant\\n``. Qwen2.5's template also adds a default system message ("You are
-                Qwen, created by Alibaba Cloud...") when a chat has none; it is not counted (Qwen3's does not
-                add one, and an API may not).
+                ``<|im_start|>assistant\\n``. A name is left out.
     ``mistral`` Mistral's instruct template applied by mistral-common (:func:`family.chat.mistral_total`)
                 with the model's own tokenizer: v3 SentencePiece (Mistral 7B v0.3) or Tekken (Mistral NeMo),
                 both offline from the data files family.real checks. A chat ending with an assistant's reply
-                (a training record) is taken as mistral-common's fine-tuning mode takes it.
+                (a training record) is taken as mistral-common's fine-tuning mode takes it. A name is left out.
+
+    With ``extras``, what the model's official template adds besides (``model.template``: :data:`TEMPLATES`) is
+    counted too: Llama 3.1-3.3's system block with the knowledge cut-off and the day, Qwen 2.5's default system
+    message when a chat has none (:func:`template_extras` says how many tokens).
 
     The llama3 and chatml chats are counted piece by piece: each special token is one token, the text between
     two is encoded as ordinary text. :class:`EstimateInputError` for a chat the template refuses (Mistral's:
@@ -205,7 +205,29 @@ def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | No
     if not messages:
         return 0
     tokenizer = _real(model)
-    return _chat_total(model, tokenizer, messages) - sum(tokenizer.count(content) for _, content in messages)
+    return _chat_total(model, tokenizer, messages, extras) - sum(tokenizer.count(m[1]) for m in messages)
+
+
+TEMPLATES = {
+    "llama3.1": "the system block Llama 3.1-3.3's official template always writes (knowledge cut-off, today's date)",
+    "qwen2.5": "the default system message Qwen 2.5's official template adds to a chat without one",
+}
+"""What a model's official template adds to its chat format (``model.template``), in words."""
+
+LLAMA31_DATED = "Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n"
+"""The head of Llama 3.1-3.3's system block (Meta's tokenizer_config.json chat template). 3.2's writes today's date
+where 3.1's has this fixed one: every day of the form '%d %b %Y' is the same number of tokens (tested)."""
+
+QWEN25_DEFAULT_SYSTEM = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
+"""The system message Qwen2.5's chat template puts first when a chat has none (Qwen3's adds none)."""
+
+
+def template_extras(model: Model, messages: Messages) -> int:
+    """Tokens ``model``'s official template adds beyond its chat format (:data:`TEMPLATES`), 0 for most models."""
+    if model.template is None or model.chat is None or not messages:
+        return 0
+    tokenizer = _real(model)
+    return _chat_total(model, tokenizer, messages, True) - _chat_total(model, tokenizer, messages, False)
 
 
 def _real(model: Model):
@@ -214,15 +236,34 @@ def _real(model: Model):
     return real.load(model.tokenizer)
 
 
-def _chat_total(model: Model, tokenizer, messages: Sequence[tuple[str, str]]) -> int:
-    """The whole chat in ``model``'s format, counted (``tokenizer`` is the model's real one)."""
+def _pairs(messages: Messages) -> list[tuple[str, str]]:
+    """The messages as (role, content), their names left out (only OpenAI's format counts a name)."""
+    return [(m[0], m[1]) for m in messages]
+
+
+def _chat_total(model: Model, tokenizer, messages: Messages, extras: bool = True) -> int:
+    """The whole chat in ``model``'s format (with its official template's extras), counted (``tokenizer`` is the
+    model's real one)."""
+    if model.chat == "openai":
+        return _openai(tokenizer, messages)
     if model.chat == "mistral":
-        return _mistral_total(model, messages)
-    return _FORMATS[model.chat](tokenizer, messages)
+        return _mistral_total(model, _pairs(messages))
+    template = model.template if extras else None
+    if model.chat == "llama3":
+        return _specials_and_text(tokenizer, llama3_parts(_pairs(messages), dated=template == "llama3.1"))
+    pairs = _pairs(messages)
+    if template == "qwen2.5" and pairs[0][0] != "system":
+        pairs = [("system", QWEN25_DEFAULT_SYSTEM), *pairs]
+    return _specials_and_text(tokenizer, chatml_parts(pairs))
 
 
-def _openai(tokenizer, messages: Sequence[tuple[str, str]]) -> int:
-    return sum(3 + _role_tokens(tokenizer, role) + tokenizer.count(content) for role, content in messages) + 3
+def _openai(tokenizer, messages: Messages) -> int:
+    total = 3  # the reply's priming
+    for message in messages:
+        total += 3 + _role_tokens(tokenizer, message[0]) + tokenizer.count(message[1])
+        if len(message) > 2:  # a name: its tokens, and one more
+            total += tokenizer.count(message[2]) + 1
+    return total
 
 
 @lru_cache(maxsize=64)
@@ -244,9 +285,17 @@ def _specials_and_text(tokenizer, parts: Sequence[tuple[str, bool]]) -> int:
     return total
 
 
-def llama3_parts(messages: Sequence[tuple[str, str]]) -> list[tuple[str, bool]]:
-    """Meta's Llama 3 chat format as (text, is a special token) parts, ending with the generation prompt."""
+def llama3_parts(messages: Sequence[tuple[str, str]], dated: bool = False) -> list[tuple[str, bool]]:
+    """Meta's Llama 3 chat format as (text, is a special token) parts, ending with the generation prompt; ``dated``:
+    Llama 3.1-3.3's official template, whose system block (the chat's system message in it, trimmed, or none)
+    always comes first and starts with :data:`LLAMA31_DATED`."""
     parts = [("<|begin_of_text|>", True)]
+    if dated:
+        system = ""
+        if messages and messages[0][0] == "system":
+            system, messages = messages[0][1].strip(), messages[1:]
+        parts += [("<|start_header_id|>", True), ("system", False), ("<|end_header_id|>", True),
+                  ("\n\n" + LLAMA31_DATED + system, False), ("<|eot_id|>", True)]
     for role, content in [*messages, ("assistant", None)]:
         parts += [("<|start_header_id|>", True), (role, False), ("<|end_header_id|>", True)]
         if content is None:
@@ -273,27 +322,22 @@ def _mistral_total(model: Model, messages: Sequence[tuple[str, str]]) -> int:
         raise EstimateInputError(str(exc)) from None
 
 
-_FORMATS = {
-    "openai": _openai,
-    "llama3": lambda tok, messages: _specials_and_text(tok, llama3_parts(messages)),
-    "chatml": lambda tok, messages: _specials_and_text(tok, chatml_parts(messages)),
-}
-
-
 @dataclass(frozen=True)
 class RecordCount:
     """A record's tokens in two parts: its ``contents`` (a text; a chat's contents, each counted alone) and the
-    ``overhead`` its model's chat format adds (None for a text, or without a model or a known format)."""
+    ``overhead`` its model's chat format adds (None for a text, or without a model or a known format), of which
+    ``extras`` are what the model's official template adds besides (:data:`TEMPLATES`)."""
 
     contents: int
     overhead: int | None = None
+    extras: int = 0
 
     @property
     def tokens(self) -> int:
         return self.contents + (self.overhead or 0)
 
 
-def count_record(tokenizer, record: Record, model: Model | None) -> RecordCount:
+def count_record(tokenizer, record: Record, model: Model | None, extras: bool = True) -> RecordCount:
     """A record counted with ``tokenizer``: its contents, and for a chat ``model``'s overhead
     (:func:`count_chat`).
 
@@ -301,33 +345,35 @@ def count_record(tokenizer, record: Record, model: Model | None) -> RecordCount:
     """
     if record.messages is None:
         return RecordCount(_counter(tokenizer)(record.text or ""))
-    return count_chat(tokenizer, record.messages, model)
+    return count_chat(tokenizer, record.messages, model, extras)
 
 
-def count_chat(tokenizer, messages: Messages, model: Model | None) -> RecordCount:
+def count_chat(tokenizer, messages: Messages, model: Model | None, extras: bool = True) -> RecordCount:
     """A chat counted with ``tokenizer``: its contents (each message's content alone), and ``model``'s chat
     overhead (with the model's own tokenizer, the whole chat is encoded once and the contents taken off; with
-    another, :func:`chat_overhead`; None without a model or a known format).
+    another, :func:`chat_overhead`; None without a model or a known format), the official template's extras
+    included when ``extras`` (and said apart).
 
     :class:`EstimateInputError` for a chat the model's template refuses.
     """
     count = _counter(tokenizer)
-    contents = sum(count(content) for _, content in messages)
+    contents = sum(count(m[1]) for m in messages)
     if model is None or model.chat is None:
         return RecordCount(contents)
+    added = template_extras(model, messages) if extras else 0
     if messages and tokenizer is _real(model):
-        return RecordCount(contents, _chat_total(model, tokenizer, messages) - contents)
-    return RecordCount(contents, chat_overhead(model, messages))
+        return RecordCount(contents, _chat_total(model, tokenizer, messages, extras) - contents, added)
+    return RecordCount(contents, chat_overhead(model, messages, extras), added)
 
 
 def _counter(tokenizer):
     return getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
 
 
-def record_tokens(tokenizer, record: Record, model: Model | None) -> int:
+def record_tokens(tokenizer, record: Record, model: Model | None, extras: bool = True) -> int:
     """A record's tokens counted with ``tokenizer``: a text plainly; a chat's contents plus ``model``'s chat
     overhead (none when ``model`` is None or its format is unknown): :func:`count_record`'s total."""
-    return count_record(tokenizer, record, model).tokens
+    return count_record(tokenizer, record, model, extras).tokens
 
 
 # -- money ----------------------------------------------------------------------------------------------------
@@ -438,5 +484,5 @@ def premium(tokens_other: int, tokens_english: int) -> float:
 
 
 __all__ = ["BATCH_RECORDS", "Batch", "Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record", "batches",
-           "RecordCount", "RecordStats", "StatsBuilder", "chat_overhead", "cost", "count_chat", "count_record", "inr", "iter_records", "lines_of", "percentile",
-           "premium", "read_records", "record_tokens", "usd"]
+           "RecordCount", "RecordStats", "StatsBuilder", "LLAMA31_DATED", "QWEN25_DEFAULT_SYSTEM", "TEMPLATES", "chat_overhead", "cost", "count_chat", "count_record", "inr", "iter_records", "lines_of", "percentile",
+           "premium", "read_records", "record_tokens", "template_extras", "usd"]

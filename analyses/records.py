@@ -44,14 +44,15 @@ TEXT_FIELDS = ("text", "prompt")
 BATCH_RECORDS = 4096
 """The most records in one batch of a CSV (lines and JSONL come a fragment at a time)."""
 
-Messages = tuple[tuple[str, str], ...]
-"""A chat: its messages as (role, content) pairs."""
+Messages = tuple[tuple[str, ...], ...]
+"""A chat: its messages as (role, content), or (role, content, name) for a message with a ``name``."""
 
 
 @dataclass(frozen=True)
 class Record:
     """One record: its 1-based ``number`` (its line; for CSV the line its row starts on, the header being
-    line 1), and either ``text`` or a chat's ``messages`` ((role, content) pairs)."""
+    line 1), and either ``text`` or a chat's ``messages`` ((role, content) pairs; (role, content, name) for a
+    message with a name)."""
 
     number: int
     text: str | None
@@ -348,7 +349,8 @@ def _chat(number: int, messages: list) -> Messages | Problem:
             content = ""
         if not isinstance(content, str):
             return Problem(number, f"message {position}'s content is a JSON {type(content).__name__}, not text")
-        pairs.append((role, content))
+        name = message.get("name")
+        pairs.append((role, content, name) if isinstance(name, str) and name else (role, content))
     return tuple(pairs)
 
 

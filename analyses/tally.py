@@ -69,13 +69,15 @@ class Counter:
 @dataclass
 class Tally:
     """One counter's records: the per-record statistics (a chat's format included), how many records were chats,
-    the tokens their format added (``overhead``, already in the statistics), the chats counted without a format
+    the tokens their format added (``overhead``, already in the statistics; ``extras`` of them what the model's
+    official template adds besides, when counted: :data:`analyses.estimate.TEMPLATES`), the chats counted without a format
     (``no_format``: the model's is not known, or no model), and the chats the model's template refuses (left out
     of the statistics; the first :data:`MAX_PROBLEMS_KEPT` in ``refusals``)."""
 
     stats: StatsBuilder = field(default_factory=StatsBuilder)
     chats: int = 0
     overhead: int = 0
+    extras: int = 0
     no_format: int = 0
     refused: int = 0
     refusals: list[Problem] = field(default_factory=list)
@@ -136,6 +138,7 @@ class _Column:
     counts: list[int | None]
     chats: int = 0
     overhead: int = 0
+    extras: int = 0
     no_format: int = 0
     refusals: list[Problem] = field(default_factory=list)
 
@@ -146,8 +149,10 @@ def _chat_key(counter: Counter) -> tuple:
     return (None,) if model is None or model.chat is None else (model.key,)
 
 
-def count_batch(counters: Sequence[Counter], batch: Batch, as_chat: bool = False) -> list[_Column]:
-    """Each counter's counts of the records of ``batch`` (every record a user message when ``as_chat``)."""
+def count_batch(counters: Sequence[Counter], batch: Batch, as_chat: bool = False,
+                extras: bool = True) -> list[_Column]:
+    """Each counter's counts of the records of ``batch`` (every record a user message when ``as_chat``; the official
+    templates' extras counted when ``extras``)."""
     texts = batch.texts
     chats: dict[int, Messages] = batch.chats
     if as_chat:
@@ -174,17 +179,18 @@ def count_batch(counters: Sequence[Counter], batch: Batch, as_chat: bool = False
                 column = _Column([None] * len(texts))
                 for i, n in zip(plain, counts):
                     column.counts[i] = n
-                _count_chats(column, counter, chats, batch.numbers)
+                _count_chats(column, counter, chats, batch.numbers, extras)
             columns[key] = column
         out.append(column)
     return out
 
 
-def _count_chats(column: _Column, counter: Counter, chats: dict[int, Messages], numbers: Sequence[int]) -> None:
+def _count_chats(column: _Column, counter: Counter, chats: dict[int, Messages], numbers: Sequence[int],
+                 extras: bool) -> None:
     for i, messages in chats.items():
         column.chats += 1
         try:
-            counted = count_chat(counter.tokenizer, messages, counter.model)
+            counted = count_chat(counter.tokenizer, messages, counter.model, extras)
         except EstimateInputError as exc:  # a chat the model's template refuses
             column.refusals.append(Problem(numbers[i], str(exc)))
             continue
@@ -192,6 +198,7 @@ def _count_chats(column: _Column, counter: Counter, chats: dict[int, Messages], 
             column.no_format += 1
         else:
             column.overhead += counted.overhead
+            column.extras += counted.extras
         column.counts[i] = counted.tokens
 
 
@@ -213,26 +220,28 @@ def add_batch(tallies: Tallies, batch: Batch, columns: Sequence[_Column], source
         tally.stats.add_many(numbers, counts, base)
         tally.chats += column.chats
         tally.overhead += column.overhead
+        tally.extras += column.extras
         tally.no_format += column.no_format
     tallies.characters += batch.characters
 
 
 def count_input(counters: Sequence[Counter], fragments: Iterable[str], kind: str, *, field: str | None = None,
-                column: str | None = None, as_chat: bool = False, into: Tallies | None = None,
+                column: str | None = None, as_chat: bool = False, extras: bool = True, into: Tallies | None = None,
                 source: str | None = None, progress: Progress | None = None, workers: int = 1) -> Tallies:
     """Count the records of the text given as ``fragments`` (read as ``kind``, with ``field`` or ``column``: see
     :func:`analyses.records.batches`) with every counter, adding them to ``into`` (a fresh :class:`Tallies`
-    by default) as one more source, called ``source`` in its problems (None: the only one). ``progress`` is called
-    after each batch; ``workers`` threads count the batches.
+    by default) as one more source, called ``source`` in its problems (None: the only one). A text is sent as one
+    user message when ``as_chat``; the official templates' extras are counted when ``extras``. ``progress`` is
+    called after each batch; ``workers`` threads count the batches.
 
     :class:`EstimateInputError` for input with nothing to count (and a CSV without the column); ValueError from the
     fragments (a file that is not UTF-8) and from a tokenizer (a lab model's costly pattern) is the caller's.
     """
-    return _count(counters, batches(fragments, kind, field, column), as_chat, into, source, progress, workers)
+    return _count(counters, batches(fragments, kind, field, column), as_chat, extras, into, source, progress, workers)
 
 
 def count_records(counters: Sequence[Counter], records: Sequence[Record], *, as_chat: bool = False,
-                  progress: Progress | None = None, batch_records: int = BATCH_RECORDS) -> Tallies:
+                  extras: bool = True, progress: Progress | None = None, batch_records: int = BATCH_RECORDS) -> Tallies:
     """:func:`count_input` for records already read (with :func:`analyses.records.batches`, as the Estimate page
     holds them to show the longest): the same counting, in batches of ``batch_records``."""
 
@@ -245,22 +254,22 @@ def count_records(counters: Sequence[Counter], records: Sequence[Record], *, as_
                     batch.characters += len(record.text or "")
                 else:
                     batch.add(record.number, record.messages)
-                    batch.characters += sum(len(content) for _, content in record.messages)
+                    batch.characters += sum(len(message[1]) for message in record.messages)
             yield batch
 
-    return _count(counters, batched(), as_chat, None, None, progress, 1)
+    return _count(counters, batched(), as_chat, extras, None, None, progress, 1)
 
 
 Progress = Callable[[Tallies, Batch], None]
 """Called after each batch is added: the tallies so far and the batch (its records and characters)."""
 
 
-def _count(counters: Sequence[Counter], batched: Iterable[Batch], as_chat: bool, into: Tallies | None,
+def _count(counters: Sequence[Counter], batched: Iterable[Batch], as_chat: bool, extras: bool, into: Tallies | None,
            source: str | None, progress: Progress | None, workers: int) -> Tallies:
     tallies = into if into is not None else Tallies.start(counters)
 
     def work(batch: Batch) -> tuple[Batch, list[_Column]]:
-        return batch, count_batch(tallies.counters, batch, as_chat)
+        return batch, count_batch(tallies.counters, batch, as_chat, extras)
 
     for batch, columns in ordered_map(work, batched, workers):
         add_batch(tallies, batch, columns, source)

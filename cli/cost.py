@@ -15,7 +15,7 @@ from tokenizer.labels import plural
 
 from .common import UsageError, number, printable
 from .count import chat_json, chat_line, price_json
-from .inputs import Counter, Gathered, add_input_arguments, count_tokenizer, find_model, gather, input_from
+from .inputs import Counter, Gathered, Input, add_input_arguments, count_tokenizer, find_model, gather, input_from
 
 COST_REQUESTS = 1000
 """``cost``'s requests a month when --requests-per-month is not given."""
@@ -103,13 +103,13 @@ def cost_command(args: argparse.Namespace) -> None:
     except EstimateInputError as exc:
         raise UsageError(str(exc).rstrip(".")) from None
     if args.json:
-        print(json.dumps(_cost_json(counters, counted, costs, how, args, rate), ensure_ascii=False))
+        print(json.dumps(_cost_json(counters, counted, costs, how, args, rate, given), ensure_ascii=False))
         return
     for i, (counter, c, note) in enumerate(zip(counters, costs, how)):
         model = counter.model
         overhead = ""
         if counted.tallies is not None and counted.tallies[i].chats:
-            overhead = "; " + chat_line(counter, counted.tallies[i]).split(": ", 1)[1]
+            overhead = "; " + chat_line(counter, counted.tallies[i], given).split(": ", 1)[1]
         print(f"{model.name} ({model.tokenizer})")
         print(f"  input   {c.input_tokens:,.1f} tokens a request, {note}{overhead}")
         output = (f"{args.output_ratio} x input" if args.output_ratio is not None else
@@ -125,7 +125,7 @@ def cost_command(args: argparse.Namespace) -> None:
               + printable(f"line {counted.problems[0][1]}: {counted.problems[0][2]}"))
 
 
-def _cost_json(counters, counted: Gathered, costs, how, args: argparse.Namespace, rate: Decimal) -> dict:
+def _cost_json(counters, counted: Gathered, costs, how, args: argparse.Namespace, rate: Decimal, given: Input) -> dict:
     rows = []
     for i, (counter, c, note) in enumerate(zip(counters, costs, how)):
         row = {"model": counter.model.key, "name": counter.model.name, "tokenizer": counter.tokenizer_name,
@@ -135,7 +135,7 @@ def _cost_json(counters, counted: Gathered, costs, how, args: argparse.Namespace
                "usd_per_request": str(c.usd_per_request), "usd_per_month": str(c.usd_per_month),
                "inr_per_request": str(c.inr_per_request), "inr_per_month": str(c.inr_per_month)}
         if counted.tallies is not None:
-            row["chat"] = chat_json(counter, counted.tallies[i])
+            row["chat"] = chat_json(counter, counted.tallies[i], given)
         rows.append(row)
     out = {"models": rows, "requests_per_month": args.requests_per_month, "inr_per_usd": str(rate),
            "inr_date": None if args.inr_per_usd is not None else models.INR_DATE,

@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from analyses.estimate import RecordStats
+from analyses.estimate import TEMPLATES, RecordStats
 from analyses.tally import MAX_PROBLEMS_KEPT, split_key
 from family import models, real
 from family.models import Price
@@ -149,9 +149,13 @@ def _longest_json(given: Input, key: int, tokens: int) -> dict:
     return out
 
 
-def chat_json(counter: Counter, tally: Tally) -> dict:
-    return {"format": counter.model.chat if counter.model else None, "chats": tally.chats,
-            "overhead_tokens": tally.overhead, "chats_without_overhead": tally.no_format}
+def chat_json(counter: Counter, tally: Tally, given: Input) -> dict:
+    out = {"format": counter.model.chat if counter.model else None, "chats": tally.chats,
+           "overhead_tokens": tally.overhead, "chats_without_overhead": tally.no_format}
+    template = counter.model.template if counter.model else None
+    if template is not None:
+        out["template_extras"] = {"included": given.extras, "tokens": tally.extras, "what": TEMPLATES[template]}
+    return out
 
 
 def _count_json(counters: Sequence[Counter], given: Input, counted: Gathered) -> dict:
@@ -165,7 +169,7 @@ def _count_json(counters: Sequence[Counter], given: Input, counted: Gathered) ->
             stats = tally.stats.result()
             row["tokens"] = stats.total
             row.update(_stats_json(given, stats))
-            row["chat"] = chat_json(counter, tally)
+            row["chat"] = chat_json(counter, tally, given)
         results.append(row)
     out: dict = {"results": results}
     if counted.tallies is None:
@@ -194,7 +198,7 @@ def _print_records(counters: Sequence[Counter], given: Input, counted: Gathered)
         print(f"  {counter.label:<{width}}  " + ", ".join(f"{where(given, key)}: {tokens:,}" for key, tokens in s.longest))
     for counter, tally in zip(counters, counted.tallies):
         if tally.chats:
-            print(chat_line(counter, tally))
+            print(chat_line(counter, tally, given))
     if counted.problem_count:
         print(f"{plural(counted.problem_count, 'record')} not counted:")
         for file, line, reason in counted.problems[:MAX_PROBLEMS_SHOWN]:
@@ -203,13 +207,19 @@ def _print_records(counters: Sequence[Counter], given: Input, counted: Gathered)
             print(f"  ... and {counted.problem_count - MAX_PROBLEMS_SHOWN:,} more (--json lists {MAX_PROBLEMS_KEPT:,})")
 
 
-def chat_line(counter: Counter, tally: Tally) -> str:
+def chat_line(counter: Counter, tally: Tally, given: Input) -> str:
     if tally.no_format == tally.chats:
         why = "no model given (-t counts contents only)" if counter.model is None else \
             f"{counter.model.name}'s chat format is not known"
         return f"{counter.label}: {plural(tally.chats, 'chat')}, contents only: {why}"
-    return (f"{counter.label}: {plural(tally.chats, 'chat')}, {tally.overhead:,} tokens of chat overhead included "
-            f"({FORMAT_NAMES[counter.model.chat]})")
+    said = (f"{counter.label}: {plural(tally.chats, 'chat')}, {tally.overhead:,} tokens of chat overhead included "
+            f"({FORMAT_NAMES[counter.model.chat]}")
+    template = counter.model.template
+    if template is not None and given.extras:
+        said += f"; {tally.extras:,} of them the official template's: {TEMPLATES[template]}; --no-template-extras"
+    elif template is not None:
+        said += f"; left out, by --no-template-extras: {TEMPLATES[template]}"
+    return said + ")"
 
 
 FORMAT_NAMES = {"openai": "OpenAI's published per-message overhead", "llama3": "Llama 3's header tokens",

@@ -64,6 +64,10 @@ def add_input_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--as-chat", action="store_true",
                         help="send each text (or record that is not a chat) as one user message: the model's chat "
                         "format's tokens are counted too (each text is then held whole, up to 1,000,000 characters)")
+    parser.add_argument("--no-template-extras", dest="template_extras", action="store_false",
+                        help="leave out what a model's official chat template adds to its format (Llama 3.1-3.3: a "
+                        "system block with the knowledge cut-off and the day; Qwen 2.5: a default system message), "
+                        "counted by default")
 
 
 # -- what is counted with ----------------------------------------------------------------------------------------
@@ -118,6 +122,7 @@ class Input:
     field: str | None
     column: str | None
     as_chat: bool = False  # each text or record that is not a chat: one user message
+    extras: bool = True  # what a model's official template adds to its chat format is counted
 
     def kind_of(self, path: str | None) -> str:
         if self.kind != "records":
@@ -145,7 +150,7 @@ def input_from(args: argparse.Namespace, verb: str = "count") -> Input:
             check_text(value, flag)
     records = args.lines or args.field is not None or args.column is not None
     return Input(args.text, tuple(args.file or ()), "records" if records else "text", args.field, args.column,
-                 bool(getattr(args, "as_chat", False)))
+                 bool(getattr(args, "as_chat", False)), bool(getattr(args, "template_extras", True)))
 
 
 class OpenFiles:
@@ -308,7 +313,7 @@ def gather(counters: Sequence[Counter], given: Input, keep_ids: bool = False) ->
     def count(fragments, kind: str, source: str | None, what: str | None = None) -> None:
         try:
             count_input(counters, fragments, kind, field=given.field, column=given.column, as_chat=given.as_chat,
-                        into=tallies, source=source, workers=workers)
+                        extras=given.extras, into=tallies, source=source, workers=workers)
         except EstimateInputError as exc:
             raise UsageError(f"{what}: {exc}".rstrip(".") if what else str(exc).rstrip(".")) from None
 

@@ -42,13 +42,18 @@ MODELS_FILE = DATA / "models.toml"
 PRICES_FILE = DATA / "prices.toml"
 CHATS = ("openai", "llama3", "chatml", "mistral")
 """The chat formats :func:`analyses.estimate.chat_overhead` knows."""
+TEMPLATES = {"llama3.1": "llama3", "qwen2.5": "chatml"}
+"""What an official template adds to its chat format (``template = ...`` in models.toml), and the format it adds to:
+:data:`analyses.estimate.TEMPLATES` says what each is."""
 
 
 @dataclass(frozen=True)
 class Model:
     """A product model: ``key`` (URL/CLI slug), ``name`` (as people say it), ``vendor``, the ``tokenizer`` it
     uses (a :mod:`family.real` name), its ``chat`` format (None: unknown, no overhead counted), the ``source``
-    of the mapping, and other names people type (``aliases``)."""
+    of the mapping, other names people type (``aliases``), what its official template adds to the format
+    (``template``: a key of :data:`TEMPLATES`, or None) and whether it bills hidden ``reasoning`` tokens as
+    output."""
 
     key: str
     name: str
@@ -57,6 +62,8 @@ class Model:
     chat: str | None
     source: str
     aliases: tuple[str, ...] = ()
+    template: str | None = None
+    reasoning: bool = False
 
 
 @dataclass(frozen=True)
@@ -201,7 +208,8 @@ def parse_models(data: dict[str, Any], file: str = "models.toml") -> tuple[Model
     names: dict[str, str] = {}
     for number, entry in enumerate(data.get("model", []), 1):
         where = f"{file}, model {number} ({entry.get('key', '?')})"
-        unknown = set(entry) - {"key", "name", "vendor", "tokenizer", "chat", "source", "aliases"}
+        unknown = set(entry) - {"key", "name", "vendor", "tokenizer", "chat", "source", "aliases", "template",
+                                "reasoning"}
         if unknown:
             raise ModelDataError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         key, tokenizer = _field(entry, "key", where), _field(entry, "tokenizer", where)
@@ -216,8 +224,15 @@ def parse_models(data: dict[str, Any], file: str = "models.toml") -> tuple[Model
         if not isinstance(aliases, list) or not all(isinstance(a, str) and a.strip() for a in aliases):
             raise ModelDataError(f"{where}: aliases must be a list of names, not {aliases!r}")
         aliases = tuple(aliases)
+        template = entry.get("template")
+        if template is not None and TEMPLATES.get(template) != chat:
+            raise ModelDataError(f"{where}: template {template!r} is not one of the {chat} format's "
+                                 f"({', '.join(t for t, c in TEMPLATES.items() if c == chat) or 'none'})")
+        reasoning = entry.get("reasoning", False)
+        if not isinstance(reasoning, bool):
+            raise ModelDataError(f"{where}: reasoning is true or false, not {reasoning!r}")
         model = Model(key, _field(entry, "name", where), _field(entry, "vendor", where), tokenizer, chat,
-                      _field(entry, "source", where), aliases)
+                      _field(entry, "source", where), aliases, template, reasoning)
         for spelling in (key, model.name, *aliases):
             other = names.setdefault(normalise(spelling), key)
             if other != key or (spelling == key and any(m.key == key for m in found)):

@@ -359,3 +359,32 @@ def test_one_prompt_as_a_chat_past_the_bound_says_what_to_leave_out(tmp_path, ca
         line = refused(*run_cli(capsys, command, *extra, "--as-chat", "--file", str(tmp_path / "long.txt")),
                        "no record could be counted", "longer than 1,000,000 characters", "leave out --as-chat")
         assert "count --file" not in line  # the advice was the command already in use
+
+
+# -- what the bill is made of: template extras, names (issue 27) -------------------------------------------------
+
+def test_the_official_templates_extras_are_counted_said_and_can_be_left_out(capsys):
+    from analyses.estimate import count_chat, template_extras
+
+    model = models.find("Llama 3.1 8B")
+    chat = (("user", "hello there"),)
+    counted = count_chat(real.load("llama3"), chat, model)
+    code, out, err = run_cli(capsys, "count", "--model", "Llama 3.1 8B", "--as-chat", "--json", "--", "hello there")
+    assert code == 0, err
+    row = json.loads(out)["results"][0]
+    assert row["tokens"] == counted.tokens and row["chat"]["overhead_tokens"] == counted.overhead
+    assert row["chat"]["template_extras"] == {"included": True, "tokens": template_extras(model, chat),
+                                              "what": analyses_templates()["llama3.1"]}
+    code, out, _ = run_cli(capsys, "count", "--model", "Llama 3.1 8B", "--as-chat", "--no-template-extras", "--json",
+                           "--", "hello there")
+    row = json.loads(out)["results"][0]
+    assert row["tokens"] == count_chat(real.load("llama3"), chat, model, extras=False).tokens
+    assert row["chat"]["template_extras"]["included"] is False
+    code, out, _ = run_cli(capsys, "count", "--model", "Llama 3.1 8B", "--as-chat", "--", "hello there")
+    assert f"{template_extras(model, chat):,} of them the official template's" in out
+
+
+def analyses_templates() -> dict:
+    from analyses.estimate import TEMPLATES
+
+    return TEMPLATES

@@ -22,6 +22,7 @@ from analyses.estimate import (
     StatsBuilder,
     chat_overhead,
     cost,
+    count_chat,
     inr,
     iter_records,
     lines_of,
@@ -259,7 +260,7 @@ def _chatml_text(messages) -> str:
 
 
 @pytest.mark.parametrize("messages", [CHAT, [("user", "x")], [("user", " 12345 \n\n"), ("assistant", "\n")]])
-@pytest.mark.parametrize(("key", "template"), [("llama-3.3-70b", _llama3_text), ("qwen3", _chatml_text)])
+@pytest.mark.parametrize(("key", "template"), [("llama-3", _llama3_text), ("qwen3", _chatml_text)])
 def test_template_overhead_matches_the_whole_chat_encoded_with_its_specials(key, template, messages):
     """The chat written out and encoded in one call (tiktoken reading the special tokens) is contents + overhead."""
     model = find(key)
@@ -444,3 +445,97 @@ def test_the_pipeline_counts_every_record_as_counting_one_at_a_time_does(workers
             assert a.no_format == len(chats) and a.overhead == 0
         else:
             assert a.overhead == b.overhead == sum(chat_overhead(counter.model, r.messages) for r in chats)
+
+
+# -- OpenAI's name rule and the official templates' extras (issue 27) --------------------------------------------
+
+def _cookbook(encoding, messages: list[dict]) -> int:
+    """OpenAI's published rule, written out as its cookbook does ("How to count tokens with tiktoken",
+    num_tokens_from_messages for gpt-4o and later): 3 a message, every value's tokens, 1 more for a name, 3 for the
+    reply's priming. Run here on tiktoken's own Encoding, not the lab's code."""
+    total = 0
+    for message in messages:
+        total += 3
+        for key, value in message.items():
+            total += len(encoding.encode(value))
+            if key == "name":
+                total += 1
+    return total + 3
+
+
+@pytest.mark.parametrize("key", ["gpt-4o", "gpt-4", "gpt-5"])
+def test_a_messages_name_counts_as_openai_publishes(key):
+    """{"role": "user", "name": "asha", "content": "hello there"} is 11 tokens for GPT-4o by the rule; it counted 9."""
+    chat = [{"role": "system", "content": "Be brief."}, {"role": "user", "name": "asha", "content": "hello there"},
+            {"role": "assistant", "name": "bot_7", "content": "Hi Asha!"}]
+    (record,), _ = read_records(json.dumps({"messages": chat}), "jsonl")
+    model = find(key)
+    tok = real.load(model.tokenizer)
+    assert record_tokens(tok, record, model) == _cookbook(tok._enc, chat)
+    assert record_tokens(tok, read_records(json.dumps({"messages": chat[1:2]}), "jsonl")[0][0], model) == \
+        _cookbook(tok._enc, chat[1:2])
+    for other in ("llama-3", "qwen3", "mistral-7b-v0.3"):  # their templates leave a name out
+        named, plain = [read_records(json.dumps({"messages": [m]}), "jsonl")[0][0]
+                        for m in (chat[1], {"role": "user", "content": "hello there"})]
+        tok = real.load(find(other).tokenizer)
+        assert record_tokens(tok, named, find(other)) == record_tokens(tok, plain, find(other))
+
+
+LLAMA31_DATE = "Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n"
+
+
+def _llama31_text(messages) -> str:
+    """Meta's official Llama 3.1 template (its tokenizer_config.json, the same for 3.2 and 3.3), without tools: a
+    system block with the knowledge cut-off and the day always, the chat's own system message (trimmed) in it."""
+    system = ""
+    if messages and messages[0][0] == "system":
+        system, messages = messages[0][1].strip(), messages[1:]
+    head = f"<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n{LLAMA31_DATE}{system}<|eot_id|>"
+    return head + _llama3_text(messages).removeprefix("<|begin_of_text|>")
+
+
+QWEN25_SYSTEM = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
+
+
+def _qwen25_text(messages) -> str:
+    """Qwen2.5's official template: a default system message when the chat has none."""
+    if not messages or messages[0][0] != "system":
+        messages = [("system", QWEN25_SYSTEM), *messages]
+    return _chatml_text(messages)
+
+
+@pytest.mark.parametrize("messages", [[("user", "hello there")], CHAT, [("system", "  Be brief. "), ("user", "x")]])
+@pytest.mark.parametrize(("key", "official", "plain"), [
+    ("llama-3.1-8b", _llama31_text, _llama3_text), ("llama-3.3-70b", _llama31_text, _llama3_text),
+    ("llama-3.2", _llama31_text, _llama3_text), ("qwen2.5", _qwen25_text, _chatml_text),
+])
+def test_what_the_official_template_adds_is_counted_and_can_be_left_out(key, official, plain, messages):
+    """Llama 3.1-3.3's template adds a dated system block (a one-message chat is 40 tokens, not 15); Qwen 2.5's a
+    default system message when there is none. Counted, and said apart (extras); extras=False leaves them out."""
+    model = find(key)
+    tok = real.load(model.tokenizer)
+    record = Record(1, None, tuple(messages))
+    whole, bare = len(tok.encode_special(official(messages))), len(tok.encode_special(plain(messages)))
+    counted = count_chat(tok, record.messages, model)
+    assert counted.tokens == whole and counted.extras == whole - bare
+    assert count_chat(tok, record.messages, model, extras=False).tokens == bare
+    assert chat_overhead(model, messages) == whole - _contents(tok, messages)
+
+
+def test_llama_3_and_qwen3_templates_add_nothing_more():
+    for key in ("llama-3", "qwen3"):
+        tok = real.load(find(key).tokenizer)
+        assert count_chat(tok, (("user", "hi"),), find(key)).extras == 0
+
+
+def test_the_dated_block_counts_the_same_on_any_day():
+    """Llama 3.2's template writes today's date (3.1's a fixed one): every day of three years costs the same."""
+    import datetime
+
+    tok = real.load("llama3")
+    day = datetime.date(2024, 1, 1)
+    counts = set()
+    while day.year < 2027:
+        counts.add(tok.count(f"Today Date: {day.strftime('%d %b %Y')}\n\n"))
+        day += datetime.timedelta(days=1)
+    assert counts == {tok.count("Today Date: 26 Jul 2024\n\n")}

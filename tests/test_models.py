@@ -224,6 +224,8 @@ def _price(d: dict, key: str) -> dict:
     (lambda d: d["model"][0].update(name=""), r"name must be a non-empty str"),
     (lambda d: d.update(model=[]), r"no \[\[model\]\] entries"),
     (lambda d: d["model"][0].update(aliases="gpt4o"), r"aliases must be a list of names"),
+    (lambda d: _model(d, "gpt-4o").update(template="llama3.1"), r"template 'llama3.1' is not one of the openai format"),
+    (lambda d: _model(d, "o3").update(reasoning="yes"), r"reasoning is true or false"),
 ])
 def test_a_damaged_models_file_is_refused_clearly(change, message):
     data = _models_data()
