@@ -380,9 +380,26 @@ def record_tokens(tokenizer, record: Record, model: Model | None, extras: bool =
 
 
 @dataclass(frozen=True)
+class BillPart:
+    """One part of a request's bill: ``what`` it is ("input", "cached input", "output", "reasoning"), its
+    ``tokens`` a request, the price per million ``usd_per_m`` and whether the tokens are ``measured`` (counted
+    by a tokenizer) or assumed (an output the user expects, a reasoning budget)."""
+
+    what: str
+    tokens: Decimal
+    usd_per_m: Decimal
+    measured: bool
+
+    @property
+    def usd_per_request(self) -> Decimal:
+        return self.tokens * self.usd_per_m / 1_000_000
+
+
+@dataclass(frozen=True)
 class Cost:
     """What requests cost: tokens in and out per request, the price used, USD and INR per request and per month
-    (exact decimals: round only to show them, with :func:`usd` and :func:`inr`)."""
+    (exact decimals: round only to show them, with :func:`usd` and :func:`inr`), and the bill's ``parts`` (input,
+    cached input, output, reasoning: :meth:`part`), with ``notes`` on prices that were not published."""
 
     input_tokens: float
     output_tokens: float
@@ -392,6 +409,23 @@ class Cost:
     inr_per_request: Decimal
     inr_per_month: Decimal
     requests_per_month: int = field(default=0)
+    parts: tuple[BillPart, ...] = ()
+    reasoning_tokens: float = 0
+    inr_per_usd: Decimal = Decimal(0)
+    notes: tuple[str, ...] = ()
+    batch: bool = False
+
+    def part(self, what: str) -> BillPart | None:
+        """The part of the bill called ``what``, or None when there is none."""
+        return next((p for p in self.parts if p.what == what), None)
+
+    def month(self, usd_per_request: Decimal) -> Decimal:
+        """An amount a request, for a month of requests."""
+        return usd_per_request * self.requests_per_month
+
+    def inr(self, usd: Decimal) -> Decimal:
+        """An amount in USD, in rupees at the rate used."""
+        return usd * self.inr_per_usd
 
 
 def _tokens(value: float, what: str) -> Decimal:
@@ -403,10 +437,16 @@ def _tokens(value: float, what: str) -> Decimal:
 
 
 def cost(input_tokens: float, price: Price, *, output_tokens: float | None = None,
-         output_ratio: float | None = None, requests_per_month: int, inr_per_usd: Decimal) -> Cost:
-    """The cost of a request of ``input_tokens`` (a mean may be fractional) and the expected output, given
-    as ``output_tokens`` or as ``output_ratio`` of the input (exactly one), at ``price`` (USD per million
-    tokens), and of ``requests_per_month`` such requests, in USD and in INR at ``inr_per_usd``.
+         output_ratio: float | None = None, reasoning_tokens: float = 0, cached_share: float = 0,
+         batch: bool = False, requests_per_month: int, inr_per_usd: Decimal) -> Cost:
+    """The cost of a request of ``input_tokens`` (measured; a mean may be fractional) and the expected output
+    (assumed), given as ``output_tokens`` or as ``output_ratio`` of the input (exactly one), plus
+    ``reasoning_tokens`` (a reasoning model's hidden tokens, assumed, billed at the output price), at ``price``
+    (USD per million tokens), and of ``requests_per_month`` such requests, in USD and in INR at ``inr_per_usd``.
+
+    Discounts, where the price data has them: ``cached_share`` of the input (0 to 1) read from the provider's
+    prompt cache at the cached-input price; ``batch``: the batch prices. A model without them is priced at its
+    list prices, and :attr:`Cost.notes` says so.
 
     :class:`EstimateInputError` for a negative or non-numeric figure, both or neither output given.
     """
@@ -417,14 +457,38 @@ def cost(input_tokens: float, price: Price, *, output_tokens: float | None = Non
         outputs = _tokens(output_tokens, "Output tokens")
     else:
         outputs = inputs * _tokens(output_ratio, "The output ratio")
+    reasoning = _tokens(reasoning_tokens, "Reasoning tokens")
+    share = _tokens(cached_share, "The cached share")
+    if share > 1:
+        raise EstimateInputError(f"The cached share is a part of the input, from 0 to 1 (not {cached_share})")
     try:
         requests = whole_count(requests_per_month, "Requests per month")
         rate = amount(inr_per_usd, "Rupees per dollar")
     except CostInputError as exc:
         raise EstimateInputError(str(exc)) from None
-    per_request = (inputs * price.input_per_m + outputs * price.output_per_m) / 1_000_000
+    notes: list[str] = []
+    input_rate, output_rate = price.input_per_m, price.output_per_m
+    if batch:
+        if price.batch_input_per_m is None or price.batch_output_per_m is None:
+            notes.append("no batch price published here: the list prices")
+        else:
+            input_rate, output_rate = price.batch_input_per_m, price.batch_output_per_m
+    cached_rate = price.cached_input_per_m
+    if share and cached_rate is None:
+        notes.append("no cached-input price published here: the cached share at the input price")
+        cached_rate = input_rate
+    elif share and batch and price.batch_input_per_m is not None:
+        notes.append("the cached share at the cached-input price, not batch-discounted further")
+    parts = [BillPart("input", inputs * (1 - share), input_rate, True)]
+    if share:
+        parts.append(BillPart("cached input", inputs * share, cached_rate, True))
+    parts.append(BillPart("output", outputs, output_rate, False))
+    if reasoning:
+        parts.append(BillPart("reasoning", reasoning, output_rate, False))
+    per_request = sum((part.usd_per_request for part in parts), Decimal(0))
     return Cost(float(inputs), float(outputs), price, per_request, per_request * requests,
-                per_request * rate, per_request * requests * rate, requests)
+                per_request * rate, per_request * requests * rate, requests, tuple(parts), float(reasoning), rate,
+                tuple(notes), batch)
 
 
 SMALL = Decimal("0.10")
@@ -483,6 +547,6 @@ def premium(tokens_other: int, tokens_english: int) -> float:
     return tokens_other / tokens_english
 
 
-__all__ = ["BATCH_RECORDS", "Batch", "Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record", "batches",
+__all__ = ["BATCH_RECORDS", "Batch", "BillPart", "Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record", "batches",
            "RecordCount", "RecordStats", "StatsBuilder", "LLAMA31_DATED", "QWEN25_DEFAULT_SYSTEM", "TEMPLATES", "chat_overhead", "cost", "count_chat", "count_record", "inr", "iter_records", "lines_of", "percentile",
            "premium", "read_records", "record_tokens", "template_extras", "usd"]

@@ -52,9 +52,16 @@ def number(flag: str, kind: type):
         if not re.fullmatch(pattern, value.strip()) or len(value) > 30:
             whole = "a whole number" if kind is int else "a number"
             raise argparse.ArgumentTypeError(
-                f"{flag} needs {whole} of 0 or more written with the digits 0-9, not {printable(repr(value))}")
+                f"{flag} needs {whole} of 0 or more written with the digits 0-9, not {shown(value)}")
         return kind(value.strip())
     return parse
+
+
+def shown(value: str, most: int = 40) -> str:
+    """A value the user gave, quoted for a message, cut short (a 5,000-character argument is not echoed whole)."""
+    if len(value) <= most:
+        return printable(repr(value))
+    return printable(repr(value[:most])) + f"... ({len(value):,} characters)"
 
 
 def check_text(text: str, what: str = "the text to encode") -> None:
@@ -99,4 +106,4 @@ def refuse_overwriting(output: str, flag: str, source: str, what: str, loses: st
 
 
 __all__ = ["Parser", "UsageError", "check_text", "load_model", "number", "positive_int", "printable",
-           "read_stdin_whole", "refuse_overwriting"]
+           "read_stdin_whole", "refuse_overwriting", "shown"]

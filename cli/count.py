@@ -105,8 +105,13 @@ def _count_list(as_json: bool) -> None:
 def price_json(known: Price | None) -> dict | None:
     if known is None:
         return None
-    return {"input_per_m": str(known.input_per_m), "output_per_m": str(known.output_per_m), "date": known.date,
-            "source": known.source}
+    out = {"input_per_m": str(known.input_per_m), "output_per_m": str(known.output_per_m), "date": known.date,
+           "source": known.source}
+    for name in ("cached_input_per_m", "batch_input_per_m", "batch_output_per_m"):
+        value = getattr(known, name)
+        if value is not None:
+            out[name] = str(value)
+    return out
 
 
 def _print_count_table(counters: Sequence[Counter], counted: Gathered) -> None:

@@ -69,13 +69,18 @@ class Model:
 @dataclass(frozen=True)
 class Price:
     """A published price: USD per 1,000,000 input and output tokens of model ``model`` (a key), the
-    ``date`` it was checked ("2025-08") and its ``source`` (URL, and the host for open weights)."""
+    ``date`` it was checked ("2025-08") and its ``source`` (URL, and the host for open weights); and where the
+    provider publishes them, on the same page and date, the price of input read from its prompt cache
+    (``cached_input_per_m``) and its batch prices (``batch_input_per_m``, ``batch_output_per_m``)."""
 
     model: str
     input_per_m: Decimal
     output_per_m: Decimal
     date: str
     source: str
+    cached_input_per_m: Decimal | None = None
+    batch_input_per_m: Decimal | None = None
+    batch_output_per_m: Decimal | None = None
 
 
 class ModelDataError(ValueError):
@@ -174,6 +179,35 @@ def _exchange() -> tuple[Decimal, str, str]:
     return _prices()[1]
 
 
+@dataclass(frozen=True)
+class Assumption:
+    """A named, dated assumption the estimate makes where nothing is measured or published: its value, the
+    ``date`` it was made and its ``basis`` (why this figure)."""
+
+    name: str
+    value: int
+    date: str
+    basis: str
+
+
+def reasoning_budget() -> Assumption:
+    """The reasoning tokens a request assumed for a model that bills hidden reasoning as output
+    (prices.toml, ``[reasoning]``)."""
+    return _reasoning()
+
+
+@lru_cache(maxsize=1)
+def _reasoning() -> Assumption:
+    data = _load(PRICES_FILE).get("reasoning")
+    where = f"{PRICES_FILE.name}, [reasoning]"
+    if not isinstance(data, dict):
+        raise ModelDataError(f"{PRICES_FILE.name}: missing [reasoning] (tokens_per_request, date, basis)")
+    tokens = data.get("tokens_per_request")
+    if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens < 0:
+        raise ModelDataError(f"{where}: tokens_per_request is a whole number of 0 or more, not {tokens!r}")
+    return Assumption("reasoning budget", tokens, _field(data, "date", where), _field(data, "basis", where))
+
+
 # -- reading and checking the data -------------------------------------------------------------------------
 
 
@@ -243,6 +277,9 @@ def parse_models(data: dict[str, Any], file: str = "models.toml") -> tuple[Model
     return tuple(found)
 
 
+_DISCOUNTS = ("cached_input_per_m", "batch_input_per_m", "batch_output_per_m")
+
+
 def parse_prices(data: dict[str, Any], keys: set[str], file: str = "prices.toml"
                  ) -> tuple[dict[str, Price], tuple[Decimal, str, str]]:
     """Build and check the prices (by model key) and the exchange rate of a parsed prices.toml."""
@@ -254,9 +291,16 @@ def parse_prices(data: dict[str, Any], keys: set[str], file: str = "prices.toml"
             raise ModelDataError(f"{where}: a price for an unknown model {key!r}")
         if key in found:
             raise ModelDataError(f"{where}: duplicate price for {key!r}")
+        unknown = set(entry) - {"model", "input_per_m", "output_per_m", "date", "source", *_DISCOUNTS}
+        if unknown:
+            raise ModelDataError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
+        batch = [name for name in ("batch_input_per_m", "batch_output_per_m") if name in entry]
+        if len(batch) == 1:
+            raise ModelDataError(f"{where}: {batch[0]} without the other batch price")
         found[key] = Price(key, _field(entry, "input_per_m", where, Decimal),
                            _field(entry, "output_per_m", where, Decimal),
-                           _field(entry, "date", where), _field(entry, "source", where))
+                           _field(entry, "date", where), _field(entry, "source", where),
+                           *(_field(entry, name, where, Decimal) if name in entry else None for name in _DISCOUNTS))
     exchange = data.get("exchange")
     if not isinstance(exchange, dict):
         raise ModelDataError(f"{file}: missing [exchange] (inr_per_usd, date, source)")

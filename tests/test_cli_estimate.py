@@ -257,8 +257,10 @@ def test_cost_of_a_dataset_is_the_mean_record_with_its_chat_overhead(chats_file,
 
 def test_cost_without_a_price_names_the_flag_to_give(capsys):
     refused(*run_cli(capsys, "cost", "--model", "Llama 3", "hi"),
-            "no published price is known for Llama 3: give --input-price and --output-price")
-    refused(*run_cli(capsys, "cost", "--model", "Qwen3", "--input-price", "0.1", "hi"), "give --output-price (USD")
+            "no published price is known for Llama 3: give --input-price llama-3=USD_PER_M and --output-price "
+            "llama-3=USD_PER_M")
+    refused(*run_cli(capsys, "cost", "--model", "Qwen3", "--input-price", "0.1", "hi"),
+            "give --output-price qwen3=USD_PER_M (USD")
 
 
 @pytest.mark.parametrize(("args", "says"), [
@@ -388,3 +390,88 @@ def analyses_templates() -> dict:
     from analyses.estimate import TEMPLATES
 
     return TEMPLATES
+
+
+# -- cost: the bill's parts, reasoning, discounts, prices per model (issue 27) ------------------------------------
+
+def test_cost_shows_input_and_output_apart_and_which_is_measured(capsys):
+    code, out, err = run_cli(capsys, "cost", "--model", "GPT-4.1", "--output-tokens", "300", "--json", "--", HINDI)
+    assert code == 0, err
+    [row] = json.loads(out)["models"]
+    tokens = count("o200k_base", HINDI)
+    c = cost(tokens, models.price("gpt-4.1"), output_tokens=300, requests_per_month=1000,
+             inr_per_usd=models.INR_PER_USD)
+    bill = {part["part"]: part for part in row["bill"]}
+    assert set(bill) == {"input", "output"}
+    assert bill["input"]["measured"] is True and bill["output"]["measured"] is False
+    assert Decimal(bill["input"]["usd_per_request"]) == c.part("input").usd_per_request
+    assert Decimal(bill["output"]["usd_per_month"]) == c.month(c.part("output").usd_per_request)
+    assert Decimal(bill["output"]["inr_per_month"]) == c.inr(c.month(c.part("output").usd_per_request))
+    code, out, _ = run_cli(capsys, "cost", "--model", "GPT-4.1", "--output-tokens", "300", "--", HINDI)
+    assert f"input   {tokens:,.1f} tokens a request, the text (measured): {usd(c.part('input').usd_per_request)}" in out
+    assert (f"output  300.0 tokens a request (assumed: --output-tokens): {usd(c.part('output').usd_per_request)}"
+            in out)
+
+
+def test_a_reasoning_model_adds_its_named_dated_reasoning_budget_to_the_output(capsys):
+    budget = models.reasoning_budget()
+    code, out, _ = run_cli(capsys, "cost", "--model", "o3", "--model", "GPT-4o", "--output-tokens", "300", "--json",
+                           "--", HINDI)
+    o3, gpt4o = json.loads(out)["models"]
+    assert o3["reasoning"] == {"tokens": budget.value, "assumed": True, "name": budget.name, "date": budget.date,
+                               "basis": budget.basis, "given": False}
+    assert gpt4o["reasoning"] is None and [p["part"] for p in gpt4o["bill"]] == ["input", "output"]
+    c = cost(count("o200k_base", HINDI), models.price("o3"), output_tokens=300, reasoning_tokens=budget.value,
+             requests_per_month=1000, inr_per_usd=models.INR_PER_USD)
+    assert Decimal(o3["usd_per_request"]) == c.usd_per_request
+    code, out, _ = run_cli(capsys, "cost", "--model", "o3", "--reasoning-tokens", "0", "--json", "--", HINDI)
+    assert json.loads(out)["models"][0]["reasoning"]["tokens"] == 0
+    code, out, _ = run_cli(capsys, "cost", "--model", "o3", "--", HINDI)
+    assert f"reasoning {budget.value:,.1f} tokens a request (assumed: the lab's reasoning budget, {budget.date}" in out
+    assert "billed as output" in out
+
+
+def test_cached_input_and_batch_discounts_on_the_command_line(capsys):
+    p = models.price("gpt-4o")
+    tokens = count("o200k_base", HINDI)
+    code, out, _ = run_cli(capsys, "cost", "--model", "gpt-4o", "--output-tokens", "10", "--cached-share", "0.5",
+                           "--json", "--", HINDI)
+    [row] = json.loads(out)["models"]
+    c = cost(tokens, p, output_tokens=10, cached_share=0.5, requests_per_month=1000, inr_per_usd=models.INR_PER_USD)
+    assert Decimal(row["usd_per_request"]) == c.usd_per_request
+    assert row["discounts"] == {"cached_share": "0.5", "batch": False, "notes": []}
+    code, out, _ = run_cli(capsys, "cost", "--model", "gpt-4o", "--model", "llama-3.3-70b", "--output-tokens", "10",
+                           "--batch", "--json", "--", HINDI)
+    gpt4o, llama = json.loads(out)["models"]
+    assert gpt4o["price"]["batch_input_per_m"] == str(p.batch_input_per_m)
+    assert Decimal(gpt4o["usd_per_request"]) == cost(tokens, p, output_tokens=10, batch=True, requests_per_month=1,
+                                                     inr_per_usd=models.INR_PER_USD).usd_per_request
+    assert llama["discounts"]["notes"] == ["no batch price published here: the list prices"]
+    refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--cached-share", "1.5", "hi"), "--cached-share", "0 to 1")
+
+
+def test_prices_per_model_leave_the_others_published(capsys):
+    """The page's command for GPT-4o mini, Llama 3.1 8B and Qwen3 (no published price): the advice was
+    --input-price, which set every model's price."""
+    code, out, err = run_cli(capsys, "cost", "--model", "gpt-4o-mini", "--model", "llama-3.1-8b", "--model", "qwen3",
+                             "--input-price", "qwen3=0.2", "--output-price", "Qwen3=0.6", "--json", "--", HINDI)
+    assert code == 0, err
+    mini, llama, qwen = json.loads(out)["models"]
+    assert mini["price"]["input_per_m"] == str(models.price("gpt-4o-mini").input_per_m) and not mini["price"]["input_given"]
+    assert llama["price"]["output_per_m"] == str(models.price("llama-3.1-8b").output_per_m)
+    assert (qwen["price"]["input_per_m"], qwen["price"]["output_per_m"]) == ("0.2", "0.6")
+    assert qwen["price"]["input_given"] and qwen["price"]["output_given"]
+    line = refused(*run_cli(capsys, "cost", "--model", "gpt-4o-mini", "--model", "qwen3", "hi"),
+                   "no published price is known for Qwen3")
+    assert "--input-price qwen3=USD_PER_M" in line and "--output-price qwen3=USD_PER_M" in line
+    refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--input-price", "gpt-4=3", "hi"),
+            "--input-price names GPT-4, which is not one of the --model given")
+    # A price for every model, as before: one number.
+    code, out, _ = run_cli(capsys, "cost", "--model", "gpt-4o", "--model", "gpt-4", "--input-price", "1", "--json", "hi")
+    assert {row["price"]["input_per_m"] for row in json.loads(out)["models"]} == {"1"}
+
+
+def test_a_bad_number_is_echoed_cut_short(capsys):
+    line = refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--input-price", "9" * 5000 + "x", "hi"),
+                   "--input-price needs")
+    assert len(line) < 300

@@ -339,6 +339,45 @@ def test_cost_by_hand():
     assert one.usd_per_request == Decimal("0.00000015") and one.usd_per_month == 0
 
 
+def test_the_bill_is_made_of_input_and_output_apart_by_hand():
+    """GPT-4.1 (2 in, 8 out per million): with 300 output tokens a request, output is most of the bill; the parts
+    add up to the whole, each a request and a month, in USD and INR, and say which is measured."""
+    p = price("gpt-4.1")
+    c = cost(1000, p, output_tokens=300, requests_per_month=1000, inr_per_usd=Decimal("88"))
+    inp, out = c.part("input"), c.part("output")
+    # 1000 x 2 / 1e6 = 0.002 measured; 300 x 8 / 1e6 = 0.0024 assumed.
+    assert (inp.usd_per_request, out.usd_per_request) == (Decimal("0.002"), Decimal("0.0024"))
+    assert inp.measured and not out.measured and c.part("reasoning") is None
+    assert c.usd_per_request == inp.usd_per_request + out.usd_per_request
+    assert c.month(out.usd_per_request) == Decimal("2.4") and c.inr(c.month(out.usd_per_request)) == Decimal("211.2")
+
+
+def test_reasoning_tokens_are_billed_as_output_and_assumed():
+    p = price("o3")  # 2 in, 8 out
+    c = cost(1000, p, output_tokens=300, reasoning_tokens=2000, requests_per_month=1, inr_per_usd=Decimal("88"))
+    r = c.part("reasoning")
+    assert (r.tokens, r.usd_per_m, r.usd_per_request, r.measured) == (2000, Decimal(8), Decimal("0.016"), False)
+    assert c.usd_per_request == Decimal("0.002") + Decimal("0.0024") + Decimal("0.016")
+    assert c.reasoning_tokens == 2000
+
+
+def test_cached_input_and_batch_prices_by_hand():
+    p = price("gpt-4o")
+    assert (p.cached_input_per_m, p.batch_input_per_m, p.batch_output_per_m) == (
+        p.input_per_m / 2, p.input_per_m / 2, p.output_per_m / 2)  # OpenAI's published: half, for GPT-4o
+    c = cost(1000, p, output_tokens=100, cached_share=0.75, requests_per_month=1, inr_per_usd=Decimal("88"))
+    # 250 fresh x 2.50 + 750 cached x 1.25 = 0.000625 + 0.0009375
+    assert c.part("input").usd_per_request == Decimal("0.000625")
+    assert c.part("cached input").usd_per_request == Decimal("0.0009375")
+    b = cost(1000, p, output_tokens=100, batch=True, requests_per_month=1, inr_per_usd=Decimal("88"))
+    assert b.part("input").usd_per_m == p.batch_input_per_m and b.part("output").usd_per_m == p.batch_output_per_m
+    plain = price("gpt-4")  # no cached price published: the cached share is priced as input, and said
+    d = cost(1000, plain, output_tokens=0, cached_share=0.5, requests_per_month=1, inr_per_usd=Decimal("88"))
+    assert d.usd_per_request == Decimal("0.03") and "no cached-input price" in " ".join(d.notes)
+    with pytest.raises(EstimateInputError, match="cached share"):
+        cost(1000, p, output_tokens=0, cached_share=1.5, requests_per_month=1, inr_per_usd=Decimal("88"))
+
+
 @pytest.mark.parametrize("bad", [
     {"input_tokens": -1}, {"input_tokens": math.nan}, {"input_tokens": math.inf}, {"output_tokens": -5},
     {"output_tokens": None, "output_ratio": -0.5}, {"output_tokens": None, "output_ratio": math.nan},

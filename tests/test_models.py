@@ -162,6 +162,27 @@ def test_prices_are_exact_dated_and_sourced():
     assert price("gpt-4o-mini").input_per_m * 3 == Decimal("0.45")
 
 
+def test_reasoning_models_are_marked_and_their_budget_is_a_named_dated_assumption():
+    """o1, o3, o4-mini and GPT-5 bill hidden reasoning tokens as output (OpenAI's reasoning models)."""
+    assert {m.key for m in models() if m.reasoning} == {"o1", "o3", "o4-mini", "gpt-5", "gpt-5-mini", "gpt-5-nano"}
+    budget = fm.reasoning_budget()
+    assert budget.name == "reasoning budget" and budget.value > 0 and re.fullmatch(r"20\d\d-\d\d", budget.date)
+    assert "assumption" in budget.basis and "output" in budget.basis
+
+
+def test_discounts_are_cheaper_than_the_list_price_and_only_where_published():
+    for model in models():
+        p = price(model.key)
+        if p is None:
+            continue
+        if p.cached_input_per_m is not None:
+            assert 0 < p.cached_input_per_m < p.input_per_m, model.key
+        if p.batch_input_per_m is not None:
+            assert 0 < p.batch_input_per_m < p.input_per_m and 0 < p.batch_output_per_m < p.output_per_m, model.key
+        if model.vendor != "OpenAI":
+            assert p.cached_input_per_m is None and p.batch_input_per_m is None, model.key  # not entered: unchecked
+
+
 def test_open_weights_prices_name_their_host():
     hosted = [price(m.key) for m in models() if m.vendor == "Meta" and price(m.key) is not None]
     assert hosted
@@ -242,6 +263,9 @@ def test_a_damaged_models_file_is_refused_clearly(change, message):
     (lambda d: d["price"][0].update(output_per_m="ten"), r"output_per_m is not a number"),
     (lambda d: d.pop("exchange"), r"missing \[exchange\]"),
     (lambda d: d["exchange"].update(inr_per_usd=Decimal(0)), r"inr_per_usd must be more than 0"),
+    (lambda d: _price(d, "gpt-4o").pop("batch_output_per_m"), r"batch_input_per_m without the other batch price"),
+    (lambda d: _price(d, "gpt-4o").update(cached_input_per_m="x"), r"cached_input_per_m is not a number"),
+    (lambda d: _price(d, "gpt-4o").update(flex_per_m=Decimal(1)), r"unknown field\(s\) flex_per_m"),
 ])
 def test_a_damaged_prices_file_is_refused_clearly(change, message):
     data = _prices_data()
