@@ -536,6 +536,30 @@ def inr(amount: Decimal) -> str:
     return "Rs " + small if small is not None else rupees(Decimal(amount))
 
 
+def one_decimal(value: Decimal | int | float) -> Decimal:
+    """A token count to one decimal, halves rounded up: the lab's one rule for showing a mean (on the page's
+    cards and table and on the command line). Give it exact: ``Decimal(total) / records``.
+
+    >>> one_decimal(Decimal(93) / 4), one_decimal(Decimal(3) / 20), one_decimal(7)
+    (Decimal('23.3'), Decimal('0.2'), Decimal('7.0'))
+    """
+    return Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def mean_shown(total: int, records: int) -> str:
+    """The mean of ``records`` counts summing to ``total`` as the page writes it: a whole number as such, else one
+    decimal, halves up (:func:`one_decimal`), with thousands separated.
+
+    >>> mean_shown(93, 4), mean_shown(80, 1), mean_shown(4937, 4)
+    ('23.3', '80', '1,234.3')
+    """
+    if not records:
+        return "0"
+    if total % records == 0:
+        return f"{total // records:,}"
+    return f"{one_decimal(Decimal(total) / records):,}"
+
+
 def premium(tokens_other: int, tokens_english: int) -> float:
     """How many times the English tokens the other language's text costs (2.1 = 2.1x), as on Real tokenizers.
 
@@ -548,5 +572,5 @@ def premium(tokens_other: int, tokens_english: int) -> float:
 
 
 __all__ = ["BATCH_RECORDS", "Batch", "BillPart", "Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record", "batches",
-           "RecordCount", "RecordStats", "StatsBuilder", "LLAMA31_DATED", "QWEN25_DEFAULT_SYSTEM", "TEMPLATES", "chat_overhead", "cost", "count_chat", "count_record", "inr", "iter_records", "lines_of", "percentile",
+           "RecordCount", "RecordStats", "StatsBuilder", "LLAMA31_DATED", "QWEN25_DEFAULT_SYSTEM", "TEMPLATES", "chat_overhead", "cost", "count_chat", "count_record", "inr", "iter_records", "lines_of", "mean_shown", "one_decimal", "percentile",
            "premium", "read_records", "record_tokens", "template_extras", "usd"]

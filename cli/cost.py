@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
-from analyses.estimate import Cost, EstimateInputError, inr, usd
+from analyses.estimate import Cost, EstimateInputError, inr, one_decimal, usd
 from analyses.estimate import cost as estimate_cost
 from family import models
 from family.models import Model, Price
@@ -151,11 +151,11 @@ def cost_command(args: argparse.Namespace) -> None:
     counted = gather(counters, given)
     if counted.tallies is not None:
         requests = [tally.stats.result() for tally in counted.tallies]
-        per_request = [s.mean for s in requests]
+        per_request = [Decimal(s.total) / s.records if s.records else Decimal(0) for s in requests]  # exact means
         how = [("the text as one user message" if s.records == 1 else f"mean of {s.records:,} texts, each one user "
                 "message") if given.kind == "text" else f"mean of {plural(s.records, 'record')}" for s in requests]
     else:
-        per_request = [total / counted.texts for total in counted.totals]
+        per_request = [Decimal(total) / counted.texts for total in counted.totals]
         how = ["the text" if counted.texts == 1 else f"mean of {counted.texts} files" for _ in counters]
     output = ({"output_ratio": float(args.output_ratio)} if args.output_ratio is not None
               else {"output_tokens": args.output_tokens or 0})
@@ -172,7 +172,7 @@ def cost_command(args: argparse.Namespace) -> None:
         print(json.dumps(_cost_json(counters, counted, costs, prices, how, args, rate, given), ensure_ascii=False))
         return
     for i, (counter, c, note, (price, given_in, given_out)) in enumerate(zip(counters, costs, how, prices)):
-        _print_model(counter, c, note, price, given_in, given_out, args, counted, i, given)
+        _print_model(counter, c, per_request[i], note, price, given_in, given_out, args, counted, i, given)
     source = "--inr-per-usd" if args.inr_per_usd is not None else f"{models.INR_DATE}, {models.INR_SOURCE}"
     print(f"Rs {rate} per USD ({source}). Prices change: check each one's date and source. The input is measured "
           "(counted with each model's tokenizer); the output and any reasoning are assumptions.")
@@ -187,7 +187,7 @@ def _money(c: Cost, usd_per_request: Decimal) -> str:
     return f"{usd(usd_per_request)} a request, {usd(c.month(usd_per_request))} a month"
 
 
-def _print_model(counter: Counter, c: Cost, note: str, price: Price, given_in: bool, given_out: bool,
+def _print_model(counter: Counter, c: Cost, mean: Decimal, note: str, price: Price, given_in: bool, given_out: bool,
                  args: argparse.Namespace, counted: Gathered, i: int, given: Input) -> None:
     model = counter.model
     overhead = ""
@@ -197,11 +197,11 @@ def _print_model(counter: Counter, c: Cost, note: str, price: Price, given_in: b
     cached = c.part("cached input")
     spent_in = c.part("input").usd_per_request + (cached.usd_per_request if cached else 0)
     from_cache = (f"; {args.cached_share:%} of it from the cache at ${cached.usd_per_m} per M" if cached else "")
-    print(f"  input   {c.input_tokens:,.1f} tokens a request, {note}{overhead} (measured{from_cache}): "
+    print(f"  input   {one_decimal(mean):,} tokens a request, {note}{overhead} (measured{from_cache}): "
           f"{_money(c, spent_in)}")
     output = (f"{args.output_ratio} x input" if args.output_ratio is not None else
               "none given: --output-tokens N or --output-ratio R" if args.output_tokens is None else "--output-tokens")
-    print(f"  output  {c.output_tokens:,.1f} tokens a request (assumed: {output}): "
+    print(f"  output  {one_decimal(c.output_tokens):,} tokens a request (assumed: {output}): "
           f"{_money(c, c.part('output').usd_per_request)}")
     thinking = c.part("reasoning")
     if model.reasoning:
@@ -209,7 +209,8 @@ def _print_model(counter: Counter, c: Cost, note: str, price: Price, given_in: b
         why = ("--reasoning-tokens" if args.reasoning_tokens is not None else
                f"the lab's {budget.name}, {budget.date}; --reasoning-tokens N to change it")
         spent = _money(c, thinking.usd_per_request) if thinking else "none"
-        print(f"  reasoning {c.reasoning_tokens:,.1f} tokens a request (assumed: {why}), billed as output: {spent}")
+        print(f"  reasoning {one_decimal(c.reasoning_tokens):,} tokens a request (assumed: {why}), billed as output: "
+              f"{spent}")
     print(f"  prices  {_price_note(price, given_in, given_out, models.price(model.key), c)}")
     for text in c.notes:
         print(f"  note    {text}")

@@ -9,8 +9,9 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from decimal import Decimal
 
-from analyses.estimate import TEMPLATES, RecordStats
+from analyses.estimate import TEMPLATES, RecordStats, one_decimal
 from analyses.tally import MAX_PROBLEMS_KEPT, split_key
 from family import models, real
 from family.models import Price
@@ -195,7 +196,8 @@ def _print_records(counters: Sequence[Counter], given: Input, counted: Gathered)
     width = max(len(head), *(len(c.label) for c in counters))
     print(f"{head:<{width}}  {'tokens':>11}  {'records':>9}  {'mean':>9}  {'p50':>7}  {'p95':>7}  {'max':>7}")
     for counter, s in zip(counters, stats):
-        print(f"{counter.label:<{width}}  {s.total:>11,}  {s.records:>9,}  {s.mean:>9,.1f}  {s.p50:>7,.0f}  "
+        mean = one_decimal(Decimal(s.total) / s.records) if s.records else Decimal("0.0")
+        print(f"{counter.label:<{width}}  {s.total:>11,}  {s.records:>9,}  {mean:>9,}  {s.p50:>7,.0f}  "
               f"{s.p95:>7,.0f}  {s.max:>7,}")
     label = "file:line" if len(given.paths) > 1 else "line"
     print(f"longest records ({label}: tokens):")

@@ -475,3 +475,19 @@ def test_a_bad_number_is_echoed_cut_short(capsys):
     line = refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--input-price", "9" * 5000 + "x", "hi"),
                    "--input-price needs")
     assert len(line) < 300
+
+
+def test_a_mean_is_rounded_half_up_as_the_page_shows_it(tmp_path, capsys):
+    """23.25 tokens a record was '23.2' on a card (Python's rounding of a binary float) and '23.3' in the page's
+    table (the browser's): one rule everywhere, halves up."""
+    lines = ["a" + " a" * (n - 1) for n in (23, 23, 23, 24)]
+    assert [count("o200k_base", line) for line in lines] == [23, 23, 23, 24]
+    (tmp_path / "m.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "count", "-t", "o200k_base", "--file", str(tmp_path / "m.txt"), "--lines")
+    assert out.splitlines()[1].split()[3] == "23.3"
+    from analyses.estimate import mean_shown
+
+    assert (mean_shown(93, 4), mean_shown(1, 3), mean_shown(2, 3), mean_shown(7, 1), mean_shown(0, 0)) == (
+        "23.3", "0.3", "0.7", "7", "0")
+    code, out, _ = run_cli(capsys, "cost", "-m", "gpt-4o", "--file", str(tmp_path / "m.txt"), "--lines")
+    assert "input   23.3 tokens a request, mean of 4 records" in out
