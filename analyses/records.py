@@ -131,11 +131,24 @@ def batches(fragments: Iterable[str], kind: str, field: str | None = None,
         raise EstimateInputError(f"unknown kind of input {kind!r}; use one of {', '.join(KINDS)}")
     readers = {"text": _text_batches, "lines": _line_batches, "jsonl": _jsonl_batches, "csv": _csv_batches}
     found = False
-    for batch in readers[kind](fragments, field if kind == "jsonl" else column):
+    for batch in readers[kind](_pieces(fragments), field if kind == "jsonl" else column):
         found = found or bool(batch.numbers or batch.problems)
         yield batch
     if not found:
         raise EstimateInputError("there is nothing to count: the input is empty (or only blank lines)")
+
+
+FRAGMENT_CHARS = 1 << 18
+"""A fragment longer than this (a whole text given in one piece) is read this much at a time, so a batch, and what
+reading it holds, stays bounded (20 MB of two-letter lines split at once would be 7 million strings)."""
+
+
+def _pieces(fragments: Iterable[str]) -> Iterator[str]:
+    for fragment in fragments:
+        if len(fragment) <= FRAGMENT_CHARS:
+            yield fragment
+        else:
+            yield from (fragment[i:i + FRAGMENT_CHARS] for i in range(0, len(fragment), FRAGMENT_CHARS))
 
 
 def iter_records(lines: Iterable[str], kind: str, field: str | None = None,
