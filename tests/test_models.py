@@ -70,8 +70,9 @@ def test_mistral_nemo_names_its_own_file_and_the_lab_s_counts_the_same():
     have the same ranks, pattern and special tokens, so every count is the same."""
     from mistral_common.tokens.tokenizers.tekken import Tekkenizer
 
-    source = find("mistral-nemo").source
-    assert "tekken_240718.json" in source and "tekken_240911.json" in source
+    nemo_model = find("mistral-nemo")
+    assert "tekken_240718.json" in nemo_model.source and "tekken_240911.json" in nemo_model.source
+    assert real.data_file(nemo_model.tokenizer).name == "tekken_240718.json"  # counted with its own file
     folder = real.data_file("mistral-tekken").parent
     nemo, lab = Tekkenizer.from_file(folder / "tekken_240718.json"), Tekkenizer.from_file(folder / "tekken_240911.json")
     assert nemo._model._mergeable_ranks == lab._model._mergeable_ranks
