@@ -1,8 +1,8 @@
 """The Estimate page, part 7: the command line that gives the page's numbers (``python -m tokenizer cost``, and
 ``count`` for a model without a price), and where the models, tokenizers and prices come from.
 
-The command is the page's settings written as flags, one to a line (a phone scrolls a line rather than breaking
-a model's name): each model, its price where it is not the published one (``--input-price KEY=USD``, that model's
+The command is the page's settings written as flags, one to a line (each shorter than a phone's width, so a phone
+never breaks a model's name at its hyphen): each model, its price where it is not the published one (``--input-price KEY=USD``, that model's
 only), the output, a reasoning budget other than the lab's, the discounts, the rate, and the input (the text itself,
 or the file by its name, read as the page reads it). Tested by running it: its figures are the page's.
 """
@@ -158,7 +158,7 @@ def too_big_for_page(message: str, file_name: str | None) -> None:
     count = [CONTINUED.join(["python -m tokenizer count", *(f"--model {shlex.quote(k)}" for k in keys),
                              *_source(Asked.from_page(file_name, None))])] if keys else []
     st.code("\n".join(dict.fromkeys([*count, *lines])) or "python -m tokenizer count --model MODEL --file YOUR_FILE",
-            language=None)
+            language=None, wrap_lines=True)
 
 
 def command_section(targets: Sequence[Target], data: Data) -> None:
@@ -169,7 +169,9 @@ def command_section(targets: Sequence[Target], data: Data) -> None:
         return
     text = data.records[0].text if state.value(s.SOURCE) == "paste" and state.value(s.KIND) == "text" else None
     lines = page_commands([t.key for t in models], data.file_name, text)
-    st.code("\n".join(lines), language=None)  # plain: large type reaches it; a line per flag, so nothing wraps
+    # Plain text (large type reaches it), wrapped (a block that scrolls sideways cannot be reached by keyboard), a
+    # flag a line: each is shorter than a phone's width, so only a long text wraps, never a model's name.
+    st.code("\n".join(lines), language=None, wrap_lines=True)
     notes = []
     if any("YOUR_FILE" in line for line in lines):
         notes.append("Save your text as the file named.")

@@ -106,8 +106,8 @@ def say_reasoning(targets: list[Target]) -> None:
 def not_countable() -> str:
     """The well-known models the lab cannot count, in one sentence."""
     names = join_words([f"{m.name} ({m.vendor})" for m in fm.uncountable()])
-    return (f"Not here: {names}. Their tokenizers are not published, so nobody can count their tokens exactly "
-            "offline; their APIs count them (the About box below says how).")
+    return (f"Not here: {names}. Their tokenizers are not published, so the lab has none of theirs to count with "
+            "(another's would only approximate); their APIs count tokens (the About box below says how).")
 
 
 __all__ = ["Target", "models_section", "not_countable"]
