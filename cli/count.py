@@ -81,7 +81,8 @@ def _count_list(as_json: bool) -> None:
     if as_json:
         out = [{"name": i.name, "title": i.title, "available": r is None, "reason": r} for i, r in rows]
         listed = [{"key": m.key, "name": m.name, "vendor": m.vendor, "tokenizer": m.tokenizer, "chat": m.chat,
-                   "aliases": list(m.aliases), "source": m.source, "price": price_json(models.price(m.key))}
+                   "template": m.template, "reasoning": m.reasoning, "aliases": list(m.aliases), "source": m.source,
+                   "price": price_json(models.price(m.key))}
                   for m in known]
         cannot = [{"name": m.name, "vendor": m.vendor, "why": m.why, "instead": m.instead, "checked": m.checked}
                   for m in models.uncountable()]
@@ -96,7 +97,8 @@ def _count_list(as_json: bool) -> None:
         known_price = models.price(m.key)
         shown = (f"${known_price.input_per_m} in / ${known_price.output_per_m} out per M tokens ({known_price.date})"
                  if known_price else "no published price: give --input-price and --output-price to cost")
-        print(f"  {m.name:<{width}}  {m.key:<16} {m.tokenizer:<15} chat: {m.chat or 'unknown':<8} {shown}")
+        thinks = "; bills reasoning tokens as output" if m.reasoning else ""
+        print(f"  {m.name:<{width}}  {m.key:<16} {m.tokenizer:<15} chat: {m.chat or 'unknown':<8} {shown}{thinks}")
     print()
     print("models the lab cannot count (their tokenizer is not published):")
     for m in models.uncountable():

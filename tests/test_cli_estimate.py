@@ -104,10 +104,12 @@ def test_list_shows_the_models_beside_the_tokenizers(capsys):
         assert row.startswith(f"  {model.name} ") and f" {model.key} " in row and f" {model.tokenizer} " in row
         known = models.price(model.key)
         assert (known.date in row) if known else "--input-price" in row
+        assert ("bills reasoning tokens as output" in row) == model.reasoning
     code, out, _ = run_cli(capsys, "count", "--list", "--json")
     data = json.loads(out)
     assert [t["name"] for t in data["tokenizers"]] == list(real.NAMES)
-    assert [(m["key"], m["tokenizer"]) for m in data["models"]] == [(m.key, m.tokenizer) for m in models.models()]
+    assert [(m["key"], m["tokenizer"], m["reasoning"], m["template"]) for m in data["models"]] == [
+        (m.key, m.tokenizer, m.reasoning, m.template) for m in models.models()]
     assert [(m["name"], m["vendor"]) for m in data["uncountable"]] == [(m.name, m.vendor) for m in models.uncountable()]
     priced = {m["key"]: m["price"] for m in data["models"]}
     assert priced["gpt-4o"]["input_per_m"] == str(models.price("gpt-4o").input_per_m)
