@@ -128,7 +128,7 @@ def _price_note(price: Price, given_in: bool, given_out: bool, known: Price | No
 
     shown_prices = (f"input {one('--input-price', given_in, c.part('input').usd_per_m)}, "
                     f"output {one('--output-price', given_out, c.part('output').usd_per_m)}")
-    if c.batch and not c.notes:
+    if c.batch and price.batch_input_per_m is not None:
         shown_prices += " (batch)"
     if known is not None and not (given_in and given_out):
         shown_prices += f"; published {known.date}, {known.source}"

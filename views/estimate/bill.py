@@ -46,20 +46,19 @@ def bill_settings(show: Show, targets: Sequence[Target]) -> None:
         with c4:
             st.number_input("INR per USD", key=s.INR.skey, min_value=0.0, step=0.5, format="%.4f",
                             help=f"The default is {fm.INR_PER_USD} ({fm.INR_DATE}, {fm.INR_SOURCE}).")
-        d1, d2, d3 = (*st.columns(2), st.container()) if show.large else st.columns(3)
-        with d1:
-            if any(t.reasoning for t in targets):
-                budget = fm.reasoning_budget()
-                st.number_input("Reasoning tokens a request (assumed)", key=s.REASONING.skey, min_value=0, step=500,
-                                help=f"Hidden tokens a reasoning model thinks in, billed as output. The lab's "
-                                f"{budget.name}: {budget.value:,} ({budget.date}), {budget.basis}.")
-        with d2:
-            st.number_input("Share of the input cached", key=s.CACHED.skey, min_value=0.0, max_value=1.0, step=0.1,
-                            format="%.2f", help="The part of each request's input the provider reads from its prompt "
-                            "cache (a long system prompt sent again), at its published cached-input price.")
-        with d3:
-            st.toggle("Batch prices", key=s.BATCH_PRICES.skey, help="The provider's batch API (results within a day), "
-                      "at its published batch prices; a model without them stays at its list price.")
+        places = iter(st.columns(3 if show.large else 4))  # reasoning (for a reasoning model), cache, batch
+        if any(t.reasoning for t in targets):
+            budget = fm.reasoning_budget()
+            next(places).number_input(
+                "Reasoning tokens a request (assumed)", key=s.REASONING.skey, min_value=0, step=500,
+                help=f"Hidden tokens a reasoning model thinks in, billed as output. The lab's {budget.name}: "
+                f"{budget.value:,} ({budget.date}), {budget.basis}.")
+        next(places).number_input("Share of the input cached", key=s.CACHED.skey, min_value=0.0, max_value=1.0,
+                                  step=0.1, format="%.2f", help="The part of each request's input the provider reads "
+                                  "from its prompt cache (a long system prompt sent again), at its published "
+                                  "cached-input price.")
+        next(places).toggle("Batch prices", key=s.BATCH_PRICES.skey, help="The provider's batch API (results within "
+                            "a day), at its published batch prices; a model without them stays at its list price.")
 
 
 def rate_shown(rate: float) -> str:
