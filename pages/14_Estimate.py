@@ -14,7 +14,8 @@ page_setup("Estimate")
 SHOW = Show.now()
 ev.intro(SHOW)
 with state.published(ev.PARAMS):  # every way out of a section leaves the address a link to the view
-    data = ev.input_section(SHOW)
-    targets = ev.models_section(SHOW, data)
+    with SHOW.folded("Your prompt, the models, and how to read them"):  # classroom mode: folded, the costs are the slide
+        data = ev.input_section(SHOW)
+        targets = ev.models_section(SHOW, data)
     if data is not None and targets:
         ev.results_section(SHOW, targets, data)

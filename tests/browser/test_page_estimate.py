@@ -69,7 +69,7 @@ def bill(key: str, records: list[est.Record], requests: int = 100_000) -> tuple[
                     "USD a month": est.usd(c.usd_per_month), "INR a month": est.inr(c.inr_per_month)}
 
 
-def expect_cards(page, records: list[est.Record]) -> None:
+def expect_cards(page, records: list[est.Record], *, classroom: bool = False) -> None:
     for name in MODELS:
         key = fm.find(name).key
         tokens, money = bill(key, records)
@@ -79,7 +79,8 @@ def expect_cards(page, records: list[est.Record]) -> None:
         for label, value in money.items():
             expect(metric(box, label)).to_have_text(value)
         p = fm.price(key)
-        expect(box).to_contain_text(f"published {p.date}")  # every price with its date
+        # every price with its date (classroom mode: in one line, its source one click away)
+        expect(box).to_contain_text(f"per million tokens, {p.date}" if classroom else f"published {p.date}")
 
 
 def paste(page, text: str) -> None:
@@ -168,9 +169,12 @@ def test_projector_large_type_and_classroom(open_page) -> None:
     card(page, "gpt-4o").wait_for()
     no_error_boxes(page)
     assert squeezed_labels(page) == [] and cut_off(page) == []
-    assert uses_devanagari_font(page, '[data-testid="stTextArea"] textarea')
-    expect_cards(page, est.read_records(ev.EXAMPLE["text"], "text")[0])
+    expect_cards(page, est.read_records(ev.EXAMPLE["text"], "text")[0], classroom=True)
     screenshot(page, "estimate-projector-1920")
+    # The prompt and the models are one click away, in a closed box: opened, the prompt is drawn in a real font.
+    main_area(page).get_by_text("Your prompt, the models, and how to read them").click()
+    settle(page)
+    assert uses_devanagari_font(page, '[data-testid="stTextArea"] textarea')
 
 
 def test_phone_cuts_nothing_off(open_page) -> None:

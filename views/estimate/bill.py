@@ -132,12 +132,14 @@ def card_key(key: str) -> str:
 
 
 def cards(show: Show, targets: Sequence[Target], counts: dict[str, Counted], data: Data) -> None:
-    """A card a model, in what lesson 5 links to (the figure "estimate-cost")."""
+    """A card a model, in what lesson 5 links to (the figure "estimate-cost"); classroom mode: side by side, three a
+    row, the whole figure on the projector's first screen."""
+    shown = [t for t in targets if t.key in counts]
     with figure("estimate-cost"):
-        for t in targets:
-            if t.key not in counts:
-                continue
-            with st.container(border=True, key=card_key(t.key)), state.published(list(s.price_params(t.key))):
+        places = [col for _ in range(0, len(shown), 3) for col in st.columns(3)] if show.classroom else None
+        for i, t in enumerate(shown):
+            with (places[i] if places else nullcontext()), st.container(border=True, key=card_key(t.key)), \
+                    state.published(list(s.price_params(t.key))):
                 model_card(show, t, counts[t.key])
 
 
@@ -146,32 +148,42 @@ def model_card(show: Show, target: Target, counted: Counted) -> est.Cost | None:
     and what the bill is made of (the input, the output and any reasoning apart, each measured or assumed)."""
     st.markdown(f"**{md_escape(target.label)}** · counts with {md_escape(target.tok.name)}"
                 + ("" if target.model is None else f" · {md_escape(target.model.vendor)}"))
-    with show.folded("Change its prices"):
+    slide = show.classroom  # three cards a row, one screen: the price in a line, its boxes and the rest at the foot
+    if not slide:
         price_inputs(target)
     price, where = price_of(target)
+    source = (md_escape(f"${price.input_per_m} / ${price.output_per_m} per million input / output tokens: {where}.")
+              if price is not None else "")
     if price is None:
         st.info(md_escape(f"No published price for {target.label} is known here: enter one (USD per million tokens, "
                           "input and output) to see its cost."), icon=":material/edit:")
+    elif slide:
+        st.caption(md_escape(f"${price.input_per_m} / ${price.output_per_m} per million tokens"
+                             + (f", {price.date}" if price.date != "yours" else ", yours")))
     else:
-        st.caption(md_escape(f"${price.input_per_m} / ${price.output_per_m} per million input / output tokens: "
-                             f"{where}."))
+        st.caption(source)
     bill = None
     if price is not None:
         try:
             bill = bill_of(target, counted.stats, price)
         except (ValueError, est.EstimateInputError) as exc:
             st.warning(md_escape(str(exc)), icon=":material/error:")
-    card_metrics(counted.stats, bill)
-    if bill is not None:
-        with show.folded("What the bill is made of") if show.classroom else nullcontext():
-            st.markdown(made_of(target, bill, counted.stats))
+    card_metrics(counted.stats, bill, slide)
+    if slide:
+        with show.folded("Its price, its source, and what the bill is made of"):
+            price_inputs(target)
+            st.caption(source)
+            if bill is not None:
+                st.markdown(made_of(target, bill, counted.stats))
+    elif bill is not None:
+        st.markdown(made_of(target, bill, counted.stats))
     say_chats(target, counted)
     return bill
 
 
-def card_metrics(stats: est.RecordStats, bill: est.Cost | None) -> None:
+def card_metrics(stats: est.RecordStats, bill: est.Cost | None, slide: bool = False) -> None:
     many = stats.records > 1
-    tokens_col, request_col, month_col = st.columns(3)
+    tokens_col, request_col, month_col = (st.container(), *st.columns(2)) if slide else st.columns(3)
     tokens_col.metric("Input tokens" + (" a request (mean)" if many else ""),
                       est.mean_shown(stats.total, stats.records) if many else f"{stats.total:,}",
                       help="Measured: counted exactly with the model's tokenizer"

@@ -71,7 +71,8 @@ def models_section(show: Show, data: Data | None = None) -> list[Target]:
                   help=md_escape(" ".join(f"{t.label}: {est.TEMPLATES[t.model.template]}." for t in templated)
                                  + " Counted in a chat's format tokens (a host may not add it)."))
     if not show.classroom or st.query_params.get(s.LAB_PICKED.name):  # classroom: fewer controls, unless linked
-        with st.expander("The lab's own models (no price: give one to see a cost)", icon=":material/science:"):
+        with (st.container(border=True) if show.classroom else  # already in the page's closed box
+              st.expander("The lab's own models (no price: give one to see a cost)", icon=":material/science:")):
             for key, tok in choices.pick_many(s.PAGE, default=[], kinds=("lab", "session"), label="The lab's models",
                                               upload=False):
                 targets.append(Target(key, tok.name, key, tok, None))

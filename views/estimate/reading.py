@@ -71,11 +71,9 @@ def file_chosen() -> None:
 
 def input_section(show: Show) -> Data | None:
     """The text box or the uploader, how to read it, and the records read; None (after saying why) when there is
-    nothing to count. Classroom mode: the text box only (how to read it, and a file, in a closed box)."""
-    with show.folded("Paste or upload, and how to read it"):
-        st.segmented_control("Your input", tuple(s.SOURCES), key=s.SOURCE.skey, format_func=s.SOURCES.get,
-                             required=True)
-        kind_picker()
+    nothing to count. Classroom mode: in the page's closed box of controls (the costs are the slide)."""
+    st.segmented_control("Your input", tuple(s.SOURCES), key=s.SOURCE.skey, format_func=s.SOURCES.get, required=True)
+    kind_picker()
     found = uploaded_text() if state.value(s.SOURCE) == "file" else pasted_text(show)
     if found is None:
         return None
