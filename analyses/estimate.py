@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
 from array import array
 from collections import Counter
 from collections.abc import Sequence
@@ -35,11 +36,15 @@ from functools import lru_cache
 from analyses.cost import CostInputError, amount, rupees
 from analyses.cost import count as whole_count
 from analyses.records import (
+    BATCH_RECORDS,
     KINDS,
     MAX_RECORD_CHARS,
+    Batch,
     EstimateInputError,
+    Messages,
     Problem,
     Record,
+    batches,
     iter_records,
     lines_of,
     read_records,
@@ -101,16 +106,37 @@ class StatsBuilder:
         self._counts = array("I")
         self._longest: list[tuple[int, int]] = []  # a min-heap of (tokens, -number)
 
+    @property
+    def records(self) -> int:
+        """How many records were added."""
+        return len(self._counts)
+
     def add(self, number: int, tokens: int) -> None:
         """Record ``number`` has ``tokens`` tokens."""
         if tokens < 0:
             raise EstimateInputError(f"a record cannot have {tokens} tokens")
         self._counts.append(tokens)
-        entry = (tokens, -number)
+        self._keep((tokens, -number))
+
+    def _keep(self, entry: tuple[int, int]) -> None:
         if len(self._longest) < self.LONGEST:
             heapq.heappush(self._longest, entry)
         elif entry > self._longest[0]:
             heapq.heapreplace(self._longest, entry)
+
+    def add_many(self, numbers: Sequence[int], counts: Sequence[int], base: int = 0) -> None:
+        """Records ``base + numbers[i]`` have ``counts[i]`` tokens: :meth:`add` for a batch, at C speed but for
+        the few records that may be among the longest."""
+        if not counts:
+            return
+        if min(counts) < 0:
+            raise EstimateInputError(f"a record cannot have {min(counts)} tokens")
+        self._counts.extend(counts)
+        longest = self._longest
+        if len(longest) == self.LONGEST and max(counts) < longest[0][0]:
+            return  # none of these is among the longest
+        for tokens, negative in heapq.nlargest(self.LONGEST, zip(counts, map(operator.neg, numbers))):
+            self._keep((tokens, negative - base))
 
     def result(self) -> RecordStats:
         """The statistics of everything added so far."""
@@ -146,29 +172,29 @@ def _percentile(distribution: Sequence[tuple[int, int]], records: int, p: float)
 # -- chat overhead ----------------------------------------------------------------------------------------------
 
 
-def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | None:
+def chat_overhead(model: Model, messages: Messages, extras: bool = True) -> int | None:
     """Tokens ``model``'s chat format adds on top of the messages' contents: the whole chat as the model reads
     it, counted with the model's real tokenizer (:func:`family.real.load`), minus each content counted alone.
-    None when the model's format is unknown (``model.chat`` is None). Per format:
+    None when the model's format is unknown (``model.chat`` is None). A message is (role, content), or
+    (role, content, name) when it has a ``name``. Per format:
 
     ``openai``  OpenAI's published rule (the cookbook "How to count tokens with tiktoken", for gpt-3.5-turbo
-                and later): 3 tokens a message, plus its role's tokens (the cookbook counts every value of a
-                message, the role's too), and 3 for the reply's priming ``<|start|>assistant<|message|>``.
-                (A message's ``name`` would add 1; records here have none.)
+                and later): 3 tokens a message, plus every value's tokens (its role's; its name's, and 1 more
+                for having a name), and 3 for the reply's priming ``<|start|>assistant<|message|>``.
     ``llama3``  Meta's format: ``<|begin_of_text|>`` once; per message
                 ``<|start_header_id|>{role}<|end_header_id|>\\n\\n{content}<|eot_id|>``, the content stripped
                 of surrounding white space as Meta's template does; then the generation prompt
-                ``<|start_header_id|>assistant<|end_header_id|>\\n\\n``. (Hugging Face's templates for 3.1 and
-                later also add a system block with a knowledge cut-off and today's date; hosts differ, so that
-                block is not counted.)
+                ``<|start_header_id|>assistant<|end_header_id|>\\n\\n``. A message's name is left out.
     ``chatml``  Qwen's ChatML: ``<|im_start|>{role}\\n{content}<|im_end|>\\n`` per message, then
-                ``<|im_start|>assistant\\n``. Qwen2.5's template also adds a default system message ("You are
-                Qwen, created by Alibaba Cloud...") when a chat has none; it is not counted (Qwen3's does not
-                add one, and an API may not).
+                ``<|im_start|>assistant\\n``. A name is left out.
     ``mistral`` Mistral's instruct template applied by mistral-common (:func:`family.chat.mistral_total`)
                 with the model's own tokenizer: v3 SentencePiece (Mistral 7B v0.3) or Tekken (Mistral NeMo),
                 both offline from the data files family.real checks. A chat ending with an assistant's reply
-                (a training record) is taken as mistral-common's fine-tuning mode takes it.
+                (a training record) is taken as mistral-common's fine-tuning mode takes it. A name is left out.
+
+    With ``extras``, what the model's official template adds besides (``model.template``: :data:`TEMPLATES`) is
+    counted too: Llama 3.1-3.3's system block with the knowledge cut-off and the day, Qwen 2.5's default system
+    message when a chat has none (:func:`template_extras` says how many tokens).
 
     The llama3 and chatml chats are counted piece by piece: each special token is one token, the text between
     two is encoded as ordinary text. :class:`EstimateInputError` for a chat the template refuses (Mistral's:
@@ -179,7 +205,29 @@ def chat_overhead(model: Model, messages: Sequence[tuple[str, str]]) -> int | No
     if not messages:
         return 0
     tokenizer = _real(model)
-    return _chat_total(model, tokenizer, messages) - sum(tokenizer.count(content) for _, content in messages)
+    return _chat_total(model, tokenizer, messages, extras) - sum(tokenizer.count(m[1]) for m in messages)
+
+
+TEMPLATES = {
+    "llama3.1": "the system block Llama 3.1-3.3's official template always writes (knowledge cut-off, today's date)",
+    "qwen2.5": "the default system message Qwen 2.5's official template adds to a chat without one",
+}
+"""What a model's official template adds to its chat format (``model.template``), in words."""
+
+LLAMA31_DATED = "Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n"
+"""The head of Llama 3.1-3.3's system block (Meta's tokenizer_config.json chat template). 3.2's writes today's date
+where 3.1's has this fixed one: every day of the form '%d %b %Y' is the same number of tokens (tested)."""
+
+QWEN25_DEFAULT_SYSTEM = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
+"""The system message Qwen2.5's chat template puts first when a chat has none (Qwen3's adds none)."""
+
+
+def template_extras(model: Model, messages: Messages) -> int:
+    """Tokens ``model``'s official template adds beyond its chat format (:data:`TEMPLATES`), 0 for most models."""
+    if model.template is None or model.chat is None or not messages:
+        return 0
+    tokenizer = _real(model)
+    return _chat_total(model, tokenizer, messages, True) - _chat_total(model, tokenizer, messages, False)
 
 
 def _real(model: Model):
@@ -188,15 +236,34 @@ def _real(model: Model):
     return real.load(model.tokenizer)
 
 
-def _chat_total(model: Model, tokenizer, messages: Sequence[tuple[str, str]]) -> int:
-    """The whole chat in ``model``'s format, counted (``tokenizer`` is the model's real one)."""
+def _pairs(messages: Messages) -> list[tuple[str, str]]:
+    """The messages as (role, content), their names left out (only OpenAI's format counts a name)."""
+    return [(m[0], m[1]) for m in messages]
+
+
+def _chat_total(model: Model, tokenizer, messages: Messages, extras: bool = True) -> int:
+    """The whole chat in ``model``'s format (with its official template's extras), counted (``tokenizer`` is the
+    model's real one)."""
+    if model.chat == "openai":
+        return _openai(tokenizer, messages)
     if model.chat == "mistral":
-        return _mistral_total(model, messages)
-    return _FORMATS[model.chat](tokenizer, messages)
+        return _mistral_total(model, _pairs(messages))
+    template = model.template if extras else None
+    if model.chat == "llama3":
+        return _specials_and_text(tokenizer, llama3_parts(_pairs(messages), dated=template == "llama3.1"))
+    pairs = _pairs(messages)
+    if template == "qwen2.5" and pairs[0][0] != "system":
+        pairs = [("system", QWEN25_DEFAULT_SYSTEM), *pairs]
+    return _specials_and_text(tokenizer, chatml_parts(pairs))
 
 
-def _openai(tokenizer, messages: Sequence[tuple[str, str]]) -> int:
-    return sum(3 + _role_tokens(tokenizer, role) + tokenizer.count(content) for role, content in messages) + 3
+def _openai(tokenizer, messages: Messages) -> int:
+    total = 3  # the reply's priming
+    for message in messages:
+        total += 3 + _role_tokens(tokenizer, message[0]) + tokenizer.count(message[1])
+        if len(message) > 2:  # a name: its tokens, and one more
+            total += tokenizer.count(message[2]) + 1
+    return total
 
 
 @lru_cache(maxsize=64)
@@ -218,9 +285,17 @@ def _specials_and_text(tokenizer, parts: Sequence[tuple[str, bool]]) -> int:
     return total
 
 
-def llama3_parts(messages: Sequence[tuple[str, str]]) -> list[tuple[str, bool]]:
-    """Meta's Llama 3 chat format as (text, is a special token) parts, ending with the generation prompt."""
+def llama3_parts(messages: Sequence[tuple[str, str]], dated: bool = False) -> list[tuple[str, bool]]:
+    """Meta's Llama 3 chat format as (text, is a special token) parts, ending with the generation prompt; ``dated``:
+    Llama 3.1-3.3's official template, whose system block (the chat's system message in it, trimmed, or none)
+    always comes first and starts with :data:`LLAMA31_DATED`."""
     parts = [("<|begin_of_text|>", True)]
+    if dated:
+        system = ""
+        if messages and messages[0][0] == "system":
+            system, messages = messages[0][1].strip(), messages[1:]
+        parts += [("<|start_header_id|>", True), ("system", False), ("<|end_header_id|>", True),
+                  ("\n\n" + LLAMA31_DATED + system, False), ("<|eot_id|>", True)]
     for role, content in [*messages, ("assistant", None)]:
         parts += [("<|start_header_id|>", True), (role, False), ("<|end_header_id|>", True)]
         if content is None:
@@ -247,56 +322,84 @@ def _mistral_total(model: Model, messages: Sequence[tuple[str, str]]) -> int:
         raise EstimateInputError(str(exc)) from None
 
 
-_FORMATS = {
-    "openai": _openai,
-    "llama3": lambda tok, messages: _specials_and_text(tok, llama3_parts(messages)),
-    "chatml": lambda tok, messages: _specials_and_text(tok, chatml_parts(messages)),
-}
-
-
 @dataclass(frozen=True)
 class RecordCount:
     """A record's tokens in two parts: its ``contents`` (a text; a chat's contents, each counted alone) and the
-    ``overhead`` its model's chat format adds (None for a text, or without a model or a known format)."""
+    ``overhead`` its model's chat format adds (None for a text, or without a model or a known format), of which
+    ``extras`` are what the model's official template adds besides (:data:`TEMPLATES`)."""
 
     contents: int
     overhead: int | None = None
+    extras: int = 0
 
     @property
     def tokens(self) -> int:
         return self.contents + (self.overhead or 0)
 
 
-def count_record(tokenizer, record: Record, model: Model | None) -> RecordCount:
-    """A record counted with ``tokenizer``: its contents, and for a chat ``model``'s overhead (with the model's
-    own tokenizer, the whole chat is encoded once and the contents taken off; with another, :func:`chat_overhead`).
+def count_record(tokenizer, record: Record, model: Model | None, extras: bool = True) -> RecordCount:
+    """A record counted with ``tokenizer``: its contents, and for a chat ``model``'s overhead
+    (:func:`count_chat`).
 
     :class:`EstimateInputError` for a chat the model's template refuses (the caller may count it as a Problem).
     """
-    count = getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
     if record.messages is None:
-        return RecordCount(count(record.text or ""))
-    contents = sum(count(content) for _, content in record.messages)
+        return RecordCount(_counter(tokenizer)(record.text or ""))
+    return count_chat(tokenizer, record.messages, model, extras)
+
+
+def count_chat(tokenizer, messages: Messages, model: Model | None, extras: bool = True) -> RecordCount:
+    """A chat counted with ``tokenizer``: its contents (each message's content alone), and ``model``'s chat
+    overhead (with the model's own tokenizer, the whole chat is encoded once and the contents taken off; with
+    another, :func:`chat_overhead`; None without a model or a known format), the official template's extras
+    included when ``extras`` (and said apart).
+
+    :class:`EstimateInputError` for a chat the model's template refuses.
+    """
+    count = _counter(tokenizer)
+    contents = sum(count(m[1]) for m in messages)
     if model is None or model.chat is None:
         return RecordCount(contents)
-    if record.messages and tokenizer is _real(model):
-        return RecordCount(contents, _chat_total(model, tokenizer, record.messages) - contents)
-    return RecordCount(contents, chat_overhead(model, record.messages))
+    added = template_extras(model, messages) if extras else 0
+    if messages and tokenizer is _real(model):
+        return RecordCount(contents, _chat_total(model, tokenizer, messages, extras) - contents, added)
+    return RecordCount(contents, chat_overhead(model, messages, extras), added)
 
 
-def record_tokens(tokenizer, record: Record, model: Model | None) -> int:
+def _counter(tokenizer):
+    return getattr(tokenizer, "count", None) or (lambda text: len(tokenizer.encode(text)))
+
+
+def record_tokens(tokenizer, record: Record, model: Model | None, extras: bool = True) -> int:
     """A record's tokens counted with ``tokenizer``: a text plainly; a chat's contents plus ``model``'s chat
     overhead (none when ``model`` is None or its format is unknown): :func:`count_record`'s total."""
-    return count_record(tokenizer, record, model).tokens
+    return count_record(tokenizer, record, model, extras).tokens
 
 
 # -- money ----------------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
+class BillPart:
+    """One part of a request's bill: ``what`` it is ("input", "cached input", "output", "reasoning"), its
+    ``tokens`` a request, the price per million ``usd_per_m`` and whether the tokens are ``measured`` (counted
+    by a tokenizer) or assumed (an output the user expects, a reasoning budget)."""
+
+    what: str
+    tokens: Decimal
+    usd_per_m: Decimal
+    measured: bool
+
+    @property
+    def usd_per_request(self) -> Decimal:
+        return self.tokens * self.usd_per_m / 1_000_000
+
+
+@dataclass(frozen=True)
 class Cost:
     """What requests cost: tokens in and out per request, the price used, USD and INR per request and per month
-    (exact decimals: round only to show them, with :func:`usd` and :func:`inr`)."""
+    (exact decimals: round only to show them, with :func:`usd` and :func:`inr`), and the bill's ``parts`` (input,
+    cached input, output, reasoning: :meth:`part`), with ``notes`` on prices that were not published."""
 
     input_tokens: float
     output_tokens: float
@@ -306,6 +409,23 @@ class Cost:
     inr_per_request: Decimal
     inr_per_month: Decimal
     requests_per_month: int = field(default=0)
+    parts: tuple[BillPart, ...] = ()
+    reasoning_tokens: float = 0
+    inr_per_usd: Decimal = Decimal(0)
+    notes: tuple[str, ...] = ()
+    batch: bool = False
+
+    def part(self, what: str) -> BillPart | None:
+        """The part of the bill called ``what``, or None when there is none."""
+        return next((p for p in self.parts if p.what == what), None)
+
+    def month(self, usd_per_request: Decimal) -> Decimal:
+        """An amount a request, for a month of requests."""
+        return usd_per_request * self.requests_per_month
+
+    def inr(self, usd: Decimal) -> Decimal:
+        """An amount in USD, in rupees at the rate used."""
+        return usd * self.inr_per_usd
 
 
 def _tokens(value: float, what: str) -> Decimal:
@@ -317,10 +437,16 @@ def _tokens(value: float, what: str) -> Decimal:
 
 
 def cost(input_tokens: float, price: Price, *, output_tokens: float | None = None,
-         output_ratio: float | None = None, requests_per_month: int, inr_per_usd: Decimal) -> Cost:
-    """The cost of a request of ``input_tokens`` (a mean may be fractional) and the expected output, given
-    as ``output_tokens`` or as ``output_ratio`` of the input (exactly one), at ``price`` (USD per million
-    tokens), and of ``requests_per_month`` such requests, in USD and in INR at ``inr_per_usd``.
+         output_ratio: float | None = None, reasoning_tokens: float = 0, cached_share: float = 0,
+         batch: bool = False, requests_per_month: int, inr_per_usd: Decimal) -> Cost:
+    """The cost of a request of ``input_tokens`` (measured; a mean may be fractional) and the expected output
+    (assumed), given as ``output_tokens`` or as ``output_ratio`` of the input (exactly one), plus
+    ``reasoning_tokens`` (a reasoning model's hidden tokens, assumed, billed at the output price), at ``price``
+    (USD per million tokens), and of ``requests_per_month`` such requests, in USD and in INR at ``inr_per_usd``.
+
+    Discounts, where the price data has them: ``cached_share`` of the input (0 to 1) read from the provider's
+    prompt cache at the cached-input price; ``batch``: the batch prices. A model without them is priced at its
+    list prices, and :attr:`Cost.notes` says so.
 
     :class:`EstimateInputError` for a negative or non-numeric figure, both or neither output given.
     """
@@ -331,14 +457,38 @@ def cost(input_tokens: float, price: Price, *, output_tokens: float | None = Non
         outputs = _tokens(output_tokens, "Output tokens")
     else:
         outputs = inputs * _tokens(output_ratio, "The output ratio")
+    reasoning = _tokens(reasoning_tokens, "Reasoning tokens")
+    share = _tokens(cached_share, "The cached share")
+    if share > 1:
+        raise EstimateInputError(f"The cached share is a part of the input, from 0 to 1 (not {cached_share})")
     try:
         requests = whole_count(requests_per_month, "Requests per month")
         rate = amount(inr_per_usd, "Rupees per dollar")
     except CostInputError as exc:
         raise EstimateInputError(str(exc)) from None
-    per_request = (inputs * price.input_per_m + outputs * price.output_per_m) / 1_000_000
+    notes: list[str] = []
+    input_rate, output_rate = price.input_per_m, price.output_per_m
+    if batch:
+        if price.batch_input_per_m is None or price.batch_output_per_m is None:
+            notes.append("no batch price published here: the list prices")
+        else:
+            input_rate, output_rate = price.batch_input_per_m, price.batch_output_per_m
+    cached_rate = price.cached_input_per_m
+    if share and cached_rate is None:
+        notes.append("no cached-input price published here: the cached share at the input price")
+        cached_rate = input_rate
+    elif share and batch and price.batch_input_per_m is not None:
+        notes.append("the cached share at the cached-input price, not batch-discounted further")
+    parts = [BillPart("input", inputs * (1 - share), input_rate, True)]
+    if share:
+        parts.append(BillPart("cached input", inputs * share, cached_rate, True))
+    parts.append(BillPart("output", outputs, output_rate, False))
+    if reasoning:
+        parts.append(BillPart("reasoning", reasoning, output_rate, False))
+    per_request = sum((part.usd_per_request for part in parts), Decimal(0))
     return Cost(float(inputs), float(outputs), price, per_request, per_request * requests,
-                per_request * rate, per_request * requests * rate, requests)
+                per_request * rate, per_request * requests * rate, requests, tuple(parts), float(reasoning), rate,
+                tuple(notes), batch)
 
 
 SMALL = Decimal("0.10")
@@ -386,6 +536,30 @@ def inr(amount: Decimal) -> str:
     return "Rs " + small if small is not None else rupees(Decimal(amount))
 
 
+def one_decimal(value: Decimal | int | float) -> Decimal:
+    """A token count to one decimal, halves rounded up: the lab's one rule for showing a mean (on the page's
+    cards and table and on the command line). Give it exact: ``Decimal(total) / records``.
+
+    >>> one_decimal(Decimal(93) / 4), one_decimal(Decimal(3) / 20), one_decimal(7)
+    (Decimal('23.3'), Decimal('0.2'), Decimal('7.0'))
+    """
+    return Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+
+
+def mean_shown(total: int, records: int) -> str:
+    """The mean of ``records`` counts summing to ``total`` as the page writes it: a whole number as such, else one
+    decimal, halves up (:func:`one_decimal`), with thousands separated.
+
+    >>> mean_shown(93, 4), mean_shown(80, 1), mean_shown(4937, 4)
+    ('23.3', '80', '1,234.3')
+    """
+    if not records:
+        return "0"
+    if total % records == 0:
+        return f"{total // records:,}"
+    return f"{one_decimal(Decimal(total) / records):,}"
+
+
 def premium(tokens_other: int, tokens_english: int) -> float:
     """How many times the English tokens the other language's text costs (2.1 = 2.1x), as on Real tokenizers.
 
@@ -397,6 +571,6 @@ def premium(tokens_other: int, tokens_english: int) -> float:
     return tokens_other / tokens_english
 
 
-__all__ = ["Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record",
-           "RecordCount", "RecordStats", "StatsBuilder", "chat_overhead", "cost", "count_record", "inr", "iter_records", "lines_of", "percentile",
-           "premium", "read_records", "record_tokens", "usd"]
+__all__ = ["BATCH_RECORDS", "Batch", "BillPart", "Cost", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "OUTPUT_KINDS", "Problem", "Record", "batches",
+           "RecordCount", "RecordStats", "StatsBuilder", "LLAMA31_DATED", "QWEN25_DEFAULT_SYSTEM", "TEMPLATES", "chat_overhead", "cost", "count_chat", "count_record", "inr", "iter_records", "lines_of", "mean_shown", "one_decimal", "percentile",
+           "premium", "read_records", "record_tokens", "template_extras", "usd"]

@@ -11,7 +11,7 @@ the lab's own models.
 name               what                    data (an installed package)          licence of the vocabulary
 =================  ======================  ===================================  ==============================
 ``cl100k_base``    GPT-4, GPT-3.5-turbo    quicktok-v1 ``data/cl100k.vocab``    MIT (OpenAI tiktoken data)
-``o200k_base``     GPT-4o, o1, o3          quicktok-v1 ``data/o200k.vocab``     MIT (OpenAI tiktoken data)
+``o200k_base``     GPT-5, GPT-4o, o1, o3   quicktok-v1 ``data/o200k.vocab``     MIT (OpenAI tiktoken data)
 ``r50k_base``      GPT-2, GPT-3            openai-whisper ``gpt2.tiktoken``     MIT (OpenAI tiktoken data)
 ``llama3``         Llama 3, 3.1, 3.2, 3.3  quicktok-v1 ``data/llama3.vocab``    Meta Llama 3 Community License
 ``qwen3``          Qwen (qwen.tiktoken)    quicktok-v1 ``data/qwen3.vocab``     Apache-2.0 (Qwen)
@@ -245,7 +245,7 @@ def _catalogue() -> tuple[RealInfo, ...]:
                  "GPT-4, GPT-4 Turbo, GPT-3.5-turbo, text-embedding-3"),
         RealInfo("o200k_base", "GPT-4o (o200k_base)", bpe, "bytes", openai,
                  f"{quicktok} package data (o200k.vocab), {rebuilt}",
-                 "GPT-4o, GPT-4o mini, GPT-4.1, o1, o3, o4-mini"),
+                 "GPT-5, GPT-4o, GPT-4o mini, GPT-4.1, o1, o3, o4-mini"),
         RealInfo("r50k_base", "GPT-2 (r50k_base)", bpe, "bytes", openai,
                  f"{_pkg('openai-whisper', _whisper_version())} asset gpt2.tiktoken (installed without "
                  "dependencies by scripts/install-data), sha256 checked against tiktoken's published hash",
@@ -558,6 +558,13 @@ class RealTokenizer:
         """How many tokens ``text`` is."""
         return len(self.encode(text))
 
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        """How many tokens each text is (:meth:`count` of each, in as few calls as the library allows: millions of
+        short records cost little more than their text)."""
+        encode = self._encode_prepared
+        prepare = self._prepare
+        return [len(encode(prepare(text))) for text in texts]
+
     @property
     def pattern(self) -> str | None:
         """The pre-split regular expression this tokenizer cuts text with before any merge
@@ -642,6 +649,14 @@ class _TiktokenTokenizer(RealTokenizer):
 
     def _encode_prepared(self, text: str) -> list[int]:
         return self._enc.encode_ordinary(text)
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        # tiktoken's encode_ordinary makes a lone surrogate U+FFFD itself, as _clean does; only NFC is ours to do.
+        encode = self._enc.encode_ordinary
+        if self._nfc:
+            prepare = self._prepare
+            return [len(encode(prepare(text))) for text in texts]
+        return [len(encode(text)) for text in texts]
 
     def _bytes_many(self, ids: Sequence[int]) -> list[bytes]:
         return self._enc.decode_tokens_bytes(ids)
@@ -772,6 +787,10 @@ class _SentencePieceTokenizer(RealTokenizer):
 
     def _encode_prepared(self, text: str) -> list[int]:
         return self._sp.encode(text)
+
+    def count_many(self, texts: Sequence[str]) -> list[int]:
+        prepare = self._prepare
+        return [len(ids) for ids in self._sp.encode([prepare(text) for text in texts])]  # one call for them all
 
     def _bytes_many(self, ids: Sequence[int]) -> list[bytes]:
         table = self._bytes_table

@@ -5,15 +5,17 @@ The page sets up and composes the sections of views.estimate.
 """
 
 from ui import state
-from ui.layout import large_type_on, page_setup
+from ui.layout import page_setup
+from ui.show import Show
 from views import estimate as ev
 
 page_setup("Estimate")
 
-LARGE = large_type_on()
-ev.intro()
+SHOW = Show.now()
+ev.intro(SHOW)
 with state.published(ev.PARAMS):  # every way out of a section leaves the address a link to the view
-    data = ev.input_section(LARGE)
-    targets = ev.models_section()
+    with SHOW.folded("Your prompt, the models, and how to read them"):  # classroom mode: folded, the costs are the slide
+        data = ev.input_section(SHOW)
+        targets = ev.models_section(SHOW, data)
     if data is not None and targets:
-        ev.results_section(targets, data, LARGE)
+        ev.results_section(SHOW, targets, data)

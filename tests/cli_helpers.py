@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tokenizer import cli
+import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 

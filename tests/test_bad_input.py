@@ -7,6 +7,7 @@ raise here); those that need real argv bytes or devices run ``python -m tokenize
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -21,7 +22,7 @@ from tests.cli_helpers import assert_one_line_error, run_cli
 from tests.cli_helpers import cli_process as run_process
 from tokenizer import PatternTimeout, Tokenizer, TrainConfig, pretokenize, split_text, train
 from tokenizer import io as model_io
-from tokenizer.textfile import MAX_INPUT_BYTES, decode_text, read_limited, same_regular_file, write_files
+from tokenizer.textfile import MAX_INPUT_BYTES, decode_text, iter_text, read_limited, same_regular_file, write_files
 
 from .test_properties import SPLIT_PATTERNS
 
@@ -429,3 +430,28 @@ def test_the_clash_message_quotes_a_short_part_of_a_long_word():
 def test_word_counts_must_be_whole_numbers_not_true():
     with pytest.raises(ValueError, match="whole number"):
         train({"chai": True}, 1)
+
+
+@pytest.mark.parametrize("data", [b"text\nab\x00cd\n", b"a,b\n1, \x00x\n" * 3, "चाय\x00 पानी".encode()])
+def test_a_stray_nul_byte_is_binary_not_utf16(data):
+    """UTF-16 is named from its NUL bytes: ASCII text has one in every character, and real text has spaces or line
+    breaks among them. A NUL or two in UTF-8 text is a binary file, whichever side of a character it falls on."""
+    with pytest.raises(ValueError, match="looks binary") as caught:
+        decode_text(data)
+    assert "UTF-16" not in str(caught.value)
+    with pytest.raises(ValueError, match="looks binary"):
+        "".join(iter_text(io.BytesIO(data)))
+
+
+@pytest.mark.parametrize("text", ["chai", "chai pani\n", "घने कोहरे से स्कूल बंद\n" * 3, "a\tb\r\nc"])
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_a_byte_order_mark_is_still_named(text, encoding):
+    with pytest.raises(ValueError, match="is UTF-16"):
+        decode_text(text.encode(encoding))
+
+
+def test_a_utf8_byte_order_mark_is_dropped_at_the_start_of_a_stream_only():
+    data = b"\xef\xbb\xbf" + "चाय\ufeffpani".encode()
+    assert decode_text(data) == "चाय\ufeffpani"
+    for chunk in (1, 2, 3, 4, 1 << 20):
+        assert "".join(iter_text(io.BytesIO(data), chunk=chunk)) == "चाय\ufeffpani"

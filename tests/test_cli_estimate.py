@@ -83,10 +83,20 @@ def test_an_unknown_model_is_refused_with_the_closest_names(capsys):
     refused(*run_cli(capsys, "cost", "--model", "lama 3", "hi"), "unknown model 'lama 3'", "Llama 3")
 
 
+@pytest.mark.parametrize("name", ["claude", "Claude Sonnet 4", "gemini-2.5-pro"])
+def test_a_model_whose_tokenizer_is_not_published_is_named_with_what_to_do(capsys, name):
+    """--model claude said "unknown model"."""
+    for command in ("count", "cost"):
+        line = refused(*run_cli(capsys, command, "--model", name, "hi"), "cannot be counted here", "not published",
+                       "instead")
+        assert "unknown model" not in line and "did you mean" not in line
+
+
 def test_list_shows_the_models_beside_the_tokenizers(capsys):
     code, out, _ = run_cli(capsys, "count", "--list")
     assert code == 0
-    tokenizers, listed = out.split("\n\n")
+    tokenizers, listed, cannot = out.rstrip("\n").split("\n\n")
+    assert [line.split(" (")[0].strip() for line in cannot.splitlines()[1:]] == [m.name for m in models.uncountable()]
     assert [line.split()[0] for line in tokenizers.splitlines()] == list(real.NAMES)
     rows = listed.splitlines()[1:]
     assert len(rows) == len(models.models())
@@ -94,10 +104,13 @@ def test_list_shows_the_models_beside_the_tokenizers(capsys):
         assert row.startswith(f"  {model.name} ") and f" {model.key} " in row and f" {model.tokenizer} " in row
         known = models.price(model.key)
         assert (known.date in row) if known else "--input-price" in row
+        assert ("bills reasoning tokens as output" in row) == model.reasoning
     code, out, _ = run_cli(capsys, "count", "--list", "--json")
     data = json.loads(out)
     assert [t["name"] for t in data["tokenizers"]] == list(real.NAMES)
-    assert [(m["key"], m["tokenizer"]) for m in data["models"]] == [(m.key, m.tokenizer) for m in models.models()]
+    assert [(m["key"], m["tokenizer"], m["reasoning"], m["template"]) for m in data["models"]] == [
+        (m.key, m.tokenizer, m.reasoning, m.template) for m in models.models()]
+    assert [(m["name"], m["vendor"]) for m in data["uncountable"]] == [(m.name, m.vendor) for m in models.uncountable()]
     priced = {m["key"]: m["price"] for m in data["models"]}
     assert priced["gpt-4o"]["input_per_m"] == str(models.price("gpt-4o").input_per_m)
 
@@ -246,8 +259,10 @@ def test_cost_of_a_dataset_is_the_mean_record_with_its_chat_overhead(chats_file,
 
 def test_cost_without_a_price_names_the_flag_to_give(capsys):
     refused(*run_cli(capsys, "cost", "--model", "Llama 3", "hi"),
-            "no published price is known for Llama 3: give --input-price and --output-price")
-    refused(*run_cli(capsys, "cost", "--model", "Qwen3", "--input-price", "0.1", "hi"), "give --output-price (USD")
+            "no published price is known for Llama 3: give --input-price llama-3=USD_PER_M and --output-price "
+            "llama-3=USD_PER_M")
+    refused(*run_cli(capsys, "cost", "--model", "Qwen3", "--input-price", "0.1", "hi"),
+            "give --output-price qwen3=USD_PER_M (USD")
 
 
 @pytest.mark.parametrize(("args", "says"), [
@@ -265,7 +280,7 @@ def test_cost_refuses_bad_numbers_before_reading_anything(capsys, args, says):
 def test_cost_of_records_that_are_all_broken_is_refused(tmp_path, capsys):
     (tmp_path / "bad.jsonl").write_text("{x\n[1]\n", encoding="utf-8")
     refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--lines", "--file", str(tmp_path / "bad.jsonl")),
-            "no record could be counted: not JSON")
+            "no record could be counted: 2 records read, none counted; line 1: not JSON")
 
 
 def test_cost_reads_standard_input_and_streams_a_file_as_a_subprocess(tmp_path):
@@ -295,3 +310,186 @@ def test_the_readme_examples_run_verbatim(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "Traceback" not in run.stderr
     assert "GPT-4o" in run.stdout and "a month at" in run.stdout
+
+
+# -- every file read the same way (issue 27) --------------------------------------------------------------------
+
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_utf8_byte_order_mark_is_not_text_in_any_kind_of_file(tmp_path, capsys):
+    """An editor's UTF-8 BOM marks the encoding: the CSV's first column keeps its name, the JSONL's first line is
+    read, a text's first token is its first letter (as the Estimate page reads the same file)."""
+    (tmp_path / "b.csv").write_bytes(BOM + b"prompt,id\r\nHello,1\r\n")
+    code, out, err = run_cli(capsys, "count", "-m", "GPT-4o", "--file", str(tmp_path / "b.csv"), "--column", "prompt",
+                             "--json")
+    assert code == 0, err
+    assert json.loads(out)["results"][0]["tokens"] == count("o200k_base", "Hello")
+    (tmp_path / "b.jsonl").write_bytes(BOM + '{"text": "चाय"}\n{"text": "pani"}\n'.encode())
+    code, out, err = run_cli(capsys, "count", "-m", "GPT-4o", "--file", str(tmp_path / "b.jsonl"), "--lines", "--json")
+    row = json.loads(out)
+    assert code == 0 and row["results"][0]["records"] == 2 and row["problem_count"] == 0, out
+    (tmp_path / "b.txt").write_bytes(BOM + "Hello चाय\r\n".encode())
+    code, out, _ = run_cli(capsys, "count", "-t", "o200k_base", "--file", str(tmp_path / "b.txt"), "--json")
+    assert json.loads(out)["results"][0]["tokens"] == count("o200k_base", "Hello चाय\r\n")
+    run = cli_process("count", "-t", "o200k_base", "--json", "-", stdin=BOM + b"Hello")
+    assert json.loads(run.stdout)["results"][0]["tokens"] == count("o200k_base", "Hello")
+
+
+def test_a_nul_byte_is_binary_not_utf16(tmp_path, capsys):
+    """One NUL in a UTF-8 file looked like UTF-16 by where it fell, and got an iconv command that garbles it."""
+    (tmp_path / "f.csv").write_bytes(b"text\nab\x00cd\n")
+    line = refused(*run_cli(capsys, "count", "--lines", "-f", str(tmp_path / "f.csv"), "--column", "text"),
+                   "looks binary", "NUL byte at offset 7")
+    assert "UTF-16" not in line and "iconv" not in line
+
+
+# -- nothing counted is not a success (issue 27) -------------------------------------------------------------------
+
+def test_a_field_no_record_has_is_exit_2_not_a_table_of_zeros(tmp_path, capsys):
+    (tmp_path / "d.jsonl").write_text("\n".join(json.dumps({"text": f"chai {i}"}) for i in range(300)) + "\n",
+                                      encoding="utf-8")
+    for command in ("count", "cost"):
+        extra = ["-m", "GPT-4o"] if command == "cost" else []
+        line = refused(*run_cli(capsys, command, *extra, "--file", str(tmp_path / "d.jsonl"), "--field", "nosuch"),
+                       "no record could be counted", "no field 'nosuch' (it has 'text')")
+        assert "300 records" in line  # how many were read and refused
+
+
+def test_one_prompt_as_a_chat_past_the_bound_says_what_to_leave_out(tmp_path, capsys):
+    (tmp_path / "long.txt").write_text("chai " * 250_001, encoding="utf-8")
+    for command in ("count", "cost"):
+        extra = ["-m", "GPT-4o"]
+        line = refused(*run_cli(capsys, command, *extra, "--as-chat", "--file", str(tmp_path / "long.txt")),
+                       "no record could be counted", "longer than 1,000,000 characters", "leave out --as-chat")
+        assert "count --file" not in line  # the advice was the command already in use
+
+
+# -- what the bill is made of: template extras, names (issue 27) -------------------------------------------------
+
+def test_the_official_templates_extras_are_counted_said_and_can_be_left_out(capsys):
+    from analyses.estimate import count_chat, template_extras
+
+    model = models.find("Llama 3.1 8B")
+    chat = (("user", "hello there"),)
+    counted = count_chat(real.load("llama3"), chat, model)
+    code, out, err = run_cli(capsys, "count", "--model", "Llama 3.1 8B", "--as-chat", "--json", "--", "hello there")
+    assert code == 0, err
+    row = json.loads(out)["results"][0]
+    assert row["tokens"] == counted.tokens and row["chat"]["overhead_tokens"] == counted.overhead
+    assert row["chat"]["template_extras"] == {"included": True, "tokens": template_extras(model, chat),
+                                              "what": analyses_templates()["llama3.1"]}
+    code, out, _ = run_cli(capsys, "count", "--model", "Llama 3.1 8B", "--as-chat", "--no-template-extras", "--json",
+                           "--", "hello there")
+    row = json.loads(out)["results"][0]
+    assert row["tokens"] == count_chat(real.load("llama3"), chat, model, extras=False).tokens
+    assert row["chat"]["template_extras"]["included"] is False
+    code, out, _ = run_cli(capsys, "count", "--model", "Llama 3.1 8B", "--as-chat", "--", "hello there")
+    assert f"{template_extras(model, chat):,} of them the official template's" in out
+
+
+def analyses_templates() -> dict:
+    from analyses.estimate import TEMPLATES
+
+    return TEMPLATES
+
+
+# -- cost: the bill's parts, reasoning, discounts, prices per model (issue 27) ------------------------------------
+
+def test_cost_shows_input_and_output_apart_and_which_is_measured(capsys):
+    code, out, err = run_cli(capsys, "cost", "--model", "GPT-4.1", "--output-tokens", "300", "--json", "--", HINDI)
+    assert code == 0, err
+    [row] = json.loads(out)["models"]
+    tokens = count("o200k_base", HINDI)
+    c = cost(tokens, models.price("gpt-4.1"), output_tokens=300, requests_per_month=1000,
+             inr_per_usd=models.INR_PER_USD)
+    bill = {part["part"]: part for part in row["bill"]}
+    assert set(bill) == {"input", "output"}
+    assert bill["input"]["measured"] is True and bill["output"]["measured"] is False
+    assert Decimal(bill["input"]["usd_per_request"]) == c.part("input").usd_per_request
+    assert Decimal(bill["output"]["usd_per_month"]) == c.month(c.part("output").usd_per_request)
+    assert Decimal(bill["output"]["inr_per_month"]) == c.inr(c.month(c.part("output").usd_per_request))
+    code, out, _ = run_cli(capsys, "cost", "--model", "GPT-4.1", "--output-tokens", "300", "--", HINDI)
+    assert f"input   {tokens:,.1f} tokens a request, the text (measured): {usd(c.part('input').usd_per_request)}" in out
+    assert (f"output  300.0 tokens a request (assumed: --output-tokens): {usd(c.part('output').usd_per_request)}"
+            in out)
+
+
+def test_a_reasoning_model_adds_its_named_dated_reasoning_budget_to_the_output(capsys):
+    budget = models.reasoning_budget()
+    code, out, _ = run_cli(capsys, "cost", "--model", "o3", "--model", "GPT-4o", "--output-tokens", "300", "--json",
+                           "--", HINDI)
+    o3, gpt4o = json.loads(out)["models"]
+    assert o3["reasoning"] == {"tokens": budget.value, "assumed": True, "name": budget.name, "date": budget.date,
+                               "basis": budget.basis, "given": False}
+    assert gpt4o["reasoning"] is None and [p["part"] for p in gpt4o["bill"]] == ["input", "output"]
+    c = cost(count("o200k_base", HINDI), models.price("o3"), output_tokens=300, reasoning_tokens=budget.value,
+             requests_per_month=1000, inr_per_usd=models.INR_PER_USD)
+    assert Decimal(o3["usd_per_request"]) == c.usd_per_request
+    code, out, _ = run_cli(capsys, "cost", "--model", "o3", "--reasoning-tokens", "0", "--json", "--", HINDI)
+    assert json.loads(out)["models"][0]["reasoning"]["tokens"] == 0
+    code, out, _ = run_cli(capsys, "cost", "--model", "o3", "--", HINDI)
+    assert f"reasoning {budget.value:,.1f} tokens a request (assumed: the lab's reasoning budget, {budget.date}" in out
+    assert "billed as output" in out
+
+
+def test_cached_input_and_batch_discounts_on_the_command_line(capsys):
+    p = models.price("gpt-4o")
+    tokens = count("o200k_base", HINDI)
+    code, out, _ = run_cli(capsys, "cost", "--model", "gpt-4o", "--output-tokens", "10", "--cached-share", "0.5",
+                           "--json", "--", HINDI)
+    [row] = json.loads(out)["models"]
+    c = cost(tokens, p, output_tokens=10, cached_share=0.5, requests_per_month=1000, inr_per_usd=models.INR_PER_USD)
+    assert Decimal(row["usd_per_request"]) == c.usd_per_request
+    assert row["discounts"] == {"cached_share": "0.5", "batch": False, "notes": []}
+    code, out, _ = run_cli(capsys, "cost", "--model", "gpt-4o", "--model", "llama-3.3-70b", "--output-tokens", "10",
+                           "--batch", "--json", "--", HINDI)
+    gpt4o, llama = json.loads(out)["models"]
+    assert gpt4o["price"]["batch_input_per_m"] == str(p.batch_input_per_m)
+    assert Decimal(gpt4o["usd_per_request"]) == cost(tokens, p, output_tokens=10, batch=True, requests_per_month=1,
+                                                     inr_per_usd=models.INR_PER_USD).usd_per_request
+    assert llama["discounts"]["notes"] == ["no batch price published here: the list prices"]
+    refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--cached-share", "1.5", "hi"), "--cached-share", "0 to 1")
+
+
+def test_prices_per_model_leave_the_others_published(capsys):
+    """The page's command for GPT-4o mini, Llama 3.1 8B and Qwen3 (no published price): the advice was
+    --input-price, which set every model's price."""
+    code, out, err = run_cli(capsys, "cost", "--model", "gpt-4o-mini", "--model", "llama-3.1-8b", "--model", "qwen3",
+                             "--input-price", "qwen3=0.2", "--output-price", "Qwen3=0.6", "--json", "--", HINDI)
+    assert code == 0, err
+    mini, llama, qwen = json.loads(out)["models"]
+    assert mini["price"]["input_per_m"] == str(models.price("gpt-4o-mini").input_per_m) and not mini["price"]["input_given"]
+    assert llama["price"]["output_per_m"] == str(models.price("llama-3.1-8b").output_per_m)
+    assert (qwen["price"]["input_per_m"], qwen["price"]["output_per_m"]) == ("0.2", "0.6")
+    assert qwen["price"]["input_given"] and qwen["price"]["output_given"]
+    line = refused(*run_cli(capsys, "cost", "--model", "gpt-4o-mini", "--model", "qwen3", "hi"),
+                   "no published price is known for Qwen3")
+    assert "--input-price qwen3=USD_PER_M" in line and "--output-price qwen3=USD_PER_M" in line
+    refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--input-price", "gpt-4=3", "hi"),
+            "--input-price names GPT-4, which is not one of the --model given")
+    # A price for every model, as before: one number.
+    code, out, _ = run_cli(capsys, "cost", "--model", "gpt-4o", "--model", "gpt-4", "--input-price", "1", "--json", "hi")
+    assert {row["price"]["input_per_m"] for row in json.loads(out)["models"]} == {"1"}
+
+
+def test_a_bad_number_is_echoed_cut_short(capsys):
+    line = refused(*run_cli(capsys, "cost", "--model", "gpt-4o", "--input-price", "9" * 5000 + "x", "hi"),
+                   "--input-price needs")
+    assert len(line) < 300
+
+
+def test_a_mean_is_rounded_half_up_as_the_page_shows_it(tmp_path, capsys):
+    """23.25 tokens a record was '23.2' on a card (Python's rounding of a binary float) and '23.3' in the page's
+    table (the browser's): one rule everywhere, halves up."""
+    lines = ["a" + " a" * (n - 1) for n in (23, 23, 23, 24)]
+    assert [count("o200k_base", line) for line in lines] == [23, 23, 23, 24]
+    (tmp_path / "m.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "count", "-t", "o200k_base", "--file", str(tmp_path / "m.txt"), "--lines")
+    assert out.splitlines()[1].split()[3] == "23.3"
+    from analyses.estimate import mean_shown
+
+    assert (mean_shown(93, 4), mean_shown(1, 3), mean_shown(2, 3), mean_shown(7, 1), mean_shown(0, 0)) == (
+        "23.3", "0.3", "0.7", "7", "0")
+    code, out, _ = run_cli(capsys, "cost", "-m", "gpt-4o", "--file", str(tmp_path / "m.txt"), "--lines")
+    assert "input   23.3 tokens a request, mean of 4 records" in out

@@ -53,13 +53,15 @@ Text.""")
 
 
 def _drawn_figures(page_path: str) -> set[str]:
-    """The figures a page draws: ``figure("name")`` in its file and in the view and kit modules it imports."""
+    """The figures a page draws: ``figure("name")`` in its file and in the view and kit modules it imports (every
+    module of a view that is a package of parts)."""
     source = (ROOT / page_path).read_text(encoding="utf-8")
     modules = set(re.findall(r"^from ((?:ui|views)\.\w+) import", source, re.M))
     for package, names in re.findall(r"^from (ui|views) import ([\w, ]+?)(?:\s+as \w+)?(?:\s+#.*)?$", source, re.M):
         modules |= {f"{package}.{n.strip()}" for n in names.split(",")}
-    files = [ROOT / m.replace(".", "/") / "__init__.py" if (ROOT / m.replace(".", "/")).is_dir()
-             else ROOT / (m.replace(".", "/") + ".py") for m in modules]
+    files = [file for m in modules for file in (sorted((ROOT / m.replace(".", "/")).glob("*.py"))
+                                                  if (ROOT / m.replace(".", "/")).is_dir()
+                                                  else [ROOT / (m.replace(".", "/") + ".py")])]
     texts = [source] + [f.read_text(encoding="utf-8") for f in files if f.exists()]
     return {name for text in texts for name in re.findall(r'figure\("([a-z0-9-]+)"\)', text)}
 

@@ -13,7 +13,7 @@ import tokenizer
 MODULES = sorted(
     f"tokenizer.{info.name}" for info in pkgutil.iter_modules(tokenizer.__path__) if not info.name.startswith("_")
 ) + ["tokenizer", "ui.tables", "ui.display", "ui.state"]  # and the UI kit's pure helpers that carry examples
-MODULES += ["family.models", "analyses.records", "analyses.estimate"]  # the estimate's engine (issue 18)
+MODULES += ["family.models", "analyses.records", "analyses.estimate", "analyses.tally"]  # the estimate (issues 18, 25)
 MODULES += ["family.real", "family.merges", "analyses.vocab"]  # the production tokenizers, inside them (issue 26)
 
 

@@ -60,7 +60,7 @@ def test_an_exercise_reads_the_trace_the_page_draws(preset_id):
 
 
 def test_the_command_lines_train_takes_the_same_defaults():
-    from tokenizer.cli import _parser
+    from cli import parser
 
-    args = _parser().parse_args(["train", "corpus.txt", "--merges", "3", "-o", "model.json"])
+    args = parser().parse_args(["train", "corpus.txt", "--merges", "3", "-o", "model.json"])
     assert {name: getattr(args, name) for name in DEFAULTS.to_dict()} == DEFAULTS.to_dict()

@@ -7,9 +7,12 @@ import io
 import json
 import math
 import random
+import re
 from decimal import Decimal
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analyses.estimate import (
     MAX_RECORD_CHARS,
@@ -19,6 +22,7 @@ from analyses.estimate import (
     StatsBuilder,
     chat_overhead,
     cost,
+    count_chat,
     inr,
     iter_records,
     lines_of,
@@ -158,7 +162,7 @@ def test_a_record_past_the_bound_is_a_problem_and_streaming_goes_on():
     assert records == [Record(2, "next")] and [p.number for p in problems] == [1]
     assert "longer than 1,000,000 characters" in problems[0].reason
     records, problems = read_records(long, "text")
-    assert records == [] and "command line" in problems[0].reason
+    assert records == [] and "the most one record (one request) may hold" in problems[0].reason
 
 
 def test_streaming_a_file_without_line_breaks_is_bounded(tmp_path):
@@ -256,7 +260,7 @@ def _chatml_text(messages) -> str:
 
 
 @pytest.mark.parametrize("messages", [CHAT, [("user", "x")], [("user", " 12345 \n\n"), ("assistant", "\n")]])
-@pytest.mark.parametrize(("key", "template"), [("llama-3.3-70b", _llama3_text), ("qwen3", _chatml_text)])
+@pytest.mark.parametrize(("key", "template"), [("llama-3", _llama3_text), ("qwen3", _chatml_text)])
 def test_template_overhead_matches_the_whole_chat_encoded_with_its_specials(key, template, messages):
     """The chat written out and encoded in one call (tiktoken reading the special tokens) is contents + overhead."""
     model = find(key)
@@ -335,6 +339,45 @@ def test_cost_by_hand():
     assert one.usd_per_request == Decimal("0.00000015") and one.usd_per_month == 0
 
 
+def test_the_bill_is_made_of_input_and_output_apart_by_hand():
+    """GPT-4.1 (2 in, 8 out per million): with 300 output tokens a request, output is most of the bill; the parts
+    add up to the whole, each a request and a month, in USD and INR, and say which is measured."""
+    p = price("gpt-4.1")
+    c = cost(1000, p, output_tokens=300, requests_per_month=1000, inr_per_usd=Decimal("88"))
+    inp, out = c.part("input"), c.part("output")
+    # 1000 x 2 / 1e6 = 0.002 measured; 300 x 8 / 1e6 = 0.0024 assumed.
+    assert (inp.usd_per_request, out.usd_per_request) == (Decimal("0.002"), Decimal("0.0024"))
+    assert inp.measured and not out.measured and c.part("reasoning") is None
+    assert c.usd_per_request == inp.usd_per_request + out.usd_per_request
+    assert c.month(out.usd_per_request) == Decimal("2.4") and c.inr(c.month(out.usd_per_request)) == Decimal("211.2")
+
+
+def test_reasoning_tokens_are_billed_as_output_and_assumed():
+    p = price("o3")  # 2 in, 8 out
+    c = cost(1000, p, output_tokens=300, reasoning_tokens=2000, requests_per_month=1, inr_per_usd=Decimal("88"))
+    r = c.part("reasoning")
+    assert (r.tokens, r.usd_per_m, r.usd_per_request, r.measured) == (2000, Decimal(8), Decimal("0.016"), False)
+    assert c.usd_per_request == Decimal("0.002") + Decimal("0.0024") + Decimal("0.016")
+    assert c.reasoning_tokens == 2000
+
+
+def test_cached_input_and_batch_prices_by_hand():
+    p = price("gpt-4o")
+    assert (p.cached_input_per_m, p.batch_input_per_m, p.batch_output_per_m) == (
+        p.input_per_m / 2, p.input_per_m / 2, p.output_per_m / 2)  # OpenAI's published: half, for GPT-4o
+    c = cost(1000, p, output_tokens=100, cached_share=0.75, requests_per_month=1, inr_per_usd=Decimal("88"))
+    # 250 fresh x 2.50 + 750 cached x 1.25 = 0.000625 + 0.0009375
+    assert c.part("input").usd_per_request == Decimal("0.000625")
+    assert c.part("cached input").usd_per_request == Decimal("0.0009375")
+    b = cost(1000, p, output_tokens=100, batch=True, requests_per_month=1, inr_per_usd=Decimal("88"))
+    assert b.part("input").usd_per_m == p.batch_input_per_m and b.part("output").usd_per_m == p.batch_output_per_m
+    plain = price("gpt-4")  # no cached price published: the cached share is priced as input, and said
+    d = cost(1000, plain, output_tokens=0, cached_share=0.5, requests_per_month=1, inr_per_usd=Decimal("88"))
+    assert d.usd_per_request == Decimal("0.03") and "no cached-input price" in " ".join(d.notes)
+    with pytest.raises(EstimateInputError, match="cached share"):
+        cost(1000, p, output_tokens=0, cached_share=1.5, requests_per_month=1, inr_per_usd=Decimal("88"))
+
+
 @pytest.mark.parametrize("bad", [
     {"input_tokens": -1}, {"input_tokens": math.nan}, {"input_tokens": math.inf}, {"output_tokens": -5},
     {"output_tokens": None, "output_ratio": -0.5}, {"output_tokens": None, "output_ratio": math.nan},
@@ -372,3 +415,166 @@ def test_premium():
     assert premium(tok.count(hindi), tok.count(english)) == tok.count(hindi) / tok.count(english)
     with pytest.raises(EstimateInputError):
         premium(5, 0)
+
+
+# -- the one pipeline (analyses/tally.py): reading in batches, counting a batch at a time ---------------------------
+
+LINE_PIECES = ["chai", "चाय", " ", "\t", "\r", "\n", "\r\n", "\u2028", "\x0c", '{"text": "ok"}', '{"messages": [',
+               '{"role": "user", "content": "hi"}', "]}", '"', ",", "x,y", "{broken", "\x85"]
+
+
+def independent_lines(text: str) -> list[str]:
+    """A text's lines as a file opened with newline="" has them (line ends \\n, \\r\\n, \\r), without their ends."""
+    lines = re.split(r"\r\n|\r|\n", text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(st.sampled_from(LINE_PIECES), max_size=60).map("".join),
+       cuts=st.lists(st.integers(0, 400), max_size=8))
+def test_records_are_the_same_however_the_text_is_cut_into_fragments(text, cuts):
+    """The page reads a whole text, the command line a file a part at a time (a \\r\\n may fall between two parts):
+    every kind gives the same records and problems, numbered by an independent count of the lines."""
+    bounds = sorted(c for c in cuts if c <= len(text))
+    fragments = [text[a:b] for a, b in zip([0, *bounds], [*bounds, len(text)])]
+    for kind in ("text", "lines", "jsonl", "csv"):
+        try:
+            whole = list(iter_records([text], kind, column="x"))
+        except EstimateInputError as exc:
+            with pytest.raises(EstimateInputError, match=re.escape(str(exc))):
+                list(iter_records(fragments, kind, column="x"))
+            continue
+        assert list(iter_records(fragments, kind, column="x")) == whole
+    lines = independent_lines(text)
+    expected = [(n, line) for n, line in enumerate(lines, 1) if line.strip()]
+    if expected:  # (none: "nothing to count", checked above for both ways of reading)
+        assert [(r.number, r.text) for r in read_records(text, "lines")[0]] == expected
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("as_chat", [False, True])
+def test_the_pipeline_counts_every_record_as_counting_one_at_a_time_does(workers, as_chat):
+    """count_input (the command line's) and count_records (the page's) against count_record record by record, for
+    counters that share a tokenizer, a tokenizer alone, and models of each chat format; several batches."""
+    from analyses.tally import Counter, count_input, count_records
+
+    rows = [json.dumps({"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "content": f"चाय {i}"}]},
+                       ensure_ascii=False) if i % 3 == 0 else json.dumps({"text": f"order {i} " * (i % 5)})
+            for i in range(300)] + ["{broken", json.dumps({"other": 1})]
+    text = "\n".join(rows) + "\n"
+    keys = ["gpt-4o", "gpt-4o-mini", "llama-3.1-8b", "qwen3", "mistral-7b-v0.3"]
+    counters = [Counter(key, real.load(find(key).tokenizer), find(key).tokenizer, find(key)) for key in keys]
+    counters.append(Counter("o200k_base", real.load("o200k_base"), "o200k_base"))
+    records, problems = read_records(text, "jsonl")
+    if as_chat:
+        records = [r if r.messages else Record(r.number, None, (("user", r.text),)) for r in records]
+    fragments = [text[i:i + 997] for i in range(0, len(text), 997)]
+    by_input = count_input(counters, fragments, "jsonl", as_chat=as_chat, workers=workers)
+    by_records = count_records(counters, read_records(text, "jsonl")[0], as_chat=as_chat, batch_records=64)
+    assert [p[1:] for p in by_input.problems] == [(p.number, p.reason) for p in problems]
+    for counter, a, b in zip(counters, by_input.tallies, by_records.tallies):
+        expected = StatsBuilder()
+        for r in records:
+            expected.add(r.number, record_tokens(counter.tokenizer, r, counter.model))
+        assert a.stats.result() == b.stats.result() == expected.result(), counter.label
+        assert a.stats.result().distribution == expected.result().distribution
+        chats = [r for r in records if r.messages]
+        assert a.chats == b.chats == len(chats)
+        if counter.model is None:
+            assert a.no_format == len(chats) and a.overhead == 0
+        else:
+            assert a.overhead == b.overhead == sum(chat_overhead(counter.model, r.messages) for r in chats)
+
+
+# -- OpenAI's name rule and the official templates' extras (issue 27) --------------------------------------------
+
+def _cookbook(encoding, messages: list[dict]) -> int:
+    """OpenAI's published rule, written out as its cookbook does ("How to count tokens with tiktoken",
+    num_tokens_from_messages for gpt-4o and later): 3 a message, every value's tokens, 1 more for a name, 3 for the
+    reply's priming. Run here on tiktoken's own Encoding, not the lab's code."""
+    total = 0
+    for message in messages:
+        total += 3
+        for key, value in message.items():
+            total += len(encoding.encode(value))
+            if key == "name":
+                total += 1
+    return total + 3
+
+
+@pytest.mark.parametrize("key", ["gpt-4o", "gpt-4", "gpt-5"])
+def test_a_messages_name_counts_as_openai_publishes(key):
+    """{"role": "user", "name": "asha", "content": "hello there"} is 11 tokens for GPT-4o by the rule; it counted 9."""
+    chat = [{"role": "system", "content": "Be brief."}, {"role": "user", "name": "asha", "content": "hello there"},
+            {"role": "assistant", "name": "bot_7", "content": "Hi Asha!"}]
+    (record,), _ = read_records(json.dumps({"messages": chat}), "jsonl")
+    model = find(key)
+    tok = real.load(model.tokenizer)
+    assert record_tokens(tok, record, model) == _cookbook(tok._enc, chat)
+    assert record_tokens(tok, read_records(json.dumps({"messages": chat[1:2]}), "jsonl")[0][0], model) == \
+        _cookbook(tok._enc, chat[1:2])
+    for other in ("llama-3", "qwen3", "mistral-7b-v0.3"):  # their templates leave a name out
+        named, plain = [read_records(json.dumps({"messages": [m]}), "jsonl")[0][0]
+                        for m in (chat[1], {"role": "user", "content": "hello there"})]
+        tok = real.load(find(other).tokenizer)
+        assert record_tokens(tok, named, find(other)) == record_tokens(tok, plain, find(other))
+
+
+LLAMA31_DATE = "Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n"
+
+
+def _llama31_text(messages) -> str:
+    """Meta's official Llama 3.1 template (its tokenizer_config.json, the same for 3.2 and 3.3), without tools: a
+    system block with the knowledge cut-off and the day always, the chat's own system message (trimmed) in it."""
+    system = ""
+    if messages and messages[0][0] == "system":
+        system, messages = messages[0][1].strip(), messages[1:]
+    head = f"<|begin_of_text|><|start_header_id|>system<|end_header_id|>\n\n{LLAMA31_DATE}{system}<|eot_id|>"
+    return head + _llama3_text(messages).removeprefix("<|begin_of_text|>")
+
+
+QWEN25_SYSTEM = "You are Qwen, created by Alibaba Cloud. You are a helpful assistant."
+
+
+def _qwen25_text(messages) -> str:
+    """Qwen2.5's official template: a default system message when the chat has none."""
+    if not messages or messages[0][0] != "system":
+        messages = [("system", QWEN25_SYSTEM), *messages]
+    return _chatml_text(messages)
+
+
+@pytest.mark.parametrize("messages", [[("user", "hello there")], CHAT, [("system", "  Be brief. "), ("user", "x")]])
+@pytest.mark.parametrize(("key", "official", "plain"), [
+    ("llama-3.1-8b", _llama31_text, _llama3_text), ("llama-3.3-70b", _llama31_text, _llama3_text),
+    ("llama-3.2", _llama31_text, _llama3_text), ("qwen2.5", _qwen25_text, _chatml_text),
+])
+def test_what_the_official_template_adds_is_counted_and_can_be_left_out(key, official, plain, messages):
+    """Llama 3.1-3.3's template adds a dated system block (a one-message chat is 40 tokens, not 15); Qwen 2.5's a
+    default system message when there is none. Counted, and said apart (extras); extras=False leaves them out."""
+    model = find(key)
+    tok = real.load(model.tokenizer)
+    record = Record(1, None, tuple(messages))
+    whole, bare = len(tok.encode_special(official(messages))), len(tok.encode_special(plain(messages)))
+    counted = count_chat(tok, record.messages, model)
+    assert counted.tokens == whole and counted.extras == whole - bare
+    assert count_chat(tok, record.messages, model, extras=False).tokens == bare
+    assert chat_overhead(model, messages) == whole - _contents(tok, messages)
+
+
+def test_llama_3_and_qwen3_templates_add_nothing_more():
+    for key in ("llama-3", "qwen3"):
+        tok = real.load(find(key).tokenizer)
+        assert count_chat(tok, (("user", "hi"),), find(key)).extras == 0
+
+
+def test_the_dated_block_counts_the_same_on_any_day():
+    """Llama 3.2's template writes today's date (3.1's a fixed one): every day of three years costs the same."""
+    import datetime
+
+    tok = real.load("llama3")
+    day = datetime.date(2024, 1, 1)
+    counts = set()
+    while day.year < 2027:
+        counts.add(tok.count(f"Today Date: {day.strftime('%d %b %Y')}\n\n"))
+        day += datetime.timedelta(days=1)
+    assert counts == {tok.count("Today Date: 26 Jul 2024\n\n")}

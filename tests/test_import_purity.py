@@ -1,6 +1,12 @@
 """The house's layering, tested: every import points down.
 
     pages (thin) -> views -> ui (the kit) -> lessons (content) -> analyses -> family, tokenizer (the engine)
+    cli (the command line) -> analyses -> family, tokenizer
+
+A package's ``__main__.py`` is a program, not a module: it is what ``python -m PACKAGE`` runs, and nothing imports
+it (tested below), so it may start a program from any layer (``python -m tokenizer`` starts the command line, which
+sits above the engine) without the package itself importing anything above it. That is the one rule for
+``__main__.py``, for every package; there is no list of exceptions.
 
 The engine (``tokenizer``), the production tokenizers and the family (``family``), the analyses and the lessons are
 pure Python with no UI: importing them must not pull in the app's libraries. A view is one page's: it never imports
@@ -11,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -65,13 +72,8 @@ MAY_IMPORT = {
     "ui": {"tokenizer", "family", "analyses", "lessons", "ui"},
     "views": {"tokenizer", "family", "analyses", "lessons", "ui", "views"},
     "pages": {"tokenizer", "family", "analyses", "lessons", "ui", "views"},
-}
-#: The arrows that point sideways: the command line offers the production tokenizers and models by name.
-EXCEPTIONS = {
-    ("tokenizer/cli.py", "family"),
-    # ``count --lines`` and ``cost`` are a front end like a page: records, statistics and money come from
-    # analyses.estimate, shared with the Estimate page, not written twice.
-    ("tokenizer/cli.py", "analyses"),
+    # The command line: a front end like a page, above what it uses (nothing imports it).
+    "cli": {"tokenizer", "family", "analyses", "cli"},
 }
 OWN_PACKAGES = set(MAY_IMPORT) | {"deploy", "app"}
 
@@ -87,17 +89,92 @@ def _imported_packages(path: Path) -> set[str]:
     return found & OWN_PACKAGES
 
 
-def test_every_import_points_down():
+def _upward_imports(root: Path = ROOT) -> list[str]:
+    """Each import of a module (not a ``__main__.py`` program) of a package it may not import, as
+    "<file> imports <package>"."""
     wrong = []
     for layer, allowed in MAY_IMPORT.items():
-        files = sorted((ROOT / layer).rglob("*.py"))
+        files = sorted((root / layer).rglob("*.py"))
         assert files, layer
         for path in files:
-            rel = path.relative_to(ROOT).as_posix()
-            for package in sorted(_imported_packages(path) - allowed):
-                if (rel, package) not in EXCEPTIONS:
-                    wrong.append(f"{rel} imports {package}")
-    assert not wrong, "imports that point up the house:\n" + "\n".join(wrong)
+            if path.name == "__main__.py":  # a program: nothing imports it (test_nothing_imports_a_main_program)
+                continue
+            rel = path.relative_to(root).as_posix()
+            wrong += [f"{rel} imports {package}" for package in sorted(_imported_packages(path) - allowed)]
+    return wrong
+
+
+def test_every_import_points_down():
+    assert not _upward_imports(), "imports that point up the house:\n" + "\n".join(_upward_imports())
+
+
+def _main_imports(root: Path = ROOT) -> list[str]:
+    """Each place in the project's Python files that imports a ``__main__`` module, in any way of writing it
+    (``import x.__main__``, ``from x.__main__ import``, ``from x import __main__``, ``from . import __main__``,
+    ``from .__main__ import``, or by name through importlib or runpy), as "<file>:<line>"."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        rel = path.relative_to(root)
+        if rel.parts[0] in (".venv", "artifacts") or rel.parts[0].startswith("."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [alias.name for alias in node.names]
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):  # importlib, runpy: a module's name
+                names = [node.value] if re.fullmatch(r"\w[\w.]*\.__main__", node.value) else []
+            if any(part == "__main__" for name in names for part in name.split(".")):
+                found.append(f"{rel.as_posix()}:{node.lineno}")
+    return found
+
+
+def test_nothing_imports_a_main_program():
+    """A package's ``__main__.py`` is a program (what ``python -m PACKAGE`` runs), never a module someone imports:
+    that is why it may start a program from any layer."""
+    assert not _main_imports(), "imports of a __main__ program:\n" + "\n".join(_main_imports())
+
+
+def test_the_engine_starts_the_command_line_from_its_main_program_only():
+    """``python -m tokenizer`` keeps working, and the engine package (every module but its ``__main__`` program)
+    imports nothing above it: the command line is the ``cli`` package's."""
+    main = (ROOT / "tokenizer" / "__main__.py").read_text(encoding="utf-8")
+    assert _imported_packages(ROOT / "tokenizer" / "__main__.py") == {"cli"}, main
+    assert not any(_imported_packages(path) - {"tokenizer"} for path in (ROOT / "tokenizer").glob("*.py")
+                   if path.name != "__main__.py")
+
+
+@pytest.mark.parametrize(("where", "source"), [
+    ("tokenizer/cli.py", "from analyses import estimate\n"),
+    ("tokenizer/x.py", "import family.real\n"),
+    ("cli/x.py", "from ui import layout\n"),
+    ("cli/x.py", "from views import estimate\n"),
+])
+def test_the_layer_rule_sees_an_upward_import_in_a_module(tmp_path: Path, where: str, source: str) -> None:
+    """A planted upward import in a module fails the rule; the same import in a ``__main__.py`` program does not."""
+    for layer in MAY_IMPORT:
+        (tmp_path / layer).mkdir()
+        (tmp_path / layer / "__init__.py").write_text("")
+    (tmp_path / where).write_text(source)
+    assert _upward_imports(tmp_path) == [f"{where} imports {source.split()[1].split('.')[0]}"]
+    (tmp_path / where).unlink()
+    (tmp_path / where).with_name("__main__.py").write_text(source)
+    assert _upward_imports(tmp_path) == []
+
+
+@pytest.mark.parametrize("source", [
+    "import tokenizer.__main__\n", "from tokenizer.__main__ import main\n", "from tokenizer import __main__\n",
+    "from . import __main__\n", "from .__main__ import main\n", "import importlib\nimportlib.import_module('tokenizer.__main__')\n",
+    "import runpy\nrunpy.run_module('lessons.__main__')\n",
+])
+def test_the_main_rule_sees_every_way_of_importing_a_main_program(tmp_path: Path, source: str) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__main__.py").write_text("import sys\n\nfrom cli import main\n\nsys.exit(main())\n")
+    (tmp_path / "pkg" / "ok.py").write_text("import __future__\nNAME = '__main__'\nif __name__ == '__main__':\n    pass\n")
+    assert _main_imports(tmp_path) == []
+    (tmp_path / "pkg" / "bad.py").write_text(source)
+    assert [hit.split(":")[0] for hit in _main_imports(tmp_path)] == ["pkg/bad.py"]
 
 
 def test_no_view_is_imported_by_another_page_than_its_own():
@@ -178,7 +255,7 @@ def test_real_tokenizer_libraries_load_only_when_a_tokenizer_is_loaded():
     loads none of the production tokenizers' libraries; loading one tokenizer loads its own library only."""
     before, after = run_python(
         "import json, sys\n"
-        "import tokenizer, family.real, tokenizer.cli\n"
+        "import tokenizer, family.real, cli\n"
         "from family.real import catalogue, data_file\n"
         "names = [info.name for info in catalogue()]\n"
         "paths = [str(data_file(n)) for n in names]\n"

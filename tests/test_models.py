@@ -33,10 +33,52 @@ def test_openai_mappings_agree_with_tiktoken(model):
 
 
 def test_the_issue_lists_models_are_all_there():
-    for name in ["GPT-4o", "GPT-4o mini", "GPT-4.1", "GPT-4.1 mini", "GPT-4.1 nano", "o1", "o3", "o4-mini", "GPT-4",
+    for name in ["GPT-5", "GPT-5 mini", "GPT-5 nano", "GPT-4o", "GPT-4o mini", "GPT-4.1", "GPT-4.1 mini", "GPT-4.1 nano",
+                 "o1", "o3", "o4-mini", "GPT-4",
                  "GPT-4 Turbo", "GPT-3.5 Turbo", "davinci", "Llama 3", "Llama 3.1 8B", "Llama 3.1 70B", "Llama 3.2", "Llama 3.3",
                  "Qwen 2.5", "Qwen3", "Mistral NeMo", "Mistral 7B v0.3"]:
         find(name)
+
+
+@pytest.mark.parametrize("key", ["gpt-5", "gpt-5-mini", "gpt-5-nano"])
+def test_the_gpt5_family_is_there_with_tiktoken_s_tokenizer_and_a_dated_price(key):
+    """count --model gpt-5 answered "did you mean GPT-4 or GPT-3 davinci?"; tiktoken maps it to o200k_base."""
+    model = find(key)
+    assert model.tokenizer == tiktoken.encoding_name_for_model(key) == "o200k_base"
+    assert model.chat == "openai" and price(key) is not None and price(key).date == price("gpt-4o").date
+
+
+@pytest.mark.parametrize(("typed", "who", "vendor"), [
+    ("claude", "Claude", "Anthropic"), ("Claude 3.5 Sonnet", "Claude", "Anthropic"), ("claude-opus-4", "Claude", "Anthropic"),
+    ("gemini", "Gemini", "Google"), ("Gemini 2.5 Pro", "Gemini", "Google"), ("gemini-1.5-flash", "Gemini", "Google"),
+])
+def test_models_whose_tokenizer_is_not_published_say_so_and_what_to_do(typed, who, vendor):
+    """--model claude said "unknown model": a well-known model the lab cannot count is named, with why and what to
+    do instead, not offered a lookalike."""
+    with pytest.raises(fm.UncountableModel) as caught:
+        find(typed)
+    message = str(caught.value)
+    assert message.startswith(f"{who} ({vendor}) cannot be counted here:") and "\n" not in message
+    assert "not published" in message and "instead" in message
+    assert isinstance(caught.value, UnknownModel)  # every caller that handles an unknown name handles this one
+    listed = {m.name for m in fm.uncountable()}
+    assert who in listed
+
+
+def test_mistral_nemo_names_its_own_file_and_the_lab_s_counts_the_same():
+    """mistral-common maps NeMo to tekken_240718.json (Pixtral's is tekken_240911.json, which the lab loads): the two
+    have the same ranks, pattern and special tokens, so every count is the same."""
+    from mistral_common.tokens.tokenizers.tekken import Tekkenizer
+
+    nemo_model = find("mistral-nemo")
+    assert "tekken_240718.json" in nemo_model.source and "tekken_240911.json" in nemo_model.source
+    assert real.data_file(nemo_model.tokenizer).name == "tekken_240718.json"  # counted with its own file
+    folder = real.data_file("mistral-tekken").parent
+    nemo, lab = Tekkenizer.from_file(folder / "tekken_240718.json"), Tekkenizer.from_file(folder / "tekken_240911.json")
+    assert nemo._model._mergeable_ranks == lab._model._mergeable_ranks
+    assert nemo._model._pat_str == lab._model._pat_str and nemo.num_special_tokens == lab.num_special_tokens
+    text = "Thick fog closed schools. घने कोहरे से स्कूल बंद रहे। 12345 https://x.org/a?b=1\n\n  end"
+    assert nemo.encode(text, bos=False, eos=False) == lab.encode(text, bos=False, eos=False)
 
 
 def test_each_vendors_chat_format():
@@ -97,7 +139,7 @@ def test_a_close_name_gets_a_suggestion():
 
 def test_a_name_nothing_like_a_known_one_lists_every_key():
     with pytest.raises(UnknownModel) as caught:
-        find("claude-sonnet")
+        find("falcon-sonnet")
     assert caught.value.suggestions == ()
     assert all(model.key in str(caught.value) for model in models())
     assert isinstance(caught.value, ValueError)
@@ -119,6 +161,27 @@ def test_prices_are_exact_dated_and_sourced():
         assert p.source.startswith("https://"), p
     # Read exactly: 0.15 is fifteen hundredths, not the binary float nearest it.
     assert price("gpt-4o-mini").input_per_m * 3 == Decimal("0.45")
+
+
+def test_reasoning_models_are_marked_and_their_budget_is_a_named_dated_assumption():
+    """o1, o3, o4-mini and GPT-5 bill hidden reasoning tokens as output (OpenAI's reasoning models)."""
+    assert {m.key for m in models() if m.reasoning} == {"o1", "o3", "o4-mini", "gpt-5", "gpt-5-mini", "gpt-5-nano"}
+    budget = fm.reasoning_budget()
+    assert budget.name == "reasoning budget" and budget.value > 0 and re.fullmatch(r"20\d\d-\d\d", budget.date)
+    assert "assumption" in budget.basis and "output" in budget.basis
+
+
+def test_discounts_are_cheaper_than_the_list_price_and_only_where_published():
+    for model in models():
+        p = price(model.key)
+        if p is None:
+            continue
+        if p.cached_input_per_m is not None:
+            assert 0 < p.cached_input_per_m < p.input_per_m, model.key
+        if p.batch_input_per_m is not None:
+            assert 0 < p.batch_input_per_m < p.input_per_m and 0 < p.batch_output_per_m < p.output_per_m, model.key
+        if model.vendor != "OpenAI":
+            assert p.cached_input_per_m is None and p.batch_input_per_m is None, model.key  # not entered: unchecked
 
 
 def test_open_weights_prices_name_their_host():
@@ -163,17 +226,28 @@ def test_the_shipped_files_parse():
     assert parse_prices(_prices_data(), {m.key for m in models()})[1] == (fm.INR_PER_USD, fm.INR_DATE, fm.INR_SOURCE)
 
 
+def _model(d: dict, key: str) -> dict:
+    """The [[model]] entry of ``key`` in a parsed models.toml (entries are found by key, not by place)."""
+    return next(entry for entry in d["model"] if entry["key"] == key)
+
+
+def _price(d: dict, key: str) -> dict:
+    return next(entry for entry in d["price"] if entry["model"] == key)
+
+
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d["model"][0].update(tokenizer="gpt5_base"), r"model 1 \(gpt-4o\): unknown tokenizer 'gpt5_base'"),
-    (lambda d: d["model"][1].pop("source"), r"model 2 \(gpt-4o-mini\): missing field 'source'"),
-    (lambda d: d["model"][2].update(key="gpt-4o"), r"model 3 \(gpt-4o\): duplicate name 'gpt-4o'"),
-    (lambda d: d["model"][2].update(aliases=["GPT 4o"]), r"duplicate name 'GPT 4o' \(already gpt-4o\)"),
+    (lambda d: _model(d, "gpt-4o").update(tokenizer="gpt5_base"), r"model \d+ \(gpt-4o\): unknown tokenizer 'gpt5_base'"),
+    (lambda d: _model(d, "gpt-4o-mini").pop("source"), r"model \d+ \(gpt-4o-mini\): missing field 'source'"),
+    (lambda d: _model(d, "gpt-4.1").update(key="gpt-4o"), r"model \d+ \(gpt-4o\): duplicate name 'gpt-4o'"),
+    (lambda d: _model(d, "gpt-4.1").update(aliases=["GPT 4o"]), r"duplicate name 'GPT 4o' \(already gpt-4o\)"),
     (lambda d: d["model"][0].update(chat="harmony"), r"unknown chat format 'harmony'"),
     (lambda d: d["model"][0].update(colour="red"), r"unknown field\(s\) colour"),
     (lambda d: d["model"][0].update(key="GPT-4o"), r"a key is lower case"),
     (lambda d: d["model"][0].update(name=""), r"name must be a non-empty str"),
     (lambda d: d.update(model=[]), r"no \[\[model\]\] entries"),
     (lambda d: d["model"][0].update(aliases="gpt4o"), r"aliases must be a list of names"),
+    (lambda d: _model(d, "gpt-4o").update(template="llama3.1"), r"template 'llama3.1' is not one of the openai format"),
+    (lambda d: _model(d, "o3").update(reasoning="yes"), r"reasoning is true or false"),
 ])
 def test_a_damaged_models_file_is_refused_clearly(change, message):
     data = _models_data()
@@ -183,19 +257,34 @@ def test_a_damaged_models_file_is_refused_clearly(change, message):
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda d: d["price"][0].update(model="gpt-5"), r"price 1 \(gpt-5\): a price for an unknown model 'gpt-5'"),
-    (lambda d: d["price"][1].update(model="gpt-4o"), r"duplicate price for 'gpt-4o'"),
+    (lambda d: d["price"][0].update(model="gpt-6"), r"price 1 \(gpt-6\): a price for an unknown model 'gpt-6'"),
+    (lambda d: _price(d, "gpt-4o-mini").update(model="gpt-4o"), r"duplicate price for 'gpt-4o'"),
     (lambda d: d["price"][0].pop("date"), r"missing field 'date'"),
     (lambda d: d["price"][0].update(input_per_m=Decimal(-1)), r"input_per_m must be a number >= 0"),
     (lambda d: d["price"][0].update(output_per_m="ten"), r"output_per_m is not a number"),
     (lambda d: d.pop("exchange"), r"missing \[exchange\]"),
     (lambda d: d["exchange"].update(inr_per_usd=Decimal(0)), r"inr_per_usd must be more than 0"),
+    (lambda d: _price(d, "gpt-4o").pop("batch_output_per_m"), r"batch_input_per_m without the other batch price"),
+    (lambda d: _price(d, "gpt-4o").update(cached_input_per_m="x"), r"cached_input_per_m is not a number"),
+    (lambda d: _price(d, "gpt-4o").update(flex_per_m=Decimal(1)), r"unknown field\(s\) flex_per_m"),
 ])
 def test_a_damaged_prices_file_is_refused_clearly(change, message):
     data = _prices_data()
     change(data)
     with pytest.raises(ModelDataError, match=message):
         parse_prices(data, {m.key for m in models()})
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d["uncountable"][0].update(prefixes=["Claude 3"]), r"prefixes must be a list of names written as compared"),
+    (lambda d: d["uncountable"][0].pop("instead"), r"uncountable 1 \(Claude\): missing field 'instead'"),
+    (lambda d: d["uncountable"][0].update(tokenizer="x"), r"unknown field\(s\) tokenizer"),
+])
+def test_a_damaged_uncountable_entry_is_refused_clearly(change, message):
+    data = _models_data()
+    change(data)
+    with pytest.raises(ModelDataError, match=message):
+        fm.parse_uncountable(data)
 
 
 def test_a_file_that_is_not_toml_is_refused_clearly(tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from decimal import Decimal
 
 import pytest
@@ -55,7 +56,8 @@ def said(at) -> str:
 
 
 def codes(at) -> str:
-    return "\n".join(c.value for c in at.main.get("code"))
+    """The page's printed commands, each on one line (a printed command has a flag a line, joined by ``\\``)."""
+    return "\n".join(re.sub(r" \\\n\s*", " ", c.value) for c in at.main.get("code"))
 
 
 def expected(key: str, records: list[est.Record], *, output_tokens: float | None = 300, output_ratio=None,
@@ -68,10 +70,11 @@ def expected(key: str, records: list[est.Record], *, output_tokens: float | None
     for r, n in zip(records, counts):
         builder.add(r.number, n)
     stats = builder.result()
-    bill = est.cost(stats.mean, price or fm.price(key), output_tokens=output_tokens, output_ratio=output_ratio,
-                    requests_per_month=requests, inr_per_usd=inr)
+    bill = est.cost(Decimal(stats.total) / stats.records, price or fm.price(key), output_tokens=output_tokens,
+                    output_ratio=output_ratio, requests_per_month=requests, inr_per_usd=inr,
+                    reasoning_tokens=fm.reasoning_budget().value if model.reasoning else 0)
     label = "Input tokens" if len(records) == 1 else "Input tokens a request (mean)"
-    return {label: ev.tokens_text(stats.mean) if len(records) > 1 else f"{stats.total:,}",
+    return {label: est.mean_shown(stats.total, stats.records) if len(records) > 1 else f"{stats.total:,}",
             "USD a request": est.usd(bill.usd_per_request), "INR a request": est.inr(bill.inr_per_request),
             "USD a month": est.usd(bill.usd_per_month), "INR a month": est.inr(bill.inr_per_month)}
 
@@ -166,9 +169,9 @@ def test_a_changed_price_is_used_said_and_kept_in_the_link() -> None:
     assert cards(at)[1] == expected("gpt-4", one())
     assert "your price (published" in said(at)
     assert at.query_params[p_in.name] == "5" and at.query_params[p_out.name] == "20"
-    cmd = codes(at).splitlines()
-    assert cmd[0].startswith("python -m tokenizer cost --model gpt-4 --model llama-3.3-70b ")
-    assert cmd[1].startswith("python -m tokenizer cost --model gpt-4o ") and "--input-price 5.0 --output-price 20.0" in cmd[1]
+    (cmd,) = codes(at).splitlines()  # one command: the changed price is GPT-4o's alone
+    assert cmd.startswith("python -m tokenizer cost --model gpt-4o --input-price gpt-4o=5 --output-price gpt-4o=20 "
+                          "--model gpt-4 --model llama-3.3-70b ")
     again = run_page(PAGE, query_params=dict(at.query_params))
     assert cards(again) == cards(at)
 
@@ -181,7 +184,8 @@ def test_a_model_without_a_price_asks_for_one() -> None:
     assert "No published price for Llama 3 is known here" in infos(at)
     got = cards(at)
     assert got[1] == {"Input tokens": f"{real.load('llama3').count(TEXT):,}"}  # tokens, no cost yet
-    assert "Llama 3: give --input-price and --output-price" in said(at)
+    assert "Llama 3: no price, so counted only (count)" in said(at)
+    assert "python -m tokenizer count --model llama-3 " in codes(at)
     at.number_input(key=p_in.skey).set_value(0.2).run()
     at.number_input(key=p_out.skey).set_value(0.4).run()
     mine = fm.Price("llama-3", Decimal("0.2"), Decimal("0.4"), "yours", "set on this page")
@@ -345,51 +349,69 @@ def test_a_file_over_the_limit_points_to_the_command_line() -> None:
 
 
 def test_too_many_records_points_to_the_command_line(monkeypatch) -> None:
-    monkeypatch.setattr(ev, "MAX_RECORDS", 3)
+    monkeypatch.setattr(ev.settings, "MAX_RECORDS", 3)
     at = run_page(PAGE, query_params={"text": "a\nb\nc\nd", "kind": "lines"})
     assert "This input has more than 3 records; this page counts up to 3 in one go" in warnings(at)
     assert not at.main.get("metric")
 
 
 def test_the_command_lines() -> None:
-    lines = ev.command_lines(["gpt-4o", "llama-3"], prices={"llama-3": (Decimal("0.2"), Decimal("0.4"))},
-                             output="ratio", out_tokens=300, out_ratio=0.25, requests=10, inr=88.0, kind="csv",
-                             field=None, column="my prompt", file_name="d a.csv", text=None)
+    asked = ev.Asked(output="ratio", out_ratio=0.25, requests=10, inr=88.6923, kind="csv", column="my prompt",
+                     file_name="d a.csv", cached=0.5, batch=True, reasoning=500, extras=False)
+    lines = [re.sub(r" \\\n\s*", " ", line) for line in ev.command_lines(
+        [("gpt-4o", None), ("llama-3", (Decimal("0.2"), Decimal("0.4")))], ["qwen3"], asked)]
     assert lines == [
-        "python -m tokenizer cost --model gpt-4o --output-ratio 0.25 --requests-per-month 10 --inr-per-usd 88 "
-        "--file 'd a.csv' --lines --column 'my prompt'",
-        "python -m tokenizer cost --model llama-3 --output-ratio 0.25 --requests-per-month 10 --inr-per-usd 88 "
-        "--input-price 0.2 --output-price 0.4 --file 'd a.csv' --lines --column 'my prompt'"]
+        "python -m tokenizer cost --model gpt-4o --model llama-3 --input-price llama-3=0.2 --output-price llama-3=0.4 "
+        "--output-ratio 0.25 --reasoning-tokens 500 --cached-share 0.5 --batch --requests-per-month 10 "
+        "--inr-per-usd 88.6923 --no-template-extras --file 'd a.csv' --lines --column 'my prompt'",
+        "python -m tokenizer count --model qwen3 --no-template-extras --file 'd a.csv' --lines --column 'my prompt'"]
 
 
 @pytest.mark.parametrize("as_chat", [False, True], ids=["as text", "as a chat"])
 def test_the_pages_command_runs_and_gives_the_pages_figures(capsys, as_chat: bool) -> None:
     """The command shown is run as given (a text that starts with a dash included, and the chat switch): its
     tokens, USD and INR are the page's cards."""
-    import shlex
-
-    from tokenizer import cli
-
     at = run_page(PAGE)
     at.text_area(key=ev.TEXT.skey).input("-5% off चाय today? क्या यह सच है").run()
     at.toggle(key=ev.AS_CHAT.skey).set_value(as_chat).run()
     (line,) = codes(at).splitlines()
-    words = shlex.split(line)
-    assert words[:3] == ["python", "-m", "tokenizer"] and ("--as-chat" in words) == as_chat
-    assert cli.main([*words[3:4], "--json", *words[4:]]) == 0
-    got = json.loads(capsys.readouterr().out)["models"]
+    assert ("--as-chat" in shlex.split(line)) == as_chat
+    got = run_printed(capsys, line)["models"]
     for card, row in zip(cards(at), got, strict=True):
-        tokens = card.get("Input tokens") or card["Input tokens a request (mean)"]
-        assert tokens == f"{row['input_tokens']:,.0f}"
-        assert card["USD a request"] == est.usd(Decimal(row["usd_per_request"]))
-        assert card["INR a month"] == est.inr(Decimal(row["inr_per_month"]))
+        assert_card_is_row(card, row)
+
+
+def run_printed(capsys, line: str) -> dict:
+    """A command the page printed, run as the command line runs it (with --json), in this process."""
+    import cli
+
+    words = shlex.split(line)
+    assert words[:3] == ["python", "-m", "tokenizer"]
+    assert cli.main([*words[3:4], "--json", *words[4:]]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def assert_card_is_row(card: dict[str, str], row: dict) -> None:
+    """A card's tokens and costs are what the command line printed for its model."""
+    tokens = card.get("Input tokens") or card["Input tokens a request (mean)"]
+    mean = Decimal(str(row["input_tokens"]))
+    assert tokens == (f"{mean:,.0f}" if mean == mean.to_integral_value() else f"{est.one_decimal(mean):,}")
+    assert card["USD a request"] == est.usd(Decimal(row["usd_per_request"]))
+    assert card["INR a month"] == est.inr(Decimal(row["inr_per_month"]))
 
 
 def test_the_views_docstring_examples() -> None:
     import doctest
+    import importlib
+    import pkgutil
 
-    result = doctest.testmod(ev, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    assert result.attempted >= 3 and result.failed == 0
+    attempted = 0
+    for info in pkgutil.iter_modules(ev.__path__):
+        module = importlib.import_module(f"views.estimate.{info.name}")
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        assert result.failed == 0, info.name
+        attempted += result.attempted
+    assert attempted >= 3
 
 
 # -- the bounds, by design: a hostile upload in a child with limits --------------------------------------------
@@ -427,7 +449,7 @@ def test_hostile_uploads_get_one_message_in_bounded_time_and_memory() -> None:
         assert not seen["exceptions"] and seen["metrics"] == 0
         assert "python -m tokenizer count" in seen["shown"], seen["shown"][-1500:]
         assert seen["cpu_s"] < 40, seen["cpu_s"]  # a page run and the file read, with imports on the first
-    assert f"more than {ev.MAX_RECORDS:,} records; this page counts up to" in unescaped(short["shown"])
+    assert f"more than {ev.settings.MAX_RECORDS:,} records; this page counts up to" in unescaped(short["shown"])
     assert f"this page reads files of up to {ev.UPLOAD_MB} MB" in unescaped(huge["shown"])
     assert "Traceback" not in child.err
     child.assert_bounded(cpu_s=60, peak_mb=1000)  # measured: 3 s of CPU, 470 MB with AppTest and Streamlit
@@ -444,15 +466,15 @@ class Bar:
 
 
 def test_counting_moves_the_bar_a_batch_at_a_time(monkeypatch) -> None:
-    monkeypatch.setattr(ev, "BATCH", 10)
+    monkeypatch.setattr(ev.settings, "BATCH", 10)
     text = "\n".join(f"record {i} " * (i % 7 + 1) for i in range(95))
     records, _ = est.read_records(text, "lines")
     data = ev.Data("x", records, [], len(text), None)
     model = fm.find("gpt-4o")
     target = ev.Target(model.key, model.name, model.tokenizer, real.load(model.tokenizer), model)
     bar = Bar()
-    counted = ev.count_one(target, data, bar, 0.5, 0.5)
-    assert bar.moves == [0.5 + 0.5 * n / 95 for n in range(10, 95, 10)]  # every 10 records, within its share
+    counted = ev.count_targets([target], data, bar)[target.key]
+    assert bar.moves == [n / 95 for n in [*range(10, 95, 10), 95]]  # every 10 records, to the last
     tok = real.load(model.tokenizer)
     assert counted.stats.total == sum(tok.count(r.text) for r in records) and counted.overhead is None
 
@@ -480,3 +502,169 @@ def test_a_link_to_an_uploaded_file_asks_for_the_file_again() -> None:
     assert at.segmented_control(key=ev.KIND.skey).value == "jsonl"
     assert at.multiselect(key=ev.MODELS_LIST.skey).value == ["gpt-4o"]
     assert not at.main.get("metric")
+
+
+# -- issue 27: the page and the command it prints agree, on every kind of file and every model choice ------------
+
+BOM = b"\xef\xbb\xbf"
+FILES = {
+    "bom.csv": BOM + "prompt,id\r\nनमस्ते, मेरा ऑर्डर कहाँ है?,1\r\nWhere is my order?,2\r\n\"a, \"\"quoted\"\" one\",3\r\n".encode(),
+    "crlf.txt": "Where is my order?\r\nमेरा रिफ़ंड कब आएगा?\r\n\r\nOK thanks\r\n".encode(),
+    "chats.jsonl": "\n".join(json.dumps(row, ensure_ascii=False) for row in [
+        {"messages": [{"role": "system", "content": "Be brief."}, {"role": "user", "name": "asha",
+                                                                   "content": "मेरा ऑर्डर कहाँ है?"}]},
+        {"text": "Where is my order?"}, {"broken": True}, "{not json",
+        {"messages": [{"role": "user", "content": "Hello there"}]}]).encode(),
+    "prompt.txt": BOM + "One long prompt: घने कोहरे से शहर में स्कूल बंद रहे।\nSecond line of the same prompt.\n".encode(),
+}
+KIND_OF = {"bom.csv": "csv", "crlf.txt": "lines", "chats.jsonl": "jsonl", "prompt.txt": "text"}
+CHOICES = {  # every kind of model choice: published prices, none (counted only), one given on the page, reasoning
+    "priced": ["gpt-4o-mini", "llama-3.1-8b"],
+    "unpriced": ["gpt-4o-mini", "qwen3"],
+    "price given": ["gpt-4o-mini", "qwen3"],
+    "reasoning and a template": ["o3", "llama-3.3-70b", "qwen2.5"],
+}
+
+
+@pytest.mark.parametrize("choice", list(CHOICES))
+@pytest.mark.parametrize("name", list(FILES))
+def test_the_printed_commands_give_the_pages_numbers_on_every_file_and_model_choice(tmp_path, monkeypatch, capsys,
+                                                                                   name, choice) -> None:
+    """Upload the file, pick the models, run every command the page prints on the same file (saved under the
+    name the command uses): each card's tokens and costs are the command's. The page reads a BOM, \\r\\n, a CSV's
+    quoted cell, broken JSONL lines, a message's name as the command line does; a model without a price is counted
+    (count), one with a price given on the page is priced with it, the others at their published prices."""
+    at = run_page(PAGE, query_params={"models": ",".join(CHOICES[choice])})
+    at = upload(at, name, FILES[name])
+    at.segmented_control(key=ev.KIND.skey).set_value(KIND_OF[name]).run()
+    if KIND_OF[name] == "csv":
+        at.selectbox(key=ev.COLUMN.skey).set_value("prompt").run()
+    if choice == "price given":
+        p_in, p_out = ev.price_params("qwen3")
+        at.number_input(key=p_in.skey).set_value(0.2).run()
+        at.number_input(key=p_out.skey).set_value(0.6).run()
+    if choice == "reasoning and a template":
+        at.toggle(key=ev.AS_CHAT.skey).set_value(True).run()
+        at.number_input(key=ev.REASONING.skey).set_value(1500).run()
+    assert_no_exception(at)
+    (tmp_path / name).write_bytes(FILES[name])
+    monkeypatch.chdir(tmp_path)
+    shown = cards(at)
+    keys = CHOICES[choice]
+    assert len(shown) == len(keys)
+    rows: dict[str, dict] = {}
+    for line in codes(at).splitlines():
+        out = run_printed(capsys, line)
+        if line.startswith("python -m tokenizer cost"):
+            rows.update({row["model"]: row for row in out["models"]})
+        else:  # counted only: no price
+            rows.update({row["model"]: {"count": row} for row in out["results"]})
+    assert list(rows) == keys or sorted(rows) == sorted(keys)
+    for key, card in zip(keys, shown):
+        row = rows[key]
+        if "count" in row:
+            assert "USD a request" not in card
+            count_row = row["count"]
+            tokens = count_row["tokens"] if "records" not in count_row else None
+            if tokens is None:
+                assert (card.get("Input tokens") or card["Input tokens a request (mean)"]) == est.mean_shown(
+                    count_row["tokens"], count_row["records"])
+            else:
+                assert card["Input tokens"] == f"{tokens:,}"
+        else:
+            assert_card_is_row(card, row)
+
+
+def test_the_bill_shows_input_and_output_apart_measured_and_assumed() -> None:
+    at = run_page(PAGE, query_params={"models": "gpt-4.1"})
+    model = fm.find("gpt-4.1")
+    tok = real.load(model.tokenizer)
+    bill = est.cost(tok.count(TEXT), fm.price("gpt-4.1"), output_tokens=300, requests_per_month=100_000,
+                    inr_per_usd=fm.INR_PER_USD)
+    text = said(at)
+    assert "What the bill is made of" in text
+    inp, out = bill.part("input"), bill.part("output")
+    assert (f"Input: {inp.tokens:,.0f} tokens a request, measured by {tok.name} · "
+            f"{est.usd(inp.usd_per_request)} a request, {est.usd(bill.month(inp.usd_per_request))} a month") in text
+    assert (f"Output: 300 tokens a request, assumed: yours (Change the numbers) · "
+            f"{est.usd(out.usd_per_request)} a request, {est.usd(bill.month(out.usd_per_request))} a month") in text
+    assert f"({out.usd_per_request / bill.usd_per_request:.0%} of it assumed)" in text
+
+
+def test_a_reasoning_model_says_so_where_it_is_picked_and_bills_an_editable_dated_budget() -> None:
+    budget = fm.reasoning_budget()
+    at = run_page(PAGE, query_params={"models": "o3,gpt-4o"})
+    assert "o3 bills hidden reasoning tokens as output" in infos(at)
+    assert f"the lab's {budget.name}, {budget.value:,} as of {budget.date}" in infos(at)
+    tok = real.load("o200k_base")
+    card = cards(at)[0]
+    with_budget = est.cost(tok.count(TEXT), fm.price("o3"), output_tokens=300, reasoning_tokens=budget.value,
+                           requests_per_month=100_000, inr_per_usd=fm.INR_PER_USD)
+    assert card["USD a request"] == est.usd(with_budget.usd_per_request)
+    assert f"Reasoning: {budget.value:,} tokens a request, assumed: the lab's {budget.name} ({budget.date})" in said(at)
+    at.number_input(key=ev.REASONING.skey).set_value(200).run()
+    less = est.cost(tok.count(TEXT), fm.price("o3"), output_tokens=300, reasoning_tokens=200,
+                    requests_per_month=100_000, inr_per_usd=fm.INR_PER_USD)
+    assert cards(at)[0]["USD a request"] == est.usd(less.usd_per_request)
+    assert cards(at)[1] == expected("gpt-4o", one())  # not a reasoning model: no budget
+    assert "--reasoning-tokens 200" in codes(at) and at.query_params["reasoning"] == "200"
+
+
+def test_discounts_cached_input_and_batch_prices() -> None:
+    at = run_page(PAGE, query_params={"models": "gpt-4o,llama-3.3-70b"})
+    at.number_input(key=ev.CACHED.skey).set_value(0.5).run()
+    at.toggle(key=ev.BATCH_PRICES.skey).set_value(True).run()
+    tok = real.load("o200k_base")
+    c = est.cost(tok.count(TEXT), fm.price("gpt-4o"), output_tokens=300, cached_share=0.5, batch=True,
+                 requests_per_month=100_000, inr_per_usd=fm.INR_PER_USD)
+    assert cards(at)[0]["USD a month"] == est.usd(c.usd_per_month)
+    assert "No batch price published here: the list prices." in said(at)  # Groq's Llama: none entered
+    assert "--cached-share 0.5" in codes(at) and "--batch" in codes(at)
+
+
+def test_the_official_templates_extras_are_counted_said_and_can_be_left_out() -> None:
+    at = run_page(PAGE, query_params={"models": "llama-3.1-8b", "as_chat": "1"})
+    model = fm.find("llama-3.1-8b")
+    tok = real.load(model.tokenizer)
+    chat = (("user", TEXT),)
+    counted = est.count_chat(tok, chat, model)
+    assert cards(at)[0]["Input tokens"] == f"{counted.tokens:,}"
+    assert f"{counted.extras:,} of them are {est.TEMPLATES['llama3.1']}" in said(at)
+    at.toggle(key=ev.EXTRAS.skey).set_value(False).run()
+    assert cards(at)[0]["Input tokens"] == f"{est.count_chat(tok, chat, model, extras=False).tokens:,}"
+    assert "--no-template-extras" in codes(at) and at.query_params["extras"] == "0"
+
+
+def test_the_models_the_lab_cannot_count_are_named_with_what_to_do() -> None:
+    at = run_page(PAGE)
+    text = said(at)
+    for m in fm.uncountable():
+        assert f"{m.name} ({m.vendor})" in text and m.instead in text
+
+
+def test_the_exchange_rate_is_shown_as_entered() -> None:
+    at = run_page(PAGE, query_params={"inr": "88.6923"})
+    assert "Exchange rate: Rs 88.6923 a dollar (yours)" in said(at)
+    assert at.number_input(key=ev.INR.skey).format == "%.4f"
+    assert "--inr-per-usd 88.6923" in codes(at)
+
+
+def test_a_mean_is_rounded_half_up_on_the_card_and_in_the_table() -> None:
+    """23.25 tokens a record: '23.2' on the card, '23.3' in the table (Python's rounding and the browser's)."""
+    lines = ["a" + " a" * (n - 1) for n in (23, 23, 23, 24)]
+    at = run_page(PAGE, query_params={"text": "\n".join(lines), "kind": "lines", "models": "gpt-4o"})
+    assert cards(at)[0]["Input tokens a request (mean)"] == "23.3"
+    stats = at.main.get("dataframe")[0].value
+    assert f"{stats['mean'].iloc[0]:.1f}" == "23.3"
+
+
+def test_the_histograms_last_bar_is_drawn_whole() -> None:
+    """Each bar runs from its first count to the one after its last: a bin one count wide (the last, here) had
+    no width, and the axis ended where the last bar began."""
+    from views.estimate.records import histogram_spec
+
+    spec = histogram_spec(((5, 5, 2), (6, 6, 0), (7, 7, 1)), "GPT-4o", False)
+    layer = spec.get("encoding") or spec["layer"][0]["encoding"]
+    assert layer["x2"]["field"] == "end" and layer["x"]["scale"]["domain"] == [5, 8]
+    values = next(iter(spec["datasets"].values()))
+    assert [(v["low"], v["end"]) for v in values] == [(5, 6), (6, 7), (7, 8)]

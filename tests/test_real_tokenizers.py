@@ -158,6 +158,16 @@ def test_ids_equal_quicktoks_own_encoder_on_any_text(name, text):
 
 @pytest.mark.parametrize("name", real.NAMES)
 @PROPERTY
+@given(many=st.lists(st.one_of(texts, st.sampled_from(["\ud800", "a\udfffb", "e\u0301\u0327", "\u2581x"])),
+                     max_size=8))
+def test_count_many_is_count_of_each(name, many):
+    """The estimate counts records a batch at a time (count_many: one call for them all): the same numbers as one
+    count a text, lone surrogates, NFC and SentencePiece's space mark included."""
+    assert tok(name).count_many(many) == [tok(name).count(text) for text in many]
+
+
+@pytest.mark.parametrize("name", real.NAMES)
+@PROPERTY
 @given(text=texts, n=st.integers(min_value=0, max_value=30))
 def test_properties_of_every_tokenizer(name, text, n):
     t = tok(name)

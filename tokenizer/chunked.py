@@ -5,19 +5,24 @@ token crosses a piece. :func:`cut_text` cuts a stream of text only at places tha
 boundaries for all of them, whatever comes before or after, so each cut part can be encoded on
 its own (:func:`encode_parts`) and the ids join into the whole text's ids. Two kinds of place:
 
-``line``   after a newline that follows a visible character and comes before a letter
-           (``"x\\nY"`` is cut after the ``\\n``);
+``line``   after a newline between two visible characters, the second not ``/``
+           (``"x\\nY"`` and ``'}\\n{"'`` are cut after the ``\\n``: a JSONL file's every line end);
 ``word``   before a single space between two letters (``"ab cd"`` is cut before the space).
 
 Why these hold for each pre-split:
 
 - the tiktoken patterns (GPT-2/3/4/4o, Llama 3, Qwen, Mistral Tekken): no alternative puts a
-  newline and a letter after it in one piece (a piece starting at a letter never reaches
-  back; the newline runs ``\\s*[\\r\\n]+`` and ``[\\r\\n/]*`` stop at a letter), a letter run
-  stops at a space, and a space before a letter starts a new piece. The one alternative that
-  looks at the end of the text, ``\\s++$``, sees only the newline (the character before it is
-  visible), which ``\\s`` takes alone anyway. Qwen3 normalises to NFC first: a newline and a
-  space compose with nothing and a letter is a starter, so NFC of the parts is NFC of the whole;
+  newline and a visible character after it in one piece, but GPT-4o's and Tekken's
+  ``[^\\s\\p{L}\\p{N}]+[\\r\\n/]*`` (punctuation, then newlines and slashes: ``}\\n/``), hence no
+  cut before ``/``. A piece that starts at a visible character never reaches back (the one
+  character a piece may take in front of its letters is never a newline: ``[^\\r\\n\\p{L}\\p{N}]?``;
+  of a punctuation run, only a space: `` ?``); the newline runs ``\\s*[\\r\\n]+``, ``\\s+(?!\\S)``
+  and ``\\s+`` stop at a visible character. A letter run stops at a space, and a space before a
+  letter starts a new piece. The one alternative that looks at the end of the text,
+  ``\\s++$``, sees only the newline (the character before it is visible), which ``\\s`` takes
+  alone anyway. Qwen3 normalises to NFC first: a newline and a space compose with nothing and
+  the character after a cut is a starter or, a mark, composes with no newline, so NFC of the
+  parts is NFC of the whole;
 - SentencePiece (Mistral v3) has no pre-split but starts a word at each space, and no piece of
   its vocabulary holds a newline; it also adds a space in front of the text, which a part after
   the first must not get: each such part is encoded after a short seed (``"a"`` before a space,
@@ -60,12 +65,12 @@ MAX_IDS_HELD = 25_000_000
 """``--json`` prints every id, so it holds them (4 bytes each): at most 25 M ids in all (100 MB)."""
 
 _VISIBLE = r"[\p{L}\p{M}\p{N}\p{P}\p{S}]"  # never whitespace, in any Unicode version
-_CUT = regex.compile(rf"(?r)(?<={_VISIBLE})\n(?=\p{{L}})|(?<=\p{{L}}) (?=\p{{L}})")
+_CUT = regex.compile(rf"(?r)(?<={_VISIBLE})\n(?=(?!/){_VISIBLE})|(?<=\p{{L}}) (?=\p{{L}})")
 """The newline or the space of a cut place, searched from the end (``(?r)``): the last one in a
 stretch of text (the pattern starts at a newline or a space, which keeps the search fast)."""
 
 _SEED_WORD = "a"  # before a part that starts with a space
-_SEED_LINE = "a\n"  # before a part that starts with a letter (after a newline)
+_SEED_LINE = "a\n"  # before a part that starts at a visible character (after a newline)
 
 T = TypeVar("T")
 R = TypeVar("R")

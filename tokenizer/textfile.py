@@ -29,6 +29,7 @@ import secrets
 import select
 import stat
 import sys
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import IO
 
@@ -37,6 +38,8 @@ MAX_INPUT_BYTES = 100_000_000
 every idea, and little enough to hold in memory."""
 
 _CHUNK = 1 << 20
+
+_UTF8_BOM = b"\xef\xbb\xbf"
 
 _BOMS = (  # longest first: the UTF-32 little-endian mark begins with the UTF-16 one
     (b"\xff\xfe\x00\x00", "UTF-32 (little-endian)"),
@@ -68,12 +71,25 @@ def _wide_encoding(data: bytes) -> str | None:
     # fall on one side only (odd offsets: little-endian), and there are plenty of them.
     n2 = len(head) - len(head) % 2
     even, odd = head[0:n2:2], head[1:n2:2]
-    units = n2 // 2
-    if not even.count(0) and odd.count(0) * 8 >= units and _decodes(head[:n2], "utf-16-le"):
+    if not even.count(0) and _looks_utf16(odd) and _decodes(head[:n2], "utf-16-le"):
         return "UTF-16 (little-endian)"
-    if not odd.count(0) and even.count(0) * 8 >= units and _decodes(head[:n2], "utf-16-be"):
+    if not odd.count(0) and _looks_utf16(even) and _decodes(head[:n2], "utf-16-be"):
         return "UTF-16 (big-endian)"
     return None
+
+
+def _looks_utf16(high: bytes) -> bool:
+    """Whether ``high``, every character's high byte if the text were UTF-16, looks like a text's: a NUL for at
+    least one character in eight (ASCII: spaces, digits, punctuation) and either most characters ASCII (Latin
+    text) or the others nearly all in one block of 256 (one script: 0x09 for Devanagari). A UTF-8 text with a
+    stray NUL or two read this way has its letters for high bytes, all different: it is binary, not UTF-16."""
+    units, nuls = len(high), high.count(0)
+    if not units or nuls * 8 < units:
+        return False
+    if nuls * 2 >= units:
+        return True
+    others = Counter(high.replace(b"\x00", b""))
+    return others.most_common(1)[0][1] * 4 >= (units - nuls) * 3
 
 
 def _decodes(data: bytes, encoding: str) -> bool:
@@ -271,7 +287,8 @@ def iter_text(f: IO[bytes], what: str = "this file", chunk: int = _CHUNK) -> Ite
     UTF-8 is decoded incrementally (a character cut between two reads is completed by the
     next); the same problems as :func:`decode_text` raise the same ValueError (a UTF-16 or
     UTF-32 file named from its first 4 KB, a NUL byte, an invalid byte with its offset).
-    A UTF-8 byte-order mark is kept: this reads the text exactly as given.
+    A UTF-8 byte-order mark at the start is dropped, as :func:`decode_text` drops it: it marks the
+    encoding (an editor's), it is not text, so every way the lab reads a file gives the same text.
     """
     decoder = codecs.getincrementaldecoder("utf-8")()
     head = b""
@@ -284,6 +301,8 @@ def iter_text(f: IO[bytes], what: str = "this file", chunk: int = _CHUNK) -> Ite
     if wide is not None:
         raise ValueError(_wide_message(what, wide, head))
     offset = 0  # bytes given to the decoder so far
+    if head.startswith(_UTF8_BOM):
+        head, offset = head[len(_UTF8_BOM):], len(_UTF8_BOM)
     data = head
     while data:
         if b"\x00" in data:

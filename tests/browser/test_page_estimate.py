@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from decimal import Decimal
 
 from playwright.sync_api import expect
 
@@ -61,14 +62,14 @@ def engine_stats(key: str, records: list[est.Record]) -> est.RecordStats:
 def bill(key: str, records: list[est.Record], requests: int = 100_000) -> tuple[str, dict[str, str]]:
     """The engine's figures for one model: its tokens (a mean for many records) and its four costs."""
     stats = engine_stats(key, records)
-    c = est.cost(stats.mean, fm.price(key), output_tokens=300, requests_per_month=requests,
+    c = est.cost(Decimal(stats.total) / stats.records, fm.price(key), output_tokens=300, requests_per_month=requests,
                  inr_per_usd=fm.INR_PER_USD)
-    tokens = f"{stats.total:,}" if len(records) == 1 else ev.tokens_text(stats.mean)
+    tokens = f"{stats.total:,}" if len(records) == 1 else est.mean_shown(stats.total, stats.records)
     return tokens, {"USD a request": est.usd(c.usd_per_request), "INR a request": est.inr(c.inr_per_request),
                     "USD a month": est.usd(c.usd_per_month), "INR a month": est.inr(c.inr_per_month)}
 
 
-def expect_cards(page, records: list[est.Record]) -> None:
+def expect_cards(page, records: list[est.Record], *, classroom: bool = False) -> None:
     for name in MODELS:
         key = fm.find(name).key
         tokens, money = bill(key, records)
@@ -78,7 +79,8 @@ def expect_cards(page, records: list[est.Record]) -> None:
         for label, value in money.items():
             expect(metric(box, label)).to_have_text(value)
         p = fm.price(key)
-        expect(box).to_contain_text(f"published {p.date}")  # every price with its date
+        # every price with its date (classroom mode: in one line, its source one click away)
+        expect(box).to_contain_text(f"per million tokens, {p.date}" if classroom else f"published {p.date}")
 
 
 def paste(page, text: str) -> None:
@@ -96,7 +98,9 @@ def test_paste_a_hindi_prompt_and_read_three_models_bills(open_page) -> None:
     no_error_boxes(page)
     expect_cards(page, est.read_records(PROMPT, "text")[0])
     code = main_area(page).locator('[data-testid="stCode"]')
-    expect(code).to_contain_text("python -m tokenizer cost --model gpt-4o --model gpt-4 --model llama-3.3-70b")
+    expect(code).to_contain_text("python -m tokenizer cost")
+    for key in ("gpt-4o", "gpt-4", "llama-3.3-70b"):
+        expect(code).to_contain_text(f"--model {key}")
     expect(code).to_contain_text(PROMPT[:20])
     assert uses_devanagari_font(page, '[data-testid="stTextArea"] textarea')
     assert missing_glyphs(page, [PROMPT]) == []
@@ -148,12 +152,13 @@ def test_upload_ten_thousand_chat_records_and_read_the_statistics(open_page, tmp
         s = engine_stats(name, records)
         row = table.locator("tr").filter(has=page.get_by_text(name, exact=True)).first
         cells = [c.replace(",", "") for c in row.locator("td, th").all_inner_texts()]
-        assert cells[2:8] == [str(s.records), str(s.total), f"{s.mean:.1f}", f"{s.p50:.1f}", f"{s.p95:.1f}",
-                              str(s.max)], cells
+        assert cells[2:8] == [str(s.records), str(s.total), f"{est.one_decimal(Decimal(s.total) / s.records)}",
+                              f"{s.p50:.1f}", f"{s.p95:.1f}", str(s.max)], cells
         overhead = sum(est.chat_overhead(model, r.messages) for r in records)
         expect(card(page, model.key)).to_contain_text(f"{overhead:,} tokens around the messages of 10,000 chats")
     expect(main.locator('[data-testid="stVegaLiteChart"]')).to_be_visible()
-    expect(main.locator('[data-testid="stCode"]')).to_contain_text("--file support-chats.jsonl --lines")
+    element_shot(main.locator('[data-testid="stVegaLiteChart"]').first, "estimate-histogram-large")
+    expect(main.locator('[data-testid="stCode"]')).to_contain_text("--file support-chats.jsonl")
     assert "support-chats" not in page.url  # the file never goes in the link
     assert cut_off(page) == []
     screenshot(page, "estimate-upload-10000-large")
@@ -164,9 +169,12 @@ def test_projector_large_type_and_classroom(open_page) -> None:
     card(page, "gpt-4o").wait_for()
     no_error_boxes(page)
     assert squeezed_labels(page) == [] and cut_off(page) == []
-    assert uses_devanagari_font(page, '[data-testid="stTextArea"] textarea')
-    expect_cards(page, est.read_records(ev.EXAMPLE["text"], "text")[0])
+    expect_cards(page, est.read_records(ev.EXAMPLE["text"], "text")[0], classroom=True)
     screenshot(page, "estimate-projector-1920")
+    # The prompt and the models are one click away, in a closed box: opened, the prompt is drawn in a real font.
+    main_area(page).get_by_text("Your prompt, the models, and how to read them").click()
+    settle(page)
+    assert uses_devanagari_font(page, '[data-testid="stTextArea"] textarea')
 
 
 def test_phone_cuts_nothing_off(open_page) -> None:
@@ -177,3 +185,49 @@ def test_phone_cuts_nothing_off(open_page) -> None:
     expect_cards(page, est.read_records(ev.EXAMPLE["text"], "text")[0])
     element_shot(card(page, "gpt-4"), "estimate-phone-card")
     screenshot(page, "estimate-phone-390")
+    # "Read it as": its four choices in one row, whole (they wrapped, a button clipped)
+    assert cut_off(page, '[data-testid="stButtonGroup"] button') == []
+    group = main_area(page).locator('[data-testid="stButtonGroup"]').filter(has_text="One prompt")
+    tops = {round(box["y"]) for box in (b.bounding_box() for b in group.locator("button[aria-checked]").all())}
+    assert len(tops) == 1, tops
+    # The printed command: a flag a line, each drawn on one line of the phone's screen (a model's name broke at
+    # its hyphen), and the block does not scroll sideways
+    code = main_area(page).locator('[data-testid="stCode"] pre').first
+    code.scroll_into_view_if_needed()
+    assert code.evaluate("el => el.scrollWidth <= el.clientWidth + 1")
+    assert broken_flag_lines(code) == []
+    element_shot(main_area(page).locator('[data-testid="stCode"]').first, "estimate-phone-command")
+
+
+BROKEN_FLAG_LINES = """el => {
+    const nodes = [], walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let text = '';
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) { nodes.push([n, text.length]); text += n.textContent; }
+    const at = i => { let k = nodes.length - 1; while (k > 0 && nodes[k][1] > i) k--; return [nodes[k][0], i - nodes[k][1]]; };
+    const out = [];
+    for (const m of text.matchAll(/--[a-z-]+ [^\\n\\\\]*/g)) {
+        const range = document.createRange();
+        range.setStart(...at(m.index));
+        range.setEnd(...at(m.index + m[0].trimEnd().length - 1));
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1 && !m[0].startsWith('-- ')) out.push(m[0]);
+    }
+    return out;
+}"""
+
+
+def broken_flag_lines(code) -> list[str]:
+    """The flags of a printed command (``--model gpt-4o-mini``) drawn on more than one line of the screen."""
+    return code.evaluate(BROKEN_FLAG_LINES)
+
+
+def test_typing_a_model_and_enter_picks_that_model(open_page) -> None:
+    """"GPT-4.1" + Enter in the model box picked "Select 3 matches" (GPT-4.1, mini and nano)."""
+    page = open_page(URL_PATH, "estimate-pick-by-typing", query="models=gpt-4o", size="laptop")
+    picker = main_area(page).locator('[data-testid="stMultiSelect"]').first
+    picker.locator("input").click()
+    page.keyboard.type("GPT-4.1")
+    page.keyboard.press("Enter")
+    page.keyboard.press("Escape")
+    settle(page)
+    expect(page).to_have_url(re.compile(r"[?&]models=gpt-4o%2Cgpt-4\.1(&|$)"))

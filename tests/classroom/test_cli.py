@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from lessons.__main__ import main
 from lessons.classroom import Classes, ClassUnavailable, open_database
+from lessons.commands import main
 from tests.cli_helpers import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parents[2]

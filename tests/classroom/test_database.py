@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from lessons.__main__ import main
 from lessons.classroom import (
     Classes,
     ClassUnavailable,
@@ -25,6 +24,7 @@ from lessons.classroom import (
     open_database,
 )
 from lessons.classroom.db import migrations, without_password
+from lessons.commands import main
 from tests.cli_helpers import assert_one_line_error
 
 ROOT = Path(__file__).resolve().parents[2]

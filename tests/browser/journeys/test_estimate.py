@@ -60,5 +60,5 @@ def test_price_a_prompt_change_a_price_and_the_link_is_the_same_view(fresh_conte
     expect(main_area(again).get_by_role("textbox", name="Your prompt or records")).to_have_value(PROMPT)
     assert bills(again) == after
     expect(main_area(again).locator(f".st-key-{ev.card_key('gpt-4o')}")).to_contain_text("your price (published")
-    expect(main_area(again).get_by_role("spinbutton", name="INR per USD")).to_have_value("90.00")
+    expect(main_area(again).get_by_role("spinbutton", name="INR per USD")).to_have_value("90.0000")
     screenshot(again, f"journey-estimate-{size}-reloaded")

@@ -1,0 +1,262 @@
+"""The Estimate page, part 4: the bill. Its settings (the output you expect, a reasoning budget, requests a month,
+discounts, the exchange rate), each model's price (published, dated, editable), and a card a model: the input tokens
+(measured), and what a request and a month cost, the input, the output and any reasoning apart."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from contextlib import nullcontext
+from decimal import Decimal
+
+import streamlit as st
+
+from analyses import estimate as est
+from family import models as fm
+from ui import state
+from ui.display import join_words, md_escape, plural
+from ui.layout import figure
+from ui.show import Show
+
+from . import settings as s
+from .counting import Counted
+from .picking import Target
+from .reading import Data
+
+PARTS = {"input": "Input", "cached input": "Cached input", "output": "Output", "reasoning": "Reasoning"}
+
+
+# -- the settings of the bill -----------------------------------------------------------------------------------
+def bill_settings(show: Show, targets: Sequence[Target]) -> None:
+    """What the bill assumes, yours to change: the output, requests a month, the exchange rate; a reasoning budget
+    when a reasoning model is picked; the discounts a provider publishes."""
+    with show.folded("Change the numbers: output, reasoning, requests, discounts, the exchange rate"):
+        c1, c2, c3, c4 = (*st.columns(2), *st.columns(2)) if show.large else st.columns(4)
+        with c1:
+            st.segmented_control("Expected output", tuple(s.OUTPUTS), key=s.OUTPUT.skey, format_func=s.OUTPUTS.get,
+                                 required=True, help="What the model writes back (an assumption: yours): a number of "
+                                 "tokens a request, or a ratio of the input (0.5: half as many tokens as the request).")
+        with c2:
+            if state.value(s.OUTPUT) == "ratio":
+                st.number_input("Output ÷ input", key=s.OUT_RATIO.skey, min_value=0.0, step=0.1, format="%.2f")
+            else:
+                st.number_input("Output tokens a request", key=s.OUT_TOKENS.skey, min_value=0, step=50)
+        with c3:
+            st.number_input("Requests a month", key=s.REQUESTS.skey, min_value=0, step=1000)
+        with c4:
+            st.number_input("INR per USD", key=s.INR.skey, min_value=0.0, step=0.5, format="%.4f",
+                            help=f"The default is {fm.INR_PER_USD} ({fm.INR_DATE}, {fm.INR_SOURCE}).")
+        places = iter(st.columns(3 if show.large else 4))  # reasoning (for a reasoning model), cache, batch
+        if any(t.reasoning for t in targets):
+            budget = fm.reasoning_budget()
+            next(places).number_input(
+                "Reasoning tokens a request (assumed)", key=s.REASONING.skey, min_value=0, step=500,
+                help=f"Hidden tokens a reasoning model thinks in, billed as output. The lab's {budget.name}: "
+                f"{budget.value:,} ({budget.date}), {budget.basis}.")
+        next(places).number_input("Share of the input cached", key=s.CACHED.skey, min_value=0.0, max_value=1.0,
+                                  step=0.1, format="%.2f", help="The part of each request's input the provider reads "
+                                  "from its prompt cache (a long system prompt sent again), at its published "
+                                  "cached-input price.")
+        next(places).toggle("Batch prices", key=s.BATCH_PRICES.skey, help="The provider's batch API (results within "
+                            "a day), at its published batch prices; a model without them stays at its list price.")
+
+
+def rate_shown(rate: float) -> str:
+    """The exchange rate as entered, to four decimals at most (88.6923 is not shown as 88.69).
+
+    >>> rate_shown(88.6923), rate_shown(88.0), rate_shown(90.5)
+    ('88.6923', '88', '90.5')
+    """
+    value = Decimal(repr(float(rate))).quantize(Decimal("0.0001")).normalize()
+    return f"{value:,f}"
+
+
+def exchange_note() -> str:
+    """The exchange rate used, dated (the lab's default) or said to be yours."""
+    rate = state.value(s.INR)
+    return (f"Exchange rate: Rs {rate_shown(rate)} a dollar"
+            + (f" (the lab's default, {fm.INR_DATE}: {fm.INR_SOURCE})."
+               if Decimal(str(rate)) == fm.INR_PER_USD else " (yours)."))
+
+
+def _output_kwargs() -> dict:
+    if state.value(s.OUTPUT) == "ratio":
+        return {"output_ratio": float(state.value(s.OUT_RATIO))}
+    return {"output_tokens": float(state.value(s.OUT_TOKENS))}
+
+
+# -- prices ------------------------------------------------------------------------------------------------------
+def price_of(target: Target) -> tuple[fm.Price | None, str]:
+    """The price in the boxes (the published one, or yours), and where it comes from, in words. Yours keeps the
+    published discounts (cached input, batch), as the command line does."""
+    p_in, p_out = s.price_params(target.key)
+    v_in, v_out = state.value(p_in), state.value(p_out)
+    known = fm.price(target.key) if target.model is not None else None
+    if v_in is None or v_out is None:
+        return None, ""
+    if known is not None and v_in == p_in.default and v_out == p_out.default:
+        return known, f"published {known.date}: {known.source}"
+    discounts = (known.cached_input_per_m, known.batch_input_per_m, known.batch_output_per_m) if known else ()
+    price = fm.Price(target.key, Decimal(str(v_in)), Decimal(str(v_out)), "yours", "set on this page", *discounts)
+    was = f" (published {known.date}: ${known.input_per_m} / ${known.output_per_m})" if known else ""
+    return price, f"your price{was}"
+
+
+def price_inputs(target: Target) -> None:
+    p_in, p_out = s.price_params(target.key)
+    a, b = st.columns(2)
+    a.number_input("USD per 1M input tokens", key=p_in.skey, min_value=0.0, step=0.05, format="%.3f",
+                   placeholder="enter a price")
+    b.number_input("USD per 1M output tokens", key=p_out.skey, min_value=0.0, step=0.05, format="%.3f",
+                   placeholder="enter a price")
+
+
+def bill_of(target: Target, stats: est.RecordStats, price: fm.Price) -> est.Cost:
+    """What a request and a month cost: the mean record (exact), the settings of the bill, ``price``."""
+    mean = Decimal(stats.total) / stats.records if stats.records else Decimal(0)
+    reasoning = int(state.value(s.REASONING)) if target.reasoning else 0
+    return est.cost(mean, price, requests_per_month=int(state.value(s.REQUESTS)),
+                    inr_per_usd=Decimal(str(state.value(s.INR))), reasoning_tokens=reasoning,
+                    cached_share=Decimal(str(state.value(s.CACHED))), batch=bool(state.value(s.BATCH_PRICES)),
+                    **_output_kwargs())
+
+
+# -- the cards ---------------------------------------------------------------------------------------------------
+def card_key(key: str) -> str:
+    """The container key of a model's card (its element carries the class ``st-key-<this>``).
+
+    >>> card_key("gpt-4.1"), card_key("session:ab12")
+    ('tl-card-gpt-4-1', 'tl-card-session-ab12')
+    """
+    return "tl-card-" + re.sub(r"[^a-z0-9-]", "-", key.lower())
+
+
+def cards(show: Show, targets: Sequence[Target], counts: dict[str, Counted], data: Data) -> None:
+    """A card a model, in what lesson 5 links to (the figure "estimate-cost"); classroom mode: side by side, three a
+    row, the whole figure on the projector's first screen."""
+    shown = [t for t in targets if t.key in counts]
+    with figure("estimate-cost"):
+        places = [col for _ in range(0, len(shown), 3) for col in st.columns(3)] if show.classroom else None
+        for i, t in enumerate(shown):
+            with (places[i] if places else nullcontext()), st.container(border=True, key=card_key(t.key)), \
+                    state.published(list(s.price_params(t.key))):
+                model_card(show, t, counts[t.key])
+
+
+def model_card(show: Show, target: Target, counted: Counted) -> est.Cost | None:
+    """One model's card: its input tokens (measured), its price (dated, editable), what a request and a month cost,
+    and what the bill is made of (the input, the output and any reasoning apart, each measured or assumed)."""
+    st.markdown(f"**{md_escape(target.label)}** · counts with {md_escape(target.tok.name)}"
+                + ("" if target.model is None else f" · {md_escape(target.model.vendor)}"))
+    slide = show.classroom  # three cards a row, one screen: the price in a line, its boxes and the rest at the foot
+    if not slide:
+        price_inputs(target)
+    price, where = price_of(target)
+    source = (md_escape(f"${price.input_per_m} / ${price.output_per_m} per million input / output tokens: {where}.")
+              if price is not None else "")
+    if price is None:
+        st.info(md_escape(f"No published price for {target.label} is known here: enter one (USD per million tokens, "
+                          "input and output) to see its cost."), icon=":material/edit:")
+    elif slide:
+        st.caption(md_escape(f"${price.input_per_m} / ${price.output_per_m} per million tokens"
+                             + (f", {price.date}" if price.date != "yours" else ", yours")))
+    else:
+        st.caption(source)
+    bill = None
+    if price is not None:
+        try:
+            bill = bill_of(target, counted.stats, price)
+        except (ValueError, est.EstimateInputError) as exc:
+            st.warning(md_escape(str(exc)), icon=":material/error:")
+    card_metrics(counted.stats, bill, slide)
+    if slide:
+        with show.folded("Its price, its source, and what the bill is made of"):
+            price_inputs(target)
+            st.caption(source)
+            if bill is not None:
+                st.markdown(made_of(target, bill, counted.stats))
+    elif bill is not None:
+        st.markdown(made_of(target, bill, counted.stats))
+    say_chats(target, counted)
+    return bill
+
+
+def card_metrics(stats: est.RecordStats, bill: est.Cost | None, slide: bool = False) -> None:
+    many = stats.records > 1
+    tokens_col, request_col, month_col = (st.container(), *st.columns(2)) if slide else st.columns(3)
+    tokens_col.metric("Input tokens" + (" a request (mean)" if many else ""),
+                      est.mean_shown(stats.total, stats.records) if many else f"{stats.total:,}",
+                      help="Measured: counted exactly with the model's tokenizer"
+                      + (f"; {stats.total:,} in all {stats.records:,} records." if many else "."))
+    if bill is None:
+        return
+    request_col.metric("USD a request", est.usd(bill.usd_per_request))
+    request_col.metric("INR a request", est.inr(bill.inr_per_request))
+    month_col.metric("USD a month", est.usd(bill.usd_per_month))
+    month_col.metric("INR a month", est.inr(bill.inr_per_month))
+
+
+def made_of(target: Target, bill: est.Cost, stats: est.RecordStats) -> str:
+    """What the bill is made of, a line a part (Markdown, escaped): its tokens a request, measured or assumed, and
+    what it costs a request and a month."""
+    budget = fm.reasoning_budget()
+    why = {"input": f"measured by {target.tok.name}" + (", the mean record" if stats.records > 1 else ""),
+           "cached input": "measured, the share read from the cache",
+           "output": "assumed: yours (Change the numbers)",
+           "reasoning": f"assumed: the lab's {budget.name} ({budget.date}), billed as output"
+           + ("" if int(state.value(s.REASONING)) == budget.value else ", changed")}
+    lines = []
+    for part in bill.parts:
+        month = bill.month(part.usd_per_request)
+        lines.append(md_escape(f"{PARTS[part.what]}: {_tokens(part.tokens)} tokens a request, {why[part.what]} · "
+                               f"{est.usd(part.usd_per_request)} a request, {est.usd(month)} a month "
+                               f"({est.inr(bill.inr(month))})"))
+    assumed = sum((p.usd_per_request for p in bill.parts if not p.measured), Decimal(0))
+    share = f"{assumed / bill.usd_per_request:.0%}" if bill.usd_per_request else "0%"
+    notes = [md_escape(note[0].upper() + note[1:] + ".") for note in bill.notes]
+    extra = (f" All {stats.records:,} records once: {est.usd(bill.usd_per_request * stats.records)} "
+             f"({est.inr(bill.inr_per_request * stats.records)})." if stats.records > 1 else "")
+    return (f"**What the bill is made of** ({share} of it assumed):  \n"
+            + "  \n".join(lines) + "  \n"
+            + md_escape(f"× {int(state.value(s.REQUESTS)):,} requests a month.{extra}")
+            + ("  \n" + "  \n".join(notes) if notes else ""))
+
+
+def _tokens(value: Decimal) -> str:
+    """Tokens a request as the card writes them: whole numbers whole, a mean to one decimal, halves up.
+
+    >>> _tokens(Decimal(300)), _tokens(Decimal(93) / 4)
+    ('300', '23.3')
+    """
+    if value == value.to_integral_value():
+        return f"{value:,.0f}"
+    return f"{est.one_decimal(value):,}"
+
+
+def say_chats(target: Target, counted: Counted) -> None:
+    """A chat's format tokens (and what the official template adds besides), and the chats a template refuses."""
+    if counted.refused:
+        first, lines = counted.refused[0], [str(p.number) for p in counted.refused]
+        st.warning(md_escape(
+            f"{target.label}'s chat template refuses {plural(len(lines), 'record')}, left out of its count: "
+            f"line{'s' if len(lines) > 1 else ''} "
+            f"{join_words(lines[:s.MAX_LISTED_PROBLEMS], max(0, len(lines) - s.MAX_LISTED_PROBLEMS))}"
+            f" (line {first.number}: {first.reason})."), icon=":material/rule:")
+    if not counted.chats:
+        return
+    if counted.overhead is None:
+        st.caption(md_escape(f"{target.label}'s chat format is not published here: the tokens it adds around each "
+                             "message are not counted (the contents are)."))
+        return
+    said = (f"Chat format ({target.model.chat}): {plural(counted.overhead, 'token')} around the messages of "
+            f"{plural(counted.chats, 'chat')}, counted in the input.")
+    template = target.model.template
+    if template is not None and state.value(s.EXTRAS):
+        said += f" {counted.extras:,} of them are {est.TEMPLATES[template]}."
+    elif template is not None:
+        said += f" Left out (switched off above): {est.TEMPLATES[template]}."
+    st.caption(md_escape(said))
+
+
+__all__ = ["PARTS", "bill_of", "bill_settings", "card_key", "cards", "exchange_note", "made_of", "model_card",
+           "price_of", "rate_shown"]

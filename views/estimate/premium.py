@@ -1,0 +1,52 @@
+"""The Estimate page, part 6: the premium over an English version of the same text: each model's tokens for your
+text over its tokens for the English, split into its UTF-8 part and its tokenizer part, as on Real tokenizers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from analyses import estimate as est
+from ui import choices, state, tables
+from ui import premium as pv
+
+from . import settings as s
+from .picking import Target
+from .reading import Data
+
+
+def premium_section(targets: Sequence[Target], data: Data) -> None:
+    if state.value(s.SOURCE) != "paste" or state.value(s.KIND) != "text":
+        return
+    with st.expander("The same text in English: what your language pays over it", icon=":material/translate:",
+                     key=s.ENGLISH_OPEN.skey):
+        st.text_area("The English version", key=s.ENGLISH.skey, height=100,
+                     help="The same meaning in English: each model's tokens for your text ÷ its tokens for this.")
+        english = (state.value(s.ENGLISH) or "").strip()
+        if not english:
+            st.caption("Paste the English version of your text to see the premium each model's tokenizer charges.")
+            return
+        text = data.records[0].text or ""
+        if len(text) > s.PREMIUM_MAX_CHARS or len(english) > s.PREMIUM_MAX_CHARS:
+            st.caption(f"The premium is measured on texts of up to {s.PREMIUM_MAX_CHARS:,} characters: compare a "
+                       "paragraph or two.")
+            return
+        rows = []
+        for t in targets:
+            try:
+                m = pv.measured(t.tokenizer_key, english, text)
+            except (ValueError, choices.Unavailable):
+                continue
+            rows.append({"model": t.label, "your text": m.other.tokens, "English": m.english.tokens,
+                         "premium": est.premium(m.other.tokens, m.english.tokens) if m.english.tokens else None,
+                         "UTF-8 part": m.utf8_part, "tokenizer part": m.tokenizer_part})
+        tables.show(pd.DataFrame(rows), hide_index=True, key=s.PREMIUM_TABLE.skey, placeholder="—", column_config={
+            "premium": st.column_config.NumberColumn(format="%.2f×", help="Your text's tokens ÷ the English tokens: "
+                                                     "what the same request costs over English."),
+            "UTF-8 part": pv.COLUMNS["UTF-8 part"], "tokenizer part": pv.COLUMNS["tokenizer part"]})
+        st.caption("As on the Real tokenizers page: premium = UTF-8 part × tokenizer part.")
+
+
+__all__ = ["premium_section"]
