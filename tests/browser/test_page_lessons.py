@@ -9,6 +9,8 @@ import re
 
 from playwright.sync_api import expect
 
+from lessons.course import course
+
 from tests.browser.browser_helpers import (
     cut_off,
     main_area,
@@ -83,7 +85,7 @@ def test_the_lesson_list_shows_whole_titles_and_progress(open_page) -> None:
     """The narrow lesson list wraps each title and its progress ("1. Why tokens: ... · 0/4"), never an ellipsis."""
     page = open_page(URL, "lessons-list", query="lesson=bpe-training")
     menu = main_area(page).locator('[class*="st-key-tl-menu-lessons"]')
-    expect(menu.get_by_role("button")).to_have_count(9)
+    expect(menu.get_by_role("button")).to_have_count(len(course().lessons))
     expect(menu.get_by_role("button", name=re.compile(r"^1\. Why tokens: words, characters, subwords · 0.\d+$"))).to_be_visible()
     assert cut_off(page, 'button [data-testid="stMarkdownContainer"]') == []
 
