@@ -10,7 +10,6 @@ import re
 from playwright.sync_api import expect
 
 from lessons.course import course
-
 from tests.browser.browser_helpers import (
     cut_off,
     main_area,
