@@ -83,7 +83,8 @@ STOP_TIMEOUT_S = 10
 RESTART_LIMIT = 5  # restarts of one replica within RESTART_WINDOW_S before giving up on it
 RESTART_WINDOW_S = 60
 _PR_SET_PDEATHSIG = 1
-REPLICA_MB = 400  # a warm replica's RSS is about 300 MB, plus up to 1 MB per session
+REPLICA_MB = 700  # a replica with every page warm holds about 570-590 MB (its production tokenizers), plus up to 1 MB
+# per session
 MAX_REPLICAS = 64
 MARKER = ".lab-serve-run"  # in every directory scripts/serve made (run dir, www dir): only those are reused or removed
 # Characters a path in the nginx config may not hold: the config quotes every path ("..."), so a space, ; { } # are
@@ -669,7 +670,8 @@ class Server:
             time.sleep(0.2)
 
     def warm_up(self) -> None:
-        """Each replica runs the Train page (every preset) and Tokenize once: imports, training, tokenizers."""
+        """Each replica runs every page, every lesson and Train on every preset once (deploy/warm_up.py): imports,
+        training, tokenizers read from disk, lesson figures; the first learner on a page pays no more than the next."""
         start = time.monotonic()
 
         # in a child process: the warm-up imports the pages' views (their keys) and with them Streamlit, pandas and

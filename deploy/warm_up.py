@@ -1,8 +1,14 @@
-"""``python -m deploy.warm_up URL [URL ...]``: run each replica's Train page (every preset) and Tokenize once.
+"""``python -m deploy.warm_up URL [URL ...]``: leave no page of each replica cold before the class arrives.
 
-scripts/serve runs this as a child process once the replicas are healthy, so the first learners do not pay
-for imports, training and tokenizers. It prints one line per problem (nothing when all went well) and exits
-0 (run from the lab's folder, as scripts/serve does); the supervisor never imports the pages' views itself (they bring Streamlit, pandas and altair with them).
+Each replica runs every page of the registry (``ui.layout.PAGES``) once as its sidebar link opens it, every
+lesson on the Lessons page, the Train page on every preset (and one Next) and Tokenize with text typed, so the
+first learner on any page does not pay for imports, training, tokenizers read from disk or lesson figures
+computed: the first visit to a page costs what the second does (``bench/bench_load.py --warmth`` measures it).
+
+scripts/serve runs this as a child process once the replicas are healthy (the supervisor never imports the
+pages' views itself: they bring Streamlit, pandas and altair with them). It prints one line per problem
+(nothing when all went well) and exits 0; run it from the lab's folder, as scripts/serve does. Replicas are
+warmed at the same time, each one's pages one after another.
 """
 
 from __future__ import annotations
@@ -12,8 +18,23 @@ import sys
 
 import lessons
 from deploy.stclient import Session, query
+from lessons.course import course
+from ui.layout import PAGES
+from ui.links import LESSON, LESSONS_PAGE
 from views import tokenize as tkv
 from views import train as tv
+
+TIMEOUT_S = 180  # a cold page on a busy machine (the first Lessons page took 16.5 s)
+
+
+def links() -> list[tuple[str, str]]:
+    """(page, query) of every visit the warm-up makes on each replica, in order: the heavy imports first (Train,
+    Tokenize), then every other page, then every lesson."""
+    out = [("Train_step_by_step", query(**{tv.PRESET.name: preset})) for preset in lessons.presets()]
+    out += [(entry.url_path, "") for entry in PAGES if entry.url_path != "Train_step_by_step"]
+    lessons_path = next(entry.url_path for entry in PAGES if entry.url_path.lower() == LESSONS_PAGE)
+    out += [(lessons_path, query(**{LESSON.name: lesson.id})) for lesson in course().lessons]
+    return out
 
 
 async def _warm_all(urls: list[str]) -> list[str]:
@@ -27,26 +48,29 @@ async def _warm_all(urls: list[str]) -> list[str]:
     return problems
 
 
-async def _warm_one(url: str) -> list[str]:
-    problems = []
-    for preset in lessons.presets():
-        session = Session(url, keep_frames=False)
-        try:
-            await session.open("Train_step_by_step", query(preset=preset))
-            run = await session.load(timeout=120)
-            if session.enabled(tv.NEXT.skey):
-                run = await session.click(tv.NEXT.skey, timeout=120)
-            problems += [f"Train preset={preset}: {e}" for e in run.exceptions]
-        finally:
-            await session.close()
+async def _visit(url: str, path: str, qs: str) -> list[str]:
+    """One fresh tab opens ``/path?qs`` and runs it; Train clicks Next once, Tokenize has text typed."""
     session = Session(url, keep_frames=False)
+    name = f"/{path}" + (f"?{qs}" if qs else "")
     try:
-        await session.open("Tokenize_anything")
-        run = await session.load(timeout=120)
-        run = await session.type_text(tkv.TEXT.skey, "नमस्ते, warm-up text", timeout=120)
-        problems += [f"Tokenize: {e}" for e in run.exceptions]
+        await session.open(path, qs, timeout=TIMEOUT_S)
+        run = await session.load(timeout=TIMEOUT_S)
+        if path == "Train_step_by_step" and session.enabled(tv.NEXT.skey):
+            run = await session.click(tv.NEXT.skey, timeout=TIMEOUT_S)
+        elif path == "Tokenize_anything" and tkv.TEXT.skey in session.ids_by_key:
+            run = await session.type_text(tkv.TEXT.skey, "नमस्ते, warm-up text", timeout=TIMEOUT_S)
+        return [f"{name}: {e}" for e in run.exceptions]
     finally:
         await session.close()
+
+
+async def _warm_one(url: str) -> list[str]:
+    problems = []
+    for path, qs in links():
+        try:
+            problems += await _visit(url, path, qs)
+        except Exception as exc:  # noqa: BLE001 - one page that fails to warm must not leave the rest cold
+            problems.append(f"/{path}: {type(exc).__name__}: {exc}")
     return problems
 
 

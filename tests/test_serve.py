@@ -471,9 +471,9 @@ def test_sigkill_leaves_nothing_and_a_run_dir_with_a_space_works_and_is_reused(t
 
 
 def test_the_warm_up_runs_the_pages_in_a_child_and_the_supervisor_stays_small(tmp_path: Path) -> None:
-    """The warm-up opens Train (every preset) and Tokenize on each replica without a problem, from a child process:
-    the supervisor that stays up for the whole lesson never loads the pages' views (with them Streamlit, pandas and
-    altair: it held 165 MB instead of 57 MB when it imported them itself)."""
+    """The warm-up opens every page, every lesson and Train on every preset on each replica without a problem, from
+    a child process: the supervisor that stays up for the whole lesson never loads the pages' views (with them
+    Streamlit, pandas and altair: it held 165 MB instead of 57 MB when it imported them itself)."""
     _nginx_or_skip()
     from tests.browser.browser_helpers import free_port
 
