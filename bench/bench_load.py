@@ -64,6 +64,28 @@ has run its own warm-up by then), after this bench's warm-up (its warm size), an
 action's outcome is printed: answered (with the page's warning, if any),
 exception, or unanswered.
 
+A class opens one link at once (``--burst N``, default 40, first thing after the target is ready): N fresh
+learners open ``--burst-link`` (Train on the chai preset) within ``--burst-ramp`` seconds (default 2), each the
+page's HTML, health, host-config, the websocket and the first run, and stay on the page until all have it.
+Measured: from the HTML request to the step header drawn (usable), from the first run asked for to the header,
+and the servers' CPU per visit. The levels' learners above arrive over ``--ramp`` seconds (5) on every preset,
+and their "load" (the first run of the deep link) is the same kind of first visit.
+
+Every page warm after start (``--warmth``, on by default for scripts/serve targets): every page the server lists
+and every lesson on the Lessons page, opened by fresh tabs one after another, twice on each replica (new browsers
+take turns), before anything else has used them: each replica's first visit to a page against its second
+(the servers' CPU, the first run's wall time). A page the warm-up left cold costs more the first time (imports,
+training, a tokenizer read from disk); one whose first visit costs over twice the second and 50 ms more is
+marked COLD.
+
+Side by side with another commit (``--vs REV``): that commit's code (``git archive``, kept in
+``artifacts/vs-<commit>``) is started with its own scripts/serve and this interpreter, right after this tree's
+target, and measured by this client in the same run; the figures are printed in columns at the end. The keys
+this client clicks and types into (``views.train.NEXT``, ``views.tokenize.TEXT``) have had the same names since
+the second wave. So a regression in first visits shows in the numbers before it ships::
+
+    .venv/bin/python bench/bench_load.py --targets serve2 --learners 40 --first-visit 0 --vs e062fb1
+
 Targets: ``single`` is one Streamlit process started as scripts/run starts it;
 ``serveN`` is ``scripts/serve --replicas N``. The bench starts each target on
 a free loopback port, warms it up, runs the levels, and stops it. ``--url``
@@ -71,7 +93,7 @@ measures a server that is already running instead (``--pids`` names its
 processes for the CPU and memory figures). Everything stays on 127.0.0.1, and
 every loop is bounded (the learners' scripted steps, 60 s per answer).
 
-    .venv/bin/python bench/bench_load.py                          # single and serve2; 1, 10, 20, 40 learners; 40 first visits
+    .venv/bin/python bench/bench_load.py                          # single and serve2; a burst; 1, 10, 20, 40 learners; 40 first visits
     .venv/bin/python bench/bench_load.py --targets single,serve2,serve3 --learners 40 --first-visit 40
     .venv/bin/python bench/bench_load.py --url http://127.0.0.1:8080 --pids 1234,1240
     .venv/bin/python bench/bench_load.py --check-browser
@@ -234,23 +256,27 @@ def _wait_healthy(url: str, process: subprocess.Popen, timeout: float = 180) -> 
     raise RuntimeError(f"{url} not healthy after {timeout:.0f} s")
 
 
-def start_target(name: str, log_dir: Path, extra: list[str] | None = None) -> Target:
+def start_target(name: str, log_dir: Path, extra: list[str] | None = None, root: Path = ROOT,
+                 label: str | None = None) -> Target:
+    """Start ``name`` (single, serveN) from the checkout ``root`` (this tree, or another commit's copy for
+    ``--vs``), named ``label`` in the figures."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    log = log_dir / f"bench-load-{name}.log"
+    label = label or name
+    log = log_dir / f"bench-load-{re.sub(r'[^A-Za-z0-9_.-]', '-', label)}.log"
     out = open(log, "w", encoding="utf-8")
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     if name == "single":  # what scripts/run starts (streamlit run app.py), headless on loopback
         cmd = streamlit_cmd(port)
     elif re.fullmatch(r"serve\d+", name):
-        cmd = [str(ROOT / "scripts" / "serve"), "--replicas", name[5:], "--port", str(port), "--address", "127.0.0.1",
+        cmd = [str(root / "scripts" / "serve"), "--replicas", name[5:], "--port", str(port), "--address", "127.0.0.1",
                *(extra or [])]
         env["LAB_PYTHON"] = sys.executable
     else:
         raise SystemExit(f"unknown target {name!r}: use single or serveN (serve2, serve3, ...)")
-    process = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+    process = subprocess.Popen(cmd, cwd=root, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                env=env, start_new_session=True)
-    target = Target(name, url, process, log=log)
+    target = Target(label, url, process, log=log)
     try:
         if name == "single":
             _wait_healthy(url, process)
@@ -580,6 +606,7 @@ class LevelResult:
             "type_max": max(lat["type"], default=float("nan")),
             "interaction_p95": pct(inter, 0.95),
             "load_p50": pct(lat["load"], 0.5), "load_p95": pct(lat["load"], 0.95),
+            "all_p95": pct(lat["load"] + lat["click"] + lat["switch"] + lat["type"], 0.95),
             "switch_p95": pct(lat["switch"], 0.95),
             "unanswered": len(self.unanswered), "exceptions": len(self.exceptions), "wrong_state": len(self.wrong_state),
             "interactions": self.interactions,
@@ -747,6 +774,186 @@ async def run_first_visits(url: str, assets: list[str], n: int, ramp: float) -> 
     steps = steps_of(preset_id)
     assets = [f"/{TRAIN}?{query(preset=preset_id)}"] + [a for a in assets if not a.startswith(f"/{TRAIN}")]
     return await asyncio.gather(*(first_visit(url, assets, steps, preset_id, ramp * i / max(1, n)) for i in range(n)))
+
+
+# --- A burst of first visits: a class opens one link at once ------------------------------------
+
+
+BURST_LINK = f"{TRAIN}?{query(preset='chai')}"
+
+
+@dataclass
+class BurstVisit:
+    replica: str | None = None
+    usable_s: float | None = None  # the page's HTML requested -> the first run drew the marker
+    run_s: float | None = None  # the first run asked for (rerun_script sent) -> the marker
+    problem: str | None = None
+
+
+def _marker_for(link: str) -> bytes | None:
+    """What shows that a first run of ``link`` drew its page: Train's step header, else nothing (script_finished)."""
+    path, _, qs = link.partition("?")
+    if path.strip("/") == TRAIN:
+        preset_id = dict(urllib.parse.parse_qsl(qs)).get("preset", "chai")
+        if preset_id in lessons.presets():
+            return f"Step 0 of {steps_of(preset_id)}".encode()
+    return None
+
+
+async def burst_visit(url: str, link: str, delay: float, sessions: list[Session]) -> BurstVisit:
+    """One learner opens the link: the page's HTML, health, host-config, the websocket, the first run. The tab
+    stays open (a class stays on the page) until the whole burst is over."""
+    await asyncio.sleep(delay)
+    path, _, qs = link.partition("?")
+    marker = _marker_for(link)
+    session = Session(url, keep_frames=False)
+    sessions.append(session)
+    visit = BurstVisit()
+    start = time.perf_counter()
+    try:
+        await session.open(path.strip("/"), qs, timeout=ANSWER_TIMEOUT_S)
+        visit.replica = session.replica
+        run = await session.load(marker=marker, timeout=ANSWER_TIMEOUT_S)
+        drawn = run.marker_at if marker is not None else run.finished
+        if run.exceptions:
+            visit.problem = f"exception: {run.exceptions[0]}"
+        elif drawn is None:
+            visit.problem = f"the first run drew no {marker!r}" if marker else f"script {run.status}"
+        else:
+            visit.usable_s, visit.run_s = drawn - start, drawn - run.sent
+    except (TimeoutError, ProtocolError, OSError) as exc:
+        visit.problem = f"{type(exc).__name__}: {exc}"
+    return visit
+
+
+async def run_burst(target: Target, n: int, ramp: float, link: str = BURST_LINK) -> dict:
+    """``n`` fresh learners open ``link`` within ``ramp`` seconds (evenly spread), as a class does when the teacher
+    says "open the link": how long until each one's page is usable, and the servers' CPU per visit."""
+    pids = target.pids()
+    cpu_before, machine_before, start = cpu_seconds(pids), machine_busy_seconds(), time.perf_counter()
+    sessions: list[Session] = []
+    visits = await asyncio.gather(*(burst_visit(target.url, link, ramp * i / max(1, n - 1) if n > 1 else 0, sessions)
+                                    for i in range(n)))
+    wall = time.perf_counter() - start
+    await asyncio.sleep(0.5)  # the servers finish sending
+    cpu_after = cpu_seconds(target.pids())
+    cpu = sum(v - cpu_before.get(pid, 0.0) for pid, v in cpu_after.items())
+    machine = machine_busy_seconds() - machine_before
+    await asyncio.gather(*(s.close() for s in sessions), return_exceptions=True)
+    usable = [v.usable_s for v in visits if v.usable_s is not None]
+    runs = [v.run_s for v in visits if v.run_s is not None]
+    problems = [v.problem for v in visits if v.problem]
+    used: dict[str, int] = {}
+    for v in visits:
+        used[v.replica or "?"] = used.get(v.replica or "?", 0) + 1
+    return {"target": target.name, "visitors": n, "ramp_s": ramp, "link": link,
+            "usable_p50": pct(usable, 0.5), "usable_p95": pct(usable, 0.95), "usable_max": max(usable, default=float("nan")),
+            "run_p50": pct(runs, 0.5), "run_p95": pct(runs, 0.95),
+            "cpu_ms_per_visit": 1000 * cpu / max(1, n), "wall_s": wall,
+            "other_cpu_s": max(0.0, machine - cpu), "problems": problems, "replicas_used": used}
+
+
+def print_burst(row: dict) -> None:
+    print(f"{row['target']:8} burst: {row['visitors']} open /{row['link']} within {row['ramp_s']:g} s | usable p50 "
+          f"{fmt_s(row['usable_p50'])} s p95 {fmt_s(row['usable_p95'])} s max {fmt_s(row['usable_max'])} s | first run "
+          f"p50 {fmt_s(row['run_p50'])} s p95 {fmt_s(row['run_p95'])} s | server CPU {row['cpu_ms_per_visit']:.0f} ms a "
+          f"visit | problems {len(row['problems'])}" + (f" (first: {row['problems'][0]})" if row["problems"] else "")
+          + ("  <- NOT QUIET" if row["other_cpu_s"] > 0.1 * row["wall_s"] else ""))
+
+
+# --- Every page warm after start: a page's first visit against its second ------------------------
+
+
+def warmth_links(target: Target) -> list[str]:
+    """Every page the server has (what its ``new_session`` message lists, Home included) and every lesson of this
+    tree's course on the Lessons page."""
+    from lessons.course import course
+    from ui.links import LESSON
+
+    async def pages() -> list[str]:
+        session = Session(target.url, keep_frames=False)
+        try:
+            await session.open("", timeout=ANSWER_TIMEOUT_S)
+            await session.load(timeout=ANSWER_TIMEOUT_S)
+            return sorted(session.pages, key=lambda p: (p != "", p))
+        finally:
+            await session.close()
+
+    found = asyncio.run(pages())
+    out = list(found)
+    lessons_page = next((p for p in found if p.lower() == "lessons"), None)
+    if lessons_page is not None:
+        out += [f"{lessons_page}?{query(**{LESSON.name: lesson.id})}" for lesson in course().lessons]
+    return out
+
+
+async def _timed_visit(target: Target, link: str) -> tuple[str | None, float | None, float, str | None]:
+    """One fresh tab opens ``link`` alone: (its replica, the first run's wall time, the servers' CPU, a problem)."""
+    path, _, qs = link.partition("?")
+    session = Session(target.url, keep_frames=False)
+    pids = target.pids()
+    before = sum(cpu_seconds(pids).values())
+    try:
+        await session.open(path, qs, timeout=ANSWER_TIMEOUT_S)
+        run = await session.load(timeout=ANSWER_TIMEOUT_S)
+        await asyncio.sleep(0.1)  # the servers finish sending
+        problem = f"exception: {run.exceptions[0][:120]}" if run.exceptions else None
+        return session.replica, run.duration, sum(cpu_seconds(pids).values()) - before, problem
+    except (TimeoutError, ProtocolError, OSError) as exc:
+        return session.replica, None, sum(cpu_seconds(pids).values()) - before, f"{type(exc).__name__}: {exc}"
+    finally:
+        await session.close()
+
+
+def run_warmth(target: Target, replicas: int) -> dict:
+    """Right after the server is ready: every page (and lesson) opened by fresh tabs, one after another, twice on
+    each replica (new browsers take turns); each replica's first visit to a page against its second. A page the
+    warm-up left cold costs more on its first visit (imports, training, a tokenizer read from disk)."""
+    links = warmth_links(target)
+    rows = []
+    for link in links:
+        seen: dict[str, list[tuple[float | None, float]]] = {}
+        problems = []
+        for _ in range(2 * max(1, replicas)):
+            replica, wall, cpu, problem = asyncio.run(_timed_visit(target, link))
+            seen.setdefault(replica or "?", []).append((wall, cpu))
+            if problem:
+                problems.append(problem)
+        firsts = [v[0] for v in seen.values() if v]
+        seconds = [v[1] for v in seen.values() if len(v) > 1]
+        rows.append({
+            "link": link,
+            "first_wall": max((w for w, _ in firsts if w is not None), default=float("nan")),
+            "first_cpu": max((c for _, c in firsts), default=float("nan")),
+            "second_wall": max((w for w, _ in seconds if w is not None), default=float("nan")),
+            "second_cpu": max((c for _, c in seconds), default=float("nan")),
+            "problems": problems,
+        })
+    return {"target": target.name, "pages": rows}
+
+
+def cold(row: dict) -> bool:
+    """A first visit that cost clearly more than the second: over twice its CPU and 50 ms more (the CPU clock
+    ticks every 10 ms, and a busy machine moves a single visit's time by tens of ms)."""
+    first, second = row["first_cpu"], row["second_cpu"]
+    return first == first and second == second and first > 2 * second + 0.05
+
+
+def print_warmth(res: dict) -> None:
+    rows = res["pages"]
+    print(f"{res['target']:8} pages after start, each replica's first visit against its second (servers' CPU, the "
+          f"first run's wall time; the worst replica):")
+    for r in rows:
+        flag = "  <- COLD" if cold(r) else ""
+        print(f"   /{r['link'][:48]:48} first {1000 * r['first_cpu']:6.0f} ms CPU {fmt_s(r['first_wall'])} s | "
+              f"second {1000 * r['second_cpu']:6.0f} ms CPU {fmt_s(r['second_wall'])} s{flag}"
+              + (f" | problem: {r['problems'][0]}" if r["problems"] else ""))
+    worst = max(rows, key=lambda r: r["first_cpu"] - r["second_cpu"], default=None)
+    n_cold = sum(cold(r) for r in rows)
+    if worst is not None:
+        print(f"   {n_cold} of {len(rows)} pages cold; the largest first-visit excess: /{worst['link']} "
+              f"{1000 * (worst['first_cpu'] - worst['second_cpu']):+.0f} ms CPU")
+    res["cold"] = n_cold
 
 
 # --- Checking the client against Chromium -----------------------------------------------------
@@ -930,17 +1137,78 @@ def fmt_s(v: float) -> str:
 
 
 def print_levels(rows: list[dict]) -> None:
-    print(f"\n{'target':8} {'lrn':>3} | {'click p50':>9} {'p95':>6} {'max':>6} | {'type p50':>8} {'p95':>6} {'max':>6} | "
-          f"{'load p95':>8} {'switch p95':>10} | {'unans':>5} {'exc':>3} {'wrong':>5} | {'CPU/int':>8} {'CPU use':>7} | "
-          f"{'RSS before':>10} {'live':>7} {'after':>7} {'per sess':>9}")
+    width = max([8] + [len(r["target"]) for r in rows])
+    print(f"\n{'target':{width}} {'lrn':>3} | {'click p50':>9} {'p95':>6} {'max':>6} | {'type p50':>8} {'p95':>6} {'max':>6} | "
+          f"{'load p50':>8} {'p95':>6} {'switch p95':>10} {'all p95':>7} | {'unans':>5} {'exc':>3} {'wrong':>5} | "
+          f"{'CPU/int':>8} {'CPU use':>7} | {'RSS before':>10} {'live':>7} {'after':>7} {'per sess':>9}")
     for r in rows:
-        print(f"{r['target']:8} {r['learners']:3} | {fmt_s(r['click_p50']):>9} {fmt_s(r['click_p95'])} {fmt_s(r['click_max'])} | "
+        print(f"{r['target']:{width}} {r['learners']:3} | {fmt_s(r['click_p50']):>9} {fmt_s(r['click_p95'])} {fmt_s(r['click_max'])} | "
               f"{fmt_s(r['type_p50']):>8} {fmt_s(r['type_p95'])} {fmt_s(r['type_max'])} | "
-              f"{fmt_s(r['load_p95']):>8} {fmt_s(r['switch_p95']):>10} | "
+              f"{fmt_s(r['load_p50']):>8} {fmt_s(r['load_p95'])} {fmt_s(r['switch_p95']):>10} {fmt_s(r['all_p95']):>7} | "
               f"{r['unanswered']:5} {r['exceptions']:3} {r['wrong_state']:5} | "
               f"{r['cpu_ms_per_interaction']:6.0f}ms {r['cpu_util']:6.2f}c | "
               f"{r['rss_before_mb']:8.0f}MB {r['rss_live_mb']:5.0f}MB {r['rss_after_mb']:5.0f}MB "
               f"{r['kb_per_live_session']:7.0f}KB")
+
+
+def print_side_by_side(out: dict, labels: list[str]) -> None:
+    """The figures of each tree in columns (``--vs``): a burst of first visits, each level's first visits, clicks
+    and every action, CPU, and the pages left cold after start."""
+    def cell(a: float, b: float | None = None, fmt: str = "{:.2f}") -> str:
+        if b is None:
+            return "-" if a != a else fmt.format(a)
+        return "-" if a != a and b != b else f"{fmt.format(a)} / {fmt.format(b)}"
+
+    lines: list[tuple[str, list[str]]] = []
+    bursts = {b["target"]: b for b in out["burst"]}
+    if bursts:
+        b0 = next(iter(bursts.values()))
+        lines += [
+            (f"burst: {b0['visitors']} open one link within {b0['ramp_s']:g} s: usable p50 / p95",
+             [cell(bursts[x]["usable_p50"], bursts[x]["usable_p95"]) if x in bursts else "-" for x in labels]),
+            ("burst: the first run (sent -> drawn) p50 / p95",
+             [cell(bursts[x]["run_p50"], bursts[x]["run_p95"]) if x in bursts else "-" for x in labels]),
+            ("burst: servers' CPU a visit, ms",
+             [cell(bursts[x]["cpu_ms_per_visit"], fmt="{:.0f}") if x in bursts else "-" for x in labels]),
+        ]
+    for n in sorted({r["learners"] for r in out["levels"]}):
+        rows = {r["target"]: r for r in out["levels"] if r["learners"] == n}
+        lines += [
+            (f"{n} learners: first visit (deep link) p50 / p95",
+             [cell(rows[x]["load_p50"], rows[x]["load_p95"]) if x in rows else "-" for x in labels]),
+            (f"{n} learners: Next p50 / p95",
+             [cell(rows[x]["click_p50"], rows[x]["click_p95"]) if x in rows else "-" for x in labels]),
+            (f"{n} learners: every action p95 (and max)",
+             [f"{cell(rows[x]['all_p95'])} ({cell(max(rows[x]['click_max'], rows[x]['type_max']))})" if x in rows
+              else "-" for x in labels]),
+            (f"{n} learners: servers' CPU an interaction, ms",
+             [cell(rows[x]["cpu_ms_per_interaction"], fmt="{:.0f}") if x in rows else "-" for x in labels]),
+        ]
+    warmth = {w["target"]: w for w in out["warmth"]}
+    if warmth:
+        lines.append(("pages cold after start (first visit > 2x second + 50 ms)",
+                      [f"{warmth[x]['cold']} of {len(warmth[x]['pages'])}" if x in warmth else "-" for x in labels]))
+    if not lines:
+        return
+    width = max(len(label) for label, _ in lines)
+    col = max([16] + [len(x) for x in labels] + [len(c) for _, cells in lines for c in cells])
+    print(f"\nside by side (seconds unless said):\n{'':{width}}  " + "  ".join(f"{x:>{col}}" for x in labels))
+    for label, cells in lines:
+        print(f"{label:{width}}  " + "  ".join(f"{c:>{col}}" for c in cells))
+
+
+def checkout(rev: str, log_dir: Path) -> Path:
+    """``rev``'s code as committed (``git archive``), in ``artifacts/vs-<commit>`` (made once per commit): the other
+    side of ``--vs``, started with its own scripts/serve and this interpreter."""
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    tree = log_dir / f"vs-{commit[:12]}"
+    if not (tree / "app.py").exists():
+        shutil.rmtree(tree, ignore_errors=True)
+        tree.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    return tree
 
 
 def print_visits(name: str, visits: list[Visit], n_assets: int) -> dict:
@@ -1400,7 +1668,21 @@ def main() -> int:
     parser.add_argument("--targets", default="single,serve2",
                         help="comma-separated: single, serve2, serve3, ... (default %(default)s)")
     parser.add_argument("--learners", default="1,10,20,40", help="learner counts, one level each (default %(default)s)")
-    parser.add_argument("--first-visit", type=int, default=40, help="fresh visitors at once, 0 to skip (default %(default)s)")
+    parser.add_argument("--first-visit", type=int, default=40,
+                        help="fresh visitors at once with an empty browser cache (every static file, as Chromium "
+                        "fetched them), 0 to skip (default %(default)s)")
+    parser.add_argument("--burst", type=int, default=40,
+                        help="right after start: this many fresh learners open one link within --burst-ramp seconds "
+                        "(a class told 'open the link'), 0 to skip (default %(default)s)")
+    parser.add_argument("--burst-ramp", type=float, default=2.0,
+                        help="seconds over which the burst's learners arrive (default %(default)s)")
+    parser.add_argument("--burst-link", default=BURST_LINK, help="the burst's link (default %(default)s)")
+    parser.add_argument("--warmth", action=argparse.BooleanOptionalAction, default=True,
+                        help="after start, open every page and lesson twice on each replica, one tab at a time: "
+                        "each page's first visit against its second (scripts/serve targets; default on)")
+    parser.add_argument("--vs", metavar="REV",
+                        help="measure this commit too (its code from git archive, started with its own "
+                        "scripts/serve), target by target, and print the two side by side")
     parser.add_argument("--ramp", type=float, default=5.0,
                         help="seconds over which a level's learners arrive (default %(default)s)")
     parser.add_argument("--url", help="measure this running server instead of starting targets")
@@ -1455,21 +1737,47 @@ def main() -> int:
     if args.class_learners:
         return class_scenario(args, log_dir)
     names = [args.url] if args.url else [t.strip() for t in args.targets.split(",") if t.strip()]
+    if args.vs and args.url:
+        raise SystemExit("bench_load: --vs starts both servers itself: it does not go with --url")
+    trees: list[tuple[str | None, Path]] = [(None, ROOT)]
+    if args.vs:
+        trees.append((args.vs, checkout(args.vs, log_dir)))
     print(f"bench_load: {os.cpu_count()} cores; learners {levels}; {CLICKS} clicks each, "
-          f"{THINK_S[0]}-{THINK_S[1]} s apart; arrivals over {args.ramp:g} s; first visits {args.first_visit}")
-    out: dict = {"levels": [], "first_visit": [], "cores": os.cpu_count(), "learners": levels}
+          f"{THINK_S[0]}-{THINK_S[1]} s apart; arrivals over {args.ramp:g} s; a burst of {args.burst} first visits "
+          f"within {args.burst_ramp:g} s; first visits with an empty cache {args.first_visit}"
+          + (f"; side by side with {args.vs}" if args.vs else ""))
+    out: dict = {"levels": [], "first_visit": [], "burst": [], "warmth": [], "cores": os.cpu_count(),
+                 "learners": levels, "vs": args.vs}
     assets: list[str] | None = None
     code = 0
-    for name in names:
+    labels = []
+    for name, rev, root in [(name, rev, root) for name in names for rev, root in trees]:
+        label = name if rev is None else f"{name}@{rev}"
+        labels.append(label)
         if args.url:
             target = Target("url", args.url.rstrip("/"), fixed_pids=[int(p) for p in args.pids.split(",") if p])
         else:
-            print(f"\n== {name}: starting ...", flush=True)
-            target = start_target(name, log_dir)
+            print(f"\n== {label}: starting ...", flush=True)
+            target = start_target(name, log_dir, root=root, label=label)
         try:
             if args.check_browser:
                 return check_browser(target.url)
-            print(f"== {name}: {target.url}, server pids {target.pids()}; warming up", flush=True)
+            if args.burst:  # the class's moment: the server has just said ready, the teacher says "open the link"
+                if args.wait_quiet:
+                    wait_quiet(target, args.wait_quiet)
+                burst = asyncio.run(run_burst(target, args.burst, args.burst_ramp, args.burst_link))
+                print_burst(burst)
+                out["burst"].append(burst)
+                if burst["problems"]:
+                    code = 1
+            if args.warmth and (name.startswith("serve") or args.url):
+                if args.wait_quiet:
+                    wait_quiet(target, args.wait_quiet)
+                replicas = int(name[5:]) if name.startswith("serve") else len(replica_pids(target))
+                warmth = run_warmth(target, replicas)
+                print_warmth(warmth)
+                out["warmth"].append(warmth)
+            print(f"== {label}: {target.url}, server pids {target.pids()}; warming up", flush=True)
             started_mb = replica_rss_mb(target)
             warm = asyncio.run(run_level(target, len(lessons.presets()), 1.0, args.seed))
             if warm.unanswered or warm.exceptions:
@@ -1531,12 +1839,16 @@ def main() -> int:
                     if args.wait_quiet:
                         wait_quiet(target, args.wait_quiet)
                     visits = asyncio.run(run_first_visits(target.url, assets, args.first_visit, 0.0))
-                    row = print_visits(name, visits, len(assets))
+                    row = print_visits(label, visits, len(assets))
                     out["first_visit"].append(row)
         finally:
             target.stop()
     print("\nsummary (latency in seconds; CPU/int = server CPU per interaction; CPU use = cores busy on average):")
     print_levels(out["levels"])
+    for row in out["burst"]:
+        print_burst(row)
+    if args.vs:
+        print_side_by_side(out, labels)
     for row in out["first_visit"]:
         print(f"first visit {row['target']:8} {row['visitors']} at once: usable p50 {row['usable_p50']:.2f} s, "
               f"p95 {row['usable_p95']:.2f} s, max {row['usable_max']:.2f} s; {row['kb_per_visitor']:,.0f} KB each")
