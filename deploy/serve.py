@@ -497,6 +497,7 @@ class Replica:
     process: subprocess.Popen | None = None
     restarts: list[float] = field(default_factory=list)
     given_up: bool = False
+    warming: subprocess.Popen | None = None  # the warm-up of a replica started again
 
     @property
     def address(self) -> str:
@@ -698,6 +699,16 @@ class Server:
             say(f"WARNING: warm-up: {problem}")
         say(f"replicas warmed up in {time.monotonic() - start:.1f} s")
 
+    def rewarm(self, replica: Replica) -> None:
+        """Warm a replica started again, in the background (a child that waits for it to answer; its problems go to
+        warm-up.log): nginx sends it new learners as soon as it is healthy, so this cannot come first for them, but
+        every page they have not opened yet is warm when they do."""
+        if replica.warming is not None and replica.warming.poll() is None:
+            os.killpg(replica.warming.pid, signal.SIGKILL)  # the last warm-up's replica is gone
+            replica.warming.wait()
+        replica.warming = self._spawn([sys.executable, "-m", "deploy.warm_up", "--wait", f"http://{replica.address}"],
+                                      self.run_dir / "warm-up.log")
+
     # -- running -----------------------------------------------------------------------------
     def watch(self) -> int:
         while not self.stopping:
@@ -717,13 +728,21 @@ class Server:
                     continue
                 say(f"replica {replica.index} exited (code {code}); starting it again on {replica.address}")
                 self.start_replica(replica)
+                if self.args.warm_up:  # its next learners find its pages warm again (the others' are)
+                    self.rewarm(replica)
+            for replica in self.replicas:
+                if replica.warming is not None and replica.warming.poll() is not None:
+                    code, replica.warming = replica.warming.returncode, None
+                    say(f"replica {replica.index} warmed up again" + (f" (the warm-up exited with code {code}; see "
+                                                                       "warm-up.log)" if code else ""))
             time.sleep(0.5)
         return 0
 
     # -- stopping ----------------------------------------------------------------------------
     def stop(self) -> None:
         self.stopping = True
-        procs = [p for p in [self.nginx] + [r.process for r in self.replicas] if p is not None]
+        procs = [p for p in [self.nginx] + [r.process for r in self.replicas] + [r.warming for r in self.replicas]
+                 if p is not None]
         for proc in procs:
             if proc.poll() is None:
                 try:

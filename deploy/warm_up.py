@@ -5,8 +5,9 @@ lesson on the Lessons page, the Train page on every preset (and one Next) and To
 first learner on any page does not pay for imports, training, tokenizers read from disk or lesson figures
 computed: the first visit to a page costs what the second does (``bench/bench_load.py --warmth`` measures it).
 
-scripts/serve runs this as a child process once the replicas are healthy (the supervisor never imports the
-pages' views itself: they bring Streamlit, pandas and altair with them). It prints one line per problem
+scripts/serve runs this as a child process once the replicas are healthy, and again (``--wait``) for a replica it
+started again after it exited (the supervisor never imports the pages' views itself: they bring Streamlit, pandas
+and altair with them). It prints one line per problem
 (nothing when all went well) and exits 0; run it from the lab's folder, as scripts/serve does. Replicas are
 warmed at the same time, each one's pages one after another.
 """
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
+import urllib.request
 
 import lessons
 from deploy.stclient import Session, query
@@ -74,8 +77,29 @@ async def _warm_one(url: str) -> list[str]:
     return problems
 
 
+def _wait_healthy(urls: list[str], timeout: float = TIMEOUT_S) -> None:
+    """Until every replica answers its health check (a replica started again takes a few seconds)."""
+    deadline = time.monotonic() + timeout
+    for url in urls:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as resp:
+                    if resp.status == 200:
+                        break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                return  # the visits will say what is wrong
+            time.sleep(0.5)
+
+
 def main(argv: list[str]) -> int:
-    for problem in asyncio.run(_warm_all(argv)):
+    """``[--wait] URL ...``: ``--wait`` first waits for each replica to answer (scripts/serve warms a replica it
+    started again this way, in the background)."""
+    urls = [a for a in argv if a != "--wait"]
+    if "--wait" in argv:
+        _wait_healthy(urls)
+    for problem in asyncio.run(_warm_all(urls)):
         print(problem, flush=True)
     return 0
 

@@ -473,7 +473,8 @@ def test_sigkill_leaves_nothing_and_a_run_dir_with_a_space_works_and_is_reused(t
 def test_the_warm_up_runs_the_pages_in_a_child_and_the_supervisor_stays_small(tmp_path: Path) -> None:
     """The warm-up opens every page, every lesson and Train on every preset on each replica without a problem, from
     a child process: the supervisor that stays up for the whole lesson never loads the pages' views (with them
-    Streamlit, pandas and altair: it held 165 MB instead of 57 MB when it imported them itself)."""
+    Streamlit, pandas and altair: it held 165 MB instead of 57 MB when it imported them itself). A replica started
+    again after it died is warmed again."""
     _nginx_or_skip()
     from tests.browser.browser_helpers import free_port
 
@@ -493,6 +494,17 @@ def test_the_warm_up_runs_the_pages_in_a_child_and_the_supervisor_stays_small(tm
             libraries = f.read()
         assert "pandas" not in libraries and "pyarrow" not in libraries, "the supervisor loaded the pages' libraries"
         assert rss_mb < 100, f"the supervisor holds {rss_mb:.0f} MB"
+        # A replica that dies is started again and warmed again, in the background, without a problem.
+        replica = int(re.findall(r"replica 1 starting: pid (\d+) ", log)[-1])
+        os.kill(replica, signal.SIGKILL)
+        while "replica 1 warmed up again" not in (log := log_path.read_text(encoding="utf-8", errors="replace")):
+            assert process.poll() is None and time.monotonic() < deadline + 300, log
+            time.sleep(0.5)
+        assert "replica 1 warmed up again (" not in log, log  # the warm-up exited 0
+        run_dir = Path(re.findall(r"scripts/serve: run directory (.+)", log)[0].strip())
+        problems = [line for line in (run_dir / "warm-up.log").read_text(encoding="utf-8").splitlines()
+                    if line.startswith("http://")]  # what the warm-up prints: one line per problem
+        assert not problems, problems
     finally:
         _stop(process)
 
