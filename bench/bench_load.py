@@ -831,6 +831,7 @@ async def run_burst(target: Target, n: int, ramp: float, link: str = BURST_LINK)
     says "open the link": how long until each one's page is usable, and the servers' CPU per visit."""
     pids = target.pids()
     cpu_before, machine_before, start = cpu_seconds(pids), machine_busy_seconds(), time.perf_counter()
+    client_before = resource.getrusage(resource.RUSAGE_SELF)
     sessions: list[Session] = []
     visits = await asyncio.gather(*(burst_visit(target.url, link, ramp * i / max(1, n - 1) if n > 1 else 0, sessions)
                                     for i in range(n)))
@@ -839,6 +840,8 @@ async def run_burst(target: Target, n: int, ramp: float, link: str = BURST_LINK)
     cpu_after = cpu_seconds(target.pids())
     cpu = sum(v - cpu_before.get(pid, 0.0) for pid, v in cpu_after.items())
     machine = machine_busy_seconds() - machine_before
+    client_after = resource.getrusage(resource.RUSAGE_SELF)
+    client = (client_after.ru_utime + client_after.ru_stime) - (client_before.ru_utime + client_before.ru_stime)
     await asyncio.gather(*(s.close() for s in sessions), return_exceptions=True)
     usable = [v.usable_s for v in visits if v.usable_s is not None]
     runs = [v.run_s for v in visits if v.run_s is not None]
@@ -850,7 +853,8 @@ async def run_burst(target: Target, n: int, ramp: float, link: str = BURST_LINK)
             "usable_p50": pct(usable, 0.5), "usable_p95": pct(usable, 0.95), "usable_max": max(usable, default=float("nan")),
             "run_p50": pct(runs, 0.5), "run_p95": pct(runs, 0.95),
             "cpu_ms_per_visit": 1000 * cpu / max(1, n), "wall_s": wall,
-            "other_cpu_s": max(0.0, machine - cpu), "problems": problems, "replicas_used": used}
+            "client_cpu_s": client, "other_cpu_s": max(0.0, machine - cpu - client), "problems": problems,
+            "replicas_used": used}
 
 
 def print_burst(row: dict) -> None:
