@@ -62,6 +62,7 @@ import json
 import os
 import pwd
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -446,13 +447,25 @@ def upstream_blocks(upstreams: list[str]) -> dict[str, str]:
     }
 
 
+def real_ip_lines(trusted: list[str]) -> str:
+    """nginx's realip settings for ``--trust-proxy``: from those addresses (a front in front of this machine), the
+    client's address is the X-Lab-Client they set; from anyone else, the connection's own address."""
+    if not trusted:
+        return "        # (no --trust-proxy: the client's address is the connection's own)"
+    lines = [f"        set_real_ip_from {address};" for address in trusted]
+    return "\n".join([*lines, "        real_ip_header X-Lab-Client;", "        real_ip_recursive off;"])
+
+
 def render_config(*, run_dir: Path, www_dir: Path, static_root: Path, listen: str, upstreams: list[str],
-                  workers: str, user_line: str, access_log: str, max_body: str, cookie: str) -> str:
+                  workers: str, user_line: str, access_log: str, max_body: str, cookie: str, proxy_token: str,
+                  trusted: list[str] | None = None) -> str:
     """The nginx config. Paths go in double quotes (the template quotes them); one that a quoted nginx string cannot
     hold as it is (a quote, backslash, $, control character) is refused here, as --run-dir is before we start."""
     for path in (run_dir, www_dir, static_root):
         if NGINX_PATH_BAD.search(str(path)):
             raise ValueError(f"{path!r}: a quote, backslash, $ or control character cannot go in nginx's config")
+    if not re.fullmatch(r"[0-9a-f]{32,128}", proxy_token):
+        raise ValueError("the proxy token is hex digits, made by scripts/serve")
     text = TEMPLATE.read_text(encoding="utf-8")
     for name, value in {
         "USER_LINE": user_line,
@@ -464,6 +477,8 @@ def render_config(*, run_dir: Path, www_dir: Path, static_root: Path, listen: st
         "ACCESS_LOG": access_log,
         "MAX_BODY": max_body,
         "COOKIE": cookie,
+        "PROXY_TOKEN": proxy_token,
+        "REAL_IP": real_ip_lines([str(_network(a)) for a in trusted or []]),
         **upstream_blocks(upstreams),
     }.items():
         text = text.replace(f"@@{name}@@", value)
@@ -514,7 +529,11 @@ class Server:
         self.replicas: list[Replica] = []
         self.nginx: subprocess.Popen | None = None
         self.stopping = False
+        # nginx sends this token with every request (X-Lab-Proxy): a replica trusts the client's address nginx
+        # gives (X-Lab-Client) only with it, so nobody else (another local user, a client) can choose that address.
+        self.proxy_token = secrets.token_hex(32)
         self.env = {**os.environ, "LAB_SERVE_RUN": str(self.run_dir), "PYTHONUNBUFFERED": "1",
+                    "LAB_PROXY_TOKEN": self.proxy_token,
                     **({"LAB_DATABASE_URL": args.database} if args.database else {})}
         self._www: Path | None = None
         self.record_file = record_path(args.port)
@@ -632,7 +651,8 @@ class Server:
             listen=listen_address(self.args.address, self.args.port),
             upstreams=upstreams, workers=str(self.args.nginx_workers), user_line=nginx_user_line(),
             access_log=f'"{self.run_dir}/access.log" lab' if self.args.access_log else "off",
-            max_body=self.args.max_body, cookie=self.args.cookie,
+            max_body=self.args.max_body, cookie=self.args.cookie, proxy_token=self.proxy_token,
+            trusted=self.args.trust_proxy,
         ), encoding="utf-8")
         nginx_cmd = [self.nginx_bin, "-p", str(self.run_dir), "-c", str(conf), "-e", str(self.run_dir / "nginx-error.log")]
         check = subprocess.run([*nginx_cmd, "-t", "-q"], capture_output=True, text=True)
@@ -834,9 +854,20 @@ def check_args(args: argparse.Namespace) -> str | None:
         return f"--nginx-workers {args.nginx_workers!r}: auto or a number from 1 to 256"
     if not re.fullmatch(r"[0-9]{1,6}[kKmMgG]?", args.max_body):
         return f"--max-body {args.max_body!r}: a size such as 200m, 500k or 1g"
+    for address in args.trust_proxy:
+        if _network(address) is None:
+            return f"--trust-proxy {address!r}: an IP address or network (e.g. 10.0.0.5 or 10.0.0.0/24)"
     if args.run_dir is not None:
         return check_run_dir(args.run_dir)
     return None
+
+
+def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+    """An address or network as nginx's set_real_ip_from takes it, or None."""
+    try:
+        return ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        return None
 
 
 def _ipv6(text: str) -> bool:
@@ -907,13 +938,17 @@ def check_database(python: str, url: str | None) -> tuple[str | None, str | None
 def check_database_main() -> int:
     """``python -m deploy.serve --check-database``: open ``$LAB_DATABASE_URL`` (or the default SQLite file) as a
     replica will; exit 0 and print where, or print one line and exit 2."""
+    import logging
+
     from lessons.classroom.db import database_url, open_database, without_password
 
+    logging.getLogger("lab.classes").disabled = True  # its fault is printed below, in the one line asked for
     url = database_url()
     try:
         db = open_database(url)
     except (ValueError, ConnectionError, OSError) as exc:
-        print(_mask(f"--database {without_password(url)}: {' '.join(str(exc).split())}", url), flush=True)
+        said = getattr(exc, "detail", None) or str(exc)  # the class store's errors: the operator's words
+        print(_mask(f"--database {without_password(url)}: {' '.join(said.split())}", url), flush=True)
         return 2
     try:
         print(f"class database: {db.url}", flush=True)
@@ -942,6 +977,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--cookie", default="lab_replica",
                         help="the affinity cookie's name (default %(default)s; a front scripts/serve in front of "
                         "others' needs a name of its own, e.g. lab_machine)")
+    parser.add_argument("--trust-proxy", action="append", default=[], metavar="ADDRESS",
+                        help="a proxy in front of this nginx (an IP address or network; repeatable) whose X-Lab-Client "
+                        "header names the learner's address (e.g. another scripts/serve as the front); without it "
+                        "every learner behind that proxy counts as its one address in the join limit")
     parser.add_argument("--nginx-workers", default="auto", help="nginx worker processes (default %(default)s)")
     parser.add_argument("--max-body", default="200m", help="largest upload nginx lets through (default %(default)s, "
                         "Streamlit's own limit)")

@@ -234,3 +234,65 @@ def chart_spec(chart) -> dict:
     import json
 
     return json.loads(chart.proto.spec)
+
+
+# -- what Streamlit's Markdown would make a link of -------------------------------------------------------------
+# Elements whose text Streamlit draws as Markdown: an element's body (markdown, caption, alerts, toasts), every
+# label (widgets, expanders, tabs, page links) and help tooltip, and a radio's or a button group's options. Not
+# Markdown: st.html (escaped HTML), code, st.text, a metric's value, a select box's options, a text input's value.
+_MARKDOWN_BODIES = {"Markdown", "Alert", "Toast"}
+_LINK_SYNTAX = _re.compile(r"(?<!\\)\[[^\]]*(?<!\\)\]\s*[(\[]|(?<!\\)<\s*(?:https?|mailto|ftp|www)|<a\b", _re.I)
+# The literals remark-gfm links in text once escapes are read (mdast-util-gfm-autolink-literal, as Streamlit 1.67's
+# frontend bundles it; JavaScript's \w is ASCII, hence re.ASCII).
+_AUTOLINK = _re.compile(r"(https?://|www(?=\.))[-.\w]+", _re.I | _re.A)
+_EMAIL = _re.compile(r"(?<![-.\w+])[-.\w+]+@[-\w]+(?:\.[-\w]+)+", _re.A)
+_SHORTCODE = _re.compile(r"(?<!\\):[\w+-]+:|(?<!\\):material/", _re.A)
+# Streamlit's typographic replacements in text (after escapes): a lone -- as an em dash, -> as an arrow...
+_TYPOGRAPHY = _re.compile(r"(?:(?<=\s)|^)(?:<->|->|<-|--|>=|<=|~=)(?=\s|$)")
+
+
+def _walk(node):
+    yield node
+    kids = getattr(node, "children", None) or {}
+    for kid in kids.values() if isinstance(kids, dict) else kids:
+        yield from _walk(kid)
+
+
+def markdown_texts(at: AppTest) -> list[str]:
+    """Every text of the session (main area and sidebar) that Streamlit draws as Markdown."""
+    out = []
+    for node in _walk(at._tree):
+        proto = getattr(node, "proto", None)
+        if proto is None or not hasattr(proto, "ListFields"):
+            continue
+        for field_desc, value in proto.ListFields():
+            name = field_desc.name
+            if name in ("label", "help") and isinstance(value, str):
+                out.append(value)
+            elif name == "body" and isinstance(value, str) and type(proto).__name__ in _MARKDOWN_BODIES:
+                out.append(value)
+            elif name == "options" and type(proto).__name__ == "Radio":
+                out.extend(str(v) for v in value)
+            elif name == "options" and type(proto).__name__ == "ButtonGroup":
+                out.extend(str(getattr(v, "content", "")) for v in value)
+    return out
+
+
+def links_in_markdown(text: str) -> list[str]:
+    """What Streamlit's Markdown would draw from ``text`` as a link, a picture or an icon, or as other characters:
+    link syntax that is not escaped, and the autolink literals, shortcodes and typographic replacements (-- as a
+    dash) Streamlit finds in the text once its escapes are read."""
+    found = [m.group(0) for m in _LINK_SYNTAX.finditer(text)]
+    read = _re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", text)  # what the text says after Markdown reads its escapes
+    found += [m.group(0) for m in _AUTOLINK.finditer(read)]
+    found += [m.group(0) for m in _EMAIL.finditer(read)]
+    found += [m.group(0) for m in _SHORTCODE.finditer(text)]
+    found += [m.group(0) for m in _TYPOGRAPHY.finditer(read)]
+    return found
+
+
+def links(at: AppTest, needle: str = "") -> list[str]:
+    """Links (and pictures, icons) the session's Markdown would draw, each with its text; only those whose text
+    holds ``needle`` when given (a page's own links, such as a lesson's, are not user text)."""
+    return [f"{hit!r} in {text[:120]!r}" for text in markdown_texts(at) for hit in links_in_markdown(text)
+            if needle in hit]

@@ -17,10 +17,18 @@ import uuid
 import pytest
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
-from lessons.classroom import ClassError, Classes, open_database
+from lessons.classroom import ClassError, Classes, open_database, shown_resume
 from lessons.course import course
 from lessons.exercises import compute
-from tests.apptest_helpers import assert_no_exception, chart_datasets, chart_spec, main_text, page_text, run_page
+from tests.apptest_helpers import (
+    assert_no_exception,
+    chart_datasets,
+    chart_spec,
+    links,
+    main_text,
+    page_text,
+    run_page,
+)
 from ui import charts, classroom, predict
 from ui import poll as class_bar
 from ui.display import md_escape
@@ -202,6 +210,30 @@ def test_a_name_with_markup_is_shown_as_text(lab_db, server_side, name) -> None:
     assert html.escape(name, quote=False) in welcome and "<b>x" not in welcome  # HTML: escaped, and HTML has no Markdown
 
 
+HOSTILE = ["[X](https://evil.example/a)", "see https://evil.example/b now", "www.evil.example", "m@evil.example",
+           ":rocket: <a href='https://evil.example/c'>c</a>"]
+
+
+def test_posed_text_names_and_titles_are_never_links_on_any_screen(lab_db, server_side) -> None:
+    """A question's prompt and choices, a learner's name and the class's title come from people (a teacher's own
+    question, another session's store): every screen shows them as typed, never a link, a picture or markup."""
+    teacher, code, secret = start_class(title="Week [3](https://evil.example/t)")
+    learner = join(code, "[Dana](https://evil.example/n) -- Das")
+    server_side.pose(code, secret, {"id": "own.hostile", "prompt": "Which? " + " ".join(HOSTILE), "kind": "choice",
+                                    "choices": HOSTILE, "where": ""})
+    for at in (learner, teacher):
+        at.run()
+        assert_no_exception(at)
+        assert not links(at, "evil"), links(at, "evil")
+        assert not links(at, ":rocket:"), links(at, ":rocket:")
+        assert not links(at, "--"), links(at, "--")  # "Dana -- Das" is not "Dana — Das"
+    radio = learner.radio(key=class_bar.answer_key(server_side.current(code)).skey)
+    assert list(radio.options) == [md_escape(c) for c in HOSTILE]  # shown escaped...
+    radio.set_value(HOSTILE[0]).run()  # ...and the value sent is the choice itself
+    learner.button(key=class_bar.send_key(server_side.current(code)).skey).click().run()
+    assert server_side.tally(code, server_side.current(code).poll_id, 1).counts == {HOSTILE[0]: 1}
+
+
 # -- "Pose to the class": the teacher's only ------------------------------------------------------------------------
 def test_pose_to_the_class_is_under_every_question_for_the_teacher_only(lab_db) -> None:
     teacher, code, _ = start_class()
@@ -234,7 +266,7 @@ def test_join_vote_and_restore_on_both_databases(any_db) -> None:
     teacher, code, _ = start_class()
     learner = join(code, "Asha")
     who = member(learner)
-    assert f"Your resume code is {who.resume_code}" in page_text(learner)
+    assert f"Your resume code is {shown_resume(who.resume_code)}" in page_text(learner)
 
     learner.query_params["lesson"] = LESSON
     learner.switch_page(LESSONS).run()

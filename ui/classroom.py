@@ -14,6 +14,7 @@ and draws :func:`pose_button` for the teacher; the live bar (:mod:`ui.poll`) and
 
 from __future__ import annotations
 
+import hmac
 import os
 import re
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from typing import Any
 
 import streamlit as st
 
-from lessons.classroom import ClassError, Classes, Learner, PollState, open_database
+from lessons.classroom import ClassError, Classes, DatabaseUnavailable, Learner, PollState, open_database
 from lessons.classroom.db import database_url
 from lessons.judging import Question
 from ui import viewport
@@ -64,13 +65,26 @@ def store() -> Classes:
     return _classes(database_url())
 
 
+PROXY_TOKEN = "LAB_PROXY_TOKEN"
+"""The environment variable holding the token scripts/serve gives its nginx and its replicas alike."""
+
+
 def client() -> str:
-    """What the join limit counts tries by: the learner's address (behind scripts/serve's nginx, the first
-    address of X-Forwarded-For, which nginx sets), else the session's own address."""
-    forwarded = st.context.headers.get("X-Forwarded-For")
-    forwarded = forwarded.split(",")[0].strip() if isinstance(forwarded, str) else ""
-    address = st.context.ip_address
-    return forwarded or (address if isinstance(address, str) else "")
+    """What the join limit counts wrong codes by: the learner's address as the lab's own proxy saw it, and
+    nothing a client can choose.
+
+    Behind scripts/serve, nginx sends ``X-Lab-Client`` (the address it saw, replacing any the client sent) with
+    ``X-Lab-Proxy`` (the run's token, in this replica's ``LAB_PROXY_TOKEN``): the address is taken only with the
+    token, so only from that nginx. Without a proxy (``scripts/run``), the connection's own address. A client's
+    ``X-Forwarded-For`` is never read: one header used to give every try an address of its own."""
+    headers = st.context.headers
+    token = os.environ.get(PROXY_TOKEN, "")
+    sent = headers.get("X-Lab-Proxy") if token else None
+    if isinstance(sent, str) and hmac.compare_digest(sent.encode(), token.encode()):
+        address = headers.get("X-Lab-Client")
+    else:
+        address = st.context.ip_address
+    return address.strip() if isinstance(address, str) else ""
 
 
 def member() -> Member | None:
@@ -92,9 +106,12 @@ def become_member(learner: Learner) -> None:
 
 
 def become_teacher(code: str, secret: str) -> bool:
-    """Keep the teacher's secret in this session if it is the class's; False (and nothing kept) if not."""
+    """Keep the teacher's secret in this session if it is the class's; False (and nothing kept) if not. A database
+    that cannot be used raises its :class:`DatabaseUnavailable` (saying so, not "not your class")."""
     try:
         ok = store().is_teacher(code, secret)
+    except DatabaseUnavailable:
+        raise
     except ClassError:
         ok = False
     if ok:
@@ -139,10 +156,13 @@ def rejoin_from_browser() -> Learner | None:
     if not isinstance(value, str):  # no cookie (or no browser: AppTest)
         return None
     code, _, resume = value.partition(".")
-    if not (code.isalnum() and resume.isalnum() and len(code) <= 12 and len(resume) <= 12):
+    if not (code.isalnum() and resume.isalnum() and len(code) <= 12 and len(resume) <= 20):
         return None
     try:
         learner = store().resume(code, resume, client=client())
+    except DatabaseUnavailable:
+        st.session_state[REJOINED] = False  # the database, not the cookie: the next run looks again
+        return None
     except ClassError:
         return None
     become_member(learner)

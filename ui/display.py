@@ -83,9 +83,39 @@ def _no_icons(text: str) -> str:
     return _ICON_CODE.sub(":\u2060", text)
 
 
+# Streamlit's Markdown (remark-gfm) makes links of "autolink literals" in plain text: http(s)://..., www.... and
+# name@host.tld. It finds them in the text after backslash escapes are read, so escaping cannot stop them; its
+# shortcodes (:rocket:, :red[...], :material/...:) are read there too, and so are its typographic replacements (a
+# lone -- becomes an em dash, -> an arrow, <= and >= signs: "Dana -- Das" showed as "Dana — Das"). A word joiner
+# (U+2060: invisible, no space, no line break) inside each of these, and nowhere else, keeps the text as typed on
+# screen, and never a link, a picture or another character.
+_UNLINK = re.compile(
+    r"(?<=http)(?=s?://)"  # http⁠s://
+    r"|(?<=www)(?=\.)"  # www⁠.
+    r"|(?<=[-.\w+])@(?=[-\w]+\.)"  # name@⁠host.tld
+    r"|:(?=[\w+-]+:|[a-z][a-z0-9-]*\[|material/|streamlit:)"  # :⁠rocket:  :⁠red[...]  :⁠material/...
+    r"|(?:(?<=\s)|^)(?:<(?=->)|-(?=>)|<(?=-)|-(?=-)|>(?==)|<(?==)|~(?==))(?=.(?:\s|$)|->(?:\s|$))",  # -⁠- -⁠> <⁠= ...
+    re.IGNORECASE)
+WORD_JOINER = "\u2060"
+
+
+def no_links(text: str) -> str:
+    """``text`` with a word joiner wherever Streamlit's Markdown would make a link, an emoji or an icon of it
+    (https://..., www...., name@host, :shortcode:) or replace its characters (a lone -- as a dash, -> as an
+    arrow); it looks the same. :func:`md_escape` does this too.
+
+    >>> no_links("see https://evil.example or www.x.org") == "see http\u2060s://evil.example or www\u2060.x.org"
+    True
+    >>> no_links("Dana -- Das, --input-price, a->b") == "Dana -\u2060- Das, --input-price, a->b"
+    True
+    """
+    return _UNLINK.sub(lambda m: m.group(0) + WORD_JOINER, text)
+
+
 def md_escape(text: str) -> str:
-    """``text`` escaped for Streamlit Markdown (alerts, captions, labels): shown as typed, never formatted."""
-    return _MD_SPECIAL.sub(r"\\\1", _no_icons(text))
+    """``text`` escaped for Streamlit Markdown (alerts, captions, labels, a radio's options): shown as typed,
+    never formatted and never a link (see :func:`no_links`)."""
+    return _MD_SPECIAL.sub(r"\\\1", no_links(text))
 
 
 def md_code(text: str, *, visible: bool = True) -> str:
@@ -115,6 +145,7 @@ __all__ = [
     "mark_name",
     "md_code",
     "md_escape",
+    "no_links",
     "pair_text",
     "plural",
     "quantity",

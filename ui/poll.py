@@ -25,7 +25,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from lessons.classroom import ClassError, ClassUnavailable, PollState, Tally
+from lessons.classroom import ClassError, ClassUnavailable, DatabaseBroken, PollState, Tally, shown_resume
 from lessons.exercises import ExerciseError
 from lessons.judging import judge, parse_split
 from lessons.progress import check, merge, migrate_v1_key
@@ -191,7 +191,8 @@ def restore_answers(who: classroom.Member) -> int:
 def _answer_widget(poll: PollState, key: str) -> Any:
     q, choices = poll.question, poll.question.get("choices")
     if q.get("kind") == "choice" and choices:
-        return st.radio("Your answer", choices, index=None, key=key, horizontal=True)  # wraps: short on a phone
+        # a radio's options are Markdown: a posed choice is shown as typed (never a link), its value unchanged
+        return st.radio("Your answer", choices, index=None, key=key, horizontal=True, format_func=md_escape)
     if q.get("kind") == "number":
         return st.number_input("Your answer" + (f" ({q['unit']})" if q.get("unit") else ""), value=None, key=key)
     if q.get("kind") == "order" and q.get("items"):
@@ -204,7 +205,7 @@ def _learner(who: classroom.Member) -> None:
     poll, tallies, mine = _read(who.code, who.learner_id)
     if poll is None:
         st.caption(md_escape(f"Class {who.code} · {who.name} · waiting for your teacher's question. "
-                             f"Your resume code: {who.resume_code}"))
+                             f"Your resume code: {shown_resume(who.resume_code)}"))
         return
     st.markdown(f"**Your teacher asks** (round {poll.round}):")
     st.html(callout_html(poll.question.get("prompt", ""), "info"))
@@ -308,6 +309,8 @@ def _bar() -> None:
         except ClassUnavailable:
             st.info("Your class has ended. The lab works as before; your answers stay in this browser.")
             classroom.leave()
+        except DatabaseBroken as exc:
+            st.warning(str(exc), icon=":material/error:")
         except ClassError as exc:
             st.caption(md_escape(f"The class is out of reach for a moment ({exc}); trying again…"))
 

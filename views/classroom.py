@@ -25,7 +25,7 @@ import pandas as pd
 import segno
 import streamlit as st
 
-from lessons.classroom import ClassError, csv_text, links
+from lessons.classroom import ClassError, ClassUnavailable, DatabaseUnavailable, csv_text, links, shown_resume
 from ui import classroom, poll, questions, state
 from ui.display import callout_html, md_escape, plural
 
@@ -62,7 +62,12 @@ def take_teacher_link() -> None:
         return
     code = st.query_params.get(CODE.name, "")
     del st.query_params[TEACHER_PARAM]
-    if classroom.become_teacher(code, secret):
+    try:
+        teacher = classroom.become_teacher(code, secret)
+    except DatabaseUnavailable as exc:  # the link may be right: say what is wrong instead
+        st.session_state[MESSAGE] = ("warning", f"{exc} Your teacher link was not checked: open it again later.")
+        return
+    if teacher:
         st.session_state[MESSAGE] = ("success", "You are this class's teacher in this browser. The teacher link is "
                                      "no longer in the address bar, so projecting this page shows only the class code.")
     else:
@@ -105,7 +110,7 @@ def _join() -> None:
     st.session_state[REMEMBER] = True
     st.session_state[CODE.skey] = learner.code
     st.session_state[MESSAGE] = ("success", f"Welcome, {learner.name}. When your teacher poses a question it appears "
-                                 f"at the top of every page. Your resume code is {learner.resume_code}: with it and "
+                                 f"at the top of every page. Your resume code is {shown_resume(learner.resume_code)}: with it and "
                                  "the class code you can carry on from another device.")
 
 
@@ -139,7 +144,7 @@ def outside_section() -> None:
         st.button("Join", key=JOIN.skey, type="primary", on_click=_join, icon=":material/login:")
         with st.expander("Continue on this device (you have a resume code)"):
             st.text_input("Class code", key=RESUME_CLASS.skey, max_chars=12)
-            st.text_input("Resume code", key=RESUME_CODE.skey, max_chars=12)
+            st.text_input("Resume code", key=RESUME_CODE.skey, max_chars=24, placeholder="ABCD-EFGH-JKMN-PQRS")
             st.button("Continue", key=RESUME.skey, on_click=_resume)
     with start:
         st.subheader("Start a class (teachers)")
@@ -157,7 +162,7 @@ def learner_section() -> None:
         classroom.remember_in_browser(who)
     _say()
     st.markdown(md_escape(f"You are in class {who.code} as {who.name}."))
-    st.markdown(md_escape(f"Your resume code: {who.resume_code} (with the class code, it carries on from another "
+    st.markdown(md_escape(f"Your resume code: {shown_resume(who.resume_code)} (with the class code, it carries on from another "
                           "device: Continue on this device)."))
     st.caption("Your answers to the lab's questions are kept for your class, so a reload loses nothing. Your "
                "teacher sees your name and your answers; the class sees only how many chose each answer.")
@@ -177,9 +182,12 @@ def projector_section() -> None:
     _say()
     try:
         info = classroom.store().info(who.code)
-    except ClassError as exc:
+    except ClassUnavailable as exc:
         st.warning(str(exc))
         classroom.leave()
+        return
+    except ClassError as exc:  # the database, for now: this browser stays the teacher
+        st.warning(str(exc))
         return
     if link := st.session_state.pop(f"{PAGE}._teacher_link", None):
         st.html(callout_html("Your class is ready. Keep your teacher link private (it is not shown here, so you "

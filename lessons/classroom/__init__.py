@@ -15,13 +15,25 @@ Modules: :mod:`.db` (opening SQLite or PostgreSQL, migrations), :mod:`.store` (:
 
 from __future__ import annotations
 
-from .checks import ALPHABET, CODE_LENGTH, MAX_ANSWER, MAX_NAME, MAX_QUESTION_BYTES, MAX_TITLE, RESUME_LENGTH
+from .checks import (
+    ALPHABET,
+    CODE_LENGTH,
+    MAX_ANSWER,
+    MAX_NAME,
+    MAX_QUESTION_BYTES,
+    MAX_TITLE,
+    RESUME_LENGTH,
+    limit_key,
+    shown_resume,
+)
 from .cli import PAGE, links
 from .db import Database, database_url, open_database
 from .errors import (
     BadInput,
+    ClassEnded,
     ClassError,
     ClassUnavailable,
+    DatabaseBroken,
     DatabaseUnavailable,
     NoPoll,
     NotTeacher,
@@ -31,12 +43,12 @@ from .errors import (
 )
 from .models import Answer, ClassInfo, Learner, Poll, PollState, Started, Tally
 from .report import Dashboard, LearnerSummary, PollSummary, QuestionSummary, as_json, csv_text, gradebook_rows
-from .store import JOINS_PER_MINUTE, Classes
+from .store import JOINS_PER_HOUR, JOINS_PER_MINUTE, Classes
 
 __all__ = [
-    "ALPHABET", "CODE_LENGTH", "JOINS_PER_MINUTE", "MAX_ANSWER", "MAX_NAME", "MAX_QUESTION_BYTES", "MAX_TITLE",
+    "ALPHABET", "CODE_LENGTH", "ClassEnded", "JOINS_PER_HOUR", "JOINS_PER_MINUTE", "limit_key", "shown_resume", "MAX_ANSWER", "MAX_NAME", "MAX_QUESTION_BYTES", "MAX_TITLE",
     "PAGE", "RESUME_LENGTH", "Answer", "as_json", "BadInput", "ClassError", "Classes", "ClassInfo",
-    "ClassUnavailable", "csv_text", "Dashboard", "Database", "database_url", "DatabaseUnavailable",
+    "ClassUnavailable", "csv_text", "Dashboard", "Database", "database_url", "DatabaseBroken", "DatabaseUnavailable",
     "gradebook_rows", "Learner", "LearnerSummary", "links", "NoPoll", "NotTeacher", "open_database", "Poll",
     "PollState", "PollSummary", "QuestionSummary", "Started", "Tally", "TooManyAttempts", "UnknownLearner",
     "VotingClosed",

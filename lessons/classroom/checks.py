@@ -7,6 +7,7 @@ width joiner and non-joiner are kept, as Devanagari and other scripts need them.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 import secrets
@@ -20,7 +21,12 @@ from .errors import BadInput, ClassUnavailable
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Class and resume codes: capitals and digits without look-alikes (no 0/O, 1/I/L)."""
 CODE_LENGTH = 6
-RESUME_LENGTH = 8
+RESUME_LENGTH = 16
+"""A resume code makes whoever types it that learner, so it is long enough that guessing is hopeless at any rate
+the server allows: 31**16 = 7.3e23 codes (79 bits). Shown in groups of four (``ABCD-EFGH-JKMN-PQRS``); see
+README, "Classes: the data", for the arithmetic."""
+LEGACY_RESUME_LENGTH = 8
+"""Resume codes given before issue 23 (31**8): still accepted for the learners who hold one, never given again."""
 MAX_NAME = 40
 MAX_TITLE = 80
 MAX_ANSWER = 200
@@ -60,10 +66,36 @@ def class_code(value: Any) -> str:
 
 def normal_code(value: Any, length: int) -> str | None:
     """``value`` as a code of ``length`` characters, as a person may type it (``abc-234``); None if not one."""
-    if not isinstance(value, str) or len(value) > 4 * length:
+    if not isinstance(value, str) or len(value) > 2 * length + 8:
         return None
     code = re.sub(r"[\s\-]", "", value).upper()
     return code if len(code) == length and all(c in ALPHABET for c in code) else None
+
+
+def resume_code(value: Any) -> str | None:
+    """``value`` as a resume code (16 characters, or a learner's older 8), as a person types it; None if not one."""
+    return normal_code(value, RESUME_LENGTH) or normal_code(value, LEGACY_RESUME_LENGTH)
+
+
+def shown_resume(code: str) -> str:
+    """A resume code as a learner reads and types it: groups of four (``ABCD-EFGH-JKMN-PQRS``)."""
+    return "-".join(code[i:i + 4] for i in range(0, len(code), 4))
+
+
+def limit_key(client: Any) -> str:
+    """What the join limit counts a client by: an IPv4 address as it is; an IPv6 address by its /64 network (one
+    household or school network; an attacker gets a whole /64 as easily as one address); anything else (a key a
+    caller made) as text, at most 200 characters."""
+    text_value = str(client)[:200]
+    try:
+        address = ipaddress.ip_address(text_value.strip())
+    except ValueError:
+        return text_value
+    if address.version == 6:
+        if address.ipv4_mapped is not None:  # ::ffff:203.0.113.9 is 203.0.113.9
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 def text(value: Any, what: str, limit: int, *, empty: bool = False) -> str:

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import re
 import sys
 from urllib.parse import urlencode
 
 from . import report
 from .db import open_database
-from .errors import ClassError, ClassUnavailable
+from .errors import ClassError, ClassUnavailable, DatabaseUnavailable
 from .models import Started
 from .store import Classes
 
@@ -82,6 +83,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run a ``class`` command; its exit code (2 and one line on standard error for a mistake)."""
+    logging.getLogger("lab.classes").disabled = True  # a database's fault is the one line printed below
     try:
         with open_database(args.database) as db:
             return COMMANDS[args.class_command](Classes(db), args)
@@ -89,6 +91,8 @@ def run(args: argparse.Namespace) -> int:
         code = getattr(args, "code", "")
         shown = code if re.fullmatch(r"[A-Za-z0-9 \-]{1,20}", code) else repr(code[:20])
         return _fail(f"no class has the code {shown} (a wrong code, or a class that expired and was purged)")
+    except DatabaseUnavailable as exc:  # the teacher's own machine: which database, and what is wrong with it
+        return _fail(exc.detail)
     except (ClassError, ValueError) as exc:
         return _fail(str(exc))
 

@@ -19,6 +19,7 @@ several processes may open the same database at the same moment.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import re
@@ -31,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .errors import DatabaseUnavailable
+from .errors import DatabaseBroken, DatabaseUnavailable
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 BUSY_TIMEOUT_S = 5.0
@@ -115,7 +116,9 @@ class SQLiteDatabase(Database):
             self._wal()
             self._anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchall()
         except (OSError, sqlite3.Error) as exc:  # a data folder that is a file, a file that is no database...
-            raise DatabaseUnavailable(f"Cannot open the SQLite database {path}: {_one_line(exc)}") from None
+            if isinstance(exc, sqlite3.Error) and _kind(exc) == "busy":
+                raise DatabaseUnavailable(detail=f"The SQLite database {path} stayed busy: {_one_line(exc)}") from None
+            raise broken(f"Cannot open the SQLite database {path}: {_why(path, exc)}") from None
 
     def _wal(self) -> None:
         """Put the file in WAL mode. Two processes creating the file at once may both ask: SQLite then answers
@@ -125,7 +128,7 @@ class SQLiteDatabase(Database):
                 self._anchor.execute("PRAGMA journal_mode=WAL")
                 return
             except sqlite3.OperationalError as exc:
-                if not _unavailable(exc) or attempt == WAL_TRIES - 1:
+                if _kind(exc) != "busy" or attempt == WAL_TRIES - 1:
                     raise
                 time.sleep(0.01 + 0.04 * random.random())
 
@@ -139,11 +142,13 @@ class SQLiteDatabase(Database):
 
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Tx]:
-        """A transaction on its own connection: a writer takes the write lock at once (``BEGIN IMMEDIATE``)."""
+        """A transaction on its own connection: a writer takes the write lock at once (``BEGIN IMMEDIATE``).
+        The database's state becomes :class:`DatabaseUnavailable` (busy: try again) or :class:`DatabaseBroken`
+        (damaged, not a database, read-only...: someone must mend it); a mistake in a statement stays itself."""
         try:
             conn = self._connect()
         except sqlite3.Error as exc:
-            raise DatabaseUnavailable() from exc
+            raise self._state_error(exc) from exc
         with closing(conn):
             try:
                 conn.execute("BEGIN IMMEDIATE" if write else "BEGIN")
@@ -151,10 +156,18 @@ class SQLiteDatabase(Database):
                 conn.commit()
             except BaseException as exc:
                 if conn.in_transaction:
-                    conn.rollback()
-                if isinstance(exc, sqlite3.OperationalError) and _unavailable(exc):
-                    raise DatabaseUnavailable() from exc
+                    try:
+                        conn.rollback()
+                    except sqlite3.Error:  # a file that went bad under the transaction: its error says more
+                        pass
+                if isinstance(exc, sqlite3.Error) and _kind(exc) is not None:
+                    raise self._state_error(exc) from exc
                 raise
+
+    def _state_error(self, exc: sqlite3.Error) -> DatabaseUnavailable:
+        if _kind(exc) == "busy":
+            return DatabaseUnavailable(detail=f"The SQLite database {self.path} stayed busy: {_one_line(exc)}")
+        return broken(f"The SQLite database {self.path} cannot be used: {_why(self.path, exc)}")
 
     def close(self) -> None:
         """Close the connection that keeps the WAL open (each transaction closed its own)."""
@@ -181,8 +194,11 @@ class PostgresDatabase(Database):
         try:  # once, directly: a wrong address fails now with libpq's own words, not after the pool's retries
             psycopg.connect(url, connect_timeout=CONNECT_TIMEOUT_S).close()
         except psycopg.Error as exc:
-            raise DatabaseUnavailable(f"Cannot connect to the PostgreSQL database {self.url}: "
+            raise DatabaseUnavailable(detail=f"Cannot connect to the PostgreSQL database {self.url}: "
                                       f"{_one_line(exc)}") from None
+        # What no retry mends: no right to the tables, a read-only server, a schema another program changed.
+        self._broken = (psycopg.errors.InsufficientPrivilege, psycopg.errors.ReadOnlySqlTransaction,
+                        psycopg.errors.UndefinedTable, psycopg.errors.UndefinedColumn, psycopg.errors.DiskFull)
         # Each connection is checked as it is handed out: after a server restart, a stale one is replaced.
         self._pool = psycopg_pool.ConnectionPool(
             url, min_size=1, max_size=max_size, open=True, name="lab-classes", timeout=CONNECT_TIMEOUT_S,
@@ -196,21 +212,59 @@ class PostgresDatabase(Database):
             with self._pool.connection() as conn, conn.cursor() as cursor:
                 yield Tx(cursor, translate=True)
         except self._errors as exc:  # the server went away, or no connection came free in time
-            raise DatabaseUnavailable() from exc
+            raise DatabaseUnavailable(detail=f"The PostgreSQL database {self.url}: {_one_line(exc)}") from exc
+        except self._broken as exc:
+            raise broken(f"The PostgreSQL database {self.url} cannot be used: {_one_line(exc)}") from exc
 
     def close(self) -> None:
         """Close the pool's connections."""
         self._pool.close()
 
 
-_UNAVAILABLE = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_IOERR", "SQLITE_FULL", "SQLITE_CANTOPEN", "SQLITE_READONLY",
-                "SQLITE_PROTOCOL")
+_BUSY = ("SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_PROTOCOL")
+_BROKEN = ("SQLITE_IOERR", "SQLITE_FULL", "SQLITE_CANTOPEN", "SQLITE_READONLY", "SQLITE_CORRUPT", "SQLITE_NOTADB",
+           "SQLITE_PERM", "SQLITE_AUTH")
 
 
-def _unavailable(exc: sqlite3.Error) -> bool:
-    """Whether a SQLite error is the database's state (locked past the timeout, a full disk...), not a mistake
-    in a statement (which stays the error it is)."""
-    return (getattr(exc, "sqlite_errorname", "") or "").startswith(_UNAVAILABLE)
+def _kind(exc: sqlite3.Error) -> str | None:
+    """Whether a SQLite error is the database's state: "busy" (locked past the timeout: it passes), "broken" (a
+    damaged file, not a database, read-only, a full disk, a folder where the file should be: it stays until
+    someone mends it), or None: a mistake in a statement (which stays the error it is)."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith(_BUSY):
+        return "busy"
+    return "broken" if name.startswith(_BROKEN) else None
+
+
+def _why(path: Path, exc: BaseException) -> str:
+    """What is wrong with the SQLite file at ``path``, in words an operator acts on, with SQLite's own."""
+    said = f"{_one_line(exc)}" + (f" ({exc.sqlite_errorname})" if getattr(exc, "sqlite_errorname", None) else "")
+    if path.is_dir():
+        return f"it is a folder, not a database file; {said}"
+    if path.parent.exists() and not path.parent.is_dir():
+        return f"{path.parent} is a file, not a folder; {said}"
+    if path.parent.is_dir() and not os.access(path.parent, os.W_OK):
+        return f"its folder {path.parent} is read-only (SQLite writes its journal beside the file); {said}"
+    if path.exists() and not os.access(path, os.W_OK):
+        return f"the file is read-only; {said}"
+    return said
+
+
+_LOGGED: dict[str, float] = {}
+_LOG_EVERY_S = 60.0
+_LOG = logging.getLogger("lab.classes")
+
+
+def broken(detail: str) -> DatabaseBroken:
+    """A :class:`DatabaseBroken` saying ``detail`` to the operator: written to the server's log (once a minute for
+    the same words, however many screens ask meanwhile), never on a learner's screen."""
+    now = time.monotonic()
+    if now - _LOGGED.get(detail, -_LOG_EVERY_S) >= _LOG_EVERY_S:
+        if len(_LOGGED) > 100:
+            _LOGGED.clear()
+        _LOGGED[detail] = now
+        _LOG.error("class database: %s", detail)
+    return DatabaseBroken(detail=detail)
 
 
 def _one_line(exc: BaseException) -> str:

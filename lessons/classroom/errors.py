@@ -18,10 +18,22 @@ class ClassUnavailable(ClassError):
     message = "No open class has that code."
 
 
-class TooManyAttempts(ClassError):
-    """Too many tries to join (or resume) from one client in a minute."""
+class ClassEnded(ClassUnavailable):
+    """The class was ended (or expired), said to someone who proved they belong to it (a resume code, a learner
+    id): a stranger trying codes gets :class:`ClassUnavailable`, whatever the class's state. ``title`` is the
+    class's title."""
 
-    message = "Too many tries to join a class from here. Wait a minute and try again."
+    message = "This class has ended."
+
+    def __init__(self, message: str | None = None, *, title: str = "") -> None:
+        super().__init__(message)
+        self.title = title
+
+
+class TooManyAttempts(ClassError):
+    """Too many wrong codes (class or resume codes) from one client in a minute, or in an hour."""
+
+    message = "Too many wrong codes from this network. Wait a minute and try again."
 
 
 class NotTeacher(ClassError, PermissionError):
@@ -55,6 +67,22 @@ class BadInput(ClassError, ValueError):
 
 
 class DatabaseUnavailable(ClassError, ConnectionError):
-    """The database cannot be reached, or stayed busy past its timeout: nothing was changed; try again."""
+    """The database cannot be reached, or stayed busy past its timeout: nothing was changed; try again.
+
+    ``str(error)`` is for anyone's screen; ``detail`` is for the operator (the server's log, the command line,
+    scripts/serve): which database and what went wrong, never a password."""
 
     message = "The class database is busy or cannot be reached. Try again in a moment."
+
+    def __init__(self, message: str | None = None, *, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail or str(self)
+
+
+class DatabaseBroken(DatabaseUnavailable):
+    """The database cannot be used until someone who runs the lab mends it (a file that is damaged, not a
+    database, a folder, read-only, on a full disk...): trying again will not help, and nothing was changed.
+    ``detail`` says which file and what is wrong; the screen says only that, and who can see why."""
+
+    message = ("The class database on this server cannot be used, so classes are unavailable until it is mended. "
+               "Whoever runs the lab can see why in the server's log.")

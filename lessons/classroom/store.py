@@ -23,11 +23,25 @@ from typing import Any, TypeVar
 
 from . import checks, report
 from .db import Database, Tx
-from .errors import BadInput, ClassUnavailable, NoPoll, NotTeacher, TooManyAttempts, UnknownLearner, VotingClosed
+from .errors import (
+    BadInput,
+    ClassEnded,
+    ClassUnavailable,
+    NoPoll,
+    NotTeacher,
+    TooManyAttempts,
+    UnknownLearner,
+    VotingClosed,
+)
 from .models import Answer, ClassInfo, Learner, PollState, Started, Tally, epoch, from_epoch
 
-JOINS_PER_MINUTE = 10
-"""Wrong codes (or resume codes) one client may try in one minute (kept in the database: every replica's)."""
+JOINS_PER_MINUTE = 30
+"""Wrong codes (class or resume codes) one client may try in one minute (kept in the database: every replica's).
+A client is the address the lab's own proxy saw (see :func:`.checks.limit_key`), so a class of 40 behind one
+school address shares it: right codes never count, and 30 typos in a minute is far more than a room makes."""
+JOINS_PER_HOUR = 200
+"""Wrong codes one client may try in an hour: a guesser gets at most 4,800 tries a day from an address (README,
+"Classes: the data", has the arithmetic)."""
 _DUMMY_HASH = hashlib.sha256(b"no class has this secret").hexdigest()
 T = TypeVar("T")
 
@@ -40,9 +54,11 @@ class Classes:
     """The classes in one database (see the module's text). Every method is safe to call from many threads
     and processes at once."""
 
-    def __init__(self, db: Database, *, joins_per_minute: int = JOINS_PER_MINUTE) -> None:
+    def __init__(self, db: Database, *, joins_per_minute: int = JOINS_PER_MINUTE,
+                 joins_per_hour: int = JOINS_PER_HOUR) -> None:
         self.db = db
         self.joins_per_minute = joins_per_minute
+        self.joins_per_hour = max(joins_per_hour, joins_per_minute)
 
     # -- a class -----------------------------------------------------------------------------------------------
 
@@ -109,11 +125,11 @@ class Classes:
 
     def purge(self, now: datetime | None = None) -> int:
         """Delete every expired class with its learners (their names), polls, votes and answers; the number
-        of classes deleted. Also forgets join attempts older than a minute."""
+        of classes deleted. Also forgets join attempts older than an hour."""
         at = epoch(now)
         with self.db.transaction() as tx:
             deleted = tx.execute("DELETE FROM classes WHERE expires_at <= ?", (at,))
-            tx.execute("DELETE FROM join_attempts WHERE minute < ?", (at // 60 - 1,))
+            tx.execute("DELETE FROM join_attempts WHERE minute <= ?", (at // 60 - 60,))
         return deleted
 
     # -- learners ----------------------------------------------------------------------------------------------
@@ -147,22 +163,29 @@ class Classes:
                     return Learner(learner_id, code, name, resume_code)
 
     def resume(self, code: str, resume_code: str, *, client: str = "", now: datetime | None = None) -> Learner:
-        """The learner of the open class ``code`` with ``resume_code`` (rate limited like :meth:`join`)."""
+        """The learner of the open class ``code`` with ``resume_code`` (rate limited like :meth:`join`). A right
+        pair whose class has ended (or expired, until it is purged) raises :class:`ClassEnded` with the class's
+        title, and is no miss: the learner's browser says so after a reload, and a room whose class ended
+        yesterday does not use up its address's tries. Anything else that does not match is a miss."""
         at = epoch(now)
         self._check_tries(client, at)
         try:
             code = checks.class_code(code)
-            resume = checks.normal_code(resume_code, checks.RESUME_LENGTH)
+            resume = checks.resume_code(resume_code)
             with self.db.transaction(write=False) as tx:
-                self._open(tx, code, at)
-                row = tx.one("SELECT learner_id, name FROM learners WHERE code = ? AND resume_code = ?",
+                row = tx.one("SELECT l.learner_id, l.name, c.title, c.closed_at, c.expires_at FROM learners l "
+                             "JOIN classes c ON c.code = l.code WHERE l.code = ? AND l.resume_code = ?",
                              (code, resume)) if resume else None
-            if row is None:
-                raise UnknownLearner()
+                if row is None:
+                    self._open(tx, code, at)
+                    raise UnknownLearner()
         except (ClassUnavailable, UnknownLearner):
             self._count_miss(client, at)
             raise
-        return Learner(row[0], code, row[1], resume)
+        learner_id, name, title, closed, expires = row
+        if closed is not None or expires <= at:
+            raise ClassEnded(f"Your class “{title}” has ended.", title=title)
+        return Learner(learner_id, code, name, resume)
 
     # -- polls -------------------------------------------------------------------------------------------------
 
@@ -246,7 +269,11 @@ class Classes:
             if tx.one("SELECT 1 FROM votes WHERE vote_id = ?", (vote_id,)) is not None:
                 return False  # sent before (a reconnect, a replica's restart): already counted
             at = epoch(None)
-            seq, current_poll = self._bump(tx, code, at)
+            try:
+                seq, current_poll = self._bump(tx, code, at)
+            except ClassUnavailable:
+                self._if_ended(tx, code, learner_id, "The class has ended: this vote was not counted.")
+                raise
             self._learner(tx, code, learner_id)
             row = tx.one("SELECT round, phase, question FROM polls WHERE poll_id = ? AND code = ?", (poll_id, code))
             if row is None or poll_id != current_poll or row[1] != "open" or row[0] != round:
@@ -376,21 +403,37 @@ class Classes:
                   (code, at)) is None:
             raise ClassUnavailable()
 
+    def _if_ended(self, tx: Tx, code: str, learner_id: str, message: str) -> None:
+        """ClassEnded (saying ``message``) when ``learner_id`` is a learner of the class ``code``, which is not open:
+        they proved they belong to it, so they are told it ended (a stranger only hears that no open class has
+        the code)."""
+        row = tx.one("SELECT c.title FROM learners l JOIN classes c ON c.code = l.code "
+                     "WHERE l.learner_id = ? AND l.code = ?", (learner_id, code))
+        if row is not None:
+            raise ClassEnded(message, title=row[0])
+
     def _learner(self, tx: Tx, code: str, learner_id: str) -> None:
         if tx.one("SELECT 1 FROM learners WHERE learner_id = ? AND code = ?", (learner_id, code)) is None:
             raise UnknownLearner("You are not a learner in this class: join it again.")
 
     @staticmethod
     def _client_key(client: Any) -> str:
-        return hashlib.sha256(str(client).encode("utf-8", "surrogatepass")).hexdigest()[:32]  # no address kept
+        key = checks.limit_key(client)  # an IPv6 address by its /64
+        return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]  # no address kept
 
     def _check_tries(self, client: Any, at: int) -> None:
-        """TooManyAttempts when ``client`` has missed :data:`JOINS_PER_MINUTE` times in this minute."""
+        """TooManyAttempts when ``client`` has missed :data:`JOINS_PER_MINUTE` times in this minute, or
+        :data:`JOINS_PER_HOUR` times in the last 60 minutes (this one included)."""
+        minute = at // 60
         with self.db.transaction(write=False) as tx:
-            row = tx.one("SELECT attempts FROM join_attempts WHERE client = ? AND minute = ?",
-                         (self._client_key(client), at // 60))
-        if row is not None and row[0] >= self.joins_per_minute:
+            row = tx.one("SELECT COALESCE(SUM(CASE WHEN minute = ? THEN attempts ELSE 0 END), 0), "
+                         "COALESCE(SUM(attempts), 0) FROM join_attempts WHERE client = ? AND minute > ?",
+                         (minute, self._client_key(client), minute - 60))
+        if row[0] >= self.joins_per_minute:
             raise TooManyAttempts()
+        if row[1] >= self.joins_per_hour:
+            raise TooManyAttempts("Too many wrong codes from this network in the last hour. Try again later, or "
+                                  "ask your teacher to check the code.")
 
     def _count_miss(self, client: Any, at: int) -> None:
         """Count a wrong, closed or expired code (or resume code) tried from ``client`` in this minute."""

@@ -4,6 +4,8 @@ many threads voting at once, and SQL injection in every field stored as plain te
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +19,7 @@ import pytest
 from lessons.classroom import (
     Classes,
     ClassUnavailable,
+    DatabaseBroken,
     DatabaseUnavailable,
     NotTeacher,
     UnknownLearner,
@@ -62,8 +65,9 @@ def test_a_misspelt_url_is_refused_without_any_of_its_password():
 def test_a_postgresql_server_that_is_not_there_is_said_at_once(tmp_path):
     with pytest.raises(DatabaseUnavailable) as caught:
         open_database(f"postgresql://postgres:hunter2@/db?host={tmp_path}&port=5999")
-    assert "Cannot connect to the PostgreSQL database" in str(caught.value)
-    assert "hunter2" not in str(caught.value)
+    assert "Cannot connect to the PostgreSQL database" in caught.value.detail  # for the operator
+    assert "hunter2" not in caught.value.detail and "hunter2" not in str(caught.value)
+    assert "PostgreSQL" not in str(caught.value) and tmp_path.name not in str(caught.value)  # the screen: neither
     assert isinstance(caught.value, ConnectionError)
 
 
@@ -223,9 +227,10 @@ def test_a_sqlite_file_that_cannot_be_opened_is_said_in_one_line(tmp_path, make,
     else:
         (tmp_path / "classes.sqlite3").write_text("hello, this is text " * 100)
         url = f"sqlite:///{tmp_path / 'classes.sqlite3'}"
-    with pytest.raises(DatabaseUnavailable) as caught:
+    with pytest.raises(DatabaseBroken) as caught:
         open_database(url)
-    assert "Cannot open the SQLite database" in str(caught.value)
+    assert "Cannot open the SQLite database" in caught.value.detail and str(tmp_path) in caught.value.detail
+    assert str(tmp_path) not in str(caught.value)  # a learner's screen shows no path
     assert_one_line_error(main(["class", "purge", "--database", url]), capsys.readouterr().err, "Cannot open")
 
 
@@ -343,3 +348,61 @@ def test_a_mistake_in_a_statement_stays_itself_not_busy(tmp_path):
             tx.execute("SELECT * FROM no_such_table")
         with db.transaction(write=False) as tx:
             assert tx.one("SELECT COUNT(*) FROM join_attempts")[0] == 0
+
+
+def _damage(path: Path, how: str) -> None:
+    if how == "truncated":
+        os.truncate(path, path.stat().st_size // 3)
+    elif how == "garbage":
+        path.write_bytes(bytes((i * 37 + 11) % 256 for i in range(path.stat().st_size)))
+    elif how == "a folder":
+        path.unlink()
+        path.mkdir()
+    else:  # read-only: the folder and the file
+        path.chmod(0o444)
+        path.parent.chmod(0o555)
+
+
+NO_DAC = ["setpriv", "--inh-caps=-dac_override,-dac_read_search,-fowner",
+          "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+@pytest.mark.parametrize("how", ["truncated", "garbage", "a folder", "read-only"])
+def test_a_broken_sqlite_file_is_named_to_the_operator_never_rewritten_and_busy_is_kept_for_busy(tmp_path, how):
+    """A damaged, garbage, folder or read-only database is DatabaseBroken: its words on a screen name no path (and
+    say neither "busy" nor "try again"); the command line names the file and the fault in one line; the file is
+    not rewritten. A read-only folder is tried as a user who cannot write there (root without CAP_DAC_OVERRIDE)."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "classes.sqlite3"
+    url = f"sqlite:///{path}"
+    with open_database(url) as db:
+        code = Classes(db).start("Kept").code
+    _damage(path, how)
+    before = path.read_bytes() if path.is_file() else None
+    try:
+        if how == "read-only":
+            if shutil.which("setpriv") is None and os.geteuid() == 0:
+                pytest.skip("setpriv is missing: root writes anywhere")
+            run = subprocess.run([*(NO_DAC if os.geteuid() == 0 else []), sys.executable, "-m", "lessons", "class",
+                                  "end", code, "--database", url], capture_output=True, text=True, cwd=ROOT)
+            code_, err = run.returncode, run.stderr
+        else:
+            with pytest.raises(DatabaseBroken) as caught:
+                with open_database(url) as db:
+                    Classes(db).report(code)
+            assert str(path) in caught.value.detail and str(tmp_path) not in str(caught.value)
+            assert "busy" not in str(caught.value) and "Try again" not in str(caught.value)
+            run = subprocess.run([sys.executable, "-m", "lessons", "class", "report", code, "--database", url],
+                                 capture_output=True, text=True, cwd=ROOT)
+            code_, err = run.returncode, run.stderr
+        line = assert_one_line_error(code_, err, str(path))
+        said = {"a folder": "is a folder", "read-only": "read-only", "garbage": "not a database",
+                "truncated": "malformed"}[how]
+        assert said in line, line
+        assert "busy" not in line, line
+        assert (path.read_bytes() if path.is_file() else None) == before  # never rewritten
+    finally:
+        folder.chmod(0o755)
+        if path.is_file():
+            path.chmod(0o644)

@@ -10,7 +10,11 @@ import pytest
 
 from lessons.classroom import (
     ALPHABET,
+    JOINS_PER_HOUR,
+    JOINS_PER_MINUTE,
+    RESUME_LENGTH,
     BadInput,
+    ClassEnded,
     ClassError,
     Classes,
     ClassUnavailable,
@@ -19,7 +23,9 @@ from lessons.classroom import (
     TooManyAttempts,
     UnknownLearner,
     VotingClosed,
+    limit_key,
     open_database,
+    shown_resume,
 )
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -60,12 +66,24 @@ def test_join_then_resume_on_another_device(classes):
     started = classes.start("Week 3")
     asha = classes.join(started.code.lower(), "  Asha ", client="laptop")
     assert (asha.code, asha.name) == (started.code, "Asha")
-    assert len(asha.resume_code) == 8 and set(asha.resume_code) <= set(ALPHABET)
-    typed = asha.resume_code[:4].lower() + "-" + asha.resume_code[4:]
-    assert classes.resume(started.code, typed, client="phone") == asha
+    assert len(asha.resume_code) == RESUME_LENGTH == 16 and set(asha.resume_code) <= set(ALPHABET)
+    typed = shown_resume(asha.resume_code).lower()  # as the page shows it (ABCD-EFGH-...), typed in lower case
+    assert typed.count("-") == 3 and classes.resume(started.code, typed, client="phone") == asha
+    assert classes.resume(started.code, " ".join(typed.split("-")), client="phone") == asha
     with pytest.raises(UnknownLearner):
-        classes.resume(started.code, "AAAAAAAA", client="phone")
+        classes.resume(started.code, "A" * 16, client="phone")
+    with pytest.raises(UnknownLearner):
+        classes.resume(started.code, asha.resume_code[:8], client="phone")  # its first half is no code
     assert classes.info(started.code).joined == 1
+
+
+def test_a_resume_code_given_before_codes_grew_to_16_characters_still_works(classes, db):
+    """Learners who joined when resume codes had 8 characters keep theirs (it is in the database)."""
+    started = classes.start("Week 3")
+    asha = classes.join(started.code, "Asha", client="laptop")
+    with db.transaction() as tx:
+        tx.execute("UPDATE learners SET resume_code = ? WHERE learner_id = ?", ("ABCD2345", asha.learner_id))
+    assert classes.resume(started.code, "abcd-2345", client="phone").learner_id == asha.learner_id
 
 
 def test_resume_codes_are_unique_within_a_class(classes):
@@ -97,24 +115,80 @@ def test_a_whole_class_behind_one_school_address_joins_at_once(classes):
 
 def test_joining_is_rate_limited_per_client_across_replicas(db_url):
     first, second = open_database(db_url), open_database(db_url)  # two replicas, one database
+    now = datetime.now(UTC).replace(second=0, microsecond=0)  # the start of a minute (the class must be open)
     try:
         one, two = Classes(first), Classes(second)
         code = one.start("Week 3").code
-        for i in range(10):
+        wrong = "ABCDEF" if code != "ABCDEF" else "GHJKMN"
+        for i in range(JOINS_PER_MINUTE):
             with pytest.raises(ClassUnavailable):
-                (one if i % 2 else two).join("ABCDEF" if code != "ABCDEF" else "GHJKMN", "x", client="10.0.0.7",
-                                             now=T0)
+                (one if i % 2 else two).join(wrong, "x", client="10.0.0.7", now=now)
         with pytest.raises(TooManyAttempts):
-            two.join(code, "Asha", client="10.0.0.7", now=T0)
+            two.join(code, "Asha", client="10.0.0.7", now=now)
         with pytest.raises(TooManyAttempts):
-            one.resume(code, "AAAAAAAA", client="10.0.0.7", now=T0 + timedelta(seconds=59))
-        assert one.join(code, "Ravi", client="10.0.0.8", now=T0).name == "Ravi"  # another client
-        assert two.join(code, "Asha", client="10.0.0.7", now=T0 + timedelta(minutes=1)).name == "Asha"
+            one.resume(code, "A" * 16, client="10.0.0.7", now=now + timedelta(seconds=59))
+        assert one.join(code, "Ravi", client="10.0.0.8", now=now).name == "Ravi"  # another client
+        assert two.join(code, "Asha", client="10.0.0.7", now=now + timedelta(minutes=1)).name == "Asha"
         with first.transaction() as tx:
             assert "10.0.0.7" not in {row[0] for row in tx.rows("SELECT client FROM join_attempts")}
     finally:
         first.close()
         second.close()
+
+
+def test_a_guesser_is_refused_for_the_hour_after_200_misses(classes):
+    """A minute's limit (30 misses) every minute would still allow 43,200 tries a day: the hour's (200) holds a
+    guesser to 4,800 a day from one address, and then the address's right codes wait too, until the hour passes."""
+    code = classes.start("Week 3").code
+    wrong = "ABCDEF" if code != "ABCDEF" else "GHJKMN"
+    start = datetime.now(UTC).replace(second=0, microsecond=0)
+    tries = 0
+    for minute in range(8):
+        for _ in range(JOINS_PER_MINUTE):
+            try:
+                classes.join(wrong, "x", client="198.51.100.4", now=start + timedelta(minutes=minute))
+            except TooManyAttempts:
+                break
+            except ClassUnavailable:
+                tries += 1
+    assert tries == JOINS_PER_HOUR == 200
+    with pytest.raises(TooManyAttempts, match="last hour"):
+        classes.join(code, "Asha", client="198.51.100.4", now=start + timedelta(minutes=30))
+    assert classes.join(code, "Asha", client="198.51.100.4", now=start + timedelta(minutes=61)).name == "Asha"
+
+
+def test_an_ipv6_network_counts_as_one_client_and_mapped_ipv4_as_its_address(classes):
+    """An IPv6 /64 is one household's or one attacker's: every address in it shares the count."""
+    code = classes.start("Week 3").code
+    wrong = "ABCDEF" if code != "ABCDEF" else "GHJKMN"
+    now = datetime.now(UTC).replace(second=0, microsecond=0)
+    for i in range(JOINS_PER_MINUTE):
+        with pytest.raises(ClassUnavailable):
+            classes.join(wrong, "x", client=f"2001:db8:1:2::{i + 1:x}", now=now)
+    with pytest.raises(TooManyAttempts):
+        classes.join(code, "x", client="2001:db8:1:2:ffff::9", now=now)
+    assert classes.join(code, "Ravi", client="2001:db8:1:3::1", now=now).name == "Ravi"  # another /64
+    assert limit_key("::ffff:203.0.113.9") == limit_key("203.0.113.9") == "203.0.113.9"
+
+
+def test_a_learner_of_an_ended_class_is_told_so_and_it_is_no_miss(classes):
+    """The resume code of an ended class (a reload the day after, a cookie): "your class has ended", not "no open
+    class", and no miss against the room's address; a stranger's code for it is still just "no open class"."""
+    started = classes.start("Week 3")
+    asha = classes.join(started.code, "Asha", client="room")
+    vote_poll = classes.pose(started.code, started.teacher_secret, QUESTION)
+    classes.end(started.code)
+    for _ in range(JOINS_PER_MINUTE + 5):  # the whole room reloads: not one miss
+        with pytest.raises(ClassEnded, match="Week 3"):
+            classes.resume(started.code, asha.resume_code, client="room")
+    with pytest.raises(ClassEnded, match="not counted"):  # a vote sent after the end
+        classes.vote(started.code, asha.learner_id, vote_poll.poll_id, 1, "h + a", vote_id=vid())
+    with pytest.raises(ClassUnavailable) as stranger:
+        classes.resume(started.code, "B" * 16, client="room")
+    assert type(stranger.value) is ClassUnavailable
+    with pytest.raises(ClassUnavailable) as stranger:
+        classes.join(started.code, "Eve", client="room")
+    assert type(stranger.value) is ClassUnavailable
 
 
 @pytest.mark.parametrize("name", ["A" * 40, "आशा", "क्\u200dष", "  Ravi  "])
