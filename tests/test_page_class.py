@@ -362,28 +362,113 @@ def test_the_dashboard_its_csv_and_ending_the_class(lab_db, server_side, downloa
         check_exercise(at, guess)
     teacher.run()
     tables = [t.value for t in teacher.dataframe]
-    assert len(tables) == 2
-    per_question, per_learner = tables
+    assert len(tables) == 3  # each question, each learner, who answered what (no poll yet: no rounds)
+    per_question, per_learner, who_what = tables
     assert per_question.to_dict("records") == [{
-        "question": Q.prompt, "answered": 2, "right at first try (%)": 50, "commonest wrong answers": f"{WRONG} (1)"}]
+        "question": Q.prompt, "answered": 2, "right at first try (%)": 50, "commonest wrong answers": f"{WRONG} (1)",
+        "not revealed yet": 0}]
     assert sorted(per_learner.to_dict("records"), key=lambda r: r["learner"]) == [
         {"learner": "Asha", "answered": 1, "right": 1}, {"learner": "Ben", "answered": 1, "right": 0}]
+    assert [(r["learner"], r["asked"], r["first answer"], r["right"]) for r in who_what.to_dict("records")] == [
+        ("Asha", "on a page", TRUTH, "yes"), ("Ben", "on a page", WRONG, "no")]
     rows = list(csv.reader(io.StringIO(downloads[f"class-{code}.csv"].decode())))
     assert rows == [["name", "answered", "right first try", Q.key], ["Asha", "1", "1", "right"],
                     ["Ben", "1", "0", "wrong"]]
+    answers = list(csv.DictReader(io.StringIO(downloads[f"class-{code}-answers.csv"].decode())))
+    assert [(a["name"], a["question"], a["first answer"], a["first answer right"]) for a in answers] == [
+        ("Asha", Q.prompt, TRUTH, "right"), ("Ben", Q.prompt, WRONG, "wrong")]
 
     teacher.button(key=cv.END.skey).click().run()
     assert_no_exception(teacher)
-    assert "The class has ended." in page_text(teacher)
-    assert classroom.TEACHER.skey not in teacher.session_state
+    said = page_text(teacher)
+    assert f"Class {code} (“Tokenizers, week 3”) has ended" in said and "Everything the class answered" in said
+    assert "stay in this browser" not in said  # a learner's sentence, not the teacher's
+    assert teacher.session_state[classroom.TEACHER.skey].code == code  # the report stays on the page
+    assert len(teacher.dataframe) == 3 and f"class-{code}.csv" in downloads
     with pytest.raises(ClassError):
-        server_side.join(code, "Late")
-    asha.run()  # the bar's next look: out of the class, the page works
-    assert "Your class has ended" in main_text(asha)
-    asha.run()
+        server_side.join(code, "Late", client="late")
+    asha.run()  # the bar's next look: the class has ended, and it says so in her words, lastingly
+    for _ in range(3):
+        assert_no_exception(asha)
+        said = page_text(asha) + main_text(asha)
+        assert "Your class “Tokenizers, week 3” has ended, Asha" in said, said
+        assert "You are in class" not in said  # the Class page no longer says she is in it
+        asha.run()
     assert classroom.MEMBER.skey not in asha.session_state
-    assert_no_exception(asha)
+    with pytest.raises(ClassError, match="has ended"):  # the teacher is told it ended, not "no open class"
+        server_side.pose(code, secret, {"id": "late", "prompt": "?", "kind": "choice", "choices": ["a"]})
     assert secret not in everything_drawn(teacher)
+
+
+def test_a_learner_who_closes_the_tab_before_reveal_still_counts(lab_db, server_side, downloads) -> None:
+    """Three learners vote; one closes the tab (their session never runs again) before the teacher reveals. The
+    tally said 3 of 3, and now so do the dashboard, the gradebook and who-answered-what: the server kept every
+    answer when the teacher revealed, not when each learner's browser looked again."""
+    teacher, code, _ = start_class()
+    browsers = {name: join(code, name) for name in ("Asha", "Ben", "Chitra")}
+    teacher.query_params["lesson"] = LESSON
+    teacher.switch_page(LESSONS).run()
+    teacher.button(key=f"{classroom.PAGE}.pose.{Q.key}").click().run()
+    poll = server_side.current(code)
+    for name, answer in (("Asha", TRUTH), ("Ben", WRONG), ("Chitra", TRUTH)):
+        at = browsers[name]
+        at.run()
+        at.radio(key=class_bar.answer_key(poll).skey).set_value(answer).run()
+        at.button(key=class_bar.send_key(poll).skey).click().run()
+    del browsers["Chitra"]  # she closes the tab (or her phone locks): her browser never looks again
+    teacher.run()
+    assert teacher.metric[0].value == "3 of 3"
+    teacher.button(key=class_bar.REVEAL.skey).click().run()
+    board = server_side.report(code)
+    assert [(lr.name, lr.answered, lr.right) for lr in board.learners] == [("Asha", 1, 1), ("Ben", 1, 0),
+                                                                           ("Chitra", 1, 1)]
+    assert (board.questions[0].answered, board.questions[0].right_first) == (3, 2)
+    assert board.polls[0].rounds[0].answered == 3
+    teacher.switch_page(CLASS).run()
+    rows = list(csv.reader(io.StringIO(downloads[f"class-{code}.csv"].decode())))
+    assert sorted(rows[1:]) == [["Asha", "1", "1", "right"], ["Ben", "1", "0", "wrong"], ["Chitra", "1", "1", "right"]]
+    answers = list(csv.DictReader(io.StringIO(downloads[f"class-{code}-answers.csv"].decode())))
+    assert sorted((a["name"], a["asked"], a["round"], a["final answer"], a["final answer right"]) for a in answers) == [
+        ("Asha", "in a poll", "1", TRUTH, "right"), ("Ben", "in a poll", "1", WRONG, "wrong"),
+        ("Chitra", "in a poll", "1", TRUTH, "right")]
+    browsers["Asha"].run()  # a learner still here sees the lab's answer, and her session learns it, kept once
+    assert f"The lab's answer: {TRUTH}. Your answer: {TRUTH}: right!" in page_text(browsers["Asha"])
+    assert [a.attempt for a in server_side.answers(code, member(browsers["Asha"]).learner_id)] == [1]
+
+
+def test_a_vote_sent_after_the_end_is_refused_and_said(lab_db, server_side) -> None:
+    teacher, code, secret = start_class()
+    eli = join(code, "Eli")
+    server_side.pose(code, secret, {"id": "q", "prompt": "Which?", "kind": "choice", "choices": ["a", "b"]})
+    eli.run()
+    poll = server_side.current(code)
+    eli.radio(key=class_bar.answer_key(poll).skey).set_value("a").run()
+    server_side.end(code, secret)  # the teacher ends it while Eli's finger is on "Send"
+    eli.button(key=class_bar.send_key(poll).skey).click().run()
+    assert_no_exception(eli)
+    said = page_text(eli)
+    assert "has ended, Eli" in said and "arrived after the end, so it was not counted" in said, said
+    assert server_side.report(code).polls[0].rounds[0].answered == 0
+    eli.run()
+    assert "has ended, Eli" in page_text(eli)  # and it stays
+
+
+def test_a_learners_reload_after_the_end_says_it_ended_not_a_blank_join_form(lab_db, server_side) -> None:
+    started = server_side.start("Week 5")
+    eli = server_side.join(started.code, "Eli", client="e")
+    server_side.end(started.code, started.teacher_secret)
+    from unittest import mock
+
+    with mock.patch.object(classroom, "st") as fake:  # the browser's cookie, as a reload sends it
+        fake.session_state = {}
+        fake.context.cookies = {classroom.COOKIE: f"{started.code}.{eli.resume_code}"}
+        fake.context.headers = {}
+        fake.context.ip_address = None
+        assert classroom.rejoin_from_browser() is None
+        done = fake.session_state[classroom.ENDED.skey]
+    assert (done.code, done.title, done.teacher) == (started.code, "Week 5", False)
+    at = run_page(CLASS, session_state={classroom.ENDED.skey: done})
+    assert "Your class “Week 5” has ended" in page_text(at)
 
 
 def test_the_spread_is_readable_on_the_projector(lab_db, server_side) -> None:

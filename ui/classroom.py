@@ -18,11 +18,20 @@ import hmac
 import os
 import re
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import streamlit as st
 
-from lessons.classroom import ClassError, Classes, DatabaseUnavailable, Learner, PollState, open_database
+from lessons.classroom import (
+    ClassEnded,
+    ClassError,
+    Classes,
+    DatabaseUnavailable,
+    Learner,
+    PollState,
+    open_database,
+)
 from lessons.classroom.db import database_url
 from lessons.judging import Question
 from ui import viewport
@@ -102,6 +111,7 @@ def in_class() -> str | None:
 
 
 def become_member(learner: Learner) -> None:
+    st.session_state.pop(ENDED.skey, None)  # a class of its own now: an ended one is behind it
     st.session_state[MEMBER.skey] = Member(learner.code, learner.learner_id, learner.name, learner.resume_code)
 
 
@@ -115,16 +125,82 @@ def become_teacher(code: str, secret: str) -> bool:
     except ClassError:
         ok = False
     if ok:
+        st.session_state.pop(ENDED.skey, None)
         st.session_state[TEACHER.skey] = Teaching(code.strip().upper(), secret)
     return ok
 
 
-def leave() -> None:
-    """Forget the class in this browser (the class and the answers stay on the server)."""
-    if member() is not None:
+def leave(*, forget: bool = True) -> None:
+    """Forget the class in this browser (the class and the answers stay on the server). ``forget=False``: the
+    browser's cookie stays (a class that ended: a reload says so again, until the learner dismisses it)."""
+    if member() is not None and forget:
         _set_cookie("", 0)
     for key in (MEMBER, TEACHER, POSED):
         st.session_state.pop(key.skey, None)
+
+
+# -- a class that ended: said lastingly, to each in their own words -------------------------------------------
+ENDED = Key(PAGE, "ended")
+"""The session's :class:`Ended` once its class has ended (it stays until dismissed)."""
+
+
+@dataclass(frozen=True)
+class Ended:
+    code: str
+    title: str
+    teacher: bool
+    name: str = ""
+    expires: datetime | None = None
+    refused: bool = False
+    """A learner's answer reached the class after it ended (it was not counted)."""
+
+
+def ended() -> Ended | None:
+    return st.session_state.get(ENDED.skey)
+
+
+def class_ended(code: str, *, refused: bool = False) -> Ended:
+    """This browser's class has ended (found by the class bar, a vote, a reload, or the teacher's own End): keep
+    saying so in this session. A learner leaves it (their browser's cookie stays, so a reload says so again); the
+    teacher keeps the class's secret, for its report (the Class page's dashboard and downloads)."""
+    who_teaches, who_learns = teaching(), member()
+    title, expires = "", None
+    try:
+        info = store().about(code, secret=who_teaches.secret) if who_teaches else \
+            store().about(code, learner_id=who_learns.learner_id) if who_learns else None
+        title, expires = (info.title, info.expires) if info else ("", None)
+    except ClassError:
+        pass
+    done = Ended(code, title, who_teaches is not None, who_learns.name if who_learns else "", expires, refused)
+    st.session_state[ENDED.skey] = done
+    if who_teaches is None:
+        leave(forget=False)
+    return done
+
+
+def dismiss_ended() -> None:
+    """The learner (or teacher) has read it: forget the ended class in this browser, cookie and all."""
+    done = st.session_state.pop(ENDED.skey, None)
+    if done is not None and not done.teacher:
+        _set_cookie("", 0)
+    if done is not None and done.teacher:
+        leave()
+
+
+def ended_text(done: Ended, *, here: bool = False) -> str:
+    """What an ended class says to this browser (plain text: the display rules draw it). ``here``: on the Class
+    page, where the teacher's report is."""
+    title = f"“{done.title}”" if done.title else done.code
+    until = f" until {done.expires:%d %B %Y}" if done.expires else ""
+    if done.teacher:
+        where = "below: the dashboard and its downloads" if here else "on the Class page (its dashboard and downloads)"
+        return (f"Class {done.code} ({title}) has ended: learners can no longer send answers, and their names are "
+                f"now “Learner 1”, “Learner 2”… Everything the class answered is in its report, {where}, "
+                f"kept{until}; then it is deleted.")
+    name = f", {done.name}" if done.name else ""
+    refused = (" Your last answer arrived after the end, so it was not counted." if done.refused else "")
+    return (f"Your class {title} has ended{name}. Everything you answered before the end was kept for your "
+            f"teacher's report; nothing more can be sent to it.{refused} The lab works as before.")
 
 
 # -- a learner's reload: the browser remembers the class ------------------------------------------------------
@@ -162,6 +238,9 @@ def rejoin_from_browser() -> Learner | None:
         learner = store().resume(code, resume, client=client())
     except DatabaseUnavailable:
         st.session_state[REJOINED] = False  # the database, not the cookie: the next run looks again
+        return None
+    except ClassEnded as exc:  # their class ended: say so (the cookie is theirs: no stranger's guess)
+        st.session_state[ENDED.skey] = Ended(code.upper(), exc.title, teacher=False)
         return None
     except ClassError:
         return None
@@ -248,6 +327,7 @@ def data_dir_note() -> str:
     return "Classes are kept in this lab's PostgreSQL database."
 
 
-__all__ = ["MEMBER", "POSED", "TEACHER", "Member", "Teaching", "become_member", "become_teacher", "client",
+__all__ = ["ENDED", "MEMBER", "POSED", "TEACHER", "Ended", "Member", "Teaching", "become_member", "become_teacher",
+           "class_ended", "client", "dismiss_ended", "ended", "ended_text",
            "data_dir_note", "in_class", "leave", "rejoin_from_browser", "remember_in_browser", "member", "payload", "pose", "pose_button", "posed_question",
            "remember_answer", "store", "teaching", "where_now"]

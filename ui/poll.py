@@ -27,7 +27,7 @@ import streamlit as st
 
 from lessons.classroom import ClassError, ClassUnavailable, DatabaseBroken, PollState, Tally, shown_resume
 from lessons.exercises import ExerciseError
-from lessons.judging import judge, parse_split
+from lessons.judging import Question, judge, parse_split
 from lessons.progress import check, merge, migrate_v1_key
 from ui import (  # layout imports this module: its PAGES read at call time
     charts,
@@ -128,9 +128,10 @@ def _guess(text: str, kind: str) -> Any:
 
 
 def _judge_revealed(poll: PollState, who: classroom.Member) -> tuple[bool | None, str | None]:
-    """After Reveal, once per poll: the learner's first vote is their answer to the question, judged by the lab
-    and kept (a question already answered keeps its first answer). (Whether their latest vote is right, None
-    without a vote; that vote), kept for the bar's later ticks."""
+    """After Reveal, once per poll: whether the learner's latest vote is right (the verdict the teacher's Reveal
+    made for the whole class and the poll keeps; None without a vote) and that vote, kept for the bar's later
+    ticks. The server kept their first answer at Reveal already: this session only learns it too (so the page's
+    own question shows it answered), unless it answered that question first."""
     judged = st.session_state.setdefault("class.judged", {})
     if poll.poll_id in judged:
         return judged[poll.poll_id]
@@ -138,20 +139,17 @@ def _judge_revealed(poll: PollState, who: classroom.Member) -> tuple[bool | None
     votes = [v for r in range(1, poll.round + 1)
              if (v := store.my_vote(who.code, who.learner_id, poll.poll_id, r)) is not None]
     first, latest = (votes[0], votes[-1]) if votes else (None, None)
+    right = poll.verdicts.get(latest) if latest is not None else None
     q = questions.from_key(poll.question["id"])
-    if q is not None:
-        right = judge(q, _guess(latest, q.kind))[0] if latest is not None else None
-        if first is not None and not predict.answered(q.key):
-            predict.record(q, _guess(first, q.kind))
-    else:  # a question made from the teacher's own input: the text decides
-        right = None if latest is None else latest == poll.truth
-        if first is not None:
-            try:
-                store.record_answer(who.code, who.learner_id, poll.question["id"], first, first == poll.truth)
-            except ClassError:
-                pass
+    if q is not None and first is not None and not predict.answered(q.key):
+        predict.record(q, _guess(first, q.kind), kept=True)
     judged[poll.poll_id] = (right, latest)
     return right, latest
+
+
+def judge_for(q: Question):
+    """The lab's rule for a poll's answers (text, as the class sent them): what Reveal judges every vote by."""
+    return lambda text: judge(q, _guess(text, q.kind))[0]
 
 
 def _link_to(where: str) -> None:
@@ -242,12 +240,12 @@ def _learner(who: classroom.Member) -> None:
 STEP_ERROR = f"{classroom.PAGE}._step_error"
 
 
-def _step(action: str, who: classroom.Teaching, *args: str) -> None:
+def _step(action: str, who: classroom.Teaching, *args: str, **kwargs: Any) -> None:
     """A teacher's button (Show answers, Vote again, Reveal, Close), before the bar's run: the bar then draws the
     new state. (A callback, not ``if st.button(): ...; st.rerun(scope="fragment")``: that rerun raises when the
     click arrives in a full run of the page, not the fragment's own.)"""
     try:
-        getattr(classroom.store(), action)(who.code, who.secret, *args)
+        getattr(classroom.store(), action)(who.code, who.secret, *args, **kwargs)
     except ClassError as exc:
         st.session_state[STEP_ERROR] = str(exc)
     st.session_state.pop(SEEN, None)
@@ -274,6 +272,7 @@ def _teacher(who: classroom.Teaching) -> None:
                       args=("vote_again", who))
             st.button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
                       args=("reveal", who, answer_text(q.answer), q.explain[:2000]) if q else ("reveal", who),
+                      kwargs={"judge": judge_for(q)} if q else None,
                       help=None if q else "This question was made from the text on the page that posed it: pose it again "
                       "from there to reveal its answer.")
             st.button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
@@ -306,20 +305,39 @@ def _bar() -> None:
                 _teacher(who_teaches)
             else:
                 _learner(who_learns)
-        except ClassUnavailable:
-            st.info("Your class has ended. The lab works as before; your answers stay in this browser.")
-            classroom.leave()
+        except ClassUnavailable:  # ended (here, by the command line, on another screen) or expired: say so, lastingly
+            seen = st.session_state.get(SEEN)
+            poll = seen[2] if seen else None
+            refused = bool(poll is not None and who_learns is not None and st.session_state.get(send_key(poll).skey))
+            classroom.class_ended((who_teaches or who_learns).code, refused=refused)
+            st.rerun()  # the whole page: the Class page's "You are in class ..." goes too
         except DatabaseBroken as exc:
             st.warning(str(exc), icon=":material/error:")
         except ClassError as exc:
             st.caption(md_escape(f"The class is out of reach for a moment ({exc}); trying again…"))
 
 
+ENDED_OK = Key(classroom.PAGE, "ended_ok")
+
+
+def _ended(done: classroom.Ended) -> None:
+    """An ended class, said where the class bar was, on every page, until this browser dismisses it (no timer)."""
+    with st.container(border=True, key="class-bar"):
+        st.html(callout_html(classroom.ended_text(done), "info"))
+        if not done.teacher:
+            st.button("Forget this class in this browser", key=ENDED_OK.skey, on_click=classroom.dismiss_ended,
+                      type="tertiary")
+
+
 def bar() -> None:
     """Draw the class bar (only in a class: a browser outside a class gets no fragment and no timer). A reload
-    of a learner's browser finds their class again, with their answers."""
+    of a learner's browser finds their class again, with their answers, or that it has ended."""
     if not classroom.in_class() and classroom.rejoin_from_browser():
         restore_answers(classroom.member())
+    done = classroom.ended()
+    if done is not None and (done.teacher or not classroom.in_class()):
+        _ended(done)
+        return
     if classroom.in_class():
         with st.container(key=viewport.result(classroom.POSE_RESULT)):  # "Pose to the class" brings it into view
             if classroom.teaching() is not None:

@@ -55,8 +55,9 @@ def _entry(q: Question, guess: Any, right: bool | None) -> dict[str, Any]:
     return {"guess": guess, "right": right, "scope": q.scope, "id": q.id}
 
 
-def record(q: Question, guess: Any) -> Verdict:
-    """Judge a guess and keep it: the first answer to a question counts, later ones are retries."""
+def record(q: Question, guess: Any, *, kept: bool = False) -> Verdict:
+    """Judge a guess and keep it: the first answer to a question counts, later ones are retries. ``kept``: the
+    class's server has it already (a poll's answer, kept for every voter at Reveal), so it is not sent again."""
     right, detail, matches = judge(q, guess)
     store = st.session_state.setdefault(STORE, {})
     first = q.key not in store
@@ -64,7 +65,8 @@ def record(q: Question, guess: Any) -> Verdict:
         store[q.key] = _entry(q, guess, right)
     st.session_state[_last_key(q)] = (guess, right, first, detail, matches)
     st.session_state.pop(f"predict._retry.{q.key}", None)
-    classroom.remember_answer(q, guess, right)  # a learner in a class: kept on the server too
+    if not kept:
+        classroom.remember_answer(q, guess, right)  # a learner in a class: kept on the server too
     return Verdict(guess, right, first, detail, matches)
 
 

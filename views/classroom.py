@@ -19,13 +19,24 @@ from __future__ import annotations
 
 import html
 import io
+import json
 from urllib.parse import urlsplit
 
 import pandas as pd
 import segno
 import streamlit as st
 
-from lessons.classroom import ClassError, ClassUnavailable, DatabaseUnavailable, csv_text, links, shown_resume
+from lessons.classroom import (
+    ClassError,
+    ClassUnavailable,
+    DatabaseUnavailable,
+    answer_rows,
+    as_json,
+    csv_text,
+    gradebook_rows,
+    links,
+    shown_resume,
+)
 from ui import classroom, poll, questions, state
 from ui.display import callout_html, md_escape, plural
 
@@ -109,9 +120,6 @@ def _join() -> None:
     classroom.become_member(learner)
     st.session_state[REMEMBER] = True
     st.session_state[CODE.skey] = learner.code
-    st.session_state[MESSAGE] = ("success", f"Welcome, {learner.name}. When your teacher poses a question it appears "
-                                 f"at the top of every page. Your resume code is {shown_resume(learner.resume_code)}: with it and "
-                                 "the class code you can carry on from another device.")
 
 
 def _resume() -> None:
@@ -156,16 +164,23 @@ def outside_section() -> None:
 
 
 # -- a learner in a class -----------------------------------------------------------------------------------------
+def welcome_text(who: classroom.Member) -> str:
+    """The learner's box on the Class page, for as long as they are in the class (it stays through every question)."""
+    return (f"Welcome, {who.name}. When your teacher poses a question it appears at the top of every page. Your "
+            f"resume code is {shown_resume(who.resume_code)}: with it and the class code you can carry on from "
+            "another device.")
+
+
 def learner_section() -> None:
     who = classroom.member()
     if st.session_state.pop(REMEMBER, False):
         classroom.remember_in_browser(who)
     _say()
+    st.html(callout_html(welcome_text(who), "success"))
     st.markdown(md_escape(f"You are in class {who.code} as {who.name}."))
-    st.markdown(md_escape(f"Your resume code: {shown_resume(who.resume_code)} (with the class code, it carries on from another "
-                          "device: Continue on this device)."))
     st.caption("Your answers to the lab's questions are kept for your class, so a reload loses nothing. Your "
-               "teacher sees your name and your answers; the class sees only how many chose each answer.")
+               "teacher sees your name and your answers; the class sees only how many chose each answer. With the "
+               "class code and your resume code you can continue on another device (Continue on this device).")
     st.button("Leave the class in this browser", key=LEAVE.skey, on_click=classroom.leave, type="tertiary")
 
 
@@ -177,17 +192,21 @@ def qr_png(url: str) -> bytes:
 
 
 def projector_section() -> None:
-    """What the projector may show: the code, the learner link and its QR code (never the teacher's secret)."""
+    """What the projector may show: the code, the learner link and its QR code (never the teacher's secret); once
+    the class has ended, that it has (the report stays below)."""
     who = classroom.teaching()
     _say()
-    try:
-        info = classroom.store().info(who.code)
-    except ClassUnavailable as exc:
-        st.warning(str(exc))
-        classroom.leave()
-        return
-    except ClassError as exc:  # the database, for now: this browser stays the teacher
-        st.warning(str(exc))
+    done = classroom.ended()
+    if done is None:
+        try:
+            info = classroom.store().info(who.code)
+        except ClassUnavailable:
+            done = classroom.class_ended(who.code)
+        except ClassError as exc:  # the database, for now: this browser stays the teacher
+            st.warning(str(exc))
+            return
+    if done is not None:
+        st.html(callout_html(classroom.ended_text(done, here=True), "info"))
         return
     if link := st.session_state.pop(f"{PAGE}._teacher_link", None):
         st.html(callout_html("Your class is ready. Keep your teacher link private (it is not shown here, so you "
@@ -200,48 +219,99 @@ def projector_section() -> None:
         st.html(f"{CSS}<div class='tl-class-code' aria-label='class code'>{html.escape(who.code)}</div>")
         st.markdown("Join at")
         st.code(learner_url(who.code), language=None)
-        st.metric("Learners joined", info.joined)
         st.caption("Open any page and press “Pose to the class” under a question: every learner gets it on their "
-                   "screen, and the class bar above shows how many answered.")
+                   "screen, and the class bar above shows how many answered (and how many joined, live).")
     with qr:
         st.image(qr_png(learner_url(who.code)), caption="Scan to join", width=260)
 
 
+def _end(who: classroom.Teaching) -> None:
+    try:
+        classroom.store().end(who.code, who.secret)
+    except ClassError as exc:
+        st.session_state[MESSAGE] = ("warning", str(exc))
+        return
+    classroom.class_ended(who.code)
+
+
 def dashboard_section() -> None:
-    """The teacher's dashboard (names: folded away from the projector) and the gradebook CSV."""
+    """The teacher's dashboard (names: folded away from the projector) and its downloads; End (or, once ended,
+    Leave)."""
     who = classroom.teaching()
-    with st.expander("Teacher's dashboard (names: not for the projector)"):
+    done = classroom.ended()
+    with st.expander("Teacher's dashboard (names: not for the projector)", expanded=done is not None):
         try:
             board = classroom.store().dashboard(who.code, who.secret)
         except ClassError as exc:
             st.warning(str(exc))
             return
-        if not board.questions:
-            st.caption("No answers yet.")
+        report_tables(board)
+        with st.container(horizontal=True):
+            # built at once (a class's report is small), so a test can read what the button offers
+            st.download_button("Download the gradebook (CSV)", csv_text(gradebook_rows(board)),
+                               f"class-{who.code}.csv", "text/csv", key=f"{PAGE}.csv", on_click="ignore",
+                               icon=":material/download:",
+                               help="One row per learner: answered, right at the first try, each question.")
+            st.download_button("Download who answered what (CSV)", csv_text(answer_rows(board, _words)),
+                               f"class-{who.code}-answers.csv", "text/csv", key=f"{PAGE}.answers_csv",
+                               on_click="ignore", icon=":material/download:",
+                               help="One row per learner, question and round: their first and final answer, "
+                               "right or not.")
+            st.download_button("Download the report (JSON)",
+                               json.dumps(as_json(board), ensure_ascii=False, indent=1),
+                               f"class-{who.code}.json", "application/json", key=f"{PAGE}.json", on_click="ignore",
+                               icon=":material/data_object:")
+        if done is None:
+            st.button("End the class", key=END.skey, on_click=_end, args=(who,),
+                      help="Learners can no longer answer and their names are replaced by “Learner 1”, “Learner 2”…; "
+                      "everything they answered stays in this report until the class expires.")
         else:
-            st.dataframe(pd.DataFrame([{
-                "question": question_text(q.question_key), "answered": q.answered, "right at first try (%)": q.percent_right,
-                "commonest wrong answers": "; ".join(f"{a} ({n})" for a, n in q.wrong)} for q in board.questions]),
-                hide_index=True, width="stretch")
-        if board.learners:
-            st.dataframe(pd.DataFrame([{"learner": lr.name, "answered": lr.answered, "right": lr.right}
-                                       for lr in board.learners]), hide_index=True, width="stretch")
-        st.download_button("Download the gradebook (CSV)", csv_text(classroom.store().report_rows(who.code, who.secret)),
-                           f"class-{who.code}.csv", "text/csv", key=f"{PAGE}.csv", on_click="ignore",
-                           icon=":material/download:")
-        if st.button("End the class", key=END.skey, help="Learners' screens leave the class; the answers stay for "
-                     "this report until the class expires."):
-            classroom.store().end(who.code, who.secret)
-            classroom.leave()
-            st.session_state[MESSAGE] = ("info", "The class has ended.")
-            st.rerun()
+            st.button("Leave this class in this browser", key=LEAVE.skey, on_click=classroom.dismiss_ended,
+                      type="tertiary", help="The report stays on the server until the class expires: open your "
+                      "teacher link again to see it.")
 
 
-def question_text(key: str) -> str:
-    """A question's prompt (shortened) for the dashboard, or its key when the lab cannot rebuild it here."""
+def _words(key: str, prompt: str) -> str:
+    return prompt or question_text(key, full=True)
+
+
+def report_tables(board) -> None:
+    """The dashboard's tables: each question, each learner, each round of each poll, and who answered what."""
+    if not board.questions:
+        st.caption("No answers yet.")
+        return
+    st.dataframe(pd.DataFrame([{
+        "question": q.prompt or question_text(q.question_key), "answered": q.answered,
+        "right at first try (%)": q.percent_right, "commonest wrong answers": "; ".join(f"{a} ({n})" for a, n in q.wrong),
+        "not revealed yet": q.pending} for q in board.questions]), hide_index=True, width="stretch")
+    if board.learners:
+        st.dataframe(pd.DataFrame([{"learner": lr.name, "answered": lr.answered, "right": lr.right}
+                                   for lr in board.learners]), hide_index=True, width="stretch")
+    if board.polls:
+        st.markdown("**Each poll, round by round**")
+        st.dataframe(pd.DataFrame([{
+            "question": p.prompt, "round": t.round, "answered": f"{t.answered} of {t.joined}",
+            "answers": "; ".join(f"{a} ({n})" for a, n in t.counts.items()),
+            "commonest wrong": "; ".join(f"{a} ({n})" for a, n in (p.wrong[i] if i < len(p.wrong) else [])),
+            "lab's answer": p.truth or "not revealed"} for p in board.polls for i, t in enumerate(p.rounds)]),
+            hide_index=True, width="stretch")
+    if board.answers:
+        st.markdown("**Who answered what**")
+        st.dataframe(pd.DataFrame([{
+            "learner": r.name, "question": _words(r.question_key, r.prompt), "asked": r.asked,
+            "round": "" if r.round is None else r.round, "first answer": r.first, "final answer": r.final,
+            "right": "" if r.final_right is None else "yes" if r.final_right else "no", "sent": r.sent}
+            for r in board.answers]), hide_index=True, width="stretch")
+
+
+def question_text(key: str, *, full: bool = False) -> str:
+    """A question's prompt (shortened, unless ``full``) for the dashboard, or its key when the lab cannot rebuild
+    it here."""
     q = questions.from_key(key)
     prompt = q.prompt if q else ""
-    return (prompt if len(prompt) <= 90 else prompt[:89] + "…") if prompt else key
+    if not prompt:
+        return key
+    return prompt if full or len(prompt) <= 90 else prompt[:89] + "…"
 
 
 CSS = """<style>

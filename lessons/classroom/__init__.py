@@ -42,12 +42,22 @@ from .errors import (
     VotingClosed,
 )
 from .models import Answer, ClassInfo, Learner, Poll, PollState, Started, Tally
-from .report import Dashboard, LearnerSummary, PollSummary, QuestionSummary, as_json, csv_text, gradebook_rows
+from .report import (
+    AnswerRow,
+    Dashboard,
+    LearnerSummary,
+    PollSummary,
+    QuestionSummary,
+    answer_rows,
+    as_json,
+    csv_text,
+    gradebook_rows,
+)
 from .store import JOINS_PER_HOUR, JOINS_PER_MINUTE, Classes
 
 __all__ = [
     "ALPHABET", "CODE_LENGTH", "ClassEnded", "JOINS_PER_HOUR", "JOINS_PER_MINUTE", "limit_key", "shown_resume", "MAX_ANSWER", "MAX_NAME", "MAX_QUESTION_BYTES", "MAX_TITLE",
-    "PAGE", "RESUME_LENGTH", "Answer", "as_json", "BadInput", "ClassError", "Classes", "ClassInfo",
+    "PAGE", "RESUME_LENGTH", "Answer", "AnswerRow", "answer_rows", "as_json", "BadInput", "ClassError", "Classes", "ClassInfo",
     "ClassUnavailable", "csv_text", "Dashboard", "Database", "database_url", "DatabaseBroken", "DatabaseUnavailable",
     "gradebook_rows", "Learner", "LearnerSummary", "links", "NoPoll", "NotTeacher", "open_database", "Poll",
     "PollState", "PollSummary", "QuestionSummary", "Started", "Tally", "TooManyAttempts", "UnknownLearner",

@@ -3,8 +3,9 @@
 - ``class start --title TEXT [--expires DAYS] [--json]``: start a class; print its code, the learner link and
   the teacher link (paths to add to the lab's address: ``/Class?code=ABC234`` and
   ``/Class?code=ABC234&teacher=SECRET``, the parameters the Class page reads) and when it expires.
-- ``class report CODE [--csv|--json]``: the teacher's report: per-question tallies and per-learner scores
-  (``--csv``: the gradebook, one row per learner).
+- ``class report CODE [--csv|--answers|--json]``: the teacher's report: per-question tallies and per-learner
+  scores (``--csv``: the gradebook, one row per learner; ``--answers``: who answered what, one row per learner,
+  question and round, with their first and final answer; ``--json``: all of it).
 - ``class end CODE``: close the class and delete the learners' names (their answers stay, without names, for the
   report until it expires).
 - ``class purge``: delete the expired classes with their learners' names and answers.
@@ -75,7 +76,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("code", help="the class code")
     how = rep.add_mutually_exclusive_group()
     how.add_argument("--csv", action="store_true", help="the gradebook as CSV: one row per learner")
-    how.add_argument("--json", action="store_true", help="the whole report as JSON")
+    how.add_argument("--answers", action="store_true",
+                     help="who answered what, as CSV: one row per learner, question and round (first and final answer)")
+    how.add_argument("--json", action="store_true", help="the whole report as JSON (every learner's answers too)")
     end = commands.add_parser("end", parents=[database], help="close a class and delete its learners' names (answers kept, without names, until it expires)")
     end.add_argument("code", help="the class code")
     commands.add_parser("purge", parents=[database], help="delete expired classes, their names and answers")
@@ -120,6 +123,8 @@ def _report(classes: Classes, args: argparse.Namespace) -> int:
     board = classes.report(args.code)
     if args.csv:
         sys.stdout.write(report.csv_text(report.gradebook_rows(board)))
+    elif args.answers:
+        sys.stdout.write(report.csv_text(report.answer_rows(board)))
     elif args.json:
         print(json.dumps(report.as_json(board), ensure_ascii=False, indent=2))
     else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 
@@ -17,12 +17,14 @@ class Started:
 
 @dataclass(frozen=True)
 class ClassInfo:
-    """What anyone with the code may see of an open class."""
+    """What anyone with the code may see of an open class (``open`` False: what its teacher or one of its
+    learners sees of it once it has ended, :meth:`.store.Classes.about`)."""
 
     code: str
     title: str
     expires: datetime
     joined: int
+    open: bool = True
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,9 @@ class PollState:
     truth: str | None
     explanation: str
     version: int
+    verdicts: dict[str, bool] = field(default_factory=dict)
+    """After Reveal: each answer the class gave, right or not (the lab's judgement, made once by the teacher's
+    screen for everyone); empty before."""
 
 
 Poll = PollState

@@ -93,6 +93,35 @@ class Classes:
             raise ClassUnavailable()
         return ClassInfo(code, row[0], from_epoch(row[1]), row[2])
 
+    def about(self, code: str, *, secret: str | None = None, learner_id: str | None = None,
+              now: datetime | None = None) -> ClassInfo:
+        """The class as its teacher (``secret``) or one of its learners (``learner_id``) may see it, open or ended
+        (until it is purged): ``open`` says which. Whoever proves neither gets what :meth:`info` gives a stranger:
+        ClassUnavailable unless the class is open."""
+        code = checks.class_code(code)
+        at = epoch(now)
+        with self.db.transaction(write=False) as tx:
+            if secret is not None:
+                self._check_teacher(tx, code, secret)
+            elif learner_id is not None:
+                self._learner(tx, code, checks.token(learner_id, "learner id"))
+            row = tx.one("SELECT title, expires_at, closed_at, (SELECT COUNT(*) FROM learners l WHERE l.code = c.code) "
+                         "FROM classes c WHERE code = ?", (code,))
+        if row is None:
+            raise ClassUnavailable()
+        title, expires, closed, joined = row
+        is_open = closed is None and expires > at
+        if not is_open and secret is None and learner_id is None:
+            raise ClassUnavailable()
+        return ClassInfo(code, title, from_epoch(expires), joined, is_open)
+
+    def learners(self, code: str, secret: str) -> list[str]:
+        """The learners' names in the order they joined: for the teacher only (the secret), never the class."""
+        code = checks.class_code(code)
+        with self.db.transaction(write=False) as tx:
+            self._check_teacher(tx, code, secret)
+            return [row[0] for row in tx.rows("SELECT name FROM learners WHERE code = ? ORDER BY seq", (code,))]
+
     def is_teacher(self, code: str, secret: str) -> bool:
         """Whether ``secret`` is the teacher secret of the class ``code`` (compared in constant time)."""
         try:
@@ -198,7 +227,7 @@ class Classes:
         with self.db.transaction() as tx:
             self._check_teacher(tx, code, secret)
             at = epoch(None)
-            self._bump(tx, code, at)
+            self._bump_teacher(tx, code, at)
             if tx.one("SELECT COUNT(*) FROM polls WHERE code = ?", (code,))[0] >= checks.MAX_POLLS:
                 raise BadInput(f"A class is posed at most {checks.MAX_POLLS:,} questions.")
             tx.execute("INSERT INTO polls (poll_id, code, question_id, question, round, phase, posed_at) "
@@ -221,20 +250,47 @@ class Classes:
             tx.execute("UPDATE polls SET round = round + 1, phase = 'open' WHERE poll_id = ?", (poll.poll_id,))
         return self._step(code, secret, step)
 
-    def reveal(self, code: str, secret: str, truth: str, explanation: str = "") -> PollState:
-        """Reveal the lab's answer (``truth``, with an optional ``explanation``) on every screen; voting ends."""
+    def reveal(self, code: str, secret: str, truth: str, explanation: str = "", *,
+               judge: Callable[[str], bool] | None = None) -> PollState:
+        """Reveal the lab's answer (``truth``, with an optional ``explanation``) on every screen; voting ends.
+
+        Every answer the class gave in any round is judged now, once, by ``judge(answer) -> right`` (the lab's
+        rules for the question, from the teacher's screen; without it, an answer is right when it is ``truth``
+        as written), and the poll keeps the verdicts. In the same transaction each learner who voted gets their
+        first answer to the question (their last vote of the first round they voted in) kept like an answer
+        given on a page: the report counts it whatever their browser does next (closed, asleep, gone). A
+        question they had answered before keeps that first answer; the poll's is a retry. Revealing again
+        changes nothing."""
         truth = checks.text(truth, "truth", checks.MAX_TRUTH)
         explanation = checks.text(explanation, "explanation", checks.MAX_TRUTH, empty=True)
-        return self._step(code, secret, lambda tx, poll: tx.execute(
-            "UPDATE polls SET phase = 'revealed', truth = ?, explanation = ? WHERE poll_id = ?",
-            (truth, explanation, poll.poll_id)))
+        right = judge or (lambda answer: answer == truth)
+
+        def step(tx: Tx, poll: PollState) -> None:
+            if poll.phase == "revealed":
+                return
+            votes = tx.rows("SELECT learner_id, round, answer, seq FROM votes WHERE poll_id = ?", (poll.poll_id,))
+            verdicts = {answer: bool(right(answer)) for answer in sorted({row[2] for row in votes})}
+            tx.execute("UPDATE polls SET phase = 'revealed', truth = ?, explanation = ?, verdicts = ? "
+                       "WHERE poll_id = ?", (truth, explanation, json.dumps(verdicts, ensure_ascii=False),
+                                             poll.poll_id))
+            first: dict[str, tuple[int, int, str]] = {}  # learner -> (round, seq, answer) of their first answer
+            for learner_id, rnd, answer, seq in votes:
+                kept = first.get(learner_id)
+                if kept is None or (rnd, -seq) < (kept[0], -kept[1]):
+                    first[learner_id] = (rnd, seq, answer)
+            at = epoch(None)
+            for learner_id, (_, _, answer) in sorted(first.items()):
+                self._add_answer(tx, code, learner_id, poll.question.get("id", ""), answer, verdicts[answer], at,
+                                 poll_id=poll.poll_id, strict=False)
+
+        return self._step(code, secret, step)
 
     def close_poll(self, code: str, secret: str) -> None:
         """Take the current question off every screen (its votes stay for the report)."""
         code = checks.class_code(code)
         with self.db.transaction() as tx:
             self._check_teacher(tx, code, secret)
-            self._bump(tx, code, epoch(None))
+            self._bump_teacher(tx, code, epoch(None))
             tx.execute("UPDATE classes SET poll_id = NULL WHERE code = ?", (code,))
 
     def current(self, code: str) -> PollState | None:
@@ -331,19 +387,30 @@ class Classes:
             at = epoch(None)
             self._open(tx, code, at)
             self._learner(tx, code, learner_id)
-            while True:  # the same learner on two devices at once: the second takes the next attempt
-                attempt = tx.one("SELECT COALESCE(MAX(attempt), 0) + 1 FROM answers "
-                                 "WHERE learner_id = ? AND question_key = ?", (learner_id, key))[0]
-                if attempt > checks.MAX_ATTEMPTS:
-                    raise BadInput(f"At most {checks.MAX_ATTEMPTS} answers to one question are kept.")
-                if attempt == 1 and tx.one("SELECT COUNT(*) FROM answers WHERE learner_id = ? AND attempt = 1",
-                                           (learner_id,))[0] >= checks.MAX_QUESTIONS:
-                    raise BadInput(f"Answers to at most {checks.MAX_QUESTIONS:,} questions are kept.")
-                if tx.execute("INSERT INTO answers (learner_id, code, question_key, attempt, guess, is_right, "
-                              "answered_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
-                              "ON CONFLICT (learner_id, question_key, attempt) DO NOTHING",
-                              (learner_id, code, key, attempt, guess, int(right), at)) == 1:
-                    return attempt
+            return self._add_answer(tx, code, learner_id, key, guess, right, at)
+
+    def _add_answer(self, tx: Tx, code: str, learner_id: str, key: str, guess: str, right: bool, at: int, *,
+                    poll_id: str | None = None, strict: bool = True) -> int:
+        """Keep one answer as the learner's next attempt at ``key`` (1: their first); its attempt number. Past the
+        bounds: BadInput, or (``strict=False``, a poll's Reveal for the whole class) 0 and nothing kept."""
+        while True:  # the same learner on two devices at once: the second takes the next attempt
+            attempt = tx.one("SELECT COALESCE(MAX(attempt), 0) + 1 FROM answers "
+                             "WHERE learner_id = ? AND question_key = ?", (learner_id, key))[0]
+            problem = None
+            if attempt > checks.MAX_ATTEMPTS:
+                problem = f"At most {checks.MAX_ATTEMPTS} answers to one question are kept."
+            elif attempt == 1 and tx.one("SELECT COUNT(*) FROM answers WHERE learner_id = ? AND attempt = 1",
+                                         (learner_id,))[0] >= checks.MAX_QUESTIONS:
+                problem = f"Answers to at most {checks.MAX_QUESTIONS:,} questions are kept."
+            if problem:
+                if strict:
+                    raise BadInput(problem)
+                return 0
+            if tx.execute("INSERT INTO answers (learner_id, code, question_key, attempt, guess, is_right, "
+                          "answered_at, poll_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                          "ON CONFLICT (learner_id, question_key, attempt) DO NOTHING",
+                          (learner_id, code, key, attempt, guess, int(right), at, poll_id)) == 1:
+                return attempt
 
     def answers(self, code: str, learner_id: str) -> list[Answer]:
         """A learner's answers, to restore them on another device: by question, first attempt first."""
@@ -398,6 +465,15 @@ class Classes:
             raise ClassUnavailable()
         return row[0], row[1]
 
+    def _bump_teacher(self, tx: Tx, code: str, at: int) -> tuple[int, str | None]:
+        """:meth:`_bump` for the class's teacher (the secret checked): an ended class says so."""
+        try:
+            return self._bump(tx, code, at)
+        except ClassUnavailable:
+            title = tx.one("SELECT title FROM classes WHERE code = ?", (code,))
+            raise ClassEnded("This class has ended: nothing more can be posed to it.",
+                             title=title[0] if title else "") from None
+
     def _open(self, tx: Tx, code: str, at: int) -> None:
         if tx.one("SELECT 1 FROM classes WHERE code = ? AND closed_at IS NULL AND expires_at > ?",
                   (code, at)) is None:
@@ -443,20 +519,21 @@ class Classes:
                        (self._client_key(client), at // 60))
 
     def _state(self, tx: Tx, code: str) -> PollState | None:
-        row = tx.one("SELECT c.version, p.poll_id, p.question, p.round, p.phase, p.truth, p.explanation "
+        row = tx.one("SELECT c.version, p.poll_id, p.question, p.round, p.phase, p.truth, p.explanation, p.verdicts "
                      "FROM classes c JOIN polls p ON p.poll_id = c.poll_id WHERE c.code = ?", (code,))
         if row is None:
             return None
-        version, poll_id, question, rnd, phase, truth, explanation = row
+        version, poll_id, question, rnd, phase, truth, explanation, verdicts = row
         shown = phase == "revealed"
         return PollState(poll_id, json.loads(question), rnd, phase, truth if shown else None,
-                         explanation if shown else "", version)
+                         explanation if shown else "", version,
+                         json.loads(verdicts) if shown and verdicts else {})
 
     def _step(self, code: str, secret: str, change: Callable[[Tx, PollState], Any]) -> PollState:
         code = checks.class_code(code)
         with self.db.transaction() as tx:
             self._check_teacher(tx, code, secret)
-            self._bump(tx, code, epoch(None))
+            self._bump_teacher(tx, code, epoch(None))
             poll = self._state(tx, code)
             if poll is None:
                 raise NoPoll()

@@ -58,19 +58,35 @@ def test_start_report_end_and_purge_as_a_teacher_runs_them(db_url, tmp_path, cap
 
         done = lessons("class", "report", code, "--csv", "--database", db_url, cwd=tmp_path)
         assert done.returncode == 0, done.stderr
-        assert list(csv.reader(io.StringIO(done.stdout))) == [
-            ["name", "answered", "right first try", "q1"], ["Asha", "1", "1", "right"],
-            ["'=cmd|' /C calc'!A0", "1", "0", "wrong"]]  # a formula stays text in a spreadsheet
+        assert list(csv.reader(io.StringIO(done.stdout))) == [  # q9: answered in a poll not revealed yet
+            ["name", "answered", "right first try", "q1", "q9"], ["Asha", "2", "1", "right", "answered"],
+            ["'=cmd|' /C calc'!A0", "1", "0", "wrong", ""]]  # a formula stays text in a spreadsheet
 
         done = lessons("class", "report", code, "--json", "--database", db_url, cwd=tmp_path)
         report = json.loads(done.stdout)
         assert (report["title"], report["joined"], report["open"]) == ("Week 3: BPE", 2, True)
-        assert report["questions"] == [{"question": "q1", "answered": 2, "right_first_try": 1, "percent_right": 50.0,
-                                        "wrong": [{"answer": "7", "count": 1}]}]
-        assert report["polls"][0]["rounds"] == [{"round": 1, "answered": 1, "joined": 2, "counts": {"3": 1}}]
+        assert report["questions"] == [
+            {"question": "q1", "prompt": "q1", "answered": 2, "right_first_try": 1, "percent_right": 50.0,
+             "not_revealed": 0, "wrong": [{"answer": "7", "count": 1}]},
+            {"question": "q9", "prompt": "How many?", "answered": 0, "right_first_try": 0, "percent_right": 0.0,
+             "not_revealed": 1, "wrong": []}]
+        assert report["polls"][0]["rounds"] == [{"round": 1, "answered": 1, "joined": 2, "counts": {"3": 1},
+                                                 "wrong": []}]
+        assert [a["question"] for a in report["learners"][0]["answers"]] == ["q1", "q9"]
+
+        classes.reveal(code, secret, "4")  # Asha's 3 is wrong; her browser never looks again: counted all the same
+        done = lessons("class", "report", code, "--answers", "--database", db_url, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert list(csv.reader(io.StringIO(done.stdout))) == [
+            ["name", "question", "question id", "asked", "round", "first answer", "first answer right",
+             "final answer", "final answer right", "answers sent"],
+            ["Asha", "q1", "q1", "on a page", "", "5", "right", "5", "right", "1"],
+            ["Asha", "How many?", "q9", "in a poll", "1", "3", "wrong", "3", "wrong", "1"],
+            ["'=cmd|' /C calc'!A0", "q1", "q1", "on a page", "", "7", "wrong", "7", "wrong", "1"]]
 
         done = in_process(capsys, "class", "report", code.lower(), "--database", db_url)
-        assert done.returncode == 0 and "Asha: 1 answered, 1 right" in done.stdout and "round 1: 1 of 2" in done.stdout
+        assert done.returncode == 0 and "Asha: 2 answered, 1 right" in done.stdout
+        assert "round 1: 1 of 2 answered: '3' 1; commonest wrong: '3' x1" in done.stdout
 
         done = lessons("class", "end", code, "--database", db_url, cwd=tmp_path)
         assert done.returncode == 0 and f"Class {code} ended" in done.stdout

@@ -452,16 +452,63 @@ def test_dashboard_on_a_small_class_by_hand(room):
     classes.vote(code, asha.learner_id, poll.poll_id, 1, "h + a", vote_id=vid())
     board = classes.dashboard(code, secret)
     assert board.joined == 3 and board.title == "Week 3"
-    q1, q2 = board.questions
+    q0, q1, q2 = board.questions  # the poll's question first (its key sorts first), not revealed: not judged yet
+    assert (q0.question_key, q0.answered, q0.pending, q0.prompt) == (QUESTION["id"], 0, 1, QUESTION["prompt"])
     assert (q1.question_key, q1.answered, q1.right_first, q1.percent_right, q1.wrong) == ("q1", 3, 1, 33.3, [("7", 2)])
     assert (q2.answered, q2.right_first, q2.percent_right, q2.wrong) == (2, 0, 0.0, [("b", 1), ("c", 1)])
-    assert [(p.name, p.answered, p.right) for p in board.learners] == [("Asha", 2, 1), ("Ravi", 2, 0),
+    assert [(p.name, p.answered, p.right) for p in board.learners] == [("Asha", 3, 1), ("Ravi", 2, 0),
                                                                        ("Meera", 1, 0)]
     assert [(p.question_id, [t.counts for t in p.rounds]) for p in board.polls] == [(QUESTION["id"],
                                                                                      [{"h + a": 1}])]
-    assert classes.report_rows(code, secret) == [["name", "answered", "right first try", "q1", "q2"],
-                                                 ["Asha", 2, 1, "right", "wrong"], ["Ravi", 2, 0, "wrong", "wrong"],
-                                                 ["Meera", 1, 0, "wrong", ""]]
+    assert classes.report_rows(code, secret) == [["name", "answered", "right first try", QUESTION["id"], "q1", "q2"],
+                                                 ["Asha", 3, 1, "answered", "right", "wrong"],
+                                                 ["Ravi", 2, 0, "", "wrong", "wrong"], ["Meera", 1, 0, "", "wrong", ""]]
+
+
+def test_every_vote_is_judged_and_kept_at_reveal_whatever_the_browsers_do(room):
+    """A learner who voted and closed the tab before Reveal is counted: the teacher's Reveal judges every answer of
+    every round (the lab's rule, given as ``judge``) and keeps each voter's first answer, so the tally, the
+    dashboard and both CSVs agree. The first answer is the last vote of the first round they voted in."""
+    classes, code, secret, (asha, ravi, meera) = room
+    poll = classes.pose(code, secret, QUESTION)
+    classes.vote(code, asha.learner_id, poll.poll_id, 1, "c + h", vote_id=vid())
+    classes.vote(code, asha.learner_id, poll.poll_id, 1, "h + a", vote_id=vid())  # changed her mind in round 1
+    classes.vote(code, ravi.learner_id, poll.poll_id, 1, "a + i", vote_id=vid())
+    classes.show(code, secret)
+    classes.vote_again(code, secret)
+    classes.vote(code, ravi.learner_id, poll.poll_id, 2, "h + a", vote_id=vid())  # right in round 2
+    classes.vote(code, meera.learner_id, poll.poll_id, 2, "c + h", vote_id=vid())  # voted only in round 2
+    judged = []
+    revealed = classes.reveal(code, secret, "h + a", "Seen 4 times.",
+                              judge=lambda answer: judged.append(answer) or answer in ("h + a", "c + h"))
+    assert sorted(judged) == ["a + i", "c + h", "h + a"]  # each answer judged once, for everyone
+    assert revealed.verdicts == {"a + i": False, "c + h": True, "h + a": True}  # (c + h "ties", by this judge)
+    kept = {lr.name: [(a.question_key, a.guess, a.right, a.attempt) for a in classes.answers(code, lr.learner_id)]
+            for lr in (asha, ravi, meera)}
+    assert kept == {"Asha": [(QUESTION["id"], "h + a", True, 1)], "Ravi": [(QUESTION["id"], "a + i", False, 1)],
+                    "Meera": [(QUESTION["id"], "c + h", True, 1)]}
+    board = classes.dashboard(code, secret)
+    (q,) = board.questions
+    assert (q.answered, q.right_first, q.pending, q.wrong) == (3, 2, 0, [("a + i", 1)])
+    assert [(t.round, t.answered, t.counts) for t in board.polls[0].rounds] == [
+        (1, 2, {"a + i": 1, "h + a": 1}), (2, 2, {"c + h": 1, "h + a": 1})]
+    assert board.polls[0].wrong == [[("a + i", 1)], []]
+    assert [(r.name, r.round, r.first, r.first_right, r.final, r.final_right, r.sent) for r in board.answers] == [
+        ("Asha", 1, "c + h", True, "h + a", True, 2), ("Ravi", 1, "a + i", False, "a + i", False, 1),
+        ("Ravi", 2, "h + a", True, "h + a", True, 1), ("Meera", 2, "c + h", True, "c + h", True, 1)]
+    assert classes.reveal(code, secret, "h + a").verdicts == revealed.verdicts  # again: nothing changes
+    assert len(classes.answers(code, asha.learner_id)) == 1
+
+
+def test_a_poll_answer_to_a_question_answered_before_is_a_retry(room):
+    classes, code, secret, (asha, *_) = room
+    classes.record_answer(code, asha.learner_id, QUESTION["id"], "a + i", False)  # on the Lessons page, before
+    poll = classes.pose(code, secret, QUESTION)
+    classes.vote(code, asha.learner_id, poll.poll_id, 1, "h + a", vote_id=vid())
+    classes.reveal(code, secret, "h + a")  # no judge: right when it is the truth as written
+    assert [(a.guess, a.right, a.attempt) for a in classes.answers(code, asha.learner_id)] == [
+        ("a + i", False, 1), ("h + a", True, 2)]
+    assert classes.dashboard(code, secret).learners[0].right == 0  # the first answer counts
 
 
 def test_end_closes_the_class_deletes_the_names_and_keeps_the_answers_for_the_report(room):
