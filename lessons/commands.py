@@ -5,7 +5,7 @@ Prints a summary line, and each problem on standard error as one ``problem: FILE
 prints ``{"lessons": [{"id", "title"}, ...], "exercises": [{"id", "lesson", "kind", "prompt", "answer"}, ...],
 "problems": [...]}`` with each answer as computed. The exit code is 2 when any lesson file or answer has a
 problem (the other lessons still load and are listed) and for a usage mistake. ``--course DIR`` checks another
-course folder (default: ``$LAB_COURSE_DIR``, else the lab's ``lessons/course``).
+course folder (default: ``$LAB_COURSE_DIR``, else the lab's ``lessons/course``), or one lesson file.
 
 ``lessons/__main__.py`` is the program that runs :func:`main`; this is the module the tests import.
 """
@@ -26,7 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("check", help="validate every lesson file and compute every exercise's answer")
     c.add_argument("--json", action="store_true", help="print the lessons and the computed answers as JSON")
     c.add_argument("--course", metavar="DIR", type=Path, default=None,
-                   help="the course folder to check (default: $LAB_COURSE_DIR, else lessons/course)")
+                   help="the course folder to check, or one lesson file (a class's own questions, FILE.md); "
+                        "default: $LAB_COURSE_DIR, else lessons/course")
     class_cli.add_parser(sub)
     try:
         args = parser.parse_args(argv)

@@ -280,6 +280,12 @@ def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
     )
 
 
+def exercise_from(data: Any, lesson_id: str) -> Exercise:
+    """One ``[[exercise]]`` table of lesson ``lesson_id`` read as a lesson file's is (a teacher's own question,
+    :mod:`lessons.own`); raises :class:`LessonError` naming the field."""
+    return _exercise(data, lesson_id, f"lesson {lesson_id} exercise")
+
+
 def _depth(value: Any) -> int:
     """How deep tables and lists nest in ``value`` (a text or a number: 0; ``{"a": [1]}``: 2), without recursion."""
     deepest, stack = 0, [(value, 1)]
@@ -522,6 +528,11 @@ def load_course(folder: Path | None = None) -> Course:
         folder = (folder or course_folder()).resolve(strict=True)
     except (OSError, RuntimeError):
         return Course((), (f"{folder or course_folder()}: the course folder cannot be read (no such folder)",))
+    if folder.is_file() and folder.suffix == ".md":  # one lesson file (a class's own questions, say): its course
+        try:
+            return Course((parse_lesson(read_file(folder.parent, folder.name, MAX_LESSON_BYTES), folder.name, 1),), ())
+        except LessonError as exc:
+            return Course((), (str(exc),))
     order = _order(folder, problems)
     lessons: list[Lesson] = []
     for number, name in enumerate(order, start=1):  # a lesson's number is its place in the index, loaded or not
@@ -555,4 +566,5 @@ def course() -> Course:
     return _course(str(course_folder()))
 
 
-__all__ = ["Course", "Exercise", "Figure", "Lesson", "render_body", "LessonError", "Link", "course", "course_folder", "load_course", "page_paths", "parse_lesson", "read_file"]
+__all__ = ["Course", "Exercise", "Figure", "Lesson", "render_body", "LessonError", "Link", "course", "course_folder",
+           "exercise_from", "load_course", "page_paths", "parse_lesson", "read_file"]

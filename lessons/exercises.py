@@ -193,10 +193,100 @@ def op_tokens_per_word(args: dict) -> Computed:
         f"{plural(m.tokens, 'token')} for {plural(m.words, 'word')}: {_tokens_text(tok.encode_tokens(text))}."))
 
 
+MAX_LISTED_TIES = 5  # tied pairs named in the tie sentence
+
+
+def times(n: int) -> str:
+    return plural(n, "time")
+
+
+def tie_explanation(trace: Trace, k: int) -> str:
+    """The tie at merge k and the rule that broke it, in plain words (plain text): Train's "why this pair", and
+    the facts of a "which pair merges" question on a corpus of the teacher's own."""
+    from tokenizer.plaintext import join_words, visible_token
+
+    s = trace.steps[k - 1]
+    winner = _pair(s.left, s.right)
+    if s.n_tied <= 1:
+        runner = next((pc for pc in s.table if pc.pair != s.pair), None)
+        if runner is None:
+            return f"No tie: {winner} is the only pair left."
+        return (
+            f"No tie: {winner} was seen {times(s.count)}, more than any other pair "
+            f"(next best: {_pair(runner.left, runner.right)}, {times(runner.count)})."
+        )
+    names = [_pair(t.left, t.right) for t in s.ties[:MAX_LISTED_TIES]]
+    more = s.n_tied - len(names)
+    listed = join_words(names, more) + ("" if not more else " pair" if more == 1 else " pairs")
+    both = "both" if s.n_tied == 2 else "all"
+    head = f"Tie: {listed} were {both} seen {times(s.count)}."
+    if trace.config.ties == "hf":
+        numbered = ", ".join(
+            f"{_pair(t.left, t.right)} is ({trace.hf_number(t.pair[0])}, {trace.hf_number(t.pair[1])})"
+            for t in s.ties[:MAX_LISTED_TIES]
+        )
+        return (
+            f"{head} Rule 'hf', the order of Hugging Face tokenizers: number the base symbols in sorted order "
+            f"(bytes by the printable character that stands for each), and merged tokens after them in the order "
+            f"they were made. The tied pair whose left token has the smallest number wins (then the smallest "
+            f"right number). Here {numbered}. So {winner} wins."
+        )
+    if s.first_seen is None:
+        return f"{head} Rule 'first seen': the tied pair met first, reading the words in order, wins: {winner}."
+    w, position = s.first_seen
+    shown = [visible_token(word) for word, _ in trace.words[: max(3, w + 1)][:6]]
+    words = ", ".join(shown) + (", …" if len(trace.words) > len(shown) else "")
+    word = visible_token(trace.words[w][0])
+    where = f"as the very first pair of “{word}”" if position == 0 and w == 0 else f"in “{word}”"
+    return (
+        f"{head} Rule 'first seen': read the words in the order they first appear ({words}), each left to "
+        f"right; the tied pair met first wins. {winner} is met first, {where}. So it wins."
+    )
+
+
+MAX_CORPUS_MERGES = 50
+"""The most merges a "which pair merges" question trains on a corpus given in the question itself."""
+
+
+def _corpus_trace(args: dict, step: int) -> Trace:
+    """The trace of ``step`` merges on the question's own ``corpus``, with its settings: ``unit`` (chars or
+    bytes), ``split`` (whitespace, or regex: the lab's default pattern), ``ties`` (first or hf),
+    ``end_of_word`` (a marker, or none)."""
+    from tokenizer.model import TrainConfig
+
+    corpus = _arg(args, "corpus", str)
+    if not corpus.strip():
+        raise ExerciseError("the corpus is empty")
+    if not 1 <= step <= MAX_CORPUS_MERGES:
+        raise ExerciseError(f"'step' must be 1 to {MAX_CORPUS_MERGES} on a corpus of the question's own")
+    try:
+        config = TrainConfig(unit=_opt(args, "unit", str, "chars"), split=_opt(args, "split", str, "whitespace"),
+                             ties=_opt(args, "ties", str, "first"), end_of_word=_opt(args, "end_of_word", str, "") or None)
+    except ValueError as exc:
+        raise ExerciseError(str(exc)) from None
+    return train(corpus, step, **config.to_dict(), table_size=SHOWN_TABLE_SIZE, max_ties=SHOWN_MAX_TIES)
+
+
 def op_merge_at(args: dict) -> Computed:
-    """Which pair the preset's trainer merges at ``step`` (options: the top pairs of the table before it)."""
-    trace = preset_trace(_arg(args, "preset", str))
+    """Which pair the trainer merges at ``step`` (options: the top pairs of the table before it), for a
+    ``preset``, or for a ``corpus`` given in the question with its settings (``unit``, ``split``, ``ties``,
+    ``end_of_word``; a tie is right for each tied pair offered, and the facts say how the rule broke it)."""
     step = _arg(args, "step", int)
+    if "corpus" in args:
+        trace = _corpus_trace(args, step)
+        if len(trace.steps) < step:
+            raise ExerciseError(f"the corpus has only {plural(len(trace.steps), 'merge')} to make")
+        s = trace.steps[step - 1]
+        options = sorted({_pair(pc.left, pc.right) for pc in s.table[: _opt(args, "options", int, 5)]},
+                         key=str.casefold)
+        if len(options) < 2:
+            raise ExerciseError("only one pair can merge there: give the corpus more words")
+        winner = _pair(s.left, s.right)
+        tied = tuple(_pair(t.left, t.right) for t in s.ties if t.pair != s.pair and _pair(t.left, t.right) in options)
+        counts = "; ".join(f"{_pair(pc.left, pc.right)} {pc.count}" for pc in s.table[:5])
+        return Computed(winner, options=tuple(options), also_right=tied,
+                        facts=f"Counted before the merge: {counts}. {tie_explanation(trace, step)}")
+    trace = preset_trace(_arg(args, "preset", str))
     if not 1 <= step <= len(trace.steps):
         raise ExerciseError(f"step {step} is outside the preset's {len(trace.steps)} merges")
     s = trace.steps[step - 1]
@@ -279,6 +369,53 @@ def op_word_splits_into(args: dict) -> Computed:
     if example is None:
         raise ExerciseError("none of the candidate words meets the rule: add one that does")
     return Computed(example, check=check)
+
+
+MAX_OWN_OPTIONS = 6
+
+
+def op_most_tokens(args: dict) -> Computed:
+    """Which of ``texts`` (2 to 6) costs the most tokens with ``tokenizer`` (the options are the texts as given;
+    texts tied for the most are each right, and the facts say so)."""
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    texts = _arg(args, "texts", list)
+    if not 2 <= len(texts) <= MAX_OWN_OPTIONS or len(set(texts)) != len(texts) or not all(t.strip() for t in texts):
+        raise ExerciseError(f"'texts' must be 2 to {MAX_OWN_OPTIONS} different texts")
+    counts = [len(tok.encode(t)) for t in texts]
+    most = max(counts)
+    winners = [t for t, n in zip(texts, counts) if n == most]
+    facts = "; ".join(f"“{t}”: {plural(n, 'token')}" for t, n in zip(texts, counts)) + "."
+    if len(winners) > 1:
+        facts += (f" {len(winners)} texts tie for the most ({plural(most, 'token')} each): "
+                  "each of them is right.")
+    return Computed(winners[0], options=tuple(texts), also_right=tuple(winners[1:]), facts=facts)
+
+
+def op_split_choice(args: dict) -> Computed:
+    """Where ``tokenizer`` cuts ``text``, as a choice: its tokens (by the lab's display rules), against the way
+    each of ``others`` (tokenizer names) cuts it, and against characters and words; only different cuts are
+    offered, so exactly one option is right."""
+    from tokenizer.plaintext import visible_token
+
+    tok = tokenizer_for(_arg(args, "tokenizer", str))
+    text = _arg(args, "text", str)
+    if not text.strip():
+        raise ExerciseError("the text is empty")
+
+    def cut(tokenizer: TextTokenizer) -> str:
+        return " | ".join(visible_token(t.label) for t in tokenizer.encode_tokens(text))
+
+    truth = cut(tok)
+    candidates = [cut(tokenizer_for(name)) for name in _opt(args, "others", list, [])]
+    from analyses.textstats import graphemes
+
+    candidates += [" | ".join(visible_token(g) for g in graphemes(text)), " | ".join(text.split())]
+    wrong = list(dict.fromkeys(c for c in candidates if c and c != truth))[: MAX_OWN_OPTIONS - 1]
+    if not wrong:
+        raise ExerciseError("every way of cutting this text gives the same pieces: choose a longer text or "
+                            "other tokenizers to compare")
+    return Computed(truth, options=tuple(sorted([truth, *wrong], key=str.casefold)),
+                    facts=f"The tokens: {_tokens_text(tok.encode_tokens(text))}.")
 
 
 def op_compare_texts(args: dict) -> Computed:
@@ -665,6 +802,8 @@ OPS: dict[str, Callable[[dict], Computed]] = {
     "premium": op_premium,
     "word_splits_into": op_word_splits_into,
     "compare_texts": op_compare_texts,
+    "most_tokens": op_most_tokens,
+    "split_choice": op_split_choice,
     "join_difference": op_join_difference,
     "stream_silent": op_stream_silent,
     "vocab_size": op_vocab_size,
@@ -691,7 +830,7 @@ KIND_OF_OP = {
     "count_tokens": "number", "utf8_bytes": "number", "code_points": "number", "graphemes": "number",
     "whitespace_pieces": "number", "partial_tokens": "number", "tokens_per_word": "number", "premium": "number",
     "split": "split", "merge_at": "choice", "direction": "choice", "merge_order": "order",
-    "word_splits_into": "word", "compare_texts": "choice", "join_difference": "number", "stream_silent": "number",
+    "word_splits_into": "word", "compare_texts": "choice", "most_tokens": "choice", "split_choice": "choice", "join_difference": "number", "stream_silent": "number",
     "vocab_size": "number", "vocab_ids": "number", "ratio": "number", "chunks_silent": "number",
     "wordpiece_at": "choice",
     "article_cost": "number", "month_cost": "number", "window_fit": "number", "presend": "choice",
@@ -727,4 +866,5 @@ def compute(op: str, args: dict) -> Computed:
         raise ExerciseError(f"its arguments do not fit op {op!r} ({type(exc).__name__}: {str(exc)[:100]})") from None
 
 
-__all__ = ["Computed", "ExerciseError", "KINDS", "KIND_OF_OP", "OPS", "UNIT_OF_OP", "compute", "preset_trace", "scrambled", "tokenizer_for"]
+__all__ = ["Computed", "ExerciseError", "KINDS", "KIND_OF_OP", "MAX_CORPUS_MERGES", "MAX_LISTED_TIES", "OPS", "UNIT_OF_OP", "compute",
+           "preset_trace", "scrambled", "tie_explanation", "times", "tokenizer_for"]

@@ -11,6 +11,7 @@ from lessons.course import course
 from ui import state
 from ui.layout import classroom_on, large_type_on, page_setup
 from views import lessons as lp
+from views.lessons import opened
 
 page_setup("Lessons")
 
@@ -38,3 +39,4 @@ if CLASSROOM:
 
 lp.practice_section()
 lp.takeaway_section(lesson)
+opened.opened_section(lp.lesson_section)  # a lesson file: a class's own questions, a lesson being written

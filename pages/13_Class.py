@@ -10,6 +10,8 @@ page_setup("Class")
 with state.published(cv.PARAMS):
     if classroom.teaching():
         cv.projector_section()
+        if not classroom.ended():
+            cv.own_questions_section()
         cv.dashboard_section()
     elif classroom.member():
         cv.learner_section()

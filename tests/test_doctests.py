@@ -15,6 +15,7 @@ MODULES = sorted(
 ) + ["tokenizer", "ui.tables", "ui.display", "ui.state"]  # and the UI kit's pure helpers that carry examples
 MODULES += ["family.models", "analyses.records", "analyses.estimate", "analyses.tally"]  # the estimate (issues 18, 25)
 MODULES += ["family.real", "family.merges", "analyses.vocab"]  # the production tokenizers, inside them (issue 26)
+MODULES += ["lessons.own"]  # a teacher's own questions (issue 23)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -472,22 +472,48 @@ def test_a_learners_reload_after_the_end_says_it_ended_not_a_blank_join_form(lab
 
 
 def test_the_spread_is_readable_on_the_projector(lab_db, server_side) -> None:
-    """In large type the spread's text is the lab's large-type size (it was Vega's 10-11 px: unreadable from the
-    back row), in the lab's colours with outlined bars."""
-    teacher, code, _ = start_class(large="1")  # a projector: large type
-    learner = server_side.join(code, "Asha")
+    """In large type the spread is read from the back of the room: answers and the text on the bars larger than
+    the page's large type (22 px), each bar's count and share written on it, both rounds told apart by words and
+    dashes as well as colour, and after Reveal the right answer marked ✓ with a heavy outline."""
+    teacher, code, secret = start_class(large="1")  # a projector: large type
+    learners = [server_side.join(code, name) for name in ("Asha", "Ben", "Chitra")]
     teacher.query_params["lesson"] = LESSON
     teacher.switch_page(LESSONS).run()
     teacher.button(key=f"{classroom.PAGE}.pose.{Q.key}").click().run()
     poll = server_side.current(code)
-    server_side.vote(code, learner.learner_id, poll.poll_id, 1, WRONG, vote_id=uuid.uuid4().hex)
+    for lr, vote in zip(learners, (WRONG, WRONG, TRUTH), strict=True):
+        server_side.vote(code, lr.learner_id, poll.poll_id, 1, vote, vote_id=uuid.uuid4().hex)
     teacher.button(key=class_bar.SHOW.skey).click().run()
     (chart,) = teacher.get("vega_lite_chart")
     spec = chart_spec(chart)
-    large = charts.sizes(True)
-    assert spec["config"]["axis"]["labelFontSize"] == large.label
-    assert spec["config"]["legend"]["labelFontSize"] == large.label
-    assert spec["mark"]["stroke"] == charts.TEXT
+    bars, text = spec["layer"]
+    assert bars["encoding"]["y"]["axis"]["labelFontSize"] > 22 and text["mark"]["fontSize"] > 22
+    assert bars["mark"]["stroke"] == charts.TEXT
+    data = next(iter(chart_datasets(chart).values()))
+    assert {(r.answer, r.label) for r in data.itertuples() if r.votes} == {(WRONG, "2 · 67%"), (TRUTH, "1 · 33%")}
+    teacher.button(key=class_bar.AGAIN.skey).click().run()
+    server_side.vote(code, learners[0].learner_id, poll.poll_id, 2, TRUTH, vote_id=uuid.uuid4().hex)
+    teacher.button(key=class_bar.REVEAL.skey).click().run()
+    (chart,) = teacher.get("vega_lite_chart")
+    spec = chart_spec(chart)
+    data = next(iter(chart_datasets(chart).values()))
+    assert {(r.answer, r.label) for r in data.itertuples() if r.votes} == {
+        (WRONG, "round 1: 2 · 67%"), (f"✓ {TRUTH}", "round 1: 1 · 33%"), (f"✓ {TRUTH}", "round 2: 1 · 100%")}
+    assert set(data[data.right]["answer"]) == {f"✓ {TRUTH}"}  # the right answer, marked, and only it
+    assert spec["layer"][0]["encoding"]["strokeDash"]["field"] == "round"  # rounds: dashes as well as colour
+
+
+def test_the_teachers_bar_counts_who_joined_live_and_only_the_teacher_sees_the_names(lab_db, server_side) -> None:
+    teacher, code, secret = start_class()
+    assert [m.value for m in teacher.metric if m.label == "Joined"] == ["0"]
+    for name in ("Asha", "Ben", "Chitra"):
+        server_side.join(code, name)  # through other replicas
+    teacher.run()  # the bar's next tick: no full page run is needed for the count
+    assert [m.value for m in teacher.metric if m.label == "Joined"] == ["3"]
+    assert [m.value for m in teacher.markdown if "Chitra" in m.value] == [  # in "Who is here", folded away
+        "\n".join(f"{i}. {md_escape(n)}" for i, n in enumerate(("Asha", "Ben", "Chitra"), 1))]
+    learner = join(code, "Dev")
+    assert not [m for m in learner.metric if m.label == "Joined"] and "Chitra" not in str(learner._tree)
 
 
 @pytest.mark.parametrize(("lesson_id", "exercise_id"), [

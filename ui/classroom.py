@@ -127,14 +127,25 @@ def become_teacher(code: str, secret: str) -> bool:
     if ok:
         st.session_state.pop(ENDED.skey, None)
         st.session_state[TEACHER.skey] = Teaching(code.strip().upper(), secret)
+        _remember_teacher(code.strip().upper(), secret)
     return ok
 
 
 def leave(*, forget: bool = True) -> None:
     """Forget the class in this browser (the class and the answers stay on the server). ``forget=False``: the
-    browser's cookie stays (a class that ended: a reload says so again, until the learner dismisses it)."""
+    browser's cookie stays (a class that ended: a reload says so again, until the learner dismisses it). A
+    teacher's browser forgets its key too (the key stops working; the teacher link still works)."""
     if member() is not None and forget:
-        _set_cookie("", 0)
+        _set_cookie(COOKIE, "", 0)
+    who = teaching()
+    if who is not None and forget:
+        key = st.session_state.pop(TEACHER_KEY, None)
+        if key:
+            try:
+                store().forget_browser(who.code, key)
+            except ClassError:
+                pass
+        _set_cookie(TEACHER_COOKIE, "", 0)
     for key in (MEMBER, TEACHER, POSED):
         st.session_state.pop(key.skey, None)
 
@@ -182,7 +193,7 @@ def dismiss_ended() -> None:
     """The learner (or teacher) has read it: forget the ended class in this browser, cookie and all."""
     done = st.session_state.pop(ENDED.skey, None)
     if done is not None and not done.teacher:
-        _set_cookie("", 0)
+        _set_cookie(COOKIE, "", 0)
     if done is not None and done.teacher:
         leave()
 
@@ -203,31 +214,87 @@ def ended_text(done: Ended, *, here: bool = False) -> str:
             f"teacher's report; nothing more can be sent to it.{refused} The lab works as before.")
 
 
-# -- a learner's reload: the browser remembers the class ------------------------------------------------------
+# -- a reload: the browser remembers the class ----------------------------------------------------------------
 COOKIE = "tl_class"
 """A learner's browser keeps ``CODE.RESUMECODE`` (their resume code: what they could type anyway) so that a
-reload, which starts a new session, finds them in their class again. The teacher's secret is never kept."""
+reload, which starts a new session, finds them in their class again."""
+TEACHER_COOKIE = "tl_teacher"
+"""A teacher's browser keeps ``CODE.KEY``: a key of its own (:meth:`Classes.teacher_browser`), never the class's
+secret, so that a reload is the teacher again without the teacher link (or the secret in the address bar)."""
+TEACHER_KEY = f"{PAGE}._teacher_key"
+COOKIES = f"{PAGE}._cookies"
 REJOINED = f"{PAGE}._rejoined"
 COOKIE_DAYS = 30
+_COOKIE_VALUE = re.compile(r"[A-Za-z0-9._-]{0,200}")
 
 
-def _set_cookie(value: str, max_age: int) -> None:
-    st.html(f"<script>document.cookie = '{COOKIE}={value}; path=/; max-age={max_age}; SameSite=Lax';</script>",
-            unsafe_allow_javascript=True)
+def _set_cookie(name: str, value: str, max_age: int) -> None:
+    """Ask the browser to keep (or, with ``max_age`` 0, forget) a cookie: written by :func:`write_cookies` in the
+    next run of the page (a callback draws nothing)."""
+    if _COOKIE_VALUE.fullmatch(value):  # codes and keys the lab made: nothing that could end the script's string
+        st.session_state.setdefault(COOKIES, {})[name] = (value, max_age)
+
+
+def write_cookies() -> None:
+    """The cookies asked for since the last run, as the one script that sets them (the class bar calls this)."""
+    pending = st.session_state.pop(COOKIES, None)
+    if pending:
+        script = "".join(f"document.cookie = '{name}={value}; path=/; max-age={max_age}; SameSite=Strict';"
+                         for name, (value, max_age) in pending.items())
+        st.html(f"<script>{script}</script>", unsafe_allow_javascript=True)
 
 
 def remember_in_browser(who: Member) -> None:
     """After joining: this browser finds the class again after a reload (a cookie for 30 days)."""
-    _set_cookie(f"{who.code}.{who.resume_code}", COOKIE_DAYS * 86_400)
+    _set_cookie(COOKIE, f"{who.code}.{who.resume_code}", COOKIE_DAYS * 86_400)
+
+
+def _remember_teacher(code: str, secret: str) -> None:
+    """This browser is the class's teacher: a key of its own in a cookie (until the class expires), so a reload
+    finds teacher mode again. Nothing is kept if the database cannot make one (the teacher link still works)."""
+    try:
+        key = store().teacher_browser(code, secret)
+        expires = store().about(code, secret=secret).expires
+    except ClassError:
+        return
+    st.session_state[TEACHER_KEY] = key
+    seconds = max(60, int((expires - datetime.now(expires.tzinfo)).total_seconds()))
+    _set_cookie(TEACHER_COOKIE, f"{code}.{key}", seconds)
+
+
+def _rejoin_teacher() -> bool:
+    """A reload of a teacher's browser: teacher mode again, with its key (the secret is not in the browser)."""
+    value = st.context.cookies.get(TEACHER_COOKIE)
+    if not isinstance(value, str):
+        return False
+    code, _, key = value.partition(".")
+    if not (code.isalnum() and len(code) <= 12 and _COOKIE_VALUE.fullmatch(key) and key):
+        return False
+    try:
+        ok = store().is_teacher(code, key)
+    except DatabaseUnavailable:
+        st.session_state[REJOINED] = False
+        return False
+    except ClassError:
+        ok = False
+    if not ok:
+        _set_cookie(TEACHER_COOKIE, "", 0)
+        return False
+    st.session_state[TEACHER.skey] = Teaching(code.upper(), key)
+    st.session_state[TEACHER_KEY] = key
+    return True
 
 
 def rejoin_from_browser() -> Learner | None:
-    """A new session (a reload) of a browser that joined a class: the learner again (once per session), or None.
-    The code and resume code are only the cookie's if they have the shapes the store gives (letters and digits),
-    and the store checks them like typed ones (a wrong one counts against the join limit)."""
+    """A new session (a reload) of a browser that joined a class: the learner again (once per session), or None
+    (the teacher's browser: teacher mode again, and None). The code and resume code are only the cookie's if they
+    have the shapes the store gives (letters and digits), and the store checks them like typed ones (a wrong one
+    counts against the join limit)."""
     if st.session_state.get(REJOINED):
         return None
     st.session_state[REJOINED] = True
+    if _rejoin_teacher():
+        return None
     value = st.context.cookies.get(COOKIE)
     if not isinstance(value, str):  # no cookie (or no browser: AppTest)
         return None
@@ -280,11 +347,12 @@ def where_now() -> str:
     return path + (f"?{query}" if query else "")
 
 
-def pose(q: Question) -> PollState:
-    """Pose ``q`` to the teacher's class (raises ClassError)."""
+def pose(q: Question, where: str | None = None) -> PollState:
+    """Pose ``q`` to the teacher's class (raises ClassError). ``where``: the page a learner may open for it (by
+    default the one on screen; "" for none, as for the teacher's own questions, asked on the Class page)."""
     who = teaching()
     assert who is not None
-    state = store().pose(who.code, who.secret, payload(q, where_now()[:1000]))
+    state = store().pose(who.code, who.secret, payload(q, (where_now() if where is None else where)[:1000]))
     st.session_state.setdefault(POSED.skey, {})[state.poll_id] = q
     return state
 
@@ -329,5 +397,5 @@ def data_dir_note() -> str:
 
 __all__ = ["ENDED", "MEMBER", "POSED", "TEACHER", "Ended", "Member", "Teaching", "become_member", "become_teacher",
            "class_ended", "client", "dismiss_ended", "ended", "ended_text",
-           "data_dir_note", "in_class", "leave", "rejoin_from_browser", "remember_in_browser", "member", "payload", "pose", "pose_button", "posed_question",
+           "data_dir_note", "in_class", "leave", "rejoin_from_browser", "remember_in_browser", "write_cookies", "member", "payload", "pose", "pose_button", "posed_question",
            "remember_answer", "store", "teaching", "where_now"]

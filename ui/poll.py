@@ -62,9 +62,10 @@ def send_key(poll: PollState) -> Key:
     return Key(classroom.PAGE, f"send.{poll.poll_id}.{poll.round}")
 
 
-def _read(code: str, learner_id: str | None) -> tuple[PollState | None, list[Tally], str | None]:
-    """The class as this screen shows it (the poll, its tallies, this learner's vote), read again only when the
-    class's version moved."""
+def _read(code: str, learner_id: str | None, secret: str | None = None
+          ) -> tuple[PollState | None, list[Tally], str | None, list[str]]:
+    """The class as this screen shows it (the poll, its tallies, this learner's vote; for the teacher, who has
+    joined), read again only when the class's version moved (a join moves it too: the count is live)."""
     store = classroom.store()
     version = store.version(code)
     seen = st.session_state.get(SEEN)
@@ -73,45 +74,75 @@ def _read(code: str, learner_id: str | None) -> tuple[PollState | None, list[Tal
     poll = store.current(code)
     tallies = store.tallies(code, poll.poll_id) if poll else []
     mine = store.my_vote(code, learner_id, poll.poll_id, poll.round) if poll and learner_id else None
-    st.session_state[SEEN] = (code, version, poll, tallies, mine)
-    return poll, tallies, mine
+    names = store.learners(code, secret) if secret is not None else []
+    st.session_state[SEEN] = (code, version, poll, tallies, mine, names)
+    return poll, tallies, mine, names
 
 
-def _spread(tallies: list[Tally], choices: list[str] | None, *, large: bool = False) -> alt.Chart:
-    """Each answer's votes, one bar per round (the shift between rounds), no names; in the lab's chart look
-    (:mod:`ui.charts`: black text, colour-blind-safe colours), its text at the large-type size on a projector."""
-    rows = [{"answer": a, "round": f"round {t.round}", "votes": n} for t in tallies for a, n in t.counts.items()]
-    if choices:  # every choice on the axis, even those nobody picked
-        rows += [{"answer": c, "round": f"round {t.round}", "votes": 0} for t in tallies for c in choices
-                 if c not in t.counts]
-    data = pd.DataFrame(rows or [{"answer": "(no votes yet)", "round": "round 1", "votes": 0}])
-    order = choices or sorted(data["answer"].unique(), key=str.casefold)
-    size = charts.sizes(large)
-    return alt.Chart(data).mark_bar(stroke=charts.TEXT, strokeWidth=1).encode(
-        y=alt.Y("answer:N", sort=order, title=None),
-        x=alt.X("votes:Q", title="learners", axis=alt.Axis(tickMinStep=1, format="d")),
-        yOffset="round:N",
-        color=alt.Color("round:N", title=None,
-                        legend=alt.Legend(orient="bottom") if len(tallies) > 1 else None,  # one round: nothing to tell
-                        scale=alt.Scale(range=[charts.BLUE, charts.ORANGE, charts.TEAL])),
-        tooltip=["answer", "round", "votes"],
-    ).properties(height=alt.Step(size.label + 6))  # one round's bar: a line of the labels' text, not more
+SPREAD_LARGE = charts.Sizes(label=28, title=24, mark=28, step=40, small=24)
+"""The spread on a projector, read from the back of the room: its answers and counts larger than the page's large
+type (22 px)."""
+
+
+def _spread(tallies: list[Tally], choices: list[str] | None, right: tuple[str, ...] = (), *,
+            large: bool = False) -> alt.LayerChart:
+    """Each answer's votes, one bar per round (the shift between rounds), no names. On each bar its count and
+    share of that round ("12 · 40%", and "round 2: " before it when there are rounds to tell apart: never by
+    colour alone; round 2's bars are dashed too); after Reveal the right answers are marked "✓" and outlined
+    heavily. In the lab's chart look (:mod:`ui.charts`: black text, colour-blind-safe colours)."""
+    size = SPREAD_LARGE if large else charts.sizes(False)
+    several = len(tallies) > 1
+    answers = list(choices or [])
+    for t in tallies:
+        answers += [a for a in t.counts if a not in answers]
+    if not choices:
+        answers.sort(key=str.casefold)
+    shown = {a: (f"✓ {a}" if a in right else a) for a in answers}
+    rows = []
+    for t in tallies:
+        for a in answers:
+            votes = t.counts.get(a, 0)
+            share = round(100 * votes / t.answered) if t.answered else 0
+            rows.append({"answer": shown[a], "round": f"round {t.round}", "votes": votes, "right": a in right,
+                         "label": (f"round {t.round}: " if several else "") + f"{votes} · {share}%"})
+    data = pd.DataFrame(rows or [{"answer": "(no votes yet)", "round": "round 1", "votes": 0, "right": False,
+                                  "label": ""}])
+    top = max(1, int(data["votes"].max()))
+    base = alt.Chart(data).encode(
+        y=alt.Y("answer:N", sort=[shown[a] for a in answers] or None, title=None,
+                axis=alt.Axis(labelFontSize=size.label, labelLimit=600, labelFontWeight="bold")),
+        yOffset=alt.YOffset("round:N"),
+    )
+    bars = base.mark_bar(stroke=charts.TEXT).encode(
+        x=alt.X("votes:Q", title="learners", scale=alt.Scale(domain=[0, top * (1.9 if several else 1.6)]),
+                axis=alt.Axis(tickMinStep=1, format="d", labelFontSize=size.label, titleFontSize=size.title)),
+        color=alt.Color("round:N", title=None, legend=alt.Legend(orient="bottom", labelFontSize=size.label)
+                        if several else None, scale=alt.Scale(range=[charts.BLUE, charts.ORANGE, charts.TEAL])),
+        strokeWidth=alt.condition(alt.datum.right, alt.value(4), alt.value(1)),
+        strokeDash=alt.StrokeDash("round:N", legend=None, scale=alt.Scale(range=[[1, 0], [8, 4], [2, 2]])),
+        tooltip=["answer", "round", "votes", "label"],
+    )
+    text = base.mark_text(align="left", dx=6, fontSize=size.mark, fontWeight="bold").encode(
+        x="votes:Q", text="label:N")
+    return (bars + text).properties(height=alt.Step(size.step if several else size.step + 8))
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _spread_spec(counts: tuple[tuple[int, tuple[tuple[str, int], ...]], ...], choices: tuple[str, ...] | None,
-                 large: bool) -> dict:
+def _spread_spec(counts: tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...], choices: tuple[str, ...] | None,
+                 right: tuple[str, ...], large: bool) -> dict:
     """The spread's Vega-Lite spec, built once per tallies for every screen: after Reveal every learner's bar
     draws the same chart in the same second (built and validated on each of 120 screens, it took seconds of the
     server's CPU)."""
-    tallies = [Tally(r, 0, 0, dict(c)) for r, c in counts]
-    return charts.spec(_spread(tallies, list(choices) if choices else None, large=large), large=large)
+    tallies = [Tally(r, answered, 0, dict(c)) for r, answered, c in counts]
+    return charts.spec(_spread(tallies, list(choices) if choices else None, right, large=large), large=large)
 
 
 def _draw_spread(poll: PollState, tallies: list[Tally]) -> None:
-    counts = tuple((t.round, tuple(t.counts.items())) for t in tallies)
+    counts = tuple((t.round, t.answered, tuple(t.counts.items())) for t in tallies)
     choices = poll.question.get("choices")
-    charts.draw(_spread_spec(counts, tuple(choices) if choices else None, layout.large_type_on()))
+    right = tuple(sorted({a for a, ok in poll.verdicts.items() if ok}
+                         | ({poll.truth} if poll.truth is not None else set()))) if poll.phase == "revealed" else ()
+    charts.draw(_spread_spec(counts, tuple(choices) if choices else None, right, layout.large_type_on()))
 
 
 def _guess(text: str, kind: str) -> Any:
@@ -200,7 +231,7 @@ def _answer_widget(poll: PollState, key: str) -> Any:
 
 
 def _learner(who: classroom.Member) -> None:
-    poll, tallies, mine = _read(who.code, who.learner_id)
+    poll, tallies, mine, _ = _read(who.code, who.learner_id)
     if poll is None:
         st.caption(md_escape(f"Class {who.code} · {who.name} · waiting for your teacher's question. "
                              f"Your resume code: {shown_resume(who.resume_code)}"))
@@ -251,11 +282,25 @@ def _step(action: str, who: classroom.Teaching, *args: str, **kwargs: Any) -> No
     st.session_state.pop(SEEN, None)
 
 
+def _joined(names: list[str]) -> None:
+    """How many joined (live: a join moves the class's version) and, for the teacher to open, who: the names are
+    folded away, never drawn on the projector unless asked."""
+    st.metric("Joined", f"{len(names):,}", width="content")
+    with st.popover("Who is here", icon=":material/group:", help="The learners' names, in the order they joined "
+                    "(only on your screen; open it when the projector is not showing it)."):
+        if names:
+            st.markdown("\n".join(f"{i}. {md_escape(name)}" for i, name in enumerate(names, 1)))
+        else:
+            st.caption("Nobody has joined yet.")
+
+
 def _teacher(who: classroom.Teaching) -> None:
-    poll, tallies, _ = _read(who.code, None)
+    poll, tallies, _, names = _read(who.code, None, who.secret)
     if poll is None:
-        st.caption(md_escape(f"Class {who.code} · you are its teacher. Every question in the lab has a "
-                             "“Pose to the class” button."))
+        with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+            st.caption(md_escape(f"Class {who.code} · you are its teacher. Every question in the lab has a "
+                                 "“Pose to the class” button."))
+            _joined(names)
         return
     now = tallies[-1] if tallies else None
     q = classroom.posed_question(poll.poll_id) or questions.from_key(poll.question.get("id", ""))  # another session posed it
@@ -276,6 +321,7 @@ def _teacher(who: classroom.Teaching) -> None:
                       help=None if q else "This question was made from the text on the page that posed it: pose it again "
                       "from there to reveal its answer.")
             st.button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
+            _joined(names)
         if problem := st.session_state.pop(STEP_ERROR, None):
             st.warning(problem)
         if poll.phase == "revealed":
@@ -334,6 +380,7 @@ def bar() -> None:
     of a learner's browser finds their class again, with their answers, or that it has ended."""
     if not classroom.in_class() and classroom.rejoin_from_browser():
         restore_answers(classroom.member())
+    classroom.write_cookies()  # a join, a teacher link, a leave: what the browser keeps for its next reload
     done = classroom.ended()
     if done is not None and (done.teacher or not classroom.in_class()):
         _ended(done)

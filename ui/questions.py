@@ -25,7 +25,15 @@ import streamlit as st
 import lessons
 from analyses.cost import CostInputError, Fit, window_fit
 from lessons.course import Exercise, course
-from lessons.exercises import Computed, ExerciseError, compute, preset_trace
+from lessons.exercises import (
+    MAX_LISTED_TIES,
+    Computed,
+    ExerciseError,
+    compute,
+    preset_trace,
+    tie_explanation,
+    times,
+)
 from lessons.progress import (
     COST_FIT,
     ENCODE_MERGE,
@@ -41,20 +49,16 @@ from lessons.progress import (
 )
 from tokenizer import Trace
 from ui import experiment as evh
-from ui.display import join_words, pair_text, plural, visible_token
+from ui import own
+from ui.display import pair_text, plural
 from ui.predict import Question
 from ui.presets import Settings, preset_settings
 from ui.state import digest
 from ui.training import trained
 
 GUESS_OPTIONS = 5  # pairs offered in Train's "predict first"
-MAX_LISTED_TIES = 5  # tied pairs named in the tie sentence
 TRAIN_SCOPE = QUESTIONS[TRAIN_MERGE].scope
 PRACTICE_SCOPE = "practice"
-
-
-def times(n: int) -> str:
-    return plural(n, "time")
 
 
 # -- Train: which pair does merge k pick? --------------------------------------------------------------
@@ -66,45 +70,8 @@ def run_key(corpus: str, settings: Settings) -> str:
     return digest.hexdigest()[:16]
 
 
-def tie_explanation(trace: Trace, k: int) -> str:
-    """The tie at merge k and the rule that broke it, in plain words (plain text)."""
-    s = trace.steps[k - 1]
-    winner = pair_text(s.left, s.right)
-    if s.n_tied <= 1:
-        runner = next((pc for pc in s.table if pc.pair != s.pair), None)
-        if runner is None:
-            return f"No tie: {winner} is the only pair left."
-        return (
-            f"No tie: {winner} was seen {times(s.count)}, more than any other pair "
-            f"(next best: {pair_text(runner.left, runner.right)}, {times(runner.count)})."
-        )
-    names = [pair_text(t.left, t.right) for t in s.ties[:MAX_LISTED_TIES]]
-    more = s.n_tied - len(names)
-    listed = join_words(names, more) + ("" if not more else " pair" if more == 1 else " pairs")
-    both = "both" if s.n_tied == 2 else "all"
-    head = f"Tie: {listed} were {both} seen {times(s.count)}."
-    if trace.config.ties == "hf":
-        numbered = ", ".join(
-            f"{pair_text(t.left, t.right)} is ({trace.hf_number(t.pair[0])}, {trace.hf_number(t.pair[1])})"
-            for t in s.ties[:MAX_LISTED_TIES]
-        )
-        return (
-            f"{head} Rule 'hf', the order of Hugging Face tokenizers: number the base symbols in sorted order "
-            f"(bytes by the printable character that stands for each), and merged tokens after them in the order "
-            f"they were made. The tied pair whose left token has the smallest number wins (then the smallest "
-            f"right number). Here {numbered}. So {winner} wins."
-        )
-    if s.first_seen is None:
-        return f"{head} Rule 'first seen': the tied pair met first, reading the words in order, wins: {winner}."
-    w, position = s.first_seen
-    shown = [visible_token(word) for word, _ in trace.words[: max(3, w + 1)][:6]]
-    words = ", ".join(shown) + (", …" if len(trace.words) > len(shown) else "")
-    word = visible_token(trace.words[w][0])
-    where = f"as the very first pair of “{word}”" if position == 0 and w == 0 else f"in “{word}”"
-    return (
-        f"{head} Rule 'first seen': read the words in the order they first appear ({words}), each left to "
-        f"right; the tied pair met first wins. {winner} is met first, {where}. So it wins."
-    )
+# "seen N times" and the tie sentence (tie_explanation, times) are the engine's words for a trace, in
+# lessons.exercises: one copy, used by Train and by a "which pair merges" question on a teacher's own corpus.
 
 
 def merge_question(trace: Trace, k: int, qid: QuestionId, scope: str = TRAIN_SCOPE) -> Question:
@@ -144,16 +111,22 @@ def guess_question(run: str, trace: Trace, k: int) -> Question:
 
 # -- a lesson's exercises ------------------------------------------------------------------------------
 @st.cache_resource(max_entries=256, show_spinner=False)
-def computed(exercise_key: str) -> Computed:
-    """An exercise's computed answer, once per server (read-only, shared by every learner)."""
-    exercise = next(e for e in course().exercises if e.key == exercise_key)
-    return compute(exercise.op, exercise.args)
+def _computed(op: str, args: str) -> Computed:
+    return compute(op, json.loads(args))
+
+
+def computed(exercise: Exercise | str) -> Computed:
+    """An exercise's computed answer, once per server for its operation and arguments (read-only, shared by every
+    learner): a course exercise by its key, or any exercise (a lesson file's, a teacher's own question)."""
+    if isinstance(exercise, str):
+        exercise = next(e for e in course().exercises if e.key == exercise)
+    return _computed(exercise.op, json.dumps(exercise.args, sort_keys=True, ensure_ascii=False))
 
 
 def exercise_question(exercise: Exercise) -> Question:
     """A lesson exercise as the predict widget asks it, with the engine's answer (raises ExerciseError when it
     cannot be computed here)."""
-    c = computed(exercise.key)
+    c = computed(exercise)
     return Question(
         key="",
         id=QuestionId.of(LESSON_EXERCISE, lesson=exercise.lesson, exercise=exercise.id),
@@ -316,6 +289,8 @@ def resolve(qid: QuestionId) -> Question | object | None:
         lesson, ex_id = qid.param("lesson"), qid.param("exercise")
         exercise = next((e for e in course().exercises if e.lesson == lesson and e.id == ex_id), None) or next(
             (e for e in course().exercises if e.lesson == lesson and ex_id in e.former_ids), None)
+        if exercise is None and course().lesson(lesson) is None:  # a lesson file opened here, the class's own
+            exercise = own.find(lesson, ex_id)
         return exercise_question(exercise) if exercise else None
     if qid.name == PRACTICE_MERGE:
         preset_id, step = qid.param("preset"), qid.param("step")

@@ -26,6 +26,7 @@ import pandas as pd
 import segno
 import streamlit as st
 
+from lessons import own
 from lessons.classroom import (
     ClassError,
     ClassUnavailable,
@@ -37,8 +38,11 @@ from lessons.classroom import (
     links,
     shown_resume,
 )
-from ui import classroom, poll, questions, state
-from ui.display import callout_html, md_escape, plural
+from lessons.course import LessonError, exercise_from
+from lessons.exercises import MAX_CORPUS_MERGES, ExerciseError
+from ui import choices, classroom, poll, questions, state
+from ui import own as uis_own
+from ui.display import answer_text, callout_html, md_escape, plural
 
 PAGE = classroom.PAGE
 CODE = state.Param(PAGE, "code", "", max_len=12)
@@ -51,9 +55,10 @@ MESSAGE = f"{PAGE}._message"
 REMEMBER = f"{PAGE}._remember"  # a learner just joined: the browser keeps the class for a reload
 
 
-RELOADED = ("Already teaching a class, and this page was reloaded or opened anew? A new page keeps no teacher "
-            "secret: open your teacher link again (the file “Download my teacher link” gave you) to run your class.")
-"""What a teacher whose reload lost teacher mode reads on the Class page (the secret is never kept in the browser)."""
+RELOADED = ("Already teaching a class? A browser that opened your teacher link stays in teacher mode after a "
+            "reload (it keeps a key of its own, never the link's secret). In another browser, open your teacher link "
+            "again (the file “Download my teacher link” gave you).")
+"""What a teacher whose browser is not in teacher mode reads on the Class page."""
 
 
 def origin() -> str:
@@ -175,6 +180,7 @@ def learner_section() -> None:
     who = classroom.member()
     if st.session_state.pop(REMEMBER, False):
         classroom.remember_in_browser(who)
+        classroom.write_cookies()
     _say()
     st.html(callout_html(welcome_text(who), "success"))
     st.markdown(md_escape(f"You are in class {who.code} as {who.name}."))
@@ -215,14 +221,151 @@ def projector_section() -> None:
                            "text/plain", key=f"{PAGE}.teacher_link", icon=":material/key:", on_click="ignore")
     words, qr = st.columns([3, 2], gap="large")
     with words:
-        st.markdown(md_escape(info.title))
-        st.html(f"{CSS}<div class='tl-class-code' aria-label='class code'>{html.escape(who.code)}</div>")
+        st.html(f"{CSS}<div class='tl-class-title'>{html.escape(info.title)}</div>"  # big: read from the back row
+                f"<div class='tl-class-code' aria-label='class code'>{html.escape(who.code)}</div>")
         st.markdown("Join at")
         st.code(learner_url(who.code), language=None)
         st.caption("Open any page and press “Pose to the class” under a question: every learner gets it on their "
                    "screen, and the class bar above shows how many answered (and how many joined, live).")
     with qr:
         st.image(qr_png(learner_url(who.code)), caption="Scan to join", width=260)
+
+
+# -- the teacher's own questions ------------------------------------------------------------------------------------
+OWN_KIND, OWN_TOKENIZER, OWN_TEXT, OWN_CORPUS, OWN_UNIT, OWN_SPLIT, OWN_TIES, OWN_STEP, OWN_POSE, OWN_KEEP = (
+    state.Key(PAGE, f"own.{n}") for n in ("kind", "tokenizer", "text", "corpus", "unit", "split", "ties", "step",
+                                           "pose", "keep"))
+OWN_TEXTS = tuple(state.Key(PAGE, f"own.text{i}") for i in range(4))
+OWN_SAID = f"{PAGE}._own_said"
+DEFAULT_TOKENIZER = "o200k_base"
+
+
+def _own_values(kind: own.OwnKind) -> dict:
+    get = st.session_state.get
+    return {"tokenizer": get(OWN_TOKENIZER.skey), "text": get(OWN_TEXT.skey, ""), "corpus": get(OWN_CORPUS.skey, ""),
+            "texts": [get(k.skey, "") for k in OWN_TEXTS], "unit": get(OWN_UNIT.skey), "split": get(OWN_SPLIT.skey),
+            "ties": get(OWN_TIES.skey), "step": get(OWN_STEP.skey, 1)}
+
+
+def _own_question(table: dict, code: str):
+    """The teacher's question as the lab asks it: read as a lesson file's exercise, its answer computed."""
+    return questions.exercise_question(exercise_from(table, own.lesson_id(code)))
+
+
+def _keep(who: classroom.Teaching, table: dict, *, pose_now: bool) -> None:
+    try:
+        classroom.store().keep_question(who.code, who.secret, table)
+        uis_own.forget_cached()
+        if pose_now:
+            classroom.pose(_own_question(table, who.code), where="")
+            st.session_state[OWN_SAID] = ("success", "Posed to the class: see the class bar at the top of the page.")
+        else:
+            st.session_state[OWN_SAID] = ("success", "Kept with the class: pose it below when you are ready.")
+    except (ClassError, ExerciseError, LessonError) as exc:
+        st.session_state[OWN_SAID] = ("warning", str(exc))
+
+
+def _preview(q) -> str:
+    """What the teacher sees before posing: the lab's answer, each option marked, and why (plain text)."""
+    lines = [f"The lab's answer: {answer_text(q.answer)}" + (f" {q.unit}" if q.kind == "number" and q.unit else "")]
+    if q.kind == "choice":
+        for option in q.options:
+            mark = "✓" if option == q.answer else "✓ (a tie: also right)" if option in q.also_right else "✗"
+            lines.append(f"  {mark}  {option}")
+        if q.also_right:
+            lines.append(f"{len(q.also_right) + 1} options are right (a tie): a learner who picks any of them is right.")
+    if q.explain:
+        lines.append(q.explain)
+    return "\n".join(lines)
+
+
+def own_questions_section() -> None:
+    """The teacher's own questions: a kind the lab can answer itself, its blanks, the lab's answer before posing;
+    pose it at once or keep it with the class; the kept ones, and the lesson file they make."""
+    who = classroom.teaching()
+    with st.expander("Your own questions (the lab computes the answers)", icon=":material/edit_note:"):
+        kinds = list(own.KINDS)
+        name = st.selectbox("Kind of question", kinds, key=OWN_KIND.skey, format_func=lambda k: own.KINDS[k].title)
+        kind = own.KINDS[name]
+        if "tokenizer" in kind.blanks:
+            options = [e.key for e in choices.entries(("real", "lab"))]
+            if st.session_state.get(OWN_TOKENIZER.skey) not in options:
+                st.session_state[OWN_TOKENIZER.skey] = DEFAULT_TOKENIZER if DEFAULT_TOKENIZER in options else options[0]
+            labels = {k: choices.option_label(k) for k in options}
+            st.selectbox("Tokenizer", options, key=OWN_TOKENIZER.skey, format_func=lambda k: labels.get(k, k))
+        if "text" in kind.blanks:
+            st.text_area("Text", key=OWN_TEXT.skey, max_chars=own.MAX_OWN_TEXT, height=80,
+                         placeholder="for example: मेरा नाम आशा है, and I love chai")
+        if "texts" in kind.blanks:
+            for i, key in enumerate(OWN_TEXTS):
+                st.text_input(f"Text {'ABCD'[i]}" + (" (if you want a fourth)" if i == 3 else ""), key=key.skey,
+                              max_chars=own.MAX_CHOICE)
+        if "corpus" in kind.blanks:
+            st.text_area("Corpus (the training text)", key=OWN_CORPUS.skey, max_chars=own.MAX_OWN_CORPUS, height=100,
+                         placeholder="for example: low low low lower lowest newer newest")
+            with st.container(horizontal=True):
+                st.selectbox("Unit", list(own.UNITS), key=OWN_UNIT.skey, format_func=own.UNITS.get)
+                st.selectbox("Split at", list(own.SPLITS), key=OWN_SPLIT.skey, format_func=own.SPLITS.get)
+                st.selectbox("Ties", list(own.TIES), key=OWN_TIES.skey, format_func=own.TIES.get)
+                st.number_input("Which merge", min_value=1, max_value=MAX_CORPUS_MERGES, value=1, step=1,
+                                key=OWN_STEP.skey)
+        table, q = None, None
+        try:
+            table = own.exercise(name, _own_values(kind))
+            q = _own_question(table, who.code)
+        except own.OwnError as exc:
+            st.caption(str(exc))
+        except (ExerciseError, LessonError) as exc:
+            st.warning(md_escape(f"The lab cannot ask that: {exc}"))
+        if q is not None:
+            too_long = next((o for o in q.options if len(o) > own.MAX_CHOICE), None)
+            st.markdown("**The question, as your learners will read it**")
+            st.html(callout_html(q.prompt, "info"))
+            st.markdown("**Only you see this**")
+            st.html(callout_html(_preview(q), "success"))
+            if too_long:
+                st.warning(f"An option is longer than {own.MAX_CHOICE} characters: use a shorter text.")
+            with st.container(horizontal=True):
+                st.button("Pose it now", key=OWN_POSE.skey, type="primary", on_click=_keep, args=(who, table),
+                          kwargs={"pose_now": True}, disabled=bool(too_long), icon=":material/groups:")
+                st.button("Keep it for later", key=OWN_KEEP.skey, on_click=_keep, args=(who, table),
+                          kwargs={"pose_now": False}, disabled=bool(too_long))
+        if said := st.session_state.pop(OWN_SAID, None):
+            st.html(callout_html(said[1], said[0]))
+        kept_section(who)
+
+
+def kept_section(who: classroom.Teaching) -> None:
+    """The questions kept with the class: each with its answer and a Pose button; the lesson file they make."""
+    exercises = uis_own.class_exercises(who.code)
+    if not exercises:
+        return
+    st.markdown(f"**Kept with this class** ({len(exercises)})")
+    for exercise in exercises:
+        with st.container(border=True, key=f"own-{exercise.id}"):
+            try:
+                q = questions.exercise_question(exercise)
+            except ExerciseError as exc:
+                st.warning(md_escape(f"{exercise.prompt}: the lab cannot compute it here ({exc})"))
+                continue
+            st.html(callout_html(f"{q.prompt}\nThe lab's answer: {answer_text(q.answer)}", "info"))
+            st.button("Pose", key=f"{PAGE}.own.pose.{exercise.id}", on_click=_pose_kept, args=(q,),
+                      icon=":material/groups:")
+    tables = [{"id": e.id, "prompt": e.prompt, "answer": {"op": e.op, **e.args}, "explain": e.explain}
+              for e in exercises]
+    title = classroom.store().about(who.code, secret=who.secret).title
+    st.download_button("Download them as a lesson file", own.lesson_file(who.code, title, tables),
+                       f"{own.lesson_id(who.code)}.md", "text/markdown", key=f"{PAGE}.own.lesson", on_click="ignore",
+                       icon=":material/download:", help="A lesson file: the Lessons page opens it (“Open a lesson "
+                       "file”), and `python -m lessons check --course FILE` checks it.")
+
+
+def _pose_kept(q) -> None:
+    try:
+        classroom.pose(q, where="")
+        st.session_state[OWN_SAID] = ("success", "Posed to the class: see the class bar at the top of the page.")
+    except ClassError as exc:
+        st.session_state[OWN_SAID] = ("warning", str(exc))
 
 
 def _end(who: classroom.Teaching) -> None:
@@ -262,9 +405,13 @@ def dashboard_section() -> None:
                                f"class-{who.code}.json", "application/json", key=f"{PAGE}.json", on_click="ignore",
                                icon=":material/data_object:")
         if done is None:
-            st.button("End the class", key=END.skey, on_click=_end, args=(who,),
-                      help="Learners can no longer answer and their names are replaced by “Learner 1”, “Learner 2”…; "
-                      "everything they answered stays in this report until the class expires.")
+            with st.container(horizontal=True):
+                st.button("End the class", key=END.skey, on_click=_end, args=(who,),
+                          help="Learners can no longer answer and their names are replaced by “Learner 1”, “Learner "
+                          "2”…; everything they answered stays in this report until the class expires.")
+                st.button("Leave teacher mode in this browser", key=LEAVE.skey, on_click=classroom.leave,
+                          type="tertiary", help="This browser forgets the class (a shared projector, say); the class "
+                          "goes on, and your teacher link still works.")
         else:
             st.button("Leave this class in this browser", key=LEAVE.skey, on_click=classroom.dismiss_ended,
                       type="tertiary", help="The report stays on the server until the class expires: open your "
@@ -315,9 +462,10 @@ def question_text(key: str, *, full: bool = False) -> str:
 
 
 CSS = """<style>
+.tl-class-title { font-size: 2.2rem; font-weight: 700; line-height: 1.25; overflow-wrap: anywhere; }
 .tl-class-code { font-size: 4rem; font-weight: 700; letter-spacing: .3rem; font-family: monospace; }
 </style>"""
 
 
 __all__ = ["CODE", "CSS", "PARAMS", "dashboard_section", "learner_section", "outside_section",
-           "projector_section", "take_teacher_link"]
+           "own_questions_section", "projector_section", "take_teacher_link"]

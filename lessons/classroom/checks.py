@@ -45,6 +45,8 @@ MAX_LEARNERS = 1000
 """The most learners in one class (the 400-learner plan fits 2.5 times)."""
 MAX_POLLS = 1000
 """The most questions posed to one class."""
+MAX_BROWSERS = 20
+"""The most teacher's browsers one class remembers (a teacher's laptop, the projector...): a 21st replaces the oldest."""
 MAX_VOTES = 20
 """The most votes a learner sends in one round (changing their mind 19 times)."""
 _JOINERS = {"\u200c", "\u200d"}
@@ -180,6 +182,32 @@ def question(value: Any) -> tuple[str, str]:
         if len(set(kept)) != len(kept) or kept != choices:
             raise BadInput("A question's choices must be distinct texts without surrounding spaces.")
     return qid, data
+
+
+MAX_OWN_QUESTIONS = 50
+"""The most questions of its teacher's own a class keeps."""
+MAX_OWN_BYTES = 8192
+"""A teacher's own question as JSON (UTF-8), at most: its corpus (2,000 characters) fits with room to spare."""
+_EXERCISE_ID = re.compile(r"q-[0-9a-f]{12}")
+
+
+def own_question(value: Any) -> tuple[str, str]:
+    """A teacher's own question (its ``[[exercise]]`` table, :func:`lessons.own.exercise`): (its id, the table
+    as JSON). Its id has the shape lessons.own gives; the table is plain JSON of at most 8 KB whose ``answer``
+    names an operation; whether that computes is the lab's to say when it is asked (lessons.exercises)."""
+    if not isinstance(value, dict) or not _EXERCISE_ID.fullmatch(str(value.get("id", ""))):
+        raise BadInput("A question of the teacher's own is a lesson exercise with an id the lab made.")
+    try:
+        data = json.dumps(value, ensure_ascii=False, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        raise BadInput("A question must be plain JSON (text, numbers, lists, dicts).") from None
+    if len(data.encode("utf-8")) > MAX_OWN_BYTES:
+        raise BadInput(f"A question is at most {MAX_OWN_BYTES:,} bytes as JSON.")
+    text(value.get("prompt"), "question's prompt", MAX_QUESTION_BYTES)
+    answer_ = value.get("answer")
+    if not isinstance(answer_, dict) or not isinstance(answer_.get("op"), str):
+        raise BadInput("A question's answer names the operation that computes it.")
+    return value["id"], data
 
 
 def answer(value: Any, choices: list[str] | None) -> str:

@@ -115,6 +115,62 @@ class Classes:
             raise ClassUnavailable()
         return ClassInfo(code, title, from_epoch(expires), joined, is_open)
 
+    def teacher_browser(self, code: str, secret: str, *, now: datetime | None = None) -> str:
+        """A key for one teacher's browser (kept there in a cookie, so a reload is the teacher again): 256 random
+        bits, kept here only hashed, good for this class wherever the secret is, until :meth:`forget_browser`
+        or the class is deleted. The teacher secret itself is never kept in a browser."""
+        code = checks.class_code(code)
+        key = secrets.token_urlsafe(32)
+        with self.db.transaction() as tx:
+            self._check_teacher(tx, code, secret)
+            if tx.one("SELECT COUNT(*) FROM teacher_browsers WHERE code = ?", (code,))[0] >= checks.MAX_BROWSERS:
+                tx.execute("DELETE FROM teacher_browsers WHERE key_hash = (SELECT key_hash FROM teacher_browsers "
+                           "WHERE code = ? ORDER BY made_at LIMIT 1)", (code,))  # the oldest goes
+            tx.execute("INSERT INTO teacher_browsers (key_hash, code, made_at) VALUES (?, ?, ?)",
+                       (_hash(key), code, epoch(now)))
+        return key
+
+    def forget_browser(self, code: str, key: str) -> None:
+        """This teacher's browser leaves teacher mode: its key no longer works (the secret and other browsers'
+        keys still do)."""
+        code = checks.class_code(code)
+        if not isinstance(key, str) or len(key) > 200:
+            return
+        with self.db.transaction() as tx:
+            tx.execute("DELETE FROM teacher_browsers WHERE key_hash = ? AND code = ?", (_hash(key), code))
+
+    def keep_question(self, code: str, secret: str, exercise: dict) -> bool:
+        """Keep one of the teacher's own questions with the class (:mod:`lessons.own`: the ``[[exercise]]`` table
+        a lesson file holds, which names the operation computing its answer). The same question again is kept once;
+        True if it is new. At most :data:`.checks.MAX_OWN_QUESTIONS` a class."""
+        code = checks.class_code(code)
+        ex_id, data = checks.own_question(exercise)
+        with self.db.transaction() as tx:
+            self._check_teacher(tx, code, secret)
+            self._open(tx, code, epoch(None))  # (no screen changes: the class's version stays)
+            seq = tx.one("SELECT COALESCE(MAX(seq), 0) + 1 FROM class_questions WHERE code = ?", (code,))[0]
+            if tx.one("SELECT 1 FROM class_questions WHERE code = ? AND exercise_id = ?", (code, ex_id)):
+                return False
+            if tx.one("SELECT COUNT(*) FROM class_questions WHERE code = ?", (code,))[0] >= checks.MAX_OWN_QUESTIONS:
+                raise BadInput(f"A class keeps at most {checks.MAX_OWN_QUESTIONS} questions of its teacher's own.")
+            tx.execute("INSERT INTO class_questions (code, exercise_id, exercise, made_at, seq) VALUES (?, ?, ?, ?, ?)",
+                       (code, ex_id, data, epoch(None), seq))
+            return True
+
+    def own_questions(self, code: str, *, secret: str | None = None, learner_id: str | None = None) -> list[dict]:
+        """The teacher's own questions kept with the class, in the order they were made: for its teacher or one of
+        its learners (a posed one is rebuilt from it), open or ended."""
+        code = checks.class_code(code)
+        with self.db.transaction(write=False) as tx:
+            if secret is not None:
+                self._check_teacher(tx, code, secret)
+            elif learner_id is not None:
+                self._learner(tx, code, checks.token(learner_id, "learner id"))
+            else:
+                raise NotTeacher()
+            rows = tx.rows("SELECT exercise FROM class_questions WHERE code = ? ORDER BY seq", (code,))
+        return [json.loads(row[0]) for row in rows]
+
     def learners(self, code: str, secret: str) -> list[str]:
         """The learners' names in the order they joined: for the teacher only (the secret), never the class."""
         code = checks.class_code(code)
@@ -452,10 +508,16 @@ class Classes:
             return reader(tx, code)
 
     def _check_teacher(self, tx: Tx, code: str, secret: Any) -> None:
+        """NotTeacher unless ``secret`` is the class's teacher secret, or the key of a teacher's browser for it
+        (:meth:`teacher_browser`)."""
         row = tx.one("SELECT secret_hash FROM classes WHERE code = ?", (code,))
         given = _hash(secret) if isinstance(secret, str) and len(secret) <= 200 else ""
-        if not hmac.compare_digest(given, row[0] if row else _DUMMY_HASH) or row is None:
-            raise NotTeacher()
+        if hmac.compare_digest(given, row[0] if row else _DUMMY_HASH) and row is not None:
+            return
+        if given and row is not None and tx.one("SELECT 1 FROM teacher_browsers WHERE key_hash = ? AND code = ?",
+                                                (given, code)) is not None:
+            return
+        raise NotTeacher()
 
     def _bump(self, tx: Tx, code: str, at: int) -> tuple[int, str | None]:
         """Add one to the open class's version (taking its row lock); (the new version, its current poll)."""

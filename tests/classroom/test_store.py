@@ -603,3 +603,26 @@ def test_odd_values_in_any_argument_are_a_friendly_class_error(room):
                     unexpected.append(f"{name} argument {index} = {odd!r:.30}: {type(exc).__name__}: {exc!s:.80}")
     assert unexpected == []
     assert classes.current(code).poll_id == poll.poll_id and classes.version(code) > 0
+
+
+def test_a_teachers_browser_key_acts_for_the_teacher_until_forgotten(classes, db):
+    """A reload is the teacher again with the browser's own key, never the secret: the key does what the secret
+    does for its class only, is kept only hashed, and stops working when that browser leaves teacher mode."""
+    started = classes.start("Week 3")
+    other = classes.start("Another")
+    key = classes.teacher_browser(started.code, started.teacher_secret)
+    assert key != started.teacher_secret and len(key) >= 40
+    assert classes.is_teacher(started.code, key) and not classes.is_teacher(other.code, key)
+    assert classes.pose(started.code, key, QUESTION).round == 1
+    assert classes.learners(started.code, key) == []
+    with db.transaction() as tx:
+        kept = [row[0] for row in tx.rows("SELECT key_hash FROM teacher_browsers")]
+    assert kept == [hashlib.sha256(key.encode()).hexdigest()]  # only its hash
+    second = classes.teacher_browser(started.code, key)  # the projector, from the laptop's browser
+    classes.forget_browser(started.code, key)
+    assert not classes.is_teacher(started.code, key)
+    assert classes.is_teacher(started.code, second) and classes.is_teacher(started.code, started.teacher_secret)
+    with pytest.raises(NotTeacher):
+        classes.teacher_browser(started.code, key)
+    classes.end(started.code)
+    assert classes.about(started.code, secret=second).open is False  # the report of an ended class: still theirs

@@ -155,13 +155,14 @@ def _key_points(lesson: Lesson) -> None:
     st.markdown("\n".join(f"- {md_escape(point)}" for point in lesson.key_points))
 
 
-def lesson_section(lesson: Lesson) -> None:
-    """The whole lesson: objectives, text, links into the lab, exercises, key points."""
-    st.subheader(f"{lesson.number}. {lesson.title}")
+def lesson_section(lesson: Lesson, *, trusted: bool = True) -> None:
+    """The whole lesson: objectives, text, links into the lab, exercises, key points. ``trusted=False``: a lesson
+    file someone opened in the browser: its text is shown as text (never Markdown, never a link)."""
+    st.subheader(md_escape(f"{lesson.number}. {lesson.title}" if lesson.number else lesson.title))
     answered, right, total = lesson_progress(lesson)
     st.caption(f"About {lesson.minutes} minutes · {answered} of {total} exercises answered, {right} right")
     st.html(callout_html("By the end you can:\n" + "\n".join(f"• {o}" for o in lesson.objectives)))
-    st.markdown(_body(lesson))
+    st.markdown(_body(lesson)) if trusted else st.html(callout_html(lesson.body))
     _tries(lesson)
     if lesson.exercises:
         st.markdown("### Predict, then run")
