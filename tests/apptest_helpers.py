@@ -296,3 +296,40 @@ def links(at: AppTest, needle: str = "") -> list[str]:
     holds ``needle`` when given (a page's own links, such as a lesson's, are not user text)."""
     return [f"{hit!r} in {text[:120]!r}" for text in markdown_texts(at) for hit in links_in_markdown(text)
             if needle in hit]
+
+
+# -- what a page's download buttons offer ------------------------------------------------------------------------
+class Downloads(dict):
+    """File name -> bytes of every download button the session drew. A button whose data is built when clicked (a
+    callable: Streamlit's deferred download) is clicked when the test reads it, as a person clicks it then."""
+
+    def __getitem__(self, name: str) -> bytes:
+        value = super().__getitem__(name)
+        if callable(value):
+            value = value()
+            value = value.encode("utf-8") if isinstance(value, str) else value
+        return value
+
+
+def capture_downloads(monkeypatch) -> Downloads:
+    """Catch what download buttons offer where Streamlit stores a download (its data, or its callable)."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+    offered = Downloads()
+    keep = MemoryMediaFileStorage.load_and_get_id
+    keep_deferred = MediaFileManager.add_deferred
+
+    def spy(self, path_or_data, mimetype, kind, filename=None):
+        if filename:
+            offered[filename] = path_or_data if isinstance(path_or_data, bytes) else str(path_or_data).encode()
+        return keep(self, path_or_data, mimetype, kind, filename)
+
+    def spy_deferred(self, data_callable, mimetype, coordinates, file_name=None, **kwargs):
+        if file_name:
+            offered[file_name] = data_callable
+        return keep_deferred(self, data_callable, mimetype, coordinates, file_name, **kwargs)
+
+    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", spy)
+    monkeypatch.setattr(MediaFileManager, "add_deferred", spy_deferred)
+    return offered

@@ -16,7 +16,7 @@ from lessons.classroom import Classes, open_database
 from lessons.course import exercise_from, parse_lesson
 from lessons.exercises import compute
 from lessons.judging import judge
-from tests.apptest_helpers import ROOT, assert_no_exception, html_texts, links, page_text, run_page
+from tests.apptest_helpers import ROOT, assert_no_exception, capture_downloads, html_texts, links, page_text, run_page
 from ui import classroom
 from ui import poll as class_bar
 from ui.questions import exercise_question
@@ -143,18 +143,8 @@ def test_a_question_the_lab_cannot_ask_says_why_and_offers_no_pose(lab_db, kind,
 
 @pytest.fixture
 def downloads(monkeypatch) -> dict[str, bytes]:
-    from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
-
-    offered: dict[str, bytes] = {}
-    keep = MemoryMediaFileStorage.load_and_get_id
-
-    def spy(self, path_or_data, mimetype, kind, filename=None):
-        if filename:
-            offered[filename] = path_or_data if isinstance(path_or_data, bytes) else str(path_or_data).encode()
-        return keep(self, path_or_data, mimetype, kind, filename)
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", spy)
-    return offered
+    """What the page's download buttons offer, file name -> bytes (built when read, as when clicked)."""
+    return capture_downloads(monkeypatch)
 
 
 def test_kept_questions_stay_with_the_class_and_make_a_lesson_file_check_and_the_lessons_page_open(

@@ -15,13 +15,13 @@ import io
 import uuid
 
 import pytest
-from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 from lessons.classroom import ClassError, Classes, open_database, shown_resume
 from lessons.course import course
 from lessons.exercises import compute
 from tests.apptest_helpers import (
     assert_no_exception,
+    capture_downloads,
     chart_datasets,
     chart_spec,
     links,
@@ -75,17 +75,8 @@ def server_side(lab_db):
 
 @pytest.fixture
 def downloads(monkeypatch) -> dict[str, bytes]:
-    """What the page's download buttons offer, file name -> bytes (caught where Streamlit stores a download)."""
-    offered: dict[str, bytes] = {}
-    keep = MemoryMediaFileStorage.load_and_get_id
-
-    def spy(self, path_or_data, mimetype, kind, filename=None):
-        if filename:
-            offered[filename] = path_or_data if isinstance(path_or_data, bytes) else str(path_or_data).encode()
-        return keep(self, path_or_data, mimetype, kind, filename)
-
-    monkeypatch.setattr(MemoryMediaFileStorage, "load_and_get_id", spy)
-    return offered
+    """What the page's download buttons offer, file name -> bytes (built when read, as when clicked)."""
+    return capture_downloads(monkeypatch)
 
 
 def everything_drawn(at) -> str:

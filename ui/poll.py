@@ -7,9 +7,10 @@
   chart, without names and without the truth), Vote again (round 2; round 1 is kept), Reveal (the lab's
   answer on every screen) and Close.
 
-Cheap to keep live: the bar is a fragment that reruns on its own every :data:`POLL_S` seconds (the teacher's
-every :data:`TEACHER_POLL_S`), not the page.
-Each tick reads the class's version (one row by its key); only when it changed are the poll, the tally or the
+Live, and cheap: the bar is a fragment, rerun (not the page) the moment its class moves, pushed by the replica's
+watcher (:mod:`ui.push`: a teacher's bar on any change, a learner's on the teacher's steps), and by its own timer
+every :data:`POLL_S` seconds (the teacher's every :data:`TEACHER_POLL_S`) as a safety net.
+Each run reads the class's version (one row by its key); only when it changed are the poll, the tally or the
 learner's own vote read again. A learner's revealed answer is judged by the lab's own rules (the question is
 rebuilt from its id, :mod:`ui.questions`) and kept like any answer, so it counts on the teacher's dashboard.
 """
@@ -25,6 +26,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from lessons.classroom import PAGE as CLASS_PAGE
 from lessons.classroom import ClassError, ClassUnavailable, DatabaseBroken, PollState, Tally, shown_resume
 from lessons.exercises import ExerciseError
 from lessons.judging import Question, judge, parse_split
@@ -34,19 +36,21 @@ from ui import (  # layout imports this module: its PAGES read at call time
     classroom,
     layout,
     predict,
+    push,
     questions,
     viewport,
 )
 from ui.display import answer_text, callout_html, md_escape
 from ui.state import Key
 
-POLL_S = 1.5
-"""Seconds between two looks at the class on a learner's screen: a posed question, Show answers and Reveal reach
-it in about this much (the bar is a fragment: only it reruns)."""
-TEACHER_POLL_S = 1
-"""Seconds between two looks on the teacher's screen, the one screen a class has: a vote reaches "N of M
-answered" within about this much. (At 2 s, a vote waited up to a whole tick and then the tick itself: p95 2.1 s
-with 120 learners on a loaded 2-core machine.)"""
+POLL_S = 10
+"""Seconds between two looks at the class on a learner's screen by its own timer: a safety net. A posed question,
+Show answers and Reveal reach it at once, pushed by the replica's watcher (:mod:`ui.push`); at 1.5 s, 120 learners'
+timers alone kept 0.7 of a core busy between questions."""
+TEACHER_POLL_S = 3
+"""Seconds between two looks on the teacher's screen by its own timer: a safety net. A vote or a join reaches "N
+of M answered" at once, pushed by the replica's watcher (:mod:`ui.push`). (At 1 s, a vote waited up to a whole tick
+and then the tick itself: p95 1.05-1.24 s with 120 learners, 2.12 s with a replica killed.)"""
 SEEN = "class.seen"  # (code, version, poll, tallies, my vote) last read
 SHOW, AGAIN, REVEAL, CLOSE = (Key(classroom.PAGE, n) for n in ("show", "again", "reveal", "close"))
 """The teacher's buttons in the class bar."""
@@ -67,7 +71,11 @@ def _read(code: str, learner_id: str | None, secret: str | None = None
     """The class as this screen shows it (the poll, its tallies, this learner's vote; for the teacher, who has
     joined), read again only when the class's version moved (a join moves it too: the count is live)."""
     store = classroom.store()
-    version = store.version(code)
+    now = store.versions([code]).get(code)
+    if now is None:
+        raise ClassUnavailable()
+    version = now[0]
+    push.watch(code, teacher=secret is not None, seen=now)  # rerun this bar when the class moves (ui.push)
     seen = st.session_state.get(SEEN)
     if seen and seen[0] == code and seen[1] == version:
         return seen[2:]
@@ -103,8 +111,9 @@ def _spread(tallies: list[Tally], choices: list[str] | None, right: tuple[str, .
         for a in answers:
             votes = t.counts.get(a, 0)
             share = round(100 * votes / t.answered) if t.answered else 0
+            label = (f"round {t.round}: " if several else "") + f"{votes} · {share}%" if votes else ""
             rows.append({"answer": shown[a], "round": f"round {t.round}", "votes": votes, "right": a in right,
-                         "label": (f"round {t.round}: " if several else "") + f"{votes} · {share}%"})
+                         "label": label})  # (nobody's answer: no words on an empty bar)
     data = pd.DataFrame(rows or [{"answer": "(no votes yet)", "round": "round 1", "votes": 0, "right": False,
                                   "label": ""}])
     top = max(1, int(data["votes"].max()))
@@ -114,8 +123,8 @@ def _spread(tallies: list[Tally], choices: list[str] | None, right: tuple[str, .
         yOffset=alt.YOffset("round:N"),
     )
     bars = base.mark_bar(stroke=charts.TEXT).encode(
-        x=alt.X("votes:Q", title="learners", scale=alt.Scale(domain=[0, top * (1.9 if several else 1.6)]),
-                axis=alt.Axis(tickMinStep=1, format="d", labelFontSize=size.label, titleFontSize=size.title)),
+        x=alt.X("votes:Q", title=None, scale=alt.Scale(domain=[0, top * (1.9 if several else 1.6)]),
+                axis=alt.Axis(tickMinStep=1, format="d", labelFontSize=size.label)),  # (the bars say "learners")
         color=alt.Color("round:N", title=None, legend=alt.Legend(orient="bottom", labelFontSize=size.label)
                         if several else None, scale=alt.Scale(range=[charts.BLUE, charts.ORANGE, charts.TEAL])),
         strokeWidth=alt.condition(alt.datum.right, alt.value(4), alt.value(1)),
@@ -124,7 +133,7 @@ def _spread(tallies: list[Tally], choices: list[str] | None, right: tuple[str, .
     )
     text = base.mark_text(align="left", dx=6, fontSize=size.mark, fontWeight="bold").encode(
         x="votes:Q", text="label:N")
-    return (bars + text).properties(height=alt.Step(size.step if several else size.step + 8))
+    return (bars + text).properties(height=alt.Step(size.step))  # one screen: Train's figure still shows under it
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -282,10 +291,12 @@ def _step(action: str, who: classroom.Teaching, *args: str, **kwargs: Any) -> No
     st.session_state.pop(SEEN, None)
 
 
-def _joined(names: list[str]) -> None:
+def _joined(names: list[str], *, metric: bool = True) -> None:
     """How many joined (live: a join moves the class's version) and, for the teacher to open, who: the names are
-    folded away, never drawn on the projector unless asked."""
-    st.metric("Joined", f"{len(names):,}", width="content")
+    folded away, never drawn on the projector unless asked. ``metric=False``: the count is already in "N of M
+    answered" (M is who joined), so only the names."""
+    if metric:
+        st.metric("Joined", f"{len(names):,}", width="content")
     with st.popover("Who is here", icon=":material/group:", help="The learners' names, in the order they joined "
                     "(only on your screen; open it when the projector is not showing it)."):
         if names:
@@ -310,7 +321,8 @@ def _teacher(who: classroom.Teaching) -> None:
     with words:
         st.markdown(md_escape(f"Posed (round {poll.round}): {poll.question.get('prompt', '')}"))
         with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
-            st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0", width="content")
+            st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0", width="content",
+                      help="N of M: M is how many joined (live).")
             st.button("Show answers", key=SHOW.skey, disabled=poll.phase != "open", on_click=_step,
                       args=("show", who))
             st.button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown", on_click=_step,
@@ -321,7 +333,7 @@ def _teacher(who: classroom.Teaching) -> None:
                       help=None if q else "This question was made from the text on the page that posed it: pose it again "
                       "from there to reveal its answer.")
             st.button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
-            _joined(names)
+            _joined(names, metric=False)
         if problem := st.session_state.pop(STEP_ERROR, None):
             st.warning(problem)
         if poll.phase == "revealed":
@@ -368,8 +380,9 @@ ENDED_OK = Key(classroom.PAGE, "ended_ok")
 
 def _ended(done: classroom.Ended) -> None:
     """An ended class, said where the class bar was, on every page, until this browser dismisses it (no timer)."""
+    here = classroom.where_now().split("?", 1)[0] == CLASS_PAGE  # the Class page: its report is just below
     with st.container(border=True, key="class-bar"):
-        st.html(callout_html(classroom.ended_text(done), "info"))
+        st.html(callout_html(classroom.ended_text(done, here=here), "info"))
         if not done.teacher:
             st.button("Forget this class in this browser", key=ENDED_OK.skey, on_click=classroom.dismiss_ended,
                       type="tertiary")

@@ -36,11 +36,12 @@ from lessons.classroom import (
     csv_text,
     gradebook_rows,
     links,
+    prompt_of,
     shown_resume,
 )
 from lessons.course import LessonError, exercise_from
 from lessons.exercises import MAX_CORPUS_MERGES, ExerciseError
-from ui import choices, classroom, poll, questions, state
+from ui import choices, classroom, poll, push, questions, state
 from ui import own as uis_own
 from ui.display import answer_text, callout_html, md_escape, plural
 
@@ -211,8 +212,7 @@ def projector_section() -> None:
         except ClassError as exc:  # the database, for now: this browser stays the teacher
             st.warning(str(exc))
             return
-    if done is not None:
-        st.html(callout_html(classroom.ended_text(done, here=True), "info"))
+    if done is not None:  # the class bar above says so (ui.poll), in the teacher's words
         return
     if link := st.session_state.pop(f"{PAGE}._teacher_link", None):
         st.html(callout_html("Your class is ready. Keep your teacher link private (it is not shown here, so you "
@@ -375,47 +375,82 @@ def _end(who: classroom.Teaching) -> None:
         st.session_state[MESSAGE] = ("warning", str(exc))
         return
     classroom.class_ended(who.code)
+    st.session_state[JUST_ENDED] = True
+
+
+JUST_ENDED = f"{PAGE}._just_ended"
+REFRESH = state.Key(PAGE, "refresh")
 
 
 def dashboard_section() -> None:
     """The teacher's dashboard (names: folded away from the projector) and its downloads; End (or, once ended,
     Leave)."""
-    who = classroom.teaching()
-    done = classroom.ended()
-    with st.expander("Teacher's dashboard (names: not for the projector)", expanded=done is not None):
-        try:
-            board = classroom.store().dashboard(who.code, who.secret)
-        except ClassError as exc:
-            st.warning(str(exc))
-            return
-        report_tables(board)
+    with st.expander("Teacher's dashboard (names: not for the projector)", expanded=classroom.ended() is not None):
+        _report()
+
+
+@st.fragment
+def _report() -> None:
+    """The report as the class stands now (a fragment: "Refresh" reads it again without the page), and its
+    downloads, each built from the database when it is clicked, so it holds every answer given until then."""
+    if st.session_state.pop(JUST_ENDED, False):
+        st.rerun()  # the whole page: the projector's part says the class has ended
+    who, done = classroom.teaching(), classroom.ended()
+    if who is None:
+        return
+    store = classroom.store()
+    try:
+        board = store.dashboard(who.code, who.secret)
+        now = store.versions([who.code]).get(who.code)
+    except ClassError as exc:
+        st.warning(str(exc))
+        return
+    if now is not None:  # the teacher's steps (a Reveal keeps everyone's answers) bring the report up to date
+        push.watch(who.code, teacher=False, seen=now, name="report")
+    report_tables(board)
+    words = {key: _words(key, prompt) for key, prompt in
+             {(r.question_key, r.prompt) for r in board.answers} | {(q.question_key, q.prompt) for q in board.questions}}
+    code, secret = who.code, who.secret
+
+    def fresh():  # at the click, not when the page last ran (a Reveal since then has kept more answers)
+        return store.dashboard(code, secret)
+
+    def named(key: str, prompt: str) -> str:
+        return words.get(key) or prompt_of(key, prompt)
+
+    with st.container(horizontal=True):
+        st.button("Refresh", key=REFRESH.skey, icon=":material/refresh:", type="tertiary",
+                  help="Read the report again (the downloads are always as the class stands when you click them).")
+        st.download_button("Download the gradebook (CSV)", lambda: csv_text(gradebook_rows(fresh())),
+                           f"class-{code}.csv", "text/csv", key=f"{PAGE}.csv", on_click="ignore",
+                           icon=":material/download:",
+                           help="One row per learner: answered, right at the first try, each question.")
+        st.download_button("Download who answered what (CSV)", lambda: csv_text(answer_rows(fresh(), named)),
+                           f"class-{code}-answers.csv", "text/csv", key=f"{PAGE}.answers_csv",
+                           on_click="ignore", icon=":material/download:",
+                           help="One row per learner, question and round: their first and final answer, "
+                           "right or not.")
+        st.download_button("Download the report (JSON)",
+                           lambda: json.dumps(as_json(fresh()), ensure_ascii=False, indent=1),
+                           f"class-{code}.json", "application/json", key=f"{PAGE}.json", on_click="ignore",
+                           icon=":material/data_object:")
+    if done is None:
         with st.container(horizontal=True):
-            # built at once (a class's report is small), so a test can read what the button offers
-            st.download_button("Download the gradebook (CSV)", csv_text(gradebook_rows(board)),
-                               f"class-{who.code}.csv", "text/csv", key=f"{PAGE}.csv", on_click="ignore",
-                               icon=":material/download:",
-                               help="One row per learner: answered, right at the first try, each question.")
-            st.download_button("Download who answered what (CSV)", csv_text(answer_rows(board, _words)),
-                               f"class-{who.code}-answers.csv", "text/csv", key=f"{PAGE}.answers_csv",
-                               on_click="ignore", icon=":material/download:",
-                               help="One row per learner, question and round: their first and final answer, "
-                               "right or not.")
-            st.download_button("Download the report (JSON)",
-                               json.dumps(as_json(board), ensure_ascii=False, indent=1),
-                               f"class-{who.code}.json", "application/json", key=f"{PAGE}.json", on_click="ignore",
-                               icon=":material/data_object:")
-        if done is None:
-            with st.container(horizontal=True):
-                st.button("End the class", key=END.skey, on_click=_end, args=(who,),
-                          help="Learners can no longer answer and their names are replaced by “Learner 1”, “Learner "
-                          "2”…; everything they answered stays in this report until the class expires.")
-                st.button("Leave teacher mode in this browser", key=LEAVE.skey, on_click=classroom.leave,
-                          type="tertiary", help="This browser forgets the class (a shared projector, say); the class "
-                          "goes on, and your teacher link still works.")
-        else:
-            st.button("Leave this class in this browser", key=LEAVE.skey, on_click=classroom.dismiss_ended,
-                      type="tertiary", help="The report stays on the server until the class expires: open your "
-                      "teacher link again to see it.")
+            st.button("End the class", key=END.skey, on_click=_end, args=(who,),
+                      help="Learners can no longer answer and their names are replaced by “Learner 1”, “Learner "
+                      "2”…; everything they answered stays in this report until the class expires.")
+            st.button("Leave teacher mode in this browser", key=LEAVE.skey, on_click=_leave,
+                      type="tertiary", help="This browser forgets the class (a shared projector, say); the class "
+                      "goes on, and your teacher link still works.")
+    else:
+        st.button("Leave this class in this browser", key=LEAVE.skey, on_click=_leave, args=(True,),
+                  type="tertiary", help="The report stays on the server until the class expires: open your "
+                  "teacher link again to see it.")
+
+
+def _leave(ended: bool = False) -> None:
+    classroom.dismiss_ended() if ended else classroom.leave()
+    st.session_state[JUST_ENDED] = True  # (the whole page follows)
 
 
 def _words(key: str, prompt: str) -> str:

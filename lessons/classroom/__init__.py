@@ -52,6 +52,7 @@ from .report import (
     as_json,
     csv_text,
     gradebook_rows,
+    prompt_of,
 )
 from .store import JOINS_PER_HOUR, JOINS_PER_MINUTE, Classes
 
@@ -59,7 +60,7 @@ __all__ = [
     "ALPHABET", "CODE_LENGTH", "ClassEnded", "JOINS_PER_HOUR", "JOINS_PER_MINUTE", "limit_key", "shown_resume", "MAX_ANSWER", "MAX_NAME", "MAX_QUESTION_BYTES", "MAX_TITLE",
     "PAGE", "RESUME_LENGTH", "Answer", "AnswerRow", "answer_rows", "as_json", "BadInput", "ClassError", "Classes", "ClassInfo",
     "ClassUnavailable", "csv_text", "Dashboard", "Database", "database_url", "DatabaseBroken", "DatabaseUnavailable",
-    "gradebook_rows", "Learner", "LearnerSummary", "links", "NoPoll", "NotTeacher", "open_database", "Poll",
+    "gradebook_rows", "prompt_of", "Learner", "LearnerSummary", "links", "NoPoll", "NotTeacher", "open_database", "Poll",
     "PollState", "PollSummary", "QuestionSummary", "Started", "Tally", "TooManyAttempts", "UnknownLearner",
     "VotingClosed",
 ]

@@ -199,8 +199,8 @@ class Classes:
                 self._check_teacher(tx, code, secret)
             elif tx.one("SELECT 1 FROM classes WHERE code = ?", (code,)) is None:
                 raise ClassUnavailable()
-            ended = tx.execute("UPDATE classes SET closed_at = ?, poll_id = NULL, version = version + 1 "
-                               "WHERE code = ? AND closed_at IS NULL", (epoch(now), code)) == 1
+            ended = tx.execute("UPDATE classes SET closed_at = ?, poll_id = NULL, version = version + 1, "
+                               "stage = stage + 1 WHERE code = ? AND closed_at IS NULL", (epoch(now), code)) == 1
             if ended:
                 ids = [row[0] for row in tx.rows("SELECT learner_id FROM learners WHERE code = ? ORDER BY seq",
                                                  (code,))]
@@ -367,6 +367,17 @@ class Classes:
             raise ClassUnavailable()
         return row[0]
 
+    def versions(self, codes: list[str]) -> dict[str, tuple[int, int]]:
+        """Each class's (version, stage), for many classes in one read (a replica's watcher, :mod:`ui.push`); a
+        code no class has (purged) is left out. At most 500 codes a call."""
+        codes = sorted({c for c in codes if checks.normal_code(c, checks.CODE_LENGTH) == c})[:500]
+        if not codes:
+            return {}
+        with self.db.transaction(write=False) as tx:
+            rows = tx.rows("SELECT code, version, stage FROM classes WHERE code IN ("
+                           + ", ".join("?" * len(codes)) + ")", codes)
+        return {code: (version, stage) for code, version, stage in rows}
+
     def vote(self, code: str, learner_id: str, poll_id: str, round: int, answer: str, *, vote_id: str) -> bool:
         """Record a learner's vote in the open ``round`` of the current poll. ``vote_id`` is made by the
         learner's screen (a uuid) and sent again with the same vote after a reconnect: a vote is stored once,
@@ -519,10 +530,11 @@ class Classes:
             return
         raise NotTeacher()
 
-    def _bump(self, tx: Tx, code: str, at: int) -> tuple[int, str | None]:
-        """Add one to the open class's version (taking its row lock); (the new version, its current poll)."""
-        row = tx.one("UPDATE classes SET version = version + 1 WHERE code = ? AND closed_at IS NULL "
-                     "AND expires_at > ? RETURNING version, poll_id", (code, at))
+    def _bump(self, tx: Tx, code: str, at: int, *, stage: bool = False) -> tuple[int, str | None]:
+        """Add one to the open class's version (taking its row lock), and to its stage for a teacher's step;
+        (the new version, its current poll)."""
+        row = tx.one("UPDATE classes SET version = version + 1" + (", stage = stage + 1" if stage else "")
+                     + " WHERE code = ? AND closed_at IS NULL AND expires_at > ? RETURNING version, poll_id", (code, at))
         if row is None:
             raise ClassUnavailable()
         return row[0], row[1]
@@ -530,7 +542,7 @@ class Classes:
     def _bump_teacher(self, tx: Tx, code: str, at: int) -> tuple[int, str | None]:
         """:meth:`_bump` for the class's teacher (the secret checked): an ended class says so."""
         try:
-            return self._bump(tx, code, at)
+            return self._bump(tx, code, at, stage=True)
         except ClassUnavailable:
             title = tx.one("SELECT title FROM classes WHERE code = ?", (code,))
             raise ClassEnded("This class has ended: nothing more can be posed to it.",

@@ -1,0 +1,96 @@
+"""The replica's class watcher (ui.push): which screens a change reruns, and how often. The rerun itself (Streamlit's
+runtime) is replaced here by a recorder; the class journey (tests/browser/journeys/test_class.py) checks in
+Chromium that a posed question and a vote reach the other screens with no rerun asked by their browsers."""
+
+from __future__ import annotations
+
+import pytest
+
+from ui import push
+
+
+@pytest.fixture
+def pushed(monkeypatch) -> list[tuple[str, str]]:
+    done: list[tuple[str, str]] = []
+    monkeypatch.setattr(push, "_rerun", lambda sid, fid, page="": done.append((sid, fid)) or True)
+    return done
+
+
+def test_a_teacher_follows_every_change_a_learner_only_the_teachers_steps(pushed) -> None:
+    classes = {"ABC234": (10, 3)}
+    w = push.Watcher(lambda codes: {c: classes[c] for c in codes if c in classes})
+    w.watch("teacher", "bar-t", "ABC234", teacher=True, seen=(10, 3))
+    w.watch("asha", "bar-a", "ABC234", teacher=False, seen=(10, 3))
+    assert w.look() == 0 and pushed == []
+    classes["ABC234"] = (11, 3)  # a vote (or a join): the teacher's count, not Asha's screen
+    assert w.look() == 1 and pushed == [("teacher", "bar-t")]
+    classes["ABC234"] = (12, 4)  # Reveal: everyone; the teacher's earlier push has not run yet, so not again
+    assert w.look() == 1 and pushed[-1] == ("asha", "bar-a")
+    w.watch("teacher", "bar-t", "ABC234", teacher=True, seen=(11, 3))  # its bar ran (it read version 11)
+    assert w.look() == 1 and pushed[-1] == ("teacher", "bar-t")
+    w.watch("asha", "bar-a", "ABC234", teacher=False, seen=(12, 4))
+    w.watch("teacher", "bar-t", "ABC234", teacher=True, seen=(12, 4))
+    assert w.look() == 0  # everyone shows what the class is
+
+
+def test_a_burst_of_votes_is_one_push_at_a_time_and_a_lost_one_is_tried_again(pushed, monkeypatch) -> None:
+    version = [1]
+    w = push.Watcher(lambda codes: {"ABC234": (version[0], 0)})
+    w.watch("teacher", "bar", "ABC234", teacher=True, seen=(1, 0))
+    for v in range(2, 60):  # 58 votes while the teacher's bar has not run again
+        version[0] = v
+        w.look()
+    assert len(pushed) == 1
+    clock = [push.time.monotonic() + push.RETRY_S + 0.1]  # the push never ran (its session went away)
+    monkeypatch.setattr(push.time, "monotonic", lambda: clock[0])
+    w.look()
+    assert len(pushed) == 2
+
+
+def test_a_screen_not_seen_for_a_while_and_a_class_gone_are_forgotten(pushed, monkeypatch) -> None:
+    w = push.Watcher(lambda codes: {})
+    w.watch("gone", "bar", "ABC234", teacher=True, seen=(1, 0))
+    assert w.look() == 0  # its class was purged: nothing to push
+    later = push.time.monotonic() + push.FORGET_S + 1
+    monkeypatch.setattr(push.time, "monotonic", lambda: later)
+    w.look()
+    assert w._watches == {}
+
+
+def test_two_fragments_of_one_screen_are_watched_each_on_its_own(pushed) -> None:
+    """The teacher's class bar follows every change; the Class page's report only the teacher's steps."""
+    classes = {"ABC234": (1, 1)}
+    w = push.Watcher(lambda codes: dict(classes))
+    w.watch("teacher", "bar", "ABC234", teacher=True, seen=(1, 1))
+    w.watch("teacher", "report", "ABC234", teacher=False, seen=(1, 1), name="report")
+    classes["ABC234"] = (2, 1)  # a vote
+    assert w.look() == 1 and pushed == [("teacher", "bar")]
+    classes["ABC234"] = (3, 2)  # Reveal
+    w.watch("teacher", "bar", "ABC234", teacher=True, seen=(2, 1))
+    assert w.look() == 2 and sorted(pushed[1:]) == [("teacher", "bar"), ("teacher", "report")]
+    w.forget("teacher")
+    assert w._watches == {}
+
+
+def test_without_streamlits_runtime_nothing_is_watched(monkeypatch) -> None:
+    from streamlit.runtime import Runtime
+
+    monkeypatch.setattr(push, "_WATCHER", None)
+    monkeypatch.setattr(Runtime, "exists", classmethod(lambda cls: False))  # as in AppTest: no server runtime
+    push.watch("ABC234", teacher=True, seen=(1, 0))
+    assert push._WATCHER is None  # a no-op: no watcher, no thread
+
+
+def test_a_fragment_of_a_page_the_session_left_is_never_pushed(monkeypatch) -> None:
+    """The bar of the page the session was on is replaced by the bar of the page it is on now (one bar a screen);
+    and a fragment whose page is not the session's page any more is dropped, not rerun on another page."""
+    calls = []
+    monkeypatch.setattr(push, "_rerun", lambda sid, fid, page="": calls.append(fid) or (None if page == "old" else True))
+    classes = {"ABC234": (1, 0)}
+    w = push.Watcher(lambda codes: dict(classes))
+    w.watch("teacher", "bar-on-class", "ABC234", teacher=True, seen=(1, 0), page="class")
+    w.watch("teacher", "bar-on-lessons", "ABC234", teacher=True, seen=(1, 0), page="lessons")
+    w.watch("teacher", "report", "ABC234", teacher=False, seen=(1, 0), name="report", page="old")
+    classes["ABC234"] = (2, 1)
+    assert w.look() == 1 and sorted(calls) == ["bar-on-lessons", "report"]
+    assert [k for k in w._watches] == [("teacher", "bar")]
