@@ -104,8 +104,10 @@ The class scenario (``--class N``, :func:`run_class`): one teacher and N learner
 ``scripts/serve --replicas 4 --database ...`` (``--class-replicas``), on SQLite (a file in a temporary folder)
 and on PostgreSQL (a throwaway cluster, started with the class tests' own helper,
 ``tests.classroom.conftest.PostgresServer``). The teacher's screen opens the teacher link; the learners open the
-learner link, type a name and click Join; every screen's class bar then ticks every 2 s as the browser's timer
-does (``Session.tick``). The teacher (this bench) starts the class and poses 5 questions through the store,
+learner link, type a name and click Join; every screen's class bar then shows what the server pushes (a run it
+begins on its own when the class changes, ``ui.push``: each screen reads every frame as it arrives,
+``Session.idle``), and ticks on the bar's own timer at the interval the server set, as the browser's does
+(``Session.tick``). The teacher (this bench) starts the class and poses 5 questions through the store,
 clicks Show answers (and Vote again, twice) in the bar, and reveals through the store. Measured: each click ->
 its new state, vote -> counted in the teacher's "N of M answered", posed -> on a learner's screen, each tick;
 and every vote sent is in the database exactly once (per learner and round: no vote whose answer came back is
@@ -1067,14 +1069,16 @@ def check_browser(url: str) -> int:
 
 
 def check_browser_class(url: str, db_url: str) -> int:
-    """The class bar's timer: a learner joined in Chromium sits on the Class page for 6.5 s and the BackMsgs its
-    timer sends are recorded; this client joins the same way and ticks three times (``Session.tick``); the
-    messages are compared field by field (``_summary``, plus ``is_auto_rerun``)."""
+    """The class bar's timer: a learner joined in Chromium sits on the Class page for two ticks of its bar's own
+    timer (``ui.poll.POLL_S``, plus 1.5 s) and the BackMsgs its timer sends are recorded; this client joins the same
+    way and ticks three times (``Session.tick``); the messages are compared field by field (``_summary``, plus
+    ``is_auto_rerun``)."""
     from playwright.sync_api import sync_playwright
     from streamlit.proto.BackMsg_pb2 import BackMsg
 
     from lessons.classroom import Classes, open_database
     from tests.browser.browser_helpers import CHROMIUM, CHROMIUM_ARGS, wait_for_streamlit
+    from ui.poll import POLL_S
     from views import classroom as cv
 
     def summary(raw: bytes) -> dict | None:
@@ -1103,7 +1107,7 @@ def check_browser_class(url: str, db_url: str) -> int:
             page.get_by_text("Welcome").first.wait_for()
             wait_for_streamlit(page)
             joined = len(sent)
-            time.sleep(6.5)  # three ticks of a 2 s timer
+            time.sleep(2 * POLL_S + 1.5)  # two ticks of the bar's own timer
         finally:
             browser.close()
     chromium = [m for m in map(summary, sent[joined:]) if m is not None]
@@ -1129,7 +1133,7 @@ def check_browser_class(url: str, db_url: str) -> int:
 
     mine = asyncio.run(client_ticks())
     agree = len(chromium) >= 2 and all(m == mine[0] for m in chromium + mine)
-    print(f"class bar: Chromium sent {len(chromium)} timer reruns in 6.5 s, this client {len(mine)}: "
+    print(f"class bar: Chromium sent {len(chromium)} timer reruns in {2 * POLL_S + 1.5:g} s, this client {len(mine)}: "
           + ("they agree field for field" if agree else "THEY DIFFER"))
     for label, m in (("Chromium", chromium[:1]), ("client", mine[:1])):
         print(f"  {label}: {json.dumps(m, sort_keys=True)[:600]}")
@@ -1241,7 +1245,7 @@ CLASS_ROUND_S = 45.0  # the longest a round stays open waiting for the last vote
 CLASS_KILL_AT = 2  # the question (0-based) in whose first round a replica is killed, with --kill-replica
 _COUNTED = re.compile(rb"(\d+) of (\d+)")
 _POSED_ROUND = re.compile(rb"Posed \\?\(round (\d+)\\?\)")  # markdown-escaped: "Posed \(round 1\)"
-_RESUME = re.compile(rb"resume code is ([A-Z0-9]{4,12})")
+_RESUME = re.compile(rb"resume code is ([A-Z0-9-]{8,24})")
 _REVEALED = re.compile(rb"The lab(?:'|&#x27;|&#39;)s answer")
 
 
@@ -1317,7 +1321,8 @@ async def _reconnect(s: Session, cr: ClassRun, name: str) -> Run:
 
 async def class_learner(cr: ClassRun, i: int, delay: float) -> None:
     """A learner: opens the learner link, types a name, Join; then the browser's timer reruns the class bar
-    every 2 s; on a question: answers it after 1-8 s (a quarter change their answer once, 2-5 s later)."""
+    on its own timer and as the server pushes; on a question: answers it after 1-8 s (a quarter change their answer
+    once, 2-5 s later)."""
     from views import classroom as cv
 
     await asyncio.sleep(delay)
@@ -1337,13 +1342,33 @@ async def class_learner(cr: ClassRun, i: int, delay: float) -> None:
         cr.joins.append(r.latency)
         resume = next((m.group(1) for f in r.frames for m in [_RESUME.search(f)] if m), None)
         if resume:  # what the page's script does in a browser: a cookie, so a reload finds the class again
-            s.jar.values["tl_class"] = f"{cr.code}.{resume.decode()}"
+            s.jar.values["tl_class"] = f"{cr.code}.{resume.decode().replace('-', '')}"
         cr.joined += 1
         cr.replica_of[name] = s.replica or "?"
         seen: set = set()
         plan: dict[tuple[str, int], list[float]] = {}  # when to vote (once or twice) in a round
         done: dict[tuple[str, int], int] = {}
-        next_tick = time.perf_counter() + 2.0
+
+        def observe(r: Run) -> None:
+            """What a run shows (a tick of the bar's timer, a reconnect, or a run the server pushed): a new
+            question, the lab's answer revealed."""
+            cur = cr.current
+            if cur and cur not in seen and _poll_keys(cur)[0] in s.ids_by_key:
+                seen.add(cur)
+                cr.posed_seen.append((r.finished or time.perf_counter()) - cr.opened_at)
+                at = time.perf_counter() + cr.rng.uniform(1.0, 8.0)
+                plan[cur] = [at] + ([at + cr.rng.uniform(2.0, 5.0)] if cr.rng.random() < CLASS_TWICE else [])
+                done[cur] = 0
+                if _has(r, b"Your answer\\: "):  # voted before a reload: the page says so
+                    done[cur] = len(plan[cur])
+                    cr.voted.setdefault(cur, set()).add(name)
+            for pid, at in list(cr.revealed.items()):
+                if ("revealed", pid) not in seen and _has(r, _REVEALED):
+                    seen.add(("revealed", pid))
+                    cr.revealed_seen.append((r.finished or time.perf_counter()) - at)
+
+        s.on_push = observe
+        next_tick = time.perf_counter() + _tick_s(s)
         while not cr.done:
             cur = cr.current
             if cur and done.get(cur, 0) < len(plan.get(cur, [])) and plan[cur][done[cur]] <= time.perf_counter():
@@ -1373,10 +1398,15 @@ async def class_learner(cr: ClassRun, i: int, delay: float) -> None:
                     elif cr.current == cur:
                         cr.problems.append(f"{name}: vote not shown ({(r.exceptions or [r.status])[0]})")
                     continue
-            await asyncio.sleep(max(0.0, min(next_tick, _next_plan(plan, done, cr)) - time.perf_counter()))
+            until = min(next_tick, _next_plan(plan, done, cr), time.perf_counter() + 0.25)  # (cr.done, a new round)
+            try:
+                await s.idle(until - time.perf_counter())  # the tab is idle: what the server pushes, it shows
+            except ProtocolError:
+                observe(await _reconnect(s, cr, name))
+                continue
             if time.perf_counter() < next_tick:
-                continue  # a vote is due first
-            next_tick = max(next_tick + 2.0, time.perf_counter() + 0.1)  # the browser's timer: every 2 s
+                continue  # a vote is due first, or nothing yet
+            next_tick = max(next_tick + _tick_s(s), time.perf_counter() + 0.1)  # the bar's own timer
             if cr.done:
                 break
             try:
@@ -1384,20 +1414,7 @@ async def class_learner(cr: ClassRun, i: int, delay: float) -> None:
                 cr.learner_ticks.append(r.duration)
             except ProtocolError:
                 r = await _reconnect(s, cr, name)
-            cur = cr.current
-            if cur and cur not in seen and _poll_keys(cur)[0] in s.ids_by_key:
-                seen.add(cur)
-                cr.posed_seen.append((r.finished or time.perf_counter()) - cr.opened_at)
-                at = time.perf_counter() + cr.rng.uniform(1.0, 8.0)
-                plan[cur] = [at] + ([at + cr.rng.uniform(2.0, 5.0)] if cr.rng.random() < CLASS_TWICE else [])
-                done[cur] = 0
-                if _has(r, b"Your answer\\: "):  # voted before a reload: the page says so
-                    done[cur] = len(plan[cur])
-                    cr.voted.setdefault(cur, set()).add(name)
-            for pid, at in list(cr.revealed.items()):
-                if ("revealed", pid) not in seen and _has(r, _REVEALED):
-                    seen.add(("revealed", pid))
-                    cr.revealed_seen.append((r.finished or time.perf_counter()) - at)
+            observe(r)
     except Exception as exc:  # noqa: BLE001 - every learner who drops out is counted and named
         cr.problems.append(f"{name}: {type(exc).__name__}: {exc}")
     finally:
@@ -1415,27 +1432,34 @@ def _next_plan(plan: dict, done: dict, cr: ClassRun) -> float:
 
 
 def _tick_s(s: Session) -> float:
-    """The interval of the class bar's timer, as the server set it (the teacher's bar ticks faster)."""
-    return next(iter(s.auto_reruns.values()), 2.0) or 2.0
+    """The interval of the class bar's own timer, as the server set it (the teacher's is shorter)."""
+    return next(iter(s.auto_reruns.values()), 10.0) or 10.0
 
 
 async def class_teacher(cr: ClassRun, ready: asyncio.Event) -> None:
-    """The teacher's screen: the teacher link, then the class bar's timer every 1 s ("N of M answered" is read
-    from each answer); between two ticks, the clicks the orchestrator asks for (Show answers, Vote again)."""
+    """The teacher's screen: the teacher link, then what the server pushes at each vote ("N of M answered" is read
+    from each run), the class bar's own timer (as the browser's), and between them the clicks the orchestrator
+    asks for (Show answers, Vote again)."""
     s = Session(cr.url)
+
+    def observe(r: Run) -> None:
+        cur = cr.current
+        if cur and cur == cr.current and r.finished is not None:
+            shown = next((m for f in r.frames for m in [_COUNTED.search(f)] if m), None)
+            rnd = next((m for f in r.frames for m in [_POSED_ROUND.search(f)] if m), None)
+            if shown and rnd and int(rnd.group(1)) == cur[1]:
+                cr.counted_obs.setdefault(cur, []).append((r.finished, int(shown.group(1))))
+
     try:
         await s.open("Class", query(code=cr.code, teacher=cr.secret))
         await s.load(timeout=ANSWER_TIMEOUT_S)
         cr.teacher_replica = s.replica
+        s.on_push = observe
         ready.set()
-        every = _tick_s(s)
-        next_tick = time.perf_counter() + every
+        next_tick = time.perf_counter() + _tick_s(s)
         while not cr.done:
-            try:
-                key, fut = await asyncio.wait_for(cr.asks.get(), max(0.0, next_tick - time.perf_counter()))
-            except TimeoutError:
-                key = fut = None
-            if key is not None:
+            if not cr.asks.empty():
+                key, fut = cr.asks.get_nowait()
                 try:
                     if key not in s.ids_by_key or not s.enabled(key):  # the bar has not drawn it yet: look again
                         await s.tick(timeout=ANSWER_TIMEOUT_S)
@@ -1445,15 +1469,13 @@ async def class_teacher(cr: ClassRun, ready: asyncio.Event) -> None:
                 except ProtocolError as exc:
                     fut.set_exception(exc)
                 continue
-            next_tick = max(next_tick + every, time.perf_counter() + 0.1)
-            cur = cr.current
+            await s.idle(min(0.05, max(0.0, next_tick - time.perf_counter())))  # pushed runs: observe()
+            if time.perf_counter() < next_tick:
+                continue
+            next_tick = max(next_tick + _tick_s(s), time.perf_counter() + 0.1)
             r = await s.tick(timeout=ANSWER_TIMEOUT_S)
             cr.teacher_ticks.append(r.duration)
-            if cur and cur == cr.current:
-                shown = next((m for f in r.frames for m in [_COUNTED.search(f)] if m), None)
-                rnd = next((m for f in r.frames for m in [_POSED_ROUND.search(f)] if m), None)
-                if shown and rnd and int(rnd.group(1)) == cur[1]:
-                    cr.counted_obs.setdefault(cur, []).append((r.finished, int(shown.group(1))))
+            observe(r)
     except ProtocolError as exc:
         cr.problems.append(f"teacher: {exc}")
         ready.set()

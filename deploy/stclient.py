@@ -33,6 +33,10 @@ What a browser (Chromium, Streamlit 1.67's frontend) does, and this client too:
 5. The server answers with ``ForwardMsg`` frames: ``new_session``, deltas
    (elements, with widget ids ``$$ID-<hash>-<key>`` and the values the server
    set), ``page_info_changed`` (the new query string) and ``script_finished``.
+   It may also begin a run on its own, between two of the client's: the class bar of a screen whose class just
+   changed (``ui.push``). Every frame is read as it arrives (a reader task), as the browser reads it; a run the
+   client did not ask for is applied the same way and handed to ``Session.on_push``; ``Session.idle`` waits as
+   an idle tab does, reading them.
 
 Widget values are tracked from the deltas the way the frontend tracks them
 (the value the server set, else the one already held, else the default), so
@@ -288,6 +292,11 @@ class Session:
         self.auto_reruns: dict[str, float] = {}  # fragment id -> seconds: the timers the frontend runs
         self._seen: set[str] = set()
         self._uploads = 0
+        self._frames: asyncio.Queue | None = None  # (arrival time, frame or the error that ended the socket)
+        self._reader: asyncio.Task | None = None
+        self._pushed: Run | None = None  # a run the server began on its own, being read
+        self.on_push = None  # called with each run the server began on its own (ui.push), once it finished
+        self.pushes = 0
 
     # -- HTTP -----------------------------------------------------------------------------
     async def fetch(self, target: str) -> HttpResponse:
@@ -330,8 +339,71 @@ class Session:
         )
         replicas = self.ws.response.headers.get_all("X-Lab-Replica")  # behind two nginx: the inner one's first
         self.replica = replicas[0] if replicas else self.replica
+        # Every frame is read as it arrives, as the browser does: a run this client asked for, and a run the server
+        # began on its own (a fragment it reran because its class changed, ui.push) between two of ours.
+        self._frames = asyncio.Queue()
+        self._pushed = None
+        self._reader = asyncio.create_task(self._read_socket(self.ws, self._frames))
+
+    @staticmethod
+    async def _read_socket(ws, frames: asyncio.Queue) -> None:
+        try:
+            while True:
+                data = await ws.recv()
+                frames.put_nowait((time.perf_counter(), data))
+        except Exception as exc:  # noqa: BLE001 - closed, reset: whoever reads next learns it
+            frames.put_nowait((time.perf_counter(), exc))
+
+    async def _next_frame(self, timeout: float | None = None) -> tuple[float, bytes] | None:
+        """The next frame (None after ``timeout`` seconds without one); ProtocolError when the socket ended."""
+        if self._frames is None:
+            raise ProtocolError("not connected")
+        try:
+            now, data = await asyncio.wait_for(self._frames.get(), timeout) if timeout is not None else \
+                await self._frames.get()
+        except TimeoutError:
+            return None
+        if isinstance(data, BaseException):
+            self._frames.put_nowait((now, data))  # it stays ended for the next reader too
+            raise ProtocolError(f"websocket closed: {data}")
+        if isinstance(data, str):
+            raise ProtocolError("text frame from the server")
+        return now, data
+
+    async def idle(self, seconds: float) -> None:
+        """Wait ``seconds`` as an idle browser tab does: whatever the server sends meanwhile (a run it began on
+        its own) is read and shown (:attr:`on_push`)."""
+        deadline = time.perf_counter() + max(0.0, seconds)
+        while True:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return
+            got = await self._next_frame(left)
+            if got is not None:
+                self._unsolicited(*got)
+
+    def _unsolicited(self, now: float, data: bytes) -> None:
+        """A frame of a run this client did not ask for: read as the browser reads it; a finished run goes to
+        :attr:`on_push`."""
+        fm = ForwardMsg()
+        fm.ParseFromString(data)
+        kind = fm.WhichOneof("type")
+        if kind == "new_session" or self._pushed is None:
+            self._pushed = Run(sent=now)
+        run = self._pushed
+        if self.keep_frames:
+            run.frames.append(data)
+        self._apply(fm, kind, run, now, data, marker=None, fragment=True)
+        if kind == "script_finished" and fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+            self._pushed = None
+            self.pushes += 1
+            if self.on_push is not None:
+                self.on_push(run)
 
     async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            self._reader = None
         if self.ws is not None:
             await self.ws.close()
             self.ws = None
@@ -367,48 +439,72 @@ class Session:
         return run
 
     async def _read_run(self, run: Run, marker: bytes | None, fragment: bool) -> None:
+        """Read the run this client asked for: frames of a run the server began on its own before it (a push,
+        arriving before our run's ``new_session``) are read as such; a run finished without the ``marker`` asked
+        for, when the server may have queued ours after a push, is taken for that push and reading goes on."""
         assert self.ws is not None
+        started = False
         while True:
-            data = await self.ws.recv()
-            now = time.perf_counter()
-            if isinstance(data, str):
-                raise ProtocolError("text frame from the server")
-            if self.keep_frames:
-                run.frames.append(data)
+            now, data = await self._next_frame()
             fm = ForwardMsg()
             fm.ParseFromString(data)
             kind = fm.WhichOneof("type")
-            if marker is not None and run.marker_at is None and kind == "delta" and marker in data:
-                run.marker_at = now  # a delta draws it (a URL that merely names it does not count)
-            if kind == "new_session":
-                ns = fm.new_session
-                self.session_id = ns.initialize.session_id or self.session_id
-                for page in ns.app_pages:
+            if not started:
+                if kind != "new_session":
+                    self._unsolicited(now, data)
+                    continue
+                started, self._pushed = True, None
+            if self.keep_frames:
+                run.frames.append(data)
+            if self._apply(fm, kind, run, now, data, marker=marker, fragment=fragment):
+                # a fragment's run where we asked for the page's, or one without the marker ours must draw: a push
+                # the server began just before ours (which it runs next)
+                push_first = run.status == "fragment ok" and not run.exceptions and (
+                    not fragment or (marker is not None and run.marker_at is None))
+                if push_first:
+                    pushed = Run(sent=run.sent, finished=run.finished, status=run.status, frames=run.frames)
+                    self.pushes += 1
+                    if self.on_push is not None:
+                        self.on_push(pushed)
+                    run.frames, run.finished, run.status, started = [], None, None, False
+                    continue
+                return
+
+    def _apply(self, fm, kind: str, run: Run, now: float, data: bytes, *, marker: bytes | None,
+               fragment: bool) -> bool:
+        """One ForwardMsg, as the frontend applies it; True at the end of a run (not one stopped for a rerun)."""
+        if marker is not None and run.marker_at is None and kind == "delta" and marker in data:
+            run.marker_at = now  # a delta draws it (a URL that merely names it does not count)
+        if kind == "new_session":
+            ns = fm.new_session
+            self.session_id = ns.initialize.session_id or self.session_id
+            for page in ns.app_pages:
+                self.pages[page.url_pathname] = page.page_script_hash
+        elif kind == "navigation":
+            self.page_hash = fm.navigation.page_script_hash or self.page_hash
+            for page in fm.navigation.app_pages:
+                if page.url_pathname:
                     self.pages[page.url_pathname] = page.page_script_hash
-            elif kind == "navigation":
-                self.page_hash = fm.navigation.page_script_hash or self.page_hash
-                for page in fm.navigation.app_pages:
-                    if page.url_pathname:
-                        self.pages[page.url_pathname] = page.page_script_hash
-                    if page.page_script_hash == fm.navigation.page_script_hash and page.url_pathname:
-                        self.url_path = page.url_pathname
-            elif kind == "delta":
-                self._track(fm.delta, run)
-            elif kind == "auto_rerun" and fm.auto_rerun.fragment_id:
-                self.auto_reruns[fm.auto_rerun.fragment_id] = fm.auto_rerun.interval
-            elif kind == "stop_auto_rerun":
-                for fid in fm.stop_auto_rerun.fragment_ids:
-                    self.auto_reruns.pop(fid, None)
-            elif kind == "page_info_changed":
-                self.query_string = run.query_string = fm.page_info_changed.query_string
-            elif kind == "script_finished":
-                run.finished = now
-                run.status = FINISHED.get(fm.script_finished, str(fm.script_finished))
-                if not fragment and fm.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
-                    for wid in set(self.widget_kind) - self._seen:  # the frontend drops widgets a full run did not draw
-                        self._forget(wid)
-                if fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
-                    return
+                if page.page_script_hash == fm.navigation.page_script_hash and page.url_pathname:
+                    self.url_path = page.url_pathname
+        elif kind == "delta":
+            self._track(fm.delta, run)
+        elif kind == "auto_rerun" and fm.auto_rerun.fragment_id:
+            self.auto_reruns[fm.auto_rerun.fragment_id] = fm.auto_rerun.interval
+        elif kind == "stop_auto_rerun":
+            for fid in fm.stop_auto_rerun.fragment_ids:
+                self.auto_reruns.pop(fid, None)
+        elif kind == "page_info_changed":
+            self.query_string = run.query_string = fm.page_info_changed.query_string
+        elif kind == "script_finished":
+            run.finished = now
+            run.status = FINISHED.get(fm.script_finished, str(fm.script_finished))
+            if not fragment and fm.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+                for wid in set(self.widget_kind) - self._seen:  # the frontend drops widgets a full run did not draw
+                    self._forget(wid)
+            if fm.script_finished != ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                return True
+        return False
 
     def _track(self, delta, run: Run) -> None:
         if delta.WhichOneof("type") != "new_element":
@@ -484,10 +580,12 @@ class Session:
 
         async def urls():
             while True:
+                now, data = await self._next_frame()
                 fm = ForwardMsg()
-                fm.ParseFromString(await self.ws.recv())
+                fm.ParseFromString(data)
                 if fm.WhichOneof("type") == "file_urls_response" and fm.file_urls_response.response_id == request_id:
                     return fm.file_urls_response
+                self._unsolicited(now, data)  # (a run the server began meanwhile)
 
         try:
             answer = await asyncio.wait_for(urls(), timeout)
@@ -533,6 +631,9 @@ class Session:
                 pass
             self.ws = None
         self.auto_reruns.clear()
+        if self._reader is not None:
+            self._reader.cancel()
+            self._reader = None
         await self.connect(timeout=timeout)
         return await self.rerun(widgets=list(self.widgets.values()), marker=marker, timeout=timeout)
 
