@@ -1260,6 +1260,7 @@ class ClassRun:
     rng: random.Random
     current: tuple[str, int] | None = None  # (poll id, round) open for votes
     opened_at: float = 0.0
+    opened: dict[tuple[str, int], float] = field(default_factory=dict)  # (poll, round) -> when its step began
     revealed: dict[str, float] = field(default_factory=dict)  # poll id -> when the store revealed it
     done: bool = False
     asks: asyncio.Queue = field(default_factory=asyncio.Queue)  # the teacher's clicks: (key, future)
@@ -1270,6 +1271,7 @@ class ClassRun:
     learner_ticks: list[float] = field(default_factory=list)
     teacher_ticks: list[float] = field(default_factory=list)
     posed_seen: list[float] = field(default_factory=list)
+    posed_by: list[tuple] = field(default_factory=list)  # (seconds, learner, round, replica)
     revealed_seen: list[float] = field(default_factory=list)
     first_votes: dict[tuple[str, int], list[tuple[float, float]]] = field(default_factory=dict)  # (sent, answered)
     counted_obs: dict[tuple[str, int], list[tuple[float, int]]] = field(default_factory=dict)  # (when, N shown)
@@ -1349,27 +1351,45 @@ async def class_learner(cr: ClassRun, i: int, delay: float) -> None:
         plan: dict[tuple[str, int], list[float]] = {}  # when to vote (once or twice) in a round
         done: dict[tuple[str, int], int] = {}
 
+        reveals: list[float] = []  # when a run drew "The lab's answer" (arrival time of its first such frame)
+        answered: set = set()  # rounds whose answer the page already showed (after a reload)
+
         def observe(r: Run) -> None:
-            """What a run shows (a tick of the bar's timer, a reconnect, or a run the server pushed): a new
-            question, the lab's answer revealed."""
+            """What a run shows (a tick of the bar's timer, a reconnect, or a run the server pushed): the lab's
+            answer, the learner's own answer after a reload. When a question reached this screen is read from
+            when its answer widget was first drawn (Session.first_drawn), whatever the run."""
+            if _has(r, _REVEALED):
+                reveals.append(r.finished or time.perf_counter())
             cur = cr.current
-            if cur and cur not in seen and _poll_keys(cur)[0] in s.ids_by_key:
-                seen.add(cur)
-                cr.posed_seen.append((r.finished or time.perf_counter()) - cr.opened_at)
+            if cur and _has(r, b"Your answer\\: ") and _poll_keys(cur)[0] in s.ids_by_key:
+                answered.add(cur)
+
+        def notice() -> None:
+            """What this screen shows that the class's rounds and reveals opened (the orchestrator notes each just
+            before its step: a push may reach this screen before the orchestrator's own click returns)."""
+            for key, opened in list(cr.opened.items()):
+                drawn = s.first_drawn.get(_poll_keys(key)[0])
+                if key not in seen and drawn is not None and drawn >= opened:
+                    seen.add(key)
+                    cr.posed_seen.append(drawn - opened)
+                    cr.posed_by.append((drawn - opened, name, key[1], s.replica or "?"))
+            cur = cr.current
+            if cur and cur not in plan and cur in seen:
                 at = time.perf_counter() + cr.rng.uniform(1.0, 8.0)
                 plan[cur] = [at] + ([at + cr.rng.uniform(2.0, 5.0)] if cr.rng.random() < CLASS_TWICE else [])
-                done[cur] = 0
-                if _has(r, b"Your answer\\: "):  # voted before a reload: the page says so
-                    done[cur] = len(plan[cur])
+                done[cur] = len(plan[cur]) if cur in answered else 0  # voted before a reload: the page says so
+                if cur in answered:
                     cr.voted.setdefault(cur, set()).add(name)
             for pid, at in list(cr.revealed.items()):
-                if ("revealed", pid) not in seen and _has(r, _REVEALED):
+                shown = next((t for t in reveals if t >= at), None)
+                if ("revealed", pid) not in seen and shown is not None:
                     seen.add(("revealed", pid))
-                    cr.revealed_seen.append((r.finished or time.perf_counter()) - at)
+                    cr.revealed_seen.append(shown - at)
 
         s.on_push = observe
         next_tick = time.perf_counter() + _tick_s(s)
         while not cr.done:
+            notice()
             cur = cr.current
             if cur and done.get(cur, 0) < len(plan.get(cur, [])) and plan[cur][done[cur]] <= time.perf_counter():
                 akey, skey = _poll_keys(cur)
@@ -1381,7 +1401,9 @@ async def class_learner(cr: ClassRun, i: int, delay: float) -> None:
                     cr.sent[key] = cr.sent.get(key, 0) + 1
                     done[cur] += 1
                     try:
-                        r = await s.click(skey, marker=f"Your answer\\: {choice}".encode(), timeout=ANSWER_TIMEOUT_S)
+                        # "Your answer: X. You can change it...": the vote taken (a refused one shows the round closed)
+                        r = await s.click(skey, marker=f"Your answer\\: {choice}\\. You can change it".encode(),
+                                          timeout=ANSWER_TIMEOUT_S)
                     except ProtocolError:  # lost with the replica: was it counted? the page says, once back
                         r = await _reconnect(s, cr, name)
                         if _has(r, b"Your answer\\: "):
@@ -1545,18 +1567,22 @@ async def run_class(target: Target, db_url: str, n: int, *, seed: int, kill: boo
         return sum(1 for rep in cr.replica_of.values() if rep == victim)
 
     for q in range(CLASS_QUESTIONS):
+        began = time.perf_counter()  # (each step's time is taken before it: its push may outrun our own call)
         poll = classes.pose(cr.code, cr.secret, {"id": f"load.q{q}", "prompt": f"Question {chr(65 + q)}: which word?",
                                                  "kind": "choice", "choices": list(CLASS_CHOICES)})
+        cr.opened[(poll.poll_id, 1)] = began
         await round_until_voted((poll.poll_id, 1), kill and q == CLASS_KILL_AT)
         cr.current = None
         await _teacher_click(cr, SHOW.skey)
         if q in CLASS_AGAIN:
+            cr.opened[(poll.poll_id, 2)] = time.perf_counter()
             await _teacher_click(cr, AGAIN.skey)
             await round_until_voted((poll.poll_id, 2), False)
             cr.current = None
             await _teacher_click(cr, SHOW.skey)
+        began = time.perf_counter()
         classes.reveal(cr.code, cr.secret, CLASS_CHOICES[q % len(CLASS_CHOICES)], "Load test.")
-        cr.revealed = {poll.poll_id: time.perf_counter()}
+        cr.revealed = {poll.poll_id: began}
         await asyncio.sleep(6)
         print(f"   question {q + 1} of {CLASS_QUESTIONS} done", flush=True)
     cr.done = True
@@ -1631,6 +1657,10 @@ def class_report(label: str, cr: ClassRun, cpu: dict) -> dict:
         print(f"   killed {cr.killed}: {len(cr.reconnects)} learners back, p95 {fmt_s(row['reconnect_p95'])} s after the kill")
     print(f"   server CPU {cpu.get('server_cores', float('nan')):.2f} cores, everything else (this bench's clients "
           f"included) {cpu.get('other_cores', float('nan')):.2f} cores, over {cpu.get('seconds', 0):.0f} s")
+    slow = sorted(cr.posed_by, reverse=True)[:5]
+    if slow:
+        print("   slowest posed -> on screen: " + "; ".join(f"{t:.2f} s {who} round {rnd} on {rep}"
+                                                    for t, who, rnd, rep in slow))
     for p in cr.problems[:5]:
         print(f"   problem: {p}")
     return row

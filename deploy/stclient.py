@@ -288,6 +288,7 @@ class Session:
         self.widget_fragment: dict[str, str] = {}
         self.widget_disabled: dict[str, bool] = {}
         self.ids_by_key: dict[str, str] = {}
+        self.first_drawn: dict[str, float] = {}  # widget key -> when a frame first drew it (arrival time)
         self.replica: str | None = None  # X-Lab-Replica, when served through scripts/serve
         self.auto_reruns: dict[str, float] = {}  # fragment id -> seconds: the timers the frontend runs
         self._seen: set[str] = set()
@@ -522,6 +523,7 @@ class Session:
         match = _WIDGET_ID.match(wid)
         if match:
             self.ids_by_key[match.group(1)] = wid
+            self.first_drawn.setdefault(match.group(1), time.perf_counter())
         self.widget_kind[wid] = kind
         self.widget_fragment[wid] = delta.fragment_id
         self.widget_disabled[wid] = bool(getattr(sub, "disabled", False))

@@ -406,7 +406,10 @@ def op_split_choice(args: dict) -> Computed:
         return " | ".join(visible_token(t.label) for t in tokenizer.encode_tokens(text))
 
     truth = cut(tok)
-    candidates = [cut(tokenizer_for(name)) for name in _opt(args, "others", list, [])]
+    others = _opt(args, "others", list, [])
+    if len(others) > MAX_OWN_OPTIONS:
+        raise ExerciseError(f"'others' names at most {MAX_OWN_OPTIONS} tokenizers")
+    candidates = [cut(tokenizer_for(name)) for name in others]
     from analyses.textstats import graphemes
 
     candidates += [" | ".join(visible_token(g) for g in graphemes(text)), " | ".join(text.split())]

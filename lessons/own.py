@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from tokenizer.plaintext import readable_text
+
 from .exercises import KIND_OF_OP, MAX_CORPUS_MERGES
 
 MAX_OWN_TEXT = 300
@@ -162,8 +164,9 @@ def exercise(kind_name: str, values: dict[str, Any]) -> dict[str, Any]:
     if kind is None:
         raise OwnError("Choose a kind of question.")
     args = arguments(kind, values)
-    words = {"tokenizer": tokenizer_title(args.get("tokenizer", "")), "text": args.get("text", ""),
-             "corpus": _short(args.get("corpus", "")), "step": args.get("step", 1),
+    # the text as the lab's display rules write a sentence (a line break as ↵, a tab as ⇥): a prompt is one line
+    words = {"tokenizer": tokenizer_title(args.get("tokenizer", "")), "text": readable_text(args.get("text", "")),
+             "corpus": readable_text(args.get("corpus", ""), 120), "step": args.get("step", 1),
              "unit": UNITS.get(args.get("unit", ""), ""), "split": SPLITS.get(args.get("split", ""), "")}
     answer = {"op": kind.op, **args}
     digest = hashlib.sha1(json.dumps(answer, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:12]

@@ -219,3 +219,56 @@ def test_the_same_question_has_the_same_id_everywhere_and_another_another() -> N
     assert a == own.exercise("count", {"tokenizer": "chai", "text": " chai "})  # as kept: stripped
     assert a["id"] != own.exercise("count", {"tokenizer": "news", "text": "chai"})["id"]
     assert own.code_of(own.lesson_id("ABC234")) == "ABC234" and own.code_of("bpe-training") is None
+
+
+def test_a_text_of_several_lines_is_asked_on_one_line_and_posed(lab_db, server_side) -> None:
+    """A line break counts (it is a token, or part of one): the prompt shows it as the lab's display rules do (↵),
+    on one line a poll takes, and the operation counts the text as it was typed."""
+    table = own.exercise("count", {"tokenizer": "o200k_base", "text": "chai\npani"})
+    assert "chai↵pani" in table["prompt"] and table["answer"]["text"] == "chai\npani"
+    teacher, code, _ = teacher_page()
+    write(teacher, "count", tokenizer="o200k_base", text="chai\npani")
+    teacher.button(key=cv.OWN_POSE.skey).click().run()
+    assert_no_exception(teacher)
+    assert server_side.current(code).question["prompt"] == table["prompt"]
+
+
+# -- what one lesson file of such questions may cost -------------------------------------------------------------
+def test_the_costliest_lesson_file_of_own_questions_is_refused_or_computed_within_bounds(tmp_path) -> None:
+    """A lesson file is someone's upload (the Lessons page opens it): 30 exercises (a lesson's most) of the new
+    operations at their largest, and over them (10,000 tokenizers to cut with, a corpus trained for a billion
+    merges, 10,000 texts to compare), are checked in a child under CPU and memory limits: each either
+    computes or is one problem line, in bounded time and memory."""
+    from lessons.course import MAX_TEXT
+    from tests.bounded import run_bounded
+
+    text = ("मेरा नाम आशा है and I love chai. " * 80)[:MAX_TEXT]
+    corpus = " ".join(f"w{i % 97}x{i % 13}" for i in range(400))[:MAX_TEXT]
+    heavy = [own.exercise("split", {"tokenizer": "o200k_base", "text": text[: own.MAX_OWN_TEXT]}),
+             {"id": "q-000000000001", "prompt": "p", "explain": "x", "answer": {
+                 "op": "split_choice", "tokenizer": "o200k_base", "text": text, "others": list(own.OTHERS)}},
+             {"id": "q-000000000002", "prompt": "p", "explain": "x", "answer": {
+                 "op": "merge_at", "corpus": corpus, "step": 50, "unit": "bytes", "split": "regex"}},
+             {"id": "q-000000000003", "prompt": "p", "explain": "x", "answer": {
+                 "op": "most_tokens", "tokenizer": "o200k_base", "texts": [text[:200] + str(i) for i in range(6)]}}]
+    over = [{"id": "q-000000000004", "prompt": "p", "explain": "x", "answer": {
+                "op": "split_choice", "tokenizer": "o200k_base", "text": text, "others": ["o200k_base"] * 2_000}},
+            {"id": "q-000000000005", "prompt": "p", "explain": "x", "answer": {
+                "op": "merge_at", "corpus": corpus, "step": 10**9}},
+            {"id": "q-000000000006", "prompt": "p", "explain": "x", "answer": {
+                "op": "most_tokens", "tokenizer": "o200k_base", "texts": [f"t{i}" for i in range(2_000)]}}]
+    tables = list(over)
+    for i in range(27):  # as many heavy ones as a lesson file holds (30 exercises, 128 KB)
+        more = tables + [dict(heavy[i % len(heavy)], id=f"q-{i + 16:012x}")]
+        if len(own.lesson_file("ABC234", "Heavy", more).encode()) > 127 * 1024:
+            break
+        tables = more
+    path = tmp_path / "class-abc234.md"
+    path.write_text(own.lesson_file("ABC234", "Heavy", tables), encoding="utf-8")
+    assert len(tables) >= 20 and path.stat().st_size < 128 * 1024  # within a lesson file's own bound
+    done = run_bounded(["-m", "lessons", "check", "--course", str(path)], cpu_limit_s=60, memory_limit=3 * 1024**3)
+    done.assert_bounded(cpu_s=20, peak_mb=900)
+    problems = [line for line in done.err.splitlines() if line.startswith("problem:")]
+    assert len(problems) == 3 and all("cannot be computed" in p for p in problems), done.err
+    assert "'others' names at most 6 tokenizers" in done.err and "'step' must be 1 to 50" in done.err
+    assert "'texts' must be 2 to 6 different texts" in done.err

@@ -264,6 +264,7 @@ def test_join_vote_and_restore_on_both_databases(any_db) -> None:
     check_exercise(learner, WRONG)
     kept = classroom._classes(any_db).answers(code, who.learner_id)
     assert [(a.question_key, a.guess, a.right, a.attempt) for a in kept] == [(Q.key, WRONG, False, 1)]
+    assert learner.session_state[predict.STORE][Q.key]["class"] == code  # the class's answer, told apart
 
     teacher.query_params["lesson"] = LESSON
     teacher.switch_page(LESSONS).run()
@@ -290,6 +291,10 @@ def test_join_vote_and_restore_on_both_databases(any_db) -> None:
     again.query_params["lesson"] = LESSON
     again.switch_page(LESSONS).run()
     assert again.session_state[predict.STORE][Q.key]["guess"] == WRONG  # the first answer counts, as kept
+    assert again.session_state[predict.STORE][Q.key]["class"] == code
+    outside = run_page(LESSONS, query_params={"lesson": LESSON})  # a browser outside any class
+    check_exercise(outside, TRUTH)
+    assert "class" not in outside.session_state[predict.STORE][Q.key]
     assert "Your score: 0 right of 1 answer" in main_text(again)
 
 

@@ -207,9 +207,10 @@ def test_no_teacher_secret_resume_code_or_learner_id_reaches_any_log(lab: Lab, b
     with classes.db.transaction(write=False) as tx:
         learner_ids = [row[0] for row in tx.rows("SELECT learner_id FROM learners WHERE code = ?", (started.code,))]
     classes.db.close()
+    browser_key = next(c["value"] for c in teacher.context.cookies() if c["name"] == "tl_teacher").split(".", 1)[1]
     secrets = {"the teacher secret": started.teacher_secret, "the resume code": resume,
-               "the resume code as shown": shown_resume(resume), **{f"learner id {i}": v for i, v in
-                                                                  enumerate(learner_ids)}}
+               "the resume code as shown": shown_resume(resume), "the teacher's browser key": browser_key,
+               **{f"learner id {i}": v for i, v in enumerate(learner_ids)}}
     time.sleep(1)  # nginx writes a request's line when it ends: the pages above are closed by now or soon
     logs = lab.logs()
     assert "connect() failed" in logs["nginx-error.log"] or "upstream" in logs["nginx-error.log"], (

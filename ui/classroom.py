@@ -3,9 +3,14 @@
 A class lives in the database (:mod:`lessons.classroom`: SQLite by default, PostgreSQL for several machines);
 what a browser session keeps is only who it is there:
 
-- a learner: the class code, their learner id (their key: never shown), their name and resume code;
+- a learner: the class code, their learner id (their key: never shown), their name and resume code; the browser
+  keeps ``CODE.RESUMECODE`` in a cookie, so a reload finds the class again (or is told it has ended);
 - the teacher: the class code and the teacher's secret, taken from the teacher link once and then kept in the
-  session only (the Class page drops it from the address bar, so the projector never shows it).
+  session only (the Class page drops it from the address bar, so the projector never shows it); the browser
+  keeps a key of its own in a cookie (never the secret), so a reload is the teacher again.
+
+Who the client is, for the join limit, is the address the lab's own proxy saw (:func:`client`); a class that
+ended says so, lastingly, in each one's words (:func:`class_ended`, :func:`ended_text`).
 
 The predict widget (:mod:`ui.predict`) asks :func:`remember_answer` to keep a learner's answers on the server
 and draws :func:`pose_button` for the teacher; the live bar (:mod:`ui.poll`) and the Class page
@@ -102,6 +107,12 @@ def member() -> Member | None:
 
 def teaching() -> Teaching | None:
     return st.session_state.get(TEACHER.skey)
+
+
+def learning_in() -> str | None:
+    """The code of the class this browser is in as a learner, or None (an answer given now is the class's)."""
+    who = member()
+    return who.code if who else None
 
 
 def in_class() -> str | None:

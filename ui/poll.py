@@ -221,6 +221,7 @@ def restore_answers(who: classroom.Member) -> int:
         return q if q is not None else questions.resolve(qid)
 
     entries, _ = check(loaded, resolve, (ExerciseError,))
+    entries = {key: entry | {"class": who.code} for key, entry in entries.items()}  # the class's, not the browser's own
     merged, added, _ = merge(st.session_state.get(predict.STORE, {}), entries)
     st.session_state[predict.STORE] = merged
     return len(added)

@@ -34,7 +34,8 @@ from ui.display import answer_text, callout_html, md_escape, quantity
 STORE = "lab.predictions"
 """The session's first answers: ``{question key: {"guess", "right", "scope", "id"}}`` (``id``: the question's
 :class:`lessons.progress.QuestionId`, what "Save my progress" writes; ``right`` None: loaded, waiting for its
-page)."""
+page). An answer given in a class (or brought back from one) also has ``"class"``: the class's code, so what a
+learner answered in a class and outside it can be told apart."""
 
 
 @dataclass(frozen=True)
@@ -51,8 +52,9 @@ class Verdict:
 # -- the store -----------------------------------------------------------------------------------
 # Judging (whether a guess fits its question and is right) is lessons.judging's, with no UI: a loaded
 # progress file is judged by the same rules.
-def _entry(q: Question, guess: Any, right: bool | None) -> dict[str, Any]:
-    return {"guess": guess, "right": right, "scope": q.scope, "id": q.id}
+def _entry(q: Question, guess: Any, right: bool | None, in_class: str | None = None) -> dict[str, Any]:
+    entry = {"guess": guess, "right": right, "scope": q.scope, "id": q.id}
+    return entry | {"class": in_class} if in_class else entry
 
 
 def record(q: Question, guess: Any, *, kept: bool = False) -> Verdict:
@@ -62,7 +64,7 @@ def record(q: Question, guess: Any, *, kept: bool = False) -> Verdict:
     store = st.session_state.setdefault(STORE, {})
     first = q.key not in store
     if first:
-        store[q.key] = _entry(q, guess, right)
+        store[q.key] = _entry(q, guess, right, classroom.learning_in())
     st.session_state[_last_key(q)] = (guess, right, first, detail, matches)
     st.session_state.pop(f"predict._retry.{q.key}", None)
     if not kept:
@@ -194,8 +196,8 @@ def _kept(q: Question) -> tuple:
     kept = store[q.key]
     guess = kept["guess"]
     right, detail, matches = judge(q, guess)
-    if kept != _entry(q, guess, right):
-        store[q.key] = _entry(q, guess, right)
+    if kept != _entry(q, guess, right, kept.get("class")):
+        store[q.key] = _entry(q, guess, right, kept.get("class"))
     return guess, right, True, detail, matches
 
 

@@ -10,9 +10,13 @@ class begins and ends:
 - **Join** (a learner): the class code (from the learner link, or typed), a name, "Join". No account: a short
   resume code continues on another device.
 - **The teacher link** (``?code=…&teacher=…``) makes this browser the class's teacher; the page keeps the secret
-  in the session and drops it from the address bar.
+  in the session and drops it from the address bar (the browser keeps a key of its own for a reload).
+- **The teacher's own questions**: a kind the lab answers itself, its blanks, the lab's answer shown before
+  posing; posed at once or kept with the class; downloaded as a lesson file (:mod:`lessons.own`).
 - **The dashboard** (teacher only, folded away from the projector): per question, % right at the first try and
-  the commonest wrong answers; per learner, answered and right; a CSV for a gradebook.
+  the commonest wrong answers; per learner, answered and right; each poll round by round; who answered what;
+  the gradebook and who-answered-what CSVs and the JSON report, built when clicked. End, and an ended class's
+  report.
 """
 
 from __future__ import annotations
