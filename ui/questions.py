@@ -50,7 +50,7 @@ from lessons.progress import (
 from tokenizer import Trace
 from ui import experiment as evh
 from ui import own
-from ui.display import pair_text, plural
+from ui.display import pair_text, plural, visible_token
 from ui.predict import Question
 from ui.presets import Settings, preset_settings
 from ui.state import digest
