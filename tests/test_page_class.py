@@ -449,6 +449,34 @@ def test_a_vote_sent_after_the_end_is_refused_and_said(lab_db, server_side) -> N
     assert "has ended, Eli" in page_text(eli)  # and it stays
 
 
+def test_the_welcome_box_stays_through_every_question(lab_db, server_side) -> None:
+    """The learner's Welcome box (what the bar is, the resume code) was said once and gone at the next run of the
+    page; it stays on the Class page through a question posed, answered, revealed and another posed."""
+    teacher, code, secret = start_class()
+    eli = join(code, "Eli")
+    welcome = html.escape(cv.welcome_text(member(eli)), quote=False)
+
+    def shown() -> bool:
+        return any(welcome in str(h.value) for h in eli.main.get("html"))
+
+    assert shown()
+    server_side.pose(code, secret, {"id": "q", "prompt": "Which?", "kind": "choice", "choices": ["a", "b"]})
+    eli.run()
+    assert shown()
+    poll = server_side.current(code)
+    eli.radio(key=class_bar.answer_key(poll).skey).set_value("a").run()
+    eli.button(key=class_bar.send_key(poll).skey).click().run()
+    assert shown()
+    server_side.reveal(code, secret, "a")
+    eli.run()
+    assert "The lab's answer: a." in page_text(eli) and shown()
+    server_side.pose(code, secret, {"id": "q2", "prompt": "And?", "kind": "choice", "choices": ["c", "d"]})
+    for _ in range(2):
+        eli.run()
+        assert_no_exception(eli)
+        assert shown()
+
+
 def test_a_learners_reload_after_the_end_says_it_ended_not_a_blank_join_form(lab_db, server_side) -> None:
     started = server_side.start("Week 5")
     eli = server_side.join(started.code, "Eli", client="e")
@@ -485,6 +513,9 @@ def test_the_spread_is_readable_on_the_projector(lab_db, server_side) -> None:
     bars, text = spec["layer"]
     assert bars["encoding"]["y"]["axis"]["labelFontSize"] > 22 and text["mark"]["fontSize"] > 22
     assert bars["mark"]["stroke"] == charts.TEXT
+    # the axis ends at the longest bar: its label lies beyond, and Vega's "fit" makes room for it in pixels on any
+    # screen (room as a share of the axis cut "round 2: 8 · 67%" off a phone's 290 px chart)
+    assert bars["encoding"]["x"]["scale"]["domain"] == [0, 2]
     data = next(iter(chart_datasets(chart).values()))
     assert {(r.answer, r.label) for r in data.itertuples() if r.votes} == {(WRONG, "2 · 67%"), (TRUTH, "1 · 33%")}
     teacher.button(key=class_bar.AGAIN.skey).click().run()

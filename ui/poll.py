@@ -123,7 +123,7 @@ def _spread(tallies: list[Tally], choices: list[str] | None, right: tuple[str, .
         yOffset=alt.YOffset("round:N"),
     )
     bars = base.mark_bar(stroke=charts.TEXT).encode(
-        x=alt.X("votes:Q", title=None, scale=alt.Scale(domain=[0, top * (1.9 if several else 1.6)]),
+        x=alt.X("votes:Q", title=None, scale=alt.Scale(domain=[0, top], nice=False),
                 axis=alt.Axis(tickMinStep=1, format="d", labelFontSize=size.label)),  # (the bars say "learners")
         color=alt.Color("round:N", title=None, legend=alt.Legend(orient="bottom", labelFontSize=size.label)
                         if several else None, scale=alt.Scale(range=[charts.BLUE, charts.ORANGE, charts.TEAL])),
