@@ -55,19 +55,22 @@ class QuestionSummary:
 @dataclass(frozen=True)
 class LearnerSummary:
     """One learner: questions answered (judged or not), right at the first try, and each question's first try
-    (True, False, or None: answered in a poll not revealed yet)."""
+    (True, False, or None: answered in a poll not revealed yet). ``number``: their place in the order the class
+    joined, from 1 (two learners may share a name; an ended class's "Learner N" is this N)."""
 
     name: str
     answered: int
     right: int
     first: dict[str, bool | None] = field(default_factory=dict)
+    number: int = 0
 
 
 @dataclass(frozen=True)
 class AnswerRow:
     """One learner's answer to one question: on a page (``round`` None; first and final are their first and
     last attempt) or in one round of a poll (first and final are their first and last vote in that round).
-    ``first_right`` / ``final_right``: the lab's judgement, None until a poll is revealed."""
+    ``first_right`` / ``final_right``: the lab's judgement, None until a poll is revealed. ``learner``: the
+    learner's :attr:`LearnerSummary.number` (0: not a learner of the class any more)."""
 
     name: str
     question_key: str
@@ -79,6 +82,7 @@ class AnswerRow:
     final: str
     final_right: bool | None
     sent: int
+    learner: int = 0
 
 
 @dataclass(frozen=True)
@@ -160,7 +164,7 @@ def build(tx: Tx, code: str) -> Dashboard:
             rows.append((order.get(lid, -1), AnswerRow(
                 names.get(lid, "?"), p["question_id"], p["prompt"], IN_POLL, rnd, sent[0],
                 verdicts.get(sent[0]) if verdicts is not None else None, sent[-1],
-                verdicts.get(sent[-1]) if verdicts is not None else None, len(sent))))
+                verdicts.get(sent[-1]) if verdicts is not None else None, len(sent), order.get(lid, -1) + 1)))
             if verdicts is None and (lid, p["question_id"]) not in first:
                 first[(lid, p["question_id"])] = (_first_vote(votes, lid), None)  # answered; judged at Reveal
         rounds = [tally(tx, code, p["poll_id"], r) for r in range(1, p["round"] + 1)]
@@ -173,7 +177,8 @@ def build(tx: Tx, code: str) -> Dashboard:
         page = [t for t in tries if t[3] is None]
         if page:
             rows.append((order.get(lid, -1), AnswerRow(names.get(lid, "?"), key, prompts.get(key, ""), ON_PAGE, None,
-                                                       page[0][1], page[0][2], page[-1][1], page[-1][2], len(page))))
+                                                       page[0][1], page[0][2], page[-1][1], page[-1][2], len(page),
+                                                       order.get(lid, -1) + 1)))
     rows.sort(key=lambda item: (item[0], item[1].question_key, item[1].round or 0, item[1].asked))
 
     by_question: dict[str, list[tuple[str, bool | None]]] = defaultdict(list)
@@ -188,7 +193,7 @@ def build(tx: Tx, code: str) -> Dashboard:
                                          _top([g for g, r in judged if not r]),
                                          len(by_question[key]) - len(judged), prompts.get(key, "")))
     people = [LearnerSummary(name, len(by_learner[lid]), sum(1 for r in by_learner[lid].values() if r),
-                             dict(by_learner[lid])) for lid, name, _ in learners]
+                             dict(by_learner[lid]), order[lid] + 1) for lid, name, _ in learners]
     return Dashboard(code, title, closed is None, from_epoch(expires), len(learners), questions, people,
                      poll_summaries, [row for _, row in rows])
 
@@ -260,10 +265,12 @@ def csv_text(rows: list[list[Any]]) -> str:
 
 
 def as_json(dashboard: Dashboard) -> dict:
-    """The dashboard as JSON-able data (the command line's ``class report --json``)."""
-    by_learner: dict[str, list[dict]] = defaultdict(list)
+    """The dashboard as JSON-able data (the command line's ``class report --json``, the page's download). Each
+    learner's answers are theirs by ``learner`` (their number in the order the class joined), not by name: two
+    learners may share one."""
+    by_learner: dict[int, list[dict]] = defaultdict(list)
     for r in dashboard.answers:
-        by_learner[r.name].append({"question": r.question_key, "prompt": prompt_of(r.question_key, r.prompt),
+        by_learner[r.learner].append({"question": r.question_key, "prompt": prompt_of(r.question_key, r.prompt),
                                    "asked": r.asked, "round": r.round, "first": r.first, "first_right": r.first_right,
                                    "final": r.final, "final_right": r.final_right, "sent": r.sent})
     return {
@@ -273,8 +280,8 @@ def as_json(dashboard: Dashboard) -> dict:
                        "answered": q.answered, "right_first_try": q.right_first, "percent_right": q.percent_right,
                        "not_revealed": q.pending, "wrong": [{"answer": a, "count": n} for a, n in q.wrong]}
                       for q in dashboard.questions],
-        "learners": [{"name": p.name, "answered": p.answered, "right": p.right, "answers": by_learner.get(p.name, [])}
-                     for p in dashboard.learners],
+        "learners": [{"learner": p.number, "name": p.name, "answered": p.answered, "right": p.right,
+                      "answers": by_learner.get(p.number, [])} for p in dashboard.learners],
         "polls": [{"question": p.question_id, "prompt": p.prompt, "truth": p.truth,
                    "rounds": [{"round": t.round, "answered": t.answered, "joined": t.joined, "counts": t.counts,
                                "wrong": [{"answer": a, "count": n} for a, n in (p.wrong[i] if i < len(p.wrong) else [])]}

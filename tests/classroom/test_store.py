@@ -23,6 +23,7 @@ from lessons.classroom import (
     TooManyAttempts,
     UnknownLearner,
     VotingClosed,
+    as_json,
     limit_key,
     open_database,
     shown_resume,
@@ -498,6 +499,18 @@ def test_every_vote_is_judged_and_kept_at_reveal_whatever_the_browsers_do(room):
         ("Ravi", 2, "h + a", True, "h + a", True, 1), ("Meera", 2, "c + h", True, "c + h", True, 1)]
     assert classes.reveal(code, secret, "h + a").verdicts == revealed.verdicts  # again: nothing changes
     assert len(classes.answers(code, asha.learner_id)) == 1
+
+
+def test_two_learners_of_one_name_keep_their_own_answers_in_the_json(classes):
+    """Names are not unique in a class (two Ashas is an ordinary room): the report's JSON gives each learner, by
+    their number in the order they joined, their own answers, never the other's too."""
+    started = classes.start("Week 3")
+    first, second = (classes.join(started.code, "Asha", client=c) for c in ("a", "b"))
+    classes.record_answer(started.code, first.learner_id, "q1", "5", True)
+    classes.record_answer(started.code, second.learner_id, "q1", "7", False)
+    learners = as_json(classes.dashboard(started.code, started.teacher_secret))["learners"]
+    assert [(p["learner"], p["name"], p["answered"], p["right"], [(a["question"], a["first"]) for a in p["answers"]])
+            for p in learners] == [(1, "Asha", 1, 1, [("q1", "5")]), (2, "Asha", 1, 0, [("q1", "7")])]
 
 
 def test_a_poll_answer_to_a_question_answered_before_is_a_retry(room):
