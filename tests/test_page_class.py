@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 import uuid
 
 import pytest
@@ -427,6 +428,11 @@ def test_a_learner_who_closes_the_tab_before_reveal_still_counts(lab_db, server_
     assert sorted((a["name"], a["asked"], a["round"], a["final answer"], a["final answer right"]) for a in answers) == [
         ("Asha", "in a poll", "1", TRUTH, "right"), ("Ben", "in a poll", "1", WRONG, "wrong"),
         ("Chitra", "in a poll", "1", TRUTH, "right")]
+    report = json.loads(downloads[f"class-{code}.json"])
+    assert [(p["name"], p["answered"], p["right"], [(a["round"], a["final"], a["final_right"]) for a in p["answers"]])
+            for p in report["learners"]] == [("Asha", 1, 1, [(1, TRUTH, True)]), ("Ben", 1, 0, [(1, WRONG, False)]),
+                                             ("Chitra", 1, 1, [(1, TRUTH, True)])]
+    assert report["polls"][0]["rounds"][0]["counts"] == {TRUTH: 2, WRONG: 1}
     browsers["Asha"].run()  # a learner still here sees the lab's answer, and her session learns it, kept once
     assert f"The lab's answer: {TRUTH}. Your answer: {TRUTH}: right!" in page_text(browsers["Asha"])
     assert [a.attempt for a in server_side.answers(code, member(browsers["Asha"]).learner_id)] == [1]
