@@ -184,6 +184,7 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     for page in learners.values():
         expect(_bar(page).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
     expect(_bar(learners["laptop1"]).get_by_text(f"Your answer: {TRUTH}: right!", exact=False)).to_be_visible()
+    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)  # the spread
     teacher.evaluate("document.fonts.ready")
     screenshot(teacher, f"journey-class-projector-revealed-{backend}")
 
