@@ -646,6 +646,11 @@ class Server:
 
         upstreams = [r.address for r in self.replicas] + list(self.args.upstream)
         conf = self.run_dir / "nginx.conf"
+        # Only this user reads it: it holds the proxy token (X-Lab-Proxy), with which anyone on this machine could
+        # talk to a replica directly and choose the address the join limit counts. nginx's master reads it before
+        # its workers drop to another user.
+        conf.touch(mode=0o600)
+        conf.chmod(0o600)
         conf.write_text(render_config(
             run_dir=self.run_dir, www_dir=self.www_dir(), static_root=static_root,
             listen=listen_address(self.args.address, self.args.port),

@@ -220,6 +220,15 @@ def test_no_teacher_secret_resume_code_or_learner_id_reaches_any_log(lab: Lab, b
     assert not leaks, leaks
 
 
+def test_the_proxy_token_is_readable_by_the_lab_alone(lab: Lab) -> None:
+    """The token a replica believes nginx's X-Lab-Client by is in nginx's config only, which no other user of the
+    machine may read (with it, anyone here could talk to a replica directly and choose the address counted)."""
+    conf = lab.run_dir / "nginx.conf"
+    assert conf.stat().st_mode & 0o077 == 0, oct(conf.stat().st_mode)
+    token = re.search(r'X-Lab-Proxy "([0-9a-f]{32,})"', conf.read_text(encoding="utf-8")).group(1)
+    assert not [name for name, text in lab.logs().items() if token in text]
+
+
 # -- the join limit counts the address nginx saw ---------------------------------------------------------------
 def test_headers_a_browser_sends_do_not_choose_the_address_the_join_limit_counts(lab: Lab, browsers) -> None:
     """12 wrong codes, each with a fresh X-Forwarded-For (and X-Lab-Client, X-Real-IP) of its own, were never
