@@ -33,6 +33,7 @@ from tokenizer import (
     train,
 )
 from tokenizer import io as model_io
+from tokenizer.model import DEFAULTS
 from tokenizer.pretokenize import MAX_NESTING, MAX_PATTERN_CHARS, MAX_REPEAT, compile_pattern
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -482,5 +483,25 @@ def test_pages_show_one_friendly_message_and_stay_bounded(tmp_path) -> None:
             assert case["want"] in shown, (case, shown[:2000])
             assert "Simplify it" in shown or case["want"] == "calls a group"
         assert seen["cpu_s"] < CPU_BOUND_S + 5, (case, seen["cpu_s"])  # a page run, imports on the first
-    assert_bounded(child, PAGE_PEAK_BOUND_MB)
-    assert child.cpu_s < 60
+    # The whole child against the same pages run with the lab's own pattern in the same test: the imports and the
+    # pages' own work cost what this machine makes them cost, so only what the hostile patterns add is bounded, by
+    # the design's figure (a search's budget of about 1 s and a round's overrun a case), on any machine's speed.
+    benign = run_limited(["-c", PAGES], ROOT, json.dumps([_benign(case) for case in cases]))
+    assert benign.code == 0, benign.err[-2000:]
+    assert child.cpu_s < benign.cpu_s + HOSTILE_CASE_S * len(cases), (child.cpu_s, benign.cpu_s)
+    child.assert_bounded(cpu_s=CPU_LIMIT_S, peak_mb=PAGE_PEAK_BOUND_MB)
+
+
+HOSTILE_CASE_S = 1.5
+"""What one hostile case may add to a page's CPU time: the search budget (about 1 s) and a round's overrun (measured: 1.65 s for all five cases together, on a loaded machine)."""
+
+
+def _benign(case: dict) -> dict:
+    """The same page and text with the lab's default pattern in place of the hostile one."""
+    query = dict(case.get("query", {}))
+    if "pattern" in query:
+        query["pattern"] = DEFAULTS.pattern
+    out = {**case, "query": query}
+    if "upload" in case:
+        out["upload"] = _model_json(DEFAULTS.pattern)
+    return out
