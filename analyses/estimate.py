@@ -419,6 +419,22 @@ class Cost:
         """The part of the bill called ``what``, or None when there is none."""
         return next((p for p in self.parts if p.what == what), None)
 
+    @property
+    def input_part(self) -> BillPart:
+        """The input's part, on every bill."""
+        return self._always("input")
+
+    @property
+    def output_part(self) -> BillPart:
+        """The output's part, on every bill (zero tokens when none is expected)."""
+        return self._always("output")
+
+    def _always(self, what: str) -> BillPart:
+        part = self.part(what)
+        if part is None:
+            raise LookupError(f"a bill without its {what} part")
+        return part
+
     def month(self, usd_per_request: Decimal) -> Decimal:
         """An amount a request, for a month of requests."""
         return usd_per_request * self.requests_per_month
@@ -428,7 +444,7 @@ class Cost:
         return usd * self.inr_per_usd
 
 
-def _tokens(value: float, what: str) -> Decimal:
+def _tokens(value: float | Decimal, what: str) -> Decimal:
     try:
         number = amount(value, what)
     except CostInputError as exc:
@@ -436,8 +452,8 @@ def _tokens(value: float, what: str) -> Decimal:
     return number
 
 
-def cost(input_tokens: float, price: Price, *, output_tokens: float | None = None,
-         output_ratio: float | None = None, reasoning_tokens: float = 0, cached_share: float = 0,
+def cost(input_tokens: float | Decimal, price: Price, *, output_tokens: float | None = None,
+         output_ratio: float | Decimal | None = None, reasoning_tokens: float = 0, cached_share: float = 0,
          batch: bool = False, requests_per_month: int, inr_per_usd: Decimal) -> Cost:
     """The cost of a request of ``input_tokens`` (measured; a mean may be fractional) and the expected output
     (assumed), given as ``output_tokens`` or as ``output_ratio`` of the input (exactly one), plus
@@ -456,6 +472,7 @@ def cost(input_tokens: float, price: Price, *, output_tokens: float | None = Non
     if output_tokens is not None:
         outputs = _tokens(output_tokens, "Output tokens")
     else:
+        assert output_ratio is not None  # exactly one of the two, checked above
         outputs = inputs * _tokens(output_ratio, "The output ratio")
     reasoning = _tokens(reasoning_tokens, "Reasoning tokens")
     share = _tokens(cached_share, "The cached share")
@@ -474,8 +491,9 @@ def cost(input_tokens: float, price: Price, *, output_tokens: float | None = Non
         else:
             input_rate, output_rate = price.batch_input_per_m, price.batch_output_per_m
     cached_rate = price.cached_input_per_m
-    if share and cached_rate is None:
-        notes.append("no cached-input price published here: the cached share at the input price")
+    if cached_rate is None:
+        if share:
+            notes.append("no cached-input price published here: the cached share at the input price")
         cached_rate = input_rate
     elif share and batch and price.batch_input_per_m is not None:
         notes.append("the cached share at the cached-input price, not batch-discounted further")

@@ -165,7 +165,10 @@ def read_records(text: str, kind: str, field: str | None = None,
     records: list[Record] = []
     problems: list[Problem] = []
     for item in iter_records([text], kind, field, column):
-        (records if isinstance(item, Record) else problems).append(item)
+        if isinstance(item, Record):
+            records.append(item)
+        else:
+            problems.append(item)
     return records, problems
 
 
@@ -274,7 +277,7 @@ def _line_batches(fragments: Iterable[str], _: object) -> Iterator[Batch]:
 
 
 _DECODER = json.JSONDecoder(strict=False)  # strict=False: a tab or other control character inside a string is kept
-_SCAN = json.scanner.make_scanner(_DECODER)  # one JSON value at an index: json.loads without its wrapping, per line
+_SCAN = json.scanner.make_scanner(_DECODER)  # type: ignore[arg-type]  # typeshed names the class, a decoder is what it takes  # one JSON value at an index: json.loads without its wrapping, per line
 _MISSING = object()
 
 

@@ -26,6 +26,7 @@ stream both ways at once, one :class:`StreamEvent` per token;
 
 from __future__ import annotations
 
+import builtins
 import codecs
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -83,8 +84,8 @@ class StreamEvent:
     naive: str
     text: str
     held: int
-    held_bytes: bytes = b""
-    naive_parts: tuple[tuple[str, bytes], ...] = ()
+    held_bytes: builtins.bytes = b""  # builtins.: the field above is named bytes
+    naive_parts: tuple[tuple[str, builtins.bytes], ...] = ()
 
     @property
     def whole(self) -> bool:

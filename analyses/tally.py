@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from analyses.estimate import (
     BATCH_RECORDS,
@@ -159,9 +159,9 @@ def count_batch(counters: Sequence[Counter], batch: Batch, as_chat: bool = False
         chats = {i: (chats[i] if text is None else (("user", text),)) for i, text in enumerate(texts)}
     if chats:
         plain = [i for i, text in enumerate(texts) if i not in chats]
-        plain_texts = [texts[i] for i in plain]
+        plain_texts = cast(list[str], [texts[i] for i in plain])  # the records that are not chats are texts
     else:
-        plain, plain_texts = None, texts
+        plain, plain_texts = None, cast(list[str], texts)  # no chat: every record is a text
     counted_texts: dict[int, list[int]] = {}
     columns: dict[tuple, _Column] = {}
     out = []
@@ -174,7 +174,7 @@ def count_batch(counters: Sequence[Counter], batch: Batch, as_chat: bool = False
                 counted_texts[id(tok)] = count_many(tok, plain_texts) if plain_texts else []
             counts = counted_texts[id(tok)]
             if plain is None:
-                column = _Column(counts)
+                column = _Column(cast(list[int | None], counts))
             else:
                 column = _Column([None] * len(texts))
                 for i, n in zip(plain, counts):
@@ -217,7 +217,7 @@ def add_batch(tallies: Tallies, batch: Batch, columns: Sequence[_Column], source
                 tallies.problem(source, p.number, f"{counter.label}: {p.reason}")
             kept = [(n, c) for n, c in zip(numbers, counts) if c is not None]
             numbers, counts = [n for n, _ in kept], [c for _, c in kept]
-        tally.stats.add_many(numbers, counts, base)
+        tally.stats.add_many(numbers, cast(list[int], counts), base)  # a None (a refused chat) was dropped above
         tally.chats += column.chats
         tally.overhead += column.overhead
         tally.extras += column.extras

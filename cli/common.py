@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import io as _bytes_io
 import re
+from typing import NoReturn
 
 from tokenizer import io
 from tokenizer.model import Tokenizer
@@ -20,7 +21,7 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, not argparse's usage block
+    def error(self, message: str) -> NoReturn:  # one line, not argparse's usage block
         raise UsageError(f"{message} (see: {self.prog} --help)")
 
 

@@ -108,11 +108,12 @@ def _prices(found: Sequence[Model], args: argparse.Namespace) -> list[tuple[Pric
     out = []
     for model, given_in, given_out in zip(found, inputs, outputs):
         known = models.price(model.key)
-        if known is None and (given_in is None or given_out is None):
-            missing = " and ".join(f"{flag} {model.key}=USD_PER_M" for flag, value in
-                                   (("--input-price", given_in), ("--output-price", given_out)) if value is None)
-            raise UsageError(f"no published price is known for {model.name}: give {missing} (USD per million tokens)")
         if known is None:
+            if given_in is None or given_out is None:
+                missing = " and ".join(f"{flag} {model.key}=USD_PER_M" for flag, value in
+                                       (("--input-price", given_in), ("--output-price", given_out)) if value is None)
+                raise UsageError(f"no published price is known for {model.name}: give {missing} (USD per million "
+                                 "tokens)")
             price = Price(model.key, given_in, given_out, "given", "the command line")
         else:
             price = Price(model.key, given_in if given_in is not None else known.input_per_m,
@@ -126,8 +127,8 @@ def _price_note(price: Price, given_in: bool, given_out: bool, known: Price | No
     def one(flag: str, given: bool, value: Decimal) -> str:
         return f"${value} per M ({flag})" if given else f"${value} per M"
 
-    shown_prices = (f"input {one('--input-price', given_in, c.part('input').usd_per_m)}, "
-                    f"output {one('--output-price', given_out, c.part('output').usd_per_m)}")
+    shown_prices = (f"input {one('--input-price', given_in, c.input_part.usd_per_m)}, "
+                    f"output {one('--output-price', given_out, c.output_part.usd_per_m)}")
     if c.batch and price.batch_input_per_m is not None:
         shown_prices += " (batch)"
     if known is not None and not (given_in and given_out):
@@ -190,19 +191,20 @@ def _money(c: Cost, usd_per_request: Decimal) -> str:
 def _print_model(counter: Counter, c: Cost, mean: Decimal, note: str, price: Price, given_in: bool, given_out: bool,
                  args: argparse.Namespace, counted: Gathered, i: int, given: Input) -> None:
     model = counter.model
+    assert model is not None  # cost counts models
     overhead = ""
     if counted.tallies is not None and counted.tallies[i].chats:
         overhead = "; " + chat_line(counter, counted.tallies[i], given).split(": ", 1)[1]
     print(f"{model.name} ({model.tokenizer})")
     cached = c.part("cached input")
-    spent_in = c.part("input").usd_per_request + (cached.usd_per_request if cached else 0)
+    spent_in = c.input_part.usd_per_request + (cached.usd_per_request if cached else 0)
     from_cache = (f"; {args.cached_share:%} of it from the cache at ${cached.usd_per_m} per M" if cached else "")
     print(f"  input   {one_decimal(mean):,} tokens a request, {note}{overhead} (measured{from_cache}): "
           f"{_money(c, spent_in)}")
     output = (f"{args.output_ratio} x input" if args.output_ratio is not None else
               "none given: --output-tokens N or --output-ratio R" if args.output_tokens is None else "--output-tokens")
     print(f"  output  {one_decimal(c.output_tokens):,} tokens a request (assumed: {output}): "
-          f"{_money(c, c.part('output').usd_per_request)}")
+          f"{_money(c, c.output_part.usd_per_request)}")
     thinking = c.part("reasoning")
     if model.reasoning:
         budget = models.reasoning_budget()
@@ -237,11 +239,13 @@ def _cost_json(counters, counted: Gathered, costs, prices, how, args: argparse.N
                given: Input) -> dict:
     rows = []
     for i, (counter, c, note, (price, given_in, given_out)) in enumerate(zip(counters, costs, how, prices)):
-        published = price_json(price)
-        row = {"model": counter.model.key, "name": counter.model.name, "tokenizer": counter.tokenizer_name,
+        published = price_json(price) or {}
+        model = counter.model
+        assert model is not None  # cost counts models
+        row = {"model": model.key, "name": model.name, "tokenizer": counter.tokenizer_name,
                "input_tokens": c.input_tokens, "input_is": note, "output_tokens": c.output_tokens,
                "price": {**published, "input_given": given_in, "output_given": given_out},
-               "bill": _bill_json(c), "reasoning": _reasoning_json(counter.model, c, args),
+               "bill": _bill_json(c), "reasoning": _reasoning_json(model, c, args),
                "discounts": {"cached_share": str(args.cached_share), "batch": args.batch, "notes": list(c.notes)},
                "usd_per_request": str(c.usd_per_request), "usd_per_month": str(c.usd_per_month),
                "inr_per_request": str(c.inr_per_request), "inr_per_month": str(c.inr_per_month)}

@@ -101,8 +101,8 @@ def _count_list(as_json: bool) -> None:
         print(f"  {m.name:<{width}}  {m.key:<16} {m.tokenizer:<15} chat: {m.chat or 'unknown':<8} {shown}{thinks}")
     print()
     print("models the lab cannot count (their tokenizer is not published):")
-    for m in models.uncountable():
-        print(f"  {m.name} ({m.vendor}): {m.why}; instead, {m.instead}")
+    for u in models.uncountable():
+        print(f"  {u.name} ({u.vendor}): {u.why}; instead, {u.instead}")
 
 
 def price_json(known: Price | None) -> dict | None:
@@ -151,14 +151,14 @@ def _stats_json(given: Input, stats: RecordStats) -> dict:
 
 def _longest_json(given: Input, key: int, tokens: int) -> dict:
     file_index, number = split_key(key)
-    out = {"line": number, "tokens": tokens}
+    out: dict[str, object] = {"line": number, "tokens": tokens}
     if given.paths:
         out = {"file": printable(given.paths[file_index]), **out}
     return out
 
 
 def chat_json(counter: Counter, tally: Tally, given: Input) -> dict:
-    out = {"format": counter.model.chat if counter.model else None, "chats": tally.chats,
+    out: dict[str, object] = {"format": counter.model.chat if counter.model else None, "chats": tally.chats,
            "overhead_tokens": tally.overhead, "chats_without_overhead": tally.no_format}
     template = counter.model.template if counter.model else None
     if template is not None:
@@ -193,7 +193,9 @@ def _count_json(counters: Sequence[Counter], given: Input, counted: Gathered) ->
 
 def _print_records(counters: Sequence[Counter], given: Input, counted: Gathered) -> None:
     """Per counter: the total and the per-record statistics; the five longest records; chat overhead; problems."""
-    stats = [tally.stats.result() for tally in counted.tallies]
+    tallies = counted.tallies
+    assert tallies is not None  # records mode
+    stats = [tally.stats.result() for tally in tallies]
     head = _head(counters)
     width = max(len(head), *(len(c.label) for c in counters))
     print(f"{head:<{width}}  {'tokens':>11}  {'records':>9}  {'mean':>9}  {'p50':>7}  {'p95':>7}  {'max':>7}")
@@ -205,7 +207,7 @@ def _print_records(counters: Sequence[Counter], given: Input, counted: Gathered)
     print(f"longest records ({label}: tokens):")
     for counter, s in zip(counters, stats):
         print(f"  {counter.label:<{width}}  " + ", ".join(f"{where(given, key)}: {tokens:,}" for key, tokens in s.longest))
-    for counter, tally in zip(counters, counted.tallies):
+    for counter, tally in zip(counters, tallies):
         if tally.chats:
             print(chat_line(counter, tally, given))
     if counted.problem_count:
@@ -221,9 +223,11 @@ def chat_line(counter: Counter, tally: Tally, given: Input) -> str:
         why = "no model given (-t counts contents only)" if counter.model is None else \
             f"{counter.model.name}'s chat format is not known"
         return f"{counter.label}: {plural(tally.chats, 'chat')}, contents only: {why}"
+    model = counter.model
+    assert model is not None and model.chat is not None  # a chat with overhead has a model with a known format
     said = (f"{counter.label}: {plural(tally.chats, 'chat')}, {tally.overhead:,} tokens of chat overhead included "
-            f"({FORMAT_NAMES[counter.model.chat]}")
-    template = counter.model.template
+            f"({FORMAT_NAMES[model.chat]}")
+    template = model.template
     if template is not None and given.extras:
         said += f"; {tally.extras:,} of them the official template's: {TEMPLATES[template]}; --no-template-extras"
     elif template is not None:

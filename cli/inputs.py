@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 from analyses.estimate import EstimateInputError
 from analyses.tally import Counter, Tallies, Tally, count_input, split_key
@@ -219,7 +219,7 @@ class progress_bar:  # noqa: N801 - used as a function: ``with progress_bar(size
                             desc="counting", leave=False, dynamic_ncols=True)
 
     def reading(self, f: IO[bytes]) -> IO[bytes]:
-        return f if self.bar is None else _Metered(f, self.bar)
+        return f if self.bar is None else cast(IO[bytes], _Metered(f, self.bar))  # read as the file is
 
     def __enter__(self) -> progress_bar:
         return self
@@ -370,8 +370,9 @@ def _gather_texts(toks: Sequence, columns: Sequence[int], given: Input, keep_ids
     result = Gathered([sum(piece.tokens[c] for piece in pieces) for c in columns], None, len(pieces),
                       sum(p.words for p in pieces), sum(p.characters for p in pieces), sum(p.bytes for p in pieces))
     result.per_file = [[piece.tokens[c] for c in columns] for piece in pieces]
-    if keep_ids and len(pieces) == 1:
-        result.ids = [pieces[0].ids[c] for c in columns]
+    ids = pieces[0].ids if keep_ids and len(pieces) == 1 else None
+    if ids is not None:
+        result.ids = [ids[c] for c in columns]
     return result
 
 

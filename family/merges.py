@@ -394,7 +394,12 @@ class Inside:
                 f"This text is {len(text):,} characters; merges are replayed one by one on at most {limit:,} "
                 "(count a longer text with count, which has no such limit).")
         pieces = tuple(self._pieces(text))
-        starts, symbols, events, steps, finals, first = [], [], [], [], [], []
+        starts: list[tuple[int, ...]] = []
+        symbols: list[tuple[Any, ...]] = []
+        events: list[tuple[int, int, int]] = []
+        steps: list[PieceStep] = []
+        finals: list[tuple[int, ...]] = []
+        first: list[int] = []
         for p, piece in enumerate(pieces):
             first.append(len(steps))
             start = self._start(piece)

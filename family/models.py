@@ -231,7 +231,7 @@ def _field(entry: dict, field: str, where: str, kind: type = str) -> Any:
         if not value.is_finite() or value < 0:
             raise ModelDataError(f"{where}: {field} must be a number >= 0, not {value}")
         return value
-    if not isinstance(value, kind) or (kind is str and not value.strip()):
+    if not isinstance(value, kind) or (isinstance(value, str) and not value.strip()):
         raise ModelDataError(f"{where}: {field} must be a non-empty {kind.__name__}, not {value!r}")
     return value
 

@@ -106,7 +106,7 @@ def to_hf_dict(tokenizer: Tokenizer, *, check: bool = True) -> dict[str, Any]:
         vocab[text] = token_id
     strings = list(vocab)  # id order: vocab was filled by id
     merges = [[strings[a], strings[b]] for a, b in tokenizer.merges]
-    hf = {
+    hf: dict[str, object] = {
         "version": "1.0",
         "truncation": None,
         "padding": None,

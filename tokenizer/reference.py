@@ -233,7 +233,7 @@ def _starting_symbols(
     if unit == "bytes":
         marker_id = 256 if marker is not None else None
         words = [(list(word.encode("utf-8", errors="surrogatepass")), n) for word, n in distinct]
-        base = None
+        base: list[str] | None = None
         first_merge_id = 256 if marker is None else 257
     else:
         base = []

@@ -36,6 +36,7 @@ import sys
 import threading
 from array import array
 from pathlib import Path
+from typing import IO
 
 SEARCH_MEMORY_MB = 256
 """The memory one search of a user's pattern may take: the worker's address space above what it started with. The
@@ -126,7 +127,7 @@ def serve(memory_mb: int) -> None:
             frames = _answer(header, texts)
             del texts
         except MemoryError:  # the request itself did not fit: answer that, in the memory it gave back
-            texts = frames = None
+            texts = []
             frames = [b'{"error": "memory", "chars": 0}']
         try:
             _write_frames(sink, frames)
@@ -143,14 +144,17 @@ class _Worker:
             [sys.executable, "-c", _BOOT, str(_ROOT), str(SEARCH_MEMORY_MB)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, close_fds=True,
         )
+        assert self.process.stdin is not None and self.process.stdout is not None  # both are pipes
+        self.stdin: IO[bytes] = self.process.stdin
+        self.stdout: IO[bytes] = self.process.stdout
 
     def ask(self, frames: list[bytes], count: int, wall_s: float) -> tuple[dict, list[bytes]] | None:
         """Send a request and read its answer: None when the worker ended or took longer than ``wall_s``."""
         try:
-            _write_frames(self.process.stdin, frames)
+            _write_frames(self.stdin, frames)
         except (BrokenPipeError, OSError):
             return None
-        out = self.process.stdout
+        out = self.stdout
         ready, _, _ = select.select([out], [], [], wall_s)
         if not ready:
             return None
@@ -181,7 +185,7 @@ class _Worker:
     def stop(self, wait_s: float = 2.0) -> None:
         _note_peak(self)
         try:
-            self.process.stdin.close()
+            self.stdin.close()
         except OSError:
             pass
         try:
@@ -189,7 +193,7 @@ class _Worker:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        self.process.stdout.close()
+        self.stdout.close()
 
 
 _lock = threading.Condition()
@@ -230,7 +234,7 @@ def _give_back(worker: _Worker | None) -> None:
     with _lock:
         _busy -= 1
         keep = worker is not None and worker.alive() and len(_idle) < _KEPT_IDLE
-        if keep:
+        if worker is not None and keep:
             _idle.append(worker)
         _lock.notify()
     if worker is not None and not keep:

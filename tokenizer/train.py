@@ -477,7 +477,7 @@ class _Trainer:
         dec: dict[str, int] = {}
         dget = dec.get
         for q, c in inc.items():
-            x, y = q
+            x, y = q[0], q[1]  # a pair is two characters, chr(left id) + chr(right id)
             gone = (b if x == z else x) + (a if y == z else y)  # the old pair q replaces
             dec[gone] = dget(gone, 0) + c
         old = counts.pop(pair)
