@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .model import Tokenizer, TrainConfig
+from .model import SETTINGS, Tokenizer, TrainConfig
 from .textfile import read_limited, refuse_wide_json, write_file
 from .train import Trace
 
@@ -108,8 +108,24 @@ def tokenizer_from_dict(data: Any) -> Tokenizer:
 
     Accepts exactly what :func:`tokenizer_to_dict` writes for a model the trainer can
     make: every setting of the right type (``true`` is not the number 1), every text
-    real text, every id in range.
+    real text, every id in range. The checks go from cheap to costly, so a file far over
+    a limit is refused before anything as big is built.
     """
+    _check_header(data)
+    config_data = _config_data(data)
+    merges, base = data.get("merges"), data.get("base")
+    _check_sizes(merges, base)
+    config = TrainConfig(**config_data)
+    _check_merges(merges)
+    _check_base(config, base)
+    model_figures(config.unit, base, config.end_of_word, merges)
+    tokenizer = Tokenizer(config, [tuple(m) for m in merges], base)
+    _check_vocab_size(data.get("vocab_size"), tokenizer)
+    return tokenizer
+
+
+def _check_header(data: Any) -> None:
+    """A JSON object that says it is a lab model of the version this lab reads."""
     if not isinstance(data, dict):
         raise ValueError("This is not a Tokenization Lab model: expected a JSON object.")
     if data.get("format") != FORMAT:
@@ -119,70 +135,84 @@ def tokenizer_from_dict(data: Any) -> Tokenizer:
         raise ValueError(f"The model's 'version' must be the number {VERSION}, not {_show(version)}.")
     if version != VERSION:
         raise ValueError(f"Model format version {version} is not supported (this lab reads version {VERSION}).")
+
+
+def _config_data(data: dict) -> dict:
+    """The 'config' object: only the trainer's settings, each text (the marker text or null), the marker short."""
     config_data = data.get("config")
     if not isinstance(config_data, dict):
         raise ValueError("The model file has no 'config' object.")
-    allowed = {"unit", "split", "pattern", "end_of_word", "ties"}
-    unknown = set(config_data) - allowed
+    unknown = set(config_data) - set(SETTINGS)
     if unknown:
         raise ValueError(f"The model's config has unknown settings: {_show(', '.join(sorted(unknown)), 80)}.")
-    for key in ("unit", "split", "pattern", "ties"):
-        if key in config_data and not _is_text(config_data[key]):
+    for key in SETTINGS:
+        if key != "end_of_word" and key in config_data and not _is_text(config_data[key]):
             raise ValueError(f"The model's config setting {key!r} must be text, not {_show(config_data[key])}.")
     marker = config_data.get("end_of_word")
     if marker is not None and not _is_text(marker):
         raise ValueError(f"The model's end-of-word marker must be text or null, not {_show(marker)}.")
-    marker = config_data.get("end_of_word")
     if marker is not None and len(marker) > MAX_MARKER_CHARS:
         raise ValueError(
             f"The model's end-of-word marker is {len(marker):,} characters long; the lab reads markers of up to "
             f"{MAX_MARKER_CHARS} (such as '</w>'), as it is part of the label of every token that ends a word."
         )
-    merges = data.get("merges")
+    return config_data
+
+
+def _check_sizes(merges: Any, base: Any) -> None:
+    """At most MAX_MERGES merges and MAX_BASE_SYMBOLS base symbols, counted before either is read."""
     if isinstance(merges, list) and len(merges) > MAX_MERGES:
         raise ValueError(
             f"The model has {len(merges):,} merges; the lab reads models of up to {MAX_MERGES:,} merges "
             "(GPT-4o's tokenizer has 199,742)."
         )
-    base = data.get("base")
     if isinstance(base, list) and len(base) > MAX_BASE_SYMBOLS:
         raise ValueError(
             f"The model has {len(base):,} base symbols; the lab reads models of up to {MAX_BASE_SYMBOLS:,} "
             "(more than every character Unicode has assigned)."
         )
-    config = TrainConfig(**config_data)
+
+
+def _check_merges(merges: Any) -> None:
+    """A list of [id, id] pairs of whole numbers (their range is checked by :func:`model_figures`)."""
     if not isinstance(merges, list) or not all(
         isinstance(m, list) and len(m) == 2 and all(_is_whole_number(i) for i in m) for m in merges
     ):
         raise ValueError("The model's 'merges' must be a list of [id, id] pairs.")
-    if config.unit == "chars":
-        if not isinstance(base, list) or not all(isinstance(s, str) and s for s in base):
-            raise ValueError("A character-unit model needs 'base': the list of its base symbols.")
-        bad = next((s for s in base if not _is_text(s)), None)
-        if bad is not None:
-            raise ValueError(f"The model's base symbol {bad!r} is not a character (a lone surrogate).")
-        long = next((s for s in base if len(s) != 1 and s != config.end_of_word), None)
-        if long is not None:
-            raise ValueError(
-                f"The model's base symbol {_show(long)} ({len(long):,} characters) is not one character "
-                "(nor the end-of-word marker)."
-            )
-        if config.end_of_word is not None and config.end_of_word not in base:
-            # The trainer lists the marker among the base symbols, right after the first word's characters.
-            raise ValueError(
-                f"The model's end-of-word marker {config.end_of_word!r} is not among its base symbols, "
-                "where the trainer always puts it: this file was not saved by the lab."
-            )
-    elif base is not None:
-        raise ValueError("A byte-level model has no 'base' list (its base is the 256 bytes): remove it.")
-    model_figures(config.unit, base, config.end_of_word, merges)
-    tokenizer = Tokenizer(config, [tuple(m) for m in merges], base)
-    size = data.get("vocab_size")
+
+
+def _check_base(config: TrainConfig, base: Any) -> None:
+    """A character-unit model lists its base symbols (one character each, and the marker where the trainer puts
+    it); a byte-level model has none (its base is the 256 bytes)."""
+    if config.unit != "chars":
+        if base is not None:
+            raise ValueError("A byte-level model has no 'base' list (its base is the 256 bytes): remove it.")
+        return
+    if not isinstance(base, list) or not all(isinstance(s, str) and s for s in base):
+        raise ValueError("A character-unit model needs 'base': the list of its base symbols.")
+    bad = next((s for s in base if not _is_text(s)), None)
+    if bad is not None:
+        raise ValueError(f"The model's base symbol {bad!r} is not a character (a lone surrogate).")
+    long = next((s for s in base if len(s) != 1 and s != config.end_of_word), None)
+    if long is not None:
+        raise ValueError(
+            f"The model's base symbol {_show(long)} ({len(long):,} characters) is not one character "
+            "(nor the end-of-word marker)."
+        )
+    if config.end_of_word is not None and config.end_of_word not in base:
+        # The trainer lists the marker among the base symbols, right after the first word's characters.
+        raise ValueError(
+            f"The model's end-of-word marker {config.end_of_word!r} is not among its base symbols, "
+            "where the trainer always puts it: this file was not saved by the lab."
+        )
+
+
+def _check_vocab_size(size: Any, tokenizer: Tokenizer) -> None:
+    """The vocabulary size the file states (it may leave it out) is the one its merges make."""
     if size is not None and not _is_whole_number(size):
         raise ValueError(f"The model's 'vocab_size' must be a whole number, not {_show(size)}.")
     if size is not None and size != tokenizer.vocab_size:
         raise ValueError(f"The model says its vocabulary has {size} tokens, but its merges make {tokenizer.vocab_size}.")
-    return tokenizer
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from heapq import heapify, heappop, heappush
 from itertools import repeat
 from operator import add
@@ -64,14 +64,12 @@ class TrainConfig:
             compile_pattern(self.pattern)
 
     def to_dict(self) -> dict:
-        return {
-            "unit": self.unit,
-            "split": self.split,
-            "pattern": self.pattern,
-            "end_of_word": self.end_of_word,
-            "ties": self.ties,
-        }
+        return {name: getattr(self, name) for name in SETTINGS}
 
+
+SETTINGS: tuple[str, ...] = tuple(f.name for f in fields(TrainConfig))
+"""The trainer's setting names, in the order a model file writes them: ``unit``, ``split``, ``pattern``,
+``end_of_word``, ``ties`` (the fields above: one place for them)."""
 
 DEFAULTS = TrainConfig()
 """The trainer's defaults, written once (the fields above): :func:`tokenizer.train`, the textbook
