@@ -245,6 +245,41 @@ def train(
     config = TrainConfig(unit=unit, split=split, pattern=pattern, end_of_word=end_of_word, ties=ties)
     if isinstance(merges, bool) or not isinstance(merges, int) or merges < 0:
         raise ValueError(f"The number of merges must be a whole number, 0 or more (got {merges!r}).")
+    word_counts = _word_counts(corpus, config)
+    _check_marker(word_counts, config.end_of_word)
+    vocab = Vocabulary(config.unit, _base_symbols(config, word_counts), config.end_of_word)
+    words = [vocab.symbol_string(w) for w in word_counts]
+    freqs = list(word_counts.values())
+    base_rank = hf_base_rank(unit, vocab.base, vocab.first_merge_id) if ties == "hf" else []
+    trainer = _Trainer(words, freqs, config.ties, base_rank, vocab.first_merge_id)
+
+    steps: list[MergeStep] = []
+    stop_reason = None
+    every = max(1, merges // 100)
+    for step in range(1, merges + 1):
+        chosen = trainer.choose(table_size, max_ties)
+        if chosen is None:
+            stop_reason = StopReason.NO_PAIRS
+            break
+        first_seen = trainer.where_first(chosen.pair) if trainer.first_rule else None
+        new_id = vocab.add_merge(ord(chosen.pair[0]), ord(chosen.pair[1]))
+        trainer.merge(chosen.pair, chr(new_id))
+        steps.append(_merge_step(step, chosen, new_id, first_seen, vocab))
+        if progress is not None and (step % every == 0 or step == merges):
+            progress(step, merges)
+    return Trace(
+        tokenizer=Tokenizer.from_vocabulary(config, vocab),
+        steps=tuple(steps),
+        words=tuple(word_counts.items()),
+        requested=merges,
+        stop_reason=stop_reason,
+        total_words=sum(freqs),
+    )
+
+
+def _word_counts(corpus: str | Mapping[str, int], config: TrainConfig) -> dict[str, int]:
+    """Each distinct pre-split word of ``corpus`` (text, or word -> count) with how often it occurs, in order of
+    first appearance."""
     if isinstance(corpus, str):
         word_counts = count_words(corpus, config)
     else:
@@ -258,88 +293,77 @@ def train(
                 word_counts[piece] = word_counts.get(piece, 0) + count
     if not word_counts:
         raise ValueError("The corpus has no words to learn from: give it some text.")
+    return word_counts
 
-    marker = config.end_of_word
-    if marker is not None and len(marker) == 1:
-        # One character cannot be both a character of the text and the end of every word: in
-        # the character unit it would be one symbol for both, in the byte unit two tokens
-        # that look the same (the letter and the marker).
-        clash = next((word for word in word_counts if marker in word), None)
-        if clash is not None:
-            raise ValueError(
-                f"The end-of-word marker {marker!r} also occurs in the text (in {_excerpt(clash, marker)!r}): "
-                "pick a marker that does not, such as '</w>'."
-            )
-    if unit == "bytes":
-        base = None
-    else:  # character ids in order of first appearance; the marker after the first word
-        seen: dict[str, None] = {}
-        for word in word_counts:
-            for ch in word:
-                seen.setdefault(ch, None)
-            if marker is not None:
-                seen.setdefault(marker, None)
-        base = list(seen)
-    vocab = Vocabulary(config.unit, base, config.end_of_word)
-    words = [vocab.symbol_string(w) for w in word_counts]
-    freqs = list(word_counts.values())
 
-    base_rank = hf_base_rank(unit, vocab.base, vocab.first_merge_id) if ties == "hf" else []
-
-    trainer = _Trainer(words, freqs, config.ties, base_rank, vocab.first_merge_id)
-    labels = vocab.labels  # id -> label; grows as merges are added
-
-    def pair_count(q: str, c: int) -> PairCount:
-        a, b = ord(q[0]), ord(q[1])
-        return PairCount((a, b), labels[a], labels[b], c)
-
-    steps: list[MergeStep] = []
-    stop_reason = None
-    every = max(1, merges // 100)
-    for step in range(1, merges + 1):
-        chosen = trainer.choose(table_size, max_ties)
-        if chosen is None:
-            stop_reason = StopReason.NO_PAIRS
-            break
-        pair, count, tied, n_tied, table, n_pairs = chosen
-        a, b = ord(pair[0]), ord(pair[1])
-        first_seen = trainer.where_first(pair) if trainer.first_rule else None
-        new_id = vocab.add_merge(a, b)
-        trainer.merge(pair, chr(new_id))
-        # The tied pairs and the table are both the top of one ranking: build
-        # the rows of the longer once and give the shorter its first rows.
-        rows = [pair_count(q, c) for q, c in (tied if len(tied) > len(table) else table)]
-        steps.append(
-            MergeStep(
-                step=step,
-                pair=(a, b),
-                left=labels[a],
-                right=labels[b],
-                token_id=new_id,
-                token=labels[new_id],
-                count=count,
-                ties=tuple(rows[: len(tied)]),
-                n_tied=n_tied,
-                table=tuple(rows[: len(table)]),
-                n_pairs=n_pairs,
-                vocab_size=vocab.size,
-                first_seen=first_seen,
-            )
+def _check_marker(word_counts: Mapping[str, int], marker: str | None) -> None:
+    """A one-character end-of-word marker must not occur in the text: in the character unit it would be one symbol
+    for both, in the byte unit two tokens that look the same (the letter and the marker)."""
+    if marker is None or len(marker) != 1:
+        return
+    clash = next((word for word in word_counts if marker in word), None)
+    if clash is not None:
+        raise ValueError(
+            f"The end-of-word marker {marker!r} also occurs in the text (in {_excerpt(clash, marker)!r}): "
+            "pick a marker that does not, such as '</w>'."
         )
-        if progress is not None and (step % every == 0 or step == merges):
-            progress(step, merges)
-    return Trace(
-        tokenizer=Tokenizer.from_vocabulary(config, vocab),
-        steps=tuple(steps),
-        words=tuple(word_counts.items()),
-        requested=merges,
-        stop_reason=stop_reason,
-        total_words=sum(freqs),
-    )
+
+
+def _base_symbols(config: TrainConfig, word_counts: Mapping[str, int]) -> list[str] | None:
+    """The character unit's base symbols: characters in order of first appearance, the marker after the first
+    word's. None in the byte unit (its base is the 256 bytes)."""
+    if config.unit == "bytes":
+        return None
+    seen: dict[str, None] = {}
+    for word in word_counts:
+        for ch in word:
+            seen.setdefault(ch, None)
+        if config.end_of_word is not None:
+            seen.setdefault(config.end_of_word, None)
+    return list(seen)
+
+
+def _merge_step(step: int, chosen: _Choice, new_id: int, first_seen: tuple[int, int] | None,
+                vocab: Vocabulary) -> MergeStep:
+    """What the trace keeps of one merge: the pair, the new token, the ties and the top of the pair-count table."""
+    labels = vocab.labels  # id -> label, the new token's included
+    a, b = ord(chosen.pair[0]), ord(chosen.pair[1])
+
+    def row(q: Pair, c: int) -> PairCount:
+        x, y = ord(q[0]), ord(q[1])
+        return PairCount((x, y), labels[x], labels[y], c)
+
+    # The tied pairs and the table are both the top of one ranking: build the rows of the longer once and give
+    # the shorter its first rows.
+    tied, table = chosen.tied, chosen.table
+    rows = [row(q, c) for q, c in (tied if len(tied) > len(table) else table)]
+    return MergeStep(step=step, pair=(a, b), left=labels[a], right=labels[b], token_id=new_id, token=labels[new_id],
+                     count=chosen.count, ties=tuple(rows[: len(tied)]), n_tied=chosen.n_tied,
+                     table=tuple(rows[: len(table)]), n_pairs=chosen.n_pairs, vocab_size=vocab.size,
+                     first_seen=first_seen)
+
+
+Pair = str
+"""A pair of symbols as the trainer holds it: two characters, ``chr(left id) + chr(right id)``. A word is a string
+of such characters (one per symbol), so finding, counting and merging a pair in it are str operations done in C."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    """One step's choice (:meth:`_Trainer.choose`): the winning pair and its count, the pairs tied with it (at most
+    ``max_ties``) and how many there were, the top ``table_size`` rows of the pair-count table, and how many distinct
+    pairs there were. Rows are ``(pair, count)``, the winner first."""
+
+    pair: Pair
+    count: int
+    tied: list[tuple[Pair, int]]
+    n_tied: int
+    table: list[tuple[Pair, int]]
+    n_pairs: int
 
 
 class _Trainer:
-    """Incremental pair counts over symbol-string words (see the module docstring)."""
+    """Incremental pair counts over symbol-string words (see the module docstring and :data:`Pair`)."""
 
     def __init__(self, words: list[str], freqs: list[int], ties: str, base_rank: list[int], first_id: int) -> None:
         self.words = words
@@ -408,7 +432,7 @@ class _Trainer:
                 heapq.heappush(heap, (-c, key, q))
         return None
 
-    def choose(self, table_size: int, max_ties: int | None):
+    def choose(self, table_size: int, max_ties: int | None) -> _Choice | None:
         """Pick the winning pair; also gather the tied pairs and the top of the table.
 
         Both lists are (pair, count) rows from the top of the same ranking, the winner first.
@@ -443,7 +467,7 @@ class _Trainer:
         if max_ties is not None:
             tied = tied[:max_ties]
         table = [(e[2], e[0]) for e in got[:table_size]]
-        return winner[2], best_count, tied, n_tied, table, len(self.counts)
+        return _Choice(winner[2], best_count, tied, n_tied, table, len(self.counts))
 
     def merge(self, pair: str, z: str) -> None:
         """Merge ``pair`` into the new symbol ``z`` in every word, updating the counts."""
