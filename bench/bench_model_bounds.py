@@ -91,7 +91,7 @@ def figures(real: bool) -> None:
     from tokenizer import train
 
     print(f"\n## Figures of models that must load (limits: token {model_io.MAX_TOKEN_BYTES:,} bytes, depth {model_io.MAX_MERGE_DEPTH}, all tokens {model_io.MAX_VOCAB_BYTES:,} bytes, "
-          f"{model_io.MAX_MERGES:,} merges, {model_io.MAX_BASE_SYMBOLS:,} base symbols)\n")
+          f"{model_io.MAX_MODEL_MERGES:,} merges, {model_io.MAX_BASE_SYMBOLS:,} base symbols)\n")
     print("| model | merges | base | longest token (bytes) | depth | all tokens (bytes) |")
     print("|---|---|---|---|---|---|")
 

@@ -74,7 +74,7 @@ def wide_long_tokens(n: int = 600) -> bytes:
     return _doc(merges + wide[:n])
 
 
-def too_many_merges(n: int = model_io.MAX_MERGES + 1) -> bytes:
+def too_many_merges(n: int = model_io.MAX_MODEL_MERGES + 1) -> bytes:
     """Many small, distinct merges (every token a few bytes), one more than a model may have."""
     return _doc([[r % 256, r // 256] for r in range(n)])
 
@@ -120,7 +120,7 @@ HOSTILE = {
 
 # Models at the limits: they load, and cost little.
 def at_limits_merges() -> bytes:
-    return _doc([[r % 256, r // 256] for r in range(model_io.MAX_MERGES)])
+    return _doc([[r % 256, r // 256] for r in range(model_io.MAX_MODEL_MERGES)])
 
 
 def at_limits_base() -> bytes:

@@ -56,7 +56,7 @@ _MAX_DIGITS = 18
 # the 1 MB bench corpus: longest token 46 bytes, 15 deep, 36 KB in all (figures: bench/bench_model_bounds.py).
 MAX_MODEL_FILE_BYTES = 16_000_000
 """A model file is read up to this size (a model at every limit below, as the lab saves it, is ~10 MB)."""
-MAX_MERGES = 250_000
+MAX_MODEL_MERGES = 250_000
 """Merges in one model: more than o200k_base's 199,742; each merge costs the tokenizer about 1 KB."""
 MAX_BASE_SYMBOLS = 1 << 18
 """Base symbols of a character-level model (262,144): every character Unicode has assigned (~160,000) fits."""
@@ -71,7 +71,7 @@ MAX_VOCAB_BYTES = 1 << 24
 bytes and its label, and an export writes each twice: this is what bounds its memory."""
 MAX_MARKER_CHARS = 32
 """The end-of-word marker ("</w>") is part of the label of every token that ends a word."""
-_MAX_JSON_VALUES = 3 * MAX_MERGES + 2 * MAX_BASE_SYMBOLS + 1_000
+_MAX_JSON_VALUES = 3 * MAX_MODEL_MERGES + 2 * MAX_BASE_SYMBOLS + 1_000
 """A model file at every limit has about this many JSON values (a merge is three: the pair and two ids)."""
 
 
@@ -160,10 +160,10 @@ def _config_data(data: dict) -> dict:
 
 
 def _check_sizes(merges: Any, base: Any) -> None:
-    """At most MAX_MERGES merges and MAX_BASE_SYMBOLS base symbols, counted before either is read."""
-    if isinstance(merges, list) and len(merges) > MAX_MERGES:
+    """At most MAX_MODEL_MERGES merges and MAX_BASE_SYMBOLS base symbols, counted before either is read."""
+    if isinstance(merges, list) and len(merges) > MAX_MODEL_MERGES:
         raise ValueError(
-            f"The model has {len(merges):,} merges; the lab reads models of up to {MAX_MERGES:,} merges "
+            f"The model has {len(merges):,} merges; the lab reads models of up to {MAX_MODEL_MERGES:,} merges "
             "(GPT-4o's tokenizer has 199,742)."
         )
     if isinstance(base, list) and len(base) > MAX_BASE_SYMBOLS:
@@ -319,7 +319,7 @@ def tokenizer_from_json(text: str | bytes) -> Tokenizer:
     if values > _MAX_JSON_VALUES:
         raise ValueError(
             f"This model file is too big: it lists {values:,} values (counting commas and brackets), and a model "
-            f"the lab reads has at most about {_MAX_JSON_VALUES:,} ({MAX_MERGES:,} merges of two ids, "
+            f"the lab reads has at most about {_MAX_JSON_VALUES:,} ({MAX_MODEL_MERGES:,} merges of two ids, "
             f"{MAX_BASE_SYMBOLS:,} base symbols)."
         )
     try:
