@@ -32,7 +32,14 @@ from typing import IO
 
 ROOT = Path(__file__).resolve().parents[1]
 CPU_LIMIT_S = 60
+"""A child's CPU limit: the whole subprocess, imports and the lab's first training runs included. A regression is
+killed at the limit, not waited for."""
 MEMORY_LIMIT = 3 * 1024**3
+"""A child's address space: Python with pandas and Streamlit imported uses about a third of it."""
+ENGINE_CPU_LIMIT_S = 30
+"""The same for a child that runs the engine or the command line only (no Streamlit, no pandas)."""
+ENGINE_MEMORY_LIMIT = 2 * 1024**3
+"""The same for a child that runs the engine or the command line only."""
 
 # Runs ``-m MODULE ARGS`` or ``-c CODE ARGS`` as ``python`` would, then writes VmHWM (kB) to a pipe as it exits
 # (``sys.exit`` and an uncaught exception included; a process killed by a signal writes nothing).

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 import lessons
 from tests.apptest_helpers import parse_chips
+from tests.lesson_data import LESSON4
 from tokenizer import train
 from ui.chips import (
     CSS,
@@ -35,7 +36,7 @@ def byte_tok():
 
 @pytest.fixture(scope="module")
 def hindi_chars_tok():
-    block = lessons.data("lesson4_english_hindi")["hindi_block"]
+    block = LESSON4["hindi_block"]
     return train(block, 10, unit="chars", split="whitespace").tokenizer
 
 

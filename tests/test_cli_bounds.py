@@ -25,7 +25,7 @@ from cli.inputs import COUNT_HOLD_MAX_BYTES
 from cli.lab import ENCODE_MAX_BYTES
 from family import real
 from tests import bounded
-from tests.bounded import Bounded, bench_text
+from tests.bounded import ENGINE_CPU_LIMIT_S, ENGINE_MEMORY_LIMIT, Bounded, bench_text
 from tokenizer.chunked import TooLongWithoutCut, count_parts, cut_text, cuts_safely, encode_parts
 from tokenizer.model import Tokenizer
 from tokenizer.pretokenize import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, word_count
@@ -33,8 +33,6 @@ from tokenizer.textfile import MAX_INPUT_BYTES, PIPE_WAIT_S, iter_text
 from tokenizer.train import train
 
 ROOT = Path(__file__).resolve().parents[1]
-CPU_LIMIT_S = 30  # the whole subprocess, imports and tokenizer loading included
-MEMORY_LIMIT = 2 * 1024**3  # address space: holding 150 MB of text with its ids would need several times this
 PEAK_MB = 400  # resident memory any case here may reach (a run that holds its input grows past it)
 CPU_S = 10
 
@@ -48,7 +46,7 @@ def run_bounded(*args: str, stdin=None, feed=None, cwd: Path = ROOT, timeout: fl
     if isinstance(stdin, str):
         stdin = Path(stdin)
     return bounded.run_python(["-m", "tokenizer", *args], stdin=stdin, feed=feed, cwd=cwd, timeout_s=timeout,
-                              cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT)
+                              cpu_limit_s=ENGINE_CPU_LIMIT_S, memory_limit=ENGINE_MEMORY_LIMIT)
 
 
 def assert_refused(run: Bounded, *needles: str) -> str:

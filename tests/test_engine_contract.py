@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 import lessons
 from analyses.measure import measure, premium
 from analyses.textstats import text_counts
+from tests.lesson_data import LESSON4
 from tokenizer import GPT2_PATTERN, StopReason, TextTokenizer, Tokenizer, Vocabulary, train
 from tokenizer.provenance import made_by_merges, merge_tree, render_text
 from tokenizer.reference import train_reference
 
 CHAI = lessons.presets()["chai"]
-LESSON4 = lessons.data("lesson4_english_hindi")
 
 
 def preset_trace(preset_id: str):

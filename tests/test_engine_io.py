@@ -11,12 +11,12 @@ import pytest
 import lessons
 from analyses.stream import StreamDecoder, stream
 from tests.cli_helpers import cli_process as cli
+from tests.lesson_data import LESSON4
 from tokenizer import UNKNOWN_ID, train
 from tokenizer import io as model_io
 from tokenizer.replay import encode_trace
 
 ROOT = Path(__file__).resolve().parents[1]
-LESSON4 = lessons.data("lesson4_english_hindi")
 
 
 def lesson4_tokenizer(k: int):

@@ -19,21 +19,21 @@ from analyses.experiment import (
     split_by_script,
     sweep,
 )
+from tests.lesson_data import LESSON4
 from tokenizer import train
 
-LESSON = lessons.data("lesson4_english_hindi")
 SETTINGS = lessons.presets()["english-hindi"].train_kwargs()
-EXPECTED = [(row["k"], row["en_tokens"], row["hi_tokens"], row["hi_tokens_per_word"]) for row in LESSON["expected"]]
+EXPECTED = [(row["k"], row["en_tokens"], row["hi_tokens"], row["hi_tokens_per_word"]) for row in LESSON4["expected"]]
 PAIRS = [(p["en"], p["hi"]) for p in lessons.data("parallel_en_hi")["pairs"]]
 
 
 def lesson_mix(k: int) -> str:
-    return mix([(LESSON["english_block"], 10), (LESSON["hindi_block"], k)])
+    return mix([(LESSON4["english_block"], 10), (LESSON4["hindi_block"], k)])
 
 
 @pytest.fixture(scope="module")
 def lesson_sweep():
-    return sweep(LESSON["english_block"], LESSON["hindi_block"], LESSON["test_en"], LESSON["test_hi"],
+    return sweep(LESSON4["english_block"], LESSON4["hindi_block"], LESSON4["test_en"], LESSON4["test_hi"],
                  hindi_copies=range(21), english_copies=10, budget=500, **SETTINGS)
 
 
@@ -46,7 +46,7 @@ def test_the_mix_is_the_presets_corpus() -> None:
     presets = lessons.presets()
     assert lesson_mix(1) == presets["english-hindi"].corpus
     assert lesson_mix(10) == presets["english-hindi-fair"].corpus
-    assert presets["english-hindi"].merges == presets["english-hindi-fair"].merges == LESSON["settings"]["merges"]
+    assert presets["english-hindi"].merges == presets["english-hindi-fair"].merges == LESSON4["settings"]["merges"]
 
 
 @pytest.mark.parametrize("k, en_tokens, hi_tokens, hi_per_word", EXPECTED)
@@ -56,7 +56,7 @@ def test_lesson4_table_from_the_sweep(lesson_sweep, k, en_tokens, hi_tokens, hi_
     assert point.hindi_words == 10
     # The same figures from a tokenizer trained with exactly the lesson's budget.
     tok = train(lesson_mix(k), 100, **SETTINGS).tokenizer
-    assert (len(tok.encode(LESSON["test_en"])), len(tok.encode(LESSON["test_hi"]))) == (en_tokens, hi_tokens)
+    assert (len(tok.encode(LESSON4["test_en"])), len(tok.encode(LESSON4["test_hi"]))) == (en_tokens, hi_tokens)
 
 
 def test_equal_share_moves_hindi_down_and_english_up(lesson_sweep) -> None:
@@ -72,8 +72,8 @@ def test_the_sweep_equals_a_training_at_every_share_and_budget(lesson_sweep) -> 
         for budget in (0, 1, 37, 100, 234, 500):
             tok = train(lesson_mix(k), budget, **SETTINGS).tokenizer
             point = lesson_sweep.point(k, budget)
-            assert point.english_tokens == len(tok.encode(LESSON["test_en"])), (k, budget)
-            assert point.hindi_tokens == len(tok.encode(LESSON["test_hi"])), (k, budget)
+            assert point.english_tokens == len(tok.encode(LESSON4["test_en"])), (k, budget)
+            assert point.hindi_tokens == len(tok.encode(LESSON4["test_hi"])), (k, budget)
             assert dict(point.by_script) == {s: len(ids) for s, ids in merges_by_script(tok).items()}, (k, budget)
 
 
@@ -191,7 +191,7 @@ TOKENIZERS = {
     "chai-chars": lambda: train("chai chai chai chaiwala chaiwala chaat chaat poha poha poha pohawala samosa", 7,
                                 unit="chars", split="whitespace").tokenizer,
 }
-TEXTS = [LESSON["test_en"], LESSON["test_hi"], "Mera order 20 minute late hai, refund chahiye!", "xylophone readership",
+TEXTS = [LESSON4["test_en"], LESSON4["test_hi"], "Mera order 20 minute late hai, refund chahiye!", "xylophone readership",
          "chaipoha halwa xyz", "", "👩‍👩‍👧 ₹1,23,456", *PAIRS[0]]
 
 

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 import lessons
 from tests.cli_helpers import cli_process as cli
+from tests.lesson_data import LESSON4
 from tokenizer import DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN, Tokenizer, TrainConfig, pretokenize, train
 from tokenizer import io as model_io
 from tokenizer.bytelevel import gpt2_byte_stand_ins
@@ -85,15 +86,15 @@ def test_export_gives_the_labs_ids_for_any_text(corpus, n, split, ties, texts):
             assert theirs.decode(tok.encode(text)) == text
 
 
-LESSON4 = [p.id for p in lessons.presets().values() if p.lesson == 4]
+LESSON4_PRESETS = [p.id for p in lessons.presets().values() if p.lesson == 4]
 
 
-@pytest.mark.parametrize("preset_id", LESSON4)
+@pytest.mark.parametrize("preset_id", LESSON4_PRESETS)
 def test_the_lesson4_presets_export_and_match(preset_id):
     preset = lessons.presets()[preset_id]
     tok = train(preset.corpus, preset.merges, **preset.train_kwargs()).tokenizer
     theirs = hf(tok)
-    data = lessons.data("lesson4_english_hindi")
+    data = LESSON4
     for text in (*preset.examples, preset.corpus, data["test_hi"], " नमस्ते 👩‍👩‍👧\n\n  chai\u00a0pani\x1c"):
         assert_same_ids(tok, theirs, text)
     if preset_id == "english-hindi":

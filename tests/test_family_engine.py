@@ -47,12 +47,12 @@ from family.wordpiece import (
     train_wordpiece,
     wordpiece_score,
 )
+from tests.lesson_data import LESSON4
 from tokenizer import train
 
 ROOT = Path(__file__).resolve().parents[1]
 PRESETS = lessons.presets()
 CHAI = PRESETS["chai"]
-LESSON4 = lessons.data("lesson4_english_hindi")
 FAMILY = lessons.data("family")
 CHAR_PRESETS = [pid for pid, p in PRESETS.items() if p.unit == "chars"]
 

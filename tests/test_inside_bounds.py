@@ -9,10 +9,7 @@ import json
 import pytest
 
 from family.merges import MAX_REPLAY_CHARS
-from tests.bounded import run_bounded
-
-CPU_LIMIT_S = 60
-MEMORY_LIMIT = 3 * 1024**3
+from tests.bounded import CPU_LIMIT_S, MEMORY_LIMIT, run_bounded
 
 PAGE_RUN = """
 import json, sys, time

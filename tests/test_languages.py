@@ -10,9 +10,9 @@ import lessons
 from analyses.measure import PER, Premium, byte_measure, char_measure, measure, premium
 from analyses.textstats import text_counts
 from family import real
+from tests.lesson_data import LESSON4
 from tokenizer import train
 
-LESSON4 = lessons.data("lesson4_english_hindi")
 BYTES = train("aa bb", 0, unit="bytes").tokenizer  # a byte-level tokenizer with no merges
 
 

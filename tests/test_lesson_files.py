@@ -32,12 +32,10 @@ from lessons.course import (
     MAX_TRIES,
     load_course,
 )
-from tests.bounded import run_bounded
+from tests.bounded import ENGINE_CPU_LIMIT_S, ENGINE_MEMORY_LIMIT, run_bounded
 from views import lessons as lp
 
 ROOT = Path(__file__).resolve().parents[1]
-CPU_LIMIT_S = 30  # hard limits on the child: a regression fails the test instead of taking the machine
-MEMORY_LIMIT = 2 * 1024**3
 CPU_BOUND_S = 10  # what a check may cost, generously (each measured at well under a second)
 MEMORY_BOUND_MB = 600
 
@@ -187,7 +185,7 @@ def write_course(base: Path, files: dict) -> Path:
 def run_check(folder: Path) -> tuple[int, str, str, float, float]:
     """(exit code, stdout, stderr, CPU seconds, peak MB) of ``python -m lessons check --json --course folder``."""
     done = run_bounded(["-m", "lessons", "check", "--json", "--course", str(folder)], cwd=ROOT,
-                       cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT)
+                       cpu_limit_s=ENGINE_CPU_LIMIT_S, memory_limit=ENGINE_MEMORY_LIMIT)
     return done.code, done.out, done.err, done.cpu_s, done.peak_mb
 
 

@@ -14,10 +14,10 @@ from lessons.course import course, load_course, page_paths, parse_lesson, render
 from lessons.exercises import KIND_OF_OP, OPS, compute, scrambled
 from lessons.progress import LESSON_EXERCISE, QuestionId, from_json, merge, to_json
 from lessons.worksheet import answer_key_markdown, worksheet_markdown
+from tests.lesson_data import LESSON4
 from ui.display import visible_token
 
 ROOT = Path(__file__).resolve().parents[1]
-LESSON4 = lessons.data("lesson4_english_hindi")
 
 
 def check(*args: str) -> subprocess.CompletedProcess:

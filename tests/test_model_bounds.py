@@ -17,13 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.bounded import Bounded, bench_text, run_python
+from tests.bounded import ENGINE_CPU_LIMIT_S, ENGINE_MEMORY_LIMIT, Bounded, bench_text, run_python
 from tests.cli_helpers import ROOT, assert_one_line_error
 from tokenizer import io as model_io
 from ui.uploads import generation_key
 
-CPU_LIMIT_S = 30  # hard limit of each subprocess (imports included)
-MEMORY_LIMIT = 2 * 1024**3  # address space of each subprocess
 CPU_BOUND_S = 10  # what a case may cost, asserted (it costs well under a second; see bench/bench_model_bounds.py)
 PEAK_BOUND_MB = 600
 
@@ -156,8 +154,8 @@ print(json.dumps({"outcome": outcome, "cpu_s": time.process_time() - start}))
 
 def run_limited(args: list[str], cwd: Path = ROOT, stdin: str | None = None) -> Bounded:
     """``python ARGS`` under this file's limits (tests/bounded.py)."""
-    return run_python(args, cwd=cwd, stdin=stdin, cpu_limit_s=CPU_LIMIT_S, memory_limit=MEMORY_LIMIT,
-                      timeout_s=CPU_LIMIT_S * 4)
+    return run_python(args, cwd=cwd, stdin=stdin, cpu_limit_s=ENGINE_CPU_LIMIT_S, memory_limit=ENGINE_MEMORY_LIMIT,
+                      timeout_s=ENGINE_CPU_LIMIT_S * 4)
 
 
 @pytest.fixture(scope="module")
@@ -542,7 +540,7 @@ def test_a_long_run_without_spaces_on_train_costs_seconds_a_step_not_tens() -> N
     token, each pair of the table and the step's sentence in full (7.4 s of CPU a rerun at step 20), and each step
     merged the one long word four times over (16 s to move to step 20). Tokens are shown cut, as the chips already
     were, and a long piece once merged is kept for the next view of the same step."""
-    child = run_python(["-c", LONG_RUN_STEPS], cpu_limit_s=120, memory_limit=MEMORY_LIMIT, timeout_s=480)
+    child = run_python(["-c", LONG_RUN_STEPS], cpu_limit_s=120, memory_limit=ENGINE_MEMORY_LIMIT, timeout_s=480)
     assert child.code == 0, child.err[-2000:]
     report = json.loads(child.out)
     assert not report["exceptions"], report["exceptions"]

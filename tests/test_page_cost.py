@@ -19,6 +19,7 @@ from tests.apptest_helpers import (
     page_text,
     run_page,
 )
+from tests.lesson_data import LESSON4
 from ui import choices, predict
 from ui.display import md_escape
 from views import cost as cv
@@ -223,7 +224,7 @@ def test_token_counts_measured_on_the_parallel_set() -> None:
 
 def test_token_counts_measured_on_your_own_text() -> None:
     at = run_page(PAGE, query_params={"predict": "0", "source": "own", "tok": "cl100k_base"})
-    lesson4 = lessons.data("lesson4_english_hindi")
+    lesson4 = LESSON4
     tok = real.load("cl100k_base")
     per_word = tok.count(lesson4["test_hi"]) / len(lesson4["test_hi"].split())
     assert md_escape(f"{per_word:.2f} tokens per word") in main_text(at)

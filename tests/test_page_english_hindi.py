@@ -23,6 +23,7 @@ from tests.apptest_helpers import (
     parse_chips,
     run_page,
 )
+from tests.lesson_data import LESSON4
 from tests.reference_oracle import reference_token_bytes
 from tokenizer import train
 from tokenizer.reference import train_reference
@@ -30,13 +31,12 @@ from ui import experiment, predict, questions
 from views import english_hindi as sv
 
 PAGE = "pages/6_English_vs_Hindi.py"
-LESSON = lessons.data("lesson4_english_hindi")
 SETTINGS = lessons.presets()["english-hindi"].train_kwargs()
 PAIRS = [(p["en"], p["hi"]) for p in lessons.data("parallel_en_hi")["pairs"]]
-EXPECTED = {row["k"]: (row["en_tokens"], row["hi_tokens"], row["hi_tokens_per_word"]) for row in LESSON["expected"]}
+EXPECTED = {row["k"]: (row["en_tokens"], row["hi_tokens"], row["hi_tokens_per_word"]) for row in LESSON4["expected"]}
 
 
-def lab_tokenizer(k: int, budget: int, english: str = LESSON["english_block"], hindi: str = LESSON["hindi_block"]):
+def lab_tokenizer(k: int, budget: int, english: str = LESSON4["english_block"], hindi: str = LESSON4["hindi_block"]):
     """The tokenizer the page should be showing, trained here with exactly that budget."""
     return train(mix([(english, 10), (hindi, k)]), budget, **SETTINGS).tokenizer
 
@@ -44,7 +44,7 @@ def lab_tokenizer(k: int, budget: int, english: str = LESSON["english_block"], h
 def textbook_tokens(k: int, budget: int, text: str) -> tuple[bytes, ...]:
     """``text``'s tokens from an independent source: the textbook trainer (tests/reference_oracle.py) on the
     lesson's mix written out by hand, English ten times, then the Hindi ``k`` times."""
-    corpus = LESSON["english_block"] * 10 + LESSON["hindi_block"] * k
+    corpus = LESSON4["english_block"] * 10 + LESSON4["hindi_block"] * k
     return reference_token_bytes(corpus, budget, text, **SETTINGS)
 
 
@@ -146,9 +146,9 @@ def test_the_share_chart_is_the_engines_sweep_with_the_current_share_marked() ->
     assert {c for c, _ in points} == set(range(experiment.MAX_COPIES + 1))
     for k in (0, 1, 4, 10, 20):
         tok = lab_tokenizer(k, 60)
-        assert points[(k, "English")]["tokens"] == len(tok.encode(LESSON["test_en"]))
-        assert points[(k, "Hindi")]["tokens"] == len(tok.encode(LESSON["test_hi"]))
-        assert points[(k, "Hindi")]["per_word"] == pytest.approx(len(tok.encode(LESSON["test_hi"])) / 10)
+        assert points[(k, "English")]["tokens"] == len(tok.encode(LESSON4["test_en"]))
+        assert points[(k, "Hindi")]["tokens"] == len(tok.encode(LESSON4["test_hi"]))
+        assert points[(k, "Hindi")]["per_word"] == pytest.approx(len(tok.encode(LESSON4["test_hi"])) / 10)
     assert {r["copies"] for r in shares["cursor"]} == {4}
     assert sorted(r["above"] for r in shares["cursor"]) == [False, True]
     # Merges by script at every share: they add up to the budget.
@@ -186,7 +186,7 @@ def test_the_curve_ends_at_the_encoding_and_never_rises() -> None:
     at = revealed({"k": "1", "budget": "100"})
     data = charts_by_dataset(at)[2]
     tok = lab_tokenizer(1, 100)
-    for language, text in (("English", LESSON["test_en"]), ("Hindi", LESSON["test_hi"])):
+    for language, text in (("English", LESSON4["test_en"]), ("Hindi", LESSON4["test_hi"])):
         curve = [r["tokens"] for r in sorted((r for r in data["curve"] if r["language"] == language),
                                              key=lambda r: r["merge"])]
         assert len(curve) == 101
@@ -196,8 +196,8 @@ def test_the_curve_ends_at_the_encoding_and_never_rises() -> None:
     # The cursor starts at the end of the budget.
     assert {r["merge"] for r in data["cursor"]} == {100}
     assert {r["language"]: r["tokens"] for r in data["cursor"]} == {
-        "English": len(textbook_tokens(1, 100, LESSON["test_en"])),
-        "Hindi": len(textbook_tokens(1, 100, LESSON["test_hi"])),
+        "English": len(textbook_tokens(1, 100, LESSON4["test_en"])),
+        "Hindi": len(textbook_tokens(1, 100, LESSON4["test_hi"])),
     }
 
 
@@ -206,15 +206,15 @@ def test_dragging_the_cursor_moves_the_mark_and_the_chips() -> None:
     at.slider(key=sv.STEP.skey).set_value(40).run()
     data = charts_by_dataset(at)[2]
     tok = lab_tokenizer(1, 40)
-    counts = {"English": len(tok.encode(LESSON["test_en"])), "Hindi": len(tok.encode(LESSON["test_hi"]))}
+    counts = {"English": len(tok.encode(LESSON4["test_en"])), "Hindi": len(tok.encode(LESSON4["test_hi"]))}
     assert {r["language"]: (r["merge"], r["tokens"]) for r in data["cursor"]} == {
         lang: (40, n) for lang, n in counts.items()}
     assert len(chips(at, "English tokens at this step")) == counts["English"]
     assert len(chips(at, "Hindi tokens at this step")) == counts["Hindi"]
     assert [c.text for c in chips(at, "English tokens at this step")] == [
-        t.label.replace(" ", "·") for t in tok.encode_tokens(LESSON["test_en"])]
+        t.label.replace(" ", "·") for t in tok.encode_tokens(LESSON4["test_en"])]
     # The top panel still shows the whole budget.
-    assert metrics(at)["Hindi tokens"] == str(len(textbook_tokens(1, 100, LESSON["test_hi"])))
+    assert metrics(at)["Hindi tokens"] == str(len(textbook_tokens(1, 100, LESSON4["test_hi"])))
 
 
 def test_a_new_budget_puts_the_cursor_at_its_end() -> None:
@@ -224,15 +224,15 @@ def test_a_new_budget_puts_the_cursor_at_its_end() -> None:
     assert at.slider(key=sv.STEP.skey).value == 150
     assert int(at.slider(key=sv.STEP.skey).max) == 150
     # The budget goes as far as there is anything left to merge: every word of the lesson's text is one token by then.
-    textbook = train_reference(LESSON["english_block"] * 10 + LESSON["hindi_block"], 10_000, **SETTINGS)
+    textbook = train_reference(LESSON4["english_block"] * 10 + LESSON4["hindi_block"], 10_000, **SETTINGS)
     assert int(at.slider(key=sv.BUDGET.skey).max) == len(textbook.steps)
 
 
 def test_a_budget_of_zero_is_bytes() -> None:
     at = revealed({"budget": "0"})
     m = metrics(at)
-    assert (m["English tokens"], m["Hindi tokens"]) == (str(len(LESSON["test_en"].encode())),
-                                                        str(len(LESSON["test_hi"].encode())))
+    assert (m["English tokens"], m["Hindi tokens"]) == (str(len(LESSON4["test_en"].encode())),
+                                                        str(len(LESSON4["test_hi"].encode())))
     assert "With a budget of 0 merges" in main_text(at)
 
 
@@ -282,13 +282,13 @@ def test_your_own_sentence_pair() -> None:
     assert "Type a sentence in both languages" in main_text(at)
     assert metrics(at)["Hindi tokens"] == "69"
     at.button(key=sv.RESET_PAIR.skey).click().run()
-    assert at.text_input(key=sv.TEST_EN.skey).value == LESSON["test_en"]
+    assert at.text_input(key=sv.TEST_EN.skey).value == LESSON4["test_en"]
 
 
 def test_your_own_training_text() -> None:
     at = revealed()
     at.radio(key=sv.SOURCE.skey).set_value("own").run()
-    assert at.text_area(key=sv.OWN_EN.skey).value == LESSON["english_block"]  # a start to edit
+    assert at.text_area(key=sv.OWN_EN.skey).value == LESSON4["english_block"]  # a start to edit
     english, hindi = "chai is ready. the chai stall is open. ", "चाय तैयार है। चाय की दुकान खुली है। "
     at.text_area(key=sv.OWN_EN.skey).set_value(english).run()
     at.text_area(key=sv.OWN_HI.skey).set_value(hindi + "\n").run()
@@ -298,8 +298,8 @@ def test_your_own_training_text() -> None:
     assert budget == min(100, int(at.slider(key=sv.BUDGET.skey).max))
     tok = lab_tokenizer(3, budget, english, hindi)
     m = metrics(at)
-    assert (m["English tokens"], m["Hindi tokens"]) == (str(len(tok.encode(LESSON["test_en"]))),
-                                                        str(len(tok.encode(LESSON["test_hi"]))))
+    assert (m["English tokens"], m["Hindi tokens"]) == (str(len(tok.encode(LESSON4["test_en"]))),
+                                                        str(len(tok.encode(LESSON4["test_hi"]))))
     assert "Your own texts do not change this table" in main_text(at)
     at.text_area(key=sv.OWN_HI.skey).set_value("  ").run()
     assert "Type a Hindi part" in main_text(at)
@@ -319,7 +319,7 @@ def test_one_file_with_both_languages() -> None:
     assert f"From news\\.txt: {len(english)} characters of English, {len(hindi)} of Hindi." in main_text(at)
     budget = at.slider(key=sv.BUDGET.skey).value
     tok = lab_tokenizer(1, budget, english, hindi)
-    assert metrics(at)["Hindi tokens"] == str(len(tok.encode(LESSON["test_hi"])))
+    assert metrics(at)["Hindi tokens"] == str(len(tok.encode(LESSON4["test_hi"])))
 
 
 def test_uploads_that_cannot_be_used_say_why() -> None:
@@ -371,12 +371,12 @@ def test_every_chart_template_is_valid_vega_lite(large: bool) -> None:
 
 def test_english_alone_runs_out_of_pairs_before_the_budget() -> None:
     at = revealed({"k": "0", "budget": "200"})
-    learned = len(train(mix([(LESSON["english_block"], 10)]), 200, **SETTINGS).steps)
+    learned = len(train(mix([(LESSON4["english_block"], 10)]), 200, **SETTINGS).steps)
     assert learned < 200
     line = next(m.value for m in at.main.get("markdown") if "Devanagari ·" in m.value)
     assert line == f"**{learned}** Latin · **0** Devanagari · **0** mixed · **0** other (of {learned} merges)"
     assert f"training stops after {learned} merges" in main_text(at)
-    assert metrics(at)["Hindi tokens"] == str(len(LESSON["test_hi"].encode()))  # no Hindi merge: bytes
+    assert metrics(at)["Hindi tokens"] == str(len(LESSON4["test_hi"].encode()))  # no Hindi merge: bytes
 
 
 def test_the_pre_split_pattern_is_said_in_plain_words() -> None:

@@ -27,13 +27,13 @@ from tests.apptest_helpers import (
     parse_chips,
     run_page,
 )
+from tests.lesson_data import LESSON4
 from ui import charts, choices
 from ui.display import visible_token
 from views import family as fv
 
 PAGE = "pages/11_The_family.py"
 CHAI = lessons.presets()["chai"]
-LESSON4 = lessons.data("lesson4_english_hindi")
 FAMILY = lessons.data("family")
 
 

@@ -5,18 +5,17 @@ from __future__ import annotations
 import altair as alt
 import pytest
 
-import lessons
 from analyses.measure import premium
 from family import real
 from tests.apptest_helpers import assert_no_exception, chart_datasets, chart_spec, main_text, run_page
+from tests.lesson_data import LESSON4
 from ui import choices
 from ui import premium as pv
 from views import real as rv
 
-LESSON4_HI = lessons.data("lesson4_english_hindi")["test_hi"]
+LESSON4_HI = LESSON4["test_hi"]
 
 PAGE = "pages/5_Real_tokenizers.py"
-LESSON4 = lessons.data("lesson4_english_hindi")
 
 
 def table(at):

@@ -11,6 +11,7 @@ from analyses.measure import measure
 from analyses.stream import partial_count, so_far, stream_tokens
 from family import real
 from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, plain, run_page
+from tests.lesson_data import LESSON4
 from tests.reference_oracle import not_text_alone, reference_token_bytes
 from tokenizer import hex_bytes, train
 from ui import choices
@@ -18,7 +19,7 @@ from ui.display import md_escape
 from views import streaming
 
 PAGE = "pages/9_Streaming.py"
-HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
+HINDI = LESSON4["test_hi"]
 
 
 @pytest.fixture(scope="module")

@@ -21,12 +21,12 @@ from tests.apptest_helpers import (
     parse_chips,
     run_page,
 )
+from tests.lesson_data import LESSON4
 from tokenizer import train
 from tokenizer.io import tokenizer_to_json
 from views import tokenize as tkv
 
 PAGE = "pages/2_Tokenize_anything.py"
-LESSON4 = lessons.data("lesson4_english_hindi")
 HINDI = LESSON4["test_hi"]
 ENGLISH = LESSON4["test_en"]
 MARKUP = "<img src=x onerror=alert(1)>"

@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 import lessons
-from tests.bounded import Bounded, run_python
+from tests.bounded import CPU_LIMIT_S, MEMORY_LIMIT, Bounded, run_python
 from tests.cli_helpers import assert_one_line_error
+from tests.lesson_data import LESSON4
 from tokenizer import (
     DEFAULT_PATTERN,
     GPT2_PATTERN,
@@ -37,8 +38,6 @@ from tokenizer.model import DEFAULTS
 from tokenizer.pretokenize import MAX_NESTING, MAX_PATTERN_CHARS, MAX_REPEAT, compile_pattern
 
 ROOT = Path(__file__).resolve().parents[1]
-CPU_LIMIT_S = 60  # hard limit on the child: a regression is killed, not waited for
-MEMORY_LIMIT = 3 * 1024**3  # address space of the child (Python, regex; Streamlit and pandas for the pages)
 CPU_BOUND_S = 10  # what a hostile case may cost, generously: the design's figure is about 1 s plus start-up
 PEAK_BOUND_MB = 600  # the CLI and the engine; a page run (Streamlit, pandas) gets PAGE_PEAK_BOUND_MB
 PAGE_PEAK_BOUND_MB = 1000
@@ -457,7 +456,7 @@ def _model_json(pattern: str) -> str:
 
 def test_pages_show_one_friendly_message_and_stay_bounded(tmp_path) -> None:
     train_page, tokenize_page = "pages/1_Train_step_by_step.py", "pages/2_Tokenize_anything.py"
-    hindi = lessons.data("lesson4_english_hindi")["test_hi"]
+    hindi = LESSON4["test_hi"]
     cases = [
         # a Train link with a recursive pattern (the issue: a MemoryError after ~1 GB)
         {"page": train_page, "query": {"split": "regex", "pattern": RECURSIVE}, "want": "calls a group"},

@@ -13,10 +13,7 @@ import json
 import pytest
 
 from lessons.progress import FORMAT, MAX_ANSWERS, MAX_BYTES, VERSION, migrate_v1_key
-from tests.bounded import run_bounded
-
-CPU_LIMIT_S = 60  # the whole subprocess, imports and the lab's first training runs included
-MEMORY_LIMIT = 3 * 1024**3  # address space; Python with pandas and Streamlit imported uses about a third of it
+from tests.bounded import CPU_LIMIT_S, MEMORY_LIMIT, run_bounded
 
 LOAD = """
 import json, sys, time

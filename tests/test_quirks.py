@@ -21,10 +21,11 @@ from analyses.quirks import (
     space_forms,
 )
 from family import real
+from tests.lesson_data import LESSON4
 from tokenizer import train
 
 CONTENT = lessons.content("quirks")
-HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
+HINDI = LESSON4["test_hi"]
 GPT = ("cl100k_base", "o200k_base")
 
 

@@ -29,11 +29,11 @@ from hypothesis import strategies as st
 import lessons
 from family import real
 from tests.cli_helpers import cli_process, run_cli
+from tests.lesson_data import LESSON4
 from tokenizer import TextTokenizer, bytes_label, is_whole, train
 from tokenizer import io as model_io
 
 ROOT = Path(__file__).resolve().parents[1]
-LESSON4 = lessons.data("lesson4_english_hindi")
 SAMPLES = [s["text"] for s in lessons.data("sample_texts")["samples"]]
 
 # (English, Hindi) token counts of the lesson-4 test pair, as measured in the ecosystem notes.

@@ -18,10 +18,10 @@ from analyses.stream import (
     stream_bytes,
     stream_tokens,
 )
+from tests.lesson_data import LESSON4
 from tests.reference_oracle import not_text_alone, reference_token_bytes
 from tokenizer import train
 
-LESSON4 = lessons.data("lesson4_english_hindi")
 HINDI = LESSON4["test_hi"]
 
 

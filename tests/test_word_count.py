@@ -4,18 +4,14 @@ uses it. The counts here are hand-counted or the curriculum's own."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from analyses.experiment import share
 from analyses.measure import measure, measure_many
 from analyses.textstats import text_counts
 from tests.cli_helpers import run_cli
+from tests.lesson_data import LESSON4
 from tokenizer import split_text, train, word_count
-
-LESSON4 = json.loads((Path(__file__).parents[1] / "lessons" / "data" / "lesson4_english_hindi.json").read_text("utf-8"))
 
 # White space of every kind the rule cuts at (space, tab, newline, no-break space), runs of it, at both ends;
 # punctuation and the danda stay glued to their word: 7 words, counted by hand.

@@ -22,13 +22,14 @@ from tests.browser.browser_helpers import (
     uses_devanagari_font,
     wait_for_streamlit,
 )
+from tests.lesson_data import LESSON4
 from tests.reference_oracle import not_text_alone, reference_token_bytes
 
 skip_without_browser()
 
 
 URL = "Streaming"
-HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
+HINDI = LESSON4["test_hi"]
 _PRESET = lessons.presets()["english-hindi"]  # the page's default tokenizer
 # The lesson-6 figure from an independent source, the textbook trainer (tests/reference_oracle.py).
 TEXTBOOK = reference_token_bytes(_PRESET.corpus, _PRESET.merges, HINDI, **_PRESET.train_kwargs())

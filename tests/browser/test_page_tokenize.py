@@ -23,6 +23,7 @@ from tests.browser.browser_helpers import (
     skip_without_browser,
     wait_for_streamlit,
 )
+from tests.lesson_data import LESSON4
 from tokenizer import hex_bytes, train
 from tokenizer.io import tokenizer_to_json
 
@@ -31,7 +32,7 @@ skip_without_browser()
 
 URL = "Tokenize_anything"
 MARKUP = "<img src=x onerror=alert(1)>"
-HINDI = lessons.data("lesson4_english_hindi")["test_hi"]
+HINDI = LESSON4["test_hi"]
 FOUR = "cl100k_base,o200k_base,mistral-tekken,english-hindi"
 
 
@@ -134,7 +135,7 @@ def test_hindi_and_markup_are_shown_as_text(open_page) -> None:
 
 def test_lone_vowel_signs_are_drawn_once_on_a_circle_and_named(open_page) -> None:
     # A character-unit model with a few merges: many vowel signs stay tokens of their own.
-    block = lessons.data("lesson4_english_hindi")["hindi_block"]
+    block = LESSON4["hindi_block"]
     model = tokenizer_to_json(train(block, 8, unit="chars", split="whitespace").tokenizer)
     page = open_page(URL, "tokenize-upload-empty", query="text=" + quote("किताबें स्कूलों में"))
     page.get_by_text("Add a model of yours").click()
