@@ -31,6 +31,7 @@ rules of :mod:`lessons.judging`): a file's ``right`` is never used.
 
 from __future__ import annotations
 
+import enum
 import json
 import math
 import re
@@ -38,7 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, Final
 
 from .judging import MAX_TEXT, Question, fits, judge, short_pieces
 
@@ -276,46 +277,16 @@ def _shown(entry: Any) -> str:
 def from_json(data: bytes | str) -> Loaded:
     """The guesses in a progress file by question id (and the damaged answers, refused), or ValueError saying
     why the whole file cannot be used. Reads version 2, and version 1 through :func:`migrate_v1_key`."""
-    if isinstance(data, bytes):
-        if len(data) > MAX_BYTES:
-            raise ValueError("This file is far bigger than a progress file from this lab.")
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValueError("This file is not text (not UTF-8), so it is not a progress file from this lab.") from None
-    elif len(data) > MAX_BYTES:
-        raise ValueError("This file is far bigger than a progress file from this lab.")
-    try:
-        parsed = json.loads(data)
-    except (json.JSONDecodeError, RecursionError, ValueError):
-        raise ValueError("This file is not valid JSON: it may be damaged, or not a progress file.") from None
-    if not isinstance(parsed, dict) or parsed.get("format") != FORMAT:
-        raise ValueError("This is not a progress file from the Tokenization Lab.")
-    version = parsed.get("version")
-    if isinstance(version, bool) or version not in READS:
-        shown = repr(version) if isinstance(version, (int, float, bool, type(None))) else "unknown"
-        raise ValueError(f"This progress file has version {shown[:20]}; this lab reads versions "
-                         f"{' and '.join(map(str, READS))}.")
-    answers = parsed.get("answers")
-    if not isinstance(answers, dict if version == 1 else list):
-        raise ValueError("This progress file's answers are damaged (expected a "
-                         f"{'table' if version == 1 else 'list'} of answers).")
-    if len(answers) > MAX_ANSWERS:
-        raise ValueError(f"This progress file holds {len(answers):,} answers; a progress file from this lab holds "
-                         f"at most {MAX_ANSWERS:,}.")
-    loaded = Loaded(version=int(version))
-    entries = answers.items() if version == 1 else ((None, entry) for entry in answers)
-    for key, entry in entries:
-        if version == 1:
-            if not key or len(key) > MAX_KEY:
-                loaded.refused.append((describe(key[:MAX_KEY]), "its name is empty or far too long"))
-                continue
-            qid: QuestionId | str = migrate_v1_key(key) or NO_QUESTION
-            shown = describe(key) if isinstance(qid, str) else describe(qid)
-        else:
-            qid = _read_id(entry) if isinstance(entry, dict) else "it is not an answer"
-            shown = describe(qid) if isinstance(qid, QuestionId) else _shown(entry)
-        if isinstance(qid, str):
+    parsed = _parsed(_text_of(data))
+    version = _version_of(parsed)
+    answers = _answers_of(parsed, version)
+    loaded = Loaded(version=version)
+    if isinstance(answers, dict):  # version 1
+        read = ((_v1_id(key), entry) for key, entry in answers.items())
+    else:
+        read = ((_v2_id(entry), entry) for entry in answers)
+    for (qid, shown), entry in read:
+        if isinstance(qid, str):  # the reason it names no question
             loaded.refused.append((shown, qid))
             continue
         if not isinstance(entry, dict) or "guess" not in entry:
@@ -329,9 +300,72 @@ def from_json(data: bytes | str) -> Loaded:
     return loaded
 
 
-WAITS = object()
+def _text_of(data: bytes | str) -> str:
+    """The file's text: at most MAX_BYTES, UTF-8 (a byte order mark dropped)."""
+    if len(data) > MAX_BYTES:
+        raise ValueError("This file is far bigger than a progress file from this lab.")
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError("This file is not text (not UTF-8), so it is not a progress file from this lab.") from None
+
+
+def _parsed(text: str) -> dict:
+    """The file's JSON object, which says it is a progress file of the lab."""
+    try:
+        parsed = json.loads(text)
+    except (json.JSONDecodeError, RecursionError, ValueError):
+        raise ValueError("This file is not valid JSON: it may be damaged, or not a progress file.") from None
+    if not isinstance(parsed, dict) or parsed.get("format") != FORMAT:
+        raise ValueError("This is not a progress file from the Tokenization Lab.")
+    return parsed
+
+
+def _version_of(parsed: dict) -> int:
+    """The file's format version, one this lab reads."""
+    version = parsed.get("version")
+    if isinstance(version, bool) or version not in READS:
+        shown = repr(version) if isinstance(version, (int, float, bool, type(None))) else "unknown"
+        raise ValueError(f"This progress file has version {shown[:20]}; this lab reads versions "
+                         f"{' and '.join(map(str, READS))}.")
+    return int(version)
+
+
+def _answers_of(parsed: dict, version: int) -> dict | list:
+    """The answers: a table by key (version 1) or a list (version 2), at most MAX_ANSWERS of them."""
+    answers = parsed.get("answers")
+    if not isinstance(answers, dict if version == 1 else list):
+        raise ValueError("This progress file's answers are damaged (expected a "
+                         f"{'table' if version == 1 else 'list'} of answers).")
+    if len(answers) > MAX_ANSWERS:
+        raise ValueError(f"This progress file holds {len(answers):,} answers; a progress file from this lab holds "
+                         f"at most {MAX_ANSWERS:,}.")
+    return answers
+
+
+def _v1_id(key: str) -> tuple[QuestionId | str, str]:
+    """A version-1 answer's question (or why there is none), and how a refusal names it."""
+    if not key or len(key) > MAX_KEY:
+        return "its name is empty or far too long", describe(key[:MAX_KEY])
+    qid: QuestionId | str = migrate_v1_key(key) or NO_QUESTION
+    return qid, describe(key) if isinstance(qid, str) else describe(qid)
+
+
+def _v2_id(entry: Any) -> tuple[QuestionId | str, str]:
+    """A version-2 answer's question (or why there is none), and how a refusal names it."""
+    qid = _read_id(entry) if isinstance(entry, dict) else "it is not an answer"
+    return qid, describe(qid) if isinstance(qid, QuestionId) else _shown(entry)
+
+
+class Waits(enum.Enum):
+    WAITS = "waits"
+
+
+WAITS: Final = Waits.WAITS
 """What a resolver returns for a question made from the learner's own input: it waits for its page."""
-Resolver = Callable[[QuestionId], "Question | object | None"]
+Resolver = Callable[[QuestionId], "Question | Waits | None"]
 
 
 def check(answers: list[tuple[QuestionId, Any]], resolve: Resolver,
