@@ -47,6 +47,7 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -291,6 +292,7 @@ def _depth(value: Any) -> int:
     deepest, stack = 0, [(value, 1)]
     while stack:
         item, level = stack.pop()
+        children: Iterable[Any]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
@@ -503,14 +505,14 @@ def _order(folder: Path, problems: list[str]) -> list[str | None]:
         if not isinstance(order, list):
             raise LessonError("index.toml: order: must be a list of lesson file names, such as [\"01-why-tokens\"]")
     except LessonError as exc:
-        names = sorted(path.stem for path in folder.glob("*.md"))[:MAX_LESSONS]
+        names: list[str | None] = [*sorted(path.stem for path in folder.glob("*.md"))[:MAX_LESSONS]]
         problems.append(f"{exc}" + ("; the lessons are shown in the order of their file names" if names else ""))
         return names
     if len(order) > MAX_LESSONS:
         problems.append(f"index.toml: order: {len(order):,} lessons; a course may have up to {MAX_LESSONS}, the "
                         f"first {MAX_LESSONS} are read")
         order = order[:MAX_LESSONS]
-    names = []
+    names = []  # a name that is not one: None, in its place
     for number, name in enumerate(order, start=1):
         if not isinstance(name, str) or not LESSON_NAME.fullmatch(name) or ".." in name:
             shown = repr(name) if isinstance(name, str) and len(name) <= 100 else f"entry {number}"
