@@ -67,6 +67,17 @@ class Tx:
         rows = self.rows(sql, params)
         return rows[0] if rows else None
 
+    def row(self, sql: str, params: Sequence[Any] = ()) -> tuple:
+        """Run a query that always has a row (of a record the caller knows exists); its first row."""
+        found = self.one(sql, params)
+        if found is None:
+            raise LookupError(f"no row where one was known to be: {sql.split(' WHERE ')[0]}")
+        return found
+
+    def value(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """Run a query of one value that always has a row (``SELECT COUNT(*) ...``, ``COALESCE(MAX(...), 0)``)."""
+        return self.row(sql, params)[0]
+
 
 @lru_cache(maxsize=256)
 def _pg(sql: str) -> str:
@@ -238,7 +249,8 @@ def _kind(exc: sqlite3.Error) -> str | None:
 
 def _why(path: Path, exc: BaseException) -> str:
     """What is wrong with the SQLite file at ``path``, in words an operator acts on, with SQLite's own."""
-    said = f"{_one_line(exc)}" + (f" ({exc.sqlite_errorname})" if getattr(exc, "sqlite_errorname", None) else "")
+    name = getattr(exc, "sqlite_errorname", None)
+    said = f"{_one_line(exc)}" + (f" ({name})" if name else "")
     if path.is_dir():
         return f"it is a folder, not a database file; {said}"
     if path.parent.exists() and not path.parent.is_dir():

@@ -122,7 +122,7 @@ def tally(tx: Tx, code: str, poll_id: Any, round: Any) -> Tally:
     rows = tx.rows("SELECT v.answer, COUNT(*) FROM votes v WHERE v.poll_id = ? AND v.round = ? "
                    "AND v.seq = (SELECT MAX(w.seq) FROM votes w WHERE w.poll_id = v.poll_id "
                    "AND w.round = v.round AND w.learner_id = v.learner_id) GROUP BY v.answer", (poll_id, round))
-    joined = tx.one("SELECT COUNT(*) FROM learners WHERE code = ?", (code,))[0]
+    joined = tx.value("SELECT COUNT(*) FROM learners WHERE code = ?", (code,))
     counts = dict(sorted(((a, int(n)) for a, n in rows), key=lambda item: (-item[1], item[0])))
     return Tally(round, sum(counts.values()), int(joined), counts)
 
@@ -133,7 +133,7 @@ def _top(answers: list[str]) -> list[tuple[str, int]]:
 
 def build(tx: Tx, code: str) -> Dashboard:
     """The dashboard of an existing class (the caller checked who may see it)."""
-    title, expires, closed = tx.one("SELECT title, expires_at, closed_at FROM classes WHERE code = ?", (code,))
+    title, expires, closed = tx.row("SELECT title, expires_at, closed_at FROM classes WHERE code = ?", (code,))
     learners = sorted(tx.rows("SELECT learner_id, name, seq FROM learners WHERE code = ?", (code,)),
                       key=lambda row: row[2])
     names = {lid: name for lid, name, _ in learners}
@@ -308,7 +308,7 @@ def as_text(dashboard: Dashboard) -> list[str]:
         lines.append(f"Poll {poll.question_id}: {poll.prompt}{truth}")
         for i, t in enumerate(poll.rounds):
             counts = ", ".join(f"{a!r} {n}" for a, n in t.counts.items()) or "no votes"
-            wrong = poll.wrong[i] if i < len(poll.wrong) else []
+            commonest = poll.wrong[i] if i < len(poll.wrong) else []
             lines.append(f"  round {t.round}: {t.answered} of {t.joined} answered: {counts}"
-                         + (f"; commonest wrong: {', '.join(f'{a!r} x{n}' for a, n in wrong)}" if wrong else ""))
+                         + (f"; commonest wrong: {', '.join(f'{a!r} x{n}' for a, n in commonest)}" if commonest else ""))
     return lines

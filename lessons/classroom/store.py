@@ -123,7 +123,7 @@ class Classes:
         key = secrets.token_urlsafe(32)
         with self.db.transaction() as tx:
             self._check_teacher(tx, code, secret)
-            if tx.one("SELECT COUNT(*) FROM teacher_browsers WHERE code = ?", (code,))[0] >= checks.MAX_BROWSERS:
+            if tx.value("SELECT COUNT(*) FROM teacher_browsers WHERE code = ?", (code,)) >= checks.MAX_BROWSERS:
                 tx.execute("DELETE FROM teacher_browsers WHERE key_hash = (SELECT key_hash FROM teacher_browsers "
                            "WHERE code = ? ORDER BY made_at LIMIT 1)", (code,))  # the oldest goes
             tx.execute("INSERT INTO teacher_browsers (key_hash, code, made_at) VALUES (?, ?, ?)",
@@ -148,10 +148,10 @@ class Classes:
         with self.db.transaction() as tx:
             self._check_teacher(tx, code, secret)
             self._open(tx, code, epoch(None))  # (no screen changes: the class's version stays)
-            seq = tx.one("SELECT COALESCE(MAX(seq), 0) + 1 FROM class_questions WHERE code = ?", (code,))[0]
+            seq = tx.value("SELECT COALESCE(MAX(seq), 0) + 1 FROM class_questions WHERE code = ?", (code,))
             if tx.one("SELECT 1 FROM class_questions WHERE code = ? AND exercise_id = ?", (code, ex_id)):
                 return False
-            if tx.one("SELECT COUNT(*) FROM class_questions WHERE code = ?", (code,))[0] >= checks.MAX_OWN_QUESTIONS:
+            if tx.value("SELECT COUNT(*) FROM class_questions WHERE code = ?", (code,)) >= checks.MAX_OWN_QUESTIONS:
                 raise BadInput(f"A class keeps at most {checks.MAX_OWN_QUESTIONS} questions of its teacher's own.")
             tx.execute("INSERT INTO class_questions (code, exercise_id, exercise, made_at, seq) VALUES (?, ?, ?, ?, ?)",
                        (code, ex_id, data, epoch(None), seq))
@@ -237,7 +237,7 @@ class Classes:
     def _join(self, code: str, name: str, at: int) -> Learner:
         with self.db.transaction() as tx:
             seq, _ = self._bump(tx, code, at)
-            if tx.one("SELECT COUNT(*) FROM learners WHERE code = ?", (code,))[0] >= checks.MAX_LEARNERS:
+            if tx.value("SELECT COUNT(*) FROM learners WHERE code = ?", (code,)) >= checks.MAX_LEARNERS:
                 raise BadInput(f"This class is full: it has {checks.MAX_LEARNERS:,} learners.")
             learner_id = secrets.token_urlsafe(16)
             while True:
@@ -270,6 +270,7 @@ class Classes:
         learner_id, name, title, closed, expires = row
         if closed is not None or expires <= at:
             raise ClassEnded(f"Your class “{title}” has ended.", title=title)
+        assert resume is not None  # the row was found by it
         return Learner(learner_id, code, name, resume)
 
     # -- polls -------------------------------------------------------------------------------------------------
@@ -284,12 +285,12 @@ class Classes:
             self._check_teacher(tx, code, secret)
             at = epoch(None)
             self._bump_teacher(tx, code, at)
-            if tx.one("SELECT COUNT(*) FROM polls WHERE code = ?", (code,))[0] >= checks.MAX_POLLS:
+            if tx.value("SELECT COUNT(*) FROM polls WHERE code = ?", (code,)) >= checks.MAX_POLLS:
                 raise BadInput(f"A class is posed at most {checks.MAX_POLLS:,} questions.")
             tx.execute("INSERT INTO polls (poll_id, code, question_id, question, round, phase, posed_at) "
                        "VALUES (?, ?, ?, ?, 1, 'open', ?)", (poll_id, code, qid, data, at))
             tx.execute("UPDATE classes SET poll_id = ? WHERE code = ?", (poll_id, code))
-            return self._state(tx, code)
+            return self._posed(tx, code)
 
     def show(self, code: str, secret: str) -> PollState:
         """Close the current round to votes and show its answers (again: nothing changes)."""
@@ -402,8 +403,8 @@ class Classes:
             if row is None or poll_id != current_poll or row[1] != "open" or row[0] != round:
                 raise VotingClosed()
             kept = checks.answer(answer, json.loads(row[2]).get("choices"))
-            if tx.one("SELECT COUNT(*) FROM votes WHERE poll_id = ? AND round = ? AND learner_id = ?",
-                      (poll_id, round, learner_id))[0] >= checks.MAX_VOTES:
+            if tx.value("SELECT COUNT(*) FROM votes WHERE poll_id = ? AND round = ? AND learner_id = ?",
+                      (poll_id, round, learner_id)) >= checks.MAX_VOTES:
                 raise BadInput(f"You have voted {checks.MAX_VOTES} times in this round: your last vote counts.")
             return tx.execute("INSERT INTO votes (vote_id, poll_id, learner_id, round, answer, seq, voted_at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (vote_id) DO NOTHING",
@@ -461,13 +462,13 @@ class Classes:
         """Keep one answer as the learner's next attempt at ``key`` (1: their first); its attempt number. Past the
         bounds: BadInput, or (``strict=False``, a poll's Reveal for the whole class) 0 and nothing kept."""
         while True:  # the same learner on two devices at once: the second takes the next attempt
-            attempt = tx.one("SELECT COALESCE(MAX(attempt), 0) + 1 FROM answers "
-                             "WHERE learner_id = ? AND question_key = ?", (learner_id, key))[0]
+            attempt = tx.value("SELECT COALESCE(MAX(attempt), 0) + 1 FROM answers "
+                             "WHERE learner_id = ? AND question_key = ?", (learner_id, key))
             problem = None
             if attempt > checks.MAX_ATTEMPTS:
                 problem = f"At most {checks.MAX_ATTEMPTS} answers to one question are kept."
-            elif attempt == 1 and tx.one("SELECT COUNT(*) FROM answers WHERE learner_id = ? AND attempt = 1",
-                                         (learner_id,))[0] >= checks.MAX_QUESTIONS:
+            elif attempt == 1 and tx.value("SELECT COUNT(*) FROM answers WHERE learner_id = ? AND attempt = 1",
+                                         (learner_id,)) >= checks.MAX_QUESTIONS:
                 problem = f"Answers to at most {checks.MAX_QUESTIONS:,} questions are kept."
             if problem:
                 if strict:
@@ -576,7 +577,7 @@ class Classes:
         :data:`JOINS_PER_HOUR` times in the last 60 minutes (this one included)."""
         minute = at // 60
         with self.db.transaction(write=False) as tx:
-            row = tx.one("SELECT COALESCE(SUM(CASE WHEN minute = ? THEN attempts ELSE 0 END), 0), "
+            row = tx.row("SELECT COALESCE(SUM(CASE WHEN minute = ? THEN attempts ELSE 0 END), 0), "
                          "COALESCE(SUM(attempts), 0) FROM join_attempts WHERE client = ? AND minute > ?",
                          (minute, self._client_key(client), minute - 60))
         if row[0] >= self.joins_per_minute:
@@ -591,6 +592,13 @@ class Classes:
             tx.execute("INSERT INTO join_attempts (client, minute, attempts) VALUES (?, ?, 1) "
                        "ON CONFLICT (client, minute) DO UPDATE SET attempts = join_attempts.attempts + 1",
                        (self._client_key(client), at // 60))
+
+    def _posed(self, tx: Tx, code: str) -> PollState:
+        """The state of the poll just posed or changed in this transaction (so there is one)."""
+        state = self._state(tx, code)
+        if state is None:
+            raise LookupError(f"class {code} has no poll, though one was just changed")
+        return state
 
     def _state(self, tx: Tx, code: str) -> PollState | None:
         row = tx.one("SELECT c.version, p.poll_id, p.question, p.round, p.phase, p.truth, p.explanation, p.verdicts "
@@ -612,4 +620,4 @@ class Classes:
             if poll is None:
                 raise NoPoll()
             change(tx, poll)
-            return self._state(tx, code)
+            return self._posed(tx, code)
