@@ -2,6 +2,7 @@
 
     pages (thin) -> views -> ui (the kit) -> lessons (content) -> analyses -> family, tokenizer (the engine)
     cli (the command line) -> analyses -> family, tokenizer
+    i18n (the translations and number formats): under them all, importing none of them; every layer may use it
 
 A package's ``__main__.py`` is a program, not a module: it is what ``python -m PACKAGE`` runs, and nothing imports
 it (tested below), so it may start a program from any layer (``python -m tokenizer`` starts the command line, which
@@ -49,7 +50,7 @@ def test_import_tokenizer_loads_no_ui_libraries():
     assert Path(path).resolve().parent == (ROOT / "tokenizer").resolve()
 
 
-@pytest.mark.parametrize("package", ["tokenizer", "family", "analyses", "lessons"])
+@pytest.mark.parametrize("package", ["tokenizer", "family", "analyses", "lessons", "i18n"])
 def test_every_module_below_the_ui_loads_no_ui_libraries(package):
     modules, loaded = run_python(
         "import importlib, json, pkgutil, sys\n"
@@ -65,15 +66,18 @@ def test_every_module_below_the_ui_loads_no_ui_libraries(package):
 
 #: Each layer and what it may import (of the lab's own packages), lowest first.
 MAY_IMPORT = {
-    "tokenizer": {"tokenizer"},
-    "family": {"tokenizer", "family"},
-    "analyses": {"tokenizer", "family", "analyses"},
-    "lessons": {"tokenizer", "family", "analyses", "lessons"},
-    "ui": {"tokenizer", "family", "analyses", "lessons", "ui"},
-    "views": {"tokenizer", "family", "analyses", "lessons", "ui", "views"},
-    "pages": {"tokenizer", "family", "analyses", "lessons", "ui", "views"},
+    # The translations: the bottom of the house (Babel, no lab package), so any layer may say something in the
+    # learner's language (issue 28).
+    "i18n": {"i18n"},
+    "tokenizer": {"i18n", "tokenizer"},
+    "family": {"i18n", "tokenizer", "family"},
+    "analyses": {"i18n", "tokenizer", "family", "analyses"},
+    "lessons": {"i18n", "tokenizer", "family", "analyses", "lessons"},
+    "ui": {"i18n", "tokenizer", "family", "analyses", "lessons", "ui"},
+    "views": {"i18n", "tokenizer", "family", "analyses", "lessons", "ui", "views"},
+    "pages": {"i18n", "tokenizer", "family", "analyses", "lessons", "ui", "views"},
     # The command line: a front end like a page, above what it uses (nothing imports it).
-    "cli": {"tokenizer", "family", "analyses", "cli"},
+    "cli": {"i18n", "tokenizer", "family", "analyses", "cli"},
 }
 OWN_PACKAGES = set(MAY_IMPORT) | {"deploy", "app"}
 
