@@ -35,9 +35,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from ui import poll, state, viewport
+from i18n import N_, _
+from ui import language, poll, state, viewport
 
-APP_NAME = "Tokenization Lab"
+APP_NAME = N_("Tokenization Lab")
 APP_ICON = ":material/token:"
 
 #: The project root (the folder that holds app.py and pages/).
@@ -78,48 +79,48 @@ class PageEntry:
 # The sidebar, in order. Sections appear in the order of their first page.
 # Adding a page is one line here (plus its file in pages/).
 PAGES: tuple[PageEntry, ...] = (
-    PageEntry("app.py", "Home", ":material/home:", "Start"),
-    PageEntry("pages/1_Train_step_by_step.py", "Train step by step", ":material/school:", "Core labs",
-              "Give BPE a small corpus and watch each merge: the pair counts, the winner, the new token."),
-    PageEntry("pages/2_Tokenize_anything.py", "Tokenize anything", ":material/text_fields:", "Core labs",
-              "Paste any text (English, Hindi, Hinglish, emoji, code) and compare how tokenizers cut it."),
-    PageEntry("pages/3_Encode_step_by_step.py", "Encode step by step", ":material/stairs:", "Core labs",
-              "Watch a trained tokenizer split a word by applying its merges in order."),
-    PageEntry("pages/4_Bytes_per_character.py", "Bytes per character", ":material/straighten:", "Core labs",
-              "See how many UTF-8 bytes each character takes, and why Devanagari takes more than English."),
-    PageEntry("pages/5_Real_tokenizers.py", "Real tokenizers", ":material/compare_arrows:", "Languages & cost",
-              "GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
-              "more, and why."),
-    PageEntry("pages/15_Vocabulary_by_script.py", "Vocabulary by script", ":material/dictionary:", "Languages & cost",
-              "Read a production tokenizer's whole vocabulary by script: how many Devanagari tokens GPT-4 and GPT-4o "
-              "have, how long they are, where they rank, and search inside it."),
-    PageEntry("pages/6_English_vs_Hindi.py", "English vs Hindi", ":material/balance:", "Languages & cost",
-              "Share one merge budget between English and Hindi, slide the mix, and watch who gets the cheap tokens."),
-    PageEntry("pages/7_Beyond_Hindi.py", "Beyond Hindi", ":material/translate:", "Languages & cost",
-              "Many languages and scripts read the same declaration: what each pays per character over English, and "
-              "how much of that is UTF-8 and how much the tokenizer."),
-    PageEntry("pages/8_Cost_and_context.py", "Cost, context and speed", ":material/currency_rupee:", "Languages & cost",
-              "Turn tokens into rupees, into how many articles fit in a context window, and into decoding steps: "
-              "English and Hindi side by side."),
-    PageEntry("pages/9_Streaming.py", "Streaming", ":material/stream:", "Languages & cost",
-              "Send a Hindi sentence token by token: decoded one token at a time it shows �, held until each "
-              "character is whole it shows the text."),
-    PageEntry("pages/10_Quirks.py", "Quirks", ":material/psychology_alt:", "Languages & cost",
-              "Leading spaces, capitals, joined prompts, JSON, numbers with Indian commas, letters in strawberry: "
-              "live examples where token counts surprise."),
-    PageEntry("pages/11_The_family.py", "The family", ":material/family_history:", "Languages & cost",
-              "BPE beside WordPiece merge by merge, Unigram's sampled splits, and a real tokenizer's pipeline and "
-              "special tokens."),
-    PageEntry("pages/14_Estimate.py", "Estimate", ":material/calculate:", "Languages & cost",
-              "Paste a prompt or upload a dataset, pick models by name (GPT-4o, GPT-4, Llama 3…), and read its exact "
-              "tokens and cost per request and per month in USD and INR, at dated prices you can change."),
+    PageEntry("app.py", N_("Home"), ":material/home:", N_("Start")),
+    PageEntry("pages/1_Train_step_by_step.py", N_("Train step by step"), ":material/school:", N_("Core labs"),
+              N_("Give BPE a small corpus and watch each merge: the pair counts, the winner, the new token.")),
+    PageEntry("pages/2_Tokenize_anything.py", N_("Tokenize anything"), ":material/text_fields:", N_("Core labs"),
+              N_("Paste any text (English, Hindi, Hinglish, emoji, code) and compare how tokenizers cut it.")),
+    PageEntry("pages/3_Encode_step_by_step.py", N_("Encode step by step"), ":material/stairs:", N_("Core labs"),
+              N_("Watch a trained tokenizer split a word by applying its merges in order.")),
+    PageEntry("pages/4_Bytes_per_character.py", N_("Bytes per character"), ":material/straighten:", N_("Core labs"),
+              N_("See how many UTF-8 bytes each character takes, and why Devanagari takes more than English.")),
+    PageEntry("pages/5_Real_tokenizers.py", N_("Real tokenizers"), ":material/compare_arrows:", N_("Languages & cost"),
+              N_("GPT-4, GPT-4o, GPT-2, Llama 3, Qwen3 and Mistral on the same English and Hindi sentence: who pays "
+              "more, and why.")),
+    PageEntry("pages/15_Vocabulary_by_script.py", N_("Vocabulary by script"), ":material/dictionary:", N_("Languages & cost"),
+              N_("Read a production tokenizer's whole vocabulary by script: how many Devanagari tokens GPT-4 and GPT-4o "
+              "have, how long they are, where they rank, and search inside it.")),
+    PageEntry("pages/6_English_vs_Hindi.py", N_("English vs Hindi"), ":material/balance:", N_("Languages & cost"),
+              N_("Share one merge budget between English and Hindi, slide the mix, and watch who gets the cheap tokens.")),
+    PageEntry("pages/7_Beyond_Hindi.py", N_("Beyond Hindi"), ":material/translate:", N_("Languages & cost"),
+              N_("Many languages and scripts read the same declaration: what each pays per character over English, and "
+              "how much of that is UTF-8 and how much the tokenizer.")),
+    PageEntry("pages/8_Cost_and_context.py", N_("Cost, context and speed"), ":material/currency_rupee:", N_("Languages & cost"),
+              N_("Turn tokens into rupees, into how many articles fit in a context window, and into decoding steps: "
+              "English and Hindi side by side.")),
+    PageEntry("pages/9_Streaming.py", N_("Streaming"), ":material/stream:", N_("Languages & cost"),
+              N_("Send a Hindi sentence token by token: decoded one token at a time it shows �, held until each "
+              "character is whole it shows the text.")),
+    PageEntry("pages/10_Quirks.py", N_("Quirks"), ":material/psychology_alt:", N_("Languages & cost"),
+              N_("Leading spaces, capitals, joined prompts, JSON, numbers with Indian commas, letters in strawberry: "
+              "live examples where token counts surprise.")),
+    PageEntry("pages/11_The_family.py", N_("The family"), ":material/family_history:", N_("Languages & cost"),
+              N_("BPE beside WordPiece merge by merge, Unigram's sampled splits, and a real tokenizer's pipeline and "
+              "special tokens.")),
+    PageEntry("pages/14_Estimate.py", N_("Estimate"), ":material/calculate:", N_("Languages & cost"),
+              N_("Paste a prompt or upload a dataset, pick models by name (GPT-4o, GPT-4, Llama 3…), and read its exact "
+              "tokens and cost per request and per month in USD and INR, at dated prices you can change.")),
     # More "Languages & cost" pages go here, before the lessons.
-    PageEntry("pages/12_Lessons.py", "Lessons", ":material/menu_book:", "Lessons",
-              "Ten short lessons with exercises: predict first, then the lab computes the truth and keeps your "
-              "score."),
-    PageEntry("pages/13_Class.py", "Class", ":material/groups:", "Lessons",
-              "Predict together: a teacher starts a class, learners join with its code, the class answers the "
-              "same question on their own screens, and the lab reveals the truth."),
+    PageEntry("pages/12_Lessons.py", N_("Lessons"), ":material/menu_book:", N_("Lessons"),
+              N_("Ten short lessons with exercises: predict first, then the lab computes the truth and keeps your "
+              "score.")),
+    PageEntry("pages/13_Class.py", N_("Class"), ":material/groups:", N_("Lessons"),
+              N_("Predict together: a teacher starts a class, learners join with its code, the class answers the "
+              "same question on their own screens, and the lab reveals the truth.")),
 )
 
 
@@ -416,12 +417,12 @@ class _Switch:
         return on
 
 
-LARGE = _Switch(LARGE_TYPE_KEY, LARGE_TYPE_PARAM, _LARGE_TYPE_STORE, "Large type (classroom)",
-                "Bigger text for projecting in class. Adds ?large=1 to the link, so a link you share opens in "
-                "large type too.")
-CLASSROOM = _Switch("classroom_mode", "classroom", "_classroom_store", "Classroom mode",
-                    "Large type and fewer controls, one step per click: for a projector. Adds ?classroom=1 to the "
-                    "link, so the link you put on a slide opens the same way.")
+LARGE = _Switch(LARGE_TYPE_KEY, LARGE_TYPE_PARAM, _LARGE_TYPE_STORE, N_("Large type (classroom)"),
+                N_("Bigger text for projecting in class. Adds ?large=1 to the link, so a link you share opens in "
+                   "large type too."))
+CLASSROOM = _Switch("classroom_mode", "classroom", "_classroom_store", N_("Classroom mode"),
+                    N_("Large type and fewer controls, one step per click: for a projector. Adds ?classroom=1 to the "
+                       "link, so the link you put on a slide opens the same way."))
 
 
 def large_type_on() -> bool:
@@ -438,7 +439,7 @@ def classroom_on() -> bool:
 
 
 def link_params(page: str | None = None) -> dict[str, str] | None:
-    """Query params to put on links to other pages, so large type and classroom mode travel with them.
+    """Query params to put on links to other pages, so large type, classroom mode and the language travel with them.
 
     ``page`` (a page's URL path): the link also carries the settings the learner left on that page (the
     sidebar, the home page's cards), so the click brings that view back in one history entry, with an
@@ -449,6 +450,7 @@ def link_params(page: str | None = None) -> dict[str, str] | None:
         params[LARGE_TYPE_PARAM] = "1"
     if classroom_on():
         params[CLASSROOM.param] = "1"
+    params.update(language.link_param())
     return params or None
 
 
@@ -475,22 +477,23 @@ _SKIP_HTML = f"""
    fixed link: move the link back by that much. */
 [data-testid="stSidebar"][data-collapsed="true"] .tl-skip:focus {{ left: calc(300px + .5rem); }}
 </style>
-<a class="tl-skip" href="#{SKIP_TARGET}">Skip to the main controls</a>
+<a class="tl-skip" href="#{SKIP_TARGET}">{{skip}}</a>
 """
 
 
 def _draw_sidebar() -> None:
     with st.sidebar:
-        st.html(_SKIP_HTML)  # first: the first thing Tab reaches
+        st.html(_SKIP_HTML.replace("{skip}", html_escape(_("Skip to the main controls"))))  # the first thing Tab reaches
+        language.switch()  # English / हिन्दी: each named in itself
         for section, entries in sections():
-            st.caption(f"**{section.upper()}**")
+            st.caption(f"**{_(section).upper()}**")
             for entry in entries:
                 st.page_link(
-                    entry.path, label=entry.title, icon=entry.icon, query_params=link_params(entry.url_path)
+                    entry.path, label=_(entry.title), icon=entry.icon, query_params=link_params(entry.url_path)
                 )
         st.divider()
         for switch in (LARGE, CLASSROOM):
-            st.toggle(switch.label, key=switch.key, on_change=switch.remember, help=switch.help)
+            st.toggle(_(switch.label), key=switch.key, on_change=switch.remember, help=_(switch.help))
         viewport.install()  # a click's result in view; a phone's sidebar closed after navigation
 
 
@@ -503,10 +506,12 @@ def page_setup(title: str, *, heading: bool = True) -> None:
     (``heading=False`` to draw your own).
     """
     entry = find_page(title)
-    state.begin_run(entry.url_path if entry else "", shared=(LARGE.param, CLASSROOM.param))  # entered, or a rerun?
+    state.begin_run(entry.url_path if entry else "", shared=(LARGE.param, CLASSROOM.param, language.PARAM))
     classroom = CLASSROOM.sync()
+    language.sync()  # this run's language, before any text: every string below is drawn in it
+    shown = _(title)
     st.set_page_config(
-        page_title=title if title == APP_NAME else f"{title} · {APP_NAME}",
+        page_title=shown if title == APP_NAME else f"{shown} · {_(APP_NAME)}",
         page_icon=entry.icon if entry else APP_ICON,
         layout="wide",
         initial_sidebar_state="collapsed" if classroom else "auto",  # classroom: the slide has the whole screen
@@ -521,6 +526,6 @@ def page_setup(title: str, *, heading: bool = True) -> None:
     if classroom:
         st.html(_CLASSROOM_CSS)
     if heading:
-        st.title(title)
+        st.title(shown)
     poll.bar()  # in a class: the live class bar (the posed question, the votes); nothing otherwise
     st.html(f'<a class="tl-anchor" name="{SKIP_TARGET}"></a>')  # where the skip link lands with no steps

@@ -1,0 +1,125 @@
+"""The learner's language: chosen once per browser session, kept in the address, switched in the sidebar.
+
+How the language of a run is decided (:func:`sync`, called by ``ui.layout.page_setup`` before anything is drawn):
+
+- On the session's first run, and when the browser's Back or Forward brought this address, the address decides:
+  ``?lang=hi`` (or ``en``; ``xx``, the pseudo-locale, for tests). Without one, the browser's own preference does:
+  its ``Accept-Language`` header (the request that opened the session, ``st.context.headers``), Hindi when it
+  ranks Hindi before English; otherwise English.
+- After that the session keeps it (a plain page change, a rerun), and the sidebar's switch changes it.
+- The address says it whenever it is not what the browser would pick by itself (so English for an English
+  browser adds nothing to any address), and every link the lab builds carries it (:func:`link_param`, through
+  ``ui.layout.link_params``): a reload, a shared link, a lesson's link open in the same language.
+
+The language is then set for this run's context (:func:`i18n.use`), not for the process: one server serves
+English and Hindi learners at once. A fragment's rerun, which does not run ``page_setup``, reads the session's
+language through the hook registered here.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import i18n
+from ui import state
+
+PARAM = "lang"
+KEY = "lang_switch"
+_STORE = "_lang_store"
+#: An Accept-Language header longer than this is read up to here (a header is the client's to make up).
+MAX_HEADER = 1000
+MAX_ENTRIES = 20
+
+
+def from_header(header: str | None) -> str | None:
+    """The lab's language an ``Accept-Language`` header prefers: the first of the lab's languages in the order
+    of the header's weights (``q=``), or None when it names none of them.
+
+    >>> from_header("hi-IN,hi;q=0.9,en-US;q=0.8,en;q=0.7"), from_header("en-GB,en;q=0.9,hi;q=0.8")
+    ('hi', 'en')
+    >>> from_header("mr-IN,hi;q=0.9,en;q=0.8"), from_header("en;q=0.5,hi;q=0.9"), from_header("fr, *"), from_header("")
+    ('hi', 'hi', None, None)
+    """
+    ranked = []
+    for i, part in enumerate((header or "")[:MAX_HEADER].split(",")[:MAX_ENTRIES]):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        for param in params.split(";"):
+            name, _, value = param.strip().partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        lang = tag.strip().split("-")[0].lower()
+        if lang in i18n.LANGUAGES and weight > 0:
+            ranked.append((-weight, i, lang))
+    return min(ranked)[2] if ranked else None
+
+
+def browser_language() -> str:
+    """What this browser asks for: its Accept-Language header, else the language it reports, else English."""
+    try:
+        header = st.context.headers.get("Accept-Language")
+        reported = st.context.locale
+    except Exception:  # no browser (a bare script run)
+        return i18n.DEFAULT
+    return from_header(header) or from_header(reported) or i18n.DEFAULT
+
+
+def current() -> str:
+    """The session's language (English before the first run has decided it)."""
+    lang = st.session_state.get(_STORE)
+    return lang if lang in i18n.KNOWN else i18n.DEFAULT
+
+
+def _session_language() -> str | None:
+    try:
+        return st.session_state.get(_STORE)
+    except Exception:  # outside a Streamlit session
+        return None
+
+
+i18n.set_session_language(_session_language)
+
+
+def _in_url() -> str | None:
+    lang = st.query_params.get(PARAM)
+    return lang if lang in i18n.KNOWN else None
+
+
+def _remember() -> None:  # on_change: runs before the script, so the rerun sees the new language
+    st.session_state[_STORE] = st.session_state[KEY]
+
+
+def link_param() -> dict[str, str]:
+    """``{"lang": ...}`` for a link the lab builds, when the language is not what the browser picks itself."""
+    lang = current()
+    return {} if lang == browser_language() == i18n.DEFAULT else {PARAM: lang}
+
+
+def sync() -> str:
+    """Decide this run's language (see the module), set it for the run, and make the address say it."""
+    if _STORE not in st.session_state or state.history_navigation():
+        st.session_state[_STORE] = _in_url() or browser_language()
+    lang = current()
+    i18n.use(lang)
+    wanted = link_param().get(PARAM)
+    if st.query_params.get(PARAM) != wanted:
+        if wanted is None:
+            del st.query_params[PARAM]
+        else:
+            st.query_params[PARAM] = wanted
+        state.note_address()
+    return lang
+
+
+def switch() -> None:
+    """English / हिन्दी, in the sidebar: each language named in itself, so a learner who reads only one finds it."""
+    options = list(i18n.LANGUAGES) + ([i18n.PSEUDO] if current() == i18n.PSEUDO else [])
+    st.session_state[KEY] = current()  # the widget is created without a value: no double-default warning
+    st.segmented_control("Language · भाषा", options, key=KEY, required=True, on_change=_remember,
+                         format_func=lambda lang: i18n.LANGUAGES.get(lang, lang), label_visibility="collapsed")
+
+
+__all__ = ["KEY", "PARAM", "browser_language", "current", "from_header", "link_param", "switch", "sync"]
