@@ -27,6 +27,7 @@ import html
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from i18n import N_, _, _n, number
 from tokenizer import UNKNOWN_ID, TextTokenizer, Token, Tokenizer, bytes_label, is_whole
 from tokenizer.labels import character_runs
 from ui.display import describe_token, lone_marks, mark_name, plural, token_html, visible_token
@@ -135,17 +136,38 @@ def chip_for_id(
     )
 
 
+#: The names of Devanagari's combining marks as :func:`tokenizer.plaintext.mark_name` writes them, marked for the
+#: catalogue: a chip writes a lone mark's name under it in the learner's language (:func:`mark_label`). Other
+#: scripts' marks are named in English until their names are added here (tested: every Devanagari mark is).
+DEVANAGARI_MARK_NAMES = (
+    N_("inverted candrabindu"), N_("candrabindu"), N_("anusvara"), N_("visarga"), N_("vowel sign oe"),
+    N_("vowel sign ooe"), N_("nukta"), N_("vowel sign aa"), N_("vowel sign i"), N_("vowel sign ii"),
+    N_("vowel sign u"), N_("vowel sign uu"), N_("vowel sign vocalic r"), N_("vowel sign vocalic rr"),
+    N_("vowel sign candra e"), N_("vowel sign short e"), N_("vowel sign e"), N_("vowel sign ai"),
+    N_("vowel sign candra o"), N_("vowel sign short o"), N_("vowel sign o"), N_("vowel sign au"), N_("virama"),
+    N_("vowel sign prishthamatra e"), N_("vowel sign aw"), N_("udatta"), N_("anudatta"),
+    N_("devanagari grave accent"), N_("devanagari acute accent"), N_("vowel sign candra long e"),
+    N_("vowel sign ue"), N_("vowel sign uue"), N_("vowel sign vocalic l"), N_("vowel sign vocalic ll"),
+)
+
+
+def mark_label(ch: str) -> str:
+    """A combining mark's name for the screen, in the learner's language ("vowel sign e", "ए की मात्रा")."""
+    return _(mark_name(ch))
+
+
 def _describe(chip: Chip, position: int) -> str:
+    """A chip's tooltip and screen-reader label: "token 3: ' the', id 290" (in the learner's language)."""
     if not chip.known:
-        what = f"unseen character {describe_token(chip.label)}, not in the vocabulary"
+        what = _("unseen character {token}, not in the vocabulary", token=describe_token(chip.label))
     elif not chip.whole:
-        what = f"part of a character: {describe_token(chip.label)}"
+        what = _("part of a character: {token}", token=describe_token(chip.label))
     else:
         what = describe_token(chip.label)
-    id_part = f", id {chip.token_id}" if chip.token_id is not None else ""
-    count_part = f", occurs {plural(chip.count, 'time')}" if chip.count is not None else ""
+    id_part = _(", id {id}", id=chip.token_id) if chip.token_id is not None else ""  # an id is never grouped
+    count_part = _n(", occurs {n} time", ", occurs {n} times", chip.count) if chip.count is not None else ""
     note = f". {chip.note}" if chip.note else ""
-    return f"token {position + 1}: {what}{id_part}{count_part}{note}"
+    return _("token {position}: {what}", position=number(position + 1), what=what) + f"{id_part}{count_part}{note}"
 
 
 def chip_colour(chip: Chip, position: int, colour_by: str = "position") -> str:
@@ -169,7 +191,7 @@ def _chip_html(chip: Chip, i: int, *, show_ids: bool, colour_by: str, piece_gap:
         classes.append("tl-piece")
     description = html.escape(_describe(chip, i), quote=True)
     extra = ""
-    names = [mark_name(m) for m in lone_marks(chip.label)]
+    names = [mark_label(m) for m in lone_marks(chip.label)]
     if names:
         extra += f'<span class="tl-name" aria-hidden="true">{html.escape(", ".join(names))}</span>'
     if show_ids:
@@ -232,12 +254,15 @@ def chips_html(
                 _chip_html(chips[j], j, show_ids=show_ids, colour_by=colour_by, piece_gap=False) for j in range(i, end)
             )
             shown = html.escape(visible_token(text))
+            made = html.escape(_("tokens {first} to {last} make {text}", first=number(i + 1), last=number(end),
+                                 text=visible_token(text)), quote=True)
+            together = html.escape(_("these tokens together make these characters"), quote=True)
             # One item of the list, itself a list of its tokens (a list holds only list items).
             items.append(
                 f'<span class="tl-run{" tl-piece" if piece_gap(i) else ""}" role="listitem" '
-                f'aria-label="tokens {i + 1} to {end} make {html.escape(visible_token(text), quote=True)}">'
+                f'aria-label="{made}">'
                 f'<span class="tl-run-chips" role="list">{group}</span>'
-                f'<span class="tl-run-text" title="these tokens together make these characters" aria-hidden="true">'
+                f'<span class="tl-run-text" title="{together}" aria-hidden="true">'
                 f'{shown}</span></span>'
             )
         if line_breaks and chips[end - 1].label.endswith("\n") and end < len(chips):
@@ -269,8 +294,8 @@ def list_label(label: str, shown: int, *, total: int | None = None, summary: str
     count = shown if total is None else total
     if count == shown == 1 and "token" in label.lower() and "tokens" not in label.lower():
         return label  # "new token", "token 3": one token, named
-    said = f"{count:,}" if "token" in label.lower() else plural(count, "token")
-    more = f", the first {shown:,} shown" if count > shown else ""
+    said = number(count) if "token" in label.lower() else _n("{n} token", "{n} tokens", count)
+    more = _(", the first {n} shown", n=number(shown)) if count > shown else ""
     return f"{label}: {said}{more}"
 
 

@@ -30,6 +30,7 @@ import streamlit as st
 
 import lessons
 from analyses.measure import Measure, measure
+from i18n import _
 from lessons.progress import TOKENIZE_COUNT, QuestionId
 from tokenizer import TextTokenizer, Token, Tokenizer
 from tokenizer.io import ModelFigures, check_model_figures, figures_of, tokenizer_from_json, tokenizer_to_json
@@ -124,10 +125,10 @@ def title(key: str) -> str:
 def option_label(key: str) -> str:
     """What a picker lists: the kind, then the title."""
     if key == UPLOAD:
-        return "Upload a model file…"
+        return _("Upload a model file…")
     for entry in entries():
         if entry.key == key:
-            prefix = {"real": "Real", "lab": "Lab", "session": "Yours"}[entry.kind]
+            prefix = {"real": _("Real"), "lab": _("Lab"), "session": _("Yours")}[entry.kind]
             return f"{prefix} · {entry.title}"
     return key
 
@@ -201,7 +202,7 @@ class _BuiltModels:
             self._items[text] = (tok, weight)
             self._weight += weight
             while self._weight > self.budget and len(self._items) > 1:
-                _, (_, gone) = self._items.popitem(last=False)
+                _text, (_tok, gone) = self._items.popitem(last=False)
                 self._weight -= gone
 
     @property
@@ -452,7 +453,7 @@ def _upload_into_selection(page: str, upload_key: str, selection_key: str) -> No
 
 
 def pick_many(
-    page: str, *, default: Sequence[str], kinds: Sequence[str] = ("real", "lab", "session"), label: str = "Tokenizers",
+    page: str, *, default: Sequence[str], kinds: Sequence[str] = ("real", "lab", "session"), label: str | None = None,
     upload: bool = True,
 ) -> list[tuple[str, TextTokenizer]]:
     """A multiselect of tokenizers to compare; returns the usable ones, in the order chosen.
@@ -471,19 +472,19 @@ def pick_many(
         wanted = [k for k in str(st.session_state.get(param.skey) or "").split(",") if k]
         unknown = [k for k in wanted if k not in options]
         if unknown:
-            st.info(md_escape(f"Not here (a model from another session, or a typo): {', '.join(unknown)}."),
+            st.info(_("Not here (a model from another session, or a typo): {keys}.", keys=md_escape(", ".join(unknown))),
                     icon=":material/link_off:")
         st.session_state[skey] = [k for k in wanted if k in options] or [k for k in default if k in options]
     st.session_state[skey] = [k for k in st.session_state[skey] if k in options]
     labels = {k: option_label(k) for k in options}
-    chosen = st.multiselect(label, options, key=skey, format_func=lambda k: labels.get(k, k),
-                            placeholder="Pick one or more tokenizers",
-                            help="Real tokenizers of production models, the lab's presets, and models of yours.")
+    chosen = st.multiselect(label or _("Tokenizers"), options, key=skey, format_func=lambda k: labels.get(k, k),
+                            placeholder=_("Pick one or more tokenizers"),
+                            help=_("Real tokenizers of production models, the lab's presets, and models of yours."))
     st.session_state[param.skey] = ",".join(chosen)
     state.publish([param])
     if upload:
-        with st.expander("Add a model of yours: the .json file the Train page downloads", icon=":material/upload_file:"):
-            uploaded_bytes("Model file", key=upload_key(page).skey, types=["json"], limit_mb=MODEL_UPLOAD_MB,
+        with st.expander(_("Add a model of yours: the .json file the Train page downloads"), icon=":material/upload_file:"):
+            uploaded_bytes(_("Model file"), key=upload_key(page).skey, types=["json"], limit_mb=MODEL_UPLOAD_MB,
                            on_change=_upload_into_selection, args=(page, upload_key(page).skey, skey))
             error = st.session_state.pop(upload_error_key(page).skey, None)
             if error:
@@ -512,7 +513,7 @@ def unavailable_real() -> list[tuple[str, str]]:
 def about_md(chosen: Sequence[tuple[str, TextTokenizer]]) -> list[str]:
     """The "about these tokenizers" text, a markdown block each: every chosen tokenizer described (model,
     licence, data), then the real ones that cannot be loaded here and why."""
-    out = [f"**{md_escape(tok.name)}**  \n" + describe_md(tok) for _, tok in chosen]
+    out = [f"**{md_escape(tok.name)}**  \n" + describe_md(tok) for _key, tok in chosen]
     missing = unavailable_real()
     if missing:
         out.append("**Not available here**\n\n" + "\n".join(f"- {md_escape(n)}: {md_escape(r)}" for n, r in missing))

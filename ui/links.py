@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from i18n import _
 from lessons.course import Lesson, Link, course
 from ui import state
 from ui.display import md_escape
@@ -57,7 +58,7 @@ def link(item: Link, *, label: str | None = None) -> None:
     shown = _shown_lesson()
     origin = {} if shown is None else {state.ORIGIN: shown[0].id + ("" if shown[1] is None else f".{shown[1]}")}
     params = {**item.params, **origin, **(link_params() or {})}
-    st.page_link(page_path(item.page), label=md_escape(label or item.label or "Open it in the lab"),
+    st.page_link(page_path(item.page), label=md_escape(label or item.label or _("Open it in the lab")),
                  icon=":material/arrow_forward:", query_params=params or None)
 
 
@@ -73,9 +74,9 @@ def lesson_link(number: int | None) -> None:
     if lesson is None:
         return
     params = {"lesson": lesson.id}
-    label = f"In the lessons: {lesson.number}. {lesson.title}"
+    label = _("In the lessons: {number}. {title}", number=lesson.number, title=lesson.title)
     if part is not None and classroom_on():
         params["step"] = str(part)
-        label += f" (part {part + 1})"
+        label += _(" (part {n})", n=part + 1)
     st.page_link(page_path("Lessons"), label=md_escape(label), icon=":material/menu_book:",
                  query_params={**params, **(link_params() or {})})

@@ -13,11 +13,12 @@ import html
 from collections.abc import Callable, Sequence
 
 from family import merges
+from i18n import N_, _, _n, number
 from tokenizer import TextTokenizer, Token, Tokenizer, is_whole
 from tokenizer.provenance import MergeNode, made_by_merges, merge_tree
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html
-from ui.display import plural, visible_token
+from ui.display import visible_token
 
 CSS = """
 <style>
@@ -31,11 +32,12 @@ CSS = """
 </style>
 """
 
-MERGES_FROM_RANKS = (
+MERGES_FROM_RANKS = N_(
     "A production tokenizer ships no list of merges, only a rank for every token: its merges are implied. A "
     "token's two parts are what BPE, merging the lowest rank first, makes of its bytes; the lab recovers them the "
     "first time you ask and keeps them."
 )
+"""English, marked for the catalogue: a page draws ``_(MERGES_FROM_RANKS)``."""
 
 MAX_NODES = 200  # a very long token's tree is cut here (its first levels are what teach)
 
@@ -43,14 +45,19 @@ MAX_NODES = 200  # a very long token's tree is cut here (its first levels are wh
 def _how(node: MergeNode, unit: str) -> str:
     """What a node says about how it was made (a lab model's merge step, or a production tokenizer's rank)."""
     if node.unreached:
-        return "found whole: BPE's merges never make it, so the tokenizer looks the whole piece up"
+        return _("found whole: BPE's merges never make it, so the tokenizer looks the whole piece up")
     if node.step is None:
-        return {"bytes": "a byte: where every token starts",
-                "chars": "a character (or a fallback byte): where every token starts"}.get(
-                    unit, "a base symbol: where every token starts")
+        if unit == "bytes":
+            return _("a byte: where every token starts")
+        if unit == "chars":
+            return _("a character (or a fallback byte): where every token starts")
+        return _("a base symbol: where every token starts")
     if node.rank is not None:
-        return f"rank {node.rank:,}: the merge of the two below (BPE merges lower ranks first)"
-    return f"made by merge {node.step}" + (f", when its pair was seen {plural(node.count, 'time')}" if node.count else "")
+        return _("rank {rank}: the merge of the two below (BPE merges lower ranks first)", rank=number(node.rank))
+    if node.count:
+        return _n("made by merge {step}, when its pair was seen {n} time",
+                  "made by merge {step}, when its pair was seen {n} times", node.count, step=number(node.step))
+    return _("made by merge {step}", step=number(node.step))
 
 
 def production_tree(tokenizer: TextTokenizer, token_id: int) -> MergeNode:
@@ -91,10 +98,17 @@ def tree_html(tokenizer: TextTokenizer, token_id: int, counts: dict[int, int] | 
     if not lab and len(leaves) > 1 and drawn[0] < MAX_NODES:  # the leaves in order: the token's bytes
         row = [Chip(n.label, n.id, whole=whole(n.id), data=tokenizer.token_bytes(n.id)) for n in leaves]
         complete = whole(root.id)  # the letters the bytes make, written under them (none for part of a character)
-        what = "bytes" if unit == "bytes" else "characters"
-        note = "" if complete else ", part of a character"
-        out += (f'<p class="tl-how">Its {plural(len(row), "leaf", "leaves")}, left to right: the token\'s {what}{note}'
-                '</p>' + chips_html(row, label="leaves", runs=complete))
+        if unit == "bytes":
+            said = (_n("Its {n} leaf, left to right: the token's bytes", "Its {n} leaves, left to right: the token's bytes",
+                       len(row)) if complete else
+                    _n("Its {n} leaf, left to right: the token's bytes, part of a character",
+                       "Its {n} leaves, left to right: the token's bytes, part of a character", len(row)))
+        else:
+            said = (_n("Its {n} leaf, left to right: the token's characters",
+                       "Its {n} leaves, left to right: the token's characters", len(row)) if complete else
+                    _n("Its {n} leaf, left to right: the token's characters, part of a character",
+                       "Its {n} leaves, left to right: the token's characters, part of a character", len(row)))
+        out += f'<p class="tl-how">{html.escape(said, quote=False)}</p>' + chips_html(row, label=_("leaves"), runs=complete)
     return out
 
 
@@ -111,21 +125,22 @@ def tree_picker(entries: Sequence[tuple[str, TextTokenizer, Sequence[Token]]], *
     key, tok, tokens = usable[0]
     if len({e[0] for e in usable}) > 1:
         names = {e[0]: e[1].name for e in usable}
-        which = st.selectbox("Tokenizer", list(names), format_func=names.get, key=tok_key)
+        which = st.selectbox(_("Tokenizer"), list(names), format_func=names.get, key=tok_key)
         key, tok, tokens = next(e for e in usable if e[0] == which)
     merged = merged_ids(tok, [t.id for t in tokens if t.known])
     if not merged:
-        st.caption("No token here was made by a merge: every one is a single character or byte.")
+        st.caption(_("No token here was made by a merge: every one is a single character or byte."))
         return
     labels = {t.id: t.label for t in tokens}
-    pick = st.selectbox("Token", merged, key=id_key,
-                        format_func=lambda i: f"{visible_token(labels.get(i, '?'))}  (id {i})")
+    id_word = _("id")
+    pick = st.selectbox(_("Token"), merged, key=id_key,
+                        format_func=lambda i: f"{visible_token(labels.get(i, '?'))}  ({id_word} {i})")
     found = counts(key) if isinstance(tok, Tokenizer) else None
     st.html(tree_html(tok, pick, found))
     if not isinstance(tok, Tokenizer):
-        st.caption(MERGES_FROM_RANKS)
+        st.caption(_(MERGES_FROM_RANKS))
     elif found is None:
-        st.caption("This model came from a file, so how often each pair was seen is not known here.")
+        st.caption(_("This model came from a file, so how often each pair was seen is not known here."))
 
 
 def has_trees(tokenizer: TextTokenizer) -> bool:

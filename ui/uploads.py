@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 
 import streamlit as st
 
+from i18n import _, decimal, number
+
 TEXT_UPLOAD_MB = 2
 TEXT_UPLOAD_BYTES = TEXT_UPLOAD_MB * 1_000_000
 MODEL_UPLOAD_MB = 5
@@ -33,7 +35,7 @@ def uploaded_bytes(
     """A file uploader whose label states the limit; returns (data, file name) or (None, None)."""
     where = container or st
     file = where.file_uploader(
-        f"{label} (up to {limit_mb} MB)",
+        _("{label} (up to {mb} MB)", label=label, mb=number(limit_mb)),
         type=list(types),
         key=widget_key(key),
         max_upload_size=_RECEIVE_MB,
@@ -103,8 +105,9 @@ def too_big(size_bytes: int, limit_bytes: int, advice: str) -> bool:
     ``size_bytes`` UTF-8 bytes is more than a page takes."""
     if size_bytes <= limit_bytes:
         return False
-    st.warning(f"That is {size_bytes / 1e6:.1f} MB of text. This page takes up to {limit_bytes / 1e6:.0f} MB: "
-               f"paste a shorter part ({advice}).", icon=":material/content_cut:")
+    st.warning(_("That is {size} MB of text. This page takes up to {limit} MB: paste a shorter part ({advice}).",
+                 size=decimal(size_bytes / 1e6, 1), limit=decimal(limit_bytes / 1e6, 0), advice=advice),
+               icon=":material/content_cut:")
     return True
 
 

@@ -17,10 +17,11 @@ import streamlit as st
 
 import lessons
 from analyses.textstats import utf8_length
+from i18n import _, _n, localized, number
 from tokenizer import TextTokenizer, hex_bytes
 from ui import choices, predict, state, tables, viewport
 from ui.chips import chip_from_token, token_chips
-from ui.display import lone_marks, md_escape, plural, ratio, visible_token
+from ui.display import lone_marks, md_escape, ratio, visible_token
 from ui.layout import classroom_on, figure
 from ui.links import lesson_link
 from ui.state import Key, Param
@@ -68,46 +69,48 @@ def use_example(text: str) -> None:
 # -- sections ---------------------------------------------------------------------------------------
 def intro(large: bool) -> None:
     if not large:
-        st.caption(
+        st.caption(_(
             "Type or paste any text (English, हिन्दी, Hinglish, emoji, code) and see how tokenizers cut it: real "
             "production tokenizers and the lab's own, side by side, with their counts and the ids a model reads."
-        )
+        ))
     lesson_link(1)
 
 
 def inputs_section(large: bool) -> list[tuple[str, TextTokenizer]]:
     """The text box, the examples, the tokenizers to compare and the switches; returns the usable tokenizers."""
     st.text_area(
-        "Text",
+        _("Text"),
         key=TEXT.skey,
         height=110 if large else 130,
-        placeholder="Type or paste text here…",
-        help="Anything at all. Up to 1 MB; a long text is counted in full, and its first chips are drawn.",
+        placeholder=_("Type or paste text here…"),
+        help=_("Anything at all. Up to 1 MB; a long text is counted in full, and its first chips are drawn."),
     )
     if not classroom_on():  # classroom mode: fewer controls, so the chips are on the first screen
         # a click on an example brings its counts and tokens into view (ui/viewport.py)
         with st.container(horizontal=True, gap="small", vertical_alignment="center", key=viewport.action(PAGE)):
-            st.caption("Try:", width="content")
+            st.caption(_("Try:"), width="content")
             for i, example in enumerate(EXAMPLES):
-                st.button(example["label"], key=example_key(i).skey, on_click=use_example, args=(example["text"],),
-                          type="tertiary")
+                st.button(localized(example)["label"], key=example_key(i).skey, on_click=use_example,
+                          args=(example["text"],), type="tertiary")
 
     real_keys = [e.key for e in choices.real_entries()]
     default = [k for k in DEFAULT_TOKENIZERS if k in real_keys] or list(FALLBACK_TOKENIZERS)
-    chosen = choices.pick_many(PAGE, default=default, label="Tokenizers (add more to compare them)",
+    chosen = choices.pick_many(PAGE, default=default, label=_("Tokenizers (add more to compare them)"),
                                upload=not classroom_on())  # classroom mode: fewer controls
 
     with st.container(horizontal=True, gap="medium", vertical_alignment="center"):
-        st.toggle("Predict first", key=PREDICT.skey,
-                  help="Guess each tokenizer's count before the lab shows the tokens; your score is kept.")
-        st.toggle("Show ids under the chips", key=SHOW_IDS.skey, help="Every chip also shows its id when you hover over it.")
+        st.toggle(_("Predict first"), key=PREDICT.skey,
+                  help=_("Guess each tokenizer's count before the lab shows the tokens; your score is kept."))
+        st.toggle(_("Show ids under the chips"), key=SHOW_IDS.skey,
+                  help=_("Every chip also shows its id when you hover over it."))
+        colour_names = {"position": _("position"), "id": _("token id")}
         st.segmented_control(
-            "Colour chips by",
+            _("Colour chips by"),
             ("position", "id"),
             key=COLOUR.skey,
             required=True,
-            format_func={"position": "position", "id": "token id"}.get,
-            help="By position, neighbours always differ. By id, the same token always gets the same colour.",
+            format_func=colour_names.get,
+            help=_("By position, neighbours always differ. By id, the same token always gets the same colour."),
         )
     return chosen
 
@@ -117,15 +120,15 @@ def tokens_section(chosen: Sequence[tuple[str, TextTokenizer]], large: bool) -> 
     they mean, the ids token by token and where a lab token comes from (or what to do to see them)."""
     text: str = state.value(TEXT) or ""
     if not chosen:
-        st.info("Pick at least one tokenizer above.", icon=":material/list:")
+        st.info(_("Pick at least one tokenizer above."), icon=":material/list:")
         return
     if not text:
-        st.info("Type or paste some text above, or pick one of the examples.", icon=":material/edit:")
+        st.info(_("Type or paste some text above, or pick one of the examples."), icon=":material/edit:")
         return
-    if too_big(utf8_length(text), MAX_TEXT_BYTES, "a few pages is plenty to see how a tokenizer behaves"):
+    if too_big(utf8_length(text), MAX_TEXT_BYTES, _("a few pages is plenty to see how a tokenizer behaves")):
         return
     if len(TEXT.dump(text)) > TEXT.max_len:  # what state.publish leaves out of the link
-        st.caption("This text is too long to put in the page's link; the link keeps the tokenizers and the settings.")
+        st.caption(_("This text is too long to put in the page's link; the link keeps the tokenizers and the settings."))
 
     results = encode_all(chosen, text)
     if not results:
@@ -147,7 +150,8 @@ def encode_all(chosen: Sequence[tuple[str, TextTokenizer]], text: str) -> list[R
         try:
             results.append((key, tok, choices.encoded(key, text, max(MAX_CHIPS, MAX_TABLE_ROWS))))
         except ValueError as exc:  # e.g. a lab model whose pre-split pattern backtracks on this text
-            st.warning(md_escape(f"{tok.name} cannot encode this text: {exc}"), icon=":material/timer_off:")
+            st.warning(_("{name} cannot encode this text: {reason}", name=md_escape(tok.name), reason=md_escape(str(exc))),
+                       icon=":material/timer_off:")
     return results
 
 
@@ -157,9 +161,9 @@ def predictions_section(results: Sequence[Result], text: str) -> bool:
     with st.container(border=True):
         for key, tok, enc in results:
             waiting |= predict.ask(choices.count_question(key, tok, text, enc.measure, scope=PAGE)) is None
-        st.caption(f"Your predictions on this page: {predict.score_line(PAGE)}.")
+        st.caption(_("Your predictions on this page: {score}.", score=predict.score_line(PAGE)))
     if waiting:
-        st.caption("The counts and the tokens appear once you have predicted each count.")
+        st.caption(_("The counts and the tokens appear once you have predicted each count."))
     return not waiting
 
 
@@ -167,21 +171,27 @@ def comparison_table(results: Sequence[Result]) -> None:
     """The tokenizers' counts side by side, one row each."""
     table = pd.DataFrame(
         {
-            "tokenizer": [tok.name for _, tok, _ in results],
-            "tokens": [enc.measure.tokens for *_, enc in results],
-            "tokens per word": [enc.measure.tokens_per_word for *_, enc in results],
-            "tokens per character": [enc.measure.tokens_per_char for *_, enc in results],
-            "bytes per token": [enc.measure.bytes_per_token for *_, enc in results],
-            "partial tokens": [enc.measure.partial for *_, enc in results],
+            "tokenizer": [tok.name for _key, tok, _enc in results],
+            "tokens": [enc.measure.tokens for *_rest, enc in results],
+            "tokens per word": [enc.measure.tokens_per_word for *_rest, enc in results],
+            "tokens per character": [enc.measure.tokens_per_char for *_rest, enc in results],
+            "bytes per token": [enc.measure.bytes_per_token for *_rest, enc in results],
+            "partial tokens": [enc.measure.partial for *_rest, enc in results],
         }
     )
     tables.show(
         table, hide_index=True, key=COMPARE.skey,
-        column_config={
-            "tokens per word": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ words (str.split())."),
-            "tokens per character": st.column_config.NumberColumn(format="%.2f", help="Tokens ÷ code points."),
-            "bytes per token": st.column_config.NumberColumn(format="%.2f", help="UTF-8 bytes ÷ tokens: how much text one token carries."),
-            "partial tokens": st.column_config.NumberColumn(help="Tokens that are only part of a character's bytes."),
+        column_config={  # the columns are named by their labels: the data's names stay the same in every language
+            "tokenizer": st.column_config.TextColumn(_("tokenizer")),
+            "tokens": st.column_config.NumberColumn(_("tokens")),
+            "tokens per word": st.column_config.NumberColumn(_("tokens per word"), format="%.2f",
+                                                             help=_("Tokens ÷ words (str.split()).")),
+            "tokens per character": st.column_config.NumberColumn(_("tokens per character"), format="%.2f",
+                                                                  help=_("Tokens ÷ code points.")),
+            "bytes per token": st.column_config.NumberColumn(
+                _("bytes per token"), format="%.2f", help=_("UTF-8 bytes ÷ tokens: how much text one token carries.")),
+            "partial tokens": st.column_config.NumberColumn(
+                _("partial tokens"), help=_("Tokens that are only part of a character's bytes.")),
         },
     )
 
@@ -190,82 +200,88 @@ def counts_section(results: Sequence[Result], large: bool) -> None:
     """The text's own counts, each tokenizer's count (metrics for one, a table for several) and its chips."""
     counts = results[0][2].measure  # the text's own counts (words, code points, ...), measured once, cached
     if not classroom_on():
-        st.caption(
-            f"The text: {plural(counts.words, 'word')} · {plural(counts.code_points, 'code point')} · "
-            f"{plural(counts.graphemes, 'grapheme cluster')} · {plural(counts.bytes, 'UTF-8 byte')}. "
-            "Words are runs of characters between spaces; a grapheme cluster is what a reader calls one letter."
-        )
+        st.caption(_(
+            "The text: {words} · {code_points} · {graphemes} · {bytes}. Words are runs of characters between spaces; "
+            "a grapheme cluster is what a reader calls one letter.",
+            words=_n("{n} word", "{n} words", counts.words),
+            code_points=_n("{n} code point", "{n} code points", counts.code_points),
+            graphemes=_n("{n} grapheme cluster", "{n} grapheme clusters", counts.graphemes),
+            bytes=_n("{n} UTF-8 byte", "{n} UTF-8 bytes", counts.bytes),
+        ))
     if len(results) == 1:
         key, tok, enc = results[0]
         m = enc.measure
         cols = st.columns(4)
-        cols[0].metric("Tokens", f"{m.tokens:,}", help="What a model reads, and what you pay for.")
-        cols[1].metric("Tokens per word", ratio(m.tokens, m.words),
-                       help="Large tokenizers give English prose about 1.3: measure your own text, don't trust the rule of thumb.")
-        cols[2].metric("Characters per token", ratio(m.code_points, m.tokens),
-                       help="Code points per token. Large tokenizers give English prose about 4.")
+        cols[0].metric(_("Tokens"), number(m.tokens), help=_("What a model reads, and what you pay for."))
+        cols[1].metric(_("Tokens per word"), ratio(m.tokens, m.words),
+                       help=_("Large tokenizers give English prose about 1.3: measure your own text, don't trust the "
+                              "rule of thumb."))
+        cols[2].metric(_("Characters per token"), ratio(m.code_points, m.tokens),
+                       help=_("Code points per token. Large tokenizers give English prose about 4."))
         if m.unknown:
-            cols[3].metric("Unseen characters", f"{m.unknown:,}",
-                           help="Characters this character-level model never saw in training: no id, shown with ?.")
+            cols[3].metric(_("Unseen characters"), number(m.unknown),
+                           help=_("Characters this character-level model never saw in training: no id, shown with ?."))
         else:
-            cols[3].metric("Partial tokens", f"{m.partial:,}",
-                           help="Tokens that hold only part of a character's bytes: not text on their own. Drawn as hex bytes "
-                           "with a dashed border; the letters they make are written under them.")
+            cols[3].metric(_("Partial tokens"), number(m.partial),
+                           help=_("Tokens that hold only part of a character's bytes: not text on their own. Drawn as "
+                                  "hex bytes with a dashed border; the letters they make are written under them."))
     elif not classroom_on():  # classroom mode: the table comes after the chips, so they are on the first screen
         comparison_table(results)
 
     show_ids = bool(state.value(SHOW_IDS))
     colour_by = state.value(COLOUR) or "position"
     chips_box = figure("token-chips")
-    for _, tok, enc in results:
+    for _key, tok, enc in results:
         m = enc.measure
         if len(results) > 1 or large:
-            chips_box.markdown(f"**{md_escape(tok.name)}** · {plural(m.tokens, 'token')}")
+            chips_box.markdown(f"**{md_escape(tok.name)}** · {_n('{n} token', '{n} tokens', m.tokens)}")
         with chips_box:
             token_chips([chip_from_token(t) for t in enc.tokens[:MAX_CHIPS]], show_ids=show_ids, colour_by=colour_by,
                         label=tok.name, total=m.tokens, mark_pieces=True, line_breaks=True)
         if m.tokens > MAX_CHIPS:
-            st.caption(f"Showing the first {MAX_CHIPS:,} of {m.tokens:,} tokens; all are counted.")
+            st.caption(_("Showing the first {shown} of {n} tokens; all are counted.", shown=number(MAX_CHIPS),
+                         n=number(m.tokens)))
         if m.tokens == 0:
-            st.caption("No tokens: this tokenizer splits on whitespace and drops the spaces, and the text is only spaces.")
+            st.caption(_("No tokens: this tokenizer splits on whitespace and drops the spaces, and the text is only "
+                         "spaces."))
     if len(results) > 1 and classroom_on():
         comparison_table(results)
 
 
 def legend_section(results: Sequence[Result], text: str) -> None:
     """What the chips mean: only what the chips shown can need."""
-    any_partial = any(enc.measure.partial > 0 for *_, enc in results)
-    any_unknown = any(enc.measure.unknown > 0 for *_, enc in results)
-    any_lone = any(lone_marks(t.label) for *_, enc in results for t in enc.tokens[:MAX_CHIPS])
-    legend = ["· is a space, ↵ a newline, ⇥ a tab", "a wider gap separates the pre-split pieces",
-              "hover over a chip for its id"]
+    any_partial = any(enc.measure.partial > 0 for *_rest, enc in results)
+    any_unknown = any(enc.measure.unknown > 0 for *_rest, enc in results)
+    any_lone = any(lone_marks(t.label) for *_rest, enc in results for t in enc.tokens[:MAX_CHIPS])
+    legend = [_("· is a space, ↵ a newline, ⇥ a tab"), _("a wider gap separates the pre-split pieces"),
+              _("hover over a chip for its id")]
     if any_partial:
-        legend.append("dashed border: part of a character, as hex bytes ⟨E0 A4⟩, with the letters the tokens make "
-                      "written under them")
-    st.caption("; ".join(legend) + ".")
+        legend.append(_("dashed border: part of a character, as hex bytes ⟨E0 A4⟩, with the letters the tokens make "
+                        "written under them"))
+    st.caption(_("{legend}.", legend="; ".join(legend)))
     if any_lone:
-        st.caption(
+        st.caption(_(
             "A chip showing ◌ holds a vowel sign or other mark without its letter (the letter is in the chip "
             "before); its name is written under it."
-        )
+        ))
     if any_unknown:
-        st.info(
+        st.info(_(
             "A character-level model gives characters it never saw in training no id: they are white chips with a "
             "dotted border and ? for an id. A byte-level tokenizer never meets an unknown, since every character is "
-            "made of bytes it knows: pick one above to compare.",
+            "made of bytes it knows: pick one above to compare."),
             icon=":material/help:",
         )
-    lossy = [tok.name for _, tok, enc in results if not enc.round_trips and not enc.measure.unknown]
+    lossy = [tok.name for _key, tok, enc in results if not enc.round_trips and not enc.measure.unknown]
     if lossy:
-        st.caption(
-            md_escape(", ".join(lossy)) + ": decoding the tokens does not give back your text exactly. A lab model with "
-            "the whitespace split drops the spaces (they are not tokens); some tokenizers also normalise the text."
-        )
+        st.caption(_(
+            "{names}: decoding the tokens does not give back your text exactly. A lab model with the whitespace split "
+            "drops the spaces (they are not tokens); some tokenizers also normalise the text.",
+            names=md_escape(", ".join(lossy))))
     if any(unicodedata.bidirectional(ch) in ("R", "AL") for ch in text[:20_000]):
-        st.caption(
+        st.caption(_(
             "Right-to-left text: the chips go left to right in token order (the first token is on the left), "
             "while the letters inside each chip read right to left."
-        )
+        ))
 
 
 def tokens_csv(tok: TextTokenizer, text: str) -> bytes:
@@ -287,14 +303,14 @@ def tokens_csv(tok: TextTokenizer, text: str) -> bytes:
 
 def ids_section(results: Sequence[Result], text: str) -> None:
     """Ids and bytes, token by token (built only when opened), and every token as CSV."""
-    names = {key: tok.name for key, tok, _ in results}
-    with st.expander("Ids and bytes, token by token", key=IDS_OPEN.skey, on_change="rerun",
+    names = {key: tok.name for key, tok, _enc in results}
+    with st.expander(_("Ids and bytes, token by token"), key=IDS_OPEN.skey, on_change="rerun",
                      icon=":material/table:") as ids_box:
         if not ids_box.open:
             return
-        which = st.selectbox("Tokenizer", list(names), format_func=names.get, key=IDS_TOK.skey) \
+        which = st.selectbox(_("Tokenizer"), list(names), format_func=names.get, key=IDS_TOK.skey) \
             if len(names) > 1 else next(iter(names))
-        enc = next(e for k, _, e in results if k == which)
+        enc = next(e for k, _tok, e in results if k == which)
         rows = enc.tokens[:MAX_TABLE_ROWS]
         tables.show(
             pd.DataFrame(
@@ -311,16 +327,21 @@ def ids_section(results: Sequence[Result], text: str) -> None:
             placeholder="—",
             key=IDS_TABLE.skey,
             column_config={
-                "id": st.column_config.NumberColumn("id", help="The number the model reads. Empty for a character never seen in training.", format="%d"),
-                "whole characters": st.column_config.CheckboxColumn("whole characters", help="False when the token is only part of a character's bytes."),
-                "piece": st.column_config.NumberColumn("piece", help="Which pre-split piece the token comes from. Merges never cross pieces."),
+                "position": st.column_config.NumberColumn(_("position")),
+                "token": st.column_config.TextColumn(_("token")),
+                "id": st.column_config.NumberColumn(_("id"), help=_("The number the model reads. Empty for a character never seen in training."), format="%d"),
+                "bytes (hex)": st.column_config.TextColumn(_("bytes (hex)")),
+                "whole characters": st.column_config.CheckboxColumn(_("whole characters"), help=_("False when the token is only part of a character's bytes.")),
+                "piece": st.column_config.NumberColumn(_("piece"), help=_("Which pre-split piece the token comes from. Merges never cross pieces.")),
             },
         )
         if enc.measure.tokens > MAX_TABLE_ROWS:
-            st.caption(f"The table shows the first {MAX_TABLE_ROWS:,} tokens; the CSV has all {enc.measure.tokens:,}.")
-        csv_tok = next(tok for key, tok, _ in results if key == which)
-        st.download_button("Download the tokens as CSV", data=partial(tokens_csv, csv_tok, text), file_name="tokens.csv",
-                           mime="text/csv", key=DOWNLOAD.skey, on_click="ignore", icon=":material/download:")
+            st.caption(_("The table shows the first {shown} tokens; the CSV has all {n}.", shown=number(MAX_TABLE_ROWS),
+                         n=number(enc.measure.tokens)))
+        csv_tok = next(tok for key, tok, _enc in results if key == which)
+        st.download_button(_("Download the tokens as CSV"), data=partial(tokens_csv, csv_tok, text),
+                           file_name="tokens.csv", mime="text/csv", key=DOWNLOAD.skey, on_click="ignore",
+                           icon=":material/download:")
 
 
 def provenance_section(results: Sequence[Result]) -> None:
@@ -329,7 +350,7 @@ def provenance_section(results: Sequence[Result]) -> None:
     lab = [(key, tok, enc) for key, tok, enc in results if has_trees(tok)]
     if not lab:
         return
-    with st.expander("Where does a token come from? Its merges, down to single characters or bytes",
+    with st.expander(_("Where does a token come from? Its merges, down to single characters or bytes"),
                      key=TREE_OPEN.skey, on_change="rerun", icon=":material/account_tree:") as tree_box:
         if not tree_box.open:
             return

@@ -1,0 +1,137 @@
+"""The pages translated so far, in Hindi and in the pseudo-locale (AppTest): the sidebar, Home and Tokenize anything
+(i18n/tool.py's TRANSLATED_PAGES). In Hindi their headings, labels and messages are Hindi and their numbers grouped
+the Indian way; in the pseudo-locale every visible string is marked, so nothing on them bypasses the catalogue; the
+language is kept by the session and carried by every link the lab draws."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyses.measure import measure
+from family import real
+from i18n import number, using
+from i18n.tool import TRANSLATED_PAGES
+from tests.apptest_helpers import assert_no_exception, main_text, metrics, run_page
+from tests.i18n_helpers import apptest_texts, data_texts, untranslated
+from ui import language
+from ui.layout import CLASSROOM, LARGE, PAGES
+from views import tokenize as tkv
+
+TOKENIZE = "pages/2_Tokenize_anything.py"
+HOME = "app.py"
+
+
+def links(at) -> list:
+    return list(at.sidebar.get("page_link")) + list(at.main.get("page_link"))
+
+
+def test_tokenize_in_hindi() -> None:
+    at = run_page(TOKENIZE, query_params={"lang": "hi"})
+    assert at.title[0].value == "कुछ भी टोकनाइज़ कीजिए"
+    assert at.text_area(key=tkv.TEXT.skey).label == "टेक्स्ट"
+    assert at.multiselect(key=tkv.TOKS.skey).label == "टोकनाइज़र (तुलना के लिए और जोड़िए)"
+    assert at.toggle(key=tkv.PREDICT.skey).label == "पहले अनुमान लगाइए"
+    assert at.segmented_control(key=tkv.COLOUR.skey).options == ["क्रम", "टोकन आईडी"]
+    text = at.text_area(key=tkv.TEXT.skey).value
+    m = measure(real.load("o200k_base"), text)
+    assert metrics(at) == {"टोकन": number(m.tokens, "hi"), "प्रति शब्द टोकन": f"{m.tokens / m.words:.2f}",
+                           "प्रति टोकन कैरेक्टर": f"{m.code_points / m.tokens:.2f}", "अधूरे टोकन": number(m.partial, "hi")}
+    said = main_text(at)
+    assert f"टेक्स्ट: {m.words} शब्द · {m.code_points} कोड पॉइंट" in said
+    assert "आज़माइए:" in said and "Try:" not in said
+    assert [b.label for b in at.button if b.key and b.key.startswith("tokenize.example.")][3:7] == [
+        "इमोजी", "اردو", "संख्याएँ", "कोड"]
+    # the sidebar, and the lesson link: every page name in Hindi, every link carrying the language
+    with using("hi"):
+        from i18n import _
+
+        titles = [_(entry.title) for entry in PAGES]
+    assert [p.proto.label for p in at.sidebar.get("page_link")] == titles
+    assert all("lang=hi" in p.proto.query_string for p in links(at))
+    assert at.toggle(key=LARGE.key).label == "बड़े अक्षर (कक्षा के लिए)"
+
+
+def test_tokenize_in_hindi_groups_numbers_the_indian_way() -> None:
+    """1,20,000 UTF-8 bytes in Hindi, 120,000 in English: the counts as the engine measures them."""
+    text = "क" * 40_000
+    m = measure(real.load("o200k_base"), text)
+    assert m.bytes == 120_000
+    at = run_page(TOKENIZE, query_params={"lang": "hi"})
+    at.text_area(key=tkv.TEXT.skey).input(text).run()
+    assert_no_exception(at)
+    assert f"{number(m.code_points, 'hi')} कोड पॉइंट · " in main_text(at) and "1,20,000 UTF-8 बाइट" in main_text(at)
+    assert metrics(at)["टोकन"] == number(m.tokens, "hi")
+    at.segmented_control(key=language.KEY).set_value("en").run()
+    assert "120,000 UTF-8 bytes" in main_text(at) and metrics(at)["Tokens"] == f"{m.tokens:,}"
+
+
+def test_home_in_hindi() -> None:
+    at = run_page(HOME, query_params={"lang": "hi"})
+    assert at.title[0].value == "टोकनाइज़ेशन लैब"
+    assert [s.value for s in at.subheader][:2] == ["आप क्या सीखेंगे", "यहाँ से शुरू कीजिए: मुख्य लैब"]
+    cards = [p.proto.label for p in at.main.get("page_link")]
+    assert "**कुछ भी टोकनाइज़ कीजिए**" in cards and "**क़दम-दर-क़दम ट्रेनिंग**" in cards
+    assert "UTF-8 में “hello” 5 बाइट का है, और “नमस्ते” 18 बाइट का।" in main_text(at)
+    assert all("lang=hi" in p.proto.query_string for p in links(at))
+
+
+def test_english_is_unchanged_and_its_links_say_no_language() -> None:
+    at = run_page(TOKENIZE)
+    assert at.title[0].value == "Tokenize anything" and "lang" not in at.query_params
+    assert not any("lang=" in p.proto.query_string for p in links(at))
+
+
+def test_the_switch_changes_the_language_and_the_session_keeps_it() -> None:
+    at = run_page(TOKENIZE)
+    switch = at.segmented_control(key=language.KEY)
+    assert switch.options == ["English", "हिन्दी"] and switch.value == "en"
+    switch.set_value("hi").run()
+    assert at.title[0].value == "कुछ भी टोकनाइज़ कीजिए" and at.query_params["lang"] == "hi"
+    # a page change whose address says no language (a hand-typed address): the session keeps Hindi, and says so
+    del at.query_params["lang"]
+    at.switch_page(HOME)
+    at.run()
+    assert at.title[0].value == "टोकनाइज़ेशन लैब" and at.query_params["lang"] == "hi"
+    at.segmented_control(key=language.KEY).set_value("en").run()
+    assert at.title[0].value == "Tokenization Lab" and "lang" not in at.query_params
+
+
+def test_a_link_to_an_unknown_language_opens_in_english() -> None:
+    at = run_page(TOKENIZE, query_params={"lang": "fr"})
+    assert at.title[0].value == "Tokenize anything" and "lang" not in at.query_params
+
+
+# -- the pseudo-locale: nothing visible bypasses the catalogue -------------------------------------------------------
+HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into bytes: partial tokens, the letters written under them
+
+
+@pytest.mark.parametrize(("page", "params", "session"), [
+    (HOME, {}, {}),
+    (HOME, {"large": "1"}, {}),
+    (TOKENIZE, {}, {}),
+    (TOKENIZE, {"toks": "o200k_base,r50k_base,chai", "text": HINDI_WITH_MARKS}, {tkv.IDS_OPEN.skey: True}),
+    (TOKENIZE, {"toks": "chai", "text": "chaipoha"}, {tkv.TREE_OPEN.skey: True}),
+    (TOKENIZE, {"toks": "r50k_base", "text": "घने कोहरे"}, {tkv.TREE_OPEN.skey: True, tkv.IDS_OPEN.skey: True}),
+    (TOKENIZE, {"toks": "chai", "text": "चाय"}, {}),  # a character-level model meets characters it never saw
+    (TOKENIZE, {"toks": "o200k_base,chai", "text": "x", "classroom": "1"}, {}),
+    (TOKENIZE, {"toks": "o200k_base", "text": "شہر میں"}, {}),  # right to left
+    (TOKENIZE, {"toks": "", "text": "x"}, {}),  # no tokenizer picked
+])
+def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
+    at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
+    texts = apptest_texts(at)
+    assert len(texts) > 30
+    typed = [t.value for t in at.text_area]
+    assert untranslated(texts, data_texts(*typed, *params.values())) == []
+
+
+def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
+    """The same check in English finds every string (so the pseudo-locale test is not vacuous)."""
+    at = run_page(TOKENIZE)
+    stray = untranslated(apptest_texts(at), data_texts(at.text_area[0].value))
+    assert len(stray) > 30 and any("Tokenizers (add more to compare them)" in s for s in stray)
+
+
+def test_the_declared_pages_are_the_ones_tested_here() -> None:
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE}
+    assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use
