@@ -495,6 +495,7 @@ def _draw_sidebar() -> None:
         for switch in (LARGE, CLASSROOM):
             st.toggle(_(switch.label), key=switch.key, on_change=switch.remember, help=_(switch.help))
         viewport.install()  # a click's result in view; a phone's sidebar closed after navigation
+        language.document()  # <html lang>, and Devanagari's line height in Hindi
 
 
 def page_setup(title: str, *, heading: bool = True) -> None:
