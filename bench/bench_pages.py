@@ -63,6 +63,9 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
          "text": "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"},
         {"toks": "readers", "text": "the reader reads"},
         {"predict": "1", "toks": "o200k_base,cl100k_base"},
+        {"lang": "hi"},  # in Hindi (issue 28): the page as opened, and four tokenizers on the Hindi sentence
+        {"lang": "hi", "toks": "cl100k_base,o200k_base,mistral-tekken,english-hindi",
+         "text": "घने कोहरे से शहर में स्कूल और सड़कें बंद रहीं।"},
     ],
     "pages/3_Encode_step_by_step.py": [
         {"tok": "readers", "text": "readership"},

@@ -10,6 +10,7 @@ float's binary value). Digits stay Latin (CLDR's default for ``hi``), as Hindi n
 from __future__ import annotations
 
 import math
+import sys
 from functools import cache
 
 from babel import Locale
@@ -21,9 +22,7 @@ CURRENCY_SIGNS = {"INR": "₹", "USD": "$"}
 
 
 def _lang() -> str:
-    from i18n import current
-
-    return current()
+    return sys.modules["i18n"].current()  # the package imports this module: no import cycle, no import a call
 
 
 @cache
@@ -56,6 +55,8 @@ def number(n: int | float, lang: str | None = None) -> str:
     >>> number(123456), number(123456, "hi"), number(-1234567, "hi"), number(999, "hi")
     ('123,456', '1,23,456', '-12,34,567', '999')
     """
+    if type(n) is int and -1000 < n < 1000:  # no group to separate, in any language
+        return str(n)
     if isinstance(n, float) and not math.isfinite(n):
         return str(n)
     lang = lang or _lang()

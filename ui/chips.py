@@ -156,18 +156,25 @@ def mark_label(ch: str) -> str:
     return _(mark_name(ch))
 
 
-def _describe(chip: Chip, position: int) -> str:
+def _chip_words() -> dict[str, str]:
+    """The words of a chip's tooltip in the learner's language, looked up once a row (not once a chip)."""
+    return {"token": _("token {position}: {what}"), "id": _(", id {id}"),
+            "unseen": _("unseen character {token}, not in the vocabulary"), "part": _("part of a character: {token}")}
+
+
+def _describe(chip: Chip, position: int, words: dict[str, str] | None = None) -> str:
     """A chip's tooltip and screen-reader label: "token 3: ' the', id 290" (in the learner's language)."""
+    words = words or _chip_words()
     if not chip.known:
-        what = _("unseen character {token}, not in the vocabulary", token=describe_token(chip.label))
+        what = words["unseen"].format(token=describe_token(chip.label))
     elif not chip.whole:
-        what = _("part of a character: {token}", token=describe_token(chip.label))
+        what = words["part"].format(token=describe_token(chip.label))
     else:
         what = describe_token(chip.label)
-    id_part = _(", id {id}", id=chip.token_id) if chip.token_id is not None else ""  # an id is never grouped
+    id_part = words["id"].format(id=chip.token_id) if chip.token_id is not None else ""  # an id is never grouped
     count_part = _n(", occurs {n} time", ", occurs {n} times", chip.count) if chip.count is not None else ""
     note = f". {chip.note}" if chip.note else ""
-    return _("token {position}: {what}", position=number(position + 1), what=what) + f"{id_part}{count_part}{note}"
+    return words["token"].format(position=number(position + 1), what=what) + f"{id_part}{count_part}{note}"
 
 
 def chip_colour(chip: Chip, position: int, colour_by: str = "position") -> str:
@@ -179,7 +186,8 @@ def chip_colour(chip: Chip, position: int, colour_by: str = "position") -> str:
     return PALETTE[key % len(PALETTE)]
 
 
-def _chip_html(chip: Chip, i: int, *, show_ids: bool, colour_by: str, piece_gap: bool) -> str:
+def _chip_html(chip: Chip, i: int, *, show_ids: bool, colour_by: str, piece_gap: bool,
+               words: dict[str, str] | None = None) -> str:
     classes = ["tl-chip"]
     if not chip.whole:
         classes.append("tl-partial")
@@ -189,7 +197,7 @@ def _chip_html(chip: Chip, i: int, *, show_ids: bool, colour_by: str, piece_gap:
         classes.append("tl-hl")
     if piece_gap:
         classes.append("tl-piece")
-    description = html.escape(_describe(chip, i), quote=True)
+    description = html.escape(_describe(chip, i, words), quote=True)
     extra = ""
     names = [mark_label(m) for m in lone_marks(chip.label)]
     if names:
@@ -242,16 +250,19 @@ def chips_html(
                     and chips[j].piece != chips[j - 1].piece)
 
     items: list[str] = []
+    words = _chip_words()
     i = 0
     while i < len(chips):
         if separator is not None and i:
             items.append(f'<span class="tl-sep" aria-hidden="true">{html.escape(separator)}</span>')
         end, text = run_at.get(i, (i + 1, None))
         if text is None:
-            items.append(_chip_html(chips[i], i, show_ids=show_ids, colour_by=colour_by, piece_gap=piece_gap(i)))
+            items.append(_chip_html(chips[i], i, show_ids=show_ids, colour_by=colour_by, piece_gap=piece_gap(i),
+                                    words=words))
         else:
             group = "".join(
-                _chip_html(chips[j], j, show_ids=show_ids, colour_by=colour_by, piece_gap=False) for j in range(i, end)
+                _chip_html(chips[j], j, show_ids=show_ids, colour_by=colour_by, piece_gap=False, words=words)
+                for j in range(i, end)
             )
             shown = html.escape(visible_token(text))
             made = html.escape(_("tokens {first} to {last} make {text}", first=number(i + 1), last=number(end),
