@@ -43,7 +43,7 @@ def _requirements(name: str) -> list[str]:
 def test_runtime_requirements_are_the_agreed_set() -> None:
     names = {Requirement(line).name for line in _requirements("requirements.txt")}
     assert names == {"streamlit", "pandas", "altair", "regex", "tiktoken", "quicktok-v1", "mistral-common", "sentencepiece",
-                     "gflanguages", "psycopg", "segno", "tqdm"}
+                     "gflanguages", "psycopg", "segno", "tqdm", "babel"}
 
 
 def test_dev_requirements_extend_runtime() -> None:
