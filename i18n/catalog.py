@@ -47,7 +47,9 @@ def pseudo(text: str) -> str:
     """
     out = []
     for line in text.split("\n"):
-        lead, body, tail = _LINE.match(line).groups()
+        found = _LINE.match(line)
+        assert found is not None  # the pattern matches any line (every part of it may be empty)
+        lead, body, tail = found.groups()
         out.append(f"{lead}{MARKS[0]}{body}{MARKS[1]}{tail}" if body else line)
     return "\n".join(out)
 

@@ -105,7 +105,7 @@ _MARKS = ("**", "`")
 
 
 def _forms(message: Message) -> list[str]:
-    return list(message.string) if isinstance(message.string, (tuple, list)) else [message.string]
+    return list(message.string) if isinstance(message.string, (tuple, list)) else [message.string or ""]
 
 
 def _ids(message: Message) -> list[str]:
