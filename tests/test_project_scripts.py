@@ -50,7 +50,7 @@ def test_dev_requirements_extend_runtime() -> None:
     lines = _requirements("requirements-dev.txt")
     assert lines[0] == "-r requirements.txt"
     assert {Requirement(line).name for line in lines[1:]} == {"pytest", "hypothesis", "tokenizers", "playwright",
-                                                               "axe-playwright-python", "ruff", "pytest-xdist"}
+                                                               "axe-playwright-python", "ruff", "mypy", "pytest-xdist"}
 
 
 @pytest.mark.parametrize("name", ["requirements.txt", "requirements-dev.txt"])
