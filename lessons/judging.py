@@ -6,7 +6,8 @@ Both judge with these rules, so a loaded answer is judged exactly as a typed one
 
 - :func:`fits`: whether a guess has the type and shape its question takes (an
   answer the widget could have given); what is wrong, in a few words, if not.
-- :func:`judge`: right or not, with a detail (pieces in place, a word's rule).
+- :func:`judge`: right or not, with a detail (which pieces of a split are right, by where they fall in the
+  text; a word's rule).
   A number is compared exactly, in Decimal: within the tolerance of the
   unrounded truth, or that truth rounded to the places the learner types
   (half either way: Rs 2.235 is 2.23 or 2.24). A choice tied with the lab's
@@ -212,12 +213,63 @@ def _number_right(q: Question, guess: Any) -> bool:
             return False
 
 
+def _letters(piece: str) -> str:
+    """What a piece covers of the text, for finding where it falls: its characters without spaces (typed or shown
+    as ·, which a learner may leave out)."""
+    return "".join(ch for ch in piece if not ch.isspace() and ch != "·")
+
+
+def piece_matches(typed: list[str], truth: list[str]) -> tuple[bool, ...]:
+    """For each typed piece: whether the tokenizer made the same piece at the same place in the text (where the
+    piece starts, counted in the text's characters without spaces). A right piece after a wrong one still counts.
+
+    >>> piece_matches(["cha", "hiye", "!"], ["ch", "ahi", "ye", "!"])
+    (False, False, True)
+    >>> piece_matches(["poha", "wala"], ["poha", "wal", "a"])
+    (True, False)
+    """
+    def placed(pieces: list[str]) -> list[tuple[int, str]]:
+        out, at = [], 0
+        for piece in pieces:
+            letters = _letters(piece)
+            out.append((at, letters or piece))  # a piece that is only a space: known by itself, where it falls
+            at += len(letters)
+        return out
+
+    made = set(placed(truth))
+    return tuple(spot in made for spot in placed(typed))
+
+
+def split_detail(typed: list[str], truth: list[str], matches: tuple[bool, ...]) -> str:
+    """How many pieces are right, by where they fall in the text, and which.
+
+    >>> split_detail(["cha", "hiye", "!"], ["ch", "ahi", "ye", "!"], (False, False, True))
+    '1 of 4 pieces right (where they fall in the text): “!”; you typed 3 pieces, the tokenizer made 4'
+    """
+    right = [piece for piece, ok in zip(typed, matches) if ok]
+    shown = ", ".join(f"“{_short(piece, 20)}”" for piece in right[:8]) + (", …" if len(right) > 8 else "")
+    head = f"{len(right)} of {plural(len(truth), 'piece')} right (where they fall in the text)"
+    if len(right) == len(truth) == len(typed):
+        if typed != truth:  # the same cuts, but a space typed where the token has none, or left out where it has one
+            return (f"all {plural(len(truth), 'piece')} fall where the tokenizer cut, but the spaces differ: a token "
+                    "keeps the space before a word, shown as ·")
+        return f"all {plural(len(truth), 'piece')} right"
+    if right and len(right) < len(truth):
+        head += f": {shown}"
+    elif not right:
+        head = f"none of the {plural(len(truth), 'piece')} right (where they fall in the text)" if len(truth) > 1 \
+            else "the piece is not right"
+    if len(typed) != len(truth):
+        head += f"; you typed {plural(len(typed), 'piece')}, the tokenizer made {len(truth)}"
+    return head
+
+
 def judge(q: Question, guess: Any) -> tuple[bool, str, tuple[bool, ...]]:
     """(right, detail, per-piece matches) for a guess. A guess that does not fit the question (:func:`fits`)
     is not right, and the detail says why: judging never fails on a guess.
 
     >>> judge(Question("k", "", "split", ["poha", "wal", "a"]), "poha | wala")
-    (False, '1 of 3 pieces in the right place; you typed 2 pieces, the tokenizer made 3', (True, False))
+    (False, '1 of 3 pieces right (where they fall in the text): “poha”; you typed 2 pieces, the tokenizer made 3', (True, False))
     """
     problem = fits(q, guess)
     if problem:
@@ -235,12 +287,9 @@ def judge(q: Question, guess: Any) -> tuple[bool, str, tuple[bool, ...]]:
     if q.kind == "split":
         typed = parse_split(guess) if isinstance(guess, str) else list(guess)
         truth = [t.strip() for t in q.answer]
-        matches = tuple(i < len(truth) and typed[i] == truth[i] for i in range(len(typed)))
+        matches = piece_matches(typed, truth)
         right = typed == truth
-        detail = f"{sum(matches)} of {plural(len(truth), 'piece')} in the right place" + (
-            f"; you typed {plural(len(typed), 'piece')}, the tokenizer made {len(truth)}"
-            if len(typed) != len(truth) else "")
-        return right, detail, matches
+        return right, split_detail(typed, truth, matches), matches
     # order
     right = list(guess) == list(q.answer)
     placed = sum(1 for a, b in zip(guess, q.answer) if a == b)
@@ -248,4 +297,4 @@ def judge(q: Question, guess: Any) -> tuple[bool, str, tuple[bool, ...]]:
 
 
 __all__ = ["KINDS", "MAX_PIECE", "MAX_PIECES", "MAX_TEXT", "Question", "as_decimal", "decimal_places", "fits",
-           "judge", "parse_split", "short_pieces", "what"]
+           "judge", "parse_split", "piece_matches", "short_pieces", "split_detail", "what"]

@@ -58,12 +58,34 @@ def test_a_number_question_takes_only_a_finite_number(guess) -> None:
 
 def test_a_split_is_compared_piece_by_piece() -> None:
     q = Question("s", "", "split", ["poha", "wal", "a"])
-    assert judge(q, "poha | wal | a") == (True, "3 of 3 pieces in the right place", (True, True, True))
+    assert judge(q, "poha | wal | a") == (True, "all 3 pieces right", (True, True, True))
     assert judge(q, ["poha", "wal", "a"])[0] is True  # a list of pieces, as a file may hold it
     assert judge(q, "po | ha | wal | a") == (
-        False, "0 of 3 pieces in the right place; you typed 4 pieces, the tokenizer made 3", (False, False, False, False))
+        False, "2 of 3 pieces right (where they fall in the text): “wal”, “a”; you typed 4 pieces, the tokenizer "
+        "made 3", (False, False, True, True))
     assert judge(q, "poha wala") == (
-        False, "1 of 3 pieces in the right place; you typed 2 pieces, the tokenizer made 3", (True, False))
+        False, "1 of 3 pieces right (where they fall in the text): “poha”; you typed 2 pieces, the tokenizer made 3",
+        (True, False))
+    assert judge(q, "p | ohawal | a")[1] == "1 of 3 pieces right (where they fall in the text): “a”"
+
+
+def test_a_split_gets_credit_for_each_piece_where_it_falls_in_the_text() -> None:
+    """The issue's case: cha | hiye | ! for ch | ahi | ye | !: the ! is right, though it is the third piece typed
+    and the fourth made. A piece counts only where it falls: the same letters elsewhere do not."""
+    q = Question("s", "", "split", ["ch", "ahi", "ye", "!"])
+    right, detail, matches = judge(q, "cha | hiye | !")
+    assert not right and matches == (False, False, True)
+    assert detail == "1 of 4 pieces right (where they fall in the text): “!”; you typed 3 pieces, the tokenizer made 4"
+    assert judge(q, "c | h | ahi | ye!")[2] == (False, False, True, False)
+    assert judge(q, "ahi | ch | ye | !")[2] == (False, False, True, True)  # ahi first: not where the tokenizer put it
+    assert judge(q, "chahiye!")[1] == "none of the 4 pieces right (where they fall in the text); you typed 1 piece, " \
+        "the tokenizer made 4"
+    # A leading space, shown as ·, may be typed or left out: the piece still falls where it falls.
+    spaced = Question("s", "", "split", ["·order", "·20"])
+    assert judge(spaced, "order | 20")[2] == (True, True) and not judge(spaced, "order | 20")[0]
+    assert judge(spaced, "order | 20")[1] == ("all 2 pieces fall where the tokenizer cut, but the spaces differ: a "
+                                              "token keeps the space before a word, shown as ·")
+    assert judge(spaced, "·order | ·20")[:2] == (True, "all 2 pieces right")
     assert fits(q, "  ") == "the answer is empty (it needs the tokens, typed as text)"
     assert fits(q, "a" * (MAX_TEXT + 1)) == f"the answer is longer than {MAX_TEXT:,} characters"
     assert fits(q, ["a"] * (MAX_PIECES + 1)) == "the tokens are not a list of short pieces of text"

@@ -100,6 +100,15 @@ def test_each_kind_answered_right_and_wrong(lesson_id: str, exercise_id: str, wr
     assert at.session_state[predict.STORE][f"lesson:{exercise.key}"]["right"] is False
 
 
+def test_a_split_says_which_pieces_are_right_where_they_fall_in_the_text() -> None:
+    """Lesson 1, exercise 4 (the issue's case): cha | hiye | ! gets the ! right, though it is the third piece typed."""
+    at = lesson_page("why-tokens")
+    answer(at, "split", "cha | hiye | !")
+    at.run()
+    exercise_box(at, 4).click().run()
+    assert "1 of 4 pieces right (where they fall in the text): “!”" in page_text(at)
+
+
 def test_score_survives_a_page_switch() -> None:
     at = lesson_page("bpe-training")
     answer(at, "choice", "h + a")
