@@ -790,6 +790,39 @@ def op_script_band(args: dict) -> Computed:
     return Computed(SCRIPT_BUCKETS[(n >= 100) + (n >= 1000) + (n >= 10_000)], options=SCRIPT_BUCKETS, facts=c.facts)
 
 
+PARALLEL_SETS = {"parallel": "the lab's parallel set", "lesson-4": "lesson 4's two paragraphs"}
+
+
+def _parallel_texts(name: str) -> list[tuple[str, str]]:
+    """(English, Hindi) pairs of a parallel set: the lab's sentence pairs (``lessons/data/parallel_en_hi.json``, the
+    set English vs Hindi and Cost measure on) or lesson 4's two paragraphs."""
+    import lessons
+
+    if name == "parallel":
+        return [(p["en"], p["hi"]) for p in lessons.data("parallel_en_hi")["pairs"]]
+    if name == "lesson-4":
+        data = lessons.data("lesson4_english_hindi")
+        return [(data["english_block"], data["hindi_block"])]
+    raise ExerciseError(f"there is no parallel set {name!r} (known: {', '.join(PARALLEL_SETS)})")
+
+
+def op_parallel_bytes(args: dict) -> Computed:
+    """Over a parallel ``set`` (``"parallel"``: the lab's sentence pairs; ``"lesson-4"``: lesson 4's paragraphs):
+    the Hindi text's UTF-8 bytes ÷ the English text's (``what = "ratio"``, to ``digits`` decimals), or how many
+    pairs the set has (``what = "pairs"``)."""
+    name = _opt(args, "set", str, "parallel")
+    pairs = _parallel_texts(name)
+    english = sum(text_counts(en).bytes for en, _ in pairs)
+    hindi = sum(text_counts(hi).bytes for _, hi in pairs)
+    what = _opt(args, "what", str, "ratio")
+    if what not in ("ratio", "pairs"):
+        raise ExerciseError("'what' must be ratio or pairs")
+    ratio = round(hindi / english, _opt(args, "digits", int, 2))
+    facts = (f"{PARALLEL_SETS[name][0].upper()}{PARALLEL_SETS[name][1:]}, {plural(len(pairs), 'pair')}: "
+             f"{hindi:,} bytes of Hindi for {english:,} of English, {ratio:,} times as many.")
+    return Computed(len(pairs) if what == "pairs" else ratio, facts=facts)
+
+
 OPS: dict[str, Callable[[dict], Computed]] = {
     "count_tokens": op_count_tokens,
     "split": op_split,
@@ -827,6 +860,7 @@ OPS: dict[str, Callable[[dict], Computed]] = {
     "replay_steps": op_replay_steps,
     "script_tokens": op_script_tokens,
     "script_band": op_script_band,
+    "parallel_bytes": op_parallel_bytes,
 }
 
 KIND_OF_OP = {
@@ -840,6 +874,7 @@ KIND_OF_OP = {
     "presend_cost": "number", "presend_tokens": "number", "decoding_steps": "number", "window_chars": "number",
     "token_parts": "choice", "replay_merge": "choice", "replay_steps": "number", "script_tokens": "number",
     "script_band": "choice",
+    "parallel_bytes": "number",
 }
 
 

@@ -11,7 +11,7 @@ import pytest
 
 import lessons
 from lessons.course import course, load_course, page_paths, parse_lesson, render_body
-from lessons.exercises import KIND_OF_OP, OPS, compute, scrambled
+from lessons.exercises import KIND_OF_OP, OPS, ExerciseError, compute, scrambled
 from lessons.progress import LESSON_EXERCISE, QuestionId, from_json, merge, to_json
 from lessons.worksheet import answer_key_markdown, worksheet_markdown
 from tests.lesson_data import LESSON4
@@ -291,6 +291,23 @@ def test_lesson_text_figures_are_computed() -> None:
     text = render_body(course().lesson("bytes-per-character"))
     assert "*इंदौर साफ़ है*\nis 13 code points and 35 bytes, 2.7 bytes a character" in text
     assert "#### Text is stored as bytes" in text  # headings sit under the lesson's title
+
+
+def test_lesson4_says_what_utf8_charges_on_the_labs_parallel_set() -> None:
+    """The UTF-8 part of the premium is measured on the lab's parallel set (and on lesson 4's paragraphs), at run time:
+    not one sentence pair's figure typed into the text (it said 2.55, the test sentences' ratio)."""
+    import lessons
+
+    pairs = lessons.data("parallel_en_hi")["pairs"]
+    ratio = sum(len(p["hi"].encode()) for p in pairs) / sum(len(p["en"].encode()) for p in pairs)
+    data = lessons.data("lesson4_english_hindi")
+    paragraphs = len(data["hindi_block"].encode()) / len(data["english_block"].encode())
+    text = " ".join(render_body(course().lesson("english-vs-hindi")).split())
+    assert f"on the lab's {len(pairs)} pairs of parallel sentences Hindi takes {ratio:.2f} times the bytes" in text
+    assert f"(lesson 4's two paragraphs: {paragraphs:.2f} times)" in text
+    assert "2.55" not in text
+    with pytest.raises(ExerciseError, match="no parallel set"):
+        compute("parallel_bytes", {"set": "klingon"})
 
 
 def test_lesson5_figures_are_the_curriculums_computed_from_the_scenario(checked) -> None:
