@@ -43,7 +43,9 @@ class Computed:
     ``also_right``  other options as good as the answer (a pair tied with the winner);
     ``facts``       a sentence of computed facts to show with the truth (counts behind a choice…);
     ``check``       for kind "word": the rule a learner's word must meet, returning (right, what it does);
-    ``exact``       for a number shown rounded (money to the paisa): the unrounded value, judged against.
+    ``exact``       for a number shown rounded (money to the paisa): the unrounded value, judged against;
+    ``more``        (title, text): detail one click away under the facts (every token with its bytes, when the
+                    facts lead with the words and their counts).
     """
 
     answer: Any
@@ -52,6 +54,7 @@ class Computed:
     facts: str = ""
     check: Callable[[str], tuple[bool, str]] | None = field(default=None, compare=False)
     exact: Any = None
+    more: tuple[str, str] | None = None
 
 
 # -- tokenizers by name ------------------------------------------------------------------------------
@@ -97,6 +100,22 @@ def _tokens_text(tokens) -> str:
     return tokens_text([(t.label, t.bytes) for t in tokens])
 
 
+def _tokens_facts(tokens, text: str) -> tuple[str, tuple[str, str] | None]:
+    """The tokens for feedback: listed when every token is text (``Th | ick | ·fog``); when some are only bytes of a
+    letter (a chip each, ``⟨E0 A4⟩``), the words and how many tokens each takes come first, and the tokens one by one
+    with their bytes are one click away (``more``)."""
+    from tokenizer.plaintext import tokens_by_word
+
+    listed = _tokens_text(tokens)
+    partial = sum(1 for t in tokens if not t.whole)
+    by_word = tokens_by_word([(t.label, t.bytes) for t in tokens], text) if partial else None
+    if by_word is None:
+        return f"The tokens: {listed}.", None
+    return (f"Word by word: {by_word}; {partial:,} of the {plural(len(tokens), 'token')} "
+            f"{'is' if partial == 1 else 'are'} only part of a character."), (
+        f"The {plural(len(tokens), 'token')} one by one, with their bytes", listed)
+
+
 def _counts_text(c) -> str:
     return f"{plural(c.code_points, 'code point')}, {plural(c.graphemes, 'grapheme cluster')}, {plural(c.bytes, 'byte')}."
 
@@ -135,8 +154,10 @@ def _shown(value: Any) -> str:
 def op_count_tokens(args: dict) -> Computed:
     """How many tokens ``text`` is with ``tokenizer``."""
     tok = tokenizer_for(_arg(args, "tokenizer", str))
-    tokens = tok.encode_tokens(_arg(args, "text", str))
-    return Computed(len(tokens), facts="The tokens: " + _tokens_text(tokens) + ".")
+    text = _arg(args, "text", str)
+    tokens = tok.encode_tokens(text)
+    facts, more = _tokens_facts(tokens, text)
+    return Computed(len(tokens), facts=facts, more=more)
 
 
 def op_split(args: dict) -> Computed:
@@ -189,8 +210,9 @@ def op_tokens_per_word(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     text = _arg(args, "text", str)
     m = measure(tok, text)
-    return Computed(round(m.tokens_per_word, 1), facts=(
-        f"{plural(m.tokens, 'token')} for {plural(m.words, 'word')}: {_tokens_text(tok.encode_tokens(text))}."))
+    facts, more = _tokens_facts(tok.encode_tokens(text), text)
+    return Computed(round(m.tokens_per_word, 1), facts=f"{plural(m.tokens, 'token')} for {plural(m.words, 'word')}. "
+                    + facts, more=more)
 
 
 MAX_LISTED_TIES = 5  # tied pairs named in the tie sentence

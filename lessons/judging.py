@@ -67,6 +67,8 @@ class Question:
     scope: str = ""
     hint: str = ""
     """Shown when the answer is wrong: the misconception the question is there to catch."""
+    more: tuple[str, str] | None = None
+    """(title, text): detail one click away under the explanation (every token with its bytes)."""
     check: Callable[[str], tuple[bool, str]] | None = field(default=None, compare=False)
     id: Any = None
     """A :class:`lessons.progress.QuestionId` (its ``key`` names the question in the session)."""

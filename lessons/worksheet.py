@@ -61,6 +61,8 @@ def answer_key_markdown(lesson: Lesson) -> str:
         lines.append("")
         lines.append(exercise.explain + (f" {computed.facts}" if computed.facts else ""))
         lines.append("")
+        if computed.more:
+            lines += [f"{computed.more[0]}: {computed.more[1]}.", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

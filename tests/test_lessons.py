@@ -16,6 +16,7 @@ from lessons.progress import LESSON_EXERCISE, QuestionId, from_json, merge, to_j
 from lessons.worksheet import answer_key_markdown, worksheet_markdown
 from tests.lesson_data import LESSON4
 from ui.display import visible_token
+from ui.questions import exercise_question
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -393,25 +394,50 @@ HINDI = "घने कोहरे से शहर में स्कूल �
 @pytest.mark.parametrize("tokenizer_name", ["english-hindi", "cl100k_base", "mistral-sp-v3"])
 def test_feedback_names_the_letters_a_run_of_byte_tokens_makes(tokenizer_name: str) -> None:
     """Every character the tokenizer splits into bytes is written out in brackets after its bytes (the text twin
-    of the letters the chips write under a run), and no token shows as nothing."""
+    of the letters the chips write under a run), and no token shows as nothing: in the tokens listed one by one,
+    one click away under the feedback."""
     from lessons.exercises import tokenizer_for
     from tokenizer.labels import character_runs
 
-    facts = compute("count_tokens", {"tokenizer": tokenizer_name, "text": HINDI}).facts
+    computed = compute("count_tokens", {"tokenizer": tokenizer_name, "text": HINDI})
     tokens = tokenizer_for(tokenizer_name).encode_tokens(HINDI)
+    title, listed = computed.more
+    assert title == f"The {len(tokens)} tokens one by one, with their bytes"
     runs = character_runs([t.bytes for t in tokens])
     assert runs, "the sentence has characters split into bytes"
     for _, _, letters in runs:
-        assert f"({letters.strip()})" in facts
-    pieces = facts.removeprefix("The tokens: ").removesuffix(".").split(" | ")
+        assert f"({letters.strip()})" in listed
+    pieces = listed.split(" | ")
     assert len(pieces) == len(tokens) and all(p.strip() for p in pieces)  # a space is ·, never an empty piece
-    assert " | · | " in facts if any(t.label == " " for t in tokens) else True
+    assert " | · | " in listed if any(t.label == " " for t in tokens) else True
     assert not any(p[0] in "\u093e\u093f\u0940\u0947\u094b\u094d\u0902" for p in pieces)  # no vowel sign alone
 
 
+def test_feedback_on_byte_tokens_leads_with_the_words_and_their_counts() -> None:
+    """Lesson 4, exercise 1 (69 tokens, most of them bytes of a letter): the feedback leads with each word and how
+    many tokens it takes (what a phone shows in two lines), and says how many tokens are only part of a character;
+    no ⟨hex⟩ byte in it. Text whose tokens are all whole keeps its tokens listed."""
+    from lessons.exercises import tokenizer_for
+
+    e = _exercise("hindi-k1")
+    computed = compute(e.op, e.args)
+    tokens = tokenizer_for("english-hindi").encode_tokens(HINDI)
+    words = HINDI.split()
+    assert computed.facts.startswith(f"Word by word: {words[0]} ")
+    counts = [int(part.rsplit(" ", 1)[1]) for part in computed.facts.removeprefix("Word by word: ").split(";")[0].split(" · ")]
+    assert len(counts) == len(words) and sum(counts) == len(tokens) == computed.answer
+    partial = sum(1 for t in tokens if not t.whole)
+    assert f"{partial} of the {len(tokens)} tokens are only part of a character" in computed.facts
+    assert "⟨" not in computed.facts and len(computed.facts) < 200
+    question = exercise_question(e)
+    assert question.more == computed.more and "⟨E0" in question.more[1]
+    english = compute("count_tokens", {"tokenizer": "o200k_base", "text": "Thick fog closed schools."})
+    assert english.facts.startswith("The tokens: Th | ick") and english.more is None
+
+
 def test_a_vowel_sign_on_its_own_is_on_a_circle_and_named() -> None:
-    facts = compute("count_tokens", {"tokenizer": "cl100k_base", "text": HINDI}).facts
-    assert "न | ◌े (vowel sign e) | ·क | ◌ो (vowel sign o)" in facts
+    listed = compute("count_tokens", {"tokenizer": "cl100k_base", "text": HINDI}).more[1]
+    assert "न | ◌े (vowel sign e) | ·क | ◌ो (vowel sign o)" in listed
 
 
 def test_the_answer_key_writes_hindi_tokens_with_their_letters() -> None:

@@ -200,6 +200,48 @@ def tokens_text(tokens: Sequence[tuple[str, bytes | None]], separator: str = " |
     return separator.join(out)
 
 
+MAX_WORDS_SHOWN = 40
+"""The most words :func:`tokens_by_word` lists (a longer text ends with "…")."""
+
+
+def tokens_by_word(tokens: Sequence[tuple[str, bytes | None]], text: str | None = None, separator: str = " · ",
+                   ) -> str | None:
+    """How many tokens each word of the text takes, the words written out: ``"घने 5 · कोहरे 9"``. The readable
+    summary of a text whose tokens are mostly bytes of letters (their own list, :func:`tokens_text`, is one ⟨hex⟩
+    chip each). A token belongs to the word its first letter (not a space) is in; a token of spaces only, to the
+    word after it. None when the tokens do not spell out ``text`` (a tokenizer that drops spaces, one that
+    normalises the text).
+
+    >>> data = "घने घर".encode()
+    >>> tokens_by_word([("", data[:4]), ("", data[4:9]), ("", data[9:13]), ("", data[13:])])
+    'घने 2 · घर 2'
+    >>> tokens_by_word([("a", b"a"), ("b", None)]) is None, tokens_by_word([("ab", b"ab")], "a b") is None
+    (True, True)
+    """
+    if any(data is None for _, data in tokens):
+        return None
+    data = b"".join(data or b"" for _, data in tokens)
+    try:
+        spelled = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if text is not None and spelled.strip() != text.strip():  # SentencePiece adds a space before the first word
+        return None
+    words = [(m.start(), m.end()) for m in re.finditer(rb"\S+", data)]
+    if not words:
+        return None
+    counts = [0] * len(words)
+    at = w = 0
+    for _, chunk in tokens:
+        first = at + (len(chunk or b"") - len((chunk or b"").lstrip()))  # its first byte that is not a space
+        while w < len(words) - 1 and words[w][1] <= first:
+            w += 1
+        counts[w] += 1
+        at += len(chunk or b"")
+    shown = [f"{data[s:e].decode()} {n}" for (s, e), n in zip(words, counts)]
+    return separator.join(shown[:MAX_WORDS_SHOWN]) + (separator + "…" if len(shown) > MAX_WORDS_SHOWN else "")
+
+
 def pair_text(left: str, right: str) -> str:
     """``"c + ha"``: a pair of token labels, each shown by the token rules."""
     return f"{visible_token(left)} + {visible_token(right)}"

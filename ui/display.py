@@ -61,14 +61,20 @@ _CALLOUT_COLOURS = {"info": "rgba(28,131,225,.12)", "warning": "rgba(255,189,69,
                     "success": "rgba(33,195,84,.14)", "error": "rgba(255,43,43,.12)"}
 
 
-def callout_html(text: str, kind: str = "info") -> str:
+def callout_html(text: str, kind: str = "info", more: tuple[str, str] | None = None) -> str:
     """A coloured box holding text that may contain the learner's own words: escaped, never Markdown.
-    Line breaks in ``text`` are kept."""
+    Line breaks in ``text`` are kept. ``more`` (title, text): detail folded under it, one click away.
+
+    >>> ">The bytes</summary>&lt;E0&gt;</details>" in callout_html("Right!", more=("The bytes", "<E0>"))
+    True
+    """
     role = "alert" if kind in ("warning", "error") else "status"
+    folded = (f'<details class="tl-more"><summary style="cursor:pointer;font-weight:600">{html.escape(more[0])}</summary>{html.escape(more[1])}</details>'
+              if more else "")
     return (
         f'<div role="{role}" class="tl-note tl-note-{kind}" style="background:{_CALLOUT_COLOURS[kind]};'
         f'border-radius:.5em;padding:.75em 1em;margin:.2em 0 .6em;line-height:1.5;white-space:pre-wrap;'
-        f'overflow-wrap:anywhere">{html.escape(text)}</div>'
+        f'overflow-wrap:anywhere">{html.escape(text)}{folded}</div>'
     )
 
 

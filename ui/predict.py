@@ -232,7 +232,7 @@ def draw_verdict(q: Question, v: Verdict) -> None:
         parts.append(why)
     if not v.counted:
         parts.append("(A retry: your first answer is the one in the score.)")
-    st.html(callout_html("\n".join(parts), "success" if v.right else "info"))
+    st.html(callout_html("\n".join(parts), "success" if v.right else "info", q.more))
 
 
 def score_line(scope: str | None = None) -> str:

@@ -143,6 +143,7 @@ def exercise_question(exercise: Exercise) -> Question:
         scope=exercise.lesson,
         hint=exercise.hint,
         check=c.check,
+        more=c.more,
     )
 
 

@@ -11,9 +11,9 @@ from tests.browser.browser_helpers import element_shot, main_area, missing_glyph
 
 
 def test_hindi_token_feedback_shows_the_letters(fresh_context, visit) -> None:
-    """A learner answers lesson 9's "how many GPT-4 tokens is the Hindi sentence?": the feedback lists the
-    tokens with the letters their bytes make (⟨E0 A4⟩ | ⟨98⟩ (घ)), a vowel sign on ◌ and named, and no byte
-    pair broken across two lines."""
+    """A learner answers lesson 9's "how many GPT-4 tokens is the Hindi sentence?": the feedback leads with each
+    word and how many tokens it takes (no bytes); one click lists the tokens with the letters their bytes make
+    (⟨E0 A4⟩ | ⟨98⟩ (घ)), a vowel sign on ◌ and named, and no byte pair broken across two lines."""
     context = fresh_context("laptop")
     page = visit(context, "Lessons", "lesson=real-tokenizers")
     box = main_area(page).locator(".st-key-exercise-real-tokenizers-gpt4-hindi")
@@ -25,7 +25,11 @@ def test_hindi_token_feedback_shows_the_letters(fresh_context, visit) -> None:
     settle(page)
     note = box.locator(".tl-note")
     text = note.inner_text()
-    assert "Not this time" in text
+    assert "Not this time" in text and "Word by word: घने " in text
+    assert "⟨" not in text  # the bytes are folded away
+    element_shot(note, "content-hindi-feedback-folded")
+    note.locator("summary").click()
+    text = note.inner_text()
     assert "⟨98⟩ (घ)" in text and "◌े (vowel sign e)" in text and "(में)" in text
     assert uses_devanagari_font(page, ".st-key-exercise-real-tokenizers-gpt4-hindi .tl-note")
     assert missing_glyphs(page, ["घ", "में", "◌े", "⟨E0 A4⟩"]) == []
