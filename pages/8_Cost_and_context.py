@@ -27,7 +27,7 @@ with state.published(cv.PARAMS):  # the address says what is on screen, however 
     lesson_link(5)
 
     # Classroom mode: one part per slide, as tabs; a link opens the part it names (?part=window).
-    part = Slides(cv.PARTS, state.value(cv.PART))
+    part = Slides(cv.PARTS, cv.PART)
 
     with part("bill"):
         article, month = st.columns(2, gap="large") if classroom_on() else (nullcontext(), nullcontext())

@@ -18,7 +18,7 @@ from tokenizer import train
 from views import bytes as bv
 
 PAGE = "pages/4_Bytes_per_character.py"
-TEXT, SAMPLE, TOK = bv.TEXT.skey, bv.SAMPLE.skey, bv.LADDER.skey
+TEXT, SAMPLE, TOK = bv.TEXT.skey, bv.SAMPLE_BOX.skey, bv.LADDER.skey
 MARKUP = "<img src=x onerror=alert(1)>"
 FAMILY = "👩\u200d👩\u200d👧"
 
@@ -116,6 +116,21 @@ def test_shared_link_restores_text_sample_and_tokenizer() -> None:
     at = run_page(PAGE, query_params={"sample": "tamil", "text": "khabar"})
     assert at.text_area(key=TEXT).value == "khabar"
     assert metrics(at)["UTF-8 bytes"] == "6"
+    assert at.selectbox(key=SAMPLE).value == "khabar-en"  # the box names the sample that is in the text box
+
+
+def test_the_sample_box_names_what_is_in_the_text_box() -> None:
+    """The issue's case: ?text=खबर showed "Example · इंदौर साफ़ है" (the default sample) while the box held खबर. The
+    box names the sample whose text is there, and none for the learner's own text; picking one still loads it."""
+    at = run_page(PAGE, query_params={"text": "खबर"})
+    assert at.selectbox(key=SAMPLE).value == "khabar-hi"
+    assert at.query_params.get("sample") is None  # the setting is untouched: the link stays as it was
+    at.text_area(key=TEXT).input("नमस्ते chai").run()
+    box = at.selectbox(key=SAMPLE)
+    assert box.value is None and box.proto.placeholder == "Your own text: pick a sample to replace it"
+    box.set_value("tamil").run()
+    assert at.text_area(key=TEXT).value == bv.samples()["tamil"].text and at.query_params["sample"] == "tamil"
+    assert at.selectbox(key=SAMPLE).value == "tamil"
 
 
 def test_bad_url_values_fall_back_to_defaults() -> None:

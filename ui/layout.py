@@ -356,17 +356,34 @@ def swipe_columns(name: str, spec, *, phone_first: int | None = None, hint: str 
 
 
 class Slides:
-    """A page cut into parts, one slide each in classroom mode: ``part = Slides({"bill": "The bill", ...}, "bill")``,
-    then ``with part("bill"): ...``. In classroom mode each part is a tab (made where the first part is drawn, opened
-    on ``default``); otherwise every part is drawn on the page itself, in order."""
+    """A page cut into parts, one slide each in classroom mode: ``part = Slides({"bill": "The bill", ...}, PART)``,
+    then ``with part("bill"): ...``. In classroom mode each part is a tab (made where the first part is drawn), opened
+    on the part ``param`` (a :class:`ui.state.Param` whose choices are the parts' names) says, and a click on a tab
+    sets it, so the address names the part on screen (``?part=window``) and a link opens it; otherwise every part is
+    drawn on the page itself, in order."""
 
-    def __init__(self, labels: Mapping[str, str], default: str) -> None:
-        self.labels, self.default = dict(labels), default
+    def __init__(self, labels: Mapping[str, str], param: state.Param) -> None:
+        self.labels, self.param = dict(labels), param
         self.tabs: dict[str, AbstractContextManager] = {}
+
+    @property
+    def tab_key(self) -> state.Key:
+        """The tabs' own key: their value is the open tab's label (the part's name is the setting's value)."""
+        return state.Key(self.param.page, f"{self.param.name}_tab")
+
+    def _picked(self) -> None:
+        label = st.session_state.get(self.tab_key.skey)
+        part = next((name for name, text in self.labels.items() if text == label), None)
+        if part is not None:
+            state.set_value(self.param, part)
 
     def __call__(self, name: str) -> AbstractContextManager:
         if classroom_on() and not self.tabs:
-            made = st.tabs(list(self.labels.values()), default=self.labels[self.default])
+            part = state.value(self.param)
+            label = self.labels.get(part, next(iter(self.labels.values())))
+            st.session_state[self.tab_key.skey] = label  # the tab the setting names (a link, Back, a rerun)
+            made = st.tabs(list(self.labels.values()), key=self.tab_key.skey, on_change=self._picked)  # no default=:
+            # the value set above is the one (both would be a warning)
             self.tabs = dict(zip(self.labels, made))
         return self.tabs.get(name) or nullcontext()
 

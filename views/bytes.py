@@ -93,6 +93,9 @@ LADDER_CHOICES = tuple(k for k in LADDER_TOKENIZERS if any(e.key == k for e in c
 SAMPLE = Param(PAGE, "sample", "indore-hi", choices=tuple(samples()))
 LADDER = Param(PAGE, "tok", LADDER_TOKENIZERS[0], choices=LADDER_CHOICES)
 TEXT = Key(PAGE, "text")  # its Param (default: the chosen sample's text) comes from text_param()
+SAMPLE_BOX = Key(PAGE, "sample_box")
+"""The "Load a sample" box: it names the sample whose text is in the text box, and none when the learner's own text
+is there (the ``sample`` setting keeps deciding the text's default in the link)."""
 CHART = Key(PAGE, "chart")
 
 
@@ -105,12 +108,23 @@ def url_params() -> list[Param]:
     """The page's settings in the URL: the sample and the tokenizer are restored first, since the sample decides
     the text's default."""
     state.restore([SAMPLE, LADDER])
-    return [SAMPLE, text_param(state.value(SAMPLE)), LADDER]
+    return [SAMPLE, text_param(state.value(SAMPLE)), LADDER, part_param()]
 
 
 def load_sample() -> None:
     """on_change of the sample box: its text replaces the learner's."""
-    st.session_state[TEXT.skey] = samples()[st.session_state[SAMPLE.skey]].text
+    picked = st.session_state.get(SAMPLE_BOX.skey)
+    if picked in samples():
+        state.set_value(SAMPLE, picked)
+        st.session_state[TEXT.skey] = samples()[picked].text
+
+
+def shown_sample(text: str) -> str | None:
+    """The sample whose text is ``text`` (the ``sample`` setting's first), or None for the learner's own text."""
+    chosen = state.value(SAMPLE)
+    if chosen in samples() and samples()[chosen].text == text:
+        return chosen
+    return next((s.id for s in samples().values() if s.text == text), None)
 
 
 # -- showing one character safely: the lab's one set of display rules (ui.display) ----------------
@@ -466,8 +480,9 @@ def token_ladder_for(key: str, text: str) -> tuple[str, LadderCounts]:
 
 
 # -- The page's sections (pages/4_Bytes_per_character.py composes them) ------------------------------------
-PARTS = ("Every code point", "Grapheme clusters", "Byte ladder")
-"""The page's three views of the text; in classroom mode, one slide each."""
+PARTS = {"code-points": "Every code point", "graphemes": "Grapheme clusters", "ladder": "Byte ladder"}
+"""The page's three views of the text (the ``part`` setting's values, and their names); in classroom mode, one slide
+each."""
 
 
 def px(width: int) -> int:
@@ -498,18 +513,20 @@ def input_section(text_setting: Param) -> tuple[str, TextCounts]:
     characters, right to left). Returns the text the page analyses, and its counts."""
     left, right = st.columns([3, 2], vertical_alignment="top")
     with right:
+        shown = shown_sample(st.session_state.get(TEXT.skey) or "")
+        st.session_state[SAMPLE_BOX.skey] = shown  # the box says what is in the text box (None: the learner's own)
         st.selectbox(
             "Load a sample",
             options=list(samples()),
             format_func=sample_caption,
-            key=SAMPLE.skey,
+            key=SAMPLE_BOX.skey,
             on_change=load_sample,
+            placeholder="Your own text: pick a sample to replace it",
             help="Worked examples of bytes per character, and one short sentence per script. Picking one replaces "
             "your text.",
         )
-        chosen = samples()[state.value(SAMPLE)]
-        if chosen.note and st.session_state.get(TEXT.skey) == chosen.text:
-            st.caption(chosen.note)
+        if shown is not None and samples()[shown].note:
+            st.caption(samples()[shown].note)
     with left:
         st.text_area(
             "Your text",
@@ -557,10 +574,16 @@ def input_section(text_setting: Param) -> tuple[str, TextCounts]:
     return text, text_counts(text)
 
 
-def slides() -> Slides:
+def part_param() -> Param:
+    """The part on screen in classroom mode (``?part=ladder``): a link that names a tokenizer and no part opens on
+    its byte ladder, any other on every code point."""
+    return Param(PAGE, "part", "ladder" if LADDER.name in st.query_params else "code-points", choices=tuple(PARTS))
+
+
+def slides(part: Param) -> Slides:
     """Classroom mode: one slide at a time. The three views (every code point, grapheme clusters, the byte ladder)
-    are tabs under the counts; a link that names a tokenizer opens on its byte ladder."""
-    return Slides({p: p for p in PARTS}, PARTS[2] if LADDER.name in st.query_params else PARTS[0])
+    are tabs under the counts, the one on screen in the address."""
+    return Slides(PARTS, part)
 
 
 def code_points_section(text: str, counts: TextCounts, part: Slides) -> None:
@@ -570,7 +593,7 @@ def code_points_section(text: str, counts: TextCounts, part: Slides) -> None:
     per_grapheme = counts.bytes / counts.graphemes
     # Five across; in large type three and two, so the labels are not cut short. Classroom mode: on the code
     # points' slide.
-    with part("Every code point"):
+    with part("code-points"):
         c1, c2, c3, c4, c5 = [*st.columns(3), *st.columns(3)[:2]] if large_type_on() else st.columns(5)
     c1.metric("Code points", f"{counts.code_points:,}", help="Unicode characters as stored, one number each.")
     c2.metric(
@@ -582,7 +605,7 @@ def code_points_section(text: str, counts: TextCounts, part: Slides) -> None:
     c4.metric("Bytes per code point", f"{counts.bytes_per_char:.2f}")
     c5.metric("Bytes per grapheme", f"{per_grapheme:.2f}")
 
-    with part("Every code point"), figure("code-points"):
+    with part("code-points"), figure("code-points"):
         st.subheader("Every code point")
         table = char_rows(text)
         shown_rows = len(table)
@@ -626,7 +649,7 @@ def graphemes_section(text: str, counts: TextCounts, part: Slides) -> None:
         else ""
     )
     ki = text_counts("कि")
-    with part("Grapheme clusters"):
+    with part("graphemes"):
         st.subheader("What a reader sees: grapheme clusters")
         st.caption(
             "One letter to a reader can be several code points. कि looks like one shape, yet it is क plus the vowel "

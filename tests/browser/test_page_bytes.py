@@ -132,3 +132,23 @@ def test_phone_width_ladders_wrap_whole_units(open_page) -> None:
     assert tall == []
     ladder = page.locator('[data-testid="stHtml"]').filter(has=page.locator(".tl-tok"))
     element_shot(ladder, "bytes-ladder-phone")
+
+
+def test_the_sample_box_says_what_is_in_the_text_box_and_the_tab_is_in_the_address(open_page) -> None:
+    """?text=खबर: the sample box names खबर's sample, not the default one; typed text of the learner's own shows
+    the box's placeholder. Classroom mode: a tab clicked is in the address (?part=graphemes)."""
+    page = open_page(URL_PATH, "bytes-sample-box", query="text=खबर")
+    box = main_area(page).get_by_role("combobox", name=re.compile("Load a sample"))
+    expect(box).to_have_value("Example · खबर (news)")
+    area = main_area(page).get_by_role("textbox", name="Your text")
+    area.fill("मेरा अपना")
+    area.press("Control+Enter")
+    settle(page)
+    expect(box).to_have_value("")
+    expect(box).to_have_attribute("placeholder", "Your own text: pick a sample to replace it")
+
+    page = open_page(URL_PATH, "bytes-classroom-tabs", query="sample=hindi&classroom=1", size="projector")
+    main_area(page).get_by_role("tab", name="Grapheme clusters").click()
+    settle(page)
+    page.wait_for_function("() => location.search.includes('part=graphemes')")
+    assert parse_qs(urlparse(page.url).query)["part"] == ["graphemes"]

@@ -127,3 +127,25 @@ def test_phone_width_cuts_nothing_off(open_page) -> None:
     assert squeezed_labels(page) == []
     element_shot(chart, "cost-window-phone")
     screenshot(page, "cost-phone")
+
+
+def test_classroom_tabs_keep_the_part_on_screen_in_the_address(open_page) -> None:
+    """Classroom mode: a click on "The window" puts part=window in the address (it stayed at ?classroom=1), Back
+    brings the bill back, and the address opened afresh shows the window."""
+    from urllib.parse import parse_qs, urlsplit
+
+    page = open_page(URL_PATH, "cost-classroom-tabs", query="classroom=1", size="projector")
+    main = main_area(page)
+    main.get_by_role("tab", name="The window").click()
+    settle(page)
+    page.wait_for_function("() => location.search.includes('part=window')")
+    assert parse_qs(urlsplit(page.url).query) == {"classroom": ["1"], "part": ["window"]}
+    expect(main.get_by_role("tab", name="The window")).to_have_attribute("aria-selected", "true")
+    address = page.url
+    page.go_back()
+    settle(page)
+    page.wait_for_function("() => !location.search.includes('part=')")
+    expect(main.get_by_role("tab", name="The bill")).to_have_attribute("aria-selected", "true")
+    again = open_page(URL_PATH, "cost-classroom-tabs-pasted", query=urlsplit(address).query, size="projector")
+    expect(main_area(again).get_by_role("tab", name="The window")).to_have_attribute("aria-selected", "true")
+    expect(main_area(again).get_by_text("How many whole Hindi articles", exact=False)).to_be_visible()  # predict first
