@@ -29,11 +29,12 @@ import streamlit as st
 
 from ui import state
 from ui.layout import SKIP_TARGET
-from ui.viewport import STEPBAR_PREFIX
+from ui.viewport import STEP_KEYS, STEPBAR_PREFIX
 
 #: The keys that step (Streamlit's ``shortcut=``, drawn on the button): what a presentation clicker sends, and
-#: what moves a slide in a slideshow. Streamlit ignores them while the learner types in a text box.
-KEYS = {"previous": "PageUp", "next": "PageDown"}
+#: what moves a slide in a slideshow. Streamlit ignores them while the learner types in a text box. ArrowRight and
+#: ArrowLeft press the same buttons (ui/viewport.py's script), except where the arrows move something else.
+KEYS = STEP_KEYS
 #: The names of a stepper's buttons (``Stepper.key(name)`` is each one's session key).
 BUTTONS = ("first", "prev", "next", "last")
 # The anchor the skip link lands on. The key on a button is in its label's colour, a little lighter (Streamlit's

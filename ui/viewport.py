@@ -14,6 +14,10 @@ script installed once per browser tab by :func:`install` (``ui.layout.page_setup
   :func:`keep` (``tl-keep-<name>``), and a lesson exercise (keyed ``exercise-...``), is kept in view the same
   way after Check. Autoplay ticks and page loads never
   scroll: only a click does.
+- **The arrow keys step.** ArrowRight and ArrowLeft press the buttons PageDown and PageUp press (a stepper's Next and
+  Previous, ``ui.steps.KEYS``): a learner at a keyboard tries the arrows first, a teacher's clicker sends PageDown.
+  Not while the learner types, nor where the arrows already mean something (a slider, a choice, tabs, a list, a
+  table), nor with a modifier key held.
 - **The sidebar closes after navigation on a narrow screen.** On a phone the sidebar covers most of
   the page; Streamlit closes it after its own page list, not after ``st.page_link``. After the address
   changes (a sidebar link, a lesson link, Back), a sidebar left open on a screen narrower than
@@ -32,6 +36,8 @@ RESULT_PREFIX = "tl-result-"
 KEEP_PREFIX = "tl-keep-"
 #: The key prefix of a stepper's button bar (``ui.steps.Stepper.bar_key``): fixed at a phone screen's foot.
 STEPBAR_PREFIX = "tl-stepbar-"
+#: The keys that step (``ui.steps`` puts them on its buttons): the arrow keys press the buttons that carry them.
+STEP_KEYS = {"previous": "PageUp", "next": "PageDown"}
 #: Streamlit's "md" breakpoint: at or below this width the sidebar overlays the page.
 NARROW_PX = 768
 
@@ -136,6 +142,24 @@ SCRIPT = """
     if ((started && t - pending.keptSince > STAY_MS) || t - pending.brought > 30000) pending = null;
   }, 80);
 
+  // -- the arrow keys step: ArrowRight and ArrowLeft press what PageDown and PageUp press ------------------------
+  const ARROWS = {ArrowRight: '%(next)s', ArrowLeft: '%(prev)s'};
+  const OWN_ARROWS = 'input, textarea, select, [contenteditable=""], [contenteditable="true"], [role="slider"], '
+    + '[role="radiogroup"], [role="radio"], [role="tablist"], [role="tab"], [role="listbox"], [role="option"], '
+    + '[role="combobox"], [role="menu"], [role="menuitem"], [role="grid"], [role="spinbutton"], '
+    + '[data-testid="stDataFrame"], [data-testid="stVegaLiteChart"], canvas';
+  document.addEventListener('keydown', (event) => {
+    const key = ARROWS[event.key];
+    if (!key || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+    const target = event.target;
+    if (target && target.closest && target.closest(OWN_ARROWS)) return;  // typing, or the arrows move something there
+    const button = [...document.querySelectorAll('[data-testid="stMain"] button')].find(
+      b => b.querySelector('kbd[aria-label="Shortcut ' + key + '"]') && b.getClientRects().length);
+    if (!button || button.disabled) return;
+    event.preventDefault();  // the page does not scroll sideways as well
+    button.click();
+  });
+
   // -- a narrow screen: close the sidebar after navigation ---------------------------------------------
   let path = location.pathname, moved = 0, pageBg = '';
   setInterval(() => {
@@ -155,7 +179,9 @@ SCRIPT = """
   }, 100);
 })();
 </script>
-""" % {"narrow": NARROW_PX, "act": ACTION_PREFIX, "res": RESULT_PREFIX, "keep": KEEP_PREFIX, "bar": STEPBAR_PREFIX}  # noqa: UP031 - a JavaScript body is all braces
+""" % {  # noqa: UP031 - a JavaScript body is all braces
+    "narrow": NARROW_PX, "act": ACTION_PREFIX, "res": RESULT_PREFIX, "keep": KEEP_PREFIX, "bar": STEPBAR_PREFIX,
+    "next": STEP_KEYS["next"], "prev": STEP_KEYS["previous"]}
 
 
 def action(name: str) -> str:

@@ -120,6 +120,41 @@ def test_step_keys_do_nothing_while_typing(fresh_context, visit) -> None:
     assert _step(page) == 1
 
 
+def test_arrow_keys_step_like_pagedown_and_pageup_but_not_while_typing_or_on_a_slider(fresh_context, visit) -> None:
+    """A learner at a keyboard tries the arrows first: ArrowRight and ArrowLeft press Next and Previous, on Train and
+    on a lesson's slides; not in a text box, and not on a control where the arrows move something (a slider)."""
+    context = fresh_context("laptop")
+    page = visit(context, TRAIN, "preset=chai")
+    main = main_area(page)
+    page.locator("h1").first.click()
+    _after_key(page, "ArrowRight")
+    expect(main.locator(".tl-step")).to_contain_text("Merge 1 of")
+    _after_key(page, "ArrowRight")
+    expect(main.locator(".tl-step")).to_contain_text("Merge 2 of")
+    _after_key(page, "ArrowLeft")
+    expect(main.locator(".tl-step")).to_contain_text("Merge 1 of")
+    assert _step(page) == 1
+    slider = main.get_by_role("slider", name=re.compile("^Step"))  # Train's step slider: the arrows move the slider,
+    slider.focus()  # one step, not two
+    _after_key(page, "ArrowRight")
+    assert _step(page) == 2
+    expect(main.locator(".tl-step")).to_contain_text("Merge 2 of")
+
+    page = visit(context, ENCODE)
+    box = main_area(page).get_by_role("textbox", name="A word or a sentence")
+    box.click()
+    _after_key(page, "ArrowRight")
+    assert _step(page) == 0, "an arrow typed in the text box stepped the page"
+
+    page = visit(context, "Lessons", "lesson=bpe-training&classroom=1")
+    expect(main_area(page).get_by_text("Part 1 of", exact=False)).to_be_visible()
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    _after_key(page, "ArrowRight")
+    expect(main_area(page).get_by_text("Part 2 of", exact=False)).to_be_visible()
+    _after_key(page, "ArrowLeft")
+    expect(main_area(page).get_by_text("Part 1 of", exact=False)).to_be_visible()
+
+
 # -- axe-core ----------------------------------------------------------------------------------------------------
 _AXE = Axe()
 
