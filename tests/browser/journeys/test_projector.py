@@ -197,6 +197,68 @@ def test_large_type_leaves_no_text_under_20_px(fresh_context, visit, entry):
     assert not small, f"{entry.title} in large type draws text under {MIN_TEXT_PX} px:\n" + "\n".join(small[:25])
 
 
+def _interactions(page) -> list[str]:
+    """What a learner does on a page, one step at a time, for :func:`test_large_type_no_text_under_20_px_after_interaction`:
+    Next twice where the page steps (Streamlit's PageDown button), "Skip, show me" where it asks first, every tab in
+    turn, every closed box opened; the verdict of a lesson's first exercise, its tokens unfolded. Yields a name for
+    each step once it is done."""
+    main = page.locator('[data-testid="stMain"]')
+    nxt = main.locator('button:has(kbd[aria-label="Shortcut PageDown"])')
+    for i in range(2):
+        if nxt.count() and nxt.first.is_enabled():
+            nxt.first.click()
+            yield f"Next ({i + 1})"
+    skip = main.get_by_role("button", name="Skip, show me")
+    if skip.count():
+        skip.first.click()
+        yield "Skip, show me"
+    for tab in main.get_by_role("tab").all()[:8]:
+        if tab.is_visible() and tab.get_attribute("aria-selected") != "true":
+            name = tab.inner_text().strip()
+            tab.click()
+            yield f"tab {name}"
+    for box in main.locator('[data-testid="stExpander"] details:not([open]) > summary').all()[:8]:
+        if box.is_visible():
+            name = box.inner_text().strip()[:40]
+            box.click()
+            yield f"opened {name}"
+    check = main.locator('[class*="st-key-exercise-"]').first
+    if check.count():
+        field = check.locator("input[type=number], input[type=text]").first
+        if field.count():
+            field.fill("1")
+            field.press("Enter")
+            settle(page)
+        else:
+            check.locator('[data-testid="stRadioOption"]').first.click()
+            settle(page)
+        check.get_by_role("button", name="Check", exact=True).click()
+        yield "an exercise checked"
+        if check.locator("details summary").count():
+            check.locator("details summary").first.click()
+            yield "its tokens unfolded"
+
+
+@pytest.mark.parametrize("entry", PAGES, ids=lambda e: e.url_path or "Home")
+def test_large_type_no_text_under_20_px_after_interaction(fresh_context, visit, entry):
+    """The issue's case: Streaming drew its token's labels at 18.7 px once a learner stepped. After every interaction
+    a page offers (steps, tabs, boxes opened, an exercise checked), nothing in large type is under 20 px."""
+    context = fresh_context("projector")
+    context.set_default_timeout(COLD_PAGE_MS)
+    query = "large=1&lesson=english-vs-hindi" if entry.url_path == "Lessons" else "large=1"
+    page = visit(context, entry.url_path, query)
+    _settled_large(page)
+    done = []
+    for step in _interactions(page):
+        settle(page)
+        _settled_large(page)
+        done.append(step)
+        small = small_text(page)
+        assert not small, (f"{entry.title} in large type, after {', '.join(done)}, draws text under {MIN_TEXT_PX} px:\n"
+                           + "\n".join(small[:25]))
+    screenshot(page, f"projector-large-interacted-{entry.url_path or 'Home'}")
+
+
 def test_large_type_open_picker_options_are_not_small(fresh_context, visit):
     """An open picker's options (drawn in a popover outside the page) are as large as the page's text."""
     context = fresh_context("projector")
