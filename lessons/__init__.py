@@ -125,6 +125,29 @@ def presets() -> dict[str, Preset]:
     return out
 
 
+# -- lesson 4's experiment: English and Hindi sharing one training text ----------------------------------------
+LESSON4_PRESET, LESSON4_FAIR_PRESET = "english-hindi", "english-hindi-fair"
+"""The experiment's two presets: one copy of the Hindi paragraph, and as many as English has."""
+ENGLISH_COPIES = 10
+"""The English paragraph's copies in every mix of the experiment (the presets'; tests check they agree)."""
+MAX_HINDI_COPIES = 20
+"""The Hindi copies the experiment's sweep goes up to: 0 (English only) to twice the fair share."""
+
+
+@cache
+def hindi_copies(preset_id: str) -> int | None:
+    """How many Hindi copies a preset's corpus holds when it is a mix of lesson 4's experiment (the English paragraph
+    :data:`ENGLISH_COPIES` times, then the Hindi one k times, k up to :data:`MAX_HINDI_COPIES`); None when it is
+    not one."""
+    from analyses.experiment import mix
+
+    block, corpus = data("lesson4_english_hindi"), presets()[preset_id].corpus
+    for k in range(MAX_HINDI_COPIES + 1):
+        if mix([(block["english_block"], ENGLISH_COPIES), (block["hindi_block"], k)]) == corpus:
+            return k
+    return None
+
+
 # -- the Beyond Hindi page's languages -----------------------------------------------------------
 
 

@@ -16,8 +16,9 @@ computes its answer, see :mod:`lessons.exercises`)::
     [[try]]                       # links into the lab, with the settings in the link
     label = "Step through the chai stall"
     page = "Train_step_by_step"   # a page's URL path
-    params = {preset = "chai"}
+    params = {preset = "chai", step = "1"}
     figure = "train-merge"        # what the link is for: in classroom mode it is on the first screen
+    ask = ["chai-first-merge"]    # predict first: exercises whose answers the page shows, asked there first
 
     [[exercise]]
     id = "chai-first-merge"
@@ -29,6 +30,12 @@ computes its answer, see :mod:`lessons.exercises`)::
     former_ids = ["first-merge"]  # ids it had before: a progress file saved under one still finds it
     +++
     The lesson's text, in Markdown.
+
+Predict first, then run: a link whose page shows the answer of one of the lesson's exercises lists it in ``ask``
+(an exercise's own view link is drawn once the exercise is answered, so it leaves its own out), and the page it
+opens asks those not answered yet before it shows anything (``ui.links.ask_first``). The checker computes what
+each page shows (:mod:`lessons.reveals`) and refuses a link whose ``ask`` says otherwise, so a new lesson cannot
+give an answer away.
 
 A lesson's id and an exercise's id name the learner's saved answers (``lessons.progress``): rename an exercise
 only with its old id in ``former_ids``, or answers saved under it are reported as to a question the lab no
@@ -91,13 +98,15 @@ PLACEHOLDER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 @dataclass(frozen=True)
 class Link:
-    """A link into the lab: a page's URL path, its settings, and the figure the lesson sends the reader to see
-    (a name the page gives that figure, ``ui.layout.figure``: in classroom mode it is on the first screen)."""
+    """A link into the lab: a page's URL path, its settings, the figure the lesson sends the reader to see
+    (a name the page gives that figure, ``ui.layout.figure``: in classroom mode it is on the first screen), and
+    the ids of the lesson's exercises whose answers that page shows (``ask``: it asks them first)."""
 
     label: str
     page: str
     params: dict[str, str] = field(default_factory=dict)
     figure: str = ""
+    ask: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -212,7 +221,10 @@ def _link(data: Any, where: str, *, label_required: bool = True) -> Link:
     if figure and not FIGURE_NAME.fullmatch(figure):
         raise LessonError(f"{where}: 'figure' {figure!r} must be a figure's name: lower-case letters, digits and "
                           "single hyphens, such as \"share-chart\"")
-    return Link(label, page, params, figure)
+    ask = data.get("ask", [])
+    if not isinstance(ask, list) or not all(isinstance(a, str) and ID.fullmatch(a) for a in ask):
+        raise LessonError(f"{where}: 'ask' must be a list of the lesson's exercise ids, such as [\"chai-first-merge\"]")
+    return Link(label, page, params, figure, tuple(ask))
 
 
 def _check_tokenizers(params: dict[str, str], where: str) -> None:
@@ -230,7 +242,7 @@ EXERCISE_FIELDS = {"id", "prompt", "answer", "kind", "explain", "hint", "view", 
 #: A lesson's or an exercise's id: a plain name, part of the question's id in a saved progress file.
 ID = re.compile(r"[\w.\-]{1,100}")
 LESSON_FIELDS = {"id", "title", "minutes", "objectives", "key_points", "try", "exercise", "figures"}
-LINK_FIELDS = {"label", "page", "params", "figure"}
+LINK_FIELDS = {"label", "page", "params", "figure", "ask"}
 #: A figure's name, as a page draws it (``ui.layout.figure(name)``) and a link names it.
 FIGURE_NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
@@ -371,6 +383,12 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
     names = [name for e in parsed for name in (e.id, *e.former_ids)]
     if len(set(names)) != len(names):
         raise LessonError(f"{file}: an exercise's former id is another exercise's id or former id")
+    tries = tuple(_link(t, f"{file} try {i + 1}") for i, t in enumerate(tries))
+    for where, link in [*((f"try {i + 1}", t) for i, t in enumerate(tries)),
+                        *((f"exercise '{e.id}' view", e.view) for e in parsed if e.view is not None)]:
+        unknown = next((a for a in link.ask if a not in ids), None)
+        if unknown is not None:
+            raise LessonError(f"{file} {where}: 'ask' names {unknown!r}, which is not one of the lesson's exercises")
     body = match.group(2).strip()
     if not body:
         raise LessonError(f"{file}: the lesson has no text after its front matter")
@@ -386,7 +404,7 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
         objectives=_texts(data, "objectives", file),
         key_points=_texts(data, "key_points", file),
         body=body,
-        tries=tuple(_link(t, f"{file} try {i + 1}") for i, t in enumerate(tries)),
+        tries=tries,
         exercises=parsed,
         file=file,
         figures=figures,

@@ -13,7 +13,7 @@ bv.intro()
 params = bv.url_params()  # restored first: the sample decides the text's default
 with state.published(params):  # too long a text is left out of the link: said under the text box
     text, counts = bv.input_section(params[1])
-    part = bv.slides(params[3])
+    part = bv.slides()
     bv.code_points_section(text, counts, part)
     bv.graphemes_section(text, counts, part)
     with part("ladder"):

@@ -26,7 +26,7 @@ with state.published(cv.PARAMS):  # the address says what is on screen, however 
               icon=":material/restart_alt:")
     lesson_link(5)
 
-    # Classroom mode: one part per slide, as tabs; a link opens the part it names (?part=window).
+    # Classroom mode: one part per slide, as tabs; a link opens the part it names (?part=window), as tabs too.
     part = Slides(cv.PARTS, cv.PART)
 
     with part("bill"):

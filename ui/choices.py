@@ -464,7 +464,7 @@ def pick_many(
     options = [e.key for e in entries(kinds)]
     param = _param(state.Key(page, "toks"), ",".join(k for k in default if k in options))
     skey = many_key(page).skey
-    if skey not in st.session_state:
+    if skey not in st.session_state or state.entering() == "link":  # a link is the whole view: its tokenizers
         if param.name not in st.query_params and "tok" in st.query_params:  # an older link: one tokenizer
             st.query_params[param.name] = st.query_params.get("tok")
             del st.query_params["tok"]

@@ -10,7 +10,6 @@ its two predict-first questions are built from it (:mod:`ui.questions`).
 
 from __future__ import annotations
 
-from functools import cache
 from typing import NamedTuple
 
 import streamlit as st
@@ -21,10 +20,10 @@ from tokenizer import Trace
 from ui.training import trained
 
 EVH_PAGE = "evh"  # English vs Hindi: its keys' page, and its questions' scope
-LESSON_PRESET, FAIR_PRESET = "english-hindi", "english-hindi-fair"
-MAX_COPIES = 20  # Hindi copies on the share slider: 0 (English only) to twice the fair share
+LESSON_PRESET, FAIR_PRESET = lessons.LESSON4_PRESET, lessons.LESSON4_FAIR_PRESET  # the experiment's, as data
+MAX_COPIES = lessons.MAX_HINDI_COPIES  # Hindi copies on the share slider: 0 (English only) to twice the fair share
 BUDGET_MAX = 500  # every sweep trains this far (or until no pair is left); smaller budgets are read from it
-ENGLISH_COPIES = 10  # the English block's copies in every mix (the presets'; tests check they agree)
+ENGLISH_COPIES = lessons.ENGLISH_COPIES  # the English block's copies in every mix
 
 
 def lesson() -> dict:
@@ -37,14 +36,12 @@ def settings() -> dict:
     return lessons.presets()[LESSON_PRESET].train_kwargs()
 
 
-@cache
 def preset_copies(preset_id: str) -> int:
-    """How many Hindi copies a lesson preset's corpus holds (found by building each mix and comparing)."""
-    data, corpus = lesson(), lessons.presets()[preset_id].corpus
-    for k in range(MAX_COPIES + 1):
-        if mix([(data["english_block"], ENGLISH_COPIES), (data["hindi_block"], k)]) == corpus:
-            return k
-    raise ValueError(f"Preset {preset_id!r} is not the English block x{ENGLISH_COPIES} plus Hindi copies.")
+    """How many Hindi copies a lesson preset's corpus holds (:func:`lessons.hindi_copies`)."""
+    k = lessons.hindi_copies(preset_id)
+    if k is None:
+        raise ValueError(f"Preset {preset_id!r} is not the English block x{ENGLISH_COPIES} plus Hindi copies.")
+    return k
 
 
 def lesson_budget() -> int:

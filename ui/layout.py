@@ -363,20 +363,27 @@ def swipe_columns(name: str, spec, *, phone_first: int | None = None, hint: str 
 
 
 class Slides:
-    """A page cut into parts, one slide each in classroom mode: ``part = Slides({"bill": "The bill", ...}, PART)``,
-    then ``with part("bill"): ...``. In classroom mode each part is a tab (made where the first part is drawn), opened
-    on the part ``param`` (a :class:`ui.state.Param` whose choices are the parts' names) says, and a click on a tab
-    sets it, so the address names the part on screen (``?part=window``) and a link opens it; otherwise every part is
-    drawn on the page itself, in order."""
+    """A page cut into parts: ``part = Slides({"bill": "The bill", ...}, PART)``, then ``with part("bill"): ...``.
+    ``param`` is the part on screen, a :class:`ui.state.Param` whose choices are the parts' names and "" (its
+    default: every part). The parts are tabs (made where the first part is drawn) in classroom mode, one slide each,
+    and wherever the setting names a part (a lesson's "see the window" link opens on the window, the rest one click
+    away); a click on a tab sets the setting, so the address says the part on screen and a link opens it. Otherwise
+    every part is drawn on the page itself, in order. ``first``: the tab opened in classroom mode when the setting
+    names none (the first part, unless given)."""
 
-    def __init__(self, labels: Mapping[str, str], param: state.Param) -> None:
+    def __init__(self, labels: Mapping[str, str], param: state.Param, first: str | None = None) -> None:
         self.labels, self.param = dict(labels), param
+        self.first = first if first in self.labels else next(iter(self.labels))
         self.tabs: dict[str, AbstractContextManager] = {}
 
     @property
     def tab_key(self) -> state.Key:
         """The tabs' own key: their value is the open tab's label (the part's name is the setting's value)."""
         return state.Key(self.param.page, f"{self.param.name}_tab")
+
+    def tabbed(self) -> bool:
+        """Whether the parts are tabs: in classroom mode, or when the setting names one."""
+        return classroom_on() or state.value(self.param) in self.labels
 
     def _picked(self) -> None:
         label = st.session_state.get(self.tab_key.skey)
@@ -385,9 +392,9 @@ class Slides:
             state.set_value(self.param, part)
 
     def __call__(self, name: str) -> AbstractContextManager:
-        if classroom_on() and not self.tabs:
+        if self.tabbed() and not self.tabs:
             part = state.value(self.param)
-            label = self.labels.get(part, next(iter(self.labels.values())))
+            label = self.labels[part if part in self.labels else self.first]
             st.session_state[self.tab_key.skey] = label  # the tab the setting names (a link, Back, a rerun)
             made = st.tabs(list(self.labels.values()), key=self.tab_key.skey, on_change=self._picked)  # no default=:
             # the value set above is the one (both would be a warning)
@@ -554,3 +561,6 @@ def page_setup(title: str, *, heading: bool = True) -> None:
         st.title(shown)
     poll.bar()  # in a class: the live class bar (the posed question, the votes); nothing otherwise
     st.html(f'<a class="tl-anchor" name="{SKIP_TARGET}"></a>')  # where the skip link lands with no steps
+    from ui import links  # (ui.links draws with this module's helpers)
+
+    links.ask_first(entry.url_path if entry else "")  # a lesson's link that gives answers away asks them first

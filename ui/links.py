@@ -3,6 +3,11 @@
 A lesson's link opens a page with the lesson's settings and says where it came from (``from=<lesson>``, or
 ``<lesson>.<part>`` in classroom mode); the page it opens links back to *that* lesson. A page reached
 otherwise links back to the lesson its example comes from. Large type and classroom mode travel with every link.
+
+Predict first: a link whose page shows the answers of some of its lesson's exercises names them (``ask`` in the
+lesson file; ``python -m lessons check`` computes which with :mod:`lessons.reveals`). The page it opens asks those
+not answered yet before it shows anything (:func:`ask_first`, called by every page's ``page_setup``); once they
+are answered, or skipped, the page opens as the link says. On the Lessons page such a link says so.
 """
 
 from __future__ import annotations
@@ -10,10 +15,13 @@ from __future__ import annotations
 import streamlit as st
 
 from i18n import _
-from lessons.course import Lesson, Link, course
-from ui import state
-from ui.display import md_escape
+from lessons.course import Exercise, Lesson, Link, course
+from lessons.exercises import ExerciseError
+from lessons.progress import LESSON_EXERCISE, QuestionId
+from ui import predict, state
+from ui.display import join_words, md_escape
 from ui.layout import PAGES, classroom_on, link_params
+from ui.questions import exercise_question
 
 #: The Lessons page's settings this module reads: the lesson shown, and (in classroom mode) its part.
 LESSONS_PAGE = "lessons"
@@ -53,13 +61,118 @@ def link(item: Link, *, label: str | None = None) -> None:
     """A link into the lab with the lesson's settings (and large type or classroom mode, if on).
 
     It also says where it comes from (``from=<lesson>``, ``<lesson>.<part>`` in classroom mode): the page
-    it opens links back to this lesson, and the address stays a link to the view with its way back.
+    it opens links back to this lesson, and the address stays a link to the view with its way back. A link whose
+    page asks some of the lesson's exercises first says so while they are not answered.
     """
     shown = _shown_lesson()
     origin = {} if shown is None else {state.ORIGIN: shown[0].id + ("" if shown[1] is None else f".{shown[1]}")}
     params = {**item.params, **origin, **(link_params() or {})}
-    st.page_link(page_path(item.page), label=md_escape(label or item.label or _("Open it in the lab")),
-                 icon=":material/arrow_forward:", query_params=params or None)
+    text = label or item.label or _("Open it in the lab")
+    todo = _unanswered(shown[0], item.ask) if shown is not None else []
+    numbers = [f"{n}" for n, e in enumerate(shown[0].exercises, start=1) if e in todo] if todo else []
+    st.page_link(page_path(item.page), label=md_escape(text + (f" {PREDICT_FIRST}" if todo else "")),
+                 icon=":material/quiz:" if todo else ":material/arrow_forward:", query_params=params or None,
+                 help=(f"It shows the answer to exercise{'s' if len(numbers) > 1 else ''} {join_words(numbers)}: "
+                       "the lab asks first, then shows it." if todo else None))
+
+
+# -- predict first: a link whose page gives exercises away asks them first ---------------------------------------
+PREDICT_FIRST = "(predict first)"
+"""What a lesson link's label says while the page it opens asks some of the lesson's exercises first."""
+ASKED = state.Key("links", "asked")
+"""The exercises the page on screen asked first in this visit: (page, lesson id, exercise ids), for the verdicts
+shown above the page once they are answered."""
+SKIPPED = state.Key("links", "skipped")
+"""(page, lesson id, exercise ids) the learner chose to see without answering ("Skip, show me")."""
+SKIP = state.Key("links", "skip")
+
+
+def exercise_key(exercise: Exercise) -> str:
+    """An exercise's key in the predict store (its question's id, without computing its answer)."""
+    return QuestionId.of(LESSON_EXERCISE, lesson=exercise.lesson, exercise=exercise.id).key
+
+
+def _unanswered(lesson: Lesson, ask: tuple[str, ...]) -> list[Exercise]:
+    """The exercises ``ask`` names that this session has not answered, in lesson order."""
+    return [e for e in lesson.exercises if e.id in ask and not predict.answered(exercise_key(e))]
+
+
+def asked_here(page: str) -> tuple[Lesson, list[Exercise]] | None:
+    """The lesson this page was reached from and the exercises its link asks first (every link of that lesson to
+    this page with exactly the settings in the address), or None."""
+    reached = link_origin()
+    if reached is None:
+        return None
+    lesson, settings = reached[0], state.address_settings()
+    links = [*lesson.tries, *(e.view for e in lesson.exercises if e.view is not None)]
+    ask = {a for item in links if item.page == page and item.params == settings for a in item.ask}
+    asked = [e for e in lesson.exercises if e.id in ask]
+    return (lesson, asked) if asked else None
+
+
+def draw_exercise(exercise: Exercise, number: int, total: int, *, view: bool = True) -> predict.Verdict | None:
+    """One of a lesson's exercises, asked (or its verdict, once answered) in a box; ``view``: with its link into the
+    lab once answered. The Lessons page draws every exercise with it, and a page that asks first its own."""
+    with st.container(border=True, key=f"exercise-{exercise.lesson}-{exercise.id}"):
+        st.markdown(f"**Exercise {number} of {total}**")
+        try:
+            verdict = predict.ask(exercise_question(exercise))
+        except ExerciseError as exc:
+            st.warning(md_escape(f"This exercise cannot be computed here: {exc}"), icon=":material/error:")
+            return None
+        if view and verdict is not None and exercise.view is not None:
+            link(exercise.view, label=exercise.view.label or "See it in the lab")
+        return verdict
+
+
+def _skip(marker: tuple) -> None:
+    st.session_state.setdefault(SKIPPED.skey, set()).add(marker)
+
+
+def ask_first(page: str) -> None:
+    """Predict first, for a page a lesson's link opened: while the exercises that link asks (their answers are on
+    this page) are not all answered, ask them and draw nothing else (the learner may skip); once they are, the
+    page is drawn as the link says, under the verdicts given here (folded in classroom mode, so the figure keeps
+    the first screen). ``page_setup`` calls this on every page."""
+    asked = st.session_state.get(ASKED.skey)
+    if asked is not None and asked[0] != page:  # another page now: its verdicts are not this one's
+        st.session_state.pop(ASKED.skey, None)
+        asked = None
+    found = asked_here(page)
+    if found is None:
+        return
+    lesson, exercises = found
+    marker = (page, lesson.id, tuple(e.id for e in exercises))
+    numbers = {e.id: n for n, e in enumerate(lesson.exercises, start=1)}
+    total = len(lesson.exercises)
+    todo = [e for e in exercises if not predict.answered(exercise_key(e))]
+    if not todo or marker in st.session_state.get(SKIPPED.skey, set()):
+        if asked is not None and asked[1:] == marker[1:]:
+            right, tried = sum(1 for e in exercises if _right(e)), len(exercises) - len(todo)
+            with st.expander(f"Your predictions: {right} of {tried} right", expanded=not classroom_on(),
+                             icon=":material/quiz:"):
+                for e in exercises:
+                    draw_exercise(e, numbers[e.id], total, view=False)
+        return
+    st.session_state[ASKED.skey] = marker
+    named = join_words([str(numbers[e.id]) for e in exercises])
+    with st.container(border=True, key="tl-ask-first"):
+        st.markdown(f"**Predict first.** This view shows the answer{'s' if len(exercises) > 1 else ''} to "
+                    f"exercise{'s' if len(exercises) > 1 else ''} {named} of lesson {lesson.number}, "
+                    f"*{md_escape(lesson.title)}*. Commit to a prediction here; then the lab shows it.")
+        for e in exercises:
+            draw_exercise(e, numbers[e.id], total, view=False)
+        with st.container(horizontal=True, vertical_alignment="center", gap="medium"):
+            st.button("Skip, show me the view", key=SKIP.skey, type="tertiary", icon=":material/visibility:",
+                      on_click=_skip, args=(marker,))
+            lesson_link(None)  # the way back to the lesson (and its part), as the page itself would draw it
+    state.enter_again()  # the next run enters the page again: the link's settings, not the session's, decide it
+    state.stop()
+
+
+def _right(exercise: Exercise) -> bool:
+    entry = st.session_state.get(predict.STORE, {}).get(exercise_key(exercise), {})
+    return entry.get("right") is True
 
 
 def lesson_link(number: int | None) -> None:

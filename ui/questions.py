@@ -207,17 +207,30 @@ def direction(before: int, after: int) -> str:
     return DIRECTIONS[(after > before) - (after < before) + 1]
 
 
-def direction_questions() -> tuple[Question, Question]:
-    """'Give Hindi an equal share: which way does each count move?' (Hindi's, then English's), answered by the
-    lesson's sweep (:func:`ui.experiment.sweep_of`)."""
+def _experiment_points():
+    """Lesson 4's experiment at its two presets' shares and budget: (before, after, budget) points of the sweep."""
     s = evh.sweep_of(evh.lesson_texts())
     lo, hi, budget = evh.preset_copies(evh.LESSON_PRESET), evh.preset_copies(evh.FAIR_PRESET), evh.lesson_budget()
-    before, after = s.point(lo, budget), s.point(hi, budget)
+    return s.point(lo, budget), s.point(hi, budget), lo, hi, budget
+
+
+def experiment_why() -> str:
+    """Why both counts move when Hindi gets an equal share: where the fixed budget's merges went (plain text)."""
+    before, after, _, _, budget = _experiment_points()
+    gained = after.by_script["Devanagari"] - before.by_script["Devanagari"]
+    return (f"Hindi now wins {after.by_script['Devanagari']} of the {budget} merges instead of "
+            f"{before.by_script['Devanagari']}; the budget is fixed, so those {gained} merges came out of English's "
+            "share.")
+
+
+def direction_questions() -> tuple[Question, Question]:
+    """'Give Hindi an equal share: which way does each count move?' (Hindi's, then English's), answered by the
+    lesson's sweep (:func:`ui.experiment.sweep_of`). English vs Hindi asked these before it asked lesson 4's own
+    exercises (:func:`experiment_questions`); they stay, so a progress file that holds their answers still loads."""
+    before, after, lo, hi, budget = _experiment_points()
     setting = (f"Give Hindi an equal share of the training text: {hi} copies of the Hindi paragraph instead of "
                f"{lo}, as many as English has. The merge budget stays {budget}.")
-    gained = after.by_script["Devanagari"] - before.by_script["Devanagari"]
-    why = (f"Hindi now wins {after.by_script['Devanagari']} of the {budget} merges instead of "
-           f"{before.by_script['Devanagari']}; the budget is fixed, so those {gained} merges came out of English's share.")
+    why = experiment_why()
     hindi_q = Question(
         key="", id=QuestionId.of(EVH_DIRECTION, sentence="hindi"), scope=evh.EVH_PAGE, kind="choice",
         options=DIRECTIONS, prompt=setting + " Does the Hindi sentence's token count go up or down?",
@@ -233,6 +246,26 @@ def direction_questions() -> tuple[Question, Question]:
                  f"({before.english_per_word:.2f} → {after.english_per_word:.2f} per word). " + why),
     )
     return hindi_q, english_q
+
+
+def experiment_questions() -> tuple[Question, Question]:
+    """What English vs Hindi asks first: lesson 4's own exercises on its experiment, the Hindi sentence's direction
+    and then the English one's (the course's exercises whose answer is which way a test sentence's count moves from
+    the one-copy preset to the fair-share one), so an answer there is the lesson's answer and no question is asked
+    twice. A course without them: the page's own :func:`direction_questions`."""
+    pair = evh.lesson()
+    found = {}
+    for exercise in course().exercises:
+        args = exercise.args
+        if (exercise.op == "direction" and args.get("before") == evh.LESSON_PRESET
+                and args.get("after") == evh.FAIR_PRESET and args.get("text") in (pair["test_hi"], pair["test_en"])):
+            found.setdefault(args["text"], exercise)
+    if len(found) < 2:
+        return direction_questions()
+    try:
+        return exercise_question(found[pair["test_hi"]]), exercise_question(found[pair["test_en"]])
+    except ExerciseError:
+        return direction_questions()
 
 
 def fit_question(fit: Fit) -> Question:
@@ -354,7 +387,8 @@ def _preset_runs() -> dict[str, tuple]:
 
 
 __all__ = ["COUNT_PRESETS", "DIRECTIONS", "ENCODE_OPTIONS", "encode_question", "GUESS_OPTIONS", "MAX_LISTED_TIES", "PRACTICE_PRESETS", "WAITS", "computed",
-           "direction", "direction_questions", "exercise_question", "fit_question", "from_key", "guess_question",
+           "direction", "direction_questions", "exercise_question", "experiment_questions", "experiment_why",
+           "fit_question", "from_key", "guess_question",
            "merge_question",
            "practice_count", "practice_count_question", "practice_merge", "practice_merge_question", "resolve",
            "run_key", "tie_explanation", "times", "unseen_words"]

@@ -193,6 +193,27 @@ def note_address() -> None:
         del seen[:-_SEEN_MAX]
 
 
+def address_settings() -> dict[str, str]:
+    """What the address says about the page's settings (every key but those every link carries: large type,
+    classroom mode, where a link came from)."""
+    run = _this_run()
+    return _settings(run["shared"] if run is not None else ())
+
+
+def entering() -> str | None:
+    """How this run enters the page (``"link"``: the address is the whole view; ``"plain"``), or None for a rerun
+    within the page (a widget, a fragment)."""
+    run = _this_run()
+    return None if run is None or _fragment_run() else run["mode"]
+
+
+def enter_again() -> None:
+    """Call when a run ends before the page's settings are restored (a page that asks something first): the next
+    run enters the page again, so the address (a link's settings) still decides the view, not what the session
+    kept from an earlier visit."""
+    st.session_state[_SEEN] = []
+
+
 def kept_address(page: str) -> dict[str, str]:
     """The settings part of the address the learner left ``page`` with (for a link that brings it back),
     or {} for the page being shown (its address changes as the learner works) and a page not visited."""

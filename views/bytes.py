@@ -108,7 +108,7 @@ def url_params() -> list[Param]:
     """The page's settings in the URL: the sample and the tokenizer are restored first, since the sample decides
     the text's default."""
     state.restore([SAMPLE, LADDER])
-    return [SAMPLE, text_param(state.value(SAMPLE)), LADDER, part_param()]
+    return [SAMPLE, text_param(state.value(SAMPLE)), LADDER, PART]
 
 
 def load_sample() -> None:
@@ -574,16 +574,16 @@ def input_section(text_setting: Param) -> tuple[str, TextCounts]:
     return text, text_counts(text)
 
 
-def part_param() -> Param:
-    """The part on screen in classroom mode (``?part=ladder``): a link that names a tokenizer and no part opens on
-    its byte ladder, any other on every code point."""
-    return Param(PAGE, "part", "ladder" if LADDER.name in st.query_params else "code-points", choices=tuple(PARTS))
+PART = Param(PAGE, "part", "", choices=("", *PARTS))
+"""The view on screen as a tab (``?part=ladder``); "" (the default): every view on the page, or in classroom mode
+the first tab."""
 
 
-def slides(part: Param) -> Slides:
-    """Classroom mode: one slide at a time. The three views (every code point, grapheme clusters, the byte ladder)
-    are tabs under the counts, the one on screen in the address."""
-    return Slides(PARTS, part)
+def slides() -> Slides:
+    """The three views of the text (every code point, grapheme clusters, the byte ladder): tabs under the counts in
+    classroom mode or when a link names one, the one on screen in the address. In classroom mode a link that names a
+    tokenizer and no view opens on its byte ladder."""
+    return Slides(PARTS, PART, first="ladder" if LADDER.name in st.query_params else "code-points")
 
 
 def code_points_section(text: str, counts: TextCounts, part: Slides) -> None:
@@ -717,12 +717,14 @@ def scripts_section(text: str, counts: TextCounts) -> None:
     with st.expander("The numbers behind the chart"):
         tables.show(compare, hide_index=True, width="stretch", column_config=RATIO_COLUMNS)
 
-    st.subheader("Worked examples")
-    st.caption(
-        "The same words in Hindi and in Latin letters, and a syllable that is two code points. "
-        "Counted by the lab just now."
-    )
-    tables.show(comparison_table("example"), hide_index=True, width="stretch", column_config=RATIO_COLUMNS)
+    # Lesson 3's exercises count these very words: folded, so the page gives no answer away before it is asked.
+    with st.expander("Worked examples: lesson 3's words, counted (the answers to its exercises)",
+                     icon=":material/key:"):
+        st.caption(
+            "The same words in Hindi and in Latin letters, and a syllable that is two code points. "
+            "Counted by the lab just now."
+        )
+        tables.show(comparison_table("example"), hide_index=True, width="stretch", column_config=RATIO_COLUMNS)
 
 
 __all__ = [

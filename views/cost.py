@@ -81,10 +81,11 @@ TEXTS = {"english": state.Param(PAGE, "en_text", _PAIR["test_en"], max_len=1000)
          "hindi": state.Param(PAGE, "hi_text", _PAIR["test_hi"], max_len=1000)}
 NUMBERS = [PRICE_IN, PRICE_OUT, *STORY_WORDS.values(), *INPUT_TOKENS.values(), *SUMMARY_WORDS.values(),
            *OUTPUT_TOKENS.values(), PER_DAY, DAYS, WINDOW, CAP, MARGIN, PROMPT, CLEAN]
-#: The page's parts. In classroom mode each is a tab (one slide each), and a link opens the one it names (?part=).
+#: The page's parts. In classroom mode each is a tab (one slide each), and a link opens the one it names (?part=),
+#: as tabs outside classroom mode too; with no part named, every part is on the page (ui.layout.Slides).
 PARTS = {"bill": "The bill", "window": "The window", "presend": "Before sending", "speed": "Speed",
          "cleaning": "Cleaning", "planning": "Tokens per word"}
-PART = state.Param(PAGE, "part", "bill", choices=tuple(PARTS))
+PART = state.Param(PAGE, "part", "", choices=("", *PARTS))
 PARAMS = [SOURCE, *NUMBERS, PREDICT, *TEXTS.values(), PART]
 RESET = state.Key(PAGE, "reset")
 ABOUT_OPEN = state.Key(PAGE, "about_open")

@@ -48,7 +48,7 @@ from ui.experiment import (
 )
 from ui.layout import figure
 from ui.predict import Question
-from ui.questions import direction_questions
+from ui.questions import experiment_questions, experiment_why
 from ui.uploads import decode_text_file, uploaded_bytes
 
 PAGE = EVH_PAGE
@@ -342,7 +342,7 @@ TEST_EN = state.Param(PAGE, "en", _LESSON["test_en"], max_len=TEST_CHARS)
 TEST_HI = state.Param(PAGE, "hi", _LESSON["test_hi"], max_len=TEST_CHARS)
 SETTINGS = [COPIES, BUDGET, SOURCE, OWN_EN, OWN_HI, TEST_EN, TEST_HI]
 """Published by the page; the step cursor (:data:`STEP`) is published by its fragment."""
-REVEALED = state.Key(PAGE, "revealed")  # the learner skipped the prediction, or came by a link that sets the controls
+REVEALED = state.Key(PAGE, "revealed")  # the learner skipped the prediction
 UPLOAD = state.Key(PAGE, "upload")
 OWN_STARTED = state.Key(PAGE, "_own_started")
 RESET_PAIR = state.Key(PAGE, "reset_pair")
@@ -378,12 +378,11 @@ class Setting(NamedTuple):
 
 
 def open_view() -> View:
-    """Restore the step cursor and say whether the page is open: a link that sets any of the page's controls
-    opens with everything shown (it was shared to be looked at); otherwise the two questions come first."""
-    if any(p.name in st.query_params for p in SETTINGS):
-        st.session_state[REVEALED.skey] = True
+    """Restore the step cursor and say whether the page is open: the two questions (lesson 4's own exercises) come
+    first, whatever the link sets (a link with a share and a budget opened on every share's counts: the answers);
+    answered or skipped once, the page is open."""
     state.restore([STEP])
-    qs = direction_questions()
+    qs = experiment_questions()
     answered = all(predict.answered(q) for q in qs)
     return View(qs, answered, answered or st.session_state.get(REVEALED.skey, False))
 
@@ -545,6 +544,8 @@ def predictions_section(view: View) -> None:
         if not view.answered:
             st.button("Skip, show me", key=SKIP.skey, type="tertiary", icon=":material/visibility:",
                       on_click=lambda: st.session_state.update({REVEALED.skey: True}))
+        else:
+            st.caption(experiment_why())
 
 
 def sentences_section(setting: Setting, merges: int, counts: tuple[int, int], classroom: bool, when: str = "") -> None:

@@ -15,13 +15,13 @@ from dataclasses import replace
 
 import streamlit as st
 
-from lessons.course import Course, Exercise, Lesson, course, render_body
+from lessons.course import Course, Lesson, course, render_body
 from lessons.exercises import ExerciseError
 from lessons.worksheet import answer_key_markdown, worksheet_markdown
 from ui import predict, state
 from ui.display import callout_html, md_escape, plural
-from ui.links import LESSON, LESSON_STEP, LESSONS_PAGE, link
-from ui.questions import exercise_question, practice_count, practice_merge
+from ui.links import LESSON, LESSON_STEP, LESSONS_PAGE, draw_exercise, link
+from ui.questions import practice_count, practice_merge
 from ui.steps import Stepper
 from views.lessons import progress
 
@@ -73,18 +73,6 @@ def progress_label(lesson: Lesson) -> str:
     answered, right, total = lesson_progress(lesson)
     mark = " ✓" if answered == total and total else ""
     return f"{lesson.number}. {lesson.title} · {answered}/{total}{mark}"
-
-
-def draw_exercise(exercise: Exercise, number: int, total: int) -> None:
-    with st.container(border=True, key=f"exercise-{exercise.lesson}-{exercise.id}"):
-        st.markdown(f"**Exercise {number} of {total}**")
-        try:
-            verdict = predict.ask(exercise_question(exercise))
-        except ExerciseError as exc:
-            st.warning(md_escape(f"This exercise cannot be computed here: {exc}"), icon=":material/error:")
-            return
-        if verdict is not None and exercise.view is not None:
-            link(exercise.view, label=exercise.view.label or "See it in the lab")
 
 
 def sections(body: str) -> list[str]:
