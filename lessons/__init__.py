@@ -148,6 +148,19 @@ def hindi_copies(preset_id: str) -> int | None:
     return None
 
 
+def experiment_exercises(exercises) -> tuple | None:
+    """The exercises (of ``exercises``, a course's) that ask lesson 4's experiment question: which way the Hindi test
+    sentence's count moves from the one-copy preset to the fair-share one, then the English one's; None when the
+    course has no such pair. English vs Hindi asks these first (``ui.questions.experiment_questions``)."""
+    pair, found = data("lesson4_english_hindi"), {}
+    for exercise in exercises:
+        args = exercise.args
+        if (exercise.op == "direction" and args.get("before") == LESSON4_PRESET
+                and args.get("after") == LESSON4_FAIR_PRESET and args.get("text") in (pair["test_hi"], pair["test_en"])):
+            found.setdefault(args["text"], exercise)
+    return (found[pair["test_hi"]], found[pair["test_en"]]) if len(found) == 2 else None
+
+
 # -- the Beyond Hindi page's languages -----------------------------------------------------------
 
 

@@ -150,9 +150,29 @@ def _join(args: dict, shown: Sequence[Fact]) -> bool:
     return all(_count_known(tok, text, shown) for text in (a, b, a + b))
 
 
-def _premium(args: dict, shown: Sequence[Fact]) -> bool:
+def _premium(args: dict, shown: Sequence[Fact], tolerance: float = 0.0) -> bool:
+    """Both counts shown; or a Hindi premium stated for the same tokenizer, on any texts, that is the answer (as
+    the learner may type it: within the exercise's tolerance): a tokenizer's premium reads as one number."""
+    from .exercises import ExerciseError, compute
+
     tok = args.get("tokenizer", "")
-    return all(_count_known(tok, args.get(k, ""), shown) for k in ("en", "hi"))
+    if all(_count_known(tok, args.get(k, ""), shown) for k in ("en", "hi")):
+        return True
+    try:
+        answer = compute("premium", args).answer
+    except ExerciseError:
+        return False
+    for fact in shown:
+        stated = dict(fact.args) if isinstance(fact, Value) and fact.op == "premium" else None
+        if stated is None or stated.get("tokenizer") not in (tok, ANY):
+            continue
+        try:
+            value = compute("premium", {**stated, "tokenizer": tok}).answer
+        except ExerciseError:
+            continue
+        if abs(value - answer) <= max(tolerance, 0.005):
+            return True
+    return False
 
 
 def _ratio(args: dict, shown: Sequence[Fact]) -> bool:
@@ -203,10 +223,13 @@ DERIVED: dict[str, Callable[[dict, Sequence[Fact]], bool]] = {
 page states it: a :class:`Value`)."""
 
 
-def answers(op: str, args: dict, shown: Sequence[Fact]) -> bool:
-    """Whether what is ``shown`` gives away the answer of the exercise ``op(args)``."""
+def answers(op: str, args: dict, shown: Sequence[Fact], tolerance: float = 0.0) -> bool:
+    """Whether what is ``shown`` gives away the answer of the exercise ``op(args)`` (``tolerance``: the exercise's,
+    for a figure that reads as one number whatever it was measured on)."""
     if _stated(op, args, shown):
         return True
+    if op == "premium":
+        return _premium(args, shown, tolerance)
     rule = DERIVED.get(op)
     return bool(rule and rule(args, shown))
 
@@ -321,19 +344,25 @@ def _real(params: dict) -> list[Fact]:
 
 
 def _english_hindi(params: dict) -> list[Fact]:
-    """English vs Hindi (lesson 4's experiment, on the lesson's texts): both test sentences' tokens at the share and
-    budget on screen, and every share's counts at that budget (the chart): for each preset that is one of the
-    experiment's mixes at that budget, its counts. Shown in full: a learner who has answered the page's questions
-    sees all of it."""
+    """English vs Hindi (lesson 4's experiment, on the lesson's texts). It asks its two questions first, whatever the
+    link sets: lesson 4's own exercises on the experiment (so the course need not ask them again), and until they
+    are answered it shows only the lesson's first row, both test sentences' tokens with the one-copy preset. A
+    course without those exercises: the page asks its own questions, and then shows every share's counts at the
+    budget (the chart), and both sentences' tokens at the share on screen."""
     import lessons
+
+    from .course import course
 
     if params.get("train", "lesson") != "lesson" or {"own_en", "own_hi", "en", "hi"} & set(params):
         return []
     lesson = lessons.presets()[lessons.LESSON4_PRESET]
+    pair = _pair()
+    first_row = [Tokens(lessons.LESSON4_PRESET, pair["test_en"]), Tokens(lessons.LESSON4_PRESET, pair["test_hi"])]
+    if lessons.experiment_exercises(course().exercises) is not None:
+        return first_row
     k = _int(params, "k", lessons.hindi_copies(lessons.LESSON4_PRESET) or 0)
     budget = _int(params, "budget", lesson.merges)
-    pair = _pair()
-    facts: list[Fact] = []
+    facts: list[Fact] = list(first_row)
     for preset_id, preset in lessons.presets().items():
         copies = lessons.hindi_copies(preset_id)
         if copies is None or preset.merges != budget or preset.config != lesson.config:
@@ -469,13 +498,17 @@ def _family(params: dict) -> list[Fact]:
 
 
 def _estimate(params: dict) -> list[Fact]:
-    """Estimate: each model's count of the prompt and of its English version."""
+    """Estimate: each model's count of the prompt and of its English version, and its Hindi premium on them."""
     import lessons
 
     example = lessons.examples("estimate")[0]
-    names = _names(params, "toks")
-    return [Value.of("count_tokens", tokenizer=name, text=params.get(key, example[field]))
-            for name in names for key, field in (("text", "text"), ("en", "english"))]
+    text, english = params.get("text", example["text"]), params.get("en", example["english"])
+    facts: list[Fact] = []
+    for name in _names(params, "toks"):
+        facts += [Value.of("count_tokens", tokenizer=name, text=text),
+                  Value.of("count_tokens", tokenizer=name, text=english),
+                  Value.of("premium", tokenizer=name, en=english, hi=text)]
+    return facts
 
 
 PAGES: dict[str, Callable[[dict], list[Fact]]] = {
@@ -497,7 +530,7 @@ def shows(link) -> list[Fact]:
 
 def exercise_answered_by(link, exercise) -> bool:
     """Whether the page ``link`` opens gives away the answer of ``exercise`` (a ``lessons.course.Exercise``)."""
-    return answers(exercise.op, exercise.args, shows(link))
+    return answers(exercise.op, exercise.args, shows(link), exercise.tolerance)
 
 
 __all__ = ["ANY", "Characters", "Fact", "Merges", "PAGES", "Tokens", "Unknown", "Value", "answers",

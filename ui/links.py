@@ -79,11 +79,11 @@ def link(item: Link, *, label: str | None = None) -> None:
 # -- predict first: a link whose page gives exercises away asks them first ---------------------------------------
 PREDICT_FIRST = "(predict first)"
 """What a lesson link's label says while the page it opens asks some of the lesson's exercises first."""
-ASKED = state.Key("links", "asked")
-"""The exercises the page on screen asked first in this visit: (page, lesson id, exercise ids), for the verdicts
-shown above the page once they are answered."""
-SKIPPED = state.Key("links", "skipped")
-"""(page, lesson id, exercise ids) the learner chose to see without answering ("Skip, show me")."""
+VISIT = state.Key("links", "visit")
+"""The view on screen that a lesson's link made ask first: its page, its marker (page, lesson id, settings, the
+exercise ids the link asks), whether the learner skipped it, and the exercises this visit asks (those unanswered
+when it came: their verdicts stay in the box as they are answered, then above the view). A visit to another page
+ends it: the next link to the view asks again what is still unanswered."""
 SKIP = state.Key("links", "skip")
 
 
@@ -125,46 +125,52 @@ def draw_exercise(exercise: Exercise, number: int, total: int, *, view: bool = T
         return verdict
 
 
-def _skip(marker: tuple) -> None:
-    st.session_state.setdefault(SKIPPED.skey, set()).add(marker)
+def _skip() -> None:
+    st.session_state[VISIT.skey]["skipped"] = True
 
 
 def ask_first(page: str) -> None:
     """Predict first, for a page a lesson's link opened: while the exercises that link asks (their answers are on
-    this page) are not all answered, ask them and draw nothing else (the learner may skip); once they are, the
-    page is drawn as the link says, under the verdicts given here (folded in classroom mode, so the figure keeps
-    the first screen). ``page_setup`` calls this on every page."""
-    asked = st.session_state.get(ASKED.skey)
-    if asked is not None and asked[0] != page:  # another page now: its verdicts are not this one's
-        st.session_state.pop(ASKED.skey, None)
-        asked = None
+    this page) are not all answered, ask them and draw nothing else (the learner may skip, for this visit); once they
+    are, the page is drawn as the link says, under the verdicts given here (folded in classroom mode, so the figure
+    keeps the first screen). ``page_setup`` calls this on every page."""
+    visit = st.session_state.get(VISIT.skey)
+    if visit is not None and visit["page"] != page:  # another page now: that visit is over
+        st.session_state.pop(VISIT.skey, None)
+        visit = None
     found = asked_here(page)
     if found is None:
         return
     lesson, exercises = found
-    marker = (page, lesson.id, tuple(e.id for e in exercises))
+    marker = (page, lesson.id, tuple(sorted(state.address_settings().items())), tuple(e.id for e in exercises))
+    todo = [e for e in exercises if not predict.answered(exercise_key(e))]
+    if visit is None or visit["marker"] != marker:
+        visit = st.session_state[VISIT.skey] = {"page": page, "marker": marker, "skipped": False,
+                                                 "asking": [e.id for e in todo]}
     numbers = {e.id: n for n, e in enumerate(lesson.exercises, start=1)}
     total = len(lesson.exercises)
-    todo = [e for e in exercises if not predict.answered(exercise_key(e))]
-    if not todo or marker in st.session_state.get(SKIPPED.skey, set()):
-        if asked is not None and asked[1:] == marker[1:]:
-            right, tried = sum(1 for e in exercises if _right(e)), len(exercises) - len(todo)
-            with st.expander(f"Your predictions: {right} of {tried} right", expanded=not classroom_on(),
+    asking = [e for e in exercises if e.id in visit["asking"]]  # what this visit asks: its verdicts stay as answered
+    if not todo or visit["skipped"]:
+        done = [e for e in asking if e not in todo]
+        if done:
+            right = sum(1 for e in done if _right(e))
+            with st.expander(f"Your predictions: {right} of {len(done)} right", expanded=not classroom_on(),
                              icon=":material/quiz:"):
-                for e in exercises:
-                    draw_exercise(e, numbers[e.id], total, view=False)
+                for e in done:  # the verdicts only: the page may ask the same question itself (English vs Hindi)
+                    q = exercise_question(e)
+                    st.markdown(f"**Exercise {numbers[e.id]} of {total}**")
+                    predict.draw_verdict(q, predict.verdict_of(q))
         return
-    st.session_state[ASKED.skey] = marker
-    named = join_words([str(numbers[e.id]) for e in exercises])
+    named = join_words([str(numbers[e.id]) for e in asking])
     with st.container(border=True, key="tl-ask-first"):
-        st.markdown(f"**Predict first.** This view shows the answer{'s' if len(exercises) > 1 else ''} to "
-                    f"exercise{'s' if len(exercises) > 1 else ''} {named} of lesson {lesson.number}, "
+        st.markdown(f"**Predict first.** This view shows the answer{'s' if len(asking) > 1 else ''} to "
+                    f"exercise{'s' if len(asking) > 1 else ''} {named} of lesson {lesson.number}, "
                     f"*{md_escape(lesson.title)}*. Commit to a prediction here; then the lab shows it.")
-        for e in exercises:
+        for e in asking:
             draw_exercise(e, numbers[e.id], total, view=False)
         with st.container(horizontal=True, vertical_alignment="center", gap="medium"):
             st.button("Skip, show me the view", key=SKIP.skey, type="tertiary", icon=":material/visibility:",
-                      on_click=_skip, args=(marker,))
+                      on_click=_skip)
             lesson_link(None)  # the way back to the lesson (and its part), as the page itself would draw it
     state.enter_again()  # the next run enters the page again: the link's settings, not the session's, decide it
     state.stop()

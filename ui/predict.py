@@ -189,6 +189,15 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
     return verdict
 
 
+def verdict_of(q: Question) -> Verdict | None:
+    """The verdict of the kept first answer to ``q``, judged now (None when it has none): to show it again without
+    its widgets (a question drawn twice on a page would be two widgets with one key)."""
+    if not answered(q):
+        return None
+    guess, right, counted, detail, matches = _kept(q)
+    return Verdict(guess, right, counted, detail, matches)
+
+
 def _kept(q: Question) -> tuple:
     """The kept first answer to ``q`` (one that fits it: :func:`answered` set aside any other), judged now
     against the question as it is asked; a loaded answer that waited for its page is stored judged."""
@@ -240,4 +249,5 @@ def score_line(scope: str | None = None) -> str:
     return f"{right} of {tried}" if tried else "none yet"
 
 
-__all__ = ["Question", "Verdict", "answered", "ask", "draw_verdict", "record", "score", "score_line", "waiting"]
+__all__ = ["Question", "Verdict", "answered", "ask", "draw_verdict", "record", "score", "score_line", "verdict_of",
+           "waiting"]

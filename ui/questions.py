@@ -253,17 +253,11 @@ def experiment_questions() -> tuple[Question, Question]:
     and then the English one's (the course's exercises whose answer is which way a test sentence's count moves from
     the one-copy preset to the fair-share one), so an answer there is the lesson's answer and no question is asked
     twice. A course without them: the page's own :func:`direction_questions`."""
-    pair = evh.lesson()
-    found = {}
-    for exercise in course().exercises:
-        args = exercise.args
-        if (exercise.op == "direction" and args.get("before") == evh.LESSON_PRESET
-                and args.get("after") == evh.FAIR_PRESET and args.get("text") in (pair["test_hi"], pair["test_en"])):
-            found.setdefault(args["text"], exercise)
-    if len(found) < 2:
+    found = lessons.experiment_exercises(course().exercises)
+    if found is None:
         return direction_questions()
     try:
-        return exercise_question(found[pair["test_hi"]]), exercise_question(found[pair["test_en"]])
+        return exercise_question(found[0]), exercise_question(found[1])
     except ExerciseError:
         return direction_questions()
 

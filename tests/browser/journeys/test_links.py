@@ -32,6 +32,7 @@ from tests.browser.browser_helpers import (
     wait_for_streamlit,
 )
 from ui.layout import PAGES
+from ui.links import PREDICT_FIRST
 
 skip_without_browser()
 
@@ -73,6 +74,22 @@ def ready(page) -> None:
 def snapshot(page) -> list[str]:
     ready(page)
     return page.evaluate(SNAPSHOT_JS)
+
+
+SKIP_ASK = "Skip, show me the view"
+
+
+def past_the_questions(page, *, own: bool = True) -> bool:
+    """A link that asks its lesson's exercises first (ui.links.ask_first): skip them, to see the view, and (``own``)
+    English vs Hindi's own two questions too (lesson 4's, asked whatever the link sets). Whether it asked."""
+    asked = False
+    for name in (SKIP_ASK, "Skip, show me")[: 2 if own else 1]:
+        skip = main_area(page).get_by_role("button", name=name, exact=True)
+        if skip.count():
+            skip.click()
+            ready(page)
+            asked = True
+    return asked
 
 
 def lesson_links() -> list[tuple]:
@@ -158,7 +175,7 @@ def find_link(page, lesson, exercise, item):
     else:
         candidates = [el for el in main_area(page).locator(BACK_LINK).all()
                       if not el.evaluate("e => !!e.closest('[class*=\"st-key-exercise-\"]')")]
-    found = [el for el in candidates if el.inner_text().strip().endswith(label)]
+    found = [el for el in candidates if el.inner_text().strip().removesuffix(PREDICT_FIRST).strip().endswith(label)]
     assert found, f"{lesson.id}: no link “{label}”"
     return found[0]
 
@@ -195,6 +212,8 @@ def test_every_lesson_link_opens_its_whole_view_and_links_back(fresh_context, vi
         # The address is exactly the link: its settings and where it came from, nothing kept from before.
         assert urlsplit(page.url).path.endswith("/" + item.page), where
         assert query(page.url) == {**item.params, "from": lesson.id}, where
+        past_the_questions(page)  # a link that gives answers away asks them first (test_every_link_in_lesson_order)
+        assert query(page.url) == {**item.params, "from": lesson.id}, where
         landed.setdefault(page.url, snapshot(page))
         assert snapshot(page) == landed[page.url], where
         back = back_link(page)
@@ -219,6 +238,7 @@ def test_every_lesson_link_opens_its_whole_view_and_links_back(fresh_context, vi
         reference = fresh.new_page()
         reference.goto(url)
         settle(reference)
+        past_the_questions(reference)
         assert snapshot(reference) == widgets, url
         reference.close()
 
@@ -253,6 +273,9 @@ def test_back_steps_through_each_view_once(fresh_context, visit) -> None:
     did(lambda: page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Lessons", exact=True).click())
     did(lambda: main.get_by_role("button", name=re.compile(r"^2\. BPE training")).click())
     did(lambda: main.get_by_role("link", name=re.compile("^Watch a tie")).click())
+    length = page.evaluate("history.length")
+    past_the_questions(page)  # it asks lesson 2's tie exercise first: skipping it is no new view
+    assert page.evaluate("history.length") == length
     news = lessons.presets()["news"]
     expect(main.get_by_text(f"Merge 1 of {news.merges}", exact=False)).to_be_visible()
     expect(main.get_by_text("Custom run", exact=False)).to_have_count(0)
@@ -292,6 +315,7 @@ def test_the_address_is_a_link_to_the_view_on_screen(fresh_context, visit, size)
         settle(page)
     part = query(page.url)["step"]
     click_link(page, link)
+    past_the_questions(page)
     landed = query(page.url)
     assert landed == {"k": "1", "budget": "100", "from": f"english-vs-hindi.{part}", "classroom": "1", "large": "1"}
     back = back_link(page)
@@ -304,6 +328,7 @@ def test_the_address_is_a_link_to_the_view_on_screen(fresh_context, visit, size)
     widgets, address = snapshot(page), page.url
 
     pasted = visit(other, urlsplit(address).path, urlsplit(address).query)
+    past_the_questions(pasted)
     assert query(pasted.url) == query(address)
     screenshot(pasted, "links-classroom-pasted")
     assert snapshot(pasted) == widgets
@@ -311,3 +336,178 @@ def test_the_address_is_a_link_to_the_view_on_screen(fresh_context, visit, size)
 
     click_link(page, back)  # and the way back opens that part of the lesson
     expect(main.get_by_text(f"Part {int(part) + 1} of", exact=False)).to_be_visible()
+
+
+# -- predict first: no link shows the answer of an exercise after it --------------------------------------------------
+READ_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const away = (el) => !el.getClientRects().length
+    || el.closest('[class*="st-key-exercise-"], .st-key-tl-ask-first, [data-testid="stSidebar"]');
+  const text = [];
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (el && n.textContent.trim() && !away(el) && !el.closest('style,script')) text.push(n.textContent);
+  }
+  const rows = [...main.querySelectorAll('.tl-chips[role="list"]')].filter(r => !away(r))
+    .map(r => [...r.querySelectorAll('.tl-chip .tl-text')].map(t => t.textContent));
+  const metrics = [...main.querySelectorAll('[data-testid="stMetric"]')].filter(m => !away(m)).map(m => [
+    (m.querySelector('[data-testid="stMetricLabel"]') || m).innerText.trim(),
+    (m.querySelector('[data-testid="stMetricValue"]') || m).innerText.trim()]);
+  const tables = [...main.querySelectorAll('[data-testid="stTable"] tr')].filter(r => !away(r))
+    .map(r => [...r.cells].map(c => c.innerText.trim()));
+  const merges = [...main.querySelectorAll('.tl-step, .tl-merge')].filter(m => !away(m))
+    .map(m => [...m.querySelectorAll('.tl-chip .tl-text')].map(t => t.textContent));
+  return {text: text.join(' '), rows, metrics, tables, merges};
+}"""
+
+#: Exercise operations whose answer the journey cannot read off a page's text (a word meeting a rule, a silent count
+#: in a stream, a check's verdict, a ratio of characters per window): they are left to the checker's model.
+UNREAD = {"word_splits_into", "stream_silent", "chunks_silent", "presend", "decoding_steps", "window_chars", "ratio"}
+
+
+def _shown_tokens(tokenizer: str, text: str) -> list[str]:
+    from lessons.exercises import tokenizer_for
+    from tokenizer.plaintext import visible_token
+
+    return [visible_token(t.label) for t in tokenizer_for(tokenizer).encode_tokens(text)]
+
+
+def _in_rows(tokens: list[str], rows: list[list[str]]) -> bool:
+    """The tokens drawn side by side in a row of chips (the first may carry the space before it, ·)."""
+    n = len(tokens)
+    for row in rows:
+        for i in range(len(row) - n + 1):
+            if row[i].lstrip("·") == tokens[0].lstrip("·") and row[i + 1 : i + n] == tokens[1:]:
+                return True
+    return False
+
+
+def _character_column(tables: list[list[str]]) -> list[list[str]]:
+    """Bytes per character's table of code points, one per row: its "character" column, as one row of text."""
+    header = next((i for i, row in enumerate(tables) if "character" in row), None)
+    if header is None:
+        return []
+    col = tables[header].index("character")
+    return [[row[col] for row in tables[header + 1:] if len(row) > col]]
+
+
+def _count_shown(tokenizer: str, text: str, seen: dict) -> bool:
+    from lessons.exercises import tokenizer_for
+
+    n, name = len(_shown_tokens(tokenizer, text)), tokenizer_for(tokenizer).name
+    in_table = any(any(tokenizer in cell or name in cell for cell in row) and f"{n:,}" in row
+                   for row in seen["tables"])
+    return in_table or _in_rows(_shown_tokens(tokenizer, text), seen["rows"])
+
+
+def _merge_shown(pair: str, seen: dict) -> bool:
+    """A merge announced (Train's step, a merge line: [left] + [right] → [new]) or listed in a table of merges."""
+    left, _, right = pair.partition(" + ")
+    return (any(chips[:2] == [left, right] for chips in seen["merges"])
+            or any(pair in row for row in seen["tables"]))
+
+
+def answer_shown(exercise, seen: dict) -> bool:
+    """Whether what a page draws (``READ_JS``) gives ``exercise``'s answer away, read as a learner reads it: the
+    tokens in a row of chips, a count in a table row beside its tokenizer, a figure as the lab writes it, a merge's
+    pair, a text's characters in the code-point table."""
+    from analyses.cost import rupees
+    from lessons.exercises import compute
+    from tokenizer.plaintext import visible_token
+
+    op, args = exercise.op, exercise.args
+    answer = compute(op, args).answer
+    if op in ("count_tokens", "split", "tokens_per_word", "partial_tokens"):
+        drawn = _in_rows(_shown_tokens(args["tokenizer"], args["text"]), seen["rows"])
+        if op == "count_tokens":
+            drawn = drawn or _count_shown(args["tokenizer"], args["text"], seen)
+        if op == "partial_tokens":
+            drawn = drawn or any(("Partial" in label or "Not whole" in label) and value == f"{answer:,}"
+                                 for label, value in seen["metrics"])
+        return drawn
+    if op == "direction":
+        return all(_count_shown(args[k], args["text"], seen) for k in ("before", "after"))
+    if op == "compare_texts":
+        return all(_count_shown(args["tokenizer"], args[k], seen) for k in ("first", "second"))
+    if op == "join_difference":
+        a, b = args["first"], args["second"]
+        return all(_count_shown(args["tokenizer"], t, seen) for t in (a, b, a + b))
+    if op == "premium":
+        return f"{answer:.2f}×" in seen["text"]
+    if op in ("merge_at", "wordpiece_at"):
+        return _merge_shown(answer, seen)
+    if op == "merge_order":
+        return all(_merge_shown(pair, seen) for pair in answer)
+    if op in ("utf8_bytes", "code_points", "graphemes"):
+        label = {"utf8_bytes": "UTF-8 bytes", "code_points": "Code points", "graphemes": "Grapheme clusters"}[op]
+        stated = any(lbl == label and value == f"{answer:,}" for lbl, value in seen["metrics"])
+        return stated or _in_rows([visible_token(ch) for ch in args["text"]], _character_column(seen["tables"]))
+    if op == "whitespace_pieces":
+        return f"{answer:,} word" in seen["text"]
+    if op in ("article_cost", "month_cost", "presend_cost"):
+        return rupees(answer) in seen["text"]
+    if op == "window_fit":
+        lang = {"hindi": "Hindi", "english": "English"}[args["language"]]
+        return any(label.startswith(lang) and "fit" in label and value == f"{answer:,}"
+                   for label, value in seen["metrics"])
+    raise AssertionError(f"the journey reads no answer of op {op!r}: add it to answer_shown or UNREAD")
+
+
+def lesson_walk(lesson) -> list[tuple[str, object, object]]:
+    """A lesson in the order a learner meets it: its links into the lab, then each exercise and its own link."""
+    out = [("link", link, None) for link in lesson.tries]
+    for exercise in lesson.exercises:
+        out.append(("exercise", None, exercise))
+        if exercise.view is not None:
+            out.append(("link", exercise.view, exercise))
+    return out
+
+
+@pytest.mark.parametrize("lesson", course().lessons, ids=lambda lesson: lesson.id)
+def test_every_link_in_lesson_order_gives_no_answer_away(fresh_context, visit, lesson) -> None:
+    """The issue's journey, lesson by lesson as a learner walks it (1920x1080, large type: tables as text): each link
+    followed in turn, each exercise answered when it comes. A link whose page shows answers asks exactly the
+    exercises of its `ask` not answered yet, before the page draws anything else; its view (skipped to, to look)
+    shows every one of them it can be read off, and no answer of an exercise still to come that it does not ask.
+    A link that asks nothing shows no such answer either."""
+    context = fresh_context("projector")
+    context.set_default_timeout(COLD_MS)
+    page = visit(context, "Lessons", f"lesson={lesson.id}&large=1")
+    answered: set[str] = set()
+    for kind, item, exercise in lesson_walk(lesson):
+        if kind == "exercise":
+            answer(page, lesson, exercise)
+            answered.add(exercise.id)
+            continue
+        where = f"{lesson.id} → {item.page} {item.params} ({item.label})"
+        click_link(page, find_link(page, lesson, exercise, item))
+        asked = [e for e in lesson.exercises if e.id in item.ask and e.id not in answered]
+        gate = main_area(page).locator(".st-key-tl-ask-first")
+        if asked:
+            try:
+                gate.wait_for(state="visible", timeout=10_000)
+            except Exception:  # noqa: BLE001 - Playwright's timeout: say which link
+                pytest.fail(f"{where}: the page did not ask {[e.id for e in asked]} first ({page.url})")
+            boxes = gate.locator('[class*="st-key-exercise-"]')
+            expect(boxes).to_have_count(len(asked))
+            for box, e in zip(boxes.all(), asked):
+                assert f"st-key-exercise-{lesson.id}-{e.id}" in box.get_attribute("class"), where
+            seen = page.evaluate(READ_JS)
+            assert not seen["rows"] and not seen["metrics"] and not seen["tables"], f"{where}: drawn before asking"
+            if lesson.number == 1 and item is lesson.tries[0]:
+                screenshot(page, "links-predict-first")
+            past_the_questions(page, own=False)  # to look at the view; a page's own questions stay (they ask first)
+        else:
+            expect(gate).to_have_count(0)
+        seen = page.evaluate(READ_JS)
+        own = exercise.id if exercise is not None else ""
+        for e in lesson.exercises:
+            if e.id in answered or e.id == own or e.op in UNREAD:
+                continue
+            shown = answer_shown(e, seen)
+            if e in asked:
+                assert shown, f"{where}: asks exercise {e.id!r}, but its view does not show its answer"
+            else:
+                assert not shown, f"{where}: shows the answer of exercise {e.id!r}, which comes after it, unasked"
+        click_link(page, back_link(page))
