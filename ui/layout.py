@@ -527,6 +527,9 @@ def _draw_sidebar() -> None:
             st.toggle(_(switch.label), key=switch.key, on_change=switch.remember, help=_(switch.help))
         viewport.install()  # a click's result in view; a phone's sidebar closed after navigation
         language.document()  # <html lang>, and Devanagari's line height in Hindi
+        from ui import keep  # (it asks ui.questions, which draws with this module's helpers)
+
+        keep.sync()  # one's own answers kept in this browser (nothing mounted for a browser that keeps none)
 
 
 def page_setup(title: str, *, heading: bool = True) -> None:

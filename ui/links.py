@@ -177,7 +177,7 @@ def ask_first(page: str) -> None:
 
 
 def _right(exercise: Exercise) -> bool:
-    entry = st.session_state.get(predict.STORE, {}).get(exercise_key(exercise), {})
+    entry = predict.store().get(exercise_key(exercise), {})
     return entry.get("right") is True
 
 

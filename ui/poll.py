@@ -222,8 +222,8 @@ def restore_answers(who: classroom.Member) -> int:
 
     entries, _ = check(loaded, resolve, (ExerciseError,))
     entries = {key: entry | {"class": who.code} for key, entry in entries.items()}  # the class's, not the browser's own
-    merged, added, _ = merge(st.session_state.get(predict.STORE, {}), entries)
-    st.session_state[predict.STORE] = merged
+    merged, added, _ = merge(predict.store(), entries)  # and in the store of the class's context
+    predict.set_store(merged)
     return len(added)
 
 

@@ -32,10 +32,54 @@ from ui import classroom
 from ui.display import answer_text, callout_html, md_escape, quantity
 
 STORE = "lab.predictions"
-"""The session's first answers: ``{question key: {"guess", "right", "scope", "id"}}`` (``id``: the question's
-:class:`lessons.progress.QuestionId`, what "Save my progress" writes; ``right`` None: loaded, waiting for its
-page). An answer given in a class (or brought back from one) also has ``"class"``: the class's code, so what a
-learner answered in a class and outside it can be told apart."""
+"""The session's first answers where it is now: ``{question key: {"guess", "right", "scope", "id"}}`` (``id``: the
+question's :class:`lessons.progress.QuestionId`, what "Save my progress" writes; ``right`` None: loaded, waiting for
+its page). An answer given in a class (or brought back from one) also has ``"class"``: the class's code, so what a
+learner answered in a class and outside it can be told apart. Read it through :func:`store`."""
+CONTEXT = "lab.predictions.context"
+"""Where :data:`STORE`'s answers were given: "" on one's own, ``class:<code>`` in a class."""
+STASH = "lab.predictions.stash"
+"""The answers of the other contexts this session has been in, by context, while it is in another."""
+
+
+# -- the store: one per context, so answers in a class and outside it never mix -------------------------------------
+def context() -> str:
+    """Where this browser answers now: "" on one's own (kept in the browser, ui/keep.py), ``class:<code>`` in a class
+    (kept on the server by the class)."""
+    code = classroom.in_class()
+    return f"class:{code}" if code else ""
+
+
+def store() -> dict[str, dict[str, Any]]:
+    """The answers of the context this browser is in now. Joining a class puts the learner's own answers aside (the
+    class asks its questions afresh, and keeps its answers on the server), leaving it brings them back: a class's
+    answers never count as one's own, nor one's own in a class."""
+    here = context()
+    if st.session_state.get(CONTEXT, "") != here:
+        stash = st.session_state.setdefault(STASH, {})
+        stash[st.session_state.get(CONTEXT, "")] = st.session_state.pop(STORE, {})
+        st.session_state[STORE] = stash.pop(here, {})
+        st.session_state[CONTEXT] = here
+    return st.session_state.setdefault(STORE, {})
+
+
+def set_store(answers: dict[str, dict[str, Any]]) -> None:
+    """Replace the answers of the context this browser is in now (a loaded file, a class's answers back)."""
+    store()
+    st.session_state[STORE] = answers
+
+
+def own_answers() -> dict[str, dict[str, Any]]:
+    """The learner's own answers (given outside any class), wherever this browser is now: what the browser keeps."""
+    return store() if context() == "" else st.session_state.get(STASH, {}).get("", {})
+
+
+def set_own_answers(answers: dict[str, dict[str, Any]]) -> None:
+    """Replace the learner's own answers (read back from what the browser kept, or forgotten)."""
+    if context() == "":
+        set_store(answers)
+    else:
+        st.session_state.setdefault(STASH, {})[""] = answers
 
 
 @dataclass(frozen=True)
@@ -61,10 +105,10 @@ def record(q: Question, guess: Any, *, kept: bool = False) -> Verdict:
     """Judge a guess and keep it: the first answer to a question counts, later ones are retries. ``kept``: the
     class's server has it already (a poll's answer, kept for every voter at Reveal), so it is not sent again."""
     right, detail, matches = judge(q, guess)
-    store = st.session_state.setdefault(STORE, {})
-    first = q.key not in store
+    answers = store()
+    first = q.key not in answers
     if first:
-        store[q.key] = _entry(q, guess, right, classroom.learning_in())
+        answers[q.key] = _entry(q, guess, right, classroom.learning_in())
     st.session_state[_last_key(q)] = (guess, right, first, detail, matches)
     st.session_state.pop(f"predict._retry.{q.key}", None)
     if not kept:
@@ -86,29 +130,29 @@ def waiting(scope: str | None = None) -> int:
 
 
 def _rows(scope: str | None) -> list[dict]:
-    store = st.session_state.get(STORE, {})
-    return [r for r in store.values() if scope is None or r.get("scope") == scope]
+    return [r for r in store().values() if scope is None or r.get("scope") == scope]
 
 
 def answered(key: str | Question) -> bool:
     """Whether the question has a kept first answer. Given the Question itself (not only its key), an answer
     kept for it that does not fit it (one loaded from a file) is set aside first, so a page that hides the
     truth until it is answered keeps it hidden; :func:`ask` then says why the answer was set aside."""
-    store = st.session_state.get(STORE, {})
+    answers = store()
     if isinstance(key, Question):
-        if key.key in store and (problem := fits(key, store[key.key].get("guess"))):
+        if key.key in answers and (problem := fits(key, answers[key.key].get("guess"))):
             _set_aside(key, problem)
         key = key.key
-    return key in store
+    return key in answers
 
 
 def _set_aside(q: Question, problem: str) -> None:
-    del st.session_state[STORE][q.key]
+    del store()[q.key]
     st.session_state[f"predict._set_aside.{q.key}"] = problem
 
 
 def _last_key(q: Question) -> str:
-    return f"predict._last.{q.key}"
+    """The verdict drawn for ``q`` last, in the context it was given in (a class's is not one's own)."""
+    return f"predict._last.{context()}.{q.key}"
 
 
 _INPUT = ("predict.", ".input")
@@ -201,12 +245,12 @@ def verdict_of(q: Question) -> Verdict | None:
 def _kept(q: Question) -> tuple:
     """The kept first answer to ``q`` (one that fits it: :func:`answered` set aside any other), judged now
     against the question as it is asked; a loaded answer that waited for its page is stored judged."""
-    store = st.session_state[STORE]
-    kept = store[q.key]
+    answers = store()
+    kept = answers[q.key]
     guess = kept["guess"]
     right, detail, matches = judge(q, guess)
     if kept != _entry(q, guess, right, kept.get("class")):
-        store[q.key] = _entry(q, guess, right, kept.get("class"))
+        answers[q.key] = _entry(q, guess, right, kept.get("class"))
     return guess, right, True, detail, matches
 
 
@@ -249,5 +293,5 @@ def score_line(scope: str | None = None) -> str:
     return f"{right} of {tried}" if tried else "none yet"
 
 
-__all__ = ["Question", "Verdict", "answered", "ask", "draw_verdict", "record", "score", "score_line", "verdict_of",
-           "waiting"]
+__all__ = ["Question", "Verdict", "answered", "ask", "context", "draw_verdict", "own_answers", "record", "score",
+           "score_line", "set_own_answers", "set_store", "store", "verdict_of", "waiting"]

@@ -209,6 +209,8 @@ def takeaway_section(lesson: Lesson) -> None:
                                "text/markdown", key=WORKSHEET.skey, on_click="ignore", icon=":material/description:")
             st.download_button("Answer key (Markdown)", lambda: answer_key_markdown(lesson), f"{lesson.id}-answers.md",
                                "text/markdown", key=ANSWERS.skey, on_click="ignore", icon=":material/key:")
-        st.markdown("**Your progress**: your answers and score in this browser session. Save them as a file to carry "
-                    "them to another day or another machine, then load the file back here.")
+        st.markdown("**Your progress**: your answers and score. This browser keeps them for you (on this device, not "
+                    "on the server): close it and come back another day, they are here. Save them as a file to carry "
+                    "them to another machine, then load the file back there. In a class, the class keeps your "
+                    "answers, apart from these.")
         progress.draw(PAGE)

@@ -31,48 +31,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lessons.exercises import ExerciseError
-from lessons.progress import (
-    NO_QUESTION,
-    QUESTIONS,
-    VERSION,
-    check,
-    describe,
-    from_json,
-    merge,
-    to_json,
-)
+from lessons.progress import QUESTIONS, describe, to_json
 from ui import predict, state
-from ui.display import callout_html, join_words, plural
-from ui.questions import resolve
+from ui.display import callout_html, plural
+from ui.keep import forget, load
 from ui.uploads import uploaded_bytes
-
-
-def load(data: bytes | str, current: dict[str, dict]) -> tuple[dict[str, dict], list[tuple[str, str]], str]:
-    """A progress file's answers added to ``current``: (the new store, what was refused as (which, why), a
-    sentence saying what was added). Raises ValueError (with the reason) when the file is not a progress file."""
-    loaded = from_json(data)
-    entries, refused = check(loaded.answers, resolve, (ExerciseError,))
-    refused = loaded.refused + refused
-    merged, added, kept = merge(current, entries)
-    right = sum(1 for k in added if merged[k]["right"] is True)
-    judged = sum(1 for k in added if merged[k]["right"] is not None)
-    parts = [f"{plural(len(added), 'answer')} added: {right} of {judged} right, as the lab judges them now"]
-    if judged < len(added):
-        pages = sorted({merged[k]["id"].kind.page for k in added if merged[k]["right"] is None})
-        parts.append(f"{plural(len(added) - judged, 'answer')} from {join_words(pages)} will be checked when you "
-                     "open that page with the same text and settings")
-    if kept:
-        parts.append(f"{plural(len(kept), 'answer')} you had already given here kept as you gave "
-                     f"{'it' if len(kept) == 1 else 'them'}")
-    gone = [which for which, why in refused if why == NO_QUESTION]
-    if gone:
-        parts.append(f"{plural(len(gone), 'answer')} {'is' if len(gone) == 1 else 'are'} to a question this lab no "
-                     f"longer has ({', '.join(gone[:3]) + ', …' if len(gone) > 3 else join_words(gone)})")
-    text = "; ".join(parts) + "."
-    if loaded.version < VERSION:
-        text += f" The file was saved by an earlier version of the lab (file format {loaded.version}) and read as such."
-    return merged, refused, text
 
 
 def refused_text(refused: list[tuple[str, str]], show: int = 5) -> str:
@@ -93,24 +56,30 @@ def draw(page: str) -> None:
     """The save button and the load box (inside the page's "Worksheets and your progress" expander). The file's
     text is made now, while the page runs in the session: a callable given to st.download_button would run
     outside it and see no answers."""
-    store = st.session_state.get(predict.STORE, {})
-    st.download_button("Save my progress", to_json(store), "tokenization-lab-progress.json", "application/json",
-                       key=f"{page}.save", on_click="ignore", icon=":material/save:",
-                       help=f"A file with your {plural(len(store), 'answer')} in this browser session, from every "
-                       "page.")
+    store = predict.store()
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.download_button("Save my progress", to_json(store), "tokenization-lab-progress.json", "application/json",
+                           key=f"{page}.save", on_click="ignore", icon=":material/save:",
+                           help=f"A file with your {plural(len(store), 'answer')}, from every page: to carry them "
+                           "to another machine.")
+        if predict.context() == "":  # in a class, the class keeps the answers (and this browser keeps none)
+            st.button("Start over", key=f"{page}.forget", on_click=forget, type="tertiary",
+                      icon=":material/delete_history:",
+                      help="Forget your answers, here and in this browser (on a computer others use, when you "
+                      "are done). A file you saved keeps them.")
 
     def _load() -> None:
         file = st.session_state.get(load_key(page).skey)
         if file is None:
             return
         try:
-            merged, refused, summary = load(file.getvalue(), st.session_state.get(predict.STORE, {}))
+            merged, refused, summary = load(file.getvalue(), predict.store())
         except ValueError as exc:
             st.session_state[f"{page}._load_message"] = [("warning", f"“{file.name}” was not loaded: {exc} "
                                                           "Your current progress is kept as it was.")]
             return
-        grew = len(merged) > len(st.session_state.get(predict.STORE, {}))
-        st.session_state[predict.STORE] = merged
+        grew = len(merged) > len(predict.store())
+        predict.set_store(merged)
         messages = [("success" if grew else "info", f"Loaded “{file.name}”: {summary}")]
         if refused:
             messages.append(("warning", refused_text(refused)))
@@ -121,4 +90,4 @@ def draw(page: str) -> None:
         st.html(callout_html(text, kind))
 
 
-__all__ = ["QUESTIONS", "describe", "draw", "load", "load_key", "refused_text"]
+__all__ = ["QUESTIONS", "describe", "draw", "load", "load_key", "refused_text"]  # load: ui.keep's, one for both

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from lessons.progress import QuestionId
@@ -194,3 +195,117 @@ def test_damaged_and_hostile_progress_files_are_refused_and_nothing_is_replaced(
     _sidebar_to(page, "Train_step_by_step")
     _sidebar_to(page, "Lessons")
     assert_no_exception(page)
+
+
+# -- progress that keeps itself ------------------------------------------------------------------------------------
+def _browser(playwright_driver, profile, size: str = "laptop"):
+    """The learner's own browser: a profile on disk, as a person's browser keeps its storage and cookies between
+    one day and the next (closing it ends every session with the server)."""
+    from tests.browser.browser_helpers import CHROMIUM, CHROMIUM_ARGS, PAGE_TIMEOUT_MS, RUN_WATCH, SIZES
+
+    context = playwright_driver.chromium.launch_persistent_context(
+        str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, accept_downloads=True,
+        **SIZES[size])
+    context.add_init_script(RUN_WATCH)
+    context.add_init_script(RUNS)
+    context.set_default_timeout(PAGE_TIMEOUT_MS)
+    return context
+
+
+RUNS = """(() => { window.__tlRuns = 0; let running = false;
+  new MutationObserver(() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    const now = !!app && app.getAttribute('data-test-script-state') === 'running';
+    if (now && !running) window.__tlRuns += 1;
+    running = now;
+  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']}); })();"""
+"""How many runs of the page this tab has seen start."""
+
+
+def test_answers_survive_closing_the_browser_without_saving(playwright_driver, streamlit_server, tmp_path) -> None:
+    """The issue's journey: a self-paced learner answers three exercises on two lessons, never presses Save, closes
+    the browser, opens the lab again on the same device: the three are answered, verdicts and score, and nothing
+    was sent to the server to keep them (the browser keeps a progress file's text). A first visit with nothing kept
+    mounts nothing and runs the page once."""
+    from tests.browser.browser_helpers import wait_for_streamlit
+    from ui.keep import COOKIE, STORAGE_KEY
+
+    profile = tmp_path / "profile"
+    url = f"{streamlit_server.base_url}/Lessons?lesson=bpe-training"
+    browser = _browser(playwright_driver, profile)
+    page = browser.pages[0] if browser.pages else browser.new_page()
+    page.goto(url)
+    wait_for_streamlit(page)
+    settle(page)
+    assert page.locator('[class*="st-key-keep-keeper"]').count() == 0  # a first visit: nothing mounted
+    assert page.evaluate("window.__tlRuns") == 1, "a first visit with nothing kept ran the page again"
+    box = _box(page, "bpe-training", "chai-first-merge")
+    box.get_by_text("h + a", exact=True).click()
+    settle(page)
+    _check(page, box)
+    _number(page, _box(page, "bpe-training", "xylophone-tokens"), "7")  # wrong: 9
+    _check(page, _box(page, "bpe-training", "xylophone-tokens"))
+    _pick_lesson(page, "5. Cost, context window and speed")
+    _number(page, _box(page, "cost-context-speed", "cleaned-hindi-cost"), "2.23")
+    _check(page, _box(page, "cost-context-speed", "cleaned-hindi-cost"))
+    assert _score(page).startswith("Your score: 2 right of 3 answers")
+    page.wait_for_function(f"() => (localStorage.getItem('{STORAGE_KEY}') || '').split('\"question\"').length > 3")
+    kept = json.loads(page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')"))
+    assert {a["params"]["exercise"] for a in kept["answers"]} == {"chai-first-merge", "xylophone-tokens",
+                                                                 "cleaned-hindi-cost"}
+    assert any(c["name"] == COOKIE and c["value"] == "1" for c in browser.cookies())  # no data in it
+    browser.close()  # the learner closes the browser: every session with the lab ends
+
+    again = _browser(playwright_driver, profile)
+    page = again.pages[0] if again.pages else again.new_page()
+    page.goto(url)
+    wait_for_streamlit(page)
+    settle(page)
+    expect(_box(page, "bpe-training", "chai-first-merge")).to_contain_text("Right! You predicted h + a.")
+    expect(_box(page, "bpe-training", "xylophone-tokens")).to_contain_text("Not this time. You predicted 7 tokens")
+    assert page.evaluate("window.__tlRuns") <= 2  # reading them back costs one run, once a session
+    assert _score(page).startswith("Your score: 2 right of 3 answers"), _score(page)
+    screenshot(page, "journey-progress-kept")
+    _pick_lesson(page, "5. Cost, context window and speed")
+    expect(_box(page, "cost-context-speed", "cleaned-hindi-cost")).to_contain_text("Right! You predicted 2.23")
+
+    # Start over (a computer others use): forgotten here and in the browser.
+    progress = _progress_box(page)
+    progress.get_by_role("button", name="Start over").click()
+    settle(page)
+    assert _score(page).startswith("Your score: 0 right of 0 answers")
+    page.wait_for_function(f"() => localStorage.getItem('{STORAGE_KEY}') === null")
+    assert not any(c["name"] == COOKIE for c in again.cookies())
+    again.close()
+
+
+@pytest.mark.parametrize("kept", ["{not json", json.dumps({"format": "tokenization-lab/progress", "version": 2,
+                                                         "answers": [{"question": "made-up", "params": {}, "guess": 1}]}),
+                                  "x" * 2_100_000])
+def test_what_a_browser_kept_that_is_damaged_or_hostile_is_refused_with_a_word(playwright_driver, streamlit_server,
+                                                                             tmp_path, kept) -> None:
+    """Local storage is the learner's to change: what it holds is read as a progress file is (bounded, checked,
+    judged again), a damaged one is said so once and replaced by the next answer, and the page works."""
+    from tests.browser.browser_helpers import wait_for_streamlit
+    from ui.keep import COOKIE, STORAGE_KEY
+
+    browser = _browser(playwright_driver, tmp_path / "profile")
+    page = browser.pages[0] if browser.pages else browser.new_page()
+    page.goto(f"{streamlit_server.base_url}/")
+    wait_for_streamlit(page)
+    page.evaluate("([key, text]) => localStorage.setItem(key, text)", [STORAGE_KEY, kept])
+    browser.add_cookies([{"name": COOKIE, "value": "1", "url": streamlit_server.base_url}])
+    page.goto(f"{streamlit_server.base_url}/Lessons?lesson=bpe-training")
+    wait_for_streamlit(page)
+    settle(page)
+    assert_no_exception(page)
+    if kept.startswith("{not") or len(kept) > 1_000_000:
+        expect(page.get_by_text("The answers this browser kept could not be read", exact=False)).to_be_visible()
+    assert _score(page).startswith("Your score: 0 right of 0 answers")
+    box = _box(page, "bpe-training", "chai-first-merge")
+    box.get_by_text("h + a", exact=True).click()
+    settle(page)
+    _check(page, box)
+    page.wait_for_function(f"() => (localStorage.getItem('{STORAGE_KEY}') || '').includes('chai-first-merge')")
+    assert json.loads(page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')"))["answers"]
+    browser.close()
