@@ -40,6 +40,13 @@ class Sizes:
     small: int  # smaller text on the chart (value labels beside bars); never under 20 px in large type
 
 
+SLIDE_CHART_PX = 640
+"""The most a chart's plot may take on a slide: on a 1920x1080 projector in classroom mode it sits under the page's
+title, its lesson link, its folded controls and its heading, with its legend and axis title, whole on the screen."""
+SLIDE_BAR_PX = 30
+"""A bar's band on a slide when there is room (fewer px each when there are many: never under 20-px text's own)."""
+
+
 def sizes(large: bool) -> Sizes:
     """Font sizes in px: normal, or large type (a projector at the back of a class)."""
     return Sizes(20, 20, 20, 36, 20) if large else Sizes(13, 13, 13, 24, 11)
@@ -129,5 +136,6 @@ def draw(chart_spec: dict, *, key: str | None = None) -> None:
     st.vega_lite_chart(chart_spec, theme=None, width="stretch", key=key)
 
 
-__all__ = ["BLUE", "CYAN", "GREY", "OLIVE", "ORANGE", "PINK", "SAND", "TEAL", "TEXT", "Sizes", "draw",
+__all__ = ["BLUE", "CYAN", "GREY", "OLIVE", "ORANGE", "PINK", "SAND", "SLIDE_BAR_PX", "SLIDE_CHART_PX", "TEAL", "TEXT",
+           "Sizes", "draw",
            "fill_ranked_bars", "ranked_bars", "sizes", "spec", "themed"]

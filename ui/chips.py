@@ -75,6 +75,11 @@ CSS = f"""
  overflow:hidden;text-overflow:ellipsis}}
 .tl-word-count{{font-weight:600;white-space:nowrap;align-self:center;padding-left:.2em}}
 .tl-keep{{display:inline-flex;align-items:center;gap:.3em}}
+.tl-row-head{{margin:.2em 0 .1em}}
+.tl-compact .tl-chips{{margin:.1em 0 .35em;gap:.25em .25em}}
+.tl-compact .tl-chip{{font-size:1em;padding:.05em .3em}}
+.tl-compact .tl-chip>.tl-text{{line-height:1.3;padding-bottom:0}}
+.tl-compact .tl-run>.tl-run-text{{font-size:.95em;line-height:1.25;margin-top:.1em}}
 .tl-labelled .tl-row-label{{white-space:normal;max-width:9em;overflow:visible;font-size:.95em}}
 @media (max-width:640px){{.tl-labelled{{grid-template-columns:minmax(0,1fr)}} .tl-labelled .tl-row-label{{max-width:none}}}}
 </style>

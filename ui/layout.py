@@ -362,6 +362,13 @@ def swipe_columns(name: str, spec, *, phone_first: int | None = None, hint: str 
     return columns
 
 
+def controls(label: str, *, icon: str = ":material/tune:") -> AbstractContextManager:
+    """Where a page's controls go (its text boxes, pickers, settings): in classroom mode a closed box with ``label``
+    (the slide is the result, whole on the projector's first screen; the teacher opens the box to change something),
+    otherwise the page itself."""
+    return st.expander(label, icon=icon) if classroom_on() else nullcontext()
+
+
 class Slides:
     """A page cut into parts: ``part = Slides({"bill": "The bill", ...}, PART)``, then ``with part("bill"): ...``.
     ``param`` is the part on screen, a :class:`ui.state.Param` whose choices are the parts' names and "" (its

@@ -215,25 +215,27 @@ def language_columns(per: str) -> dict:
 
 # -- the chart -------------------------------------------------------------------------------------
 def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str = "", show_published: bool = True,
-          bar: float = 0.7) -> alt.LayerChart:
+          bar: float = 0.7, parts: Sequence[str] = PARTS, height: int | None = None) -> alt.LayerChart:
     """Each row's premium and its two parts, as bars from 1 on a log scale.
 
     ``by``: what names a row on the y axis, ``"tokenizer"`` or ``"language"``. ``show_published``:
     add the published figure under the lab's own where one matches (Real tokenizers only).
-    ``bar``: one bar's thickness, as a share of the normal band (thinner for many rows).
+    ``bar``: one bar's thickness, as a share of the normal band (thinner for many rows). ``parts``: which of
+    :data:`PARTS` to draw. ``height``: the plot's height in px, for a chart sized to a projector's screen (its legend
+    then one row, a language's name on one line); None: a bar's height, whatever the rows.
     """
     s = charts.sizes(large)
     label = (lambda r: r.name) if by == "tokenizer" else (lambda r: r.language)
     keys = {r.key: label(r) for r in data}
     records = [{by: label(r), "part": part, "value": value, "label": f"{value:.2f}×"}
-               for r in data for part, value in zip(PARTS, (r.premium, r.utf8_part, r.tokenizer_part))]
+               for r in data for part, value in zip(PARTS, (r.premium, r.utf8_part, r.tokenizer_part)) if part in parts]
     if show_published:
         for p in published():  # the published figure as a bar of its own, under the lab's measurement
             if p["matches"] in keys:
                 records.append({by: keys[p["matches"]], "part": PUBLISHED, "value": p["premium"],
                                 "label": f"{p['premium']:.2f}×"})  # grey and dashed: the legend names it
     long = pd.DataFrame(records)
-    parts = [p for p in (*PARTS, PUBLISHED) if p in set(long["part"])]
+    drawn = [p for p in (*PARTS, PUBLISHED) if p in set(long["part"])]
     colours = dict(zip((*PARTS, PUBLISHED), (*PART_COLOURS, charts.GREY)))
     order = [label(r) for r in data]
     positive = long["value"][long["value"] > 0]
@@ -241,10 +243,11 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
     hi = max(8.0, float(long["value"].max()) * 2.2)  # room for the longest bar's label, on a phone too
     scale = alt.Scale(type="log", domain=[lo, hi], nice=False)
     # A language's name and its own name on two lines ("Hindi · हिन्दी"), so the labels stay narrow on a phone.
-    axis = alt.Axis(labelExpr=f"split(datum.label, '{LABEL_JOIN}')") if by == "language" else alt.Axis()
+    two_lines = by == "language" and height is None
+    axis = alt.Axis(labelExpr=f"split(datum.label, '{LABEL_JOIN}')") if two_lines else alt.Axis()
     base = alt.Chart(long).transform_filter(alt.datum.value > 0).encode(
         y=alt.Y(f"{by}:N", sort=order, title=None, axis=axis),
-        yOffset=alt.YOffset("part:N", sort=parts),
+        yOffset=alt.YOffset("part:N", sort=drawn),
     )
     bars = base.mark_bar(stroke="#000", strokeWidth=0.8).encode(
         strokeDash=alt.condition(alt.datum.part == PUBLISHED, alt.value([4, 2]), alt.value([1, 0])),
@@ -252,8 +255,9 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
         x=alt.X("value:Q", scale=scale, title=x_title or ["× as many in Hindi as in English", "(log scale; 1 = the same)"],
                 axis=alt.Axis(values=[0.25, 0.5, 1, 2, 4, 8, 16, 32])),
         x2=alt.datum(1),
-        color=alt.Color("part:N", scale=alt.Scale(domain=parts, range=[colours[p] for p in parts]),
-                        legend=alt.Legend(orient="top", title=None, columns=2 if by == "language" else 1)),
+        color=alt.Color("part:N", scale=alt.Scale(domain=drawn, range=[colours[p] for p in drawn]),
+                        legend=None if len(drawn) == 1 else alt.Legend(  # one colour needs no legend
+                            orient="top", title=None, columns=len(drawn) if height else 2 if by == "language" else 1)),
         tooltip=[alt.Tooltip(f"{by}:N"), alt.Tooltip("part:N"), alt.Tooltip("value:Q", format=".2f")],
     )
     right = base.transform_filter(alt.datum.value >= 1).mark_text(align="left", dx=4, fontSize=s.small).encode(
@@ -262,14 +266,20 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
     left = base.transform_filter(alt.datum.value < 1).mark_text(align="left", dx=4, fontSize=s.small).encode(
         x=alt.datum(1), text="label:N")
     one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(color="#000", strokeWidth=2).encode(x=alt.X("x:Q", scale=scale))
-    return alt.layer(bars, right, left, one).properties(height=alt.Step(s.step * bar))
+    return alt.layer(bars, right, left, one).properties(height=height or alt.Step(s.step * bar))
+
+
+def slide_height(bars: int) -> int:
+    """A premium chart's plot height on a slide: its bars at the normal band, or fewer px each when there are many,
+    so the chart stays on a projector's first screen (:data:`ui.charts.SLIDE_CHART_PX`)."""
+    return min(bars * charts.SLIDE_BAR_PX, charts.SLIDE_CHART_PX)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def chart_spec(data: tuple[Row, ...], large: bool, by: str = "tokenizer", x_title: str = "",
-               show_published: bool = True, bar: float = 0.7) -> dict:
-    return charts.spec(chart(list(data), large=large, by=by, x_title=x_title, show_published=show_published, bar=bar),
-                       large=large)
+               show_published: bool = True, bar: float = 0.7, height: int | None = None) -> dict:
+    return charts.spec(chart(list(data), large=large, by=by, x_title=x_title, show_published=show_published, bar=bar,
+                             height=height), large=large)
 
 
 
@@ -318,12 +328,15 @@ def order_languages(data: Sequence[Row], chart_key: str, *, english_id: str = "e
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def language_chart_spec(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str, large: bool) -> dict:
-    """The premium chart of ``chart_key`` by language, built once per distinct view."""
+def language_chart_spec(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str, large: bool,
+                        slide: bool = False) -> dict:
+    """The premium chart of ``chart_key`` by language, built once per distinct view. ``slide``: sized to a projector's
+    screen, the premium alone (one bar a language; its two parts are the other chart's, one click away)."""
     one = UNIT_WORDS[per][0]
     rows = language_view(keys, group, per, line, chart_key).chart_rows
     return charts.spec(chart(list(rows), large=large, by="language", show_published=False, bar=0.6,
-                             x_title=f"× English, per {one} (log scale)"), large=large)
+                             x_title=f"× English, per {one} (log scale)", parts=PARTS[:1] if slide else PARTS,
+                             height=slide_height(len(rows)) if slide else None), large=large)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -17,7 +17,7 @@ from tokenizer import TextTokenizer
 from ui import charts, choices, state, tables, viewport
 from ui import premium as pv
 from ui.display import join_words, md_escape
-from ui.layout import figure
+from ui.layout import classroom_on, figure
 
 PAGE = "langs"
 SPEC = lessons.data("languages")
@@ -34,6 +34,7 @@ CHART = state.Param(PAGE, "chart", DEFAULT_TOKENIZERS[0])
 drawn under the same key."""
 PARAMS = [GROUP, PER, SAMPLE]
 TABLE = state.Key(PAGE, "table")
+PARTS_CHART = state.Key(PAGE, "parts_chart")
 SAMPLES_OPEN = state.Key(PAGE, "samples_open")
 SAMPLES_TABLE = state.Key(PAGE, "samples")
 ABOUT_OPEN = state.Key(PAGE, "about_open")
@@ -126,14 +127,19 @@ def chart_section(settings: Settings, large: bool) -> bool:
         st.warning(md_escape(f"A tokenizer could not read a sample: {exc}"), icon=":material/error:")
         return False
     one = settings.one
+    slide = classroom_on()  # the premium alone, sized to the projector's screen; its two parts one click away
     with st.container(key=viewport.result("languages")), figure("language-chart"):
         st.subheader(f"Tokens per {one}, against English")
-        charts.draw(pv.language_chart_spec(*settings.measured, settings.chart_key, large), key=CHART.skey)
-    st.caption(
-        f"Orange: × English, the language's tokens per {one} ÷ English's. Blue: the UTF-8 part, its bytes per {one} ÷ "
-        f"English's. Green: the tokenizer part, its tokens per byte ÷ English's (below 1: the tokenizer packs that "
-        "language's bytes into bigger tokens than English's). On this log scale the two parts add up to the premium."
-    )
+        charts.draw(pv.language_chart_spec(*settings.measured, settings.chart_key, large, slide=slide), key=CHART.skey)
+    parts = (f"Blue: the UTF-8 part, its bytes per {one} ÷ English's. Green: the tokenizer part, its tokens per byte ÷ "
+             "English's (below 1: the tokenizer packs that language's bytes into bigger tokens than English's). On "
+             "this log scale the two parts add up to the premium.")
+    if slide:
+        with st.expander("The premium's two parts, language by language", icon=":material/stacked_bar_chart:"):
+            charts.draw(pv.language_chart_spec(*settings.measured, settings.chart_key, large), key=PARTS_CHART.skey)
+            st.caption(parts)
+    else:
+        st.caption(f"Orange: × English, the language's tokens per {one} ÷ English's. " + parts)
     if view.summary:
         st.markdown(md_escape(view.summary))
     return True

@@ -44,7 +44,7 @@ from ui import charts, choices, state, tables
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import PALETTE, chip_from_token, chips_html
 from ui.display import code_point, md_escape, plural, readable_text, token_html, visible_token
-from ui.layout import Slides, classroom_on, figure, large_type_on
+from ui.layout import Slides, classroom_on, controls, figure, large_type_on
 from ui.links import lesson_link
 from ui.state import Key, Param
 
@@ -350,12 +350,12 @@ def _token_units(tokens: Sequence[Token]) -> list[tuple[int, int]]:
     return units
 
 
-def token_ladder_html(tokens: Sequence[Token]) -> str:
+def token_ladder_html(tokens: Sequence[Token], show_ids: bool = True) -> str:
     """A byte-level tokenizer's tokens, each over the code points and bytes it covers.
 
     ``tokens`` come from ``encode_tokens`` of a byte-level tokenizer (tokens
     with no bytes, such as an end-of-word marker, are left out). A code point
-    cut by a token boundary has a dashed, shaded box.
+    cut by a token boundary has a dashed, shaded box. ``show_ids``: each token's id under it.
     """
     tokens = [t for t in tokens if t.bytes]
     data = b"".join(t.bytes for t in tokens)
@@ -370,7 +370,7 @@ def token_ladder_html(tokens: Sequence[Token]) -> str:
         out.append(f'<div class="tl-unit" role="listitem" aria-label="{label}">')
         for i in range(first, last):
             size = len(tokens[i].bytes)
-            chip = chips_html([chip_from_token(tokens[i])], show_ids=True, colour_by="id", label=f"token {i + 1}",
+            chip = chips_html([chip_from_token(tokens[i])], show_ids=show_ids, colour_by="id", label=f"token {i + 1}",
                               runs=False)
             out.append(f'<div class="tl-top" style="{_place(1, pos - start + 1, size)}">{chip}</div>')
             pos += size
@@ -473,10 +473,10 @@ def comparison_spec(table: pd.DataFrame, *, large: bool = False) -> dict:
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def token_ladder_for(key: str, text: str) -> tuple[str, LadderCounts]:
+def token_ladder_for(key: str, text: str, show_ids: bool = True) -> tuple[str, LadderCounts]:
     """The token ladder of ``text`` with the tokenizer ``key`` (ui.choices), and its counts; once per pair."""
     tokens = choices.load(key).encode_tokens(text)
-    return token_ladder_html(tokens), ladder_counts(tokens)
+    return token_ladder_html(tokens, show_ids), ladder_counts(tokens)
 
 
 # -- The page's sections (pages/4_Bytes_per_character.py composes them) ------------------------------------
@@ -509,8 +509,16 @@ def intro() -> None:
 
 
 def input_section(text_setting: Param) -> tuple[str, TextCounts]:
-    """The sample box and the text box, then what the page will make of the text (cut, only spaces, control
-    characters, right to left). Returns the text the page analyses, and its counts."""
+    """The sample box and the text box (folded in classroom mode: the views of the text are the slide), then what
+    the page will make of the text (cut, only spaces, control characters, right to left). Returns the text the page
+    analyses, and its counts."""
+    with controls("Your text, or a sample"):
+        _text_boxes(text_setting)
+    raw = st.session_state.get(TEXT.skey, "") or ""
+    return _text_notes(raw)
+
+
+def _text_boxes(text_setting: Param) -> None:
     left, right = st.columns([3, 2], vertical_alignment="top")
     with right:
         shown = shown_sample(st.session_state.get(TEXT.skey) or "")
@@ -541,7 +549,8 @@ def input_section(text_setting: Param) -> tuple[str, TextCounts]:
                 "sample and the tokenizer, but not this text."
             )
 
-    raw = st.session_state.get(TEXT.skey, "") or ""
+
+def _text_notes(raw: str) -> tuple[str, TextCounts]:
     text = raw[:MAX_TEXT_CHARS]
     if not raw:
         st.info("Type or paste some text above, or load a sample, to see its characters and bytes.", icon=":material/edit:")
@@ -591,10 +600,11 @@ def code_points_section(text: str, counts: TextCounts, part: Slides) -> None:
     if not counts.code_points:
         return
     per_grapheme = counts.bytes / counts.graphemes
-    # Five across; in large type three and two, so the labels are not cut short. Classroom mode: on the code
-    # points' slide.
+    # Five across; in large type three and two, so the labels are not cut short (classroom mode: five across again,
+    # on the code points' slide, with the whole width of the projector).
     with part("code-points"):
-        c1, c2, c3, c4, c5 = [*st.columns(3), *st.columns(3)[:2]] if large_type_on() else st.columns(5)
+        c1, c2, c3, c4, c5 = ([*st.columns(3), *st.columns(3)[:2]] if large_type_on() and not classroom_on()
+                              else st.columns(5))
     c1.metric("Code points", f"{counts.code_points:,}", help="Unicode characters as stored, one number each.")
     c2.metric(
         "Grapheme clusters",
@@ -663,31 +673,33 @@ def graphemes_section(text: str, counts: TextCounts, part: Slides) -> None:
 def byte_ladder_section(text: str) -> None:
     """A byte-level tokenizer's tokens over the bytes of the text's start, with their counts."""
     ladder_text = prefix_within_bytes(text, LADDER_MAX_BYTES)
-    st.subheader("Byte ladder: tokens over their bytes")
-    st.selectbox(
-        "Byte-level tokenizer",
-        options=list(LADDER_CHOICES),
-        format_func=choices.option_label,
-        key=LADDER.skey,
-        help="The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
-        "text), and real byte-level tokenizers of production models.",
-    )
+    if not classroom_on():  # classroom mode: the tab says it
+        st.subheader("Byte ladder: tokens over their bytes")
+    with controls("The byte-level tokenizer, and how to read the ladder"):  # classroom mode: folded, the ladder is
+        st.selectbox(  # the slide
+            "Byte-level tokenizer",
+            options=list(LADDER_CHOICES),
+            format_func=choices.option_label,
+            key=LADDER.skey,
+            help="The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
+            "text), and real byte-level tokenizers of production models.",
+        )
+        st.caption(
+            "A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any text "
+            "and nothing is ever unknown. The price: a token can stop in the middle of a character. Dashed chips are "
+            "tokens that are not whole characters (their bytes in hex); a code point with a dashed, shaded box is cut "
+            "by a token boundary." + ("" if classroom_on() else " The number under each chip is its id.")
+        )
     ladder_key = state.value(LADDER)
     try:
         choices.load(ladder_key)
     except choices.Unavailable as exc:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         ladder_key = LADDER_TOKENIZERS[0]
-    (st.container() if not classroom_on() else st.expander("How to read the ladder")).caption(
-        "A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any text and "
-        "nothing is ever unknown. The price: a token can stop in the middle of a character. Dashed chips are tokens "
-        "that are not whole characters (their bytes in hex); a code point with a dashed, shaded box is cut by a token "
-        "boundary. The number under each chip is its id."
-    )
     if not ladder_text:
         st.info("Type some text above to see how this tokenizer cuts it into tokens.", icon=":material/edit:")
         return
-    ladder, lc = token_ladder_for(ladder_key, ladder_text)
+    ladder, lc = token_ladder_for(ladder_key, ladder_text, not classroom_on())  # classroom mode: no ids, one screen
     with figure("byte-ladder"):  # the ladder and its counts
         m1, m2, m3, m4 = st.columns(4)
         m1.metric("Tokens", f"{lc.tokens:,}")

@@ -13,7 +13,6 @@ needs it; the other sections keep working.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -28,7 +27,7 @@ from analyses.cost import CostInputError, Fit, rate, rupees
 from analyses.measure import Measure
 from ui import charts, choices, predict, state, tables
 from ui.display import callout_html, md_escape, plural
-from ui.layout import classroom_on, figure
+from ui.layout import controls, figure
 from ui.questions import fit_question
 
 PAGE = "cost"
@@ -99,9 +98,8 @@ def try_key(tokens: int) -> state.Key:
 
 
 def inputs(what: str = "Change the numbers"):
-    """Where a section's number inputs go: in classroom mode a closed expander (the slide shows the results; the
-    teacher opens it to change a number), otherwise the page itself."""
-    return st.expander(what, icon=":material/tune:") if classroom_on() else nullcontext()
+    """Where a section's number inputs go (:func:`ui.layout.controls`: folded in classroom mode)."""
+    return controls(what)
 
 
 def back_to_scenario() -> None:

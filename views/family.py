@@ -38,7 +38,7 @@ from ui import charts, choices, presets, state, tables, viewport
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chip_from_token, chips_html, merge_html, token_chips, word_rows_html
 from ui.display import callout_html, is_mark, md_code, md_escape, pair_text, plural, readable_text, visible_token
-from ui.layout import classroom_on, figure, large_type_on
+from ui.layout import classroom_on, controls, figure, large_type_on
 from ui.state import Param
 from ui.steps import Stepper
 
@@ -65,6 +65,8 @@ SAMPLES = 6
 ALPHAS = (0.05, 0.1, 0.2, 0.5, 1.0)
 
 # The pipeline and special tokens
+SLIDE_IDS = 16
+"""Classroom mode: the pipeline's ids shown in its figure (every one is one click away, under it)."""
 PIPELINE_TOKENIZERS = ("cl100k_base", "o200k_base", "qwen3", "mistral-sp-v3", "r50k_base", "llama3", "mistral-tekken")
 SPECIAL_TOKENIZERS = ("cl100k_base", "o200k_base", "r50k_base", "qwen3", "llama3")
 ENDOFTEXT = "<|endoftext|>"
@@ -513,8 +515,9 @@ def corpus_picker(setting: str) -> tuple[str | None, str, dict[str, state.Param]
 
 
 # --- Part 1: BPE vs WordPiece --------------------------------------------------------------------
-def draw_rule(run: Run, rule: str, k: int) -> None:
-    """One rule's column at step k: its merge, its chart, why."""
+def draw_rule(run: Run, rule: str, k: int, *, why_too: bool = True) -> None:
+    """One rule's column at step k: its merge, its chart, why (``why_too``; classroom mode draws it under the
+    figure, :func:`draw_why`)."""
     trace = run.trace(rule)
     name = trace.name
     st.markdown(f"**{name}**: " + ("the most frequent pair" if trace.rule == "count" else "the highest score"))
@@ -530,7 +533,14 @@ def draw_rule(run: Run, rule: str, k: int) -> None:
     if not large_type_on():
         st.caption(f"The top {shown} of {plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"
                    + (", and the other rule's pick." if len(rows) > shown else "."))
-    if k:
+    if k and why_too:
+        draw_why(run, rule, k)
+
+
+def draw_why(run: Run, rule: str, k: int) -> None:
+    """Why the rule picked its pair at step k (nothing before merge 1 or once it has stopped)."""
+    trace = run.trace(rule)
+    if k and state_step(trace, k) is not None:
         st.html(callout_html(why(run, trace.rule, k)))
 
 
@@ -547,11 +557,16 @@ def draw_steps(run: Run) -> None:
         if k == 0:
             st.markdown("**Before any merge** both rules see the same corpus and the same pairs; the charts show each "
                         "rule's top pairs. Press **Next**: which pair does each merge first?")
+        slide = classroom_on()  # classroom mode: each rule's merge and chart on the first screen, why under them
         left, right = figure("merge-rules").columns(2, gap="large")
         with left:
-            draw_rule(run, "count", k)
+            draw_rule(run, "count", k, why_too=not slide)
         with right:
-            draw_rule(run, "score", k)
+            draw_rule(run, "score", k, why_too=not slide)
+        if slide and k:
+            for column, rule in zip(st.columns(2, gap="large"), ("count", "score")):
+                with column:
+                    draw_why(run, rule, k)
     if not large_type_on():
         st.slider("Merge (0 = before any)", min_value=0, max_value=n, key=STEP.skey)
     words = LARGE_TOP_WORDS if large_type_on() else TOP_WORDS
@@ -587,7 +602,8 @@ def draw_steps(run: Run) -> None:
 
 
 def part_merges() -> None:
-    corpus, preset_id, params = corpus_picker("merges")
+    with controls("The corpus and the merges"):  # classroom mode: folded, the two rules' merges are the slide
+        corpus, preset_id, params = corpus_picker("merges")
     merges_param = params["merges"]
     state.restore([STEP, HASHES])
     state.publish([PRESET, TEXT, merges_param])
@@ -614,7 +630,8 @@ def part_merges() -> None:
 
 # --- Part 2: Unigram ------------------------------------------------------------------------------
 def part_unigram() -> None:
-    corpus, preset_id, params = corpus_picker("vocab")
+    with controls("The corpus and the vocabulary size"):  # classroom mode: folded, the pieces are the slide
+        corpus, preset_id, params = corpus_picker("vocab")
     with state.published([PRESET, TEXT, params["vocab"], params["word"], ALPHA, SEED]):
         _unigram(corpus, preset_id, params)
 
@@ -637,14 +654,14 @@ def _unigram(corpus: str | None, preset_id: str, params: dict[str, state.Param])
         return
     ranked = model.by_score()
     longer = sum(1 for p in ranked if p.kind == "piece")
-    cols = st.columns(4 if not large_type_on() else 2)
+    cols = st.columns(4 if not large_type_on() or classroom_on() else 2)  # classroom mode: one row, wide screen
     cols[0].metric("Pieces asked for", f"{model.requested:,}")
     cols[1].metric("Pieces kept", f"{model.vocab_size:,}",
                    help=f"With its {len(META)} special pieces ({', '.join(md_code(m) for m in META)}), which "
                    "have no score.")
     cols[2 % len(cols)].metric("Single characters", f"{len(ranked) - longer:,}", help="Every character stays, and ▁.")
     cols[3 % len(cols)].metric("Longer pieces", f"{longer:,}")
-    if model.vocab_size < model.requested:
+    if model.vocab_size < model.requested and not classroom_on():
         st.caption(f"This corpus supports {plural(model.vocab_size, 'piece')}: Unigram can only keep candidate pieces "
                    "that still earn their place after pruning. A longer text supports more.")
     table, segs = figure("unigram-pieces").columns([2, 3] if not large_type_on() else [1, 1], gap="large")
@@ -731,14 +748,15 @@ def _pipeline() -> None:
     if default is None:
         st.warning("No production tokenizer is installed here, so there is no real pipeline to show.")
         return
-    key, tok = choices.pick_one(PAGE, default=default, kinds=("real",), label="Real tokenizer", upload=False)
-    st.text_area("Text", key=PTEXT.skey, height=90,
-                 help=f"Any text; the first {MAX_PIPELINE_CHARS:,} characters are run through the stages.")
-    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
-        st.caption("Try:", width="content")
-        for i, example in enumerate(lessons.examples("family")):
-            st.button(example["label"], key=ptext_example_key(i).skey, on_click=_use_text, args=(example["text"],),
-                      type="tertiary")
+    with controls("The tokenizer and the text"):  # classroom mode: folded, the four stages are the slide
+        key, tok = choices.pick_one(PAGE, default=default, kinds=("real",), label="Real tokenizer", upload=False)
+        st.text_area("Text", key=PTEXT.skey, height=90,
+                     help=f"Any text; the first {MAX_PIPELINE_CHARS:,} characters are run through the stages.")
+        with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+            st.caption("Try:", width="content")
+            for i, example in enumerate(lessons.examples("family")):
+                st.button(example["label"], key=ptext_example_key(i).skey, on_click=_use_text, args=(example["text"],),
+                          type="tertiary")
     if tok is None:
         return
     text = st.session_state.get(PTEXT.skey) or ""
@@ -757,15 +775,26 @@ def _pipeline() -> None:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         return
 
-    with figure("pipeline-stages"):  # the four stages, from the first
+    # Classroom mode: the four stages on one projector screen, two a column, the chips a little tighter; what each
+    # stage's marks mean and the tokens as the vocabulary writes them one click away, under it.
+    slide = classroom_on()
+    box = figure("pipeline-stages")
+    first, second = box.columns(2, gap="large") if slide else (box, box)
+
+    def chips(items: list, **kwargs) -> None:
+        row = chips_html(items, **kwargs)
+        st.html(CHIPS_CSS + (f'<div class="tl-compact">{row}</div>' if slide else row))
+
+    with first:
         st.markdown("#### 1 · Normalise")
-        st.caption(md_escape(CONTENT["normalisers"].get(key, "")))
+        if not slide:
+            st.caption(md_escape(CONTENT["normalisers"].get(key, "")))
         st.html(callout_html(readable_text(s.normalized)))
         if s.changes:
             st.markdown("Changed: " + "; ".join(
                 f"{md_code(before, visible=False)} ({code_points(before)}) → {md_code(after, visible=False)} "
                 f"({code_points(after)})" for before, after in s.changes[:8]))
-        elif s.normalized == text:
+        elif s.normalized == text and not slide:
             st.caption("Nothing changed for this text.")
 
         st.markdown("#### 2 · Pre-split")
@@ -773,23 +802,36 @@ def _pipeline() -> None:
             st.caption(md_escape(CONTENT["presplit_none"]))
         else:
             shown = s.pieces[: MAX_PIPELINE_TOKENS]
-            token_chips([Chip(p, None, piece=i) for i, p in enumerate(shown)], label="pieces",
-                        colour_by="position")
+            chips([Chip(p, None, piece=i) for i, p in enumerate(shown)], label="pieces", colour_by="position")
             st.caption(f"{plural(len(s.pieces), 'piece')}, cut by the tokenizer's own regular expression; a merge never "
                        "crosses two pieces." + (" The first ones are shown." if len(s.pieces) > len(shown) else ""))
             marked = sum(1 for piece in s.pieces if is_mark(piece[0]))
-            if marked:
+            if marked and not slide:
                 st.caption(md_escape(CONTENT["presplit_marks"].format(pieces=plural(marked, "piece").capitalize())))
 
+    with second:
         st.markdown("#### 3 · Model: the subword model makes tokens")
-        token_chips([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True)
-        st.caption(md_escape(CONTENT["markers"]))
-        token_chips([Chip(raw, t.id, whole=True, piece=t.piece) for raw, t in zip(s.raw, s.tokens)],
-                    label="tokens as the vocabulary writes them", mark_pieces=True, runs=False)
+        chips([chip_from_token(t) for t in s.tokens], label="tokens", mark_pieces=True)
+        written = [Chip(raw, t.id, whole=True, piece=t.piece) for raw, t in zip(s.raw, s.tokens)]
+        if not slide:
+            st.caption(md_escape(CONTENT["markers"]))
+            chips(written, label="tokens as the vocabulary writes them", mark_pieces=True, runs=False)
 
+    with first if slide else second:  # classroom mode: under the pre-split, beside the tokens (the longer column)
         st.markdown(f"#### 4 · Ids: {plural(s.count, 'token')}")
-        st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None, wrap_lines=True)
-        st.caption(md_escape(CONTENT["ids"]))
+        ids = s.ids[:SLIDE_IDS] if slide else s.ids  # classroom mode: the first ones, every one under the figure
+        st.code(", ".join(str(i) for i in ids) + (" …" if s.count > len(ids) else ""), language=None, wrap_lines=True)
+        if not slide:
+            st.caption(md_escape(CONTENT["ids"]))
+    if slide:
+        with st.expander("How its vocabulary writes the tokens (Ġ, ▁), and what the stages mean",
+                         icon=":material/menu_book:"):
+            st.caption(md_escape(CONTENT["normalisers"].get(key, "")))
+            st.caption(md_escape(CONTENT["markers"]))
+            chips(written, label="tokens as the vocabulary writes them", mark_pieces=True, runs=False)
+            st.caption(md_escape(CONTENT["ids"]))
+            st.code(", ".join(str(i) for i in s.ids) + (" …" if s.count > len(s.ids) else ""), language=None,
+                    wrap_lines=True)
     choices.about_box([(key, tok)], key=ABOUT_OPEN.skey, note=choices.OFFLINE_NOTE)
 
 

@@ -16,7 +16,7 @@ from ui import charts, choices, state, tables
 from ui import premium as pv
 from ui.chips import chip_from_token, token_chips
 from ui.display import md_escape, plural
-from ui.layout import figure
+from ui.layout import classroom_on, figure
 from ui.treeview import tree_picker
 
 PAGE = "real"
@@ -83,16 +83,24 @@ def premium_section(chosen: Sequence[tuple[str, TextTokenizer]], english: str, h
     except ValueError as exc:
         st.warning(md_escape(f"A tokenizer could not read this text: {exc}"), icon=":material/error:")
         return False
+    # Classroom mode: the chart sized to the projector's screen, without the published figures (the caption says
+    # them, in words), so that each bar keeps room for its 20-px label; the table is under it.
+    slide = classroom_on()
     with figure("premium-chart"):
         st.subheader("The Hindi premium, and its two parts")
-        charts.draw(pv.chart_spec(tuple(data), large), key=CHART.skey)
+        charts.draw(pv.chart_spec(tuple(data), large, show_published=not slide,
+                                  height=pv.slide_height(len(data) * len(pv.PARTS)) if slide else None), key=CHART.skey)
     src = lessons.data("published_premiums")
+    published = "; ".join(f"{r.name} {p['premium']:.2f}×" for r in data for p in pv.published() if p["matches"] == r.key)
     st.caption(
         "Orange: Hindi tokens ÷ English tokens. Blue: the UTF-8 part, Hindi bytes ÷ English bytes. Green: the "
         "tokenizer part, Hindi tokens per byte ÷ English tokens per byte (below 1: the tokenizer gives Hindi bigger "
-        "pieces than bytes). On this log scale the two parts add up to the premium. Grey, dashed: the premium published for "
-        "that tokenizer over many parallel sentences (" + md_escape(src["source"]) + "); one sentence pair "
-        "will not match it exactly."
+        "pieces than bytes). On this log scale the two parts add up to the premium. "
+        + (f"Published over many parallel sentences ({md_escape(src['source'])}): {md_escape(published)}; "
+           if slide and published else
+           "Grey, dashed: the premium published for that tokenizer over many parallel sentences ("
+           + md_escape(src["source"]) + "); ")
+        + "one sentence pair will not match it exactly."
     )
     tables.show(pv.table(data), hide_index=True, key=TABLE.skey, column_config=pv.COLUMNS)
     return True

@@ -11,6 +11,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from functools import partial
+from html import escape as html_escape
 
 import pandas as pd
 import streamlit as st
@@ -20,9 +21,10 @@ from analyses.textstats import utf8_length
 from i18n import _, _n, localized, number
 from tokenizer import TextTokenizer, hex_bytes
 from ui import choices, predict, state, tables, viewport
-from ui.chips import chip_from_token, token_chips
+from ui.chips import CSS as CHIPS_CSS
+from ui.chips import chip_from_token, chips_html
 from ui.display import lone_marks, md_escape, ratio, visible_token
-from ui.layout import classroom_on, figure
+from ui.layout import classroom_on, controls, figure
 from ui.links import lesson_link
 from ui.state import Key, Param
 from ui.treeview import has_trees, tree_picker
@@ -77,7 +79,13 @@ def intro(large: bool) -> None:
 
 
 def inputs_section(large: bool) -> list[tuple[str, TextTokenizer]]:
-    """The text box, the examples, the tokenizers to compare and the switches; returns the usable tokenizers."""
+    """The text box, the examples, the tokenizers to compare and the switches (folded in classroom mode: the chips
+    are the slide); returns the usable tokenizers."""
+    with controls("The text, the tokenizers and the switches"):
+        return _inputs(large)
+
+
+def _inputs(large: bool) -> list[tuple[str, TextTokenizer]]:
     st.text_area(
         _("Text"),
         key=TEXT.skey,
@@ -231,13 +239,17 @@ def counts_section(results: Sequence[Result], large: bool) -> None:
     show_ids = bool(state.value(SHOW_IDS))
     colour_by = state.value(COLOUR) or "position"
     chips_box = figure("token-chips")
+    # Classroom mode: each tokenizer's name and its chips in one element, the chips a little tighter, so that four
+    # tokenizers on a Hindi sentence are one projector screen.
+    compact = classroom_on() and len(results) > 1
     for _key, tok, enc in results:
         m = enc.measure
-        if len(results) > 1 or large:
-            chips_box.markdown(f"**{md_escape(tok.name)}** · {_n('{n} token', '{n} tokens', m.tokens)}")
-        with chips_box:
-            token_chips([chip_from_token(t) for t in enc.tokens[:MAX_CHIPS]], show_ids=show_ids, colour_by=colour_by,
-                        label=tok.name, total=m.tokens, mark_pieces=True, line_breaks=True)
+        count = _n("{n} token", "{n} tokens", m.tokens)
+        head = (f'<div class="tl-row-head"><strong>{html_escape(tok.name)}</strong> · {html_escape(count)}</div>'
+                if len(results) > 1 or large else "")
+        row = chips_html([chip_from_token(t) for t in enc.tokens[:MAX_CHIPS]], show_ids=show_ids, colour_by=colour_by,
+                         label=tok.name, total=m.tokens, mark_pieces=True, line_breaks=True)
+        chips_box.html(CHIPS_CSS + (f'<div class="tl-compact">{head}{row}</div>' if compact else head + row))
         if m.tokens > MAX_CHIPS:
             st.caption(_("Showing the first {shown} of {n} tokens; all are counted.", shown=number(MAX_CHIPS),
                          n=number(m.tokens)))

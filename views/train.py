@@ -829,8 +829,11 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, large: bool) ->
     question = guess_question(run, trace, k) if predicting and k else None
     hidden = predicting and (k == 0 or not predict.answered(question))
     st.html(step_header_html(trace, k, hide_winner=hidden and k > 0))
+    # In large type, while the question waits: it beside the corpus it is about, both on the projector's first screen.
+    asking = large and question is not None and hidden
+    ask_box, corpus_box = st.columns([2, 3], gap="large") if asking else (st.container(), st.container())
     if question is not None:
-        with st.container(border=True):
+        with ask_box, st.container(border=True):
             hidden = predict.ask(question) is None
 
     # Secondary numbers, one line, after the key ones (the count is in the header).
@@ -844,7 +847,7 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, large: bool) ->
         facts.append(f"your predictions: {predict.score_line(PAGE)}")
     facts_later = not hidden and not large  # under the chart: the merge and its chart share a phone's screen
     if not facts_later:
-        st.caption(" · ".join(facts))
+        ask_box.caption(" · ".join(facts))
 
     if hidden and k == 0:
         st.info("**Predict first** is on: press **Next**, then guess which pair merge 1 picks before it is shown.")
@@ -854,10 +857,10 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, large: bool) ->
         st.caption(corpus_caption(trace))
         return False
     if hidden:
-        with figure("train-corpus"):
+        with corpus_box, figure("train-corpus"):
             st.markdown(f"**The corpus before merge {k}**: which two neighbours occur most often?")
             st.html(corpus_html(trace, k - 1))
-        st.caption(corpus_caption(trace))
+        corpus_box.caption(corpus_caption(trace))
         return False
 
     rows = pair_rows(step, reveal=k > 0, limit=8 if large else None)
