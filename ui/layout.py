@@ -362,11 +362,14 @@ def swipe_columns(name: str, spec, *, phone_first: int | None = None, hint: str 
     return columns
 
 
-def controls(label: str, *, icon: str = ":material/tune:") -> AbstractContextManager:
+def controls(label: str, *, icon: str = ":material/tune:", classroom: bool | None = None) -> AbstractContextManager:
     """Where a page's controls go (its text boxes, pickers, settings): in classroom mode a closed box with ``label``
     (the slide is the result, whole on the projector's first screen; the teacher opens the box to change something),
-    otherwise the page itself."""
-    return st.expander(label, icon=icon) if classroom_on() else nullcontext()
+    otherwise the page itself. ``classroom``: whether classroom mode is on, when the caller knows (a
+    :class:`ui.show.Show` does); read from the sidebar and the address otherwise. The one rule: ``Show.folded`` is
+    this."""
+    on = classroom_on() if classroom is None else classroom
+    return st.expander(label, icon=icon) if on else nullcontext()
 
 
 class Slides:

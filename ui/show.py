@@ -9,10 +9,8 @@ mode (fewer controls: the results are the slide, the settings folded away).
 
 from __future__ import annotations
 
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-
-import streamlit as st
 
 
 @dataclass(frozen=True)
@@ -31,8 +29,10 @@ class Show:
 
     def folded(self, what: str, icon: str = ":material/tune:") -> AbstractContextManager:
         """Where secondary settings go: in classroom mode a closed box called ``what`` (the slide shows the
-        results), otherwise in place."""
-        return st.expander(what, icon=icon) if self.classroom else nullcontext()
+        results), otherwise in place (:func:`ui.layout.controls`, the one rule for every page)."""
+        from ui.layout import controls
+
+        return controls(what, icon=icon, classroom=self.classroom)
 
     def height(self, normal: int, large: int) -> int:
         """A chart's height in pixels: ``large`` in large type, else ``normal``."""

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import math
-from contextlib import nullcontext
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -850,7 +849,7 @@ def _special() -> None:
     if not large_type_on():
         st.markdown(md_escape(CONTENT["special"]))
     st.markdown("**A short chat, wrapped in a real chat template**")
-    with st.expander("The messages", icon=":material/edit_note:") if classroom_on() else nullcontext():
+    with controls("The messages", icon=":material/edit_note:"):
         for (role, _), param in zip(CHAT, MESSAGES):  # classroom mode: folded away, the chat is the slide
             st.text_input(f"{role.capitalize()} message", key=param.skey, max_chars=MAX_MESSAGE_CHARS)
         st.button("Back to the chai-stall chat", key=CHAT_RESET.skey, on_click=_reset_chat, type="tertiary",
