@@ -38,6 +38,7 @@ from tests.browser.browser_helpers import (
     skip_without_browser,
     wait_for_streamlit,
 )
+from ui.keep import COOKIE
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -101,6 +102,9 @@ def open_page(streamlit_server: StreamlitServer, browser_context) -> Iterator[Ca
     opened = []
 
     def _open(url_path: str, name: str, query: str = "", size: str | None = None):
+        # The one context is a browser other tests have used: what it keeps of a learner's answers (ui/keep.py) is not
+        # read back into this tab, which starts as a fresh visit does (the progress journey tests the keeping).
+        browser_context.clear_cookies(name=COOKIE)
         page = browser_context.new_page()
         opened.append(page)
         if size:
