@@ -218,6 +218,7 @@ DERIVED: dict[str, Callable[[dict, Sequence[Fact]], bool]] = {
     "ratio": _ratio, "merge_at": _merges("count", "step"), "merge_order": _merges("count", "count"),
     "wordpiece_at": _merges("score", "step"), "utf8_bytes": _characters, "code_points": _characters,
     "graphemes": _characters, "word_splits_into": _word,
+    "script_band": lambda args, shown: _stated("script_tokens", args, shown),
 }
 """How an answer is read off what a page draws, by operation (an operation not here is given away only when the
 page states it: a :class:`Value`)."""
@@ -304,17 +305,32 @@ def _train(params: dict) -> list[Fact]:
 
 def _encode(params: dict) -> list[Fact]:
     """Encode step by step: the tokens after the step's merges; the final tokens once no merge is left (or none
-    fires at all)."""
+    fires at all). A production tokenizer's replay also states how many merges fire ("Step 2 of 5") and names each
+    merge up to the step (while predicting, the step's own merge is asked first)."""
     from tokenizer.replay import encode_trace
 
     from .exercises import ExerciseError, tokenizer_for
 
     tok, text = params.get("tok", "readers"), params.get("text", "readership")
+    step = _int(params, "step", 0)
     try:
         n = len(encode_trace(tokenizer_for(tok), text).steps)
-    except (ExerciseError, TypeError, AttributeError):  # not a lab model: the page cannot replay it
+    except (ExerciseError, TypeError, AttributeError):  # not a lab model: a production tokenizer's replay, or none
+        return _replay(tok, text, step, _on(params, "predict", False))
+    return [Tokens(tok, text)] if step >= n else []
+
+
+def _replay(tok: str, text: str, step: int, predicting: bool) -> list[Fact]:
+    from .exercises import ExerciseError, compute
+
+    try:
+        n = compute("replay_steps", {"tokenizer": tok, "text": text}).answer
+    except ExerciseError:  # nothing the page can replay
         return []
-    return [Tokens(tok, text)] if _int(params, "step", 0) >= n else []
+    shown = min(step, n) - (1 if predicting and step else 0)
+    facts: list[Fact] = [Value.of("replay_steps", tokenizer=tok, text=text)]
+    facts += [Value.of("replay_merge", tokenizer=tok, text=text, step=k) for k in range(1, shown + 1)]
+    return [*facts, Tokens(tok, text)] if step >= n else facts
 
 
 def _bytes(params: dict) -> list[Fact]:
@@ -511,11 +527,23 @@ def _estimate(params: dict) -> list[Fact]:
     return facts
 
 
+def _vocabulary(params: dict) -> list[Fact]:
+    """Vocabulary by script: each chosen tokenizer's count of tokens of every script (the table, the script's
+    metric); with two side by side on Devanagari, each one's count of lesson 4's sentence pair."""
+    pair = _pair()
+    names = [params.get("tok", ANY)] + ([] if params.get("vs") == "none" else [params.get("vs", ANY)])
+    facts: list[Fact] = [Value.of("script_tokens", tokenizer=name, script=ANY) for name in names]
+    if len(names) == 2 and params.get("script", "Devanagari") == "Devanagari":
+        facts += [Value.of("count_tokens", tokenizer=name, text=pair[k]) for name in names
+                  for k in ("test_en", "test_hi")]
+    return facts
+
+
 PAGES: dict[str, Callable[[dict], list[Fact]]] = {
     "Tokenize_anything": _tokenize, "Train_step_by_step": _train, "Encode_step_by_step": _encode,
     "Bytes_per_character": _bytes, "Real_tokenizers": _real, "English_vs_Hindi": _english_hindi,
     "Beyond_Hindi": _beyond_hindi, "Cost_and_context": _cost, "Streaming": _streaming, "Quirks": _quirks,
-    "The_family": _family, "Estimate": _estimate,
+    "The_family": _family, "Estimate": _estimate, "Vocabulary_by_script": _vocabulary,
     "Lessons": lambda params: [], "Class": lambda params: [],
 }
 """What each page shows, by its URL path."""

@@ -87,6 +87,35 @@ def test_a_premium_stated_on_other_texts_gives_the_same_number_away() -> None:
     assert "news-hindi-gpt4o" in next(t for t in course().lesson("cost-context-speed").tries if t.page == "Estimate").ask
 
 
+def test_a_production_replay_and_a_vocabulary_give_their_figures_away() -> None:
+    """Encode step by step with GPT-4o says how many merges fire from step 0 ("Step 1 of 7") and names each merge
+    only once it is reached (not the one a learner predicts); Vocabulary by script states every script's count for
+    each tokenizer it reads (so the band a count falls in), and with two side by side lesson 4's sentence pair's
+    counts (so GPT-4's premium); with nothing beside it, only its own."""
+    text = "घने"
+    steps = compute("replay_steps", {"tokenizer": "o200k_base", "text": text}).answer
+    first = {"tokenizer": "o200k_base", "text": text, "step": 1}
+    start = shows(Link("", "Encode_step_by_step", {"tok": "o200k_base", "text": text}))
+    assert answers("replay_steps", {"tokenizer": "o200k_base", "text": text}, start)
+    assert not answers("replay_merge", first, start)
+    assert not answers("count_tokens", {"tokenizer": "o200k_base", "text": text}, start)
+    one = shows(Link("", "Encode_step_by_step", {"tok": "o200k_base", "text": text, "step": "1"}))
+    assert answers("replay_merge", first, one) and not answers("replay_merge", {**first, "step": 2}, one)
+    asking = shows(Link("", "Encode_step_by_step", {"tok": "o200k_base", "text": text, "step": "1", "predict": "1"}))
+    assert not answers("replay_merge", first, asking)
+    end = shows(Link("", "Encode_step_by_step", {"tok": "o200k_base", "text": text, "step": str(steps)}))
+    assert answers("count_tokens", {"tokenizer": "o200k_base", "text": text}, end)
+
+    gpt4 = {"tokenizer": "cl100k_base", "script": "Devanagari"}
+    both = shows(Link("", "Vocabulary_by_script", {"vs": "cl100k_base", "script": "Devanagari"}))
+    assert answers("script_band", gpt4, both) and answers("script_tokens", {**gpt4, "script": "Latin"}, both)
+    premium = _exercise("inside-real-tokenizers", "cl100k-premium")
+    assert answers(premium.op, premium.args, both, premium.tolerance)
+    alone = shows(Link("", "Vocabulary_by_script", {"tok": "o200k_base", "vs": "none"}))
+    assert not answers("script_band", gpt4, alone) and not answers(premium.op, premium.args, alone, premium.tolerance)
+    assert answers("script_band", {**gpt4, "tokenizer": "o200k_base"}, alone)
+
+
 def test_predict_first_on_a_page_hides_what_it_asks() -> None:
     """Train with Predict first at merge 1 shows no merge yet; Cost asks the Hindi window first unless switched off;
     a link that changes the scenario's numbers shows figures of other inputs than the lesson's."""

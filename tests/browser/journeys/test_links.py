@@ -408,6 +408,14 @@ def _merge_shown(pair: str, seen: dict) -> bool:
             or any(pair in row for row in seen["tables"]))
 
 
+def _pair_in_prose(args: dict, text: str) -> bool:
+    """Both counts of a premium said in a sentence ("costs 47 tokens in GPT-4 (cl100k_base) … (English: 11 …)")."""
+    tok = args["tokenizer"]
+    hi, en = (len(_shown_tokens(tok, args[k])) for k in ("hi", "en"))
+    return (re.search(rf"\b{hi:,} tokens? in [^,.;]*\({re.escape(tok)}\)", text) is not None
+            and re.search(rf"\(English: [^)]*\b{en:,}\b", text) is not None)
+
+
 def answer_shown(exercise, seen: dict) -> bool:
     """Whether what a page draws (``READ_JS``) gives ``exercise``'s answer away, read as a learner reads it: the
     tokens in a row of chips, a count in a table row beside its tokenizer, a figure as the lab writes it, a merge's
@@ -434,9 +442,15 @@ def answer_shown(exercise, seen: dict) -> bool:
         a, b = args["first"], args["second"]
         return all(_count_shown(args["tokenizer"], t, seen) for t in (a, b, a + b))
     if op == "premium":
-        return f"{answer:.2f}×" in seen["text"]
-    if op in ("merge_at", "wordpiece_at"):
+        return f"{answer:.2f}×" in seen["text"] or _pair_in_prose(args, seen["text"])
+    if op in ("merge_at", "wordpiece_at", "replay_merge", "token_parts"):
         return _merge_shown(answer, seen)
+    if op == "replay_steps":
+        return re.search(rf"\bStep \d+ of {answer}\b|\b{answer} merges? will fire", seen["text"]) is not None
+    if op in ("script_tokens", "script_band"):
+        n = compute("script_tokens", args).answer
+        return any(args["tokenizer"] in label and label.endswith(f"{args['script']} tokens") and value == f"{n:,}"
+                   for label, value in seen["metrics"])
     if op == "merge_order":
         return all(_merge_shown(pair, seen) for pair in answer)
     if op in ("utf8_bytes", "code_points", "graphemes"):
