@@ -288,9 +288,9 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 [data-testid="stTable"] th, [data-testid="stTable"] td {{  /* ui/tables.py: large type draws tables as text */
   font-size: max(20px, .9em) !important;
 }}
-/* Streaming's small print (its panels' captions, the token's labels, "nothing yet", a held byte) and Train's code
-   view: each keeps its size relative to its text, never under 20 px. */
-.tl-stream-foot, .tl-code {{ font-size: max(20px, .9em) !important; }}
+/* Streaming's small print (its panels' captions, the token's labels, "nothing yet", a held byte), Train's code
+   view and a merge tree's notes (ui/treeview.py): each keeps its size relative to its text, never under 20 px. */
+.tl-stream-foot, .tl-code, .tl-tree .tl-how {{ font-size: max(20px, .9em) !important; }}
 .tl-now .tl-k {{ font-size: max(20px, .85em) !important; }}
 .tl-empty {{ font-size: max(20px, .7em) !important; }}
 .tl-held {{ font-size: max(20px, .62em) !important; }}

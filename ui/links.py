@@ -69,11 +69,10 @@ def link(item: Link, *, label: str | None = None) -> None:
     params = {**item.params, **origin, **(link_params() or {})}
     text = label or item.label or _("Open it in the lab")
     todo = _unanswered(shown[0], item.ask) if shown is not None else []
-    numbers = [f"{n}" for n, e in enumerate(shown[0].exercises, start=1) if e in todo] if todo else []
     st.page_link(page_path(item.page), label=md_escape(text + (f" {PREDICT_FIRST}" if todo else "")),
-                 icon=":material/quiz:" if todo else ":material/arrow_forward:", query_params=params or None,
-                 help=(f"It shows the answer to exercise{'s' if len(numbers) > 1 else ''} {join_words(numbers)}: "
-                       "the lab asks first, then shows it." if todo else None))
+                 icon=":material/quiz:" if todo else ":material/arrow_forward:", query_params=params or None)
+    # no help tooltip: Streamlit draws a second, hidden copy of a link that has one (a page's first link is then
+    # one nobody sees)
 
 
 # -- predict first: a link whose page gives exercises away asks them first ---------------------------------------
