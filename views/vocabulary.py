@@ -41,6 +41,9 @@ COUNTS_TABLE = Key(PAGE, "counts_table")
 CURVE = Key(PAGE, "curve")
 LENGTHS = Key(PAGE, "lengths")
 NONE = "none"
+SLIDE_CURVE_PX = 440
+"""The curve's height on a slide (classroom mode): the pickers folded, the metrics above it, the whole figure on a
+1920x1080 projector's first screen."""
 
 
 def intro(large: bool) -> None:
@@ -135,7 +138,8 @@ def script_section(found: list[vocab.Vocabulary], script: str, large: bool) -> N
         return
     with figure("vocab-curve"):
         st.markdown(f"**Where {script} tokens come in the merge order**: tokens of the script per 1,000 ranks")
-        charts.draw(curve_spec(tuple(v.key for v in found), script, large), key=CURVE.skey)
+        charts.draw(curve_spec(tuple(v.key for v in found), script, large, SLIDE_CURVE_PX if classroom else None),
+                    key=CURVE.skey)
     if len(found) == 2 and script in SCRIPTS and classroom:  # after the figure: it leads the projector's screen
         st.markdown(premium_sentence(*found, script))
     st.caption("A merge's rank is when training learned it: early ranks are the commonest pairs of the training "
@@ -172,7 +176,9 @@ def _chip(v: vocab.Vocabulary, token_id: int, text: str) -> Chip:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def curve_spec(keys: tuple[str, ...], script: str, large: bool) -> dict:
+def curve_spec(keys: tuple[str, ...], script: str, large: bool, height: int | None = None) -> dict:
+    """A script's tokens per 1,000 ranks, a line a tokenizer; ``height``: the chart's, on a slide (the projector's
+    screen under the page's metrics), else nine bands of its type."""
     rows = []
     for key in keys:
         v = read(key)
@@ -180,11 +186,11 @@ def curve_spec(keys: tuple[str, ...], script: str, large: bool) -> dict:
     s = charts.sizes(large)
     chart = alt.Chart(pd.DataFrame(rows)).mark_line(strokeWidth=2.5 if large else 1.5).encode(
         x=alt.X("rank (thousands):Q", title="rank, in thousands"),
-        y=alt.Y("tokens:Q", title=f"{script} tokens per 1,000 ranks"),
+        y=alt.Y("tokens:Q", title="tokens per 1,000 ranks"),  # the script: in the heading above the chart
         color=alt.Color("tokenizer:N", scale=alt.Scale(range=[charts.BLUE, charts.ORANGE]),
                         legend=alt.Legend(orient="top", title=None)),
         strokeDash="tokenizer:N",
-    ).properties(height=s.step * 9)
+    ).properties(height=height or s.step * 9)
     return charts.spec(chart, large=large)
 
 
