@@ -309,3 +309,73 @@ def test_what_a_browser_kept_that_is_damaged_or_hostile_is_refused_with_a_word(p
     page.wait_for_function(f"() => (localStorage.getItem('{STORAGE_KEY}') || '').includes('chai-first-merge')")
     assert json.loads(page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')"))["answers"]
     browser.close()
+
+
+def test_a_class_and_ones_own_answers_are_kept_apart_in_the_browser(playwright_driver, streamlit_server, fresh_context,
+                                                                   tmp_path) -> None:
+    """A learner answers on their own (kept in the browser), joins a class and answers the same exercise otherwise
+    there (the class keeps it, on its server): what the browser keeps is still only their own answer, a browser
+    closed and opened again in the class shows the class's, and leaving the class brings their own back."""
+    from tests.browser.browser_helpers import wait_for_streamlit
+    from ui.keep import STORAGE_KEY
+
+    def kept(page) -> list:
+        text = page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')")
+        return [(a["params"]["exercise"], a["guess"]) for a in json.loads(text)["answers"]] if text else []
+
+    def open_url(context, path: str):
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(f"{streamlit_server.base_url}/{path}")
+        wait_for_streamlit(page)
+        settle(page)
+        assert_no_exception(page)
+        return page
+
+    profile = tmp_path / "profile"
+    learner = _browser(playwright_driver, profile)
+    page = open_url(learner, "Lessons?lesson=bpe-training")
+    box = _box(page, "bpe-training", "chai-first-merge")
+    box.get_by_text("h + a", exact=True).click()
+    settle(page)
+    _check(page, box)
+    page.wait_for_function(f"() => (localStorage.getItem('{STORAGE_KEY}') || '').includes('chai-first-merge')")
+    assert kept(page) == [("chai-first-merge", "h + a")]
+
+    teacher = open_url(fresh_context("laptop"), "Class")
+    main_area(teacher).get_by_role("textbox", name="Class title").fill("Week 3")
+    main_area(teacher).get_by_role("button", name="Start a class").click()
+    code_box = main_area(teacher).locator(".tl-class-code")
+    expect(code_box).to_be_visible()
+    code = code_box.inner_text().strip()
+
+    page = open_url(learner, f"Class?code={code}")
+    main_area(page).get_by_role("textbox", name="Your name").fill("Asha")
+    main_area(page).get_by_role("button", name="Join").click()
+    expect(main_area(page).get_by_text("Welcome, Asha.", exact=False)).to_be_visible()
+    settle(page)
+    _sidebar_to(page, "Lessons")
+    _pick_lesson(page, "2. BPE training, one merge at a time")
+    box = _box(page, "bpe-training", "chai-first-merge")
+    expect(box.get_by_role("button", name="Check", exact=True)).to_be_visible()  # asked afresh in the class
+    wrong = box.locator('[data-testid="stRadioOption"]').filter(has_not_text="h + a").first
+    given = wrong.inner_text().strip()
+    wrong.click()
+    settle(page)
+    _check(page, box)
+    expect(box).to_contain_text(f"You predicted {given}")
+    page.wait_for_timeout(1_000)  # what the browser would write, it would have written by now
+    assert kept(page) == [("chai-first-merge", "h + a")]  # the class's answer is the class's, not the browser's
+    learner.close()
+
+    learner = _browser(playwright_driver, profile)  # the next day, the same browser: still in the class
+    page = open_url(learner, "Lessons?lesson=bpe-training")
+    expect(_box(page, "bpe-training", "chai-first-merge")).to_contain_text(f"You predicted {given}")
+    assert kept(page) == [("chai-first-merge", "h + a")]
+    _sidebar_to(page, "Class")
+    main_area(page).get_by_role("button", name=re.compile(r"^Leave (the|this) class in this browser")).click()
+    settle(page)
+    _sidebar_to(page, "Lessons")
+    _pick_lesson(page, "2. BPE training, one merge at a time")
+    expect(_box(page, "bpe-training", "chai-first-merge")).to_contain_text("Right! You predicted h + a.")
+    screenshot(page, "journey-progress-class-apart")
+    learner.close()
