@@ -100,3 +100,16 @@ def test_answers_in_a_class_and_on_ones_own_never_mix(lab_db) -> None:
     assert "Right! You predicted h + a." in " ".join(h.value for h in at.main.get("html"))
     data = keeper(at)
     assert [guess for _, guess in from_json(data["write"]).answers] == ["h + a"]  # the class's answer is not theirs
+
+
+def test_an_answer_marked_with_a_class_is_never_the_browsers(lab_db) -> None:
+    """The class marks an answer given in it (or brought back from it) with its code: that mark alone keeps it out of
+    what the browser keeps, whichever store it is in (here one's own, as a session that left the class mid-run
+    would have it)."""
+    at = run_page(LESSONS, query_params={"lesson": "bpe-training"})
+    answer(at, "h + a")
+    other = course().lesson("bpe-training").exercises[1]
+    marked = {**at.session_state[predict.STORE][Q.key], "class": "ABC234"}
+    at.session_state[predict.STORE][exercise_question(other).key] = {**marked, "id": exercise_question(other).id}
+    at.run()
+    assert [qid.key for qid, _ in from_json(keeper(at)["write"]).answers] == [Q.key]

@@ -70,8 +70,10 @@ def set_store(answers: dict[str, dict[str, Any]]) -> None:
 
 
 def own_answers() -> dict[str, dict[str, Any]]:
-    """The learner's own answers (given outside any class), wherever this browser is now: what the browser keeps."""
-    return store() if context() == "" else st.session_state.get(STASH, {}).get("", {})
+    """The learner's own answers (given outside any class), wherever this browser is now: what the browser keeps.
+    Never an answer marked with a class (given in one, or brought back from one), whichever store it is in."""
+    answers = store() if context() == "" else st.session_state.get(STASH, {}).get("", {})
+    return {key: entry for key, entry in answers.items() if not entry.get("class")}
 
 
 def set_own_answers(answers: dict[str, dict[str, Any]]) -> None:
