@@ -152,7 +152,8 @@ def experiment_exercises(exercises) -> tuple | None:
     """The exercises (of ``exercises``, a course's) that ask lesson 4's experiment question: which way the Hindi test
     sentence's count moves from the one-copy preset to the fair-share one, then the English one's; None when the
     course has no such pair. English vs Hindi asks these first (``ui.questions.experiment_questions``)."""
-    pair, found = data("lesson4_english_hindi"), {}
+    pair = data("lesson4_english_hindi")
+    found: dict[str, object] = {}
     for exercise in exercises:
         args = exercise.args
         if (exercise.op == "direction" and args.get("before") == LESSON4_PRESET

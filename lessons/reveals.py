@@ -307,6 +307,7 @@ def _encode(params: dict) -> list[Fact]:
     """Encode step by step: the tokens after the step's merges; the final tokens once no merge is left (or none
     fires at all). A production tokenizer's replay also states how many merges fire ("Step 2 of 5") and names each
     merge up to the step (while predicting, the step's own merge is asked first)."""
+    from tokenizer import Tokenizer
     from tokenizer.replay import encode_trace
 
     from .exercises import ExerciseError, tokenizer_for
@@ -314,9 +315,12 @@ def _encode(params: dict) -> list[Fact]:
     tok, text = params.get("tok", "readers"), params.get("text", "readership")
     step = _int(params, "step", 0)
     try:
-        n = len(encode_trace(tokenizer_for(tok), text).steps)
-    except (ExerciseError, TypeError, AttributeError):  # not a lab model: a production tokenizer's replay, or none
+        model = tokenizer_for(tok)
+    except ExerciseError:
+        model = None
+    if not isinstance(model, Tokenizer):  # not a lab model: a production tokenizer's replay, or none
         return _replay(tok, text, step, _on(params, "predict", False))
+    n = len(encode_trace(model, text).steps)
     return [Tokens(tok, text)] if step >= n else []
 
 
@@ -373,7 +377,8 @@ def _english_hindi(params: dict) -> list[Fact]:
         return []
     lesson = lessons.presets()[lessons.LESSON4_PRESET]
     pair = _pair()
-    first_row = [Tokens(lessons.LESSON4_PRESET, pair["test_en"]), Tokens(lessons.LESSON4_PRESET, pair["test_hi"])]
+    first_row: list[Fact] = [Tokens(lessons.LESSON4_PRESET, pair["test_en"]),
+                             Tokens(lessons.LESSON4_PRESET, pair["test_hi"])]
     if lessons.experiment_exercises(course().exercises) is not None:
         return first_row
     k = _int(params, "k", lessons.hindi_copies(lessons.LESSON4_PRESET) or 0)
