@@ -29,6 +29,7 @@ from typing import Any
 
 import streamlit as st
 
+from i18n import _, _n
 from lessons.exercises import ExerciseError
 from lessons.progress import MAX_BYTES, NO_QUESTION, VERSION, check, from_json, merge, to_json
 from ui import classroom, predict
@@ -128,22 +129,23 @@ def _read_back() -> None:
     if not text:
         return
     try:
-        merged, _, _ = load(text, predict.own_answers())
+        merged, _refused, _said = load(text, predict.own_answers())
     except ValueError as exc:
-        st.session_state[NOTE.skey] = ("warning", f"The answers this browser kept could not be read ({exc}); new "
-                                       "answers are kept from now on.")
+        st.session_state[NOTE.skey] = ("warning", _("The answers this browser kept could not be read ({problem}); "
+                                                    "new answers are kept from now on.", problem=exc))
         return
     added = len(merged) - len(predict.own_answers())
     predict.set_own_answers(merged)
     if added:
-        st.session_state[NOTE.skey] = ("info", f"Welcome back: {plural(added, 'answer')} this browser kept "
-                                       f"{'is' if added == 1 else 'are'} here again.")
+        st.session_state[NOTE.skey] = ("info", _n("Welcome back: {n} answer this browser kept is here again.",
+                                                  "Welcome back: {n} answers this browser kept are here again.", added))
 
 
 def _problem() -> None:
     st.session_state[READ.skey] = True
-    st.session_state[NOTE.skey] = ("warning", "This browser does not keep your answers (its storage is off or full, "
-                                   "as in a private window): save them as a file on the Lessons page.")
+    st.session_state[NOTE.skey] = ("warning", _("This browser does not keep your answers (its storage is off or "
+                                                "full, as in a private window): save them as a file on the Lessons "
+                                                "page."))
 
 
 def forget() -> None:

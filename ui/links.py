@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from i18n import _
+from i18n import N_, _, _n
 from lessons.course import Exercise, Lesson, Link, course
 from lessons.exercises import ExerciseError
 from lessons.progress import LESSON_EXERCISE, QuestionId
 from ui import predict, state
-from ui.display import join_words, md_escape
+from ui.display import md_escape
 from ui.layout import PAGES, classroom_on, link_params
 from ui.questions import exercise_question
 
@@ -69,14 +69,14 @@ def link(item: Link, *, label: str | None = None) -> None:
     params = {**item.params, **origin, **(link_params() or {})}
     text = label or item.label or _("Open it in the lab")
     todo = _unanswered(shown[0], item.ask) if shown is not None else []
-    st.page_link(page_path(item.page), label=md_escape(text + (f" {PREDICT_FIRST}" if todo else "")),
+    st.page_link(page_path(item.page), label=md_escape(text + (" " + _(PREDICT_FIRST) if todo else "")),
                  icon=":material/quiz:" if todo else ":material/arrow_forward:", query_params=params or None)
     # no help tooltip: Streamlit draws a second, hidden copy of a link that has one (a page's first link is then
     # one nobody sees)
 
 
 # -- predict first: a link whose page gives exercises away asks them first ---------------------------------------
-PREDICT_FIRST = "(predict first)"
+PREDICT_FIRST = N_("(predict first)")
 """What a lesson link's label says while the page it opens asks some of the lesson's exercises first."""
 VISIT = state.Key("links", "visit")
 """The view on screen that a lesson's link made ask first: its page, its marker (page, lesson id, settings, the
@@ -113,14 +113,15 @@ def draw_exercise(exercise: Exercise, number: int, total: int, *, view: bool = T
     """One of a lesson's exercises, asked (or its verdict, once answered) in a box; ``view``: with its link into the
     lab once answered. The Lessons page draws every exercise with it, and a page that asks first its own."""
     with st.container(border=True, key=f"exercise-{exercise.lesson}-{exercise.id}"):
-        st.markdown(f"**Exercise {number} of {total}**")
+        st.markdown(_("**Exercise {number} of {total}**", number=number, total=total))
         try:
             verdict = predict.ask(exercise_question(exercise))
         except ExerciseError as exc:
-            st.warning(md_escape(f"This exercise cannot be computed here: {exc}"), icon=":material/error:")
+            st.warning(md_escape(_("This exercise cannot be computed here: {problem}", problem=exc)),
+                       icon=":material/error:")
             return None
         if view and verdict is not None and exercise.view is not None:
-            link(exercise.view, label=exercise.view.label or "See it in the lab")
+            link(exercise.view, label=exercise.view.label or _("See it in the lab"))
         return verdict
 
 
@@ -153,26 +154,34 @@ def ask_first(page: str) -> None:
         done = [e for e in asking if e not in todo]
         if done:
             right = sum(1 for e in done if _right(e))
-            with st.expander(f"Your predictions: {right} of {len(done)} right", expanded=not classroom_on(),
+            with st.expander(_("Your predictions: {right} of {tried} right", right=right, tried=len(done)),
+                             expanded=not classroom_on(),
                              icon=":material/quiz:"):
                 for e in done:  # the verdicts only: the page may ask the same question itself (English vs Hindi)
                     q = exercise_question(e)
-                    st.markdown(f"**Exercise {numbers[e.id]} of {total}**")
+                    st.markdown(_("**Exercise {number} of {total}**", number=numbers[e.id], total=total))
                     predict.draw_verdict(q, predict.verdict_of(q))
         return
-    named = join_words([str(numbers[e.id]) for e in asking])
+    named = _numbers([str(numbers[e.id]) for e in asking])
     with st.container(border=True, key="tl-ask-first"):
-        st.markdown(f"**Predict first.** This view shows the answer{'s' if len(asking) > 1 else ''} to "
-                    f"exercise{'s' if len(asking) > 1 else ''} {named} of lesson {lesson.number}, "
-                    f"*{md_escape(lesson.title)}*. Commit to a prediction here; then the lab shows it.")
+        st.markdown(_n("**Predict first.** This view shows the answer to exercise {numbers} of lesson {lesson}, "
+                       "*{title}*. Commit to a prediction here; then the lab shows it.",
+                       "**Predict first.** This view shows the answers to exercises {numbers} of lesson {lesson}, "
+                       "*{title}*. Commit to a prediction here; then the lab shows it.",
+                       len(asking), numbers=named, lesson=lesson.number, title=md_escape(lesson.title)))
         for e in asking:
             draw_exercise(e, numbers[e.id], total, view=False)
         with st.container(horizontal=True, vertical_alignment="center", gap="medium"):
-            st.button("Skip, show me the view", key=SKIP.skey, type="tertiary", icon=":material/visibility:",
+            st.button(_("Skip, show me the view"), key=SKIP.skey, type="tertiary", icon=":material/visibility:",
                       on_click=_skip)
             lesson_link(None)  # the way back to the lesson (and its part), as the page itself would draw it
     state.enter_again()  # the next run enters the page again: the link's settings, not the session's, decide it
     state.stop()
+
+
+def _numbers(items: list[str]) -> str:
+    """``["1", "2", "4"]`` -> "1, 2 and 4", in the language of the run."""
+    return items[0] if len(items) == 1 else _("{some} and {last}", some=", ".join(items[:-1]), last=items[-1])
 
 
 def _right(exercise: Exercise) -> bool:

@@ -81,7 +81,7 @@ def intro(large: bool) -> None:
 def inputs_section(large: bool) -> list[tuple[str, TextTokenizer]]:
     """The text box, the examples, the tokenizers to compare and the switches (folded in classroom mode: the chips
     are the slide); returns the usable tokenizers."""
-    with controls("The text, the tokenizers and the switches"):
+    with controls(_("The text, the tokenizers and the switches")):
         return _inputs(large)
 
 
