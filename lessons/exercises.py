@@ -27,7 +27,7 @@ from tokenizer import TextTokenizer, Trace, train
 from tokenizer.labels import is_whole, plural
 from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
 
-from .judging import KINDS  # the question kinds: one home, the judging rules
+from .answers import KINDS  # the answer kinds: one home, with how each is judged
 
 
 class ExerciseError(ValueError):

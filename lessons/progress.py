@@ -1,7 +1,7 @@
 """A learner's progress as a file: answers that survive a reload, a new machine and a change to the lab.
 
 Every question the lab saves has a stable id (:class:`QuestionId`): a fixed name
-for its kind of question (:data:`QUESTIONS`) and its parameters, kept as data
+for its family of questions (:data:`QUESTIONS`) and its parameters, kept as data
 beside it: a lesson exercise is its lesson's id and its own declared id, never
 its text; Train's "which pair does merge k pick?" is the run and k. The file
 (version 2) lists the answers by those ids::
@@ -41,7 +41,8 @@ from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, Final
 
-from .judging import MAX_TEXT, Question, fits, judge, short_pieces
+from .answers import ANSWER_KINDS, MAX_TEXT, short_pieces
+from .judging import Question, fits, judge
 
 FORMAT = "tokenization-lab/progress"
 VERSION = 2
@@ -56,11 +57,12 @@ _HEX16, _HEX12 = r"[0-9a-f]{16}", r"[0-9a-f]{12}"
 
 
 @dataclass(frozen=True)
-class Kind:
-    """A kind of question the lab saves: its fixed name in files, its parameters and the shape each takes (a
-    regex; ``int``: a whole number from 0 to 10**30 - 1, any count a page may hold, from a link too), its key in
+class QuestionFamily:
+    """A family of questions the lab saves (asked alike, told apart by their parameters; not a question's answer
+    kind, which is :attr:`lessons.judging.Question.kind`): its fixed name in files, its parameters and the shape
+    each takes (a regex; ``int``: a whole number from 0 to 10**30 - 1, any count a page may hold, from a link too), its key in
     the session (a template of its parameters; the version-1 key), where it is asked, and, for a question made
-    from the learner's own input that cannot be rebuilt from its parameters, the type its guesses have (it
+    from the learner's own input that cannot be rebuilt from its parameters, the answer kind its guesses have (it
     waits for its page)."""
 
     name: str
@@ -105,37 +107,37 @@ QUIRKS_JOIN = "quirks-join-count"
 COST_FIT = "cost-articles-fit"
 ENCODE_MERGE = "encode-next-merge"
 
-QUESTIONS: dict[str, Kind] = {k.name: k for k in (
-    Kind(LESSON_EXERCISE, (("lesson", _NAME), ("exercise", _NAME)), "lesson:{lesson}:{exercise}", "Lessons",
-         "a lesson exercise"),
-    Kind(PRACTICE_MERGE, (("preset", r"[\w-]{1,40}"), ("step", "int")), "practice:merge:{preset}:{step}",
-         "Lessons", "a practice question: which pair merges next"),
-    Kind(PRACTICE_COUNT, (("preset", r"[\w-]{1,40}"), ("word", r"[a-z]{1,60}")), "practice:count:{preset}:{word}",
-         "Lessons", "a practice question: how many tokens"),
-    Kind(EVH_DIRECTION, (("sentence", r"hindi|english"),), "evh.{sentence}", "English vs Hindi",
-         "English vs Hindi: which way a count moves"),
-    Kind(TRAIN_MERGE, (("run", _HEX16), ("step", "int")), "train:{run}:{step}", "Train step by step",
-         "Train: which pair merges next", waits="choice", scope="train"),
-    Kind(TOKENIZE_COUNT, (("tokenizer", r"[\w.:\-]{1,80}"), ("text", _HEX12)), "tokenize:{tokenizer}:{text}",
-         "Tokenize anything", "Tokenize: how many tokens", waits="number", scope="tokenize"),
-    Kind(STREAMING_WHOLE, (("run", _HEX16), ("token", "int")), "streaming-page:{run}:{token}", "Streaming",
-         "Streaming: whole characters or not", waits="choice", scope="streaming-page"),
-    Kind(QUIRKS_JOIN, (("run", _HEX16),), "quirks-page:join:{run}", "Quirks",
-         "Quirks: the joined prompt's count", waits="number", scope="quirks-page"),
-    Kind(ENCODE_MERGE, (("tokenizer", r"[\w.:\-]{1,80}"), ("text", _HEX12), ("step", "int")),
-         "encode:{tokenizer}:{text}:{step}", "Encode step by step", "Encode: which pair merges next",
+QUESTIONS: dict[str, QuestionFamily] = {f.name: f for f in (
+    QuestionFamily(LESSON_EXERCISE, (("lesson", _NAME), ("exercise", _NAME)), "lesson:{lesson}:{exercise}", "Lessons",
+        "a lesson exercise"),
+    QuestionFamily(PRACTICE_MERGE, (("preset", r"[\w-]{1,40}"), ("step", "int")), "practice:merge:{preset}:{step}",
+        "Lessons", "a practice question: which pair merges next"),
+    QuestionFamily(PRACTICE_COUNT, (("preset", r"[\w-]{1,40}"), ("word", r"[a-z]{1,60}")), "practice:count:{preset}:{word}",
+        "Lessons", "a practice question: how many tokens"),
+    QuestionFamily(EVH_DIRECTION, (("sentence", r"hindi|english"),), "evh.{sentence}", "English vs Hindi",
+        "English vs Hindi: which way a count moves"),
+    QuestionFamily(TRAIN_MERGE, (("run", _HEX16), ("step", "int")), "train:{run}:{step}", "Train step by step",
+        "Train: which pair merges next", waits="choice", scope="train"),
+    QuestionFamily(TOKENIZE_COUNT, (("tokenizer", r"[\w.:\-]{1,80}"), ("text", _HEX12)), "tokenize:{tokenizer}:{text}",
+        "Tokenize anything", "Tokenize: how many tokens", waits="number", scope="tokenize"),
+    QuestionFamily(STREAMING_WHOLE, (("run", _HEX16), ("token", "int")), "streaming-page:{run}:{token}", "Streaming",
+        "Streaming: whole characters or not", waits="choice", scope="streaming-page"),
+    QuestionFamily(QUIRKS_JOIN, (("run", _HEX16),), "quirks-page:join:{run}", "Quirks",
+        "Quirks: the joined prompt's count", waits="number", scope="quirks-page"),
+    QuestionFamily(ENCODE_MERGE, (("tokenizer", r"[\w.:\-]{1,80}"), ("text", _HEX12), ("step", "int")),
+        "encode:{tokenizer}:{text}:{step}", "Encode step by step", "Encode: which pair merges next",
          waits="choice", scope="encode"),
-    Kind(COST_FIT, (("window", "int"), ("output_cap", "int"), ("margin", "int"), ("each", "int")),
-         "cost.fit.{window}.{output_cap}.{margin}.{each}", "Cost and context",
-         "Cost: how many articles fit", scope="cost"),
+    QuestionFamily(COST_FIT, (("window", "int"), ("output_cap", "int"), ("margin", "int"), ("each", "int")),
+        "cost.fit.{window}.{output_cap}.{margin}.{each}", "Cost and context",
+        "Cost: how many articles fit", scope="cost"),
 )}
-"""Every kind of question whose answers are saved, by its fixed name. Renaming one orphans saved files: add a
+"""Every family of questions whose answers are saved, by its fixed name. Renaming one orphans saved files: add a
 new name and read the old one, as :func:`migrate_v1_key` reads version 1."""
 
 
 @dataclass(frozen=True)
 class QuestionId:
-    """A question's stable name: its kind's fixed name (:data:`QUESTIONS`) and its parameters, as data.
+    """A question's stable name: its family's fixed name (:data:`QUESTIONS`) and its parameters, as data.
 
     >>> qid = QuestionId.of(PRACTICE_COUNT, preset="chai", word="internet")
     >>> qid.key, qid.param("word"), qid.as_json()
@@ -147,13 +149,14 @@ class QuestionId:
 
     @classmethod
     def of(cls, name: str, **params: Any) -> QuestionId:
-        kind = QUESTIONS.get(name)
-        if kind is None or not kind.matches(params):
+        family = QUESTIONS.get(name)
+        if family is None or not family.matches(params):
             raise ValueError(f"{name!r} with {params!r} is not a question id of this lab.")
-        return cls(name, tuple((p, params[p]) for p, _ in kind.params))
+        return cls(name, tuple((p, params[p]) for p, _ in family.params))
 
     @property
-    def kind(self) -> Kind:
+    def family(self) -> QuestionFamily:
+        """The family the question belongs to (its answer kind is the question's own: ``Question.kind``)."""
         return QUESTIONS[self.name]
 
     def param(self, name: str) -> Any:
@@ -162,31 +165,31 @@ class QuestionId:
     @property
     def key(self) -> str:
         """The question's key in the browser session (its widgets and the predict store)."""
-        return self.kind.key.format(**dict(self.params))
+        return self.family.key.format(**dict(self.params))
 
     def as_json(self) -> dict[str, Any]:
         return {"question": self.name, "params": dict(self.params)}
 
 
 def migrate_v1_key(key: str) -> QuestionId | None:
-    """A version-1 file's key read as the question id it names; None when it names none of the lab's kinds.
+    """A version-1 file's key read as the question id it names; None when it names none of the lab's families.
 
     >>> migrate_v1_key("practice:merge:low:2")
     QuestionId(name='practice-merge', params=(('preset', 'low'), ('step', 2)))
     >>> migrate_v1_key("evh.hindi").as_json(), migrate_v1_key("made-up")
     ({'question': 'english-hindi-direction', 'params': {'sentence': 'hindi'}}, None)
     """
-    for kind in QUESTIONS.values():
-        if m := kind.key_pattern.fullmatch(key):
-            shapes = dict(kind.params)
+    for family in QUESTIONS.values():
+        if m := family.key_pattern.fullmatch(key):
+            shapes = dict(family.params)
             params = {p: int(v) if shapes[p] == "int" else v for p, v in m.groupdict().items()}
-            return QuestionId.of(kind.name, **params)
+            return QuestionId.of(family.name, **params)
     return None
 
 
 def describe(qid: QuestionId | str) -> str:
     """An answer's question as a learner reads it: a lesson exercise by its lesson and number (or by its ids when
-    the course no longer has it), another by its kind and parameters, a key no question has quoted.
+    the course no longer has it), another by its family and parameters, a key no question has quoted.
 
     >>> describe(QuestionId.of(LESSON_EXERCISE, lesson="bpe-training", exercise="xylophone-tokens"))
     'Lesson 2, exercise 6 (xylophone-tokens)'
@@ -205,7 +208,7 @@ def describe(qid: QuestionId | str) -> str:
                     return f"Lesson {each.number}, exercise {number} ({exercise.id})"
         return f"exercise “{ex_id}” of lesson “{lesson}”"
     shown = ", ".join(f"{p} {v}" for p, v in qid.params)
-    return f"{qid.kind.title} ({shown})" if shown else qid.kind.title
+    return f"{qid.family.title} ({shown})" if shown else qid.family.title
 
 
 @dataclass
@@ -233,7 +236,7 @@ def to_json(answers: dict[str, dict[str, Any]]) -> str:
 
 def guess_problem(guess: Any) -> str | None:
     """None when ``guess`` is something an answer can be (text, a finite number, a list of short texts), else why
-    not. Whether it fits its question is checked later, by the question's kind (:func:`check`).
+    not. Whether it fits its question is checked later, by the question's answer kind (:func:`check`).
 
     >>> guess_problem("h + a"), guess_problem(3), guess_problem({"x": 1}), guess_problem(float("nan"))
     (None, None, 'the guess is not text, a number or a list of texts', 'the guess is not a finite number')
@@ -259,8 +262,8 @@ def _read_id(entry: dict) -> QuestionId | str:
     name, params = entry.get("question"), entry.get("params", {})
     if not isinstance(name, str) or not isinstance(params, dict):
         return "it does not name its question"
-    kind = QUESTIONS.get(name)
-    if kind is None or not kind.matches(params):
+    family = QUESTIONS.get(name)
+    if family is None or not family.matches(params):
         return NO_QUESTION
     return QuestionId.of(name, **params)
 
@@ -374,7 +377,7 @@ def check(answers: list[tuple[QuestionId, Any]], resolve: Resolver,
     (store entries by question key for those that fit, judged by the lab, or waiting; refused (which, why)).
 
     ``resolve(qid)`` is the question as the lab asks it now (rebuilt with the engine's answer), or
-    :data:`WAITS` for a question of a kind that waits for its page (only its guess's type is checked), or
+    :data:`WAITS` for a question of a family that waits for its page (only its guess's type is checked), or
     None when the lab has no such question (any more); ``errors`` are the exceptions it raises when a question
     exists but cannot be computed here. An answer given twice in the file counts once (the first)."""
     entries: dict[str, dict] = {}
@@ -385,13 +388,13 @@ def check(answers: list[tuple[QuestionId, Any]], resolve: Resolver,
         except errors as exc:
             refused.append((describe(qid), f"its question cannot be computed here ({exc})"))
             continue
-        if q is None or (q is WAITS and not qid.kind.waits):
+        if q is None or (q is WAITS and not qid.family.waits):
             refused.append((describe(qid), NO_QUESTION))
             continue
-        if q is WAITS:
-            kind = qid.kind
-            problem = fits(Question("", "", kind.waits, 0 if kind.waits == "number" else guess), guess)
-            key, entry = qid.key, {"guess": guess, "right": None, "scope": kind.scope, "id": qid}
+        if q is WAITS:  # the question is not known yet: only the guess's shape, by its answer kind
+            family = qid.family
+            problem = ANSWER_KINDS[family.waits].fits(None, guess)
+            key, entry = qid.key, {"guess": guess, "right": None, "scope": family.scope, "id": qid}
         else:
             problem = fits(q, guess)
             key, entry = q.key, {"guess": guess, "right": judge(q, guess)[0], "scope": q.scope, "id": q.id or qid}
@@ -416,7 +419,7 @@ def merge(current: dict[str, dict[str, Any]], loaded: dict[str, dict[str, Any]])
     return merged, added, kept
 
 
-__all__ = ["COST_FIT", "EVH_DIRECTION", "FORMAT", "Kind", "LESSON_EXERCISE", "Loaded", "MAX_ANSWERS", "MAX_BYTES",
-           "NO_QUESTION", "PRACTICE_COUNT", "PRACTICE_MERGE", "QUESTIONS", "QUIRKS_JOIN", "QuestionId", "READS",
+__all__ = ["COST_FIT", "EVH_DIRECTION", "FORMAT", "LESSON_EXERCISE", "Loaded", "MAX_ANSWERS", "MAX_BYTES",
+           "NO_QUESTION", "PRACTICE_COUNT", "PRACTICE_MERGE", "QUESTIONS", "QUIRKS_JOIN", "QuestionFamily", "QuestionId", "READS",
            "STREAMING_WHOLE", "TOKENIZE_COUNT", "TRAIN_MERGE", "VERSION", "WAITS", "check", "describe", "from_json",
            "guess_problem", "merge", "migrate_v1_key", "to_json"]

@@ -1,17 +1,17 @@
 """Printable worksheets: a lesson's exercises without answers, and a separate answer key, both computed.
 
 The exercises are the same ones the lesson page asks; the answers in the key
-are computed by the engine when the worksheet is made, like everywhere else.
+are computed by the engine when the worksheet is made, like everywhere else. How each answer kind is written
+(boxes to tick, a line to fill) is the kind's own (:data:`lessons.answers.ANSWER_KINDS`).
 """
 
 from __future__ import annotations
 
 from tokenizer.plaintext import answer_text
 
+from .answers import ANSWER_KINDS
 from .course import Lesson
 from .exercises import ExerciseError, compute
-
-_BLANK = "__________"
 
 
 def worksheet_markdown(lesson: Lesson) -> str:
@@ -28,15 +28,7 @@ def worksheet_markdown(lesson: Lesson) -> str:
         except ExerciseError as exc:  # the lesson file's problem, said on the sheet: the other exercises are there
             lines += [f"(This exercise cannot be computed here: {exc}.)", ""]
             continue
-        if exercise.kind == "choice":
-            lines += [f"- [ ] {option}" for option in computed.options]
-        elif exercise.kind == "order":
-            lines.append("Number these 1, 2, 3… in the order they happen:")
-            lines += [f"- ( ) {option}" for option in computed.options]
-        elif exercise.kind == "split":
-            lines.append(f"Tokens, separated by | : {_BLANK}{_BLANK}")
-        else:
-            lines.append(f"Your answer{f' ({exercise.unit})' if exercise.unit else ''}: {_BLANK}")
+        lines += ANSWER_KINDS[exercise.kind].blank(computed.options, exercise.unit)  # by its answer kind
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
 
@@ -51,9 +43,7 @@ def answer_key_markdown(lesson: Lesson) -> str:
         except ExerciseError as exc:
             lines += [f"**{number}.** {exercise.prompt}", "", f"(This exercise cannot be computed here: {exc}.)", ""]
             continue
-        answer = answer_text(computed.answer)
-        if exercise.kind == "word":
-            answer = f"any word that meets the rule, for example {answer}"
+        answer = ANSWER_KINDS[exercise.kind].keyed(answer_text(computed.answer))
         lines.append(f"**{number}.** {exercise.prompt}")
         lines.append("")
         lines.append(f"Answer: **{answer}**" + (f" (also right: {', '.join(map(str, computed.also_right))})"

@@ -293,7 +293,7 @@ def test_any_file_is_read_or_refused_with_a_message(answers, raw) -> None:
             if isinstance(q, Question):
                 assert q.key == key and fits(q, kept["guess"]) is None and kept["right"] is judge(q, kept["guess"])[0]
             else:
-                assert kept["right"] is None and kept["id"].kind.waits
+                assert kept["right"] is None and kept["id"].family.waits
 
 
 @pytest.mark.parametrize("module", ["lessons.judging", "lessons.progress"])

@@ -28,6 +28,7 @@ from typing import Any
 
 import streamlit as st
 
+from lessons.answers import ANSWER_KINDS
 from lessons.classroom import (
     ClassEnded,
     ClassError,
@@ -343,10 +344,8 @@ def payload(q: Question, where: str) -> dict:
     """What a posed question shows on every screen: its prompt, kind and choices, never its answer. ``choices``
     are the answers the store accepts (a choice question's options); an order question's options are ``items``:
     its answer is the items in an order (as choices, every vote was refused as "not one of the choices")."""
-    choices = list(q.options) if q.kind == "choice" and q.options else None
-    items = list(q.options) if q.kind == "order" and q.options else None
-    return {"id": q.key, "prompt": q.prompt, "kind": q.kind, "choices": choices, "items": items, "where": where,
-            "unit": q.unit}
+    options = ANSWER_KINDS[q.kind].posed_options(q.options)  # by its answer kind (lessons.answers)
+    return {"id": q.key, "prompt": q.prompt, "kind": q.kind, **options, "where": where, "unit": q.unit}
 
 
 def where_now() -> str:

@@ -100,7 +100,7 @@ def load(data: bytes | str, current: dict[str, dict]) -> tuple[dict[str, dict], 
     judged = sum(1 for k in added if merged[k]["right"] is not None)
     parts = [f"{plural(len(added), 'answer')} added: {right} of {judged} right, as the lab judges them now"]
     if judged < len(added):
-        pages = sorted({merged[k]["id"].kind.page for k in added if merged[k]["right"] is None})
+        pages = sorted({merged[k]["id"].family.page for k in added if merged[k]["right"] is None})
         parts.append(f"{plural(len(added) - judged, 'answer')} from {join_words(pages)} will be checked when you "
                      "open that page with the same text and settings")
     if kept:

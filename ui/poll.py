@@ -18,7 +18,6 @@ rebuilt from its id, :mod:`ui.questions`) and kept like any answer, so it counts
 from __future__ import annotations
 
 import uuid
-from decimal import Decimal
 from typing import Any
 from urllib.parse import parse_qsl
 
@@ -26,10 +25,11 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+from lessons.answers import ANSWER_KINDS
 from lessons.classroom import PAGE as CLASS_PAGE
 from lessons.classroom import ClassError, ClassUnavailable, DatabaseBroken, PollState, Tally, shown_resume
 from lessons.exercises import ExerciseError
-from lessons.judging import Question, judge, parse_split
+from lessons.judging import Question, judge
 from lessons.progress import check, merge, migrate_v1_key
 from ui import (  # layout imports this module: its PAGES read at call time
     charts,
@@ -40,6 +40,7 @@ from ui import (  # layout imports this module: its PAGES read at call time
     questions,
     viewport,
 )
+from ui.answers import draw_vote
 from ui.display import answer_text, callout_html, md_escape
 from ui.state import Key
 
@@ -154,17 +155,9 @@ def _draw_spread(poll: PollState, tallies: list[Tally]) -> None:
     charts.draw(_spread_spec(counts, tuple(choices) if choices else None, right, layout.large_type_on()))
 
 
-def _guess(text: str, kind: str) -> Any:
-    """A vote (text) as the answer widget of its kind gives it, for judging."""
-    if kind == "number":
-        try:
-            number = Decimal(text.replace(",", ""))  # answer_text writes 7,650
-        except ArithmeticError:
-            return text
-        return int(number) if number == number.to_integral_value() else float(number)
-    if kind == "order":
-        return parse_split(text)
-    return text
+def _guess(text: str, q: Question) -> Any:
+    """A vote (text) as the answer widget of its question's kind gives it, for judging (lessons.answers)."""
+    return ANSWER_KINDS[q.kind].from_vote(text)
 
 
 def _judge_revealed(poll: PollState, who: classroom.Member) -> tuple[bool | None, str | None]:
@@ -182,14 +175,14 @@ def _judge_revealed(poll: PollState, who: classroom.Member) -> tuple[bool | None
     right = poll.verdicts.get(latest) if latest is not None else None
     q = questions.from_key(poll.question["id"])
     if q is not None and first is not None and not predict.answered(q.key):
-        predict.record(q, _guess(first, q.kind), kept=True)
+        predict.record(q, _guess(first, q), kept=True)
     judged[poll.poll_id] = (right, latest)
     return right, latest
 
 
 def judge_for(q: Question):
     """The lab's rule for a poll's answers (text, as the class sent them): what Reveal judges every vote by."""
-    return lambda text: judge(q, _guess(text, q.kind))[0]
+    return lambda text: judge(q, _guess(text, q))[0]
 
 
 def _link_to(where: str) -> None:
@@ -214,7 +207,7 @@ def restore_answers(who: classroom.Member) -> int:
         if qid is None:
             continue
         q = rebuilt[qid.key] = questions.from_key(answer.question_key)
-        loaded.append((qid, _guess(answer.guess, q.kind) if q else answer.guess))
+        loaded.append((qid, _guess(answer.guess, q) if q else answer.guess))
 
     def resolve(qid):  # each question rebuilt once: check() asks again for the one just rebuilt
         q = rebuilt.get(qid.key)
@@ -227,19 +220,6 @@ def restore_answers(who: classroom.Member) -> int:
     return len(added)
 
 
-def _answer_widget(poll: PollState, key: str) -> Any:
-    q, choices = poll.question, poll.question.get("choices")
-    if q.get("kind") == "choice" and choices:
-        # a radio's options are Markdown: a posed choice is shown as typed (never a link), its value unchanged
-        return st.radio("Your answer", choices, index=None, key=key, horizontal=True, format_func=md_escape)
-    if q.get("kind") == "number":
-        return st.number_input("Your answer" + (f" ({q['unit']})" if q.get("unit") else ""), value=None, key=key)
-    if q.get("kind") == "order" and q.get("items"):
-        picked = st.multiselect("Your answer: pick them in order, first to last", q["items"], key=key)
-        return " | ".join(picked) if picked else None
-    return st.text_input("Your answer", key=key, max_chars=200)
-
-
 def _learner(who: classroom.Member) -> None:
     poll, tallies, mine, _ = _read(who.code, who.learner_id)
     if poll is None:
@@ -250,7 +230,7 @@ def _learner(who: classroom.Member) -> None:
     st.html(callout_html(poll.question.get("prompt", ""), "info"))
     _link_to(poll.question.get("where") or "")
     if poll.phase == "open":
-        answer = _answer_widget(poll, answer_key(poll).skey)
+        answer = draw_vote(poll.question, answer_key(poll).skey)  # by its answer kind (ui.answers)
         if st.button("Send my answer", key=send_key(poll).skey, type="primary"):
             if answer is None or str(answer).strip() == "":
                 st.warning("Choose or type an answer first, then send it.")

@@ -22,14 +22,14 @@ All text is the learner's or the engine's: shown escaped, never as Markdown.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import streamlit as st
 
-from lessons.judging import Question, decimal_places, fits, judge, parse_split
+from lessons.judging import Question, Verdict, fits, judge
 from ui import classroom
-from ui.display import answer_text, callout_html, md_escape, quantity
+from ui.answers import DRAWN, RETRY
+from ui.display import callout_html, md_escape
 
 STORE = "lab.predictions"
 """The session's first answers where it is now: ``{question key: {"guess", "right", "scope", "id"}}`` (``id``: the
@@ -82,17 +82,6 @@ def set_own_answers(answers: dict[str, dict[str, Any]]) -> None:
         set_store(answers)
     else:
         st.session_state.setdefault(STASH, {})[""] = answers
-
-
-@dataclass(frozen=True)
-class Verdict:
-    guess: Any
-    right: bool
-    counted: bool
-    """True for the first answer (the one in the score); False for a retry."""
-    detail: str = ""
-    matches: tuple[bool, ...] = field(default=())
-    """For a split: which typed pieces match the truth, position by position."""
 
 
 # -- the store -----------------------------------------------------------------------------------
@@ -189,20 +178,7 @@ def _retry(q: Question) -> None:
 
 
 def _draw_input(q: Question) -> None:
-    key = input_key(q)
-    if q.kind == "choice":
-        st.radio("Your prediction", q.options, index=None, key=key, horizontal=True, format_func=md_escape)
-    elif q.kind == "number":
-        places = decimal_places(q.answer)
-        step = {"step": 1} if not places else {"step": 10.0 ** -places, "format": f"%.{places}f"}
-        st.number_input(f"Your prediction{f' ({q.unit})' if q.unit else ''}", value=None, key=key,
-                        placeholder="type a number", **step)
-    elif q.kind == "split":
-        st.text_input("Your prediction: the tokens, separated by |", key=key, placeholder="for example: poha | wal | a")
-    elif q.kind == "word":
-        st.text_input("Your answer", key=key, placeholder="type a word")
-    else:
-        st.multiselect("Your prediction: pick them in order, first to last", q.options, key=key)  # plain text
+    DRAWN[q.kind].input(q, input_key(q))  # by its answer kind (ui.answers)
 
 
 def ask(q: Question, *, button: str = "Check") -> Verdict | None:
@@ -257,37 +233,10 @@ def _kept(q: Question) -> tuple:
 
 
 def draw_verdict(q: Question, v: Verdict) -> None:
-    truth = answer_text(q.answer)
-    guess = answer_text(v.guess if q.kind != "split" or not isinstance(v.guess, str) else parse_split(v.guess))
-    if q.kind == "word":
-        head = ("Right! " if v.right else "Not this time. ") + (v.detail or "")
-        if not v.right:
-            head += f" For example, “{truth}” works."
-        why = q.explain + (f"\nRemember: {q.hint}" if q.hint and not v.right else "")
-        parts = [head] + ([why] if why else [])
-        if not v.counted:
-            parts.append("(A retry: your first answer is the one in the score.)")
-        st.html(callout_html("\n".join(parts), "success" if v.right else "info"))
-        return
-    if v.right and v.guess != q.answer and q.kind == "choice":
-        head = f"Right: {guess} ties with the lab's pick, {truth}."
-        why = q.explain_also_right or q.explain
-    elif v.right:
-        head = f"Right! You predicted {quantity(v.guess, q.unit) if q.kind == 'number' else guess}."
-        why = q.explain
-    else:
-        if q.kind == "number":  # with the unit, by the one plural rule: "1 token", "2 code points"
-            guess, truth = quantity(v.guess, q.unit), quantity(q.answer, q.unit)
-        head = f"Not this time. You predicted {guess}; the lab computed {truth}."
-        why = q.explain + (f"\nRemember: {q.hint}" if q.hint else "")
-    parts = [head]
-    if v.detail:
-        parts.append(v.detail[0].upper() + v.detail[1:] + ".")
-    if why:
-        parts.append(why)
-    if not v.counted:
-        parts.append("(A retry: your first answer is the one in the score.)")
-    st.html(callout_html("\n".join(parts), "success" if v.right else "info", q.more))
+    """The verdict, as its answer kind words it (ui.answers): the guess beside the truth, the detail, why."""
+    drawn = DRAWN[q.kind]
+    parts = drawn.verdict(q, v) + ([] if v.counted else [RETRY])
+    st.html(callout_html("\n".join(parts), "success" if v.right else "info", q.more if drawn.more else None))
 
 
 def score_line(scope: str | None = None) -> str:

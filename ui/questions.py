@@ -341,7 +341,7 @@ def resolve(qid: QuestionId) -> Question | object | None:
         except CostInputError:  # no window a page could ask about
             return None
         return fit_question(fit)
-    return WAITS if qid.kind.waits else None
+    return WAITS if qid.family.waits else None
 
 
 def from_key(key: str) -> Question | None:
