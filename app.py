@@ -8,7 +8,8 @@ import streamlit as st
 
 import lessons
 from i18n import _, localized, number
-from ui.layout import APP_NAME, link_params, page_setup, sections
+from ui.frame import page_setup
+from ui.layout import APP_NAME, link_params, sections
 
 page_setup(APP_NAME)
 

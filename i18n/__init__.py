@@ -11,7 +11,7 @@ messages, the English text is the message id, and the translations are catalogue
     TITLE = N_("Tokenize anything")                    # marked for the catalogue, translated where it is drawn
 
 The language is the run's, not the process's: one server serves English and Hindi learners at once, so it lives
-in a :class:`contextvars.ContextVar` that ``ui.layout.page_setup`` sets at the start of every Streamlit run
+in a :class:`contextvars.ContextVar` that ``ui.frame.page_setup`` sets at the start of every Streamlit run
 (:func:`use`; a test or a command uses :func:`using`). Where no run has set it (a fragment rerun, a callback),
 the session's own language comes from the hook the UI registers (:func:`set_session_language`), then English.
 
@@ -68,7 +68,7 @@ def current() -> str:
 
 
 def use(lang: str) -> None:
-    """Set the language for the rest of this context (a Streamlit run: ``ui.layout.page_setup`` calls this first
+    """Set the language for the rest of this context (a Streamlit run: ``ui.frame.page_setup`` calls this first
     thing). An unknown language is English."""
     _current.set(lang if lang in KNOWN else DEFAULT)
 

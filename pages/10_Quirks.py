@@ -1,7 +1,8 @@
 """Quirks: live examples where token counts surprise, measured with the real tokenizers."""
 
 from ui import state
-from ui.layout import large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import large_type_on
 from ui.links import lesson_link
 from views import quirks as qv
 

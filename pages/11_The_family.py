@@ -10,7 +10,8 @@ import streamlit as st
 
 from ui import state
 from ui.display import md_escape
-from ui.layout import large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import large_type_on
 from ui.links import lesson_link
 from views import family as fv
 

@@ -9,7 +9,8 @@ import streamlit as st
 
 from lessons.course import course
 from ui import state
-from ui.layout import classroom_on, large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import classroom_on, large_type_on
 from views import lessons as lp
 from views.lessons import opened
 

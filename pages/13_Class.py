@@ -1,7 +1,7 @@
 """Class: start a class, join one with its code, and (the teacher) project its code and see what it thinks."""
 
 from ui import classroom, state
-from ui.layout import page_setup
+from ui.frame import page_setup
 from views import classroom as cv
 
 cv.take_teacher_link()  # first: the secret leaves the address bar, and page_setup draws the teacher's class bar

@@ -5,7 +5,7 @@ The page sets up and composes the sections of views.estimate.
 """
 
 from ui import state
-from ui.layout import page_setup
+from ui.frame import page_setup
 from ui.show import Show
 from views import estimate as ev
 

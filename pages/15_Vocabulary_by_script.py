@@ -1,7 +1,8 @@
 """Vocabulary by script: a production tokenizer's whole vocabulary read by script, two tokenizers side by side."""
 
 from ui import state
-from ui.layout import classroom_on, controls, large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import classroom_on, controls, large_type_on
 from views import vocabulary as vv
 
 page_setup("Vocabulary by script")

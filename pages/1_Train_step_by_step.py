@@ -7,7 +7,8 @@ and the corpus *after* merge k.
 """
 
 from ui import state
-from ui.layout import classroom_on, large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import classroom_on, large_type_on
 from views import train as tv
 
 page_setup("Train step by step")

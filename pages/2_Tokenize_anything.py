@@ -4,7 +4,8 @@ The page sets up and composes the sections of views.tokenize.
 """
 
 from ui import state
-from ui.layout import large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import large_type_on
 from views import tokenize as tkv
 
 page_setup("Tokenize anything")

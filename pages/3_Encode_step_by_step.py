@@ -4,7 +4,8 @@ The page sets up and composes the sections of views.encode; the step view is a f
 """
 
 from ui import state
-from ui.layout import large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import large_type_on
 from views import encode as ev
 
 page_setup("Encode step by step")

@@ -4,7 +4,7 @@ The page sets up and composes the sections of views.bytes.
 """
 
 from ui import state
-from ui.layout import page_setup
+from ui.frame import page_setup
 from views import bytes as bv
 
 page_setup("Bytes per character")

@@ -1,7 +1,8 @@
 """Real tokenizers: the same meaning in English and Hindi, counted by production tokenizers, side by side."""
 
 from ui import state
-from ui.layout import classroom_on, controls, large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import classroom_on, controls, large_type_on
 from ui.links import lesson_link
 from views import real as rv
 

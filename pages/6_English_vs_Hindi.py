@@ -10,7 +10,8 @@ compression curve is a fragment, so dragging it reruns only that part.
 import streamlit as st
 
 from ui import state
-from ui.layout import classroom_on, large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import classroom_on, large_type_on
 from ui.links import lesson_link
 from views import english_hindi as ev
 

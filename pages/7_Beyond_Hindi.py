@@ -1,7 +1,8 @@
 """Beyond Hindi: what many languages pay per character over English, split into the UTF-8 part and the tokenizer part."""
 
 from ui import state
-from ui.layout import classroom_on, controls, large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import classroom_on, controls, large_type_on
 from ui.links import lesson_link
 from views import beyond_hindi as bv
 

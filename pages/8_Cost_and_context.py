@@ -6,7 +6,8 @@ import streamlit as st
 
 from ui import state
 from ui.display import md_escape
-from ui.layout import Slides, classroom_on, large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import Slides, classroom_on, large_type_on
 from ui.links import lesson_link
 from views import cost as cv
 

@@ -3,7 +3,8 @@
 import streamlit as st
 
 from ui import state
-from ui.layout import large_type_on, page_setup
+from ui.frame import page_setup
+from ui.layout import large_type_on
 from ui.links import lesson_link
 from views import streaming as sv
 

@@ -270,3 +270,133 @@ def test_real_tokenizer_libraries_load_only_when_a_tokenizer_is_loaded():
     )
     assert before == []
     assert after == ["sentencepiece"]
+
+
+# -- no circles ----------------------------------------------------------------------------------------------------
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _loaded_with(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """The imports a module runs while it loads: at its top level, in its classes and in top-level ``if``/``try``
+    blocks; not inside a function (run when it is called) nor under ``if TYPE_CHECKING:`` (never run)."""
+    found: list[ast.Import | ast.ImportFrom] = []
+
+    def visit(nodes: list[ast.stmt]) -> None:
+        for node in nodes:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                found.append(node)
+            elif isinstance(node, ast.If):
+                if "TYPE_CHECKING" not in ast.unparse(node.test):
+                    visit(node.body)
+                visit(node.orelse)
+            elif isinstance(node, (ast.Try, ast.With)):
+                visit(node.body)
+                for handler in getattr(node, "handlers", ()):
+                    visit(handler.body)
+                visit(getattr(node, "orelse", []))
+                visit(getattr(node, "finalbody", []))
+            elif isinstance(node, ast.ClassDef):
+                visit(node.body)
+
+    visit(tree.body)
+    return found
+
+
+def _import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Each of the lab's modules (every package of the house, ``deploy``, app.py; not a ``__main__.py`` program)
+    and the lab's modules it imports while it loads (``from ui import layout`` names the module ``ui.layout``;
+    ``from lessons import presets`` names ``lessons``, whose attribute it is)."""
+    paths = {}
+    for package in sorted(OWN_PACKAGES - {"app"}):
+        for path in sorted((root / package).rglob("*.py")):
+            if path.name != "__main__.py":
+                paths[_module_name(path, root)] = path
+    if (root / "app.py").exists():
+        paths["app"] = root / "app.py"
+    graph: dict[str, set[str]] = {}
+    for name, path in paths.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        imported = set()
+        for node in _loaded_with(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name for alias in node.names if alias.name in paths}
+                continue
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            for alias in node.names:
+                if f"{base}.{alias.name}" in paths:
+                    imported.add(f"{base}.{alias.name}")
+                elif base in paths:
+                    imported.add(base)
+        graph[name] = imported - {name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import circles: each set of modules that import one another, directly or round others (a strongly
+    connected component of more than one module), sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles = []
+
+    def visit(module: str) -> None:  # Tarjan's algorithm
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in sorted(graph[module]):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            component = []
+            while True:
+                other = stack.pop()
+                component.append(other)
+                if other == module:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for module in sorted(graph):
+        if module not in index:
+            visit(module)
+    return sorted(circles)
+
+
+def test_no_module_of_the_lab_imports_itself_round_a_circle():
+    """No two of the lab's modules need each other to load (``ui.layout`` and ``ui.poll`` did: poll worked only
+    because it read ``layout.PAGES`` at call time; now ``ui.frame`` draws both). An import inside a function is
+    not counted: it runs when it is called, not while the module loads."""
+    graph = _import_graph()
+    assert len(graph) > 120 and graph["ui.frame"] >= {"ui.layout", "ui.poll", "ui.links"}
+    assert _circles(graph) == []
+
+
+@pytest.mark.parametrize(("files", "circle"), [
+    ({"ui/a.py": "from ui import b\n", "ui/b.py": "from ui.a import X\n"}, ["ui.a", "ui.b"]),
+    ({"ui/a.py": "import ui.b\n", "ui/b.py": "from . import c\n", "ui/c.py": "from .a import X\n"},
+     ["ui.a", "ui.b", "ui.c"]),
+    ({"ui/a.py": "try:\n    from ui import b\nexcept ImportError:\n    pass\n", "ui/b.py": "from ui import a\n"},
+     ["ui.a", "ui.b"]),
+])
+def test_the_circle_rule_sees_a_planted_circle(tmp_path: Path, files: dict[str, str], circle: list[str]) -> None:
+    """A planted circle is found, however its imports are written; the same imports deferred into a function, or
+    under ``if TYPE_CHECKING:``, are not a circle."""
+    for layer in OWN_PACKAGES - {"app"}:
+        (tmp_path / layer).mkdir()
+        (tmp_path / layer / "__init__.py").write_text("")
+    for where, source in files.items():
+        (tmp_path / where).write_text(source)
+    assert _circles(_import_graph(tmp_path)) == [circle]
+    last = sorted(files)[-1]
+    (tmp_path / last).write_text("def f():\n" + "".join(f"    {line}\n" for line in files[last].splitlines()))
+    assert _circles(_import_graph(tmp_path)) == []
+    (tmp_path / last).write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                 + "".join(f"    {line}\n" for line in files[last].splitlines()))
+    assert _circles(_import_graph(tmp_path)) == []

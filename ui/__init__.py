@@ -1,5 +1,5 @@
 """Shared Streamlit UI code for the Tokenization Lab pages.
 
-`ui.layout` holds the page registry and `page_setup()`, which every page calls
+`ui.layout` holds the page registry and the frame; `ui.frame.page_setup()` is what every page calls
 first. The engine (`tokenizer/`) never imports from here.
 """

@@ -1,6 +1,6 @@
 """The learner's language: chosen once per browser session, kept in the address, switched in the sidebar.
 
-How the language of a run is decided (:func:`sync`, called by ``ui.layout.page_setup`` before anything is drawn):
+How the language of a run is decided (:func:`sync`, called by ``ui.frame.page_setup`` before anything is drawn):
 
 - On the session's first run, and when the browser's Back or Forward brought this address, the address decides:
   ``?lang=hi`` (or ``en``; ``xx``, the pseudo-locale, for tests). Without one, the browser's own preference does:

@@ -2,12 +2,14 @@
 
 Every page (and app.py) starts with one call::
 
-    from ui.layout import page_setup
+    from ui.frame import page_setup
 
     page_setup("Train step by step")
 
 That sets the browser tab title and icon, draws the sectioned sidebar, applies
-large type when it is on, and writes the page heading.
+large type when it is on, and writes the page heading (this module's
+:func:`frame`); then the class bar and a lesson link's questions
+(:mod:`ui.frame`, above the kit modules that draw with this one's helpers).
 
 How navigation works (Streamlit 1.67)
 -------------------------------------
@@ -36,7 +38,7 @@ from pathlib import Path
 import streamlit as st
 
 from i18n import N_, _
-from ui import language, poll, state, viewport
+from ui import language, state, viewport
 
 APP_NAME = N_("Tokenization Lab")
 APP_ICON = ":material/token:"
@@ -305,7 +307,7 @@ h1 {{ padding-top: .1rem !important; padding-bottom: .2rem !important; font-size
 """
 
 
-# Classroom mode: the screen is the slide. The sidebar starts closed (page_setup), so the page has the whole width;
+# Classroom mode: the screen is the slide. The sidebar starts closed (frame), so the page has the whole width;
 # opened, it is no wider than in normal type.
 CLASSROOM_CSS_MARKER = "/* ui.layout: classroom */"
 _CLASSROOM_CSS = f"""
@@ -431,7 +433,7 @@ class _Switch:
         return bool(st.session_state.get(self.store, False))
 
     def remember(self) -> None:  # on_change: runs before the script, so the rerun sees the new value
-        st.session_state[self.store] = bool(st.session_state[self.key])  # (classroom mode brings large type: page_setup)
+        st.session_state[self.store] = bool(st.session_state[self.key])  # (classroom mode brings large type: frame)
 
     def in_url(self) -> bool:
         return st.query_params.get(self.param, "") in ("1", "true", "on", "yes")
@@ -542,8 +544,8 @@ def _draw_sidebar() -> None:
         keep.sync()  # one's own answers kept in this browser (nothing mounted for a browser that keeps none)
 
 
-def page_setup(title: str, *, heading: bool = True) -> None:
-    """Call this first on every page.
+def frame(title: str, *, heading: bool = True) -> PageEntry | None:
+    """The frame's own part of :func:`ui.frame.page_setup`, first on every page: returns the page's registry entry.
 
     Sets the browser tab title and icon (the registry icon for ``title``, or the
     app icon), draws the sectioned sidebar with the large-type toggle, applies
@@ -572,8 +574,9 @@ def page_setup(title: str, *, heading: bool = True) -> None:
         st.html(_CLASSROOM_CSS)
     if heading:
         st.title(shown)
-    poll.bar()  # in a class: the live class bar (the posed question, the votes); nothing otherwise
-    st.html(f'<a class="tl-anchor" name="{SKIP_TARGET}"></a>')  # where the skip link lands with no steps
-    from ui import links  # (ui.links draws with this module's helpers)
+    return entry
 
-    links.ask_first(entry.url_path if entry else "")  # a lesson's link that gives answers away asks them first
+
+def skip_anchor() -> None:
+    """Where the skip link lands on a page with no steps (:data:`SKIP_TARGET`)."""
+    st.html(f'<a class="tl-anchor" name="{SKIP_TARGET}"></a>')

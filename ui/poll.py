@@ -31,7 +31,7 @@ from lessons.classroom import ClassError, ClassUnavailable, DatabaseBroken, Poll
 from lessons.exercises import ExerciseError
 from lessons.judging import Question, judge
 from lessons.progress import check, merge, migrate_v1_key
-from ui import (  # layout imports this module: its PAGES read at call time
+from ui import (
     charts,
     classroom,
     layout,

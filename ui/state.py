@@ -18,7 +18,7 @@ One rule, for every page: **a link with settings is the whole view.**
 - On a rerun within the page (a widget, a fragment), the widgets' own values
   win.
 
-:func:`begin_run` (called by ``ui.layout.page_setup`` first thing on every
+:func:`begin_run` (called by ``ui.frame.page_setup`` first thing on every
 page) tells "entered now" from "a rerun of the same page": a different page
 than the last run, a history navigation (Streamlit flags it), or an address the
 page never had since it was entered (a link to the same page). Fragment runs
@@ -151,7 +151,7 @@ def begin_run(page: str, shared: Iterable[str] = ()) -> str | None:
     """Decide, once per run and before any :func:`restore`, whether this run enters the page.
 
     ``page`` names the page (its URL path); ``shared`` are the URL keys every link carries (large type,
-    classroom mode), which are not the page's settings. ``ui.layout.page_setup`` calls this on every page.
+    classroom mode), which are not the page's settings. ``ui.frame.page_setup`` calls this on every page.
     Returns ``"link"`` (entered; the URL is the whole view), ``"plain"`` (entered; what the learner left here
     comes back) or ``None`` (a rerun within the page: the widgets' values win).
     """

@@ -2,7 +2,7 @@
 
 Layout comes first: each page draws the result of its main control right under it (see the step
 views). This module is the safety net for what layout alone cannot promise on every screen, one small
-script installed once per browser tab by :func:`install` (``ui.layout.page_setup`` calls it):
+script installed once per browser tab by :func:`install` (``ui.frame.page_setup`` calls it):
 
 - **The result of a click in view.** A control row drawn in a container keyed with :func:`action`
   (``tl-act-<name>``) and its result in a container keyed with :func:`result` (``tl-result-<name>``):
