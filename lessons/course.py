@@ -68,7 +68,12 @@ COURSE_ENV = "LAB_COURSE_DIR"
 """An environment variable naming another course folder (to try a course being written, and for tests)."""
 PAGES_DIR = HERE.parent / "pages"
 _FRONT = re.compile(r"\A\+\+\+[ \t]*\n(.*?)\n\+\+\+[ \t]*(?:\n|\Z)(.*)\Z", re.S)
-URL_KEYS_NAMING_TOKENIZERS = ("tok", "toks", "preset")
+TOKENIZER_KEY = "tok"
+"""The URL key naming a page's one tokenizer (``?tok=``: Encode, Streaming, Cost, Bytes' ladder...): what a lesson's
+link sets, the pickers read (:func:`ui.choices.one_key`) and :mod:`lessons.reveals` reads of a link."""
+TOKENIZERS_KEY = "toks"
+"""The URL key naming the tokenizers a page compares (``?toks=a,b``: Tokenize anything)."""
+URL_KEYS_NAMING_TOKENIZERS = (TOKENIZER_KEY, TOKENIZERS_KEY, "preset")
 
 
 class LessonError(ValueError):

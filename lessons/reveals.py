@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from .course import TOKENIZER_KEY
+
 ANY = "*"
 """A setting the model does not pin down (a tokenizer left to the page's default, any window): it matches any."""
 
@@ -312,7 +314,7 @@ def _encode(params: dict) -> list[Fact]:
 
     from .exercises import ExerciseError, tokenizer_for
 
-    tok, text = params.get("tok", "readers"), params.get("text", "readership")
+    tok, text = params.get(TOKENIZER_KEY, "readers"), params.get("text", "readership")
     step = _int(params, "step", 0)
     try:
         model = tokenizer_for(tok)
@@ -345,7 +347,7 @@ def _bytes(params: dict) -> list[Fact]:
 
     samples = {e["id"]: e["text"] for key in ("examples", "samples") for e in lessons.data("sample_texts")[key]}
     text = params.get("text", samples.get(params.get("sample", "indore-hi"), samples["indore-hi"]))
-    tok = params.get("tok", ANY)
+    tok = params.get(TOKENIZER_KEY, ANY)
     facts: list[Fact] = [Characters(text)]
     if params.get("part", "") in ("", "ladder"):
         facts += [Tokens(tok, text), Value.of("partial_tokens", tokenizer=tok, text=text)]
@@ -466,7 +468,7 @@ def _streaming(params: dict) -> list[Fact]:
     """Streaming: how many of the text's tokens there are and how many are not whole characters (always stated), and
     the tokens (hidden while the learner predicts)."""
     text = params.get("text", _pair()["test_hi"])
-    tok = params.get("tok", ANY)
+    tok = params.get(TOKENIZER_KEY, ANY)
     stated: list[Fact] = [Value.of("partial_tokens", tokenizer=tok, text=text),
                           Value.of("count_tokens", tokenizer=tok, text=text)]
     return stated if _on(params, "predict", False) else [Tokens(tok, text), *stated]  # predicting: the chips wait
@@ -512,7 +514,7 @@ def _family(params: dict) -> list[Fact]:
         upto = max(_int(params, "step", 0), 1)
         return [Merges(preset, upto, "count"), Merges(preset, upto, "score")]
     if part == "pipeline":
-        return [Tokens(params.get("tok", ANY), params.get("ptext", _pair()["test_hi"]))]
+        return [Tokens(params.get(TOKENIZER_KEY, ANY), params.get("ptext", _pair()["test_hi"]))]
     if part == "special":
         return [Tokens(params.get("stok", ANY), params.get("special", "<|endoftext|>"))]
     return []
@@ -536,7 +538,7 @@ def _vocabulary(params: dict) -> list[Fact]:
     """Vocabulary by script: each chosen tokenizer's count of tokens of every script (the table, the script's
     metric); with two side by side on Devanagari, each one's count of lesson 4's sentence pair."""
     pair = _pair()
-    names = [params.get("tok", ANY)] + ([] if params.get("vs") == "none" else [params.get("vs", ANY)])
+    names = [params.get(TOKENIZER_KEY, ANY)] + ([] if params.get("vs") == "none" else [params.get("vs", ANY)])
     facts: list[Fact] = [Value.of("script_tokens", tokenizer=name, script=ANY) for name in names]
     if len(names) == 2 and params.get("script", "Devanagari") == "Devanagari":
         facts += [Value.of("count_tokens", tokenizer=name, text=pair[k]) for name in names

@@ -31,6 +31,7 @@ import streamlit as st
 import lessons
 from analyses.measure import Measure, measure
 from i18n import _
+from lessons.course import TOKENIZER_KEY, TOKENIZERS_KEY
 from lessons.progress import TOKENIZE_COUNT, QuestionId
 from tokenizer import TextTokenizer, Token, Tokenizer
 from tokenizer.io import ModelFigures, check_model_figures, figures_of, tokenizer_from_json, tokenizer_to_json
@@ -38,21 +39,20 @@ from tokenizer.pretokenize import pattern_words
 from ui import state
 from ui.display import md_code, md_escape, plural
 from ui.predict import Question
+from ui.presets import UNIT_NAMES
 from ui.training import preset_trace
-from ui.uploads import MODEL_UPLOAD_MB, forget_upload, uploaded_bytes, uploaded_file
+from ui.uploads import MODEL_UPLOAD_BYTES, MODEL_UPLOAD_MB, forget_upload, uploaded_bytes, uploaded_file
 
 UPLOAD = "upload"
 SESSION_PREFIX = "session:"
 SESSION_MODELS = "lab.session_models"
 MAX_SESSION_MODELS = 8
-MAX_MODEL_BYTES = 5_000_000
 SESSION_MODELS_MB = 64
 """What one session's models (trained or uploaded) may take in the server's memory together, once built:
 a model of 100,000 merges fits (about 50 MB); the lab's Train page makes models of at most 5,000 (2-3 MB)."""
 BUILT_MODELS_MB = 192
 """What the built session models of every learner may take together: the least recently used are let go
 (and built again from their JSON, in about a second, when a page needs one)."""
-UNIT_NAMES = {"chars": "characters", "bytes": "UTF-8 bytes"}
 
 
 class Unavailable(ValueError):
@@ -225,10 +225,10 @@ def _model_from_json(text: str) -> Tokenizer:
 
 def load_model_file(data: bytes) -> Tokenizer:
     """A model from an uploaded file's bytes, or ValueError saying what is wrong and what to do."""
-    if len(data) > MAX_MODEL_BYTES:
+    if len(data) > MODEL_UPLOAD_BYTES:
         raise ValueError(
             f"This file is {len(data) / 1e6:.1f} MB; a model file from this lab is far smaller "
-            f"(the limit here is {MAX_MODEL_BYTES / 1e6:.0f} MB). Upload the .json file the Train page downloads."
+            f"(the limit here is {MODEL_UPLOAD_MB} MB). Upload the .json file the Train page downloads."
         )
     if not data.strip():
         raise ValueError("This file is empty. Upload the .json file the Train page downloads.")
@@ -347,7 +347,7 @@ def _param(key: state.Key, default: str) -> state.Param:
 
 def one_key(page: str) -> state.Key:
     """The key of :func:`pick_one`'s select box on ``page`` (its ``?tok=``)."""
-    return state.Key(page, "tok")
+    return state.Key(page, TOKENIZER_KEY)
 
 
 def many_key(page: str) -> state.Key:
@@ -462,12 +462,12 @@ def pick_many(
     ``upload``: offer a model file uploader too (a model downloaded from the Train page).
     """
     options = [e.key for e in entries(kinds)]
-    param = _param(state.Key(page, "toks"), ",".join(k for k in default if k in options))
+    param = _param(state.Key(page, TOKENIZERS_KEY), ",".join(k for k in default if k in options))
     skey = many_key(page).skey
     if skey not in st.session_state or state.entering() == "link":  # a link is the whole view: its tokenizers
-        if param.name not in st.query_params and "tok" in st.query_params:  # an older link: one tokenizer
-            st.query_params[param.name] = st.query_params.get("tok")
-            del st.query_params["tok"]
+        if param.name not in st.query_params and TOKENIZER_KEY in st.query_params:  # an older link: one tokenizer
+            st.query_params[param.name] = st.query_params.get(TOKENIZER_KEY)
+            del st.query_params[TOKENIZER_KEY]
         state.restore([param])
         wanted = [k for k in str(st.session_state.get(param.skey) or "").split(",") if k]
         unknown = [k for k in wanted if k not in options]

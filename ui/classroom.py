@@ -53,6 +53,10 @@ POSE_RESULT = "class-posed"
 """The viewport name (:mod:`ui.viewport`) tying each "Pose to the class" button to the class bar."""
 POSED = Key(PAGE, "posed")
 """The teacher's session: poll id -> the Question posed (the lab's answer, kept here until Reveal)."""
+POSED_NOW, POSE_ERROR = Key(PAGE, "_posed"), Key(PAGE, "_pose_error")
+"""Per question (``POSED_NOW.of(q.key)``): "Pose to the class" just posed it; or why it could not."""
+LAST_ERROR = Key(PAGE, "last_error")
+"""Why the class's server did not keep a learner's answer (the session still has it)."""
 
 
 @dataclass(frozen=True)
@@ -233,9 +237,9 @@ reload, which starts a new session, finds them in their class again."""
 TEACHER_COOKIE = "tl_teacher"
 """A teacher's browser keeps ``CODE.KEY``: a key of its own (:meth:`Classes.teacher_browser`), never the class's
 secret, so that a reload is the teacher again without the teacher link (or the secret in the address bar)."""
-TEACHER_KEY = f"{PAGE}._teacher_key"
-COOKIES = f"{PAGE}._cookies"
-REJOINED = f"{PAGE}._rejoined"
+TEACHER_KEY = Key(PAGE, "_teacher_key").skey
+COOKIES = Key(PAGE, "_cookies").skey
+REJOINED = Key(PAGE, "_rejoined").skey
 COOKIE_DAYS = 30
 _COOKIE_VALUE = re.compile(r"[A-Za-z0-9._-]{0,200}")
 
@@ -337,7 +341,7 @@ def remember_answer(q: Question, guess: Any, right: bool) -> None:
     try:
         store().record_answer(who.code, who.learner_id, q.id.key, answer_text(guess), bool(right))
     except ClassError as exc:  # the class ended, the database is busy: the session still has the answer
-        st.session_state[f"{PAGE}.last_error"] = str(exc)
+        st.session_state[LAST_ERROR.skey] = str(exc)
 
 
 def payload(q: Question, where: str) -> dict:
@@ -372,9 +376,9 @@ def _pose_clicked(q: Question) -> None:
     in the same run (posed in the run, after the bar was drawn, it showed only at the bar's next tick)."""
     try:
         pose(q)
-        st.session_state[f"{PAGE}._posed.{q.key}"] = True  # the toast is drawn with the button: a callback that
+        st.session_state[POSED_NOW.of(q.key)] = True  # the toast is drawn with the button: a callback that
     except ClassError as exc:  # draws is refused in a fragment's rerun (a question on a slide is in one)
-        st.session_state[f"{PAGE}._pose_error.{q.key}"] = str(exc)
+        st.session_state[POSE_ERROR.of(q.key)] = str(exc)
 
 
 def pose_button(q: Question) -> None:
@@ -387,9 +391,9 @@ def pose_button(q: Question) -> None:
                   args=(q,), help="Every learner in your class gets this question on their screen; you see how "
                                   "many answered and, when you choose, how they answered (no names), then reveal "
                                   "the truth.")
-    if st.session_state.pop(f"{PAGE}._posed.{q.key}", False):
+    if st.session_state.pop(POSED_NOW.of(q.key), False):
         st.toast("Posed to the class: see the class bar at the top of the page.")
-    if problem := st.session_state.pop(f"{PAGE}._pose_error.{q.key}", None):
+    if problem := st.session_state.pop(POSE_ERROR.of(q.key), None):
         st.error(problem)
 
 

@@ -28,8 +28,10 @@ import streamlit as st
 
 from lessons.judging import Question, Verdict, fits, judge
 from ui import classroom
-from ui.answers import DRAWN, RETRY
+from ui.answers import DRAWN
+from ui.answers import RETRY as RETRY_NOTE
 from ui.display import callout_html, md_escape
+from ui.state import Key
 
 STORE = "lab.predictions"
 """The session's first answers where it is now: ``{question key: {"guess", "right", "scope", "id"}}`` (``id``: the
@@ -40,6 +42,9 @@ CONTEXT = "lab.predictions.context"
 """Where :data:`STORE`'s answers were given: "" on one's own, ``class:<code>`` in a class."""
 STASH = "lab.predictions.stash"
 """The answers of the other contexts this session has been in, by context, while it is in another."""
+RETRY, SET_ASIDE, EMPTY, LAST = (Key("predict", n) for n in ("_retry", "_set_aside", "_empty", "_last"))
+"""Per question (``RETRY.of(q.key)``): "Try again" pressed; why its kept answer was set aside; Check pressed with no
+answer; the verdict drawn last (per context too: ``LAST.of(context, q.key)``)."""
 
 
 # -- the store: one per context, so answers in a class and outside it never mix -------------------------------------
@@ -101,7 +106,7 @@ def record(q: Question, guess: Any, *, kept: bool = False) -> Verdict:
     if first:
         answers[q.key] = _entry(q, guess, right, classroom.learning_in())
     st.session_state[_last_key(q)] = (guess, right, first, detail, matches)
-    st.session_state.pop(f"predict._retry.{q.key}", None)
+    st.session_state.pop(RETRY.of(q.key), None)
     if not kept:
         classroom.remember_answer(q, guess, right)  # a learner in a class: kept on the server too
     return Verdict(guess, right, first, detail, matches)
@@ -138,12 +143,12 @@ def answered(key: str | Question) -> bool:
 
 def _set_aside(q: Question, problem: str) -> None:
     del store()[q.key]
-    st.session_state[f"predict._set_aside.{q.key}"] = problem
+    st.session_state[SET_ASIDE.of(q.key)] = problem
 
 
 def _last_key(q: Question) -> str:
     """The verdict drawn for ``q`` last, in the context it was given in (a class's is not one's own)."""
-    return f"predict._last.{context()}.{q.key}"
+    return LAST.of(context(), q.key)
 
 
 _INPUT = ("predict.", ".input")
@@ -166,7 +171,7 @@ def key_of_input(widget_key: str | None) -> str | None:
 def _check(q: Question) -> None:
     guess = st.session_state.get(input_key(q))
     if guess is None or guess == "" or guess == []:
-        st.session_state[f"predict._empty.{q.key}"] = True
+        st.session_state[EMPTY.of(q.key)] = True
         return
     record(q, guess)
 
@@ -174,7 +179,7 @@ def _check(q: Question) -> None:
 def _retry(q: Question) -> None:
     st.session_state.pop(_last_key(q), None)
     st.session_state.pop(input_key(q), None)
-    st.session_state[f"predict._retry.{q.key}"] = True
+    st.session_state[RETRY.of(q.key)] = True
 
 
 def _draw_input(q: Question) -> None:
@@ -188,17 +193,17 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
     explanation, and whether it counted; with a "Try again" button.
     """
     last = st.session_state.get(_last_key(q))
-    retrying = st.session_state.get(f"predict._retry.{q.key}", False)
+    retrying = st.session_state.get(RETRY.of(q.key), False)
     if last is None and answered(q) and not retrying:  # answered earlier (another page, a loaded file)
         last = _kept(q)
     if last is None:
-        if set_aside := st.session_state.pop(f"predict._set_aside.{q.key}", None):
+        if set_aside := st.session_state.pop(SET_ASIDE.of(q.key), None):
             st.html(callout_html(f"Your earlier answer to this question was set aside: {set_aside}. "
                                  "Answer it again.", "warning"))
         st.markdown(md_escape(q.prompt))
         _draw_input(q)
         st.button(button, key=f"predict.{q.key}.check", type="primary", on_click=_check, args=(q,))
-        if st.session_state.pop(f"predict._empty.{q.key}", False):
+        if st.session_state.pop(EMPTY.of(q.key), False):
             st.warning("Make a prediction first, then press **Check**.")
         classroom.pose_button(q)  # the teacher of a class: every learner answers it on their own screen
         return None
@@ -235,7 +240,7 @@ def _kept(q: Question) -> tuple:
 def draw_verdict(q: Question, v: Verdict) -> None:
     """The verdict, as its answer kind words it (ui.answers): the guess beside the truth, the detail, why."""
     drawn = DRAWN[q.kind]
-    parts = drawn.verdict(q, v) + ([] if v.counted else [RETRY])
+    parts = drawn.verdict(q, v) + ([] if v.counted else [RETRY_NOTE])
     st.html(callout_html("\n".join(parts), "success" if v.right else "info", q.more if drawn.more else None))
 
 

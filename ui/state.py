@@ -76,6 +76,15 @@ class Key:
         """The widget / session-state key: unique across pages."""
         return f"{self.page}.{self.name}"
 
+    def of(self, *items: str) -> str:
+        """The session-state key of this key for one item (a question, a context): a key made per item is declared
+        once too, as the Key it is made from, never built inline.
+
+        >>> Key("predict", "_retry").of("lesson:bpe:first")
+        'predict._retry.lesson:bpe:first'
+        """
+        return ".".join((self.skey, *items))
+
 
 @dataclass(frozen=True)
 class Param(Key):

@@ -18,6 +18,7 @@ from i18n import _, decimal, number
 TEXT_UPLOAD_MB = 2
 TEXT_UPLOAD_BYTES = TEXT_UPLOAD_MB * 1_000_000
 MODEL_UPLOAD_MB = 5
+MODEL_UPLOAD_BYTES = MODEL_UPLOAD_MB * 1_000_000
 _RECEIVE_MB = 50  # what Streamlit accepts, so that bigger files reach our own message
 
 
@@ -111,5 +112,5 @@ def too_big(size_bytes: int, limit_bytes: int, advice: str) -> bool:
     return True
 
 
-__all__ = ["MODEL_UPLOAD_MB", "TEXT_UPLOAD_BYTES", "TEXT_UPLOAD_MB", "decode_text_file", "forget_upload", "too_big",
+__all__ = ["MODEL_UPLOAD_BYTES", "MODEL_UPLOAD_MB", "TEXT_UPLOAD_BYTES", "TEXT_UPLOAD_MB", "decode_text_file", "forget_upload", "too_big",
            "uploaded_bytes", "uploaded_file", "widget_key"]

@@ -91,7 +91,7 @@ PAGE = "bytes"
 LADDER_TOKENIZERS = ("english-hindi", "english-hindi-fair", "cl100k_base", "o200k_base", "r50k_base")
 LADDER_CHOICES = tuple(k for k in LADDER_TOKENIZERS if any(e.key == k for e in choices.entries(("real", "lab"))))
 SAMPLE = Param(PAGE, "sample", "indore-hi", choices=tuple(samples()))
-LADDER = Param(PAGE, "tok", LADDER_TOKENIZERS[0], choices=LADDER_CHOICES)
+LADDER = Param(PAGE, choices.one_key(PAGE).name, LADDER_TOKENIZERS[0], choices=LADDER_CHOICES)
 TEXT = Key(PAGE, "text")  # its Param (default: the chosen sample's text) comes from text_param()
 SAMPLE_BOX = Key(PAGE, "sample_box")
 """The "Load a sample" box: it names the sample whose text is in the text box, and none when the learner's own text

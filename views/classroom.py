@@ -56,8 +56,9 @@ TITLE, JOIN_CODE, NAME, RESUME_CLASS, RESUME_CODE = (state.Key(PAGE, n) for n in
     "title", "join_code", "name", "resume_class", "resume_code"))
 START, JOIN, RESUME, LEAVE, END = (state.Key(PAGE, n) for n in ("start", "join", "resume", "leave", "end"))
 TEACHER_PARAM = "teacher"
-MESSAGE = f"{PAGE}._message"
-REMEMBER = f"{PAGE}._remember"  # a learner just joined: the browser keeps the class for a reload
+TEACHER_LINK = state.Key(PAGE, "_teacher_link")  # the link a teacher just started a class with, shown once
+MESSAGE = state.Key(PAGE, "_message").skey
+REMEMBER = state.Key(PAGE, "_remember").skey  # a learner just joined: the browser keeps the class for a reload
 
 
 RELOADED = ("Already teaching a class? A browser that opened your teacher link stays in teacher mode after a "
@@ -114,7 +115,7 @@ def _start() -> None:
         return
     classroom.leave()
     classroom.become_teacher(started.code, started.teacher_secret)
-    st.session_state[f"{PAGE}._teacher_link"] = origin() + links(started.code, started.teacher_secret)
+    st.session_state[TEACHER_LINK.skey] = origin() + links(started.code, started.teacher_secret)
     st.session_state[CODE.skey] = started.code
 
 
@@ -218,7 +219,7 @@ def projector_section() -> None:
             return
     if done is not None:  # the class bar above says so (ui.poll), in the teacher's words
         return
-    if link := st.session_state.pop(f"{PAGE}._teacher_link", None):
+    if link := st.session_state.pop(TEACHER_LINK.skey, None):
         st.html(callout_html("Your class is ready. Keep your teacher link private (it is not shown here, so you "
                              "can project this page): it lets you run this class from another browser.", "success"))
         st.download_button("Download my teacher link", link + "\n", f"class-{who.code}-teacher-link.txt",
@@ -240,7 +241,7 @@ OWN_KIND, OWN_TOKENIZER, OWN_TEXT, OWN_CORPUS, OWN_UNIT, OWN_SPLIT, OWN_TIES, OW
     state.Key(PAGE, f"own.{n}") for n in ("kind", "tokenizer", "text", "corpus", "unit", "split", "ties", "step",
                                            "pose", "keep"))
 OWN_TEXTS = tuple(state.Key(PAGE, f"own.text{i}") for i in range(4))
-OWN_SAID = f"{PAGE}._own_said"
+OWN_SAID = state.Key(PAGE, "_own_said").skey
 DEFAULT_TOKENIZER = "o200k_base"
 
 
@@ -382,7 +383,7 @@ def _end(who: classroom.Teaching) -> None:
     st.session_state[JUST_ENDED] = True
 
 
-JUST_ENDED = f"{PAGE}._just_ended"
+JUST_ENDED = state.Key(PAGE, "_just_ended").skey
 REFRESH = state.Key(PAGE, "refresh")
 
 

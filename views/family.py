@@ -49,7 +49,9 @@ PART_NAMES = {"merges": "BPE vs WordPiece", "unigram": "Unigram", "pipeline": "T
               "special": "Special tokens"}
 
 MAX_OWN_CHARS = 20_000  # the merge comparison recounts every pair at every step: a page or two of text
-MAX_MERGES = 200
+MAX_COMPARED_MERGES = 200
+"""The most merges "BPE vs WordPiece" steps through, both trainers side by side (each step recounts every pair); not
+Train's budget (:data:`ui.training.MAX_TRAIN_MERGES`)."""
 OWN_MERGES = 20
 TEXT_IN_LINK = 400
 TOP_PAIRS = 8
@@ -78,7 +80,7 @@ CHAT = tuple((m["role"], m["content"]) for m in CONTENT["chat"])
 # -- the corpus ------------------------------------------------------------------------------------
 def merges_default(preset_id: str) -> int:
     preset = lessons.presets().get(preset_id)
-    return min(preset.merges, MAX_MERGES) if preset else OWN_MERGES
+    return min(preset.merges, MAX_COMPARED_MERGES) if preset else OWN_MERGES
 
 
 def word_default(preset_id: str) -> str:
@@ -97,7 +99,7 @@ def vocab_default(preset_id: str) -> int:
 PART = Param(PAGE, "part", "merges", choices=PARTS)
 PRESET = Param(PAGE, "preset", "chai", choices=presets.preset_ids())
 TEXT = Param(PAGE, "text", "", max_len=TEXT_IN_LINK)
-STEP = Param(PAGE, "step", 0, lo=0, hi=MAX_MERGES)
+STEP = Param(PAGE, "step", 0, lo=0, hi=MAX_COMPARED_MERGES)
 STEPPER = Stepper(STEP)
 HASHES = Param(PAGE, "hashes", False)
 ALPHA = Param(PAGE, "alpha", 0.1, choices=ALPHAS)
@@ -135,7 +137,7 @@ def ptext_example_key(i: int) -> state.Key:
     return state.Key(PAGE, f"ptext.{i}")
 
 
-MERGES = Param(PAGE, "merges", OWN_MERGES, lo=0, hi=MAX_MERGES)
+MERGES = Param(PAGE, "merges", OWN_MERGES, lo=0, hi=MAX_COMPARED_MERGES)
 VOCAB = Param(PAGE, "vocab", DEFAULT_VOCAB, lo=1, hi=5_000)
 WORD = Param(PAGE, "word", "", max_len=200)
 """The settings whose defaults follow the corpus: each corpus's own are :func:`corpus_params`."""
@@ -485,7 +487,7 @@ def corpus_picker(setting: str) -> tuple[str | None, str, dict[str, state.Param]
                    help="The lab's presets (the Train page's worked examples and the English + Hindi news), or your "
                    "own text. Both rules and Unigram train on the same words.")
     if setting == "merges":
-        number.number_input("Merges", min_value=0, max_value=MAX_MERGES, step=1, key=params["merges"].skey,
+        number.number_input("Merges", min_value=0, max_value=MAX_COMPARED_MERGES, step=1, key=params["merges"].skey,
                             on_change=STEPPER.reset, help="How many merges each rule learns (the same for both).")
     else:
         number.number_input("Vocabulary size", min_value=1, max_value=5_000, step=1, key=params["vocab"].skey,

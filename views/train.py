@@ -35,6 +35,7 @@ import regex
 import streamlit as st
 
 import lessons
+from lessons.course import TOKENIZER_KEY
 from tokenizer import UNKNOWN_ID, MergeStep, StopReason, Trace
 from tokenizer.export import to_hf_json
 from tokenizer.io import tokenizer_to_json, trace_rows, trace_to_dict
@@ -60,7 +61,7 @@ from ui.presets import (
 from ui.questions import guess_question, run_key, tie_explanation, times
 from ui.state import Key, Param
 from ui.steps import Stepper
-from ui.training import MAX_CORPUS_CHARS, MAX_MERGES, trained_with_progress
+from ui.training import MAX_CORPUS_CHARS, MAX_TRAIN_MERGES, trained_with_progress
 from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes
 
 PAGE = "train"
@@ -80,7 +81,7 @@ STATUS_TOP = "top count"  # step 0: the most frequent pairs, before merge 1 pick
 # -- The page's session keys, declared once (the page, the warm-up, the benchmarks and the tests import them) --
 PRESET = Param(PAGE, "preset", "chai", choices=preset_ids())
 TEXT = Param(PAGE, "text", "", max_len=TEXT_IN_LINK)
-STEP = Param(PAGE, "step", 0, lo=0, hi=MAX_MERGES)
+STEP = Param(PAGE, "step", 0, lo=0, hi=MAX_TRAIN_MERGES)
 PREDICT = Param(PAGE, "predict", False)
 STEPPER = Stepper(STEP)
 FIRST, PREV, NEXT, LAST = (STEPPER.key(name) for name in ("first", "prev", "next", "last"))
@@ -109,7 +110,7 @@ def setting_params(defaults: Settings) -> dict[str, Param]:
         "marker": {"choices": MARKER_CHOICES},
         "marker_text": {"max_len": 12},
         "ties": {"choices": ("first", "hf")},
-        "merges": {"lo": 0, "hi": MAX_MERGES},
+        "merges": {"lo": 0, "hi": MAX_TRAIN_MERGES},
     }
     return {name: Param(key.page, key.name, getattr(defaults, name), **rules[name]) for name, key in SETTING.items()}
 
@@ -665,7 +666,7 @@ def settings_widgets(params: dict[str, Param], settings: Settings, large: bool) 
         help="When pairs share the top count. First seen: the pair met first reading the words in order. "
         "hf: the order Hugging Face tokenizers use.",
     )
-    c_merges.number_input("Merges", min_value=0, max_value=MAX_MERGES, step=1, key=params["merges"].skey)
+    c_merges.number_input("Merges", min_value=0, max_value=MAX_TRAIN_MERGES, step=1, key=params["merges"].skey)
 
 
 def corpus_section(preset_id: str, large: bool, classroom: bool) -> tuple[str | None, str]:
@@ -914,7 +915,7 @@ def next_steps(preset_id: str) -> None:
     with st.container(horizontal=True, gap="small"):
         for word in words:
             st.page_link(encode.path, label=f"Encode “{md_escape(word)}”", icon=":material/arrow_forward:",
-                         query_params={**(link_params() or {}), "tok": preset_id, "text": word})
+                         query_params={**(link_params() or {}), TOKENIZER_KEY: preset_id, "text": word})
         if not words:
             st.page_link(encode.path, label="Encode a word with these merges", icon=":material/arrow_forward:",
                          query_params=link_params())

@@ -15,7 +15,7 @@ from ui.uploads import forget_upload, uploaded_bytes, uploaded_file
 
 PAGE = "lessons"
 UPLOAD = state.Key(PAGE, "open_file")
-SAID = f"{PAGE}._opened_said"
+SAID = state.Key(PAGE, "_opened_said").skey
 
 
 def _read() -> None:

@@ -75,7 +75,7 @@ def draw(page: str) -> None:
         try:
             merged, refused, summary = load(file.getvalue(), predict.store())
         except ValueError as exc:
-            st.session_state[f"{page}._load_message"] = [("warning", f"“{file.name}” was not loaded: {exc} "
+            st.session_state[state.Key(page, "_load_message").skey] = [("warning", f"“{file.name}” was not loaded: {exc} "
                                                           "Your current progress is kept as it was.")]
             return
         grew = len(merged) > len(predict.store())
@@ -83,10 +83,10 @@ def draw(page: str) -> None:
         messages = [("success" if grew else "info", f"Loaded “{file.name}”: {summary}")]
         if refused:
             messages.append(("warning", refused_text(refused)))
-        st.session_state[f"{page}._load_message"] = messages
+        st.session_state[state.Key(page, "_load_message").skey] = messages
 
     uploaded_bytes("Load a progress file", key=load_key(page).skey, types=["json"], limit_mb=2, on_change=_load)
-    for kind, text in st.session_state.pop(f"{page}._load_message", []):
+    for kind, text in st.session_state.pop(state.Key(page, "_load_message").skey, []):
         st.html(callout_html(text, kind))
 
 
