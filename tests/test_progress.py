@@ -422,13 +422,14 @@ def renamed_course(monkeypatch) -> None:
     import dataclasses
 
     import lessons.course as lc
+    import lessons.questions as lq
 
     real = course()
     lessons_ = tuple(dataclasses.replace(lesson, exercises=tuple(
         dataclasses.replace(e, id="first-merge-of-chai", former_ids=("chai-first-merge",))
         if e.key == "bpe-training:chai-first-merge" else e for e in lesson.exercises)) for lesson in real.lessons)
     changed = dataclasses.replace(real, lessons=lessons_)
-    for module in (lc, qs, lp):
+    for module in (lc, lq, qs, lp):  # where each looks the course up (lessons.questions rebuilds the question)
         monkeypatch.setattr(module, "course", lambda: changed)
 
 
@@ -454,11 +455,12 @@ def test_without_its_former_id_a_renamed_exercise_reports_the_answer(monkeypatch
 
     renamed_course(monkeypatch)
     import lessons.course as lc
+    import lessons.questions as lq
 
     changed = lc.course()
     stripped = dataclasses.replace(changed, lessons=tuple(dataclasses.replace(lesson, exercises=tuple(
         dataclasses.replace(e, former_ids=()) for e in lesson.exercises)) for lesson in changed.lessons))
-    for module in (lc, qs, lp):
+    for module in (lc, lq, qs, lp):
         monkeypatch.setattr(module, "course", lambda: stripped)
     merged, refused, summary = pv.load(V1_FILE.read_bytes(), {})
     assert refused == [("exercise “chai-first-merge” of lesson “bpe-training”", NO_QUESTION)]
@@ -467,13 +469,14 @@ def test_without_its_former_id_a_renamed_exercise_reports_the_answer(monkeypatch
 
 
 def test_every_question_the_lab_asks_has_a_stable_id() -> None:
-    """Each Question built in pages, views and the UI kit names its id (the key comes from it), so its answer is
-    saved; none types a key of its own."""
+    """Each Question built in pages, views, the UI kit and the question builders below it (lessons/questions.py)
+    names its id (the key comes from it), so its answer is saved; none types a key of its own."""
     import ast
 
     root = Path(__file__).parents[1]
     calls = []
-    for path in [*root.glob("pages/*.py"), *root.glob("views/**/*.py"), *root.glob("ui/*.py")]:
+    for path in [*root.glob("pages/*.py"), *root.glob("views/**/*.py"), *root.glob("ui/*.py"),
+                 *root.glob("lessons/*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", "")) == "Question":
                 calls.append((path.name, {k.arg: k.value for k in node.keywords}))
@@ -519,3 +522,48 @@ def test_a_loaded_cost_fit_answer_is_judged_at_once_by_the_engine() -> None:
     assert "1 of 2 right" in summary and "will be checked" not in summary
     at = run_page("pages/8_Cost_and_context.py", session_state={"lab.predictions": merged})
     assert_no_exception(at)
+
+
+def test_a_progress_file_is_judged_without_the_ui_kit() -> None:
+    """Judging a loaded progress file is plain code (lessons.progress with lessons.questions' builders): in a fresh
+    interpreter it loads no UI library, and it judges each answer as a page does. The file holds the answers the
+    pages' own questions (ui.questions, with their caches) give as right, and one wrong choice."""
+    import subprocess
+    import sys
+
+    import lessons
+    from analyses.cost import window_fit
+    from ui import training
+
+    exercise = course().exercises[0]
+    asked = [qs.exercise_question(exercise), qs.practice_merge_question("news", 2),
+             qs.practice_count_question("chai", qs.unseen_words("chai")[0]), *qs.direction_questions(),
+             qs.fit_question(window_fit(550, window=8000, output_cap=300, margin=50)),
+             qs.guess_question(_news_run(), training.preset_trace("news"), 1)]
+    assert all(isinstance(q, Question) for q in asked) and lessons.presets()["news"]
+    wrong = next(o for o in asked[1].options if o != asked[1].answer and o not in asked[1].also_right)
+    store = {q.key: {"guess": q.answer, "right": True, "scope": q.scope, "id": q.id} for q in asked}
+    store["wrong"] = {"guess": wrong, "right": True, "scope": "practice",  # the same question again: the first counts
+                      "id": QuestionId.of("practice-merge", preset="news", step=2)}
+    waiting = QuestionId.of("tokenize-count", tokenizer="o200k_base", text="0123456789ab")
+    store[waiting.key] = {"guess": 7, "right": None, "scope": "tokenize", "id": waiting}
+    text = to_json(store)
+    code = (
+        "import json, sys\n"
+        "from lessons.exercises import ExerciseError\n"
+        "from lessons.progress import check, from_json\n"
+        "from lessons.questions import resolve\n"
+        "entries, refused = check(from_json(sys.stdin.read()).answers, resolve, (ExerciseError,))\n"
+        "ui = [m for m in ('streamlit', 'pandas', 'altair', 'ui') if m in sys.modules]\n"
+        "print(json.dumps([{k: e['right'] for k, e in entries.items()}, refused, ui]))\n")
+    result = subprocess.run([sys.executable, "-c", code], input=text, cwd=Path(__file__).parents[1],
+                            capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    judged, refused, ui = json.loads(result.stdout.strip().splitlines()[-1])
+    assert ui == [] and refused == []
+    assert judged == {**{q.key: True for q in asked}, waiting.key: None}
+    # and the wrong choice, on its own, is judged wrong the same way
+    alone = {"wrong": store["wrong"]}
+    result = subprocess.run([sys.executable, "-c", code], input=to_json(alone), cwd=Path(__file__).parents[1],
+                            capture_output=True, text=True, timeout=300, check=False)
+    assert json.loads(result.stdout.strip().splitlines()[-1])[0] == {asked[1].key: False}

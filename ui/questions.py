@@ -1,115 +1,52 @@
-"""Every predict-first question the lab asks, built from its id: the one place a question is looked up.
+"""The predict-first questions as the pages ask them: the plain builders (:mod:`lessons.questions`) with the UI kit's
+caches.
 
-Each builder makes the :class:`ui.predict.Question` its page asks, with the
-engine's answer: Train's "which pair does merge k pick?" (:func:`guess_question`,
-on a run named by :func:`run_key`), a lesson exercise (:func:`exercise_question`),
-the Lessons page's generated practice (:func:`practice_merge`,
-:func:`practice_count`), English vs Hindi's two directions
-(:func:`direction_questions`). :func:`resolve` turns a saved question id
-(:class:`lessons.progress.QuestionId`) back into its question. The pages use the
-builders (views/train.py, views/lessons/, views/english_hindi.py), the progress
-file uses :func:`resolve` (views/lessons/progress.py), and so will the class polls.
+Building a question (its prompt, its explanation, its engine-computed answer, rebuilding it from a saved id) is
+plain code below the UI, :mod:`lessons.questions`, so a loaded progress file is judged without the UI kit. What
+lives here is only what a page adds: the caches every learner shares (an exercise's computed answer, a preset's
+training, lesson 4's sweep) and what only the session knows (a lesson file opened in it, its class's own
+questions), gathered in :data:`CACHED`, which each function below passes on; and the digest that names a text in
+Encode's questions (:func:`ui.state.digest`). The pages use these (views/train.py, views/lessons/,
+views/english_hindi.py, views/encode.py, views/cost.py); a progress file loaded on a page resolves through
+:func:`resolve`, and so do the class polls.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import random
-import re
-from dataclasses import replace
-from functools import lru_cache
+from typing import Any
 
 import streamlit as st
 
-import lessons
-from analyses.cost import CostInputError, Fit, window_fit
+from lessons import questions as plain
 from lessons.course import Exercise, course
-from lessons.exercises import (
-    MAX_LISTED_TIES,
-    Computed,
-    ExerciseError,
-    compute,
-    preset_trace,
-    tie_explanation,
-    times,
+from lessons.exercises import MAX_LISTED_TIES, Computed, compute, tie_explanation, times
+from lessons.judging import Question
+from lessons.progress import WAITS, QuestionId, Waits
+from lessons.questions import (
+    COUNT_PRESETS,
+    DIRECTIONS,
+    ENCODE_OPTIONS,
+    GUESS_OPTIONS,
+    PRACTICE_PRESETS,
+    PRACTICE_SCOPE,
+    TRAIN_SCOPE,
+    direction,
+    fit_question,
+    guess_question,
+    merge_question,
+    practice_count,
+    practice_count_question,
+    practice_merge,
+    practice_merge_question,
+    unseen_words,
 )
-from lessons.progress import (
-    COST_FIT,
-    ENCODE_MERGE,
-    EVH_DIRECTION,
-    LESSON_EXERCISE,
-    PRACTICE_COUNT,
-    PRACTICE_MERGE,
-    QUESTIONS,
-    TRAIN_MERGE,
-    WAITS,
-    QuestionId,
-    migrate_v1_key,
-)
-from tokenizer import Trace
-from ui import experiment as evh
-from ui import own
-from ui.display import pair_text, plural, visible_token
-from ui.predict import Question
-from ui.presets import Settings, preset_settings
+from ui import experiment, own, training
+from ui.presets import Settings
 from ui.state import digest
-from ui.training import trained
-
-GUESS_OPTIONS = 5  # pairs offered in Train's "predict first"
-TRAIN_SCOPE = QUESTIONS[TRAIN_MERGE].scope
-PRACTICE_SCOPE = "practice"
 
 
-# -- Train: which pair does merge k pick? --------------------------------------------------------------
-def run_key(corpus: str, settings: Settings) -> str:
-    """A short id of a training run (corpus + settings) that outlives the server: it names the run's "predict first"
-    questions in saved progress (``train:<run>:<k>``, rebuilt by :func:`resolve`) and the session model Train keeps."""
-    digest = hashlib.sha1(corpus.encode("utf-8", "surrogatepass"))
-    digest.update(json.dumps(settings.config().to_dict() | {"merges": settings.merges}, sort_keys=True).encode())
-    return digest.hexdigest()[:16]
-
-
-# "seen N times" and the tie sentence (tie_explanation, times) are the engine's words for a trace, in
-# lessons.exercises: one copy, used by Train and by a "which pair merges" question on a teacher's own corpus.
-
-
-def merge_question(trace: Trace, k: int, qid: QuestionId, scope: str = TRAIN_SCOPE) -> Question:
-    """"Which pair does merge k pick?": the top pairs of the table, in alphabetical order (not by count).
-    A pair tied with the winner counts as right, and the answer says how the tie was broken. ``qid``: the
-    question's id (Train's, a practice question's)."""
-    step = trace.steps[k - 1]
-    labels: list[str] = []
-    by_pair: dict[tuple[int, int], str] = {}
-    for pc in step.table[:GUESS_OPTIONS]:
-        label = pair_text(pc.left, pc.right)
-        if label in labels:  # two different pairs that look the same: tell them apart
-            label += f" (ids {pc.pair[0]}, {pc.pair[1]})"
-        labels.append(label)
-        by_pair[pc.pair] = label
-    winner = by_pair.get(step.pair, pair_text(step.left, step.right))
-    tied = tuple(by_pair[t.pair] for t in step.ties if t.pair in by_pair and t.pair != step.pair)
-    counts = "; ".join(f"{by_pair[pc.pair]}: {times(pc.count)}" for pc in step.table[:GUESS_OPTIONS])
-    return Question(
-        key="",
-        id=qid,
-        prompt=f"Which pair does merge {k} pick? Count each word as many times as it occurs.",
-        kind="choice",
-        answer=winner,
-        options=tuple(sorted(labels, key=str.casefold)),
-        also_right=tied,
-        explain=f"Counted before the merge: {counts}.",
-        explain_also_right=tie_explanation(trace, k),
-        scope=scope,
-    )
-
-
-def guess_question(run: str, trace: Trace, k: int) -> Question:
-    """"Which pair does merge k pick?" on Train, for the run (:func:`run_key`) and its step k."""
-    return merge_question(trace, k, QuestionId.of(TRAIN_MERGE, run=run, step=k))
-
-
-# -- a lesson's exercises ------------------------------------------------------------------------------
+# -- the caches ----------------------------------------------------------------------------------------
 @st.cache_resource(max_entries=256, show_spinner=False)
 def _computed(op: str, args: str) -> Computed:
     return compute(op, json.loads(args))
@@ -123,266 +60,53 @@ def computed(exercise: Exercise | str) -> Computed:
     return _computed(exercise.op, json.dumps(exercise.args, sort_keys=True, ensure_ascii=False))
 
 
+CACHED = plain.Sources(computed=computed, preset_trace=training.preset_trace, sweep=experiment.sweep_of,
+                       outside=own.find)
+"""The sources a page builds questions from: the server's caches, and the session's own lessons."""
+
+
+# -- the builders, with them ---------------------------------------------------------------------------
+def run_key(corpus: str, settings: Settings) -> str:
+    """A short id of a training run (corpus + the page's settings): :func:`lessons.questions.run_key`."""
+    return plain.run_key(corpus, settings.config().to_dict(), settings.merges)
+
+
 def exercise_question(exercise: Exercise) -> Question:
-    """A lesson exercise as the predict widget asks it, with the engine's answer (raises ExerciseError when it
-    cannot be computed here)."""
-    c = computed(exercise)
-    return Question(
-        key="",
-        id=QuestionId.of(LESSON_EXERCISE, lesson=exercise.lesson, exercise=exercise.id),
-        prompt=exercise.prompt,
-        kind=exercise.kind,
-        answer=c.answer,
-        options=c.options,
-        also_right=c.also_right,
-        explain=(exercise.explain + (f" {c.facts}" if c.facts else "")).strip(),
-        explain_also_right=(c.facts or exercise.explain),
-        tolerance=exercise.tolerance,
-        exact=c.exact,
-        unit=exercise.unit,
-        scope=exercise.lesson,
-        hint=exercise.hint,
-        check=c.check,
-        more=c.more,
-    )
-
-
-# -- the Lessons page's generated practice ------------------------------------------------------------
-PRACTICE_PRESETS = ("news", "low", "play", "chai", "readers", "lowmarker")
-
-
-def practice_merge(seed: int) -> Question:
-    """ "Which pair merges next?" for a preset and step picked by ``seed``, distractors from the pair table."""
-    rng = random.Random(seed)
-    preset_id = rng.choice(PRACTICE_PRESETS)
-    step = rng.randint(1, len(preset_trace(preset_id).steps))
-    return practice_merge_question(preset_id, step)
-
-
-def practice_merge_question(preset_id: str, step: int) -> Question:
-    """The practice question "which pair does merge ``step`` of the preset pick?" (its key names both)."""
-    q = merge_question(preset_trace(preset_id), step, QuestionId.of(PRACTICE_MERGE, preset=preset_id, step=step),
-                       scope=PRACTICE_SCOPE)
-    title = lessons.presets()[preset_id].title
-    return replace(q, prompt=f"{title}: which pair does merge {step} pick? "
-                   "Count each word as many times as it occurs, in the corpus as it stands after the merges before it.")
-
-
-def unseen_words(preset_id: str) -> list[str]:
-    """Words of the parallel English sentences that the preset's corpus never had."""
-    corpus = set(lessons.presets()[preset_id].corpus.lower().split())
-    words = []
-    for pair in lessons.data("parallel_en_hi")["pairs"]:
-        for word in re.findall(r"[A-Za-z]+", pair["en"]):
-            if word.lower() not in corpus and len(word) > 3 and word.lower() not in words:
-                words.append(word.lower())
-    return words
-
-
-COUNT_PRESETS = ("chai", "readers", "news")
-
-
-def practice_count(seed: int) -> Question:
-    """ "How many tokens?" for a word the preset's corpus never had."""
-    rng = random.Random(seed)
-    preset_id = rng.choice(COUNT_PRESETS)
-    return practice_count_question(preset_id, rng.choice(unseen_words(preset_id)))
-
-
-def practice_count_question(preset_id: str, word: str) -> Question:
-    """The practice question "how many tokens is ``word``?" with the preset's merges (its key names both)."""
-    c = compute("count_tokens", {"tokenizer": preset_id, "text": word})
-    title = lessons.presets()[preset_id].title
-    return Question(
-        key="", id=QuestionId.of(PRACTICE_COUNT, preset=preset_id, word=word), prompt=f"With the merges of “{title}”, how many tokens is "
-        f"“{word}”, a word its corpus never had?", kind="number", answer=c.answer, unit="tokens",
-        explain="An unseen word is cut into the pieces the merges can build: " + c.facts, scope=PRACTICE_SCOPE)
-
-
-# -- English vs Hindi: which way does each count move? ------------------------------------------------
-DIRECTIONS = ("goes down", "stays the same", "goes up")
-
-
-def direction(before: int, after: int) -> str:
-    return DIRECTIONS[(after > before) - (after < before) + 1]
-
-
-def _experiment_points():
-    """Lesson 4's experiment at its two presets' shares and budget: (before, after, budget) points of the sweep."""
-    s = evh.sweep_of(evh.lesson_texts())
-    lo, hi, budget = evh.preset_copies(evh.LESSON_PRESET), evh.preset_copies(evh.FAIR_PRESET), evh.lesson_budget()
-    return s.point(lo, budget), s.point(hi, budget), lo, hi, budget
+    """A lesson exercise as the predict widget asks it (raises ExerciseError when it cannot be computed here)."""
+    return plain.exercise_question(exercise, CACHED)
 
 
 def experiment_why() -> str:
-    """Why both counts move when Hindi gets an equal share: where the fixed budget's merges went (plain text)."""
-    before, after, _, _, budget = _experiment_points()
-    gained = after.by_script["Devanagari"] - before.by_script["Devanagari"]
-    return (f"Hindi now wins {after.by_script['Devanagari']} of the {budget} merges instead of "
-            f"{before.by_script['Devanagari']}; the budget is fixed, so those {gained} merges came out of English's "
-            "share.")
+    return plain.experiment_why(CACHED)
 
 
 def direction_questions() -> tuple[Question, Question]:
-    """'Give Hindi an equal share: which way does each count move?' (Hindi's, then English's), answered by the
-    lesson's sweep (:func:`ui.experiment.sweep_of`). English vs Hindi asked these before it asked lesson 4's own
-    exercises (:func:`experiment_questions`); they stay, so a progress file that holds their answers still loads."""
-    before, after, lo, hi, budget = _experiment_points()
-    setting = (f"Give Hindi an equal share of the training text: {hi} copies of the Hindi paragraph instead of "
-               f"{lo}, as many as English has. The merge budget stays {budget}.")
-    why = experiment_why()
-    hindi_q = Question(
-        key="", id=QuestionId.of(EVH_DIRECTION, sentence="hindi"), scope=evh.EVH_PAGE, kind="choice",
-        options=DIRECTIONS, prompt=setting + " Does the Hindi sentence's token count go up or down?",
-        answer=direction(before.hindi_tokens, after.hindi_tokens),
-        explain=(f"The Hindi sentence goes from {before.hindi_tokens} tokens to {after.hindi_tokens} "
-                 f"({before.hindi_per_word:.1f} → {after.hindi_per_word:.1f} per word). " + why),
-    )
-    english_q = Question(
-        key="", id=QuestionId.of(EVH_DIRECTION, sentence="english"), scope=evh.EVH_PAGE, kind="choice",
-        options=DIRECTIONS, prompt="And the English sentence's token count?",
-        answer=direction(before.english_tokens, after.english_tokens),
-        explain=(f"The English sentence goes from {before.english_tokens} tokens to {after.english_tokens} "
-                 f"({before.english_per_word:.2f} → {after.english_per_word:.2f} per word). " + why),
-    )
-    return hindi_q, english_q
+    return plain.direction_questions(CACHED)
 
 
 def experiment_questions() -> tuple[Question, Question]:
-    """What English vs Hindi asks first: lesson 4's own exercises on its experiment, the Hindi sentence's direction
-    and then the English one's (the course's exercises whose answer is which way a test sentence's count moves from
-    the one-copy preset to the fair-share one), so an answer there is the lesson's answer and no question is asked
-    twice. A course without them: the page's own :func:`direction_questions`."""
-    found = lessons.experiment_exercises(course().exercises)
-    if found is None:
-        return direction_questions()
-    try:
-        return exercise_question(found[0]), exercise_question(found[1])
-    except ExerciseError:
-        return direction_questions()
+    return plain.experiment_questions(CACHED)
 
 
-def fit_question(fit: Fit) -> Question:
-    """Cost's "how many whole articles fit in the window?" for one window, reply cap, margin and article size: all
-    numbers, so a loaded answer is judged at once (:func:`resolve`), not when the page asks again."""
-    return Question(
-        key="", id=QuestionId.of(COST_FIT, window=fit.window, output_cap=fit.output_cap, margin=fit.margin,
-                                 each=fit.each),
-        prompt=f"How many whole Hindi articles of {fit.each:,} tokens fit in a {fit.window:,}-token window, keeping "
-        f"{fit.output_cap:,} tokens for the reply and a {fit.margin:,}-token margin?",
-        kind="number", answer=fit.count, unit="articles", scope="cost",
-        explain=f"{fit.room:,} tokens of room ÷ {fit.each:,} tokens an article = {fit.exact:.2f}, so "
-        f"{plural(fit.count, 'whole article')} ({fit.used:,} tokens).",
-    )
+def encode_question(tokenizer_key: str, trace: Any, step: int, text: str) -> Question:
+    """Encode's "which pair merges next?" (:func:`lessons.questions.encode_question`), its id keeping the text's
+    digest, never the text."""
+    return plain.encode_question(tokenizer_key, trace, step, digest(text, length=12))
 
 
-# -- Encode step by step: which pair merges next? ------------------------------------------------------
-ENCODE_OPTIONS = 5
-
-
-def encode_question(tokenizer_key: str, trace, step: int, text: str) -> Question:
-    """"Which pair merges next?" before merge ``step`` of a replay (a lab model's :class:`tokenizer.replay.EncodeTrace`
-    or a production tokenizer's :class:`family.merges.Replay`): the neighbouring pairs of the text (of the piece being
-    merged, for a production tokenizer), the one that fires among them; its id keeps a digest of the text."""
-    candidates = trace.candidates(step)[:ENCODE_OPTIONS]
-    labels: list[str] = []
-    for _, left, right, left_label, right_label in candidates:
-        label = pair_text(left_label, right_label)
-        if label in labels:
-            label += f" (ids {left}, {right})"
-        labels.append(label)
-    s = trace.steps[step - 1]
-    answer = labels[[(c[1], c[2]) for c in candidates].index(s.pair)]
-    production = hasattr(trace, "inside")
-    ranks = "; ".join(f"{label}: {'rank ' + format(c[0], ',') if production else 'merge #' + str(c[0] + 1)}"
-                      if c[0] is not None else f"{label}: no merge" for label, c in zip(labels, candidates))
-    rule = ("BPE merges the pair whose joined token has the lowest rank first, inside one pre-split piece at a time"
-            if production else "the merges fire in the order they were learned")
-    where = f" in “{visible_token(trace.pieces[s.piece])}”" if production and len(trace.pieces) > 1 else ""
-    return Question(
-        key="", id=QuestionId.of(ENCODE_MERGE, tokenizer=tokenizer_key, text=digest(text, length=12), step=step),
-        prompt=f"Step {step}: which pair merges next{where}?", kind="choice", answer=answer,
-        options=tuple(sorted(labels, key=str.casefold)), scope=QUESTIONS[ENCODE_MERGE].scope,
-        explain=f"{rule[0].upper()}{rule[1:]}. Here: {ranks}.",
-        hint="A common pair was merged early: its rank is low. Bytes of one letter join before letters join.",
-    )
-
-
-# -- a saved id, back to its question ------------------------------------------------------------------
-def resolve(qid: QuestionId) -> Question | object | None:
-    """The question ``qid`` names as the lab asks it now (with its computed answer), or :data:`WAITS` for a
-    question made from the learner's input (judged on its page), or None when the lab has no such question.
-    Raises ExerciseError when the question exists but cannot be computed here."""
-    if qid.name == LESSON_EXERCISE:
-        lesson, ex_id = qid.param("lesson"), qid.param("exercise")
-        exercise = next((e for e in course().exercises if e.lesson == lesson and e.id == ex_id), None) or next(
-            (e for e in course().exercises if e.lesson == lesson and ex_id in e.former_ids), None)
-        if exercise is None and course().lesson(lesson) is None:  # a lesson file opened here, the class's own
-            exercise = own.find(lesson, ex_id)
-        return exercise_question(exercise) if exercise else None
-    if qid.name == PRACTICE_MERGE:
-        preset_id, step = qid.param("preset"), qid.param("step")
-        if preset_id not in PRACTICE_PRESETS or not 1 <= step <= len(preset_trace(preset_id).steps):
-            return None
-        return practice_merge_question(preset_id, step)
-    if qid.name == PRACTICE_COUNT:
-        preset_id, word = qid.param("preset"), qid.param("word")
-        if preset_id not in COUNT_PRESETS or word not in unseen_words(preset_id):
-            return None
-        return practice_count_question(preset_id, word)
-    if qid.name == EVH_DIRECTION:
-        return next((q for q in direction_questions() if q.id == qid), None)
-    if qid.name == TRAIN_MERGE:
-        return _preset_train_question(qid.param("run"), qid.param("step"))
-    if qid.name == COST_FIT:
-        try:
-            fit = window_fit(qid.param("each"), window=qid.param("window"), output_cap=qid.param("output_cap"),
-                             margin=qid.param("margin"))
-        except CostInputError:  # no window a page could ask about
-            return None
-        return fit_question(fit)
-    return WAITS if qid.family.waits else None
+def resolve(qid: QuestionId) -> Question | Waits | None:
+    """The question ``qid`` names, as the lab asks it now (:func:`lessons.questions.resolve`, with the caches)."""
+    return plain.resolve(qid, CACHED)
 
 
 def from_key(key: str) -> Question | None:
-    """The question a saved key names (a class poll's id, an answer kept on the server), rebuilt by the lab with
-    its computed answer; None when it cannot be rebuilt here (no such question, one made from the learner's own
-    input that waits for its page, or one that cannot be computed)."""
-    qid = migrate_v1_key(key)
-    try:
-        q = resolve(qid) if qid else None
-    except ExerciseError:
-        return None
-    return q if isinstance(q, Question) else None
+    """The question a saved key names (:func:`lessons.questions.from_key`, with the caches)."""
+    return plain.from_key(key, CACHED)
 
 
-def _preset_train_question(run: str, k: int) -> Question | object | None:
-    """Train's "which pair does merge k pick?" when ``run`` is a preset trained with its own settings (what
-    every lesson link opens): rebuilt as the page builds it. WAITS when the run is not a preset's (another
-    corpus or settings: the answer waits for the page); a preset's merge that does not exist: None."""
-    preset = _preset_runs().get(run)
-    if preset is None:
-        return WAITS
-    corpus, settings = preset
-    trace = trained(corpus, settings.merges, **settings.config().to_dict())
-    if not 1 <= k <= len(trace.steps):
-        return None
-    return guess_question(run, trace, k)
-
-
-@lru_cache(maxsize=1)
-def _preset_runs() -> dict[str, tuple]:
-    """Train's run key of every preset with its own settings -> (corpus, settings)."""
-    runs = {}
-    for preset_id, preset in lessons.presets().items():
-        settings = preset_settings(preset_id)
-        runs[run_key(preset.corpus, settings)] = (preset.corpus, settings)
-    return runs
-
-
-__all__ = ["COUNT_PRESETS", "DIRECTIONS", "ENCODE_OPTIONS", "encode_question", "GUESS_OPTIONS", "MAX_LISTED_TIES", "PRACTICE_PRESETS", "WAITS", "computed",
-           "direction", "direction_questions", "exercise_question", "experiment_questions", "experiment_why",
-           "fit_question", "from_key", "guess_question",
-           "merge_question",
-           "practice_count", "practice_count_question", "practice_merge", "practice_merge_question", "resolve",
-           "run_key", "tie_explanation", "times", "unseen_words"]
+__all__ = ["CACHED", "COUNT_PRESETS", "DIRECTIONS", "ENCODE_OPTIONS", "GUESS_OPTIONS", "MAX_LISTED_TIES",
+           "PRACTICE_PRESETS", "PRACTICE_SCOPE", "TRAIN_SCOPE", "WAITS", "computed", "direction",
+           "direction_questions", "encode_question", "exercise_question", "experiment_questions", "experiment_why",
+           "fit_question", "from_key", "guess_question", "merge_question", "practice_count",
+           "practice_count_question", "practice_merge", "practice_merge_question", "resolve", "run_key",
+           "tie_explanation", "times", "unseen_words"]
