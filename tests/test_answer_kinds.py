@@ -85,3 +85,12 @@ def test_before_its_question_is_known_only_a_guesss_shape_is_checked(kind, guess
 def test_with_its_question_the_same_rule_checks_the_options_too() -> None:
     q = Question("k", "Which?", "choice", "a", options=("a", "b"))
     assert ANSWER_KINDS["choice"].fits(q, "c") == fits(q, "c") == "“c” is not one of its options"
+
+
+def test_a_teacher_previews_the_labs_answer_as_its_kind_writes_it() -> None:
+    tied = Question("k", "Which?", "choice", "a", options=("a", "b", "c"), also_right=("b",))
+    assert DRAWN["choice"].preview(tied) == ["The lab's answer: a", "  ✓  a", "  ✓ (a tie: also right)  b", "  ✗  c",
+                                             "2 options are right (a tie): a learner who picks any of them is right."]
+    assert DRAWN["number"].preview(Question("n", "How many?", "number", 7, unit="tokens")) == [
+        "The lab's answer: 7 tokens"]
+    assert DRAWN["split"].preview(Question("s", "Cut?", "split", ["po", "ha"])) == ["The lab's answer: po | ha"]

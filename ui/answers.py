@@ -1,4 +1,5 @@
-"""How each answer kind is drawn: its input in the predict widget, its verdict, its answer widget in a class poll.
+"""How each answer kind is drawn: its input in the predict widget, its verdict, its answer widget in a class poll,
+and the lab's answer as a teacher previews it before posing.
 
 The kinds themselves (how a guess of each is checked, judged, written on a worksheet and read back from a vote) are
 declared below the UI, in :data:`lessons.answers.ANSWER_KINDS`; this is their drawing, registered by the same names
@@ -121,6 +122,26 @@ def _word_verdict(q: Question, v: Verdict) -> list[str]:
     return [head] + ([why] if why else [])
 
 
+# -- the teacher's preview before posing (plain text): the lab's answer --------------------------------------------
+def _preview(q: Question) -> list[str]:
+    return [f"The lab's answer: {answer_text(q.answer)}"]
+
+
+def _number_preview(q: Question) -> list[str]:
+    return [f"The lab's answer: {answer_text(q.answer)}" + (f" {q.unit}" if q.unit else "")]
+
+
+def _choice_preview(q: Question) -> list[str]:
+    """Each option marked right, tied (also right) or wrong."""
+    lines = _preview(q)
+    for option in q.options:
+        mark = "✓" if option == q.answer else "✓ (a tie: also right)" if option in q.also_right else "✗"
+        lines.append(f"  {mark}  {option}")
+    if q.also_right:
+        lines.append(f"{len(q.also_right) + 1} options are right (a tie): a learner who picks any of them is right.")
+    return lines
+
+
 @dataclass(frozen=True)
 class Drawn:
     """How one answer kind is drawn."""
@@ -131,13 +152,15 @@ class Drawn:
     """The verdict's lines (without the retry note): the guess beside the truth, the detail, why."""
     vote: Callable[[dict, str], Any]
     """A class poll's answer widget for a posed question (:func:`ui.classroom.payload`); returns the answer."""
+    preview: Callable[[Question], list[str]] = _preview
+    """What a teacher reads before posing it (the Class page's own questions): the lab's answer, as lines."""
     more: bool = True
     """Whether the verdict offers the question's detail one click away (``Question.more``)."""
 
 
 DRAWN: dict[str, Drawn] = {
-    "choice": Drawn(_radio, _choice_verdict, _vote_choice),
-    "number": Drawn(_number, _number_verdict, _vote_number),
+    "choice": Drawn(_radio, _choice_verdict, _vote_choice, preview=_choice_preview),
+    "number": Drawn(_number, _number_verdict, _vote_number, preview=_number_preview),
     "split": Drawn(_tokens, _split_verdict, _vote_text),
     "order": Drawn(_in_order, lambda q, v: _told(q, v, _as_text), _vote_order),
     "word": Drawn(_word, _word_verdict, _vote_text, more=False),

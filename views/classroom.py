@@ -47,6 +47,7 @@ from lessons.course import LessonError, exercise_from
 from lessons.exercises import MAX_CORPUS_MERGES, ExerciseError
 from ui import choices, classroom, poll, push, questions, state
 from ui import own as uis_own
+from ui.answers import DRAWN
 from ui.display import answer_text, callout_html, md_escape, plural
 
 PAGE = classroom.PAGE
@@ -272,13 +273,7 @@ def _keep(who: classroom.Teaching, table: dict, *, pose_now: bool) -> None:
 
 def _preview(q) -> str:
     """What the teacher sees before posing: the lab's answer, each option marked, and why (plain text)."""
-    lines = [f"The lab's answer: {answer_text(q.answer)}" + (f" {q.unit}" if q.kind == "number" and q.unit else "")]
-    if q.kind == "choice":
-        for option in q.options:
-            mark = "✓" if option == q.answer else "✓ (a tie: also right)" if option in q.also_right else "✗"
-            lines.append(f"  {mark}  {option}")
-        if q.also_right:
-            lines.append(f"{len(q.also_right) + 1} options are right (a tie): a learner who picks any of them is right.")
+    lines = DRAWN[q.kind].preview(q)  # by its answer kind (ui.answers)
     if q.explain:
         lines.append(q.explain)
     return "\n".join(lines)
