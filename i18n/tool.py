@@ -39,10 +39,10 @@ KEYWORDS = {"_": None, "_n": (1, 2), "N_": None}
 COMMENT_TAGS = ("i18n:",)
 #: Content files whose records carry their translations beside the English (``hi = { label = ... }``): the file,
 #: its section and the fields every record of it must give in each language.
-CONTENT = (("lessons/examples.toml", "tokenize", ("label",)),)
+CONTENT = (("lessons/examples.toml", "tokenize", ("label",)), ("lessons/examples.toml", "encode", ("label",)),)
 #: The pages whose every visible string goes through the catalogue (the pseudo-locale tests check them, and
 #: everything they draw: the sidebar too).
-TRANSLATED_PAGES = ("app.py", "pages/2_Tokenize_anything.py")
+TRANSLATED_PAGES = ("app.py", "pages/2_Tokenize_anything.py", "pages/3_Encode_step_by_step.py")
 HEADER = """\
 # {language} translation of the Tokenization Lab's interface.
 # Kept by `python -m i18n extract` (new messages, gone ones, changed ones marked fuzzy); checked by

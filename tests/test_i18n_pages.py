@@ -15,10 +15,12 @@ from tests.apptest_helpers import assert_no_exception, main_text, metrics, run_p
 from tests.i18n_helpers import apptest_texts, data_texts, untranslated
 from ui import language
 from ui.layout import CLASSROOM, LARGE, PAGES
+from views import encode as ev
 from views import tokenize as tkv
 
 TOKENIZE = "pages/2_Tokenize_anything.py"
 HOME = "app.py"
+ENCODE = "pages/3_Encode_step_by_step.py"
 
 
 def links(at) -> list:
@@ -116,6 +118,15 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (TOKENIZE, {"toks": "o200k_base,chai", "text": "x", "classroom": "1"}, {}),
     (TOKENIZE, {"toks": "o200k_base", "text": "شہر میں"}, {}),  # right to left
     (TOKENIZE, {"toks": "", "text": "x"}, {}),  # no tokenizer picked
+    (ENCODE, {}, {}),  # step 0: the start, the marker </w>
+    (ENCODE, {"tok": "readers", "text": "the reader reads", "step": "1"}, {}),  # pieces, skipped merges
+    (ENCODE, {"tok": "readers", "text": "readership", "step": "4"}, {ev.TREE_OPEN.skey: True}),  # the end, a tree
+    (ENCODE, {"tok": "o200k_base", "text": "घने कोहरे", "step": "2"}, {ev.TREE_OPEN.skey: True}),  # by rank
+    (ENCODE, {"tok": "news", "text": "xyz"}, {}),  # no merge fires
+    (ENCODE, {"tok": "chai", "text": "चाय", "step": "1"}, {}),  # characters never seen in training
+    (ENCODE, {"tok": "readers", "text": "readership", "step": "2", "classroom": "1"}, {}),
+    (ENCODE, {"tok": "readers", "text": "readership", "step": "2", "large": "1"}, {}),
+    (ENCODE, {"tok": "readers", "text": " "}, {}),  # nothing to encode
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
@@ -133,5 +144,5 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
-    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE}
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE}
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

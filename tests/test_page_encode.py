@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import lessons
-from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, parse_chips, run_page
+from tests.apptest_helpers import assert_no_exception, html_blocks, main_text, parse_chips, plain, run_page
 from tokenizer import train
 from tokenizer.io import tokenizer_to_json
 from tokenizer.replay import encode_trace
@@ -279,3 +279,39 @@ def test_a_production_token_opens_its_tree_on_encode() -> None:
     assert_no_exception(at)
     tree = html_blocks(at, 'class="tl-tree"')[0]
     assert "rank 24,748" in tree
+
+
+def test_encode_in_hindi() -> None:
+    """?lang=hi: the page's words in Hindi, its step controls too, and GPT-4o's 1,99,742 merges grouped the Indian
+    way (the figures are the replay's own)."""
+    from family import merges, real
+    from i18n import number
+
+    text = "घने कोहरे"
+    tok = real.load("o200k_base")
+    replay = merges.inside(tok).replay(text, limit=ev.MAX_CHARS)
+    at = run_page(PAGE, query_params={"lang": "hi", "tok": "o200k_base", "text": text, "step": "1"})
+    assert_no_exception(at)
+    assert at.title[0].value == "क़दम-दर-क़दम एनकोड"
+    assert at.text_input(key=ev.TEXT.skey).label == "एक शब्द या एक वाक्य"
+    assert [at.button(key=k.skey).label for k in (ev.FIRST, ev.PREV, ev.NEXT, ev.LAST)] == [
+        "शुरुआत", "पिछला", "अगला", "अंत"]
+    assert at.slider(key=ev.STEP.skey).label == "क़दम"
+    said = main_text(at)
+    assert f"{len(replay.steps)} में से क़दम 1" in said
+    assert f"टोकन आईडी 0 से {number(tok.vocab_size - 1, 'hi')} तक" in said
+    merge = " ".join(plain(b) for b in html_blocks(at, 'class="tl-merge"'))
+    rank = f"{number(replay.n_learned, 'hi')} मर्ज में से रैंक {replay.steps[0].rank}:"
+    assert rank in merge and number(replay.n_learned, "hi").count(",") == 2  # 1,99,742: Indian grouping
+    assert "इसलिए यह पहले मर्ज होती है" in merge
+    assert "Step" not in said and "Rank" not in merge
+
+
+def test_encode_in_hindi_from_the_start_to_the_end() -> None:
+    """A lab preset in Hindi: the start's sentence with its plurals, then the end's."""
+    at = run_page(PAGE, query_params={"lang": "hi"})
+    said = main_text(at)
+    assert "शुरुआत: 11 टोकन" in said and "हर शब्द के अंत में निशान `</w>` लगता है। 4 मर्ज होंगे।" in said
+    at.button(key=ev.LAST.skey).click().run()
+    said = main_text(at)
+    assert "**बाद में: आख़िरी टोकन**" in said and "11 शुरुआती चिह्न से 7 टोकन" in said

@@ -31,6 +31,8 @@ from functools import lru_cache
 
 import regex
 
+from i18n import N_
+
 from .labels import plural
 
 SPLITS = ("regex", "whitespace")
@@ -48,12 +50,13 @@ OWN_PATTERNS = frozenset({DEFAULT_PATTERN, GPT2_PATTERN, GPT4_PATTERN})
 inside a repeat, no repeat that backtracks into a piece already found), so a split's memory is its text and its
 pieces. Any other pattern is searched in a worker with a capped address space (:mod:`tokenizer.searcher`)."""
 
+#: In English, marked for the catalogue (``N_``): a page shows ``_(pattern_words(...))``.
 _PATTERN_WORDS = {
-    DEFAULT_PATTERN: "the text is cut at spaces: each word, punctuation and all, keeps the space before it",
-    GPT2_PATTERN: "the text is cut into words, numbers and punctuation, each keeping the space before it "
-                  "(GPT-2's pattern)",
-    GPT4_PATTERN: "the text is cut into words, numbers of up to three digits and punctuation, a word keeping "
-                  "the space or mark before it (GPT-4's pattern)",
+    DEFAULT_PATTERN: N_("the text is cut at spaces: each word, punctuation and all, keeps the space before it"),
+    GPT2_PATTERN: N_("the text is cut into words, numbers and punctuation, each keeping the space before it "
+                     "(GPT-2's pattern)"),
+    GPT4_PATTERN: N_("the text is cut into words, numbers of up to three digits and punctuation, a word keeping "
+                     "the space or mark before it (GPT-4's pattern)"),
 }
 
 
@@ -68,8 +71,8 @@ def pattern_words(split: str, pattern: str = DEFAULT_PATTERN) -> str:
     'the text is cut into the pieces a pattern of your own matches'
     """
     if split == "whitespace":
-        return "the text is cut at spaces, and the spaces are dropped"
-    return _PATTERN_WORDS.get(pattern, "the text is cut into the pieces a pattern of your own matches")
+        return N_("the text is cut at spaces, and the spaces are dropped")
+    return _PATTERN_WORDS.get(pattern, N_("the text is cut into the pieces a pattern of your own matches"))
 
 
 # -- what a pattern may be: checked when it is read -------------------------------------------

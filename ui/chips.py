@@ -331,8 +331,9 @@ def merge_html(left: Chip, right: Chip, result: Chip, *, before: str = "", after
     parts = ['<div class="tl-merge">']
     if before:
         parts.append(f"<span>{html.escape(before)}</span>")
-    parts += [one(left, "left"), "<span aria-hidden='true'>+</span>", one(right, "right"),
-              "<span role='img' aria-label='becomes'>→</span>", one(result, "new token")]
+    becomes = html.escape(_("becomes"), quote=True)
+    parts += [one(left, _("left")), "<span aria-hidden='true'>+</span>", one(right, _("right")),
+              f"<span role='img' aria-label='{becomes}'>→</span>", one(result, _("new token"))]
     if after:
         parts.append(f"<span>{html.escape(after)}</span>")
     parts.append("</div>")

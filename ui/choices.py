@@ -30,7 +30,7 @@ import streamlit as st
 
 import lessons
 from analyses.measure import Measure, measure
-from i18n import _
+from i18n import _, _n, number
 from lessons.course import TOKENIZER_KEY, TOKENIZERS_KEY
 from lessons.progress import TOKENIZE_COUNT, QuestionId
 from tokenizer import TextTokenizer, Token, Tokenizer
@@ -293,11 +293,14 @@ def summary_md(tok: TextTokenizer) -> str:
     Where its data comes from (package, file, hash) is for the "About these tokenizers" box (:func:`about_box`)."""
     if isinstance(tok, Tokenizer):
         c = tok.config
-        marker = f"; a word's last piece ends in {md_code(c.end_of_word)}" if c.end_of_word else ""
-        return (f"The lab's BPE on {UNIT_NAMES.get(c.unit, c.unit)}. Before merging, "
-                f"{md_escape(pattern_words(c.split, c.pattern))}{marker} · {plural(len(tok.merges), 'merge')} · "
-                f"vocabulary of {plural(tok.vocab_size, 'token')}")
-    return f"{md_escape(tok.family)} · token ids 0 to {tok.vocab_size - 1:,}"  # a few ids may be unused: "ids", not "tokens"
+        marker = _("; a word's last piece ends in {marker}", marker=md_code(c.end_of_word)) if c.end_of_word else ""
+        unit = {"chars": _("characters"), "bytes": _("UTF-8 bytes")}.get(c.unit, c.unit)
+        return _("The lab's BPE on {unit}. Before merging, {split}{marker} · {merges} · vocabulary of {tokens}",
+                 unit=unit, split=md_escape(_(pattern_words(c.split, c.pattern))), marker=marker,
+                 merges=_n("{n} merge", "{n} merges", len(tok.merges)),
+                 tokens=_n("{n} token", "{n} tokens", tok.vocab_size))
+    # a few ids may be unused: "ids", not "tokens"
+    return _("{family} · token ids 0 to {last}", family=md_escape(tok.family), last=number(tok.vocab_size - 1))
 
 
 OFFLINE_NOTE = ("Everything is offline: the vocabularies come from installed packages and are checked (sha256) "
@@ -396,7 +399,7 @@ def _upload(page: str, choice_key: str) -> None:
     if error:
         st.warning(md_escape(error), icon=":material/warning:")
     st.info(
-        "Upload a model file: the .json the Train page downloads after training. Or pick another tokenizer.",
+        _("Upload a model file: the .json the Train page downloads after training. Or pick another tokenizer."),
         icon=":material/upload_file:",
     )
 
@@ -415,10 +418,9 @@ def pick_one(
     linked = st.query_params.get(param.name)
     if param.skey not in st.session_state and linked is not None and linked not in options:
         st.info(
-            md_escape(
-                f"This link asked for the tokenizer “{linked}”, which is not here (a model trained or uploaded "
-                f"in another session stays there). Showing “{title(default)}” instead."
-            ),
+            _("This link asked for the tokenizer “{linked}”, which is not here (a model trained or uploaded in "
+              "another session stays there). Showing “{default}” instead.", linked=md_escape(linked),
+              default=md_escape(title(default))),
             icon=":material/link_off:",
         )
     state.restore([param])
@@ -426,8 +428,8 @@ def pick_one(
         state.set_value(param, default)
     labels = {k: option_label(k) for k in options}  # resolved now: the format function must not read the session
     key = st.selectbox(label, options, key=param.skey, format_func=lambda k: labels.get(k, k),
-                       help="Real tokenizers of production models, the lab's small presets, or a model of yours "
-                       "(trained on the Train page, or uploaded).")
+                       help=_("Real tokenizers of production models, the lab's small presets, or a model of "
+                              "yours (trained on the Train page, or uploaded)."))
     state.publish([param])
     if key == UPLOAD:
         _upload(page, param.skey)

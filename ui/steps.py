@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
+from i18n import N_, _
 from ui import state
 from ui.layout import SKIP_TARGET
 from ui.viewport import STEP_KEYS, STEPBAR_PREFIX
@@ -50,7 +51,8 @@ class Stepper:
 
     param: state.Param
     autoplay_seconds: float = 1.5
-    names: tuple[str, str, str, str] = ("First", "Previous", "Next", "Last")
+    #: English, marked for the catalogue (``N_``): each is translated where its button is drawn.
+    names: tuple[str, str, str, str] = (N_("First"), N_("Previous"), N_("Next"), N_("Last"))
 
     @property
     def page(self) -> str:
@@ -154,7 +156,7 @@ class Stepper:
                 self.set(self.value() + 1)
         if self.value() >= n_steps:
             st.session_state[self.autoplay_key] = False
-            return "Autoplay stopped at the end."
+            return _("Autoplay stopped at the end.")
         return None
 
     # -- drawing -------------------------------------------------------------------------------
@@ -165,7 +167,7 @@ class Stepper:
         return STEPBAR_PREFIX + self.page
 
     def _buttons(self, step: int, n_steps: int) -> None:
-        first, previous, nxt, last = self.names
+        first, previous, nxt, last = (_(name) for name in self.names)
         st.button(first, key=self.key("first").skey, icon=":material/first_page:", on_click=self._go,
                   args=("first", n_steps), disabled=step == 0)
         st.button(previous, key=self.key("prev").skey, icon=":material/chevron_left:", on_click=self._go,
@@ -207,13 +209,14 @@ class Stepper:
                 extra()
             if autoplay:
                 st.toggle(
-                    "Autoplay",
+                    _("Autoplay"),
                     key=self.autoplay_key,
                     on_change=self._autoplay_changed,
                     args=(n_steps,),
                     disabled=autoplay_disabled,
-                    help=f"Step forward every {self.autoplay_seconds:g} seconds until the end."
-                    + (" (Off while you predict.)" if autoplay_disabled else ""),
+                    help=_("Step forward every {seconds} seconds until the end.",
+                           seconds=format(self.autoplay_seconds, "g"))  # 1.5: never grouped
+                    + (_(" (Off while you predict.)") if autoplay_disabled else ""),
                 )
         if slider and n_steps > 0:
             st.slider(slider, min_value=0, max_value=n_steps, key=self.param.skey)
