@@ -163,6 +163,10 @@ def test_every_content_record_has_its_hindi(tmp_path: Path) -> None:
         '[[tokenize]]\nlabel = "Numbers"\nhi = { label = "संख्याएँ" }\ntext = "1"\n\n[[tokenize]]\nlabel = "Code"\n'
         'text = "x"\n', encoding="utf-8")
     assert content_problems(tmp_path) == ["lessons/examples.toml [[tokenize]] 2 ('Code') has no hi label"]
+    (tmp_path / "lessons" / "data").mkdir()  # a JSON content file: a sample with its note in English only
+    (tmp_path / "lessons" / "data" / "sample_texts.json").write_text(
+        '{"examples": [{"label": "कि", "note": "Two code points.", "hi": {"label": "कि"}}]}', encoding="utf-8")
+    assert content_problems(tmp_path)[1:] == ["lessons/data/sample_texts.json [[examples]] 1 ('कि') has no hi note"]
 
 
 def test_every_devanagari_mark_has_a_name_in_the_catalogue() -> None:

@@ -21,6 +21,7 @@ from views import tokenize as tkv
 TOKENIZE = "pages/2_Tokenize_anything.py"
 HOME = "app.py"
 ENCODE = "pages/3_Encode_step_by_step.py"
+BYTES = "pages/4_Bytes_per_character.py"
 
 
 def links(at) -> list:
@@ -127,6 +128,13 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (ENCODE, {"tok": "readers", "text": "readership", "step": "2", "classroom": "1"}, {}),
     (ENCODE, {"tok": "readers", "text": "readership", "step": "2", "large": "1"}, {}),
     (ENCODE, {"tok": "readers", "text": " "}, {}),  # nothing to encode
+    (BYTES, {}, {}),  # every part on the page, the Hindi sample
+    (BYTES, {"sample": "urdu"}, {}),  # right to left
+    (BYTES, {"sample": "emoji", "tok": "o200k_base", "part": "ladder"}, {}),  # tabs, a production tokenizer
+    (BYTES, {"text": "a\x01b  ki"}, {}),  # control characters
+    (BYTES, {"text": "   "}, {}),  # only spaces
+    (BYTES, {"sample": "tamil", "classroom": "1"}, {}),
+    (BYTES, {"sample": "ki", "large": "1"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
@@ -144,5 +152,5 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
-    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE}
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES}
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

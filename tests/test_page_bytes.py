@@ -353,3 +353,49 @@ def test_ladder_units_start_and_end_between_code_points() -> None:
     for unit in units:
         cells = re.findall(r'class="tl-b(?: tl-cont)?"[^>]*>([0-9A-F]{2})</span>', unit)
         assert bytes.fromhex("".join(cells)).decode("utf-8")  # whole characters only
+
+
+def test_bytes_in_hindi() -> None:
+    """?lang=hi: the page's words, the samples' names, the chart's axis and legend in Hindi; the metrics' numbers
+    are the text's own counts."""
+    from i18n import decimal, number, using
+    from tests.apptest_helpers import chart_spec
+
+    sample = bv.samples()["indore-hi"]
+    counts = text_counts(sample.text)
+    at = run_page(PAGE, query_params={"lang": "hi"})
+    assert_no_exception(at)
+    assert at.title[0].value == "प्रति कैरेक्टर बाइट"
+    assert at.text_area(key=TEXT).label == "आपका टेक्स्ट"
+    assert at.selectbox(key=SAMPLE).label == "नमूना लोड कीजिए"
+    assert at.selectbox(key=SAMPLE).format_func("hindi") == "लिपि · हिन्दी (देवनागरी)"
+    assert metrics(at) == {
+        "कोड पॉइंट": number(counts.code_points), "ग्रैफ़ीम क्लस्टर": number(counts.graphemes),
+        "UTF-8 बाइट": number(counts.bytes), "प्रति कोड पॉइंट बाइट": decimal(counts.bytes_per_char),
+        "प्रति ग्रैफ़ीम बाइट": decimal(counts.bytes / counts.graphemes),
+        "टोकन": metrics(at)["टोकन"], "पूरे कैरेक्टर नहीं": metrics(at)["पूरे कैरेक्टर नहीं"],
+        "कटे हुए कैरेक्टर": metrics(at)["कटे हुए कैरेक्टर"], "बाइट": number(counts.bytes)}
+    assert [s.value for s in at.subheader][:2] == ["हर कोड पॉइंट", "पढ़ने वाला क्या देखता है: ग्रैफ़ीम क्लस्टर"]
+    with using("hi"):  # its note: in the Hindi of lessons/data/sample_texts.json
+        assert sample.shown("note") in main_text(at) and sample.note not in main_text(at)
+    spec = json.dumps(chart_spec(at.get("vega_lite_chart")[0]), ensure_ascii=False)
+    assert "प्रति कैरेक्टर UTF-8 बाइट" in spec and "प्रति ग्रैफ़ीम बाइट" in spec and "bytes per" not in spec
+    compare = next(d.value for d in at.dataframe if "bytes per code point" in d.value.columns)
+    assert list(compare["sample"])[:3] == ["आपका टेक्स्ट", "English", "Hinglish (लैटिन अक्षर)"]
+    ladder = next(h.value for h in at.html if "tl-ladder tl-tok" in h.value)
+    assert 'aria-label="टोकन, उनके नीचे कोड पॉइंट, उनके नीचे बाइट"' in ladder and "कैरेक्टर का पहला बाइट" in ladder
+
+
+def test_bytes_in_hindi_groups_a_long_texts_counts_the_indian_way() -> None:
+    """A text longer than the page reads: 1,20,000 code points, the first 1,00,000 counted (3,00,000 bytes)."""
+    from i18n import number
+
+    text = "क" * 120_000
+    counts = text_counts(text[: bv.MAX_TEXT_CHARS])
+    at = run_page(PAGE, query_params={"lang": "hi"})
+    at.text_area(key=TEXT).input(text).run()
+    assert_no_exception(at)
+    assert "आपका टेक्स्ट 1,20,000 कोड पॉइंट लंबा है।" in main_text(at)
+    assert "पहले 1,00,000 देखता है" in main_text(at)
+    assert metrics(at)["कोड पॉइंट"] == number(counts.code_points, "hi") == "1,00,000"
+    assert metrics(at)["UTF-8 बाइट"] == number(counts.bytes, "hi") == "3,00,000"

@@ -30,6 +30,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+import i18n
 import lessons
 from analyses.textstats import (
     CharInfo,
@@ -39,11 +40,12 @@ from analyses.textstats import (
     graphemes,
     text_counts,
 )
+from i18n import N_, _, _n, decimal, localized, number
 from tokenizer import Token
 from ui import charts, choices, state, tables
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import PALETTE, chip_from_token, chips_html
-from ui.display import code_point, md_escape, plural, readable_text, token_html, visible_token
+from ui.display import code_point, md_escape, readable_text, token_html, visible_token
 from ui.layout import Slides, classroom_on, controls, figure, large_type_on
 from ui.links import lesson_link
 from ui.state import Key, Param
@@ -67,6 +69,11 @@ class Sample:
     text: str
     group: str  # "example" (lesson 3) or "script"
     note: str = ""
+    hi: tuple[tuple[str, str], ...] = ()  # the label and the note in Hindi (lessons/data/sample_texts.json)
+
+    def shown(self, field: str) -> str:
+        """The sample's ``label`` or ``note`` in the learner's language."""
+        return localized({"label": self.label, "note": self.note, "hi": dict(self.hi)})[field]
 
 
 @lru_cache(maxsize=1)
@@ -75,15 +82,18 @@ def samples() -> dict[str, Sample]:
     raw = lessons.data("sample_texts")
     out: dict[str, Sample] = {}
     for entry in raw["examples"]:
-        out[entry["id"]] = Sample(entry["id"], entry["label"], entry["text"], "example", entry.get("note", ""))
+        out[entry["id"]] = Sample(entry["id"], entry["label"], entry["text"], "example", entry.get("note", ""),
+                                  tuple(entry.get("hi", {}).items()))
     for entry in raw["samples"]:
-        out[entry["id"]] = Sample(entry["id"], entry["label"], entry["text"], "script", entry.get("note", ""))
+        out[entry["id"]] = Sample(entry["id"], entry["label"], entry["text"], "script", entry.get("note", ""),
+                                  tuple(entry.get("hi", {}).items()))
     return out
 
 
 def sample_caption(sample_id: str) -> str:
     sample = samples()[sample_id]
-    return ("Example · " if sample.group == "example" else "Script · ") + sample.label
+    kind = _("Example") if sample.group == "example" else _("Script")
+    return f"{kind} · {sample.shown('label')}"
 
 
 # -- The page's session keys, declared once (the page and the tests import them) ----------------------------
@@ -243,7 +253,7 @@ def _place(row: int, col: int, span: int = 1) -> str:
 
 def _labels_unit(top: str) -> str:
     """The first unit: what each row is."""
-    rows = [(1, top), (2, "code point"), (3, "byte")]
+    rows = [(1, top), (2, _("code point")), (3, _("byte"))]
     return '<div class="tl-unit tl-labels" aria-hidden="true">' + "".join(
         f'<span class="tl-rowlabel" style="{_place(r, 1)}">{html.escape(t)}</span>' for r, t in rows
     ) + "</div>"
@@ -257,10 +267,10 @@ def _lower_rows(cps: Sequence[tuple[CharInfo, _Span]], data: bytes, start: int, 
         if span.end <= start or span.start >= end:
             continue
         classes = ["tl-cp"]
-        notes = [f"{info.code_point} {info.name}", plural(info.n_bytes, "byte")]
+        notes = [f"{info.code_point} {info.name}", _n("{n} byte", "{n} bytes", info.n_bytes)]
         if any(span.start < cut < span.end for cut in cut_at):
             classes.append("tl-split")
-            notes.append("a token boundary falls inside this character")
+            notes.append(_("a token boundary falls inside this character"))
         shown = display_char(info.char)
         body = html.escape(shown)
         if shown.startswith("U+"):
@@ -270,30 +280,37 @@ def _lower_rows(cps: Sequence[tuple[CharInfo, _Span]], data: bytes, start: int, 
             f'<span class="{" ".join(classes)}" style="{_place(2, span.start - start + 1, span.end - span.start)}" '
             f'title="{title}" aria-label="{title}">{body}</span>'
         )
+    roles = {"cont": _("continuation byte"), "ascii": _("ASCII byte"), "first": _("first byte of a character")}
     for offset in range(start, end):
         byte = data[offset]
         continuation = 0x80 <= byte < 0xC0
-        role = "continuation byte" if continuation else ("ASCII byte" if byte < 0x80 else "first byte of a character")
+        role = roles["cont" if continuation else ("ascii" if byte < 0x80 else "first")]
         cls = "tl-b tl-cont" if continuation else "tl-b"
-        out.append(
-            f'<span class="{cls}" style="{_place(3, offset - start + 1)}" title="byte {offset + 1}: {byte:02X}, {role}">'
-            f"{byte:02X}</span>"
-        )
+        title = html.escape(_("byte {n}: {hex}, {role}", n=number(offset + 1), hex=format(byte, "02X"), role=role), quote=True)
+        out.append(f'<span class="{cls}" style="{_place(3, offset - start + 1)}" title="{title}">{byte:02X}</span>')
     return out
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def grapheme_ladder_html(text: str) -> str:
-    """Grapheme clusters over their code points over their bytes (all of ``text``: cap it first)."""
+def grapheme_ladder_html(text: str, lang: str = i18n.DEFAULT) -> str:
+    """Grapheme clusters over their code points over their bytes (all of ``text``: cap it first), its words in
+    ``lang`` (the cache keeps one per language)."""
+    with i18n.using(lang):
+        return _grapheme_ladder_html(text)
+
+
+def _grapheme_ladder_html(text: str) -> str:
     data = text.encode("utf-8", errors="surrogatepass")
     cps = _code_point_spans(text)
-    out = [LADDER_CSS, '<div class="tl-ladder tl-gra" role="list" aria-label="graphemes over code points over bytes">',
-           _labels_unit("grapheme")]
+    what = html.escape(_("graphemes over code points over bytes"), quote=True)
+    out = [LADDER_CSS, f'<div class="tl-ladder tl-gra" role="list" aria-label="{what}">', _labels_unit(_("grapheme"))]
     pos = 0
     for index, cluster in enumerate(graphemes(text)):
         size = len(cluster.encode("utf-8", errors="surrogatepass"))
         title = html.escape(
-            f"grapheme {index + 1}: {plural(len(cluster), 'code point')}, {plural(size, 'byte')}",
+            _("grapheme {index}: {code_points}, {bytes}", index=number(index + 1),
+              code_points=_n("{n} code point", "{n} code points", len(cluster)),
+              bytes=_n("{n} byte", "{n} bytes", size)),
             quote=True,
         )
         out.append(f'<div class="tl-unit" role="listitem" aria-label="{title}">')
@@ -331,7 +348,7 @@ def _decoded_spans(data: bytes) -> list[tuple[CharInfo, _Span]]:
 def ladder_counts(tokens: Sequence[Token]) -> LadderCounts:
     data = b"".join(t.bytes for t in tokens)
     cuts = _token_cuts(tokens)
-    split = sum(1 for _, span in _decoded_spans(data) if any(span.start < cut < span.end for cut in cuts))
+    split = sum(1 for _info, span in _decoded_spans(data) if any(span.start < cut < span.end for cut in cuts))
     return LadderCounts(len(tokens), sum(1 for t in tokens if not t.whole), split, len(data))
 
 
@@ -339,7 +356,7 @@ def _token_units(tokens: Sequence[Token]) -> list[tuple[int, int]]:
     """Group tokens into the smallest runs that start and end between code points (token index ranges)."""
     units, start, pos = [], 0, 0
     data = b"".join(t.bytes for t in tokens)
-    boundaries = {span.end for _, span in _decoded_spans(data)} | {0}
+    boundaries = {span.end for _info, span in _decoded_spans(data)} | {0}
     for i, token in enumerate(tokens):
         pos += len(token.bytes)
         if pos in boundaries:
@@ -361,17 +378,19 @@ def token_ladder_html(tokens: Sequence[Token], show_ids: bool = True) -> str:
     data = b"".join(t.bytes for t in tokens)
     cps = _decoded_spans(data)
     cuts = _token_cuts(tokens)
-    out = [CHIPS_CSS, LADDER_CSS, '<div class="tl-ladder tl-tok" role="list" aria-label="tokens over code points over bytes">',
-           _labels_unit("token")]
+    what = html.escape(_("tokens over code points over bytes"), quote=True)
+    out = [CHIPS_CSS, LADDER_CSS, f'<div class="tl-ladder tl-tok" role="list" aria-label="{what}">',
+           _labels_unit(_("token"))]
     pos = 0
     for first, last in _token_units(tokens):
         start = pos
-        label = f"tokens {first + 1} to {last}" if last - first > 1 else f"token {first + 1}"
+        label = html.escape(_("tokens {first} to {last}", first=number(first + 1), last=number(last)) if last - first > 1
+                            else _("token {n}", n=number(first + 1)), quote=True)
         out.append(f'<div class="tl-unit" role="listitem" aria-label="{label}">')
         for i in range(first, last):
             size = len(tokens[i].bytes)
-            chip = chips_html([chip_from_token(tokens[i])], show_ids=show_ids, colour_by="id", label=f"token {i + 1}",
-                              runs=False)
+            chip = chips_html([chip_from_token(tokens[i])], show_ids=show_ids, colour_by="id",
+                              label=_("token {n}", n=number(i + 1)), runs=False)
             out.append(f'<div class="tl-top" style="{_place(1, pos - start + 1, size)}">{chip}</div>')
             pos += size
         out.extend(_lower_rows(cps, data, start, pos, cuts))
@@ -383,8 +402,10 @@ def token_ladder_html(tokens: Sequence[Token], show_ids: bool = True) -> str:
 # -- comparing scripts ---------------------------------------------------------------------------
 
 MEASURES = ("bytes per code point", "bytes per grapheme")
+#: The measures' names as a chart and a table show them (English, marked for the catalogue).
+MEASURE_NAMES = {"bytes per code point": N_("bytes per code point"), "bytes per grapheme": N_("bytes per grapheme")}
 MEASURE_COLOURS = (PALETTE[0], PALETTE[6])  # Tol light: #77AADD, #EE8866 (black text on both)
-YOUR_TEXT = "Your text"
+YOUR_TEXT = N_("Your text")
 
 
 def _row(label: str, text: str, counts: TextCounts) -> dict:
@@ -400,26 +421,35 @@ def _row(label: str, text: str, counts: TextCounts) -> dict:
     }
 
 
-# Ratios always with two decimals, so 1.00 and 2.69 line up.
-RATIO_COLUMNS = {
-    "bytes per code point": st.column_config.NumberColumn("bytes per code point", format="%.2f"),
-    "bytes per grapheme": st.column_config.NumberColumn("bytes per grapheme", format="%.2f"),
-}
+def ratio_columns() -> dict:
+    """The comparison table's columns in the learner's language; ratios always with two decimals, so 1.00 and 2.69
+    line up."""
+    return {
+        "sample": st.column_config.TextColumn(_("sample")),
+        "bytes per code point": st.column_config.NumberColumn(_("bytes per code point"), format="%.2f"),
+        "bytes per grapheme": st.column_config.NumberColumn(_("bytes per grapheme"), format="%.2f"),
+        "bytes": st.column_config.NumberColumn(_("bytes")),
+        "code points": st.column_config.NumberColumn(_("code points")),
+        "graphemes": st.column_config.NumberColumn(_("graphemes")),
+        "text": st.column_config.TextColumn(_("text")),
+    }
 
 
-@lru_cache(maxsize=2)
-def _rows_for(group: str) -> tuple[dict, ...]:
-    return tuple(_row(s.label, s.text, text_counts(s.text)) for s in samples().values() if s.group == group)
+@lru_cache(maxsize=4)
+def _rows_for(group: str, lang: str) -> tuple[dict, ...]:
+    with i18n.using(lang):  # the samples' labels in ``lang`` (the cache keeps one per language)
+        return tuple(_row(s.shown("label"), s.text, text_counts(s.text)) for s in samples().values()
+                     if s.group == group)
 
 
 def comparison_table(
     group: str = "script", your_text: str | None = None, your_counts: TextCounts | None = None
 ) -> pd.DataFrame:
     """One row per sample of ``group`` (counted by textstats), plus the reader's own text first if given."""
-    rows = [dict(r) for r in _rows_for(group)]
+    rows = [dict(r) for r in _rows_for(group, i18n.current())]
     if your_text is not None and your_counts is not None and your_counts.code_points:
         shown = your_text if len(your_text) <= 60 else your_text[:60] + "…"
-        rows.insert(0, _row(YOUR_TEXT, shown, your_counts))
+        rows.insert(0, _row(_(YOUR_TEXT), shown, your_counts))
     for row in rows:
         row["text"] = readable_text(row["text"])
     return pd.DataFrame(rows)
@@ -433,31 +463,33 @@ def comparison_chart(table: pd.DataFrame, *, large: bool = False) -> alt.LayerCh
         var_name="measure",
         value_name="value",
     )
+    names = [_(MEASURE_NAMES[m]) for m in MEASURES]  # the legend's words, in the learner's language
+    long["measure"] = long["measure"].map(dict(zip(MEASURES, names)))
     order = list(table["sample"])
     s = charts.sizes(large)
     top = max(float(long["value"].max()) * 1.15, 1.5)  # room for the value label after the longest bar
     base = alt.Chart(long).encode(
         y=alt.Y("sample:N", sort=order, title=None),
-        yOffset=alt.YOffset("measure:N", sort=list(MEASURES)),
+        yOffset=alt.YOffset("measure:N", sort=names),
         x=alt.X(
             "value:Q",
-            title="UTF-8 bytes per character",
+            title=_("UTF-8 bytes per character"),
             scale=alt.Scale(domain=[0, top]),
             axis=alt.Axis(tickMinStep=0.5),
         ),
         tooltip=[
-            alt.Tooltip("sample:N"),
-            alt.Tooltip("measure:N"),
-            alt.Tooltip("value:Q", format=".2f"),
-            alt.Tooltip("code points:Q"),
-            alt.Tooltip("graphemes:Q"),
-            alt.Tooltip("bytes:Q"),
+            alt.Tooltip("sample:N", title=_("sample")),
+            alt.Tooltip("measure:N", title=_("measure")),
+            alt.Tooltip("value:Q", format=".2f", title=_("value")),
+            alt.Tooltip("code points:Q", title=_("code points")),
+            alt.Tooltip("graphemes:Q", title=_("graphemes")),
+            alt.Tooltip("bytes:Q", title=_("bytes")),
         ],
     )
     bars = base.mark_bar(stroke="#000", strokeWidth=0.6).encode(
         color=alt.Color(
             "measure:N",
-            scale=alt.Scale(domain=list(MEASURES), range=list(MEASURE_COLOURS)),
+            scale=alt.Scale(domain=names, range=list(MEASURE_COLOURS)),
             legend=alt.Legend(orient="top", title=None, direction="vertical"),  # one a line: fits a phone
         )
     )
@@ -466,21 +498,24 @@ def comparison_chart(table: pd.DataFrame, *, large: bool = False) -> alt.LayerCh
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def comparison_spec(table: pd.DataFrame, *, large: bool = False) -> dict:
+def comparison_spec(table: pd.DataFrame, *, large: bool = False, lang: str = i18n.DEFAULT) -> dict:
     """:func:`comparison_chart` in the lab's chart look, as a Vega-Lite spec (see :mod:`ui.charts`), built once
-    per distinct table."""
-    return charts.spec(comparison_chart(table, large=large), large=large)
+    per distinct table and language."""
+    with i18n.using(lang):
+        return charts.spec(comparison_chart(table, large=large), large=large)
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
-def token_ladder_for(key: str, text: str, show_ids: bool = True) -> tuple[str, LadderCounts]:
-    """The token ladder of ``text`` with the tokenizer ``key`` (ui.choices), and its counts; once per pair."""
+def token_ladder_for(key: str, text: str, show_ids: bool = True, lang: str = i18n.DEFAULT) -> tuple[str, LadderCounts]:
+    """The token ladder of ``text`` with the tokenizer ``key`` (ui.choices), and its counts; once per pair and
+    language (the ladder's words are in ``lang``)."""
     tokens = choices.load(key).encode_tokens(text)
-    return token_ladder_html(tokens, show_ids), ladder_counts(tokens)
+    with i18n.using(lang):
+        return token_ladder_html(tokens, show_ids), ladder_counts(tokens)
 
 
 # -- The page's sections (pages/4_Bytes_per_character.py composes them) ------------------------------------
-PARTS = {"code-points": "Every code point", "graphemes": "Grapheme clusters", "ladder": "Byte ladder"}
+PARTS = {"code-points": N_("Every code point"), "graphemes": N_("Grapheme clusters"), "ladder": N_("Byte ladder")}
 """The page's three views of the text (the ``part`` setting's values, and their names); in classroom mode, one slide
 each."""
 
@@ -497,14 +532,13 @@ def n_bytes(s: str) -> int:
 def intro() -> None:
     """What UTF-8 charges, in numbers the lab counts (classroom mode: the teacher says it), and the lesson."""
     if not classroom_on():  # classroom mode: the teacher says it, the figure is on the first screen
-        st.markdown(
+        st.markdown(_(
             "Computers keep text as bytes, and most software and almost every web page today use **UTF-8** to turn "
-            "characters into bytes. UTF-8 is kind to English: a letter like `a` takes "
-            f"{n_bytes('a')} byte, while every Devanagari code point (क, {visible_token('ि')}, {visible_token('ं')} …) takes "
-            f"{n_bytes('क')}, and so does "
-            f"every letter of Tamil (க), Telugu (క), Kannada (ಕ) and Bengali (ক): {max(n_bytes(c) for c in 'கకಕক')} "
-            "bytes each. A byte-level tokenizer starts from these bytes, so this is where Hindi's extra token cost begins."
-        )
+            "characters into bytes. UTF-8 is kind to English: a letter like `a` takes {a} byte, while every "
+            "Devanagari code point (क, {i}, {m} …) takes {ka}, and so does every letter of Tamil (க), Telugu (క), "
+            "Kannada (ಕ) and Bengali (ক): {others} bytes each. A byte-level tokenizer starts from these bytes, so this "
+            "is where Hindi's extra token cost begins.", a=n_bytes("a"), i=visible_token("ि"), m=visible_token("ं"),
+            ka=n_bytes("क"), others=max(n_bytes(c) for c in "கకಕক")))
     lesson_link(3)
 
 
@@ -512,7 +546,7 @@ def input_section(text_setting: Param) -> tuple[str, TextCounts]:
     """The sample box and the text box (folded in classroom mode: the views of the text are the slide), then what
     the page will make of the text (cut, only spaces, control characters, right to left). Returns the text the page
     analyses, and its counts."""
-    with controls("Your text, or a sample"):
+    with controls(_("Your text, or a sample")):
         _text_boxes(text_setting)
     raw = st.session_state.get(TEXT.skey, "") or ""
     return _text_notes(raw)
@@ -523,61 +557,63 @@ def _text_boxes(text_setting: Param) -> None:
     with right:
         shown = shown_sample(st.session_state.get(TEXT.skey) or "")
         st.session_state[SAMPLE_BOX.skey] = shown  # the box says what is in the text box (None: the learner's own)
+        captions = {sample: sample_caption(sample) for sample in samples()}  # now: the format function reads no state
         st.selectbox(
-            "Load a sample",
+            _("Load a sample"),
             options=list(samples()),
-            format_func=sample_caption,
+            format_func=captions.get,
             key=SAMPLE_BOX.skey,
             on_change=load_sample,
-            placeholder="Your own text: pick a sample to replace it",
-            help="Worked examples of bytes per character, and one short sentence per script. Picking one replaces "
-            "your text.",
+            placeholder=_("Your own text: pick a sample to replace it"),
+            help=_("Worked examples of bytes per character, and one short sentence per script. Picking one replaces "
+                   "your text."),
         )
         if shown is not None and samples()[shown].note:
-            st.caption(samples()[shown].note)
+            st.caption(samples()[shown].shown("note"))
     with left:
         st.text_area(
-            "Your text",
+            _("Your text"),
             key=TEXT.skey,
             height=110,
-            help="Anything: Hindi, Hinglish, Tamil, Urdu, emoji, code. "
-            f"The first {MAX_TEXT_CHARS:,} code points are analysed.",
+            help=_("Anything: Hindi, Hinglish, Tamil, Urdu, emoji, code. The first {n} code points are analysed.",
+                   n=number(MAX_TEXT_CHARS)),
         )
         if len(st.session_state.get(TEXT.skey) or "") > text_setting.max_len:
-            st.caption(
-                f":material/link_off: Longer than {text_setting.max_len} characters: a link to this page keeps the "
-                "sample and the tokenizer, but not this text."
-            )
+            st.caption(":material/link_off: " + _(
+                "Longer than {n} characters: a link to this page keeps the sample and the tokenizer, but not this "
+                "text.", n=number(text_setting.max_len)))
 
 
 def _text_notes(raw: str) -> tuple[str, TextCounts]:
     text = raw[:MAX_TEXT_CHARS]
     if not raw:
-        st.info("Type or paste some text above, or load a sample, to see its characters and bytes.", icon=":material/edit:")
+        st.info(_("Type or paste some text above, or load a sample, to see its characters and bytes."),
+                icon=":material/edit:")
     elif len(raw) > MAX_TEXT_CHARS:
         st.warning(
-            f"Your text is {len(raw):,} code points long. To stay quick this page looks at the first "
-            f"{MAX_TEXT_CHARS:,} only: every count below is for that part. Paste a shorter piece to see all of it.",
+            _("Your text is {n} code points long. To stay quick this page looks at the first {shown} only: every count "
+              "below is for that part. Paste a shorter piece to see all of it.", n=number(len(raw)),
+              shown=number(MAX_TEXT_CHARS)),
             icon=":material/content_cut:",
         )
     if text.strip() == "" and text:
         st.info(
-            "Your text is only spaces or line breaks. They are characters too, and cost bytes like any other.",
+            _("Your text is only spaces or line breaks. They are characters too, and cost bytes like any other."),
             icon=":material/space_bar:",
         )
     notes = text_notes(text[: TABLE_MAX_ROWS * 4])
     if notes.controls:
         shown = ", ".join(notes.controls[:5]) + (" …" if len(notes.controls) > 5 else "")
         st.info(
-            f"Your text contains control characters ({shown}). They take bytes but draw nothing, "
-            "so the table and ladders show them by their code.",
+            _("Your text contains control characters ({codes}). They take bytes but draw nothing, so the table and "
+              "ladders show them by their code.", codes=shown),
             icon=":material/visibility_off:",
         )
     if notes.right_to_left:
         st.info(
-            "Right-to-left text (Urdu, Arabic, Hebrew): the table and the ladders list code points in the order they "
-            "are stored, which is reading order, drawn left to right, one cell each. Letters are shown in their "
-            "stand-alone shapes.",
+            _("Right-to-left text (Urdu, Arabic, Hebrew): the table and the ladders list code points in the order "
+              "they are stored, which is reading order, drawn left to right, one cell each. Letters are shown in "
+              "their stand-alone shapes."),
             icon=":material/format_textdirection_r_to_l:",
         )
     return text, text_counts(text)
@@ -592,7 +628,8 @@ def slides() -> Slides:
     """The three views of the text (every code point, grapheme clusters, the byte ladder): tabs under the counts in
     classroom mode or when a link names one, the one on screen in the address. In classroom mode a link that names a
     tokenizer and no view opens on its byte ladder."""
-    return Slides(PARTS, PART, first="ladder" if LADDER.name in st.query_params else "code-points")
+    return Slides({part: _(name) for part, name in PARTS.items()}, PART,
+                  first="ladder" if LADDER.name in st.query_params else "code-points")
 
 
 def code_points_section(text: str, counts: TextCounts, part: Slides) -> None:
@@ -605,25 +642,26 @@ def code_points_section(text: str, counts: TextCounts, part: Slides) -> None:
     with part("code-points"):
         c1, c2, c3, c4, c5 = ([*st.columns(3), *st.columns(3)[:2]] if large_type_on() and not classroom_on()
                               else st.columns(5))
-    c1.metric("Code points", f"{counts.code_points:,}", help="Unicode characters as stored, one number each.")
+    c1.metric(_("Code points"), number(counts.code_points), help=_("Unicode characters as stored, one number each."))
     c2.metric(
-        "Grapheme clusters",
-        f"{counts.graphemes:,}",
-        help="Characters as a reader sees them: a letter with its vowel signs, or a whole emoji family.",
+        _("Grapheme clusters"),
+        number(counts.graphemes),
+        help=_("Characters as a reader sees them: a letter with its vowel signs, or a whole emoji family."),
     )
-    c3.metric("UTF-8 bytes", f"{counts.bytes:,}")
-    c4.metric("Bytes per code point", f"{counts.bytes_per_char:.2f}")
-    c5.metric("Bytes per grapheme", f"{per_grapheme:.2f}")
+    c3.metric(_("UTF-8 bytes"), number(counts.bytes))
+    c4.metric(_("Bytes per code point"), decimal(counts.bytes_per_char))
+    c5.metric(_("Bytes per grapheme"), decimal(per_grapheme))
 
     with part("code-points"), figure("code-points"):
-        st.subheader("Every code point")
+        st.subheader(_("Every code point"))
         table = char_rows(text)
         shown_rows = len(table)
         st.caption(
-            "One row per code point. Spaces show as ·, line breaks as ↵, invisible characters by their code; "
-            "a vowel sign or other combining mark is drawn on its own, with the grapheme it belongs to beside it."
+            _("One row per code point. Spaces show as ·, line breaks as ↵, invisible characters by their code; a "
+              "vowel sign or other combining mark is drawn on its own, with the grapheme it belongs to beside it.")
             + (
-                f" Showing the first {shown_rows:,} of {counts.code_points:,} code points."
+                _(" Showing the first {shown} of {n} code points.", shown=number(shown_rows),
+                  n=number(counts.code_points))
                 if shown_rows < counts.code_points
                 else ""
             )
@@ -635,13 +673,13 @@ def code_points_section(text: str, counts: TextCounts, part: Slides) -> None:
             height=min(38 + 35 * shown_rows, 420),
             column_config={
                 "#": st.column_config.NumberColumn("#", width=px(44)),
-                "character": st.column_config.TextColumn("character", width=px(80)),
-                "in grapheme": st.column_config.TextColumn("in grapheme", width=px(96)),
-                "code point": st.column_config.TextColumn("code point", width=px(88)),
+                "character": st.column_config.TextColumn(_("character"), width=px(80)),
+                "in grapheme": st.column_config.TextColumn(_("in grapheme"), width=px(96)),
+                "code point": st.column_config.TextColumn(_("code point"), width=px(88)),
                 "UTF-8 (hex)": st.column_config.TextColumn("UTF-8 (hex)", width=px(104)),
-                "bytes": st.column_config.NumberColumn("bytes", width=px(56)),
-                "script": st.column_config.TextColumn("script", width=px(96)),
-                "name": st.column_config.TextColumn("name", width="large"),
+                "bytes": st.column_config.NumberColumn(_("bytes"), width=px(56)),
+                "script": st.column_config.TextColumn(_("script"), width=px(96)),
+                "name": st.column_config.TextColumn(_("name"), width="large"),
             },
         )
 
@@ -653,42 +691,44 @@ def graphemes_section(text: str, counts: TextCounts, part: Slides) -> None:
     ladder_text = prefix_within_bytes(text, LADDER_MAX_BYTES)
     ladder_counts = text_counts(ladder_text)
     capped = (
-        f" Showing the first {ladder_counts.code_points:,} code points ({ladder_counts.bytes} bytes): "
-        f"the ladders stop at {LADDER_MAX_BYTES} bytes."
+        _(" Showing the first {n} code points ({bytes} bytes): the ladders stop at {most} bytes.",
+          n=number(ladder_counts.code_points), bytes=number(ladder_counts.bytes), most=number(LADDER_MAX_BYTES))
         if ladder_counts.bytes < counts.bytes
         else ""
     )
     ki = text_counts("कि")
     with part("graphemes"):
-        st.subheader("What a reader sees: grapheme clusters")
-        st.caption(
+        st.subheader(_("What a reader sees: grapheme clusters"))
+        st.caption(_(
             "One letter to a reader can be several code points. कि looks like one shape, yet it is क plus the vowel "
-            f"sign ि: {ki.code_points} code points and {ki.bytes} bytes in {ki.graphemes} grapheme cluster. "
-            "Top row: grapheme clusters (what you would count as letters). Middle: the code points in each. "
-            "Bottom: their UTF-8 bytes in hex; the lighter bytes continue the character the darker one starts." + capped
-        )
-        st.html(grapheme_ladder_html(ladder_text))
+            "sign ि: {code_points} code points and {bytes} bytes in {graphemes} grapheme cluster. Top row: grapheme "
+            "clusters (what you would count as letters). Middle: the code points in each. Bottom: their UTF-8 bytes "
+            "in hex; the lighter bytes continue the character the darker one starts.", code_points=ki.code_points,
+            bytes=ki.bytes, graphemes=ki.graphemes) + capped)
+        st.html(grapheme_ladder_html(ladder_text, i18n.current()))
 
 
 def byte_ladder_section(text: str) -> None:
     """A byte-level tokenizer's tokens over the bytes of the text's start, with their counts."""
     ladder_text = prefix_within_bytes(text, LADDER_MAX_BYTES)
     if not classroom_on():  # classroom mode: the tab says it
-        st.subheader("Byte ladder: tokens over their bytes")
-    with controls("The byte-level tokenizer, and how to read the ladder"):  # classroom mode: folded, the ladder is
+        st.subheader(_("Byte ladder: tokens over their bytes"))
+    ladder_labels = {key: choices.option_label(key) for key in LADDER_CHOICES}  # the picker's words, drawn now
+    with controls(_("The byte-level tokenizer, and how to read the ladder")):  # classroom mode: folded, the ladder is
         st.selectbox(  # the slide
-            "Byte-level tokenizer",
+            _("Byte-level tokenizer"),
             options=list(LADDER_CHOICES),
-            format_func=choices.option_label,
+            format_func=ladder_labels.get,
             key=LADDER.skey,
-            help="The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
-            "text), and real byte-level tokenizers of production models.",
+            help=_("The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
+                   "text), and real byte-level tokenizers of production models."),
         )
         st.caption(
-            "A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any text "
-            "and nothing is ever unknown. The price: a token can stop in the middle of a character. Dashed chips are "
-            "tokens that are not whole characters (their bytes in hex); a code point with a dashed, shaded box is cut "
-            "by a token boundary." + ("" if classroom_on() else " The number under each chip is its id.")
+            _("A byte-level tokenizer starts with every one of the 256 byte values as a token, so it can write any "
+              "text and nothing is ever unknown. The price: a token can stop in the middle of a character. Dashed "
+              "chips are tokens that are not whole characters (their bytes in hex); a code point with a dashed, "
+              "shaded box is cut by a token boundary.")
+            + ("" if classroom_on() else _(" The number under each chip is its id."))
         )
     ladder_key = state.value(LADDER)
     try:
@@ -697,46 +737,47 @@ def byte_ladder_section(text: str) -> None:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         ladder_key = LADDER_TOKENIZERS[0]
     if not ladder_text:
-        st.info("Type some text above to see how this tokenizer cuts it into tokens.", icon=":material/edit:")
+        st.info(_("Type some text above to see how this tokenizer cuts it into tokens."), icon=":material/edit:")
         return
-    ladder, lc = token_ladder_for(ladder_key, ladder_text, not classroom_on())  # classroom mode: no ids, one screen
+    ladder, lc = token_ladder_for(ladder_key, ladder_text, not classroom_on(), i18n.current())  # classroom mode: no ids, one screen
     with figure("byte-ladder"):  # the ladder and its counts
         m1, m2, m3, m4 = st.columns(4)
-        m1.metric("Tokens", f"{lc.tokens:,}")
+        m1.metric(_("Tokens"), number(lc.tokens))
         m2.metric(
-            "Not whole characters",
-            f"{lc.partial:,}",
-            help="Tokens whose bytes are not complete characters on their own (decoded alone they would be broken).",
+            _("Not whole characters"),
+            number(lc.partial),
+            help=_("Tokens whose bytes are not complete characters on their own (decoded alone they would be "
+                   "broken)."),
         )
         m3.metric(
-            "Characters cut",
-            f"{lc.split_chars:,}",
-            help="Code points with a token boundary inside them: their bytes are spread over two or more tokens.",
+            _("Characters cut"),
+            number(lc.split_chars),
+            help=_("Code points with a token boundary inside them: their bytes are spread over two or more tokens."),
         )
-        m4.metric("Bytes", f"{lc.bytes:,}")
+        m4.metric(_("Bytes"), number(lc.bytes))
         st.html(ladder)
 
 
 def scripts_section(text: str, counts: TextCounts) -> None:
     """The text beside one sample per script, and the worked examples."""
-    st.subheader("Scripts compared")
-    st.caption(
+    st.subheader(_("Scripts compared"))
+    st.caption(_(
         "Each sample says roughly “Indore is a clean city”. Bytes per code point is what UTF-8 charges for each "
         "stored character; bytes per grapheme is per character as a reader counts them. Your text is the top row."
-    )
+    ))
     compare = comparison_table("script", text, counts)
-    charts.draw(comparison_spec(compare, large=large_type_on()), key=CHART.skey)
-    with st.expander("The numbers behind the chart"):
-        tables.show(compare, hide_index=True, width="stretch", column_config=RATIO_COLUMNS)
+    charts.draw(comparison_spec(compare, large=large_type_on(), lang=i18n.current()), key=CHART.skey)
+    with st.expander(_("The numbers behind the chart")):
+        tables.show(compare, hide_index=True, width="stretch", column_config=ratio_columns())
 
     # Lesson 3's exercises count these very words: folded, so the page gives no answer away before it is asked.
-    with st.expander("Worked examples: lesson 3's words, counted (the answers to its exercises)",
+    with st.expander(_("Worked examples: lesson 3's words, counted (the answers to its exercises)"),
                      icon=":material/key:"):
-        st.caption(
+        st.caption(_(
             "The same words in Hindi and in Latin letters, and a syllable that is two code points. "
             "Counted by the lab just now."
-        )
-        tables.show(comparison_table("example"), hide_index=True, width="stretch", column_config=RATIO_COLUMNS)
+        ))
+        tables.show(comparison_table("example"), hide_index=True, width="stretch", column_config=ratio_columns())
 
 
 __all__ = [
