@@ -343,7 +343,7 @@ def test_a_long_file_is_cut_to_the_limit_with_a_note() -> None:
     text = "\n".join([line_en * 20, line_hi * 20] * 20)
     at = upload(revealed(), "long.txt", text.encode("utf-8"))
     note = main_text(at)
-    assert f"cut to its first {sv.OWN_PART_CHARS:,} characters" in note and "English and Hindi parts are" in note
+    assert f"The English and Hindi parts are cut to their first {sv.OWN_PART_CHARS:,} characters" in note
     assert_no_exception(at)
 
 
@@ -397,3 +397,31 @@ def test_the_pre_split_pattern_is_said_in_plain_words() -> None:
     captions = " ".join(str(c.value) for c in at.main.caption)
     assert f"before merging, {pattern_words('regex', experiment.settings()['pattern'])}" in captions
     assert "· standing for the space" in captions
+
+
+def test_english_vs_hindi_in_hindi() -> None:
+    """?lang=hi, the questions skipped: the heading, sliders, metrics, charts (axes and the languages in their
+    data) and the researchers' findings in Hindi; the figures are the engine's, as the English page has them."""
+    from i18n import decimal, number, using
+    from tests.apptest_helpers import chart_spec
+
+    at = run_page(PAGE, query_params={"lang": "hi"}, session_state={sv.REVEALED.skey: True})
+    assert_no_exception(at)
+    assert at.title[0].value == "अंग्रेज़ी बनाम हिन्दी"
+    point = experiment.sweep_of(experiment.lesson_texts()).point(sv.LESSON_K, sv.LESSON_BUDGET)
+    assert at.subheader[0].value == f"हिन्दी की {sv.LESSON_K} प्रति, {sv.LESSON_BUDGET} मर्ज"
+    assert at.slider(key=sv.COPIES.skey).label == "हिन्दी की प्रतियाँ k (अंग्रेज़ी: 10 प्रतियाँ)"
+    assert at.slider(key=sv.BUDGET.skey).label == "मर्ज का बजट"
+    said = metrics(at)
+    assert said["अंग्रेज़ी टोकन"] == number(point.english_tokens, "hi")
+    assert said["हिन्दी टोकन"] == number(point.hindi_tokens, "hi")
+    assert said["हिन्दी ÷ अंग्रेज़ी"] == f"{decimal(point.ratio, 1, 'hi')}×"
+    charts = at.get("vega_lite_chart")
+    text = json.dumps([chart_spec(c) for c in charts], ensure_ascii=False)
+    assert "ट्रेनिंग टेक्स्ट में हिन्दी की प्रतियाँ (अंग्रेज़ी: 10 प्रतियाँ)" in text and "मर्ज के बाद" in text
+    assert "copies in the" not in text and "tokens per word" not in text
+    assert {r["language"] for r in chart_datasets(charts[0])[sv.POINTS].to_dict("records")} == {"अंग्रेज़ी", "हिन्दी"}
+    with using("hi"):
+        finding = sv.localized(lessons.data("published_language_costs")["findings"][0])["finding"]
+    assert finding.startswith("अनुवाद") and any(finding in b for b in html_blocks(at, "tl-note"))
+    assert "शोधकर्ताओं ने क्या पाया" in main_text(at) and "What researchers found" not in main_text(at)
