@@ -4,6 +4,7 @@ from contextlib import nullcontext
 
 import streamlit as st
 
+from i18n import _
 from ui import state
 from ui.display import md_escape
 from ui.frame import page_setup
@@ -18,17 +19,16 @@ LARGE = large_type_on()
 
 with state.published(cv.PARAMS):  # the address says what is on screen, however the page ends
     if not classroom_on():  # classroom mode: the teacher says it, the figure is on the first screen
-        st.markdown(
-            f"**{md_escape(cv.SCENARIO['title'])}.** {md_escape(cv.SCENARIO['what'])} An API bills tokens, not words, so the "
-            "same story costs what its tokenizer makes of it. Every number below is yours to change (the link keeps them); "
-            "the results are worked out by the lab as you type."
-        )
-    st.button("Back to the lesson-5 news app", key=cv.RESET.skey, on_click=cv.back_to_scenario, type="tertiary",
+        st.markdown(_(
+            "**{title}.** {what} An API bills tokens, not words, so the same story costs what its tokenizer makes of "
+            "it. Every number below is yours to change (the link keeps them); the results are worked out by the lab as "
+            "you type.", title=md_escape(cv.scenario_text("title")), what=md_escape(cv.scenario_text("what"))))
+    st.button(_("Back to the lesson-5 news app"), key=cv.RESET.skey, on_click=cv.back_to_scenario, type="tertiary",
               icon=":material/restart_alt:")
     lesson_link(5)
 
     # Classroom mode: one part per slide, as tabs; a link opens the part it names (?part=window), as tabs too.
-    part = Slides(cv.PARTS, cv.PART)
+    part = Slides(cv.part_names(), cv.PART)
 
     with part("bill"):
         article, month = st.columns(2, gap="large") if classroom_on() else (nullcontext(), nullcontext())

@@ -23,7 +23,7 @@ _WORD = re.compile(r"[\w\u0900-\u097f]+")
 _HEX_BYTE = re.compile(r"[0-9A-Fa-f]{2}")
 _ICON = re.compile(r":material/[a-z_]+:")
 #: Always data: what the lab writes as it is in every language.
-SYMBOLS = {"UTF", "MB", "CSV", "BPE", "id", "hex"}
+SYMBOLS = {"UTF", "MB", "CSV", "BPE", "id", "hex", "Rs"}  # Rs: the rupee as the English pages write it
 
 
 def words(text: str) -> set[str]:

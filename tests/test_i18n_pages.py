@@ -25,6 +25,7 @@ HOME = "app.py"
 ENCODE = "pages/3_Encode_step_by_step.py"
 BYTES = "pages/4_Bytes_per_character.py"
 EVH = "pages/6_English_vs_Hindi.py"
+COST = "pages/8_Cost_and_context.py"
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped (they come from ui/questions.py, not translated yet)
 
 
@@ -145,6 +146,13 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (EVH, {"train": "own", "own_en": "the news", "own_hi": "खबर"}, OPEN),  # the learner's own texts
     (EVH, {"classroom": "1"}, OPEN),
     (EVH, {"large": "1"}, OPEN),
+    (COST, {"predict": "0"}, {}),  # every part (its question comes from ui/questions.py: not translated yet)
+    (COST, {"predict": "0", "source": "parallel", "window": "200000"}, {}),  # measured, a big window
+    (COST, {"predict": "0", "source": "own", "en_text": "", "hi_text": "खबर"}, {}),  # an empty text of one's own
+    (COST, {"predict": "0", "prompt": "9000"}, {}),  # the pre-send check says no
+    (COST, {"predict": "0", "price_in": "0", "per_day": "0"}, {}),  # free input, no articles
+    (COST, {"predict": "0", "classroom": "1", "part": "window"}, {}),
+    (COST, {"predict": "0", "large": "1"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
@@ -168,5 +176,5 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
-    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH}
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST}
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

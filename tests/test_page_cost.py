@@ -258,3 +258,33 @@ def test_one_word_is_one_word_not_1_words() -> None:
     at = run_page(PAGE, query_params={**NO_PREDICT, "source": "parallel", "tok": "o200k_base", "en_words": "1"})
     text = main_text(at).replace("\\", "")
     assert "so 1 word is " in text and "1 words" not in text
+
+
+def test_cost_in_hindi_groups_money_and_tokens_the_indian_way() -> None:
+    """?lang=hi: the bill in rupees as a Hindi reader writes them (₹1,47,600 a month for 2,000 Hindi articles a day),
+    a 2,00,000-token window, the words in Hindi; the figures are the engine's (analyses.cost)."""
+    import json
+
+    from i18n import number
+
+    per_day, window = 2_000, 200_000
+    monthly = {lang: cost.monthly_cost(article(figures).total, articles_per_day=per_day, days=SCENARIO["days"])
+               for lang, figures in (("en", EN), ("hi", HI))}
+    fit = cost.window_fit(HI["input_tokens"], window=window, output_cap=SCENARIO["output_cap"],
+                          margin=SCENARIO["margin"])
+    at = run_page(PAGE, query_params={"lang": "hi", **NO_PREDICT, "per_day": str(per_day), "window": str(window)})
+    assert_no_exception(at)
+    assert at.title[0].value == "लागत, कॉन्टेक्स्ट और रफ़्तार"
+    assert [s.value for s in at.subheader][:3] == ["एक ख़बर की क़ीमत", "एक महीने की ख़बरें",
+                                                   "एक प्रॉम्प्ट में कितनी ख़बरें आती हैं"]
+    said = metrics(at)
+    hindi_month = rupees(monthly["hi"]).replace("Rs ", "₹")
+    assert said["हिन्दी, प्रति माह"] == hindi_month and hindi_month.count(",") == 2  # ₹1,47,600: Indian grouping
+    assert said["हिन्दी इतनी महँगी"] == rupees(monthly["hi"] - monthly["en"]).replace("Rs ", "₹")
+    assert said["आने वाली हिन्दी ख़बरें"] == number(fit.count, "hi")
+    room = f"प्रॉम्प्ट के लिए जगह: {number(window, 'hi')} − {SCENARIO['output_cap']} (जवाब)"
+    assert room in main_text(at) and "2,00,000" in room
+    spec = json.dumps(chart_spec(at.get("vega_lite_chart")[0]), ensure_ascii=False)
+    assert "2,00,000 टोकन की कॉन्टेक्स्ट विंडो में टोकन" in spec and '"grouping": [3, 2' in spec  # its axis too
+    assert at.number_input(key=cv.PRICE_IN.skey).label == "₹ प्रति 1,000 इनपुट टोकन"
+    assert "Rs " not in " ".join(said.values())

@@ -30,7 +30,7 @@ import streamlit as st
 
 import lessons
 from analyses.measure import Measure, measure
-from i18n import _, _n, number
+from i18n import N_, _, _n, number
 from lessons.course import TOKENIZER_KEY, TOKENIZERS_KEY
 from lessons.progress import TOKENIZE_COUNT, QuestionId
 from tokenizer import TextTokenizer, Token, Tokenizer
@@ -303,20 +303,21 @@ def summary_md(tok: TextTokenizer) -> str:
     return _("{family} · token ids 0 to {last}", family=md_escape(tok.family), last=number(tok.vocab_size - 1))
 
 
-OFFLINE_NOTE = ("Everything is offline: the vocabularies come from installed packages and are checked (sha256) "
-                "before use where a published hash exists. Nothing is downloaded while you use the lab.")
+OFFLINE_NOTE = N_("Everything is offline: the vocabularies come from installed packages and are checked (sha256) "
+                  "before use where a published hash exists. Nothing is downloaded while you use the lab.")
+"""English, marked for the catalogue: :func:`about_box` draws its ``note`` through ``_()``."""
 
 
 def about_box(chosen: Sequence[tuple[str, TextTokenizer]], *, key: str, note: str = "") -> None:
     """The "About these tokenizers" box: each chosen tokenizer's model, licence and where its data comes from
     (:func:`about_md`), then ``note``; closed until opened, and only then filled."""
-    with st.expander("About these tokenizers: models, licences, where the data comes from", icon=":material/info:",
-                     key=key, on_change="rerun") as about:
+    with st.expander(_("About these tokenizers: models, licences, where the data comes from"),
+                     icon=":material/info:", key=key, on_change="rerun") as about:
         if about.open:  # describing every real tokenizer loads them to say which is missing: only when asked
             for block in about_md(chosen):
                 st.markdown(block)
             if note:
-                st.caption(note)
+                st.caption(_(note))
 
 
 def describe_md(tok: TextTokenizer) -> str:
@@ -331,9 +332,10 @@ def describe_md(tok: TextTokenizer) -> str:
             f"Lab BPE · unit: {UNIT_NAMES.get(c.unit, c.unit)} · {split} · {marker} · "
             f"{plural(len(tok.merges), 'merge')} · vocabulary of {plural(tok.vocab_size, 'token')} · {md_escape(tok.source)}"
         )
-    parts = [md_escape(tok.family), f"token ids 0 to {tok.vocab_size - 1:,}"]  # some ids may be unused
+    # some ids may be unused
+    parts = [md_escape(tok.family), _("token ids 0 to {last}", last=number(tok.vocab_size - 1))]
     if tok.licence:
-        parts.append("licence: " + md_escape(tok.licence))
+        parts.append(_("licence: {licence}", licence=md_escape(tok.licence)))
     parts.append(md_escape(tok.source))
     return " · ".join(parts)
 
@@ -518,7 +520,8 @@ def about_md(chosen: Sequence[tuple[str, TextTokenizer]]) -> list[str]:
     out = [f"**{md_escape(tok.name)}**  \n" + describe_md(tok) for _key, tok in chosen]
     missing = unavailable_real()
     if missing:
-        out.append("**Not available here**\n\n" + "\n".join(f"- {md_escape(n)}: {md_escape(r)}" for n, r in missing))
+        out.append(_("**Not available here**") + "\n\n"
+                   + "\n".join(f"- {md_escape(n)}: {md_escape(r)}" for n, r in missing))
     return out
 
 
