@@ -1,5 +1,6 @@
 """Real tokenizers: the same meaning in English and Hindi, counted by production tokenizers, side by side."""
 
+from i18n import _
 from ui import state
 from ui.frame import page_setup
 from ui.layout import classroom_on, controls, large_type_on
@@ -14,7 +15,7 @@ with state.published(rv.PARAMS):
     if not classroom_on():  # classroom mode: the teacher says it, the figure is on the first screen
         rv.intro()
     lesson_link(9)
-    with controls("The sentence pair and the tokenizers"):  # classroom mode: folded, the chart is the slide
+    with controls(_("The sentence pair and the tokenizers")):  # classroom mode: folded, the chart is the slide
         pair = rv.pair_section()
         chosen = rv.pick_section() if pair is not None else []
 if pair is None or not chosen:

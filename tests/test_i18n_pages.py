@@ -18,6 +18,7 @@ from ui import language
 from ui.layout import CLASSROOM, LARGE, PAGES
 from views import encode as ev
 from views import english_hindi as evh
+from views import real as rv
 from views import tokenize as tkv
 
 TOKENIZE = "pages/2_Tokenize_anything.py"
@@ -26,6 +27,7 @@ ENCODE = "pages/3_Encode_step_by_step.py"
 BYTES = "pages/4_Bytes_per_character.py"
 EVH = "pages/6_English_vs_Hindi.py"
 COST = "pages/8_Cost_and_context.py"
+REAL = "pages/5_Real_tokenizers.py"
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped (they come from ui/questions.py, not translated yet)
 
 
@@ -153,6 +155,13 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (COST, {"predict": "0", "price_in": "0", "per_day": "0"}, {}),  # free input, no articles
     (COST, {"predict": "0", "classroom": "1", "part": "window"}, {}),
     (COST, {"predict": "0", "large": "1"}, {}),
+    (REAL, {}, {}),  # every featured real tokenizer on the news sentence
+    (REAL, {"toks": "o200k_base,english-hindi"}, {rv.TOKENS_OPEN.skey: True, rv.TREE_OPEN.skey: True,
+                                                  rv.ABOUT_OPEN.skey: True}),
+    (REAL, {"en": "", "hi": "खबर"}, {}),  # one box empty
+    (REAL, {"toks": ""}, {}),  # no tokenizer
+    (REAL, {"classroom": "1"}, {}),
+    (REAL, {"large": "1", "toks": "cl100k_base"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
@@ -165,7 +174,8 @@ def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session
 #: Published sources the pages cite as they are (authors, titles, venues): data, in every language.
 CITATIONS = [*(f"{f['who']} {f['title']} {f['venue']}" for f in lessons.data("published_language_costs")["findings"]),
              lessons.data("published_premiums")["source"],
-             *(v for v in lessons.data("lesson4_english_hindi").values() if isinstance(v, str))]  # its training text
+             *(v for v in lessons.data("lesson4_english_hindi").values() if isinstance(v, str)),  # its training text
+             *(f"{i.family} {i.licence} {i.source}" for i in real.catalogue())]  # provenance: where the data comes from
 
 
 def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
@@ -176,5 +186,5 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
-    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST}
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL}
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

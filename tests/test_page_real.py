@@ -129,3 +129,28 @@ def test_an_unavailable_tokenizer_is_named_with_its_reason_and_the_others_work(m
         assert "GPT-2 (r50k_base)" not in rows.index and rows.loc["GPT-4o (o200k_base)", "Hindi"] == 15
     finally:
         choices._load_real.clear()
+
+
+def test_real_tokenizers_in_hindi() -> None:
+    """?lang=hi: the heading, the chart (axis, legend and the parts in its data), the table's reference rows and the
+    about box in Hindi, GPT-4o's ids grouped the Indian way (0 to 2,00,018); the premiums are the engine's."""
+    import json
+
+    from i18n import decimal, number
+
+    at = run_page(PAGE, query_params={"lang": "hi", "toks": "o200k_base,cl100k_base"},
+                  session_state={rv.ABOUT_OPEN.skey: True})
+    assert_no_exception(at)
+    assert at.title[0].value == "असली टोकनाइज़र"
+    assert at.subheader[0].value == "हिन्दी प्रीमियम, और उसके दो हिस्से"
+    spec, data = chart_data(at)
+    assert "अंग्रेज़ी के मुक़ाबले हिन्दी में कितने गुना" in json.dumps(spec, ensure_ascii=False)
+    assert set(data["part"]) == {"प्रीमियम", "UTF-8 का हिस्सा", "टोकनाइज़र का हिस्सा", "प्रकाशित (FLORES-200)"}
+    p = premium(real.load("o200k_base"), LESSON4["test_en"], LESSON4_HI)
+    premiums = data[data["part"] == "प्रीमियम"].set_index("tokenizer")["label"]
+    assert premiums["GPT-4o (o200k_base)"] == f"{decimal(p.premium, 2, 'hi')}×"
+    rows = table(at).set_index("tokenizer")
+    assert "UTF-8 बाइट (बिना टोकनाइज़र)" in rows.index and "कैरेक्टर (कोड पॉइंट)" in rows.index
+    last = number(real.load("o200k_base").vocab_size - 1, "hi")
+    assert last.count(",") == 2 and f"टोकन आईडी 0 से {last} तक" in main_text(at)  # 2,00,018: Indian grouping
+    assert "इन टोकनाइज़र के बारे में" in [e.label for e in at.expander][-1]

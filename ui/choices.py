@@ -138,7 +138,7 @@ def load(key: str) -> TextTokenizer:
     """The tokenizer for a key, or :class:`Unavailable` saying why not."""
     presets = lessons.presets()
     if key in presets:
-        return preset_trace(key).tokenizer.named(presets[key].title, source="a lab preset, trained here")
+        return preset_trace(key).tokenizer.named(presets[key].title, source=N_("a lab preset, trained here"))
     models = st.session_state.get(SESSION_MODELS) or {}
     if key in models:
         model = models[key]
@@ -325,13 +325,15 @@ def describe_md(tok: TextTokenizer) -> str:
     where it came from too (for the "About these tokenizers" box)."""
     if isinstance(tok, Tokenizer):
         c = tok.config
-        split = ("whitespace pre-split" if c.split == "whitespace"
-                 else f"regex pre-split {md_code(c.pattern)} ({md_escape(pattern_words(c.split, c.pattern))})")
-        marker = f"end-of-word marker {md_code(c.end_of_word)}" if c.end_of_word else "no end-of-word marker"
-        return (
-            f"Lab BPE · unit: {UNIT_NAMES.get(c.unit, c.unit)} · {split} · {marker} · "
-            f"{plural(len(tok.merges), 'merge')} · vocabulary of {plural(tok.vocab_size, 'token')} · {md_escape(tok.source)}"
-        )
+        split = (_("whitespace pre-split") if c.split == "whitespace"
+                 else _("regex pre-split {pattern} ({words})", pattern=md_code(c.pattern),
+                        words=md_escape(_(pattern_words(c.split, c.pattern)))))
+        marker = (_("end-of-word marker {marker}", marker=md_code(c.end_of_word)) if c.end_of_word
+                  else _("no end-of-word marker"))
+        unit = {"chars": _("characters"), "bytes": _("UTF-8 bytes")}.get(c.unit, c.unit)
+        return _("Lab BPE · unit: {unit} · {split} · {marker} · {merges} · vocabulary of {tokens} · {source}",
+                 unit=unit, split=split, marker=marker, merges=_n("{n} merge", "{n} merges", len(tok.merges)),
+                 tokens=_n("{n} token", "{n} tokens", tok.vocab_size), source=md_escape(_(tok.source)))
     # some ids may be unused
     parts = [md_escape(tok.family), _("token ids 0 to {last}", last=number(tok.vocab_size - 1))]
     if tok.licence:

@@ -26,18 +26,30 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+import i18n
 import lessons
 from analyses.measure import Premium, byte_measure, char_measure, measure, premium
 from analyses.textstats import text_counts
+from i18n import N_, _, decimal
 from lessons import LanguageSample
 from ui import charts, choices
 from ui.display import readable_text
 
-PARTS = ("premium", "UTF-8 part", "tokenizer part")
+#: The parts, the published figure and the two reference rows are English data, marked for the catalogue: a table
+#: or a chart shows each through _() (:func:`shown`), so the rows, cached for every learner, are the same in any
+#: language.
+PARTS = (N_("premium"), N_("UTF-8 part"), N_("tokenizer part"))
 PART_COLOURS = (charts.ORANGE, charts.BLUE, charts.TEAL)
-PUBLISHED = "published (FLORES-200)"  # short: the legend fits a phone
-UTF8 = "UTF-8 bytes (no tokenizer)"
-CHARS = "Characters (code points)"
+PUBLISHED = N_("published (FLORES-200)")  # short: the legend fits a phone
+UTF8 = N_("UTF-8 bytes (no tokenizer)")
+CHARS = N_("Characters (code points)")
+OWN_LICENCE = N_("the lab's own")
+
+
+def shown(name: str) -> str:
+    """A row's name or licence as a learner reads it: the references' and the lab's words translated, a
+    tokenizer's name as it is."""
+    return _(name) if name in (UTF8, CHARS, OWN_LICENCE, PUBLISHED, *PARTS) else name
 BYTES_KEY = "utf8"
 """The key of the reference "tokenizer" that counts raw UTF-8 bytes (a byte-level tokenizer with no merges)."""
 UNIT_WORDS = {"text": ("text", "texts"), "char": ("character", "characters"), "grapheme": ("letter", "letters")}
@@ -99,7 +111,7 @@ def rows(keys: list[str], english: str, hindi: str) -> list[Row]:
     out = []
     for key in keys:
         tok = choices.load(key)
-        out.append(Row(key, tok.name, measured(key, english, hindi), tok.licence or "the lab's own"))
+        out.append(Row(key, tok.name, measured(key, english, hindi), tok.licence or OWN_LICENCE))
     out.append(Row(BYTES_KEY, UTF8, Premium(byte_measure(english), byte_measure(hindi))))
     out.append(Row("chars", CHARS, Premium(char_measure(english), char_measure(hindi))))
     return out
@@ -108,26 +120,34 @@ def rows(keys: list[str], english: str, hindi: str) -> list[Row]:
 def table(data: list[Row]) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "tokenizer": [r.name for r in data],  # the premium and its parts next, on a phone's first screen
+            "tokenizer": [shown(r.name) for r in data],  # the premium and its parts next, on a phone's first screen
             "Hindi premium": [r.premium for r in data],
             "UTF-8 part": [r.utf8_part for r in data],
             "tokenizer part": [r.tokenizer_part for r in data],
             "English": [r.en_tokens for r in data],
             "Hindi": [r.hi_tokens for r in data],
-            "licence": [r.licence for r in data],
+            "licence": [shown(r.licence) for r in data],
         }
     )
 
 
-COLUMNS = {
-    "English": st.column_config.NumberColumn(help="Tokens for the English text (bytes or characters on the reference rows)."),
-    "Hindi": st.column_config.NumberColumn(help="Tokens for the Hindi text."),
-    "Hindi premium": st.column_config.NumberColumn(format="%.2f×", help="Hindi tokens ÷ English tokens."),
-    "UTF-8 part": st.column_config.NumberColumn(format="%.2f×", help="Hindi bytes ÷ English bytes: what UTF-8 alone charges."),
-    "tokenizer part": st.column_config.NumberColumn(
-        format="%.2f×", help="Hindi tokens per byte ÷ English tokens per byte: what the tokenizer adds (above 1) or "
-        "takes back (below 1). Premium = UTF-8 part × tokenizer part."),
-}
+def columns() -> dict:
+    """The premium table's columns, labelled in the learner's language."""
+    return {
+        "tokenizer": st.column_config.TextColumn(_("tokenizer")),
+        "English": st.column_config.NumberColumn(
+            _("English"), help=_("Tokens for the English text (bytes or characters on the reference rows).")),
+        "Hindi": st.column_config.NumberColumn(_("Hindi"), help=_("Tokens for the Hindi text.")),
+        "Hindi premium": st.column_config.NumberColumn(_("Hindi premium"), format="%.2f×",
+                                                       help=_("Hindi tokens ÷ English tokens.")),
+        "UTF-8 part": st.column_config.NumberColumn(
+            _("UTF-8 part"), format="%.2f×", help=_("Hindi bytes ÷ English bytes: what UTF-8 alone charges.")),
+        "tokenizer part": st.column_config.NumberColumn(
+            _("tokenizer part"), format="%.2f×",
+            help=_("Hindi tokens per byte ÷ English tokens per byte: what the tokenizer adds (above 1) or takes back "
+                   "(below 1). Premium = UTF-8 part × tokenizer part.")),
+        "licence": st.column_config.TextColumn(_("licence")),
+    }
 
 
 def published() -> list[dict]:
@@ -145,7 +165,7 @@ def language_label(sample: LanguageSample) -> str:
 
 def samples_in(group: str) -> tuple[LanguageSample, ...]:
     """English, then the languages of ``group`` (``"all"``: every one), from the samples read once per server."""
-    found, _ = language_samples()
+    found, _names = language_samples()
     return (found[0], *[s for s in found[1:] if group == "all" or s.group == group])
 
 
@@ -225,18 +245,19 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
     then one row, a language's name on one line); None: a bar's height, whatever the rows.
     """
     s = charts.sizes(large)
-    label = (lambda r: r.name) if by == "tokenizer" else (lambda r: r.language)
+    label = (lambda r: shown(r.name)) if by == "tokenizer" else (lambda r: r.language)
     keys = {r.key: label(r) for r in data}
-    records = [{by: label(r), "part": part, "value": value, "label": f"{value:.2f}×"}
+    records = [{by: label(r), "part": _(part), "value": value, "label": f"{decimal(value)}×"}
                for r in data for part, value in zip(PARTS, (r.premium, r.utf8_part, r.tokenizer_part)) if part in parts]
     if show_published:
         for p in published():  # the published figure as a bar of its own, under the lab's measurement
             if p["matches"] in keys:
-                records.append({by: keys[p["matches"]], "part": PUBLISHED, "value": p["premium"],
-                                "label": f"{p['premium']:.2f}×"})  # grey and dashed: the legend names it
+                records.append({by: keys[p["matches"]], "part": _(PUBLISHED), "value": p["premium"],
+                                "label": f"{decimal(p['premium'])}×"})  # grey and dashed: the legend names it
     long = pd.DataFrame(records)
-    drawn = [p for p in (*PARTS, PUBLISHED) if p in set(long["part"])]
-    colours = dict(zip((*PARTS, PUBLISHED), (*PART_COLOURS, charts.GREY)))
+    named = [_(p) for p in (*PARTS, PUBLISHED)]  # the parts as the legend names them
+    drawn = [p for p in named if p in set(long["part"])]
+    colours = dict(zip(named, (*PART_COLOURS, charts.GREY)))
     order = [label(r) for r in data]
     positive = long["value"][long["value"] > 0]
     lo = min(0.25, float(positive.min()) / 1.4) if len(positive) else 0.25
@@ -250,15 +271,17 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
         yOffset=alt.YOffset("part:N", sort=drawn),
     )
     bars = base.mark_bar(stroke="#000", strokeWidth=0.8).encode(
-        strokeDash=alt.condition(alt.datum.part == PUBLISHED, alt.value([4, 2]), alt.value([1, 0])),
+        strokeDash=alt.condition(alt.datum.part == _(PUBLISHED), alt.value([4, 2]), alt.value([1, 0])),
         # the title on two lines and the legend two to a row: both fit a phone's width
-        x=alt.X("value:Q", scale=scale, title=x_title or ["× as many in Hindi as in English", "(log scale; 1 = the same)"],
+        x=alt.X("value:Q", scale=scale,
+                title=x_title or [_("× as many in Hindi as in English"), _("(log scale; 1 = the same)")],
                 axis=alt.Axis(values=[0.25, 0.5, 1, 2, 4, 8, 16, 32])),
         x2=alt.datum(1),
         color=alt.Color("part:N", scale=alt.Scale(domain=drawn, range=[colours[p] for p in drawn]),
                         legend=None if len(drawn) == 1 else alt.Legend(  # one colour needs no legend
                             orient="top", title=None, columns=len(drawn) if height else 2 if by == "language" else 1)),
-        tooltip=[alt.Tooltip(f"{by}:N"), alt.Tooltip("part:N"), alt.Tooltip("value:Q", format=".2f")],
+        tooltip=[alt.Tooltip(f"{by}:N", title=_("tokenizer") if by == "tokenizer" else _("language")),
+                 alt.Tooltip("part:N", title=_("part")), alt.Tooltip("value:Q", format=".2f", title=_("value"))],
     )
     right = base.transform_filter(alt.datum.value >= 1).mark_text(align="left", dx=4, fontSize=s.small).encode(
         x="value:Q", text="label:N")
@@ -277,9 +300,12 @@ def slide_height(bars: int) -> int:
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def chart_spec(data: tuple[Row, ...], large: bool, by: str = "tokenizer", x_title: str = "",
-               show_published: bool = True, bar: float = 0.7, height: int | None = None) -> dict:
-    return charts.spec(chart(list(data), large=large, by=by, x_title=x_title, show_published=show_published, bar=bar,
-                             height=height), large=large)
+               show_published: bool = True, bar: float = 0.7, height: int | None = None,
+               lang: str = i18n.DEFAULT) -> dict:
+    """:func:`chart` as a spec, its words in ``lang`` (cached per language too)."""
+    with i18n.using(lang):
+        return charts.spec(chart(list(data), large=large, by=by, x_title=x_title, show_published=show_published,
+                                 bar=bar, height=height), large=large)
 
 
 
@@ -362,7 +388,7 @@ def samples_table(samples: Sequence[LanguageSample], line: bool) -> pd.DataFrame
     )
 
 
-__all__ = ["BYTES_KEY", "COLUMNS", "LanguageView", "Row", "SHORT_SAMPLE", "UNIT_WORDS", "chart", "chart_spec",
+__all__ = ["BYTES_KEY", "columns", "shown", "LanguageView", "Row", "SHORT_SAMPLE", "UNIT_WORDS", "chart", "chart_spec",
            "language_chart_spec", "language_columns", "language_frame", "language_label", "language_rows",
            "language_samples", "language_table", "language_view", "measured", "order_languages", "published", "rows",
            "samples_in", "samples_table", "table"]
