@@ -45,12 +45,14 @@ CONTENT = (("lessons/examples.toml", "tokenize", ("label",)), ("lessons/examples
            ("lessons/data/sample_texts.json", "examples", ("label", "note")),
            ("lessons/data/published_language_costs.json", "findings", ("finding",)),
            ("lessons/data/published_premiums.json", "rows", ("what",)),
-           ("lessons/data/cost_scenarios.json", "scenarios", ("title", "what")))
+           ("lessons/data/cost_scenarios.json", "scenarios", ("title", "what")),
+           ("lessons/data/languages.json", "languages", ("label", "passage")))
 #: The pages whose every visible string goes through the catalogue (the pseudo-locale tests check them, and
 #: everything they draw: the sidebar too).
 TRANSLATED_PAGES = ("app.py", "pages/2_Tokenize_anything.py", "pages/3_Encode_step_by_step.py",
                     "pages/4_Bytes_per_character.py", "pages/6_English_vs_Hindi.py",
-                    "pages/8_Cost_and_context.py", "pages/5_Real_tokenizers.py")
+                    "pages/8_Cost_and_context.py", "pages/5_Real_tokenizers.py",
+                    "pages/7_Beyond_Hindi.py")
 HEADER = """\
 # {language} translation of the Tokenization Lab's interface.
 # Kept by `python -m i18n extract` (new messages, gone ones, changed ones marked fuzzy); checked by

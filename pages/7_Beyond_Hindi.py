@@ -1,5 +1,6 @@
 """Beyond Hindi: what many languages pay per character over English, split into the UTF-8 part and the tokenizer part."""
 
+from i18n import _
 from ui import state
 from ui.frame import page_setup
 from ui.layout import classroom_on, controls, large_type_on
@@ -16,7 +17,7 @@ if found is None:
 if not classroom_on():  # classroom mode: the teacher says it, the chart is the slide
     bv.intro(found)
 lesson_link(5)
-with controls("The languages, the tokenizers and how they are compared"):
+with controls(_("The languages, the tokenizers and how they are compared")):
     chosen = bv.pick_section()
     chart = bv.chart_param(chosen)
     with state.published([*bv.PARAMS, chart]):

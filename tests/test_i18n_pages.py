@@ -16,6 +16,7 @@ from tests.apptest_helpers import assert_no_exception, main_text, metrics, run_p
 from tests.i18n_helpers import apptest_texts, data_texts, untranslated
 from ui import language
 from ui.layout import CLASSROOM, LARGE, PAGES
+from views import beyond_hindi as bhv
 from views import encode as ev
 from views import english_hindi as evh
 from views import real as rv
@@ -28,6 +29,7 @@ BYTES = "pages/4_Bytes_per_character.py"
 EVH = "pages/6_English_vs_Hindi.py"
 COST = "pages/8_Cost_and_context.py"
 REAL = "pages/5_Real_tokenizers.py"
+BEYOND = "pages/7_Beyond_Hindi.py"
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped (they come from ui/questions.py, not translated yet)
 
 
@@ -162,6 +164,11 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (REAL, {"toks": ""}, {}),  # no tokenizer
     (REAL, {"classroom": "1"}, {}),
     (REAL, {"large": "1", "toks": "cl100k_base"}, {}),
+    (BEYOND, {}, {}),  # every language, per character, long passages
+    (BEYOND, {"group": "india", "per": "grapheme", "sample": "line"}, {bhv.SAMPLES_OPEN.skey: True}),
+    (BEYOND, {"chart": "utf8", "group": "world"}, {}),
+    (BEYOND, {"classroom": "1"}, {}),
+    (BEYOND, {"large": "1", "toks": "o200k_base"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
@@ -186,5 +193,5 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
-    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL}
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND}
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

@@ -210,3 +210,26 @@ def test_the_summary_says_times_in_words_not_two_signs_in_a_row() -> None:
     assert found, top
     most = re.search(r"pays the most: ([\d.]+)×", top)
     assert float(found[1]) * float(found[2]) == pytest.approx(float(most[1]), abs=0.02)
+
+
+def test_beyond_hindi_in_hindi() -> None:
+    """?lang=hi: the heading, the pickers, the chart (its axis and the languages named in Hindi beside their own
+    names), the summary and the table's languages in Hindi; the figures are the engine's, as in English."""
+    import json
+
+    from i18n import using
+
+    at = run_page(PAGE, query_params={"lang": "hi"})
+    assert_no_exception(at)
+    assert at.title[0].value == "हिन्दी से आगे"
+    assert at.subheader[0].value == "प्रति कैरेक्टर टोकन, अंग्रेज़ी के मुक़ाबले"
+    assert at.segmented_control(key=bv.GROUP.skey).label == "भाषाएँ"
+    assert at.segmented_control(key=bv.GROUP.skey).format_func("india") == "भारत की भाषाएँ"
+    spec, data = chart_data(at)
+    assert "× अंग्रेज़ी, प्रति कैरेक्टर (लॉग स्केल)" in json.dumps(spec, ensure_ascii=False)
+    assert {"तमिल · தமிழ்", "हिन्दी", "रूसी · Русский"} <= set(data["language"])
+    view = pv.language_view(("o200k_base", "cl100k_base"), "all", "char", False, "o200k_base")
+    with using("hi"):
+        summary = pv.summary_of(view.chart_rows)
+    assert summary.startswith("GPT-4o (o200k_base) के साथ सबसे ज़्यादा") and md_escape(summary) in main_text(at)
+    assert "तमिल · தமிழ்" in set(table(at)["language"])

@@ -53,7 +53,15 @@ def shown(name: str) -> str:
 BYTES_KEY = "utf8"
 """The key of the reference "tokenizer" that counts raw UTF-8 bytes (a byte-level tokenizer with no merges)."""
 UNIT_WORDS = {"text": ("text", "texts"), "char": ("character", "characters"), "grapheme": ("letter", "letters")}
-"""What one unit of ``per`` is called on screen (a grapheme cluster is a letter as a reader counts it)."""
+"""What one unit of ``per`` is called in the data (a table's column names; a grapheme cluster is a letter as a reader
+counts it). On screen: :func:`unit_word`."""
+
+
+def unit_word(per: str, many: bool = False) -> str:
+    """One unit of ``per`` (or several) as the learner's language calls it: "character", "अक्षर"."""
+    words = {"text": (_("text"), _("texts")), "char": (_("character"), _("characters")),
+             "grapheme": (_("letter"), _("letters"))}
+    return words[per][1 if many else 0]
 SHORT_SAMPLE = 500
 """A sample shorter than this many characters is named as less steady on the Beyond Hindi page."""
 
@@ -159,8 +167,30 @@ LABEL_JOIN = " · "
 
 
 def language_label(sample: LanguageSample) -> str:
-    """``"Hindi · हिन्दी"``: the name a learner knows, and the language's own."""
+    """``"Hindi · हिन्दी"``: the name a learner knows, and the language's own (English: the data's label)."""
     return sample.label if sample.native == sample.label else f"{sample.label}{LABEL_JOIN}{sample.native}"
+
+
+def _hindi_names() -> dict[str, dict]:
+    spec = lessons.data("languages")
+    return {entry["id"]: entry.get("hi", {}) for entry in (spec["english"], *spec["languages"])}
+
+
+def shown_language(language_id: str, label: str) -> str:
+    """A language's label (:func:`language_label`) as the learner's language names it: "तमिल · தமிழ்" in Hindi,
+    "Tamil · தமிழ்" in English (the Hindi names beside the English in lessons/data/languages.json)."""
+    hindi = _hindi_names().get(language_id, {}).get("label")
+    if not hindi or i18n.current() == i18n.DEFAULT:
+        return label
+    english, _sep, native = label.partition(LABEL_JOIN)
+    name = i18n.localized({"label": english, "hi": {"label": hindi}})["label"]  # marked in the pseudo-locale
+    return name if not native or native == hindi else f"{name}{LABEL_JOIN}{native}"
+
+
+def shown_passage(language_id: str, passage: str) -> str:
+    """Which part of the Declaration a sample is from, in the learner's language."""
+    hindi = _hindi_names().get(language_id, {}).get("passage")
+    return i18n.localized({"passage": passage, "hi": {"passage": hindi}})["passage"] if hindi else passage
 
 
 def samples_in(group: str) -> tuple[LanguageSample, ...]:
@@ -169,7 +199,7 @@ def samples_in(group: str) -> tuple[LanguageSample, ...]:
     return (found[0], *[s for s in found[1:] if group == "all" or s.group == group])
 
 
-@st.cache_resource(max_entries=64, show_spinner="Measuring every language…")
+@st.cache_resource(max_entries=64, show_spinner=False)
 def language_rows(keys: tuple[str, ...], group: str, per: str, line: bool) -> tuple[Row, ...]:
     """A row per (language, tokenizer), English first, then a raw-bytes row per language; measured once per
     server for every learner (rows are frozen, so they are shared, not copied).
@@ -197,9 +227,9 @@ def language_rows(keys: tuple[str, ...], group: str, per: str, line: bool) -> tu
 def language_table(data: Sequence[Row], per: str) -> pd.DataFrame:
     one, many = UNIT_WORDS[per]
     return pd.DataFrame(
-        {
-            "language": [r.language for r in data],  # × English and its parts next, on a phone's first screen
-            "tokenizer": [r.name for r in data],
+        {  # × English and its parts next, on a phone's first screen
+            "language": [shown_language(r.language_id, r.language) for r in data],
+            "tokenizer": [shown(r.name) for r in data],
             "× English": [r.premium for r in data],
             "UTF-8 part": [r.utf8_part for r in data],
             "tokenizer part": [r.tokenizer_part for r in data],
@@ -213,23 +243,33 @@ def language_table(data: Sequence[Row], per: str) -> pd.DataFrame:
 
 
 def language_columns(per: str) -> dict:
+    """The language table's columns, labelled in the learner's language (the data's names stay English)."""
     one, many = UNIT_WORDS[per]
+    unit = unit_word(per)
     return {
-        "language": st.column_config.TextColumn(pinned=True),
+        "language": st.column_config.TextColumn(_("language"), pinned=True),
+        "tokenizer": st.column_config.TextColumn(_("tokenizer")),
         many: st.column_config.NumberColumn(
-            help="Code points in the sample." if per == "char" else "Grapheme clusters in the sample: letters as a "
-            "reader counts them (a consonant with its vowel sign is one)."),
-        "UTF-8 bytes": st.column_config.NumberColumn(help="The sample's size in UTF-8: what a byte-level tokenizer "
-                                                     "with no merges would count."),
-        "tokens": st.column_config.NumberColumn(help="The tokenizer's tokens for the sample."),
-        f"tokens per {one}": st.column_config.NumberColumn(format="%.3f"),
+            unit_word(per, many=True),
+            help=_("Code points in the sample.") if per == "char" else _(
+                "Grapheme clusters in the sample: letters as a reader counts them (a consonant with its vowel sign "
+                "is one).")),
+        "UTF-8 bytes": st.column_config.NumberColumn(
+            _("UTF-8 bytes"), help=_("The sample's size in UTF-8: what a byte-level tokenizer with no merges would "
+                                     "count.")),
+        "tokens": st.column_config.NumberColumn(_("tokens"), help=_("The tokenizer's tokens for the sample.")),
+        f"tokens per {one}": st.column_config.NumberColumn(_("tokens per {unit}", unit=unit), format="%.3f"),
         "× English": st.column_config.NumberColumn(
-            format="%.2f×", help=f"Tokens per {one} ÷ English's tokens per {one}: the premium."),
+            _("× English"), format="%.2f×",
+            help=_("Tokens per {unit} ÷ English's tokens per {unit}: the premium.", unit=unit)),
         "UTF-8 part": st.column_config.NumberColumn(
-            format="%.2f×", help=f"UTF-8 bytes per {one} ÷ English's: what UTF-8 alone charges."),
+            _("UTF-8 part"), format="%.2f×",
+            help=_("UTF-8 bytes per {unit} ÷ English's: what UTF-8 alone charges.", unit=unit)),
         "tokenizer part": st.column_config.NumberColumn(
-            format="%.2f×", help="Tokens per byte ÷ English's tokens per byte: what the tokenizer adds (above 1) or "
-            "takes back (below 1). × English = UTF-8 part × tokenizer part."),
+            _("tokenizer part"), format="%.2f×",
+            help=_("Tokens per byte ÷ English's tokens per byte: what the tokenizer adds (above 1) or takes back "
+                   "(below 1). × English = UTF-8 part × tokenizer part.")),
+        "script": st.column_config.TextColumn(_("script")),
     }
 
 
@@ -245,7 +285,7 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
     then one row, a language's name on one line); None: a bar's height, whatever the rows.
     """
     s = charts.sizes(large)
-    label = (lambda r: shown(r.name)) if by == "tokenizer" else (lambda r: r.language)
+    label = (lambda r: shown(r.name)) if by == "tokenizer" else (lambda r: shown_language(r.language_id, r.language))
     keys = {r.key: label(r) for r in data}
     records = [{by: label(r), "part": _(part), "value": value, "label": f"{decimal(value)}×"}
                for r in data for part, value in zip(PARTS, (r.premium, r.utf8_part, r.tokenizer_part)) if part in parts]
@@ -310,7 +350,7 @@ def chart_spec(data: tuple[Row, ...], large: bool, by: str = "tokenizer", x_titl
 
 
 
-@st.cache_resource(show_spinner="Reading the sample texts (once per server)…")
+@st.cache_resource(show_spinner=False)
 def language_samples() -> tuple[tuple[LanguageSample, ...], tuple[str, ...]]:
     """Every language's sample text, read from gflanguages once per server (raises lessons.SamplesUnavailable)."""
     return lessons.language_samples()
@@ -338,37 +378,48 @@ def order_languages(data: Sequence[Row], chart_key: str, *, english_id: str = "e
     order = {r.language_id: i for i, r in enumerate(chart_rows)}
     keys = list(dict.fromkeys(r.key for r in data))
     table_rows = sorted(data, key=lambda r: (order.get(r.language_id, len(order)), keys.index(r.key)))
-    summary = ""
-    if chart_rows:
-        top, low = chart_rows[0], chart_rows[-1]
-        one = UNIT_WORDS[top.measured.per][0]
-        summary = (f"With {top.name}, {top.language} pays the most: {top.premium:.2f}× English's tokens per {one} "
-                   f"(its UTF-8 part, {top.utf8_part:.2f}×, times its tokenizer part, {top.tokenizer_part:.2f}×); "
-                   f"{low.language} the least, {low.premium:.2f}×.")
-        hindi = next((r for r in chart_rows if r.language_id == "hi_Deva"), None)
-        if hindi is not None:
-            summary += f" Hindi: {hindi.premium:.2f}×."
-        dear = sum(1 for r in chart_rows if r.premium >= 2)
-        summary += f" {dear} of {len(chart_rows)} languages pay twice English's rate or more."
-    return LanguageView(tuple(chart_rows), tuple(table_rows), summary)
+    return LanguageView(tuple(chart_rows), tuple(table_rows), summary_of(chart_rows))
+
+
+def summary_of(chart_rows: Sequence[Row]) -> str:
+    """Who pays most and least, in one sentence in the current language ("" for no rows). A page says it with
+    ``summary_of(view.chart_rows)`` where it draws it (a view, cached for every learner, keeps the English)."""
+    if not chart_rows:
+        return ""
+    top, low = chart_rows[0], chart_rows[-1]
+    summary = _("With {name}, {top} pays the most: {premium}× English's tokens per {unit} (its UTF-8 part, {utf8}×, "
+                "times its tokenizer part, {part}×); {low} the least, {low_premium}×.", name=shown(top.name),
+                top=shown_language(top.language_id, top.language), premium=decimal(top.premium),
+                unit=unit_word(top.measured.per), utf8=decimal(top.utf8_part), part=decimal(top.tokenizer_part),
+                low=shown_language(low.language_id, low.language), low_premium=decimal(low.premium))
+    hindi = next((r for r in chart_rows if r.language_id == "hi_Deva"), None)
+    if hindi is not None:
+        summary += " " + _("Hindi: {premium}×.", premium=decimal(hindi.premium))
+    dear = sum(1 for r in chart_rows if r.premium >= 2)
+    summary += " " + _("{dear} of {n} languages pay twice English's rate or more.", dear=dear, n=len(chart_rows))
+    return summary
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def language_chart_spec(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str, large: bool,
-                        slide: bool = False) -> dict:
-    """The premium chart of ``chart_key`` by language, built once per distinct view. ``slide``: sized to a projector's
-    screen, the premium alone (one bar a language; its two parts are the other chart's, one click away)."""
-    one = UNIT_WORDS[per][0]
+                        slide: bool = False, lang: str = i18n.DEFAULT) -> dict:
+    """The premium chart of ``chart_key`` by language, built once per distinct view and language. ``slide``: sized to
+    a projector's screen, the premium alone (one bar a language; its two parts are the other chart's, one click
+    away)."""
     rows = language_view(keys, group, per, line, chart_key).chart_rows
-    return charts.spec(chart(list(rows), large=large, by="language", show_published=False, bar=0.6,
-                             x_title=f"× English, per {one} (log scale)", parts=PARTS[:1] if slide else PARTS,
-                             height=slide_height(len(rows)) if slide else None), large=large)
+    with i18n.using(lang):
+        return charts.spec(chart(list(rows), large=large, by="language", show_published=False, bar=0.6,
+                                 x_title=_("× English, per {unit} (log scale)", unit=unit_word(per)),
+                                 parts=PARTS[:1] if slide else PARTS,
+                                 height=slide_height(len(rows)) if slide else None), large=large)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def language_frame(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str) -> pd.DataFrame:
-    """The table of every language and tokenizer, in the chart's order."""
-    return language_table(language_view(keys, group, per, line, chart_key).table_rows, per)
+def language_frame(keys: tuple[str, ...], group: str, per: str, line: bool, chart_key: str,
+                   lang: str = i18n.DEFAULT) -> pd.DataFrame:
+    """The table of every language and tokenizer, in the chart's order (its names in ``lang``)."""
+    with i18n.using(lang):
+        return language_table(language_view(keys, group, per, line, chart_key).table_rows, per)
 
 
 def samples_table(samples: Sequence[LanguageSample], line: bool) -> pd.DataFrame:
@@ -378,9 +429,9 @@ def samples_table(samples: Sequence[LanguageSample], line: bool) -> pd.DataFrame
     counts = [text_counts(t) for t in texts]
     return pd.DataFrame(
         {
-            "language": [language_label(s) for s in samples],
+            "language": [shown_language(s.id, language_label(s)) for s in samples],
             "script": [s.script for s in samples],
-            "the line is from": [s.passage for s in samples],
+            "the line is from": [shown_passage(s.id, s.passage) for s in samples],
             "characters": [c.code_points for c in counts],
             "UTF-8 bytes": [c.bytes for c in counts],
             "text": [readable_text(t, limit=400) for t in texts],
@@ -391,4 +442,4 @@ def samples_table(samples: Sequence[LanguageSample], line: bool) -> pd.DataFrame
 __all__ = ["BYTES_KEY", "columns", "shown", "LanguageView", "Row", "SHORT_SAMPLE", "UNIT_WORDS", "chart", "chart_spec",
            "language_chart_spec", "language_columns", "language_frame", "language_label", "language_rows",
            "language_samples", "language_table", "language_view", "measured", "order_languages", "published", "rows",
-           "samples_in", "samples_table", "table"]
+           "samples_in", "samples_table", "shown_language", "shown_passage", "summary_of", "table", "unit_word"]
