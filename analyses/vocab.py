@@ -32,6 +32,8 @@ from typing import Any
 import numpy as np
 import regex
 
+from i18n import N_
+
 SCRIPTS = ("Latin", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil", "Telugu", "Kannada",
            "Malayalam", "Sinhala", "Arabic", "Hebrew", "Cyrillic", "Greek", "Armenian", "Georgian", "Thai", "Lao",
            "Myanmar", "Khmer", "Tibetan", "Ethiopic", "Hangul", "CJK")
@@ -41,7 +43,7 @@ OTHER, MIXED, NO_LETTERS, PARTIAL = "other scripts", "mixed", "no letters", "par
 KINDS = (*SCRIPTS, OTHER, MIXED, NO_LETTERS, PARTIAL)
 """Every kind a token can be, each token exactly one."""
 
-DEFINITION = (
+DEFINITION = N_(  # English, marked for the catalogue: a page shows _(DEFINITION)
     "A script's token: its bytes decode as UTF-8, it has at least one letter or mark, and every letter and mark "
     "in it is of that script. Spaces, digits, punctuation and symbols are ignored, and so are letters and marks "
     "Unicode gives to no one script (a combining accent any script may carry). Han, Hiragana and Katakana count "

@@ -52,7 +52,7 @@ CONTENT = (("lessons/examples.toml", "tokenize", ("label",)), ("lessons/examples
 TRANSLATED_PAGES = ("app.py", "pages/2_Tokenize_anything.py", "pages/3_Encode_step_by_step.py",
                     "pages/4_Bytes_per_character.py", "pages/6_English_vs_Hindi.py",
                     "pages/8_Cost_and_context.py", "pages/5_Real_tokenizers.py",
-                    "pages/7_Beyond_Hindi.py")
+                    "pages/7_Beyond_Hindi.py", "pages/15_Vocabulary_by_script.py")
 HEADER = """\
 # {language} translation of the Tokenization Lab's interface.
 # Kept by `python -m i18n extract` (new messages, gone ones, changed ones marked fuzzy); checked by

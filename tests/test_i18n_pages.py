@@ -21,6 +21,7 @@ from views import encode as ev
 from views import english_hindi as evh
 from views import real as rv
 from views import tokenize as tkv
+from views import vocabulary as vv
 
 TOKENIZE = "pages/2_Tokenize_anything.py"
 HOME = "app.py"
@@ -30,6 +31,7 @@ EVH = "pages/6_English_vs_Hindi.py"
 COST = "pages/8_Cost_and_context.py"
 REAL = "pages/5_Real_tokenizers.py"
 BEYOND = "pages/7_Beyond_Hindi.py"
+VOCAB = "pages/15_Vocabulary_by_script.py"
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped (they come from ui/questions.py, not translated yet)
 
 
@@ -169,13 +171,19 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (BEYOND, {"chart": "utf8", "group": "world"}, {}),
     (BEYOND, {"classroom": "1"}, {}),
     (BEYOND, {"large": "1", "toks": "o200k_base"}, {}),
+    (VOCAB, {}, {}),  # GPT-4o beside GPT-4, Devanagari: lesson 4's sentence, the longest tokens
+    (VOCAB, {"script": "mixed", "find": "वाला"}, {}),  # a kind, a search
+    (VOCAB, {"vs": "none", "script": "Ethiopic", "find": "zzzq"}, {}),  # one tokenizer, a search with no hit
+    (VOCAB, {"classroom": "1"}, {}),
+    (VOCAB, {"large": "1", "script": "Latin"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
     texts = apptest_texts(at)
     assert len(texts) > 30
     typed = [t.value for t in at.text_area] + [t.value for t in at.text_input]
-    assert untranslated(texts, data_texts(*typed, *params.values(), *CITATIONS)) == []
+    shown = vocabulary_shown(params) if page == VOCAB else []
+    assert untranslated(texts, data_texts(*typed, *params.values(), *CITATIONS, *shown)) == []
 
 
 #: Published sources the pages cite as they are (authors, titles, venues): data, in every language.
@@ -183,6 +191,20 @@ CITATIONS = [*(f"{f['who']} {f['title']} {f['venue']}" for f in lessons.data("pu
              lessons.data("published_premiums")["source"],
              *(v for v in lessons.data("lesson4_english_hindi").values() if isinstance(v, str)),  # its training text
              *(f"{i.family} {i.licence} {i.source}" for i in real.catalogue())]  # provenance: where the data comes from
+
+
+def vocabulary_shown(params: dict) -> list[str]:
+    """The tokens Vocabulary by script draws as chips (the longest of the script, a search's hits): data, read from
+    the same analysis (analyses.vocab) for the page's two tokenizers."""
+    from analyses import vocab
+
+    out = []
+    for key in (vv.DEFAULT_A, vv.DEFAULT_B):
+        v = vocab.vocabulary(real.load(key))
+        out += [text for _id, _rank, text in v.longest(params.get("script", "Devanagari"), vv.LONGEST)]
+        if params.get("find"):
+            out += [hit[2] for hit in v.search(params["find"], vv.SHOWN_HITS)[1]]
+    return out
 
 
 def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
@@ -193,5 +215,6 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
-    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND}
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB}
+    assert set(vv.KIND_NAMES) == set(vv.vocab.KINDS)  # every kind of token has its name marked for the catalogue
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

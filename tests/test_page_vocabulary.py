@@ -50,3 +50,30 @@ def test_partial_utf8_tokens_are_a_kind_of_their_own() -> None:
     assert_no_exception(at)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["GPT-4 (cl100k_base): partial UTF-8 tokens"] == f"{vocab.vocabulary(real.load('cl100k_base')).count(vocab.PARTIAL):,}"
+
+
+def test_vocabulary_in_hindi_groups_the_counts_the_indian_way() -> None:
+    """?lang=hi: the headings, the pickers, the scripts' names, the definition and the charts' axes in Hindi;
+    GPT-4o's ordinary tokens (1,99,998 or so, as analyses.vocab counts them) grouped the Indian way."""
+    import json
+
+    from i18n import number, using
+    from tests.apptest_helpers import chart_spec, metrics
+    from ui.display import md_escape
+
+    a = vocab.vocabulary(real.load(vv.DEFAULT_A))
+    at = run_page(PAGE, query_params={"lang": "hi"})
+    assert_no_exception(at)
+    assert at.title[0].value == "लिपि के हिसाब से शब्दावली"
+    assert at.selectbox(key=vv.SCRIPT.skey).label == "लिपि"
+    assert at.selectbox(key=vv.SCRIPT.skey).format_func("Devanagari") == "देवनागरी"
+    said = main_text(at)
+    tokens = number(a.tokens, "hi")
+    assert tokens.count(",") == 2 and f"{md_escape(a.title)}: {tokens} साधारण टोकन" in said  # Indian grouping
+    assert metrics(at)[f"{a.title}: देवनागरी टोकन"] == number(a.count("Devanagari"), "hi")
+    with using("hi"):
+        from i18n import _
+
+        assert _(vocab.DEFINITION) in said and vocab.DEFINITION not in said
+    axes = json.dumps([chart_spec(c) for c in at.get("vega_lite_chart")], ensure_ascii=False)
+    assert "हर 1,000 रैंक में टोकन" in axes and "टोकन में बाइट" in axes and "per 1,000 ranks" not in axes
