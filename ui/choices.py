@@ -294,7 +294,7 @@ def summary_md(tok: TextTokenizer) -> str:
     if isinstance(tok, Tokenizer):
         c = tok.config
         marker = _("; a word's last piece ends in {marker}", marker=md_code(c.end_of_word)) if c.end_of_word else ""
-        unit = {"chars": _("characters"), "bytes": _("UTF-8 bytes")}.get(c.unit, c.unit)
+        unit = _(UNIT_NAMES.get(c.unit, c.unit))
         return _("The lab's BPE on {unit}. Before merging, {split}{marker} · {merges} · vocabulary of {tokens}",
                  unit=unit, split=md_escape(_(pattern_words(c.split, c.pattern))), marker=marker,
                  merges=_n("{n} merge", "{n} merges", len(tok.merges)),
@@ -330,7 +330,7 @@ def describe_md(tok: TextTokenizer) -> str:
                         words=md_escape(_(pattern_words(c.split, c.pattern)))))
         marker = (_("end-of-word marker {marker}", marker=md_code(c.end_of_word)) if c.end_of_word
                   else _("no end-of-word marker"))
-        unit = {"chars": _("characters"), "bytes": _("UTF-8 bytes")}.get(c.unit, c.unit)
+        unit = _(UNIT_NAMES.get(c.unit, c.unit))
         return _("Lab BPE · unit: {unit} · {split} · {marker} · {merges} · vocabulary of {tokens} · {source}",
                  unit=unit, split=split, marker=marker, merges=_n("{n} merge", "{n} merges", len(tok.merges)),
                  tokens=_n("{n} token", "{n} tokens", tok.vocab_size), source=md_escape(_(tok.source)))
