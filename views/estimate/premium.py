@@ -42,10 +42,11 @@ def premium_section(targets: Sequence[Target], data: Data) -> None:
             rows.append({"model": t.label, "your text": m.other.tokens, "English": m.english.tokens,
                          "premium": est.premium(m.other.tokens, m.english.tokens) if m.english.tokens else None,
                          "UTF-8 part": m.utf8_part, "tokenizer part": m.tokenizer_part})
+        shared = pv.columns()
         tables.show(pd.DataFrame(rows), hide_index=True, key=s.PREMIUM_TABLE.skey, placeholder="—", column_config={
             "premium": st.column_config.NumberColumn(format="%.2f×", help="Your text's tokens ÷ the English tokens: "
                                                      "what the same request costs over English."),
-            "UTF-8 part": pv.COLUMNS["UTF-8 part"], "tokenizer part": pv.COLUMNS["tokenizer part"]})
+            "UTF-8 part": shared["UTF-8 part"], "tokenizer part": shared["tokenizer part"]})
         st.caption("As on the Real tokenizers page: premium = UTF-8 part × tokenizer part.")
 
 
