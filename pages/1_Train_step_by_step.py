@@ -8,19 +8,18 @@ and the corpus *after* merge k.
 
 from ui import state
 from ui.frame import page_setup
-from ui.layout import classroom_on, large_type_on
+from ui.show import Show
 from views import train as tv
 
 page_setup("Train step by step")
 
-LARGE = large_type_on()
-CLASSROOM = classroom_on()  # fewer controls: the teacher steps, the class watches
+show = Show.now()  # large type, classroom mode (fewer controls: the teacher steps, the class watches)
 
-tv.intro(LARGE)
+tv.intro(show)
 params = tv.url_params()  # restored first: the preset decides the other settings' defaults
 with state.published(params):  # however the sections end, the address is a link to what is on screen
-    preset_id, settings = tv.settings_section(LARGE, CLASSROOM)
-    corpus, source = tv.corpus_section(preset_id, LARGE, CLASSROOM)
+    preset_id, settings = tv.settings_section(show)
+    corpus, source = tv.corpus_section(preset_id, show)
     trace = tv.training_section(corpus, settings)
-    tv.trace_section(trace, corpus, source, preset_id, settings, LARGE, CLASSROOM)
+    tv.trace_section(trace, corpus, source, preset_id, settings, show)
 tv.link_notes(params, preset_id)

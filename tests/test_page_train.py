@@ -1,4 +1,4 @@
-"""The "Train step by step" page (AppTest) and its helpers in views/train.py."""
+"""The "Train step by step" page (AppTest) and its helpers in views/train/."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ plain code below the UI, :mod:`lessons.questions`, so a loaded progress file is 
 lives here is only what a page adds: the caches every learner shares (an exercise's computed answer, a preset's
 training, lesson 4's sweep) and what only the session knows (a lesson file opened in it, its class's own
 questions), gathered in :data:`CACHED`, which each function below passes on; and the digest that names a text in
-Encode's questions (:func:`ui.state.digest`). The pages use these (views/train.py, views/lessons/,
+Encode's questions (:func:`ui.state.digest`). The pages use these (views/train/, views/lessons/,
 views/english_hindi.py, views/encode.py, views/cost.py); a progress file loaded on a page resolves through
 :func:`resolve`, and so do the class polls.
 """

@@ -1,0 +1,94 @@
+"""The merges as a table, and the model and the trace as files to take away.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+
+import pandas as pd
+import streamlit as st
+
+from tokenizer import Trace
+from tokenizer.export import to_hf_json
+from tokenizer.io import tokenizer_to_json, trace_rows, trace_to_dict
+from ui.display import md_escape, visible_token
+from ui.presets import (
+    OWN,
+    Settings,
+)
+
+from .chips import _cut
+from .settings import DL_HF, DL_MODEL, DL_TRACE_CSV, DL_TRACE_JSON
+from .traces import BY_TRACE
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_TRACE)
+def merges_frame(trace: Trace, k: int) -> pd.DataFrame:
+    """Merges 1..k as a table, with plain column names (cached per trace and step)."""
+    rows = trace_rows(trace)[:k]
+    frame = pd.DataFrame(rows, columns=["step", "left", "right", "token", "token_id", "count", "tied_pairs", "vocab_size"])
+    for column in ("left", "right", "token"):
+        frame[column] = frame[column].map(lambda token: visible_token(_cut(token)))
+    frame["tied_pairs"] = [n - 1 if n > 1 else None for n in frame["tied_pairs"]]
+    frame["tied_pairs"] = frame["tied_pairs"].astype("Int64")
+    return frame.rename(
+        columns={"token_id": "new id", "count": "times seen", "tied_pairs": "other pairs with that count",
+                 "vocab_size": "vocabulary size"}
+    )
+
+
+# --- The model and the trace as files ---
+
+
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_TRACE)
+def tokenizer_json(trace: Trace) -> str:
+    return tokenizer_to_json(trace.tokenizer)
+
+
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_TRACE)
+def hf_export(trace: Trace) -> tuple[str | None, str | None]:
+    """(the model as a Hugging Face tokenizer.json, None) or (None, why it cannot be), once per trace."""
+    try:
+        return to_hf_json(trace.tokenizer), None
+    except ValueError as exc:
+        return None, str(exc)
+
+
+def trace_json(trace: Trace) -> str:
+    return json.dumps(trace_to_dict(trace), ensure_ascii=False, indent=1)
+
+
+def trace_csv(trace: Trace) -> bytes:
+    """The trace as CSV, UTF-8 with a byte-order mark so spreadsheets read Hindi right."""
+    return pd.DataFrame(trace_rows(trace)).to_csv(index=False).encode("utf-8-sig")
+
+
+def file_stem(preset_id: str, settings: Settings, n_merges: int) -> str:
+    name = "my-text" if preset_id == OWN else preset_id
+    return f"bpe-{name}-{settings.unit}-{n_merges}-merges"
+
+
+def downloads_section(trace: Trace, preset_id: str, settings: Settings) -> None:
+    """The model and the trace as files (and a Hugging Face tokenizer.json for a byte-level model)."""
+    model = tokenizer_json(trace)
+    stem = file_stem(preset_id, settings, len(trace.steps))
+    with st.container(horizontal=True):
+        st.download_button("Model (JSON)", model, f"{stem}.json", "application/json", key=DL_MODEL.skey,
+                           on_click="ignore", icon=":material/download:")
+        st.download_button("Trace (JSON)", partial(trace_json, trace), f"{stem}-trace.json", "application/json",
+                           key=DL_TRACE_JSON.skey, on_click="ignore", icon=":material/download:")
+        st.download_button("Trace (CSV)", partial(trace_csv, trace), f"{stem}-trace.csv", "text/csv",
+                           key=DL_TRACE_CSV.skey, on_click="ignore", icon=":material/download:")
+        hf, why_not = hf_export(trace) if trace.config.unit == "bytes" else (None, None)
+        if hf is not None:
+            st.download_button("Hugging Face tokenizer.json", hf, f"{stem}-tokenizer.json", "application/json",
+                               key=DL_HF.skey, on_click="ignore", icon=":material/download:")
+    if why_not:
+        st.caption(md_escape(f"No Hugging Face tokenizer.json for this model: {why_not}"))
+    st.caption(
+        f"The model holds all {len(trace.steps):,} merges; use it on *Tokenize anything* or *Encode step by step* "
+        "(upload it there in another session). The trace lists every merge with its count and its ties."
+        + ("" if trace.config.unit == "bytes" else " Only a byte-level model can be written as a Hugging Face "
+           "tokenizer.json: theirs start from the 256 bytes, and this model starts from characters.")
+    )
