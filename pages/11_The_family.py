@@ -11,13 +11,14 @@ import streamlit as st
 from ui import state
 from ui.display import md_escape
 from ui.frame import page_setup
-from ui.layout import large_type_on
 from ui.links import lesson_link
+from ui.show import Show
 from views import family as fv
 
 page_setup("The family")
 
-if not large_type_on():
+show = Show.now()  # large type, classroom mode
+if not show.large:
     st.caption(md_escape(fv.CONTENT["intro"]))
     st.caption(md_escape(fv.CONTENT["history"]))
 lesson_link(8)
@@ -27,4 +28,4 @@ with state.published([fv.PART]):
     part = st.segmented_control("Part", fv.PARTS, key=fv.PART.skey, required=True, format_func=fv.PART_NAMES.get,
                                 label_visibility="collapsed")
 
-fv.SECTIONS[part]()
+fv.SECTIONS[part](show)

@@ -22,7 +22,7 @@ from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
 MAX_TRAIN_MERGES = 5000
 """The most merges a page asks the lab to train (Train step by step's budget): every step is kept in the trace, with
 its pair table. (A model file may hold up to :data:`tokenizer.io.MAX_MODEL_MERGES`; The family compares BPE and
-WordPiece over at most ``views.family.MAX_COMPARED_MERGES``.)"""
+WordPiece over at most ``views.family.settings.MAX_COMPARED_MERGES``.)"""
 MAX_CORPUS_CHARS = 2_000_000  # about 2 MB of text: trains in seconds, with a progress bar
 
 
