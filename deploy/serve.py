@@ -50,52 +50,51 @@ environment, so leftovers of a run can be found (tests/test_serve.py does).
 nginx overwrites its own environment (its process titles), so its processes
 are recognised by the master's pid and start time and the workers' process
 group instead (see ``run_processes``).
+
+This module is the command line (the arguments, their checks, the class database's check, ``main``); the work is in
+``deploy.nginx_config`` (nginx's binary, the static files, the config), ``deploy.replicas`` (the run's
+directories, nginx and the replicas started, watched, restarted and stopped) and ``deploy.runs`` (a run's
+processes, its record per port, the reaper).
 """
 
 from __future__ import annotations
 
 import argparse
-import ctypes
-import gzip
 import ipaddress
 import json
 import os
-import pwd
 import re
-import secrets
-import shutil
 import signal
 import socket
-import stat
 import subprocess
 import sys
-import tempfile
-import time
-import urllib.request
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-TEMPLATE = ROOT / "deploy" / "nginx.conf.template"
-COMPRESS = {".js", ".mjs", ".css", ".html", ".json", ".map", ".svg", ".txt"}
-HEALTH_TIMEOUT_S = 120
-STOP_TIMEOUT_S = 10
-RESTART_LIMIT = 5  # restarts of one replica within RESTART_WINDOW_S before giving up on it
-RESTART_WINDOW_S = 60
-_PR_SET_PDEATHSIG = 1
+if __package__ in (None, ""):  # run as a script (scripts/serve runs python deploy/serve.py): the checkout's packages
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from deploy.nginx_config import NGINX_PATH_BAD, ROOT, find_nginx, network, render_config
+from deploy.replicas import Server
+from deploy.runs import (
+    MARKER,
+    clear_run,
+    cmdline,
+    free_port,
+    ours,
+    proc_start,
+    process_tree,
+    read_record,
+    reaper_main,
+    record_path,
+    run_processes,
+    same_process,
+    say,
+    streamlit_cmd,
+)
+
 REPLICA_MB = 700  # a replica with every page warm holds about 570-590 MB (its production tokenizers), plus up to 1 MB
 # per session
 MAX_REPLICAS = 64
-MARKER = ".lab-serve-run"  # in every directory scripts/serve made (run dir, www dir): only those are reused or removed
-# Characters a path in the nginx config may not hold: the config quotes every path ("..."), so a space, ; { } # are
-# fine, but a quote or backslash would end or escape the quoting, $ starts a variable (root, access_log), and control
-# characters (a newline) have no place in a path nginx is given.
-NGINX_PATH_BAD = re.compile(r'["\\$\x00-\x1f\x7f]')
-
-
-def say(message: str) -> None:
-    print(f"scripts/serve: {message}", flush=True)
 
 
 def default_replicas() -> int:
@@ -110,226 +109,6 @@ def default_replicas() -> int:
         return 2 * cores
     return max(1, min(2 * cores, (avail_mb - 1024) // REPLICA_MB))
 
-
-def find_nginx() -> str | None:
-    """$LAB_NGINX if set, else nginx on PATH, else where Debian puts it (/usr/sbin is not on a user's PATH)."""
-    if os.environ.get("LAB_NGINX"):
-        return os.environ["LAB_NGINX"] if os.access(os.environ["LAB_NGINX"], os.X_OK) else None
-    return shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None)
-
-
-def streamlit_static_dir() -> Path:
-    from streamlit import file_util
-
-    return Path(file_util.get_static_dir())
-
-
-def free_port(address: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((address, 0))
-        return sock.getsockname()[1]
-
-
-def streamlit_cmd(port: int, python: str = sys.executable) -> list[str]:
-    """``streamlit run app.py`` as scripts/run starts it (the checkout's .streamlit/config.toml applies: run it
-    with the checkout as the working directory), headless on 127.0.0.1:``port``, no file watcher."""
-    return [python, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1",
-            "--server.port", str(port), "--server.fileWatcherType", "none"]
-
-
-def process_tree(root: int) -> list[int]:
-    """The live process ``root`` and all its descendants, from /proc (Linux)."""
-    children: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(entry))
-    out, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        if os.path.exists(f"/proc/{pid}"):
-            out.append(pid)
-            todo.extend(children.get(pid, []))
-    return out
-
-
-def _die_with_parent() -> None:
-    """In the child, before exec: the kernel sends SIGKILL when scripts/serve dies, however it dies."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except OSError:
-        pass
-
-
-# --- What a run leaves: its record, its processes, its directories ----------------------------
-
-
-def _stat_fields(pid: int) -> list[bytes] | None:
-    """/proc/PID/stat after the command name: [state, ppid, pgrp, ...] (field 3 onwards); None if gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return None
-
-
-def proc_start(pid: int) -> int | None:
-    """When the process started (clock ticks since boot): with the pid, it names one process, never a later one."""
-    fields = _stat_fields(pid)
-    try:
-        return int(fields[19]) if fields else None
-    except (IndexError, ValueError):
-        return None
-
-
-def alive(pid: int) -> bool:
-    fields = _stat_fields(pid)
-    return bool(fields) and fields[0] != b"Z"
-
-
-def same_process(pid: int | None, start: int | None) -> bool:
-    return bool(pid) and start is not None and alive(pid) and proc_start(pid) == start
-
-
-def registry_dir() -> Path | None:
-    """Where runs are recorded, one file per port: /tmp/lab-serve-<uid>, ours alone (0700, our own, no symlink).
-    None if it cannot be (someone else made it): then only the reaper clears a killed run."""
-    path = Path(tempfile.gettempdir()) / f"lab-serve-{os.geteuid()}"
-    try:
-        path.mkdir(mode=0o700, exist_ok=True)
-        st = os.lstat(path)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-        return None
-    return path
-
-
-def record_path(port: int) -> Path | None:
-    folder = registry_dir()
-    return folder / f"port-{port}.json" if folder else None
-
-
-def read_record(path: Path | None) -> dict | None:
-    if path is None:
-        return None
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return record if isinstance(record, dict) and isinstance(record.get("run_dir"), str) else None
-
-
-def cmdline(pid: int) -> bytes:
-    """A process's command line as /proc holds it (NUL-separated), or b'' when it is gone."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return f.read()
-    except OSError:
-        return b""
-
-
-def run_processes(record: dict) -> list[int]:
-    """The live processes that provably belong to the run ``record`` describes, and nothing else:
-
-    - its replicas (and the reaper): ``LAB_SERVE_RUN=<run dir>`` in their environment;
-    - its nginx master: the recorded pid with the recorded start time (nginx rewrites its environment);
-    - nginx's workers: in the master's process group (a pid is not given again while a group of that number
-      lives), running the recorded nginx binary, titled ``nginx: ...``, started after the master.
-    """
-    marker = f"LAB_SERVE_RUN={record['run_dir']}".encode()
-    nginx_pid, nginx_start = record.get("nginx_pid"), record.get("nginx_start")
-    nginx_bin = os.path.realpath(record["nginx_bin"]) if record.get("nginx_bin") else None
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        pid = int(entry)
-        fields = _stat_fields(pid)
-        if not fields or fields[0] == b"Z":
-            continue
-        try:
-            with open(f"/proc/{pid}/environ", "rb") as f:
-                if marker in f.read().split(b"\0"):
-                    found.append(pid)
-                    continue
-        except OSError:
-            pass
-        if not nginx_pid or nginx_start is None:
-            continue
-        if pid == nginx_pid:
-            if proc_start(pid) == nginx_start:
-                found.append(pid)
-            continue
-        try:
-            pgrp, start = int(fields[2]), int(fields[19])
-            exe = os.readlink(f"/proc/{pid}/exe")
-        except (OSError, IndexError, ValueError):
-            continue
-        if pgrp == nginx_pid and start >= nginx_start and exe == nginx_bin and cmdline(pid).startswith(b"nginx: "):
-            found.append(pid)
-    return found
-
-
-def _ours(path: str | None) -> bool:
-    """A directory scripts/serve made: it holds our marker file (a regular file, not a link)."""
-    return bool(path) and os.path.isdir(path) and os.path.isfile(os.path.join(path, MARKER)) \
-        and not os.path.islink(os.path.join(path, MARKER))
-
-
-def clear_run(record: dict) -> str:
-    """Kill what is left of the run ``record`` describes and remove its temporary directories. Returns a summary."""
-    pids = run_processes(record)
-    for pid in pids:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-    deadline = time.monotonic() + 5
-    while any(alive(p) for p in pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    removed = []
-    for key in ("www_dir", "run_dir"):
-        path = record.get(key)
-        if key == "run_dir" and not record.get("remove_run_dir"):
-            continue
-        if _ours(path) and path not in removed:
-            shutil.rmtree(path, ignore_errors=True)
-            removed.append(path)
-    left = [p for p in pids if alive(p)]
-    summary = (f"stopped {len(pids) - len(left)} process(es) of its run ({record['run_dir']})"
-               + (f", removed {', '.join(removed)}" if removed else "")
-               + (f"; STILL ALIVE: {left}" if left else ""))
-    return summary
-
-
-def reaper_main(argv: list[str]) -> int:
-    """``serve.py --reaper RECORD``: read the run's record (JSON lines) from standard input, a pipe only
-    scripts/serve holds open. "stopped" means a clean stop; end of input without it means scripts/serve died
-    (SIGKILL, a crash): then clear the run. Started in a session of its own, so a Ctrl-C does not reach it."""
-    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
-        signal.signal(sig, signal.SIG_IGN)
-    record_file = Path(argv[0]) if argv and argv[0] else None
-    record, stopped = None, False
-    for line in sys.stdin:
-        line = line.strip()
-        if line == "stopped":
-            stopped = True
-        elif line:
-            try:
-                record = json.loads(line)
-            except ValueError:
-                pass
-    if stopped or record is None:
-        return 0
-    say(f"reaper: scripts/serve pid {record.get('serve_pid')} died; " + clear_run(record))
-    if record_file is not None and (read_record(record_file) or {}).get("serve_pid") == record.get("serve_pid"):
-        record_file.unlink(missing_ok=True)
-    return 0
 
 
 # --- Checking the arguments -------------------------------------------------------------------
@@ -350,13 +129,6 @@ def _host(text: str) -> bool:
         and len(text) <= 253
 
 
-def listen_address(address: str, port: int) -> str:
-    """address:port as nginx's listen takes it (an IPv6 address in brackets)."""
-    if ":" in address and not address.startswith("["):
-        address = f"[{address}]"
-    return f"{address}:{port}"
-
-
 def check_run_dir(path: str) -> str | None:
     """Why ``--run-dir path`` cannot be used, or None. scripts/serve writes its config, logs and pid file there and
     (default run dirs) removes it at exit, so it takes only a directory that is new, empty, or its own (the marker
@@ -374,7 +146,7 @@ def check_run_dir(path: str) -> str | None:
         return f"--run-dir {path}: cannot be read ({exc.strerror})"
     if not entries:
         return None
-    if not _ours(path):
+    if not ours(path):
         return (f"--run-dir {path}: not empty, and not made by scripts/serve (no {MARKER} in it); "
                 "give a new or empty directory")
     try:
@@ -403,419 +175,6 @@ def port_problem(address: str, port: int, what: str) -> str | None:
     return None
 
 
-# --- Static files -----------------------------------------------------------------------------
-
-
-def _gzip_file(path: Path) -> None:
-    data = path.read_bytes()
-    path.with_name(path.name + ".gz").write_bytes(gzip.compress(data, 9, mtime=0))
-
-
-def prepare_static(target: Path) -> tuple[int, int]:
-    """Copy Streamlit's static/ to ``target``, with a .gz next to every text file. Returns (files, .gz files)."""
-    shutil.copytree(streamlit_static_dir(), target)
-    texts = [p for p in target.rglob("*") if p.is_file() and p.suffix in COMPRESS]
-    with ThreadPoolExecutor(max(2, os.cpu_count() or 2)) as pool:  # zlib releases the GIL
-        list(pool.map(_gzip_file, texts))
-    for path in [target, *target.rglob("*")]:  # readable by nginx's workers (www-data when started as root)
-        path.chmod(0o755 if path.is_dir() else 0o644)
-    return sum(1 for p in target.rglob("*") if p.is_file()), len(texts)
-
-
-# --- nginx config -----------------------------------------------------------------------------
-
-
-def upstream_blocks(upstreams: list[str]) -> dict[str, str]:
-    """The generated parts of the nginx config: one upstream per replica (r1, r2, ...; the others as backups),
-    lab_pick and lab_any (round robin over all), and the maps between cookie, upstream and address."""
-    names = [f"r{i}" for i in range(1, len(upstreams) + 1)]
-    server = "        server {} max_fails=1 fail_timeout=3s;"
-    blocks = []
-    for block in ("lab_pick", "lab_any"):
-        blocks.append(f"    upstream {block} {{\n        zone {block} 64k;\n"
-                      + "\n".join(server.format(u) for u in upstreams) + "\n        keepalive 16;\n    }")
-    for name, address in zip(names, upstreams):
-        lines = [server.format(address)] + [f"        server {u} backup;" for u in upstreams if u != address]
-        blocks.append(f"    upstream lab_{name} {{\n        zone lab_{name} 64k;\n" + "\n".join(lines)
-                      + "\n        keepalive 16;\n    }")
-    last = [f'"~(^|[ ,]){re.escape(u)}$"' for u in upstreams]  # the address that answered: the last one tried
-    return {
-        "UPSTREAMS": "\n".join(blocks),
-        "COOKIE_TO_UPSTREAM": "\n".join(f"        {n} lab_{n};" for n in names),
-        "ADDRESS_TO_NAME": "\n".join(f"        {pattern} {n};" for n, pattern in zip(names, last)),
-        "ADDRESS_TO_LABEL": "\n".join(f"        {pattern} replica-{i};" for i, pattern in enumerate(last, 1)),
-    }
-
-
-def real_ip_lines(trusted: list[str]) -> str:
-    """nginx's realip settings for ``--trust-proxy``: from those addresses (a front in front of this machine), the
-    client's address is the X-Lab-Client they set; from anyone else, the connection's own address."""
-    if not trusted:
-        return "        # (no --trust-proxy: the client's address is the connection's own)"
-    lines = [f"        set_real_ip_from {address};" for address in trusted]
-    return "\n".join([*lines, "        real_ip_header X-Lab-Client;", "        real_ip_recursive off;"])
-
-
-def render_config(*, run_dir: Path, www_dir: Path, static_root: Path, listen: str, upstreams: list[str],
-                  workers: str, user_line: str, access_log: str, max_body: str, cookie: str, proxy_token: str,
-                  trusted: list[str] | None = None) -> str:
-    """The nginx config. Paths go in double quotes (the template quotes them); one that a quoted nginx string cannot
-    hold as it is (a quote, backslash, $, control character) is refused here, as --run-dir is before we start."""
-    for path in (run_dir, www_dir, static_root):
-        if NGINX_PATH_BAD.search(str(path)):
-            raise ValueError(f"{path!r}: a quote, backslash, $ or control character cannot go in nginx's config")
-    if not re.fullmatch(r"[0-9a-f]{32,128}", proxy_token):
-        raise ValueError("the proxy token is hex digits, made by scripts/serve")
-    text = TEMPLATE.read_text(encoding="utf-8")
-    for name, value in {
-        "USER_LINE": user_line,
-        "WORKERS": workers,
-        "RUN_DIR": str(run_dir),
-        "WWW_DIR": str(www_dir),
-        "STATIC_ROOT": str(static_root),
-        "LISTEN": listen,
-        "ACCESS_LOG": access_log,
-        "MAX_BODY": max_body,
-        "COOKIE": cookie,
-        "PROXY_TOKEN": proxy_token,
-        "REAL_IP": real_ip_lines([str(_network(a)) for a in trusted or []]),
-        **upstream_blocks(upstreams),
-    }.items():
-        text = text.replace(f"@@{name}@@", value)
-    leftover = [part.split("@@")[0] for part in text.split("@@")[1::2]]
-    if leftover:
-        raise ValueError(f"{TEMPLATE}: placeholders not filled: {leftover}")
-    return text
-
-
-def nginx_user_line() -> str:
-    """As root, nginx's workers drop to www-data (Debian's nginx user), else nobody; otherwise they stay us."""
-    if os.geteuid() != 0:
-        return "# not root: the workers run as the user who started scripts/serve"
-    for user in ("www-data", "nobody"):
-        try:
-            pwd.getpwnam(user)
-            return f"user {user};"
-        except KeyError:
-            continue
-    return "user root;"
-
-
-# --- Processes --------------------------------------------------------------------------------
-
-
-@dataclass
-class Replica:
-    index: int
-    port: int
-    log: Path
-    process: subprocess.Popen | None = None
-    restarts: list[float] = field(default_factory=list)
-    given_up: bool = False
-    warming: subprocess.Popen | None = None  # the warm-up of a replica started again
-
-    @property
-    def address(self) -> str:
-        return f"127.0.0.1:{self.port}"
-
-
-class Server:
-    def __init__(self, args: argparse.Namespace) -> None:
-        self.args = args
-        self.python = args.python
-        self.nginx_bin = find_nginx()
-        self.own_run_dir = args.run_dir is None
-        self.run_dir = Path(args.run_dir or tempfile.mkdtemp(prefix="lab-serve-")).resolve()
-        self.replicas: list[Replica] = []
-        self.nginx: subprocess.Popen | None = None
-        self.stopping = False
-        # nginx sends this token with every request (X-Lab-Proxy): a replica trusts the client's address nginx
-        # gives (X-Lab-Client) only with it, so nobody else (another local user, a client) can choose that address.
-        self.proxy_token = secrets.token_hex(32)
-        self.env = {**os.environ, "LAB_SERVE_RUN": str(self.run_dir), "PYTHONUNBUFFERED": "1",
-                    "LAB_PROXY_TOKEN": self.proxy_token,
-                    **({"LAB_DATABASE_URL": args.database} if args.database else {})}
-        self._www: Path | None = None
-        self.record_file = record_path(args.port)
-        self.record = {"serve_pid": os.getpid(), "serve_start": proc_start(os.getpid()), "port": args.port,
-                       "run_dir": str(self.run_dir), "remove_run_dir": self.own_run_dir and not args.keep_run_dir,
-                       "www_dir": None, "nginx_pid": None, "nginx_start": None, "nginx_bin": self.nginx_bin}
-        self.reaper: subprocess.Popen | None = None
-        self._to_reaper = None
-
-    def www_dir(self) -> Path:
-        """What nginx's workers read and write (static files, temp files). As root the workers are www-data,
-        who may not enter the run directory (e.g. under a 0700 /tmp/pytest-of-root), so then it is a directory
-        of its own under /tmp, removed at exit; otherwise it is inside the run directory."""
-        if self._www is None:
-            if os.geteuid() == 0:
-                self._www = Path(tempfile.mkdtemp(prefix="lab-serve-www-", dir="/tmp" if os.path.isdir("/tmp") else None))
-                self._www.chmod(0o755)
-                self._mark(self._www)
-                self.record["www_dir"] = str(self._www)
-                self._save_record()
-            else:
-                self._www = self.run_dir
-        return self._www
-
-    # -- the run's record and its reaper -------------------------------------------------------
-    def _mark(self, folder: Path) -> None:
-        """Mark a directory as made by scripts/serve (so --run-dir may reuse it, and a reaper may remove it)."""
-        (folder / MARKER).write_text(json.dumps({"made_by": "scripts/serve", "serve_pid": os.getpid(),
-                                                 "serve_start": proc_start(os.getpid())}) + "\n", encoding="utf-8")
-
-    def _save_record(self) -> None:
-        """Tell the reaper (a JSON line) and the record file for this port what the run is now."""
-        line = json.dumps(self.record)
-        if self._to_reaper is not None:
-            try:
-                self._to_reaper.write(line + "\n")
-                self._to_reaper.flush()
-            except OSError:
-                say("WARNING: the reaper is gone; if this process is killed, the next scripts/serve on this port "
-                    "clears what it leaves")
-                self._to_reaper = None
-        if self.record_file is not None:
-            tmp = self.record_file.with_name(self.record_file.name + f".{os.getpid()}")
-            try:
-                tmp.write_text(line + "\n", encoding="utf-8")
-                tmp.replace(self.record_file)
-            except OSError:
-                pass
-
-    def start_reaper(self) -> None:
-        """The reaper waits for the end of a pipe only this process holds (the kernel closes it however we die)."""
-        read_end, write_end = os.pipe()
-        try:
-            self.reaper = subprocess.Popen(
-                [sys.executable, str(Path(__file__).resolve()), "--reaper", str(self.record_file or "")],
-                cwd=ROOT, stdin=read_end, env=self.env, start_new_session=True)
-        finally:
-            os.close(read_end)
-        self._to_reaper = os.fdopen(write_end, "w", encoding="utf-8")
-        self._save_record()
-
-    def stop_reaper(self) -> None:
-        """A clean stop: the reaper has nothing to do; the record for this port goes."""
-        if self._to_reaper is not None:
-            try:
-                self._to_reaper.write("stopped\n")
-                self._to_reaper.close()
-            except OSError:
-                pass
-            self._to_reaper = None
-        if self.reaper is not None:
-            try:
-                self.reaper.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.reaper.kill()
-        if self.record_file is not None and (read_record(self.record_file) or {}).get("serve_pid") == os.getpid():
-            self.record_file.unlink(missing_ok=True)
-
-    # -- starting ---------------------------------------------------------------------------
-    def _spawn(self, cmd: list[str], log: Path) -> subprocess.Popen:
-        with open(log, "ab") as out:
-            return subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                    env=self.env, start_new_session=True, preexec_fn=_die_with_parent)
-
-    def replica_cmd(self, replica: Replica) -> list[str]:
-        return [*streamlit_cmd(replica.port, self.python), "--server.runOnSave", "false", *self.args.streamlit_args]
-
-    def start_replica(self, replica: Replica) -> None:
-        replica.process = self._spawn(self.replica_cmd(replica), replica.log)
-        say(f"replica {replica.index} starting: pid {replica.process.pid} on {replica.address} (log {replica.log})")
-
-    def start(self) -> None:
-        self.run_dir.mkdir(parents=True, exist_ok=True)
-        self._mark(self.run_dir)
-        self.start_reaper()
-        say(f"run directory {self.run_dir}")
-        for sub in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
-            (self.www_dir() / "tmp" / sub).mkdir(parents=True, exist_ok=True)
-        ports = list(range(self.args.replica_port, self.args.replica_port + self.args.replicas)) \
-            if self.args.replica_port else [free_port() for _ in range(self.args.replicas)]
-        for i, port in enumerate(ports, 1):
-            replica = Replica(i, port, self.run_dir / f"replica-{i}.log")
-            self.replicas.append(replica)
-            self.start_replica(replica)
-
-        start = time.monotonic()
-        static_root = self.www_dir() / "static"
-        files, gz = prepare_static(static_root)
-        say(f"static files: {files} from {streamlit_static_dir()} ({gz} pre-compressed) in {time.monotonic() - start:.1f} s")
-
-        upstreams = [r.address for r in self.replicas] + list(self.args.upstream)
-        conf = self.run_dir / "nginx.conf"
-        # Only this user reads it: it holds the proxy token (X-Lab-Proxy), with which anyone on this machine could
-        # talk to a replica directly and choose the address the join limit counts. nginx's master reads it before
-        # its workers drop to another user.
-        conf.touch(mode=0o600)
-        conf.chmod(0o600)
-        conf.write_text(render_config(
-            run_dir=self.run_dir, www_dir=self.www_dir(), static_root=static_root,
-            listen=listen_address(self.args.address, self.args.port),
-            upstreams=upstreams, workers=str(self.args.nginx_workers), user_line=nginx_user_line(),
-            access_log=f'"{self.run_dir}/access.log" lab' if self.args.access_log else "off",
-            max_body=self.args.max_body, cookie=self.args.cookie, proxy_token=self.proxy_token,
-            trusted=self.args.trust_proxy,
-        ), encoding="utf-8")
-        nginx_cmd = [self.nginx_bin, "-p", str(self.run_dir), "-c", str(conf), "-e", str(self.run_dir / "nginx-error.log")]
-        check = subprocess.run([*nginx_cmd, "-t", "-q"], capture_output=True, text=True)
-        if check.returncode != 0:
-            raise RuntimeError(f"nginx rejected {conf}:\n{check.stderr.strip()}")
-        self.nginx = self._spawn(nginx_cmd, self.run_dir / "nginx-stdout.log")
-        self.record.update(nginx_pid=self.nginx.pid, nginx_start=proc_start(self.nginx.pid))
-        self._save_record()
-        say(f"nginx starting: pid {self.nginx.pid} on http://{self.args.address}:{self.args.port}/ "
-            f"(config {conf}, {len(upstreams)} upstream(s))")
-
-    # -- health ------------------------------------------------------------------------------
-    def wait_healthy(self) -> None:
-        deadline = time.monotonic() + HEALTH_TIMEOUT_S
-        pending = {r.index for r in self.replicas}
-        front = f"http://{_connect_host(self.args.address)}:{self.args.port}"
-        front_ok = False
-        while pending or not front_ok:
-            if self.stopping:
-                raise KeyboardInterrupt
-            for replica in self.replicas:
-                code = replica.process.poll() if replica.process else None
-                if code is not None:
-                    raise RuntimeError(f"replica {replica.index} exited with code {code} before it was healthy:\n"
-                                       + _tail(replica.log))
-                if replica.index in pending and _healthy(f"http://{replica.address}/_stcore/health"):
-                    pending.discard(replica.index)
-                    say(f"replica {replica.index} healthy ({replica.address})")
-            if self.nginx and self.nginx.poll() is not None:
-                raise RuntimeError(f"nginx exited with code {self.nginx.returncode}:\n"
-                                   + _tail(self.run_dir / "nginx-error.log") + _tail(self.run_dir / "nginx-stdout.log"))
-            if not pending and not front_ok:  # through nginx: a replica, and the page's HTML from the static copy
-                front_ok = _healthy(f"{front}/_stcore/health") and _healthy(f"{front}/")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"not healthy after {HEALTH_TIMEOUT_S} s: replicas {sorted(pending)}, nginx ok={front_ok}")
-            time.sleep(0.2)
-
-    def warm_up(self) -> None:
-        """Each replica runs every page, every lesson and Train on every preset once (deploy/warm_up.py): imports,
-        training, tokenizers read from disk, lesson figures; the first learner on a page pays no more than the next."""
-        start = time.monotonic()
-
-        # in a child process: the warm-up imports the pages' views (their keys) and with them Streamlit, pandas and
-        # altair, ~110 MB this supervisor would otherwise hold for the whole lesson
-        # (its stderr, Streamlit's warnings about running without a server, goes to warm-up.log in the run directory)
-        with open(self.run_dir / "warm-up.log", "w", encoding="utf-8") as errors:
-            child = subprocess.Popen([sys.executable, "-m", "deploy.warm_up",
-                                      *(f"http://{r.address}" for r in self.replicas)],
-                                     cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
-        while child.poll() is None and not self.stopping:
-            time.sleep(0.2)
-        if child.poll() is None:
-            child.kill()
-            problems = ["stopped before the warm-up finished"]
-        else:
-            output = child.stdout.read() if child.stdout else ""
-            problems = [line for line in output.splitlines() if line.strip()]
-            if child.returncode and not problems:
-                problems = [f"the warm-up exited with code {child.returncode}: "
-                            + _tail(self.run_dir / "warm-up.log").strip().replace("\n", " | ")[-300:]]
-        if child.stdout:
-            child.stdout.close()
-        for problem in problems:
-            say(f"WARNING: warm-up: {problem}")
-        say(f"replicas warmed up in {time.monotonic() - start:.1f} s")
-
-    def rewarm(self, replica: Replica) -> None:
-        """Warm a replica started again, in the background (a child that waits for it to answer; its problems go to
-        warm-up.log): nginx sends it new learners as soon as it is healthy, so this cannot come first for them, but
-        every page they have not opened yet is warm when they do."""
-        if replica.warming is not None and replica.warming.poll() is None:
-            os.killpg(replica.warming.pid, signal.SIGKILL)  # the last warm-up's replica is gone
-            replica.warming.wait()
-        replica.warming = self._spawn([sys.executable, "-m", "deploy.warm_up", "--wait", f"http://{replica.address}"],
-                                      self.run_dir / "warm-up.log")
-
-    # -- running -----------------------------------------------------------------------------
-    def watch(self) -> int:
-        while not self.stopping:
-            if self.nginx and self.nginx.poll() is not None:
-                say(f"nginx exited with code {self.nginx.returncode}; stopping\n" + _tail(self.run_dir / "nginx-error.log"))
-                return 1
-            for replica in self.replicas:
-                if replica.given_up or replica.process is None or replica.process.poll() is None:
-                    continue
-                code = replica.process.returncode
-                now = time.monotonic()
-                replica.restarts = [t for t in replica.restarts if now - t < RESTART_WINDOW_S] + [now]
-                if len(replica.restarts) > RESTART_LIMIT:
-                    replica.given_up = True
-                    say(f"replica {replica.index} exited (code {code}) {RESTART_LIMIT} times in {RESTART_WINDOW_S} s; "
-                        "not restarting it (nginx sends its learners to the others)")
-                    continue
-                say(f"replica {replica.index} exited (code {code}); starting it again on {replica.address}")
-                self.start_replica(replica)
-                if self.args.warm_up:  # its next learners find its pages warm again (the others' are)
-                    self.rewarm(replica)
-            for replica in self.replicas:
-                if replica.warming is not None and replica.warming.poll() is not None:
-                    code, replica.warming = replica.warming.returncode, None
-                    say(f"replica {replica.index} warmed up again" + (f" (the warm-up exited with code {code}; see "
-                                                                       "warm-up.log)" if code else ""))
-            time.sleep(0.5)
-        return 0
-
-    # -- stopping ----------------------------------------------------------------------------
-    def stop(self) -> None:
-        self.stopping = True
-        procs = [p for p in [self.nginx] + [r.process for r in self.replicas] + [r.warming for r in self.replicas]
-                 if p is not None]
-        for proc in procs:
-            if proc.poll() is None:
-                try:
-                    os.killpg(proc.pid, signal.SIGTERM)  # each child leads its own process group
-                except ProcessLookupError:
-                    pass
-        deadline = time.monotonic() + STOP_TIMEOUT_S
-        for proc in procs:
-            try:
-                proc.wait(timeout=max(0.1, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                pass
-        for proc in procs:  # stragglers, and anything they started in their group
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            try:
-                proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                say(f"WARNING: pid {proc.pid} did not exit")
-        say("stopped nginx and " + (f"{len(self.replicas)} replica(s)" if self.replicas else "no replicas"))
-        if self._www is not None and self._www != self.run_dir:
-            shutil.rmtree(self._www, ignore_errors=True)
-        if self.own_run_dir and not self.args.keep_run_dir:
-            shutil.rmtree(self.run_dir, ignore_errors=True)
-        else:
-            say(f"logs kept in {self.run_dir}")
-        self.stop_reaper()
-
-
-def _connect_host(address: str) -> str:
-    return "127.0.0.1" if address in ("0.0.0.0", "", "*") else ("[::1]" if address in ("::", "[::]") else address)
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url, timeout=2) as resp:
-            return resp.status == 200
-    except OSError:
-        return False
-
-
-def _tail(path: Path, lines: int = 20) -> str:
-    try:
-        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]) + "\n"
-    except OSError:
-        return ""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -860,19 +219,11 @@ def check_args(args: argparse.Namespace) -> str | None:
     if not re.fullmatch(r"[0-9]{1,6}[kKmMgG]?", args.max_body):
         return f"--max-body {args.max_body!r}: a size such as 200m, 500k or 1g"
     for address in args.trust_proxy:
-        if _network(address) is None:
+        if network(address) is None:
             return f"--trust-proxy {address!r}: an IP address or network (e.g. 10.0.0.5 or 10.0.0.0/24)"
     if args.run_dir is not None:
         return check_run_dir(args.run_dir)
     return None
-
-
-def _network(text: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
-    """An address or network as nginx's set_real_ip_from takes it, or None."""
-    try:
-        return ipaddress.ip_network(text.strip(), strict=False)
-    except ValueError:
-        return None
 
 
 def _ipv6(text: str) -> bool:
@@ -1063,6 +414,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         server.stop()
     return code
+
+
+# What the tests, the benchmarks and the browser fixtures import from here (one copy with scripts/serve).
+__all__ = ["check_args", "cmdline", "find_nginx", "free_port", "main", "parse_args", "proc_start", "process_tree",
+           "record_path", "render_config", "run_processes", "streamlit_cmd"]
 
 
 if __name__ == "__main__":
