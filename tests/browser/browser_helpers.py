@@ -285,26 +285,78 @@ def still(page, *, quiet_ms: int = 400, timeout_ms: int = 10_000) -> None:
     )
 
 
+QUIET_MS = 400
+"""How long after an action (a click, a key, a typed value) that asks for no run :func:`settle` waits for one: timed by
+the browser's own timer, set when the action happened, so it fires after every timer the app set for that action with
+a shorter delay, however slow the machine. An action that starts no run (opening an expander or a list) costs this."""
+
 RUN_WATCH = """
 (() => {
   if (window.__tlWatch) return;
-  const watch = window.__tlWatch = {event: 0, run: 0};
+  // When (performance.now()) the last click, key or typed value happened (event); when the browser had handled it and
+  // every timer of under QUIET_MS it set (quiet); when this tab last asked the server for a run (asked: an upload asks
+  // for its addresses first, and ends in a run); when a run last started and finished (started, finished), and the
+  // finish of the last run the page has drawn (drawn).
+  const watch = window.__tlWatch = {event: 0, quiet: 0, asked: 0, started: 0, finished: 0, drawn: 0};
+  let last = 0;
   for (const type of ['click', 'keydown', 'change', 'input']) {
-    document.addEventListener(type, () => { watch.event = performance.now(); }, {capture: true, passive: true});
+    document.addEventListener(type, () => {
+      const mine = ++last;
+      watch.event = performance.now();
+      setTimeout(() => { if (last === mine) watch.quiet = performance.now(); }, QUIET_MS);
+    }, {capture: true, passive: true});
   }
-  new MutationObserver((changes) => {
-    for (const c of changes) {
-      if (c.target.getAttribute('data-test-script-state') === 'running') watch.run = performance.now();
+  // The tab and the server speak protobuf over one websocket. A BackMsg (tab -> server) starts with its one field:
+  // 0x5a is rerun_script (field 11), 0x82 0x01 file_urls_request (field 16). A ForwardMsg (server -> tab) has a hash
+  // (1) and metadata (2), then its one field: new_session (4) when a run starts, script_finished (6) when it ends.
+  const head = (data, n) => data instanceof ArrayBuffer ? new Uint8Array(data, 0, Math.min(n, data.byteLength))
+    : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, Math.min(n, data.byteLength)) : null;
+  const kind = (data) => {
+    if (!(data instanceof ArrayBuffer)) return 0;
+    const b = new Uint8Array(data);
+    let i = 0;
+    const varint = () => { let x = 0, s = 1, c; do { c = b[i++]; x += (c & 0x7f) * s; s *= 128; } while (c & 0x80); return x; };
+    while (i < b.length) {
+      const tag = varint(), field = Math.floor(tag / 8), wire = tag % 8;
+      if (field > 2) return field;
+      if (wire === 0) varint(); else if (wire === 2) { const n = varint(); i += n; } else if (wire === 1) i += 8;
+      else if (wire === 5) i += 4; else return 0;
     }
-  }).observe(document, {subtree: true, attributes: true, attributeFilter: ['data-test-script-state']});
+    return 0;
+  };
+  const Native = window.WebSocket;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener('message', (e) => {
+        const field = kind(e.data);
+        if (field === 4) watch.started = performance.now();
+        if (field !== 6) return;
+        const finished = watch.finished = performance.now();
+        // The app draws what it was sent in tasks of its own: a frame and a task later, the page is the run's.
+        requestAnimationFrame(() => setTimeout(() => { if (watch.finished === finished) watch.drawn = finished; }));
+      });
+    }
+    send(data) {
+      const b = head(data, 2);
+      if (b && b.length && (b[0] === 0x5a || (b[0] === 0x82 && b[1] === 0x01))) watch.asked = performance.now();
+      return super.send(data);
+    }
+  };
 })();
-"""
-"""Installed in every test browser context (``context.add_init_script``): when the last click, key or typed value
-happened, and when a script run last started, so that :func:`settle` waits for the run the action caused."""
+""".replace("QUIET_MS", str(QUIET_MS))
+"""Installed in every test browser context (``context.add_init_script``): when the last action happened, when the tab
+last asked the server for a run, when a run last started and finished, so that :func:`settle` waits for the run the
+action asked for, and only :data:`QUIET_MS` after an action that asked for none."""
 
-RUN_START_MS = 2_000
-"""How long :func:`settle` waits for an action's run to start; an action that starts none (opening an expander or a
-list) costs this much."""
+#: settle()'s condition: every run the tab asked for has started, the last one started has finished and been drawn,
+#: and the action asked for one (or it is QUIET_MS old and nothing it set off asked).
+RUN_DONE = """() => { const w = window.__tlWatch;
+  return !w || (w.started >= w.asked && w.drawn >= w.started && (w.asked >= w.event || w.quiet > w.event)); }"""
+
+RUN_MS = 60_000
+"""How long :func:`settle` waits for the run an action asked for (a page's first run on a cold, busy server can take
+tens of seconds); then it goes on to wait for the page as :func:`wait_for_streamlit` does."""
 
 
 def settle(page, *, no_errors: bool = False) -> None:
@@ -313,13 +365,15 @@ def settle(page, *, no_errors: bool = False) -> None:
 
     "Finished" alone raced on a busy machine: read before the action's run had started, the state still said
     "not running", and the test read the page of the run before (CI saw English vs Hindi's verdicts mid-run,
-    Encode's chips and Cost's metrics from an earlier run). So first the run that started after the action (up
-    to :data:`RUN_START_MS`; a context without :data:`RUN_WATCH` falls back to a short pause)."""
-    page.wait_for_timeout(100)
+    Encode's chips and Cost's metrics from an earlier run). So first the run the action asked for: :data:`RUN_WATCH`
+    sees the tab ask the server for it and the server say it started and finished, however long that takes; an action
+    that asks for none costs :data:`QUIET_MS` (it cost a fixed 2 s before). A context without :data:`RUN_WATCH` falls
+    back to a short pause."""
     try:
-        page.wait_for_function(
-            "(ms) => { const w = window.__tlWatch; return !w || w.run >= w.event || performance.now() - w.event > ms; }",
-            arg=RUN_START_MS, timeout=RUN_START_MS + 5_000)
+        if page.evaluate("() => !!window.__tlWatch"):
+            page.wait_for_function(RUN_DONE, timeout=RUN_MS)
+        else:
+            page.wait_for_timeout(100)
     except Exception:  # noqa: BLE001 - a navigation meanwhile: the checks below wait for the new page
         pass
     wait_for_streamlit(page)
