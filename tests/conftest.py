@@ -14,6 +14,26 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "journey: a browser journey across pages (tests/browser/journeys)")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """scripts/test runs the suite on several workers (pytest-xdist, ``--dist loadgroup``): each worker has its own
+    session, so its own Streamlit server, Chromium and PostgreSQL cluster, and takes the next test when it is free. A
+    server that a test module starts for itself (a module-scoped fixture of that module: scripts/serve in
+    test_serve.py, the class journey's lab on PostgreSQL) would start again on every worker that ran one of the tests
+    sharing it, and test_serve's share it in their order (SIGTERM last): those tests go to one worker together, in the
+    file's order."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        module = item.nodeid.split("::")[0]
+        if info is None or not any(
+            fixture.scope == "module" and fixture.baseid == module
+            for name in info.names_closure for fixture in info.name2fixturedefs.get(name, ())
+        ):
+            continue
+        if "tests/browser/" in item.nodeid or item.get_closest_marker("browser"):  # the ones that start servers
+            item.add_marker(pytest.mark.xdist_group(module))
+
+
 @pytest.fixture(scope="session")
 def playwright_driver():
     """One Playwright for the whole run. Its sync API keeps an event loop running in this thread while it is

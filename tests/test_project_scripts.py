@@ -168,3 +168,38 @@ def test_not_browser_leaves_out_the_browser_and_serve_tests() -> None:
              Item("tests/test_page_train.py::test_z")]
     pytest_collection_modifyitems(None, items)
     assert [item.marks for item in items] == [["browser"], ["browser"], []]
+
+
+def test_scripts_test_runs_the_suite_on_workers_and_an_n_of_yours_wins(tmp_path: Path) -> None:
+    """scripts/test runs pytest on two workers (LAB_TEST_WORKERS), ``--dist loadgroup``; ``-n`` given to it, or
+    LAB_TEST_WORKERS=1, is what runs. Its pytest line, run with a stand-in Python that prints its arguments."""
+    code = _code_lines(ROOT / "scripts/test")
+    start = code.index('workers="${LAB_TEST_WORKERS')
+    tail = code[start:code.index('rc=$?', start)].replace(".venv/bin/python", "printf '%s|'")
+    for args, env, expect in (([], {}, "-q|-n|2|--dist|loadgroup|tests|"),
+                              (["-m", "journey"], {"LAB_TEST_WORKERS": "3"}, "-q|-n|3|--dist|loadgroup|tests|-m|journey|"),
+                              (["-n", "0"], {}, "-q|tests|-n|0|"),
+                              (["-p", "no:xdist"], {}, "-q|tests|-p|no:xdist|"),
+                              ([], {"LAB_TEST_WORKERS": "1"}, "-q|tests|")):
+        out = subprocess.run(["bash", "-c", "say() { :; }\n" + tail, "scripts/test", *args], capture_output=True,
+                             text=True, env={**os.environ, **env}, check=True)
+        assert out.stdout == "-m|pytest|" + expect, (args, env, out.stdout)
+
+
+def test_the_tests_that_share_a_module_server_run_on_one_worker(tmp_path: Path) -> None:
+    """tests/conftest.py groups, for pytest-xdist's ``--dist loadgroup``, the browser tests that share a server their
+    module starts (test_serve.py's scripts/serve: its tests use it in the file's order, SIGTERM last); a test that
+    starts its own goes to any worker."""
+    (tmp_path / "groups_probe.py").write_text(
+        "def pytest_collection_finish(session):\n"
+        "    for item in session.items:\n"
+        "        groups = [m.args[0] for m in item.iter_markers('xdist_group')]\n"
+        "        print('GROUP', groups[0] if groups else '-', item.originalname)\n", encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "groups_probe", "--co", "-q",
+                          "tests/test_serve.py"], cwd=ROOT, capture_output=True, text=True, timeout=120,
+                         env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    groups = {line.split()[2]: line.split()[1] for line in out.stdout.splitlines() if line.startswith("GROUP ")}
+    assert groups["test_sigterm_stops_nginx_and_every_replica"] == "tests/test_serve.py", out.stdout + out.stderr
+    assert groups["test_two_learners_see_their_own_state_each_on_one_replica"] == "tests/test_serve.py"
+    assert groups["test_sigkill_leaves_nothing_and_a_run_dir_with_a_space_works_and_is_reused"] == "-"
+    assert groups["test_bad_arguments_are_one_line_and_exit_2_before_anything_starts"] == "-"

@@ -89,11 +89,20 @@ class StreamlitServer:
             return log.read().decode("utf-8", errors="replace")
 
 
+def worker_log(path: Path) -> Path:
+    """``path`` itself, or on pytest-xdist's worker gw0 the same name with ``-gw0`` added (``a/b.log`` ->
+    ``a/b-gw0.log``): each worker starts its own servers (scripts/test runs several workers), each with its own log."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    return path.with_name(f"{path.stem}-{worker}{path.suffix}") if worker else path
+
+
 @contextmanager
 def running_server(log_path: Path, env: dict[str, str] | None = None) -> Iterator[StreamlitServer]:
     """A Streamlit server of the lab on a free port (``env``: more environment, such as ``LAB_DATABASE_URL``),
-    healthy when given, stopped after. The shared ``streamlit_server`` fixture is one; the class journey starts a
-    second one on PostgreSQL."""
+    healthy when given, stopped after. The shared ``streamlit_server`` fixture is one (one per pytest-xdist worker); the
+    class journey starts a second one on PostgreSQL. Under pytest-xdist the log's name says the worker
+    (:func:`worker_log`)."""
+    log_path = worker_log(log_path)
     port = free_port()
     cmd = streamlit_cmd(port)  # the rest (no toolbar, no usage statistics) from .streamlit/config.toml, as scripts/run
     # classes go to a fresh data folder, removed after (never the checkout's ./data), unless ``env`` says otherwise
