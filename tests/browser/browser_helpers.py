@@ -461,3 +461,123 @@ def squeezed_labels(page) -> list[str]:
               .filter(el => el.getBoundingClientRect().height > 2.6 * parseFloat(getComputedStyle(el).lineHeight || 20))
               .map(el => el.textContent)"""
     )
+
+
+# -- tabs kept warm between tests ---------------------------------------------------------------------------------
+LASTING = ("on", "once", "add_init_script", "route", "route_from_har", "route_web_socket", "expose_binding",
+           "expose_function", "add_locator_handler", "set_extra_http_headers", "set_geolocation", "grant_permissions",
+           "set_offline", "set_http_credentials", "emulate_media", "set_default_navigation_timeout")
+"""What a test may do to a browser context or a tab that would outlast the test and that :class:`WarmTab` cannot undo:
+a context or tab it was done to is closed after the test instead of kept for the next one."""
+
+
+class WarmTab:
+    """A browser tab kept open from one test to the next, in its own context (:class:`WarmContexts`) or in the shared
+    one (``open_page``).
+
+    Why: a page opened in a tab that has already shown the lab costs Chromium about half the CPU of one opened in a
+    new tab (1.3-1.6 s against 2.8-3.4 s a visit, measured on Tokenize anything in large type), and the browser tests
+    open several hundred. What the next test gets is what a new tab would give it: the tab is on about:blank (the
+    test's Streamlit session has ended), with no history but that (Back from the test's first page goes there, not to
+    another test's), no console messages or page errors, the size it was made with, no session storage; its
+    context's cookies, permissions, local storage and IndexedDB cleared for every origin its tabs opened
+    (``clear_storage``; the shared context of ``open_page`` keeps its cookies and local storage between tests, as it
+    always has). Only the browser's cache of the lab's scripts and fonts is kept. A test that did
+    something to the context or the tab that cannot be undone (:data:`LASTING`: an event handler, a route, an init
+    script...) or closed either gets a new one: :meth:`reusable` says no."""
+
+    def __init__(self, context, size: dict, *, own_context: bool, name: str = "") -> None:
+        self.context, self.size, self.own_context, self.name = context, size, own_context, name
+        self.spent: list[str] = []
+        self.origins: set[str] = set()
+        self.closed = False
+        context.on("close", lambda _: setattr(self, "closed", True))
+        self.tab = context.new_page()
+        self._note_origins(self.tab)
+        if own_context:
+            context.on("page", self._note_origins)
+            _note_lasting(context, self.spent)
+        _note_lasting(self.tab, self.spent)
+
+    def _note_origins(self, page) -> None:
+        def seen(frame) -> None:
+            url = frame.url
+            if url.startswith(("http://", "https://")):
+                self.origins.add("/".join(url.split("/", 3)[:3]))
+
+        page.on("framenavigated", seen)
+
+    def reusable(self) -> bool:
+        return not (self.closed or self.spent or self.tab.is_closed())
+
+    def reset(self, *, clear_storage: bool) -> None:
+        """Leave the tab as a new one is (see the class), closing every other tab of an own context."""
+        if self.own_context:
+            for page in self.context.pages:
+                if page != self.tab:
+                    page.close()
+        if self.tab.url.startswith(("http://", "https://")):
+            self.tab.evaluate("() => { try { sessionStorage.clear(); } catch (e) {} }")
+        self.tab.goto("about:blank")
+        cdp = self.context.new_cdp_session(self.tab)
+        try:
+            cdp.send("Page.resetNavigationHistory")
+            if clear_storage:
+                for origin in self.origins:
+                    cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+        finally:
+            cdp.detach()
+        if clear_storage:
+            self.origins.clear()
+            self.context.clear_cookies()
+            self.context.clear_permissions()
+        self.context.set_default_timeout(PAGE_TIMEOUT_MS)
+        self.tab.set_viewport_size(self.size)
+        self.tab.clear_console_messages()
+        self.tab.clear_page_errors()
+
+
+def _note_lasting(obj, spent: list[str]) -> None:
+    """Make ``obj`` (a Playwright context or page) add to ``spent`` the name of every :data:`LASTING` call made on it."""
+    for name in LASTING:
+        method = getattr(obj, name, None)
+        if method is None:
+            continue
+
+        def noted(*args, _name=name, _method=method, **kwargs):
+            spent.append(_name)
+            return _method(*args, **kwargs)
+
+        setattr(obj, name, noted)
+
+
+class WarmContexts:
+    """Browser contexts for ``fresh_context`` (tests/browser/journeys/conftest.py), each with one :class:`WarmTab`,
+    kept per window size (SIZES) from one test to the next: a test gets a context no other test is using, emptied."""
+
+    def __init__(self, browser) -> None:
+        self.browser = browser
+        self.free: dict[str, list[WarmTab]] = {size: [] for size in SIZES}
+
+    def take(self, size: str):
+        if self.free[size]:
+            return self.free[size].pop()
+        context = self.browser.new_context(accept_downloads=True, **SIZES[size])
+        context.add_init_script(RUN_WATCH)  # settle() waits for the run an action started
+        context.set_default_timeout(PAGE_TIMEOUT_MS)
+        return WarmTab(context, SIZES[size]["viewport"], own_context=True, name=size)
+
+    def give_back(self, warm: WarmTab) -> None:
+        if warm.reusable():
+            try:
+                warm.reset(clear_storage=True)
+            except Exception:  # noqa: BLE001 - a context that cannot be emptied is not kept
+                warm.spent.append("reset failed")
+        if warm.reusable():
+            self.free[warm.name].append(warm)
+        elif not warm.closed:
+            warm.context.close()
+
+    def close(self) -> None:
+        for warm in (w for tabs in self.free.values() for w in tabs):
+            warm.context.close()

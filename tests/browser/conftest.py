@@ -4,7 +4,8 @@ Tests in tests/browser/ get:
   streamlit_server  the running app (session-scoped): .base_url, .log_path, .log()
   browser_context   one headless Chromium context (session-scoped), viewport 1280x1500
   open_page         open_page(url_path, screenshot_name, query="", size=None) -> Playwright page,
-                    in a new tab (at SIZES[size]'s window size if given), loaded, checked for
+                    in a tab of its own (at SIZES[size]'s window size if given; the test's first one kept
+                    warm from the test before, emptied: browser_helpers.WarmTab), loaded, checked for
                     exceptions, screenshot saved (with LAB_SCREENSHOTS=1)
 
 After every test that used the server (journeys too), what the server logged during the test is
@@ -31,6 +32,7 @@ from tests.browser.browser_helpers import (
     SIZES,
     VIEWPORT,
     StreamlitServer,
+    WarmTab,
     assert_no_exception,
     log_problems,
     running_server,
@@ -93,20 +95,34 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fi
     shutil.rmtree(profile, ignore_errors=True)
 
 
+@pytest.fixture(scope="session")
+def warm_tab() -> list[WarmTab]:
+    """The tab open_page opens first in a test, kept open from test to test (browser_helpers.WarmTab): [] or [tab]."""
+    return []
+
+
 @pytest.fixture()
-def open_page(streamlit_server: StreamlitServer, browser_context) -> Iterator[Callable]:
-    """open_page(url_path, name, query="", size=None) opens base_url/url_path?query in a new tab (at the
+def open_page(streamlit_server: StreamlitServer, browser_context, warm_tab: list[WarmTab]) -> Iterator[Callable]:
+    """open_page(url_path, name, query="", size=None) opens base_url/url_path?query in a tab of its own (at the
     window size of SIZES[size]: "projector", "laptop", "phone"), waits for the run to finish, fails on any
     exception element, saves artifacts/screenshots/<name>.png (with LAB_SCREENSHOTS=1) and returns the
-    Playwright page. The tabs close after the test."""
+    Playwright page. The first tab of a test is one kept from the test before, emptied as a new tab is
+    (browser_helpers.WarmTab: it opens a page for about half the CPU); the others are new, closed after the test."""
     opened = []
+    used: list[WarmTab] = []
 
     def _open(url_path: str, name: str, query: str = "", size: str | None = None):
         # The one context is a browser other tests have used: what it keeps of a learner's answers (ui/keep.py) is not
         # read back into this tab, which starts as a fresh visit does (the progress journey tests the keeping).
         browser_context.clear_cookies(name=COOKIE)
-        page = browser_context.new_page()
-        opened.append(page)
+        if not used:
+            if not warm_tab or not warm_tab[0].reusable():
+                warm_tab[:] = [WarmTab(browser_context, VIEWPORT, own_context=False)]
+            used.append(warm_tab[0])
+            page = warm_tab[0].tab
+        else:
+            page = browser_context.new_page()
+            opened.append(page)
         if size:
             page.set_viewport_size(SIZES[size]["viewport"])
         url = f"{streamlit_server.base_url}/{url_path.lstrip('/')}"
@@ -122,3 +138,13 @@ def open_page(streamlit_server: StreamlitServer, browser_context) -> Iterator[Ca
     yield _open
     for page in opened:
         page.close()
+    for warm in used:
+        if warm.reusable():
+            try:
+                warm.reset(clear_storage=False)
+            except Exception:  # noqa: BLE001 - a tab that cannot be emptied is not kept
+                warm.spent.append("reset failed")
+        if not warm.reusable():
+            if not warm.tab.is_closed():
+                warm.tab.close()
+            warm_tab.clear()

@@ -6,8 +6,10 @@ in this folder is marked ``journey`` (``scripts/test -m journey`` runs only thes
 browser tests' one Streamlit server and one Playwright, and add:
 
   browser          one headless Chromium (session-scoped) for fresh, non-persistent contexts
-  fresh_context    fresh_context(size="laptop") -> a new browser context: a new browser session,
-                   nothing kept from another test; sizes in SIZES; closed after the test
+  fresh_context    fresh_context(size="laptop") -> a browser context of the test's own: a new browser
+                   session (every page it opens is a new Streamlit session), nothing kept from another
+                   test but the browser's cache of the lab's scripts and fonts (its one tab is kept warm
+                   from test to test: browser_helpers.WarmTab); sizes in SIZES
   visit            visit(context, url_path, query="") -> a page opened and settled, no exception
 """
 
@@ -20,10 +22,8 @@ import pytest
 from tests.browser.browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
-    PAGE_TIMEOUT_MS,
-    RUN_WATCH,
-    SIZES,
     StreamlitServer,
+    WarmContexts,
     assert_no_exception,
     skip_without_browser,
     wait_for_streamlit,
@@ -47,20 +47,25 @@ def browser(request: pytest.FixtureRequest):
         chromium.close()
 
 
+@pytest.fixture(scope="session")
+def warm_contexts(browser) -> Iterator[WarmContexts]:
+    contexts = WarmContexts(browser)
+    yield contexts
+    contexts.close()
+
+
 @pytest.fixture()
-def fresh_context(browser) -> Iterator[Callable]:
-    made = []
+def fresh_context(warm_contexts: WarmContexts) -> Iterator[Callable]:
+    taken = []
 
     def _new(size: str = "laptop"):
-        context = browser.new_context(accept_downloads=True, **SIZES[size])
-        context.add_init_script(RUN_WATCH)  # settle() waits for the run an action started
-        context.set_default_timeout(PAGE_TIMEOUT_MS)
-        made.append(context)
-        return context
+        warm = warm_contexts.take(size)
+        taken.append(warm)
+        return warm.context
 
     yield _new
-    for context in made:
-        context.close()
+    for warm in taken:
+        warm_contexts.give_back(warm)
 
 
 @pytest.fixture()
