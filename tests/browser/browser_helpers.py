@@ -45,7 +45,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SERVER_START_TIMEOUT_S = 30
+SERVER_START_TIMEOUT_S = 120  # a ceiling, not a wait: two workers start theirs at once, on a busy machine
 PAGE_TIMEOUT_MS = 20_000
 
 
@@ -96,47 +96,73 @@ def worker_log(path: Path) -> Path:
     return path.with_name(f"{path.stem}-{worker}{path.suffix}") if worker else path
 
 
+PORT_TAKEN = "is not available"
+"""What Streamlit logs when the port it was given is taken (it then exits 1): :func:`free_port` found the port free, but
+another process (another worker's server, another engineer's, a client connection's ephemeral port) took it before
+Streamlit could listen on it. :func:`running_server` then starts again on another port."""
+
+PORT_TRIES = 3
+
+
 @contextmanager
 def running_server(log_path: Path, env: dict[str, str] | None = None) -> Iterator[StreamlitServer]:
     """A Streamlit server of the lab on a free port (``env``: more environment, such as ``LAB_DATABASE_URL``),
     healthy when given, stopped after. The shared ``streamlit_server`` fixture is one (one per pytest-xdist worker); the
     class journey starts a second one on PostgreSQL. Under pytest-xdist the log's name says the worker
-    (:func:`worker_log`)."""
+    (:func:`worker_log`).
+
+    Healthy is this server's own answer: its log says it listens on the port (a health check alone could be answered
+    by whatever took the port after :func:`free_port` found it free); a port taken meanwhile (:data:`PORT_TAKEN`) is
+    tried again on another, up to :data:`PORT_TRIES` times."""
     log_path = worker_log(log_path)
-    port = free_port()
-    cmd = streamlit_cmd(port)  # the rest (no toolbar, no usage statistics) from .streamlit/config.toml, as scripts/run
     # classes go to a fresh data folder, removed after (never the checkout's ./data), unless ``env`` says otherwise
     data_dir = tempfile.mkdtemp(prefix="lab-data-")
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAB_DATA_DIR": data_dir, **(env or {})}
-    with open(log_path, "w", encoding="utf-8") as log:
-        process = subprocess.Popen(
-            cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=full_env
-        )
-    base_url = f"http://127.0.0.1:{port}"
-    server = StreamlitServer(base_url=base_url, log_path=log_path, process=process)
+    process = None
     try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"streamlit exited with code {process.returncode}:\n{server.log()}")
-            try:
-                with urllib.request.urlopen(f"{base_url}/_stcore/health", timeout=1) as resp:
-                    if resp.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not become healthy in {SERVER_START_TIMEOUT_S}s:\n{server.log()}")
-            time.sleep(0.1)
+        for attempt in range(1, PORT_TRIES + 1):
+            port = free_port()
+            cmd = streamlit_cmd(port)  # the rest (no toolbar, usage statistics) from .streamlit/config.toml, as scripts/run
+            with open(log_path, "w", encoding="utf-8") as log:
+                process = subprocess.Popen(
+                    cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=full_env
+                )
+            base_url = f"http://127.0.0.1:{port}"
+            server = StreamlitServer(base_url=base_url, log_path=log_path, process=process)
+            if _healthy(server, port, last=attempt == PORT_TRIES):
+                break
         yield server
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        if process is not None:
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def _healthy(server: StreamlitServer, port: int, *, last: bool) -> bool:
+    """Wait until ``server`` listens on ``port`` (its log says so) and answers its health check: True; False when it
+    exited because the port was taken (:data:`PORT_TAKEN`) and this is not the ``last`` try. Anything else fails."""
+    process, listening = server.process, f"127.0.0.1:{port}"
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while True:
+        if process.poll() is not None:
+            if PORT_TAKEN in server.log() and not last:
+                return False
+            pytest.fail(f"streamlit exited with code {process.returncode}:\n{server.log()}")
+        if listening in server.log():
+            try:
+                with urllib.request.urlopen(f"{server.base_url}/_stcore/health", timeout=5) as resp:
+                    if resp.status == 200:
+                        return True
+            except OSError:
+                pass
+        if time.monotonic() > deadline:
+            pytest.fail(f"streamlit did not become healthy in {SERVER_START_TIMEOUT_S}s:\n{server.log()}")
+        time.sleep(0.1)
 
 
 #: A line of the server's log that means something went wrong: a traceback, Streamlit's "Uncaught app exception",

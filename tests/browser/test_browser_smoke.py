@@ -127,3 +127,29 @@ def test_server_log_is_clean(streamlit_server) -> None:
     ``server_log_stays_clean`` fixture, tests/browser/conftest.py)."""
     bad = log_problems(streamlit_server.log())
     assert not bad, "server log has warnings or errors:\n" + "\n".join(bad)
+
+
+def test_a_server_whose_port_was_taken_starts_on_another(tmp_path, monkeypatch) -> None:
+    """free_port found a port free, something else listened on it before Streamlit could: running_server starts the
+    lab again on another port, its own (never reporting the other listener's health check as the lab's)."""
+    import socket
+
+    from tests.browser import browser_helpers
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    given: list[int] = []
+    real = browser_helpers.free_port
+
+    def free_port() -> int:
+        given.append(real() if given else taken.getsockname()[1])
+        return given[-1]
+
+    monkeypatch.setattr(browser_helpers, "free_port", free_port)
+    try:
+        with browser_helpers.running_server(tmp_path / "server.log") as server:
+            assert len(given) == 2 and server.base_url == f"http://127.0.0.1:{given[1]}"  # tried again, on another
+            assert server.process.poll() is None and f"127.0.0.1:{given[1]}" in server.log()
+    finally:
+        taken.close()
