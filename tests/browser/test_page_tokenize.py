@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 import lessons
 from family import real
 from tests.browser.browser_helpers import (
+    RUN_MS,
     assert_no_exception,
     main_area,
     screenshot,
@@ -99,7 +100,9 @@ def test_csv_download_has_every_token(open_page, tmp_path) -> None:
     settle(page)  # opening the section reruns the page, which then draws the button
     button = page.get_by_role("button", name=re.compile("Download the tokens as CSV"))
     expect(button).to_be_visible()
-    with page.expect_download() as info:
+    # the click asks the server to build the CSV (a deferred download) and then fetches it: a busy server can take
+    # longer than a page's 20 s to answer both, so the wait is a run's (a ceiling: a quick download returns at once)
+    with page.expect_download(timeout=RUN_MS) as info:
         button.click()
     path = tmp_path / "tokens.csv"
     info.value.save_as(path)
