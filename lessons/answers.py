@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_DOWN, ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from typing import Any, Protocol
 
-from tokenizer.labels import plural
+from i18n import N_, _, _n, number
 
 MAX_TEXT = 2_000
 """The longest typed answer (a split, a word) a question takes, and a progress file keeps."""
@@ -119,16 +119,16 @@ def what(guess: Any) -> str:
     ('nothing', 'true/false', 'a number', 'text', 'a list of 2', 'a table')
     """
     if guess is None:
-        return "nothing"
+        return _("nothing")
     if isinstance(guess, bool):
-        return "true/false"
+        return _("true/false")
     if isinstance(guess, (int, float, Decimal)):
-        return "a number"
+        return _("a number")
     if isinstance(guess, str):
-        return "text"
+        return _("text")
     if isinstance(guess, (list, tuple)):
-        return f"a list of {len(guess)}"
-    return "a table" if isinstance(guess, dict) else type(guess).__name__
+        return _("a list of {n}", n=number(len(guess)))
+    return _("a table") if isinstance(guess, dict) else type(guess).__name__
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -194,30 +194,34 @@ def split_detail(typed: list[str], truth: list[str], matches: tuple[bool, ...]) 
     """
     right = [piece for piece, ok in zip(typed, matches) if ok]
     shown = ", ".join(f"“{_short(piece, 20)}”" for piece in right[:8]) + (", …" if len(right) > 8 else "")
-    head = f"{len(right)} of {plural(len(truth), 'piece')} right (where they fall in the text)"
+    head = _n("{right} of {n} piece right (where they fall in the text)",
+              "{right} of {n} pieces right (where they fall in the text)", len(truth), right=number(len(right)))
     if len(right) == len(truth) == len(typed):
         if typed != truth:  # the same cuts, but a space typed where the token has none, or left out where it has one
-            return (f"all {plural(len(truth), 'piece')} fall where the tokenizer cut, but the spaces differ: a token "
-                    "keeps the space before a word, shown as ·")
-        return f"all {plural(len(truth), 'piece')} right"
+            return _n("all {n} piece fall where the tokenizer cut, but the spaces differ: a token keeps the space "
+                      "before a word, shown as ·", "all {n} pieces fall where the tokenizer cut, but the spaces "
+                      "differ: a token keeps the space before a word, shown as ·", len(truth))
+        return _n("all {n} piece right", "all {n} pieces right", len(truth))
     if right and len(right) < len(truth):
         head += f": {shown}"
     elif not right:
-        head = f"none of the {plural(len(truth), 'piece')} right (where they fall in the text)" if len(truth) > 1 \
-            else "the piece is not right"
+        head = _n("none of the {n} piece right (where they fall in the text)",
+                  "none of the {n} pieces right (where they fall in the text)", len(truth)) if len(truth) > 1 \
+            else _("the piece is not right")
     if len(typed) != len(truth):
-        head += f"; you typed {plural(len(typed), 'piece')}, the tokenizer made {len(truth)}"
+        head += "; " + _n("you typed {n} piece, the tokenizer made {made}", "you typed {n} pieces, the tokenizer "
+                          "made {made}", len(typed), made=number(len(truth)))
     return head
 
 
 # -- choice: one of its options ------------------------------------------------------------------------------------
 def _choice_fits(q: Asked | None, guess: Any) -> str | None:
     if not isinstance(guess, str):
-        return f"a choice question needs one of its options, not {what(guess)}"
+        return _("a choice question needs one of its options, not {what}", what=what(guess))
     if q is None:
         return None
     allowed = (*q.options, *(a for a in q.also_right if isinstance(a, str))) or (q.answer,)
-    return None if guess in allowed else f"“{_short(guess)}” is not one of its options"
+    return None if guess in allowed else _("“{guess}” is not one of its options", guess=_short(guess))
 
 
 def _choice_judge(q: Asked, guess: Any) -> Judged:
@@ -231,7 +235,8 @@ def _ticks(options: tuple[str, ...], unit: str) -> list[str]:
 
 # -- number --------------------------------------------------------------------------------------------------------
 def _number_fits(q: Asked | None, guess: Any) -> str | None:
-    return None if as_decimal(guess) is not None else f"a number question needs a number, not {what(guess)}"
+    return None if as_decimal(guess) is not None else _("a number question needs a number, not {what}",
+                                                        what=what(guess))
 
 
 def _number_judge(q: Asked, guess: Any) -> Judged:
@@ -257,11 +262,12 @@ def _typed_fits(name: str, wanted: str, lists: bool) -> Callable[[Asked | None, 
     def fits(q: Asked | None, guess: Any) -> str | None:
         if isinstance(guess, str):
             if not guess.strip():
-                return f"the answer is empty (it needs {wanted})"
-            return None if len(guess) <= MAX_TEXT else f"the answer is longer than {MAX_TEXT:,} characters"
+                return _("the answer is empty (it needs {wanted})", wanted=_(wanted))
+            return None if len(guess) <= MAX_TEXT else _("the answer is longer than {n} characters",
+                                                          n=number(MAX_TEXT))
         if lists and isinstance(guess, (list, tuple)):
-            return None if guess and short_pieces(guess) else "the tokens are not a list of short pieces of text"
-        return f"a {name} question needs {wanted}, not {what(guess)}"
+            return None if guess and short_pieces(guess) else _("the tokens are not a list of short pieces of text")
+        return _("a {kind} question needs {wanted}, not {what}", kind=_(name), wanted=_(wanted), what=what(guess))
     return fits
 
 
@@ -288,18 +294,19 @@ def _word_judge(q: Asked, guess: Any) -> Judged:
 # -- order: its options, first to last -----------------------------------------------------------------------------
 def _order_fits(q: Asked | None, guess: Any) -> str | None:
     if not isinstance(guess, (list, tuple)) or not all(isinstance(g, str) for g in guess):
-        return f"an order question needs its options in a list, not {what(guess)}"
+        return _("an order question needs its options in a list, not {what}", what=what(guess))
     if not guess:
-        return "the order is empty"
+        return _("the order is empty")
     if len(set(guess)) != len(guess):
-        return "an option appears twice in the order"
+        return _("an option appears twice in the order")
     unknown = None if q is None else next((g for g in guess if g not in q.options), None)
-    return None if unknown is None else f"“{_short(unknown)}” is not one of its options"
+    return None if unknown is None else _("“{guess}” is not one of its options", guess=_short(unknown))
 
 
 def _order_judge(q: Asked, guess: Any) -> Judged:
     placed = sum(1 for a, b in zip(guess, q.answer) if a == b)
-    return list(guess) == list(q.answer), f"{placed} of {len(q.answer)} in the right place", ()
+    return list(guess) == list(q.answer), _("{placed} of {n} in the right place", placed=number(placed),
+                                            n=number(len(q.answer))), ()
 
 
 def _numbered(options: tuple[str, ...], unit: str) -> list[str]:
@@ -339,9 +346,10 @@ class AnswerKind:
 ANSWER_KINDS: dict[str, AnswerKind] = {k.name: k for k in (
     AnswerKind("choice", _choice_fits, _choice_judge, _ticks, options_as="choices"),
     AnswerKind("number", _number_fits, _number_judge, _answer_line, from_vote=_number_from_vote),
-    AnswerKind("split", _typed_fits("split", "the tokens, typed as text", lists=True), _split_judge, _tokens_line),
+    AnswerKind("split", _typed_fits(N_("split"), N_("the tokens, typed as text"), lists=True), _split_judge,
+               _tokens_line),
     AnswerKind("order", _order_fits, _order_judge, _numbered, from_vote=parse_split, options_as="items"),
-    AnswerKind("word", _typed_fits("word", "a word", lists=False), _word_judge, _answer_line,
+    AnswerKind("word", _typed_fits(N_("word"), N_("a word"), lists=False), _word_judge, _answer_line,
                keyed=lambda answer: f"any word that meets the rule, for example {answer}"),
 )}
 """Every answer kind, by its name (a lesson file's ``kind``, a posed question's)."""

@@ -28,13 +28,13 @@ from typing import Any
 import lessons
 from analyses.cost import CostInputError, Fit, window_fit
 from analyses.experiment import Sweep
+from i18n import N_, _, _n, decimal, number
 from tokenizer import Trace
-from tokenizer.labels import plural
 from tokenizer.plaintext import pair_text, visible_token
 
 from . import experiment as evh
 from .course import Exercise, course
-from .exercises import Computed, ExerciseError, compute, preset_trace, tie_explanation, times
+from .exercises import Computed, ExerciseError, compute, preset_trace, tie_explanation
 from .judging import Question
 from .progress import (
     COST_FIT,
@@ -108,21 +108,22 @@ def merge_question(trace: Trace, k: int, qid: QuestionId, scope: str = TRAIN_SCO
     for pc in step.table[:GUESS_OPTIONS]:
         label = pair_text(pc.left, pc.right)
         if label in labels:  # two different pairs that look the same: tell them apart
-            label += f" (ids {pc.pair[0]}, {pc.pair[1]})"
+            label += f" (ids {pc.pair[0]}, {pc.pair[1]})"  # an option's value (judged, kept): one language
         labels.append(label)
         by_pair[pc.pair] = label
     winner = by_pair.get(step.pair, pair_text(step.left, step.right))
     tied = tuple(by_pair[t.pair] for t in step.ties if t.pair in by_pair and t.pair != step.pair)
-    counts = "; ".join(f"{by_pair[pc.pair]}: {times(pc.count)}" for pc in step.table[:GUESS_OPTIONS])
+    counts = "; ".join(by_pair[pc.pair] + ": " + _n("{n} time", "{n} times", pc.count)  # times(), translated
+                       for pc in step.table[:GUESS_OPTIONS])
     return Question(
         key="",
         id=qid,
-        prompt=f"Which pair does merge {k} pick? Count each word as many times as it occurs.",
+        prompt=_("Which pair does merge {k} pick? Count each word as many times as it occurs.", k=number(k)),
         kind="choice",
         answer=winner,
         options=tuple(sorted(labels, key=str.casefold)),
         also_right=tied,
-        explain=f"Counted before the merge: {counts}.",
+        explain=_("Counted before the merge: {counts}.", counts=counts),
         explain_also_right=tie_explanation(trace, k),
         scope=scope,
     )
@@ -175,8 +176,9 @@ def practice_merge_question(preset_id: str, step: int) -> Question:
     q = merge_question(preset_trace(preset_id), step, QuestionId.of(PRACTICE_MERGE, preset=preset_id, step=step),
                        scope=PRACTICE_SCOPE)
     title = lessons.presets()[preset_id].title
-    return replace(q, prompt=f"{title}: which pair does merge {step} pick? "
-                   "Count each word as many times as it occurs, in the corpus as it stands after the merges before it.")
+    return replace(q, prompt=_("{title}: which pair does merge {step} pick? Count each word as many times as it "
+                               "occurs, in the corpus as it stands after the merges before it.", title=title,
+                               step=number(step)))
 
 
 def unseen_words(preset_id: str) -> list[str]:
@@ -205,13 +207,17 @@ def practice_count_question(preset_id: str, word: str) -> Question:
     c = compute("count_tokens", {"tokenizer": preset_id, "text": word})
     title = lessons.presets()[preset_id].title
     return Question(
-        key="", id=QuestionId.of(PRACTICE_COUNT, preset=preset_id, word=word), prompt=f"With the merges of “{title}”, how many tokens is "
-        f"“{word}”, a word its corpus never had?", kind="number", answer=c.answer, unit="tokens",
-        explain="An unseen word is cut into the pieces the merges can build: " + c.facts, scope=PRACTICE_SCOPE)
+        key="", id=QuestionId.of(PRACTICE_COUNT, preset=preset_id, word=word),
+        prompt=_("With the merges of “{title}”, how many tokens is “{word}”, a word its corpus never had?",
+                 title=title, word=word), kind="number", answer=c.answer, unit=N_("tokens"),
+        explain=_("An unseen word is cut into the pieces the merges can build: {facts}", facts=c.facts),
+        scope=PRACTICE_SCOPE)
 
 
 # -- English vs Hindi: which way does each count move? ------------------------------------------------
-DIRECTIONS = ("goes down", "stays the same", "goes up")
+DIRECTIONS = (N_("goes down"), N_("stays the same"), N_("goes up"))
+"""The options of a "which way does it move" question: kept and judged as written here, shown in the learner's
+language (:func:`ui.answers.option_text`)."""
 
 
 def direction(before: int, after: int) -> str:
@@ -227,11 +233,11 @@ def _experiment_points(sources: Sources) -> tuple:
 
 def experiment_why(sources: Sources = PLAIN) -> str:
     """Why both counts move when Hindi gets an equal share: where the fixed budget's merges went (plain text)."""
-    before, after, _, _, budget = _experiment_points(sources)
+    before, after, _lo, _hi, budget = _experiment_points(sources)
     gained = after.by_script["Devanagari"] - before.by_script["Devanagari"]
-    return (f"Hindi now wins {after.by_script['Devanagari']} of the {budget} merges instead of "
-            f"{before.by_script['Devanagari']}; the budget is fixed, so those {gained} merges came out of English's "
-            "share.")
+    return _("Hindi now wins {after} of the {budget} merges instead of {before}; the budget is fixed, so those "
+             "{gained} merges came out of English's share.", after=number(after.by_script["Devanagari"]),
+             budget=number(budget), before=number(before.by_script["Devanagari"]), gained=number(gained))
 
 
 def direction_questions(sources: Sources = PLAIN) -> tuple[Question, Question]:
@@ -239,22 +245,26 @@ def direction_questions(sources: Sources = PLAIN) -> tuple[Question, Question]:
     lesson's sweep (:func:`lessons.experiment.sweep_of`). English vs Hindi asked these before it asked lesson 4's
     own exercises (:func:`experiment_questions`); they stay, so a progress file that holds their answers still loads."""
     before, after, lo, hi, budget = _experiment_points(sources)
-    setting = (f"Give Hindi an equal share of the training text: {hi} copies of the Hindi paragraph instead of "
-               f"{lo}, as many as English has. The merge budget stays {budget}.")
+    setting = _("Give Hindi an equal share of the training text: {hi} copies of the Hindi paragraph instead of "
+                "{lo}, as many as English has. The merge budget stays {budget}.", hi=number(hi), lo=number(lo),
+                budget=number(budget))
     why = experiment_why(sources)
     hindi_q = Question(
         key="", id=QuestionId.of(EVH_DIRECTION, sentence="hindi"), scope=evh.EVH_PAGE, kind="choice",
-        options=DIRECTIONS, prompt=setting + " Does the Hindi sentence's token count go up or down?",
+        options=DIRECTIONS, prompt=setting + " " + _("Does the Hindi sentence's token count go up or down?"),
         answer=direction(before.hindi_tokens, after.hindi_tokens),
-        explain=(f"The Hindi sentence goes from {before.hindi_tokens} tokens to {after.hindi_tokens} "
-                 f"({before.hindi_per_word:.1f} → {after.hindi_per_word:.1f} per word). " + why),
+        explain=_("The Hindi sentence goes from {before} tokens to {after} ({per_before} → {per_after} per word).",
+                  before=number(before.hindi_tokens), after=number(after.hindi_tokens),
+                  per_before=decimal(before.hindi_per_word, 1), per_after=decimal(after.hindi_per_word, 1)) + " " + why,
     )
     english_q = Question(
         key="", id=QuestionId.of(EVH_DIRECTION, sentence="english"), scope=evh.EVH_PAGE, kind="choice",
-        options=DIRECTIONS, prompt="And the English sentence's token count?",
+        options=DIRECTIONS, prompt=_("And the English sentence's token count?"),
         answer=direction(before.english_tokens, after.english_tokens),
-        explain=(f"The English sentence goes from {before.english_tokens} tokens to {after.english_tokens} "
-                 f"({before.english_per_word:.2f} → {after.english_per_word:.2f} per word). " + why),
+        explain=_("The English sentence goes from {before} tokens to {after} ({per_before} → {per_after} per word).",
+                  before=number(before.english_tokens), after=number(after.english_tokens),
+                  per_before=decimal(before.english_per_word, 2), per_after=decimal(after.english_per_word, 2))
+        + " " + why,
     )
     return hindi_q, english_q
 
@@ -279,11 +289,14 @@ def fit_question(fit: Fit) -> Question:
     return Question(
         key="", id=QuestionId.of(COST_FIT, window=fit.window, output_cap=fit.output_cap, margin=fit.margin,
                                  each=fit.each),
-        prompt=f"How many whole Hindi articles of {fit.each:,} tokens fit in a {fit.window:,}-token window, keeping "
-        f"{fit.output_cap:,} tokens for the reply and a {fit.margin:,}-token margin?",
-        kind="number", answer=fit.count, unit="articles", scope="cost",
-        explain=f"{fit.room:,} tokens of room ÷ {fit.each:,} tokens an article = {fit.exact:.2f}, so "
-        f"{plural(fit.count, 'whole article')} ({fit.used:,} tokens).",
+        prompt=_("How many whole Hindi articles of {each} tokens fit in a {window}-token window, keeping {cap} tokens "
+                 "for the reply and a {margin}-token margin?", each=number(fit.each), window=number(fit.window),
+                 cap=number(fit.output_cap), margin=number(fit.margin)),
+        kind="number", answer=fit.count, unit=N_("articles"), scope="cost",
+        explain=_n("{room} tokens of room ÷ {each} tokens an article = {exact}, so {n} whole article ({used} tokens).",
+                   "{room} tokens of room ÷ {each} tokens an article = {exact}, so {n} whole articles ({used} tokens).",
+                   fit.count, room=number(fit.room), each=number(fit.each), exact=decimal(fit.exact, 2),
+                   used=number(fit.used)),
     )
 
 
@@ -298,7 +311,7 @@ def encode_question(tokenizer_key: str, trace: Any, step: int, text_digest: str)
     digits), never the text."""
     candidates = trace.candidates(step)[:ENCODE_OPTIONS]
     labels: list[str] = []
-    for _, left, right, left_label, right_label in candidates:
+    for _rank, left, right, left_label, right_label in candidates:
         label = pair_text(left_label, right_label)
         if label in labels:
             label += f" (ids {left}, {right})"
@@ -306,17 +319,19 @@ def encode_question(tokenizer_key: str, trace: Any, step: int, text_digest: str)
     s = trace.steps[step - 1]
     answer = labels[[(c[1], c[2]) for c in candidates].index(s.pair)]
     production = hasattr(trace, "inside")
-    ranks = "; ".join(f"{label}: {'rank ' + format(c[0], ',') if production else 'merge #' + str(c[0] + 1)}"
-                      if c[0] is not None else f"{label}: no merge" for label, c in zip(labels, candidates))
-    rule = ("BPE merges the pair whose joined token has the lowest rank first, inside one pre-split piece at a time"
-            if production else "the merges fire in the order they were learned")
-    where = f" in “{visible_token(trace.pieces[s.piece])}”" if production and len(trace.pieces) > 1 else ""
+    ranks = "; ".join(label + ": " + ((_("rank {rank}", rank=number(c[0])) if production
+                                       else _("merge #{n}", n=number(c[0] + 1))) if c[0] is not None
+                                      else _("no merge")) for label, c in zip(labels, candidates))
+    rule = (_("BPE merges the pair whose joined token has the lowest rank first, inside one pre-split piece at a "
+              "time.") if production else _("The merges fire in the order they were learned."))
+    piece = visible_token(trace.pieces[s.piece]) if production and len(trace.pieces) > 1 else None
     return Question(
         key="", id=QuestionId.of(ENCODE_MERGE, tokenizer=tokenizer_key, text=text_digest, step=step),
-        prompt=f"Step {step}: which pair merges next{where}?", kind="choice", answer=answer,
+        prompt=(_("Step {step}: which pair merges next in “{piece}”?", step=number(step), piece=piece) if piece
+                else _("Step {step}: which pair merges next?", step=number(step))), kind="choice", answer=answer,
         options=tuple(sorted(labels, key=str.casefold)), scope=QUESTIONS[ENCODE_MERGE].scope,
-        explain=f"{rule[0].upper()}{rule[1:]}. Here: {ranks}.",
-        hint="A common pair was merged early: its rank is low. Bytes of one letter join before letters join.",
+        explain=rule + " " + _("Here: {ranks}.", ranks=ranks),
+        hint=_("A common pair was merged early: its rank is low. Bytes of one letter join before letters join."),
     )
 
 

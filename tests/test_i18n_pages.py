@@ -32,7 +32,7 @@ COST = "pages/8_Cost_and_context.py"
 REAL = "pages/5_Real_tokenizers.py"
 BEYOND = "pages/7_Beyond_Hindi.py"
 VOCAB = "pages/15_Vocabulary_by_script.py"
-OPEN = {evh.REVEALED.skey: True}  # its questions skipped (they come from ui/questions.py, not translated yet)
+OPEN = {evh.REVEALED.skey: True}  # its questions skipped: lesson 4's exercises, their prompts lesson content
 
 
 def links(at) -> list:
@@ -130,6 +130,7 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (TOKENIZE, {"toks": "o200k_base,chai", "text": "x", "classroom": "1"}, {}),
     (TOKENIZE, {"toks": "o200k_base", "text": "شہر میں"}, {}),  # right to left
     (TOKENIZE, {"toks": "", "text": "x"}, {}),  # no tokenizer picked
+    (TOKENIZE, {"predict": "1", "toks": "o200k_base,chai", "text": "घने कोहरे"}, {}),  # predict first: two questions
     (ENCODE, {}, {}),  # step 0: the start, the marker </w>
     (ENCODE, {"tok": "readers", "text": "the reader reads", "step": "1"}, {}),  # pieces, skipped merges
     (ENCODE, {"tok": "readers", "text": "readership", "step": "4"}, {ev.TREE_OPEN.skey: True}),  # the end, a tree
@@ -139,6 +140,7 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (ENCODE, {"tok": "readers", "text": "readership", "step": "2", "classroom": "1"}, {}),
     (ENCODE, {"tok": "readers", "text": "readership", "step": "2", "large": "1"}, {}),
     (ENCODE, {"tok": "readers", "text": " "}, {}),  # nothing to encode
+    (ENCODE, {"tok": "o200k_base", "text": "घने कोहरे", "step": "1", "predict": "1"}, {}),  # which pair next?
     (BYTES, {}, {}),  # every part on the page, the Hindi sample
     (BYTES, {"sample": "urdu"}, {}),  # right to left
     (BYTES, {"sample": "emoji", "tok": "o200k_base", "part": "ladder"}, {}),  # tabs, a production tokenizer
@@ -152,7 +154,8 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (EVH, {"train": "own", "own_en": "the news", "own_hi": "खबर"}, OPEN),  # the learner's own texts
     (EVH, {"classroom": "1"}, OPEN),
     (EVH, {"large": "1"}, OPEN),
-    (COST, {"predict": "0"}, {}),  # every part (its question comes from ui/questions.py: not translated yet)
+    (COST, {}, {}),  # the window's question (predict first), the rest of the page
+    (COST, {"predict": "0"}, {}),  # every part
     (COST, {"predict": "0", "source": "parallel", "window": "200000"}, {}),  # measured, a big window
     (COST, {"predict": "0", "source": "own", "en_text": "", "hi_text": "खबर"}, {}),  # an empty text of one's own
     (COST, {"predict": "0", "prompt": "9000"}, {}),  # the pre-send check says no

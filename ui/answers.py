@@ -17,57 +17,84 @@ from typing import Any
 
 import streamlit as st
 
+from i18n import N_, _, current, decimal, number
 from lessons.answers import decimal_places, parse_split
 from lessons.judging import Question, Verdict
+from lessons.questions import DIRECTIONS
 from ui.display import answer_text, md_escape, quantity
 
-RETRY = "(A retry: your first answer is the one in the score.)"
+RETRY = N_("(A retry: your first answer is the one in the score.)")
+"""The verdict's note on a retry (marked for the catalogue: draw it through ``_()``)."""
+
+
+def option_text(option: str) -> str:
+    """A choice's option as the learner reads it: the value stays the question's (what is judged and kept), an
+    option that is one of the lab's own words (marked ``N_``, as :data:`lessons.questions.DIRECTIONS`) is shown in
+    the learner's language; data (a pair, a token) is in no catalogue and reads as it is."""
+    return md_escape(_(option)) if option in _OWN_OPTIONS else md_escape(option)
+
+
+_OWN_OPTIONS = frozenset(DIRECTIONS)
+
+
+def _quantity(value: Any, unit: str) -> str:
+    """An answer with its unit, as the learner's language writes it: English by the one plural rule
+    (:func:`tokenizer.plaintext.quantity`), Hindi with its numbers grouped the Indian way and the unit through the
+    catalogue (a lesson exercise's own unit is lesson content, and stays as written)."""
+    if current() == "en":
+        return quantity(value, unit)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return answer_text(value) + (f" {_(unit)}" if unit else "")
+    shown = number(value) if float(value).is_integer() else decimal(value, decimal_places(value))
+    return shown + (f" {_(unit)}" if unit else "")
 
 
 # -- the predict widget's inputs -----------------------------------------------------------------------------------
 def _radio(q: Question, key: str) -> None:
-    st.radio("Your prediction", q.options, index=None, key=key, horizontal=True, format_func=md_escape)
+    st.radio(_("Your prediction"), q.options, index=None, key=key, horizontal=True, format_func=option_text)
 
 
 def _number(q: Question, key: str) -> None:
     places = decimal_places(q.answer)
     step = {"step": 1} if not places else {"step": 10.0 ** -places, "format": f"%.{places}f"}
-    st.number_input(f"Your prediction{f' ({q.unit})' if q.unit else ''}", value=None, key=key,
-                    placeholder="type a number", **step)
+    label = _("Your prediction ({unit})", unit=_(q.unit)) if q.unit else _("Your prediction")
+    st.number_input(label, value=None, key=key, placeholder=_("type a number"), **step)
 
 
 def _tokens(q: Question, key: str) -> None:
-    st.text_input("Your prediction: the tokens, separated by |", key=key, placeholder="for example: poha | wal | a")
+    st.text_input(_("Your prediction: the tokens, separated by |"), key=key,
+                  placeholder=_("for example: {tokens}", tokens="poha | wal | a"))
 
 
 def _word(q: Question, key: str) -> None:
-    st.text_input("Your answer", key=key, placeholder="type a word")
+    st.text_input(_("Your answer"), key=key, placeholder=_("type a word"))
 
 
 def _in_order(q: Question, key: str) -> None:
-    st.multiselect("Your prediction: pick them in order, first to last", q.options, key=key)  # plain text
+    st.multiselect(_("Your prediction: pick them in order, first to last"), q.options, key=key)  # plain text
 
 
 # -- a class poll's answer widget (the posed question as every screen gets it: a dict, never its answer) -----------
 def _vote_text(posed: dict, key: str) -> Any:
-    return st.text_input("Your answer", key=key, max_chars=200)
+    return st.text_input(_("Your answer"), key=key, max_chars=200)
 
 
 def _vote_choice(posed: dict, key: str) -> Any:
     if not posed.get("choices"):
         return _vote_text(posed, key)
     # a radio's options are Markdown: a posed choice is shown as typed (never a link), its value unchanged
-    return st.radio("Your answer", posed["choices"], index=None, key=key, horizontal=True, format_func=md_escape)
+    return st.radio(_("Your answer"), posed["choices"], index=None, key=key, horizontal=True, format_func=option_text)
 
 
 def _vote_number(posed: dict, key: str) -> Any:
-    return st.number_input("Your answer" + (f" ({posed['unit']})" if posed.get("unit") else ""), value=None, key=key)
+    unit = posed.get("unit")
+    return st.number_input(_("Your answer ({unit})", unit=_(unit)) if unit else _("Your answer"), value=None, key=key)
 
 
 def _vote_order(posed: dict, key: str) -> Any:
     if not posed.get("items"):
         return _vote_text(posed, key)
-    picked = st.multiselect("Your answer: pick them in order, first to last", posed["items"], key=key)
+    picked = st.multiselect(_("Your answer: pick them in order, first to last"), posed["items"], key=key)
     return " | ".join(picked) if picked else None
 
 
@@ -81,10 +108,11 @@ def _told(q: Question, v: Verdict, shown: Callable[[Question, Any], str]) -> lis
     """Right or not, the guess beside the lab's answer, the judging's detail and the explanation (with the hint
     when wrong)."""
     if v.right:
-        head, why = f"Right! You predicted {shown(q, v.guess)}.", q.explain
+        head, why = _("Right! You predicted {guess}.", guess=shown(q, v.guess)), q.explain
     else:
-        head = f"Not this time. You predicted {shown(q, v.guess)}; the lab computed {shown(q, q.answer)}."
-        why = q.explain + (f"\nRemember: {q.hint}" if q.hint else "")
+        head = _("Not this time. You predicted {guess}; the lab computed {answer}.", guess=shown(q, v.guess),
+                 answer=shown(q, q.answer))
+        why = q.explain + ("\n" + _("Remember: {hint}", hint=q.hint) if q.hint else "")
     parts = [head]
     if v.detail:
         parts.append(v.detail[0].upper() + v.detail[1:] + ".")
@@ -92,13 +120,16 @@ def _told(q: Question, v: Verdict, shown: Callable[[Question, Any], str]) -> lis
 
 
 def _as_text(q: Question, value: Any) -> str:
+    if isinstance(value, str) and value in _OWN_OPTIONS:
+        return _(value)
     return answer_text(value)
 
 
 def _choice_verdict(q: Question, v: Verdict) -> list[str]:
     """A pick tied with the lab's is right, and says so, with why the lab picked the other."""
     if v.right and v.guess != q.answer:
-        head = f"Right: {answer_text(v.guess)} ties with the lab's pick, {answer_text(q.answer)}."
+        head = _("Right: {guess} ties with the lab's pick, {answer}.", guess=answer_text(v.guess),
+                 answer=answer_text(q.answer))
         why = q.explain_also_right or q.explain
         return [head] + ([v.detail[0].upper() + v.detail[1:] + "."] if v.detail else []) + ([why] if why else [])
     return _told(q, v, _as_text)
@@ -106,7 +137,7 @@ def _choice_verdict(q: Question, v: Verdict) -> list[str]:
 
 def _number_verdict(q: Question, v: Verdict) -> list[str]:
     """With the unit, by the one plural rule: "1 token", "2 code points"."""
-    return _told(q, v, lambda q, value: quantity(value, q.unit))
+    return _told(q, v, lambda q, value: _quantity(value, q.unit))
 
 
 def _split_verdict(q: Question, v: Verdict) -> list[str]:
@@ -115,30 +146,32 @@ def _split_verdict(q: Question, v: Verdict) -> list[str]:
 
 def _word_verdict(q: Question, v: Verdict) -> list[str]:
     """Any word that meets the rule: what the guess does, and an example that works."""
-    head = ("Right! " if v.right else "Not this time. ") + (v.detail or "")
+    head = (_("Right!") if v.right else _("Not this time.")) + " " + (v.detail or "")
     if not v.right:
-        head += f" For example, “{answer_text(q.answer)}” works."
-    why = q.explain + (f"\nRemember: {q.hint}" if q.hint and not v.right else "")
+        head += " " + _("For example, “{word}” works.", word=answer_text(q.answer))
+    why = q.explain + ("\n" + _("Remember: {hint}", hint=q.hint) if q.hint and not v.right else "")
     return [head] + ([why] if why else [])
 
 
 # -- the teacher's preview before posing (plain text): the lab's answer --------------------------------------------
 def _preview(q: Question) -> list[str]:
-    return [f"The lab's answer: {answer_text(q.answer)}"]
+    return [_("The lab's answer: {answer}", answer=answer_text(q.answer))]
 
 
 def _number_preview(q: Question) -> list[str]:
-    return [f"The lab's answer: {answer_text(q.answer)}" + (f" {q.unit}" if q.unit else "")]
+    return [_("The lab's answer: {answer}", answer=_quantity(q.answer, q.unit) if current() != "en"
+              else answer_text(q.answer) + (f" {q.unit}" if q.unit else ""))]
 
 
 def _choice_preview(q: Question) -> list[str]:
     """Each option marked right, tied (also right) or wrong."""
     lines = _preview(q)
     for option in q.options:
-        mark = "✓" if option == q.answer else "✓ (a tie: also right)" if option in q.also_right else "✗"
-        lines.append(f"  {mark}  {option}")
+        mark = "✓" if option == q.answer else "✓ " + _("(a tie: also right)") if option in q.also_right else "✗"
+        lines.append(f"  {mark}  {_(option) if option in _OWN_OPTIONS else option}")
     if q.also_right:
-        lines.append(f"{len(q.also_right) + 1} options are right (a tie): a learner who picks any of them is right.")
+        lines.append(_("{n} options are right (a tie): a learner who picks any of them is right.",
+                       n=number(len(q.also_right) + 1)))
     return lines
 
 

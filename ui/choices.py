@@ -30,14 +30,14 @@ import streamlit as st
 
 import lessons
 from analyses.measure import Measure, measure
-from i18n import N_, _, _n, number
+from i18n import N_, _, _n, decimal, number
 from lessons.course import TOKENIZER_KEY, TOKENIZERS_KEY
 from lessons.progress import TOKENIZE_COUNT, QuestionId
 from tokenizer import TextTokenizer, Token, Tokenizer
 from tokenizer.io import ModelFigures, check_model_figures, figures_of, tokenizer_from_json, tokenizer_to_json
 from tokenizer.pretokenize import pattern_words
 from ui import state
-from ui.display import md_code, md_escape, plural
+from ui.display import md_code, md_escape
 from ui.predict import Question
 from ui.presets import UNIT_NAMES
 from ui.training import preset_trace
@@ -532,15 +532,21 @@ def count_question(key: str, tok: TextTokenizer, text: str, m: Measure, *, scope
     measure's count, and a guess within a tenth of it (at least exact) counts as right."""
     digest = state.digest(text, length=12)
     tolerance = m.tokens // 10
-    within = f" (within {plural(tolerance, 'token')} counts as right)" if tolerance else ""
-    per_word = f"{m.tokens_per_word:.2f} a word, " if m.words else ""
+    prompt = (_n("How many tokens will {name} cut this text into (within {n} token counts as right)?",
+                 "How many tokens will {name} cut this text into (within {n} tokens counts as right)?", tolerance,
+                 name=tok.name) if tolerance
+              else _("How many tokens will {name} cut this text into?", name=tok.name))
+    each = decimal(m.code_points / m.tokens if m.tokens else 0, 2)
+    explain = _("{name} reads {words} and {chars} as {tokens}: ", name=tok.name,
+                words=_n("{n} word", "{n} words", m.words), chars=_n("{n} character", "{n} characters", m.code_points),
+                tokens=_n("{n} token", "{n} tokens", m.tokens))
+    explain += (_("{per_word} a word, {each} characters a token.", per_word=decimal(m.tokens_per_word, 2), each=each)
+                if m.words else _("{each} characters a token.", each=each))
     return Question(
         key="", id=QuestionId.of(TOKENIZE_COUNT, tokenizer=key, text=digest), scope=scope, kind="number", answer=m.tokens, tolerance=tolerance,
-        unit="tokens", prompt=f"How many tokens will {tok.name} cut this text into{within}?",
-        explain=(f"{tok.name} reads {plural(m.words, 'word')} and {plural(m.code_points, 'character')} as {plural(m.tokens, 'token')}: "
-                 f"{per_word}{m.code_points / m.tokens if m.tokens else 0:.2f} characters a token."),
-        hint="Count pieces, not words: a common English word is one token with its space, a rare word several, "
-             "and a script the tokenizer saw little of can take a token a letter or more.",
+        unit=N_("tokens"), prompt=prompt, explain=explain,
+        hint=_("Count pieces, not words: a common English word is one token with its space, a rare word several, "
+               "and a script the tokenizer saw little of can take a token a letter or more."),
     )
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 import streamlit as st
 
+from i18n import _, number
 from lessons.judging import Question, Verdict, fits, judge
 from ui import classroom
 from ui.answers import DRAWN
@@ -186,11 +187,12 @@ def _draw_input(q: Question) -> None:
     DRAWN[q.kind].input(q, input_key(q))  # by its answer kind (ui.answers)
 
 
-def ask(q: Question, *, button: str = "Check") -> Verdict | None:
+def ask(q: Question, *, button: str | None = None) -> Verdict | None:
     """Draw the question (or the verdict, once answered); None while the learner has not answered.
 
     After an answer the verdict is drawn: the guess beside the truth, the
-    explanation, and whether it counted; with a "Try again" button.
+    explanation, and whether it counted; with a "Try again" button. ``button``: the check button's label,
+    already translated (default: "Check", in the learner's language).
     """
     last = st.session_state.get(_last_key(q))
     retrying = st.session_state.get(RETRY.of(q.key), False)
@@ -198,20 +200,21 @@ def ask(q: Question, *, button: str = "Check") -> Verdict | None:
         last = _kept(q)
     if last is None:
         if set_aside := st.session_state.pop(SET_ASIDE.of(q.key), None):
-            st.html(callout_html(f"Your earlier answer to this question was set aside: {set_aside}. "
-                                 "Answer it again.", "warning"))
+            st.html(callout_html(_("Your earlier answer to this question was set aside: {why}. Answer it again.",
+                                   why=set_aside), "warning"))
         st.markdown(md_escape(q.prompt))
         _draw_input(q)
-        st.button(button, key=f"predict.{q.key}.check", type="primary", on_click=_check, args=(q,))
+        st.button(button or _("Check"), key=f"predict.{q.key}.check", type="primary", on_click=_check, args=(q,))
         if st.session_state.pop(EMPTY.of(q.key), False):
-            st.warning("Make a prediction first, then press **Check**.")
+            st.warning(_("Make a prediction first, then press **{check}**.", check=button or _("Check")))
         classroom.pose_button(q)  # the teacher of a class: every learner answers it on their own screen
         return None
-    guess, right, counted, detail, matches = last
+    guess, right, counted, _detail, matches = last
+    detail = judge(q, guess)[1]  # worded now, in the learner's language (it may have changed since the answer)
     verdict = Verdict(guess, right, counted, detail, matches)
     draw_verdict(q, verdict)
-    st.button("Try again", key=f"predict.{q.key}.retry", on_click=_retry, args=(q,), type="tertiary",
-              help="Answer again. Your first answer is the one that counts in the score.")
+    st.button(_("Try again"), key=f"predict.{q.key}.retry", on_click=_retry, args=(q,), type="tertiary",
+              help=_("Answer again. Your first answer is the one that counts in the score."))
     classroom.pose_button(q)
     return verdict
 
@@ -240,13 +243,13 @@ def _kept(q: Question) -> tuple:
 def draw_verdict(q: Question, v: Verdict) -> None:
     """The verdict, as its answer kind words it (ui.answers): the guess beside the truth, the detail, why."""
     drawn = DRAWN[q.kind]
-    parts = drawn.verdict(q, v) + ([] if v.counted else [RETRY_NOTE])
+    parts = drawn.verdict(q, v) + ([] if v.counted else [_(RETRY_NOTE)])
     st.html(callout_html("\n".join(parts), "success" if v.right else "info", q.more if drawn.more else None))
 
 
 def score_line(scope: str | None = None) -> str:
     right, tried = score(scope)
-    return f"{right} of {tried}" if tried else "none yet"
+    return _("{right} of {tried}", right=number(right), tried=number(tried)) if tried else _("none yet")
 
 
 __all__ = ["Question", "Verdict", "answered", "ask", "context", "draw_verdict", "own_answers", "record", "score",

@@ -18,6 +18,7 @@ from typing import Any
 
 import streamlit as st
 
+import i18n
 from lessons import questions as plain
 from lessons.course import Exercise, course
 from lessons.exercises import MAX_LISTED_TIES, Computed, compute, tie_explanation, times
@@ -48,16 +49,18 @@ from ui.state import digest
 
 # -- the caches ----------------------------------------------------------------------------------------
 @st.cache_resource(max_entries=256, show_spinner=False)
-def _computed(op: str, args: str) -> Computed:
-    return compute(op, json.loads(args))
+def _computed(op: str, args: str, lang: str) -> Computed:
+    with i18n.using(lang):
+        return compute(op, json.loads(args))
 
 
 def computed(exercise: Exercise | str) -> Computed:
-    """An exercise's computed answer, once per server for its operation and arguments (read-only, shared by every
-    learner): a course exercise by its key, or any exercise (a lesson file's, a teacher's own question)."""
+    """An exercise's computed answer, once per server for its operation, its arguments and the learner's language
+    (read-only, shared by every learner of that language: its facts are sentences): a course exercise by its key,
+    or any exercise (a lesson file's, a teacher's own question)."""
     if isinstance(exercise, str):
         exercise = next(e for e in course().exercises if e.key == exercise)
-    return _computed(exercise.op, json.dumps(exercise.args, sort_keys=True, ensure_ascii=False))
+    return _computed(exercise.op, json.dumps(exercise.args, sort_keys=True, ensure_ascii=False), i18n.current())
 
 
 CACHED = plain.Sources(computed=computed, preset_trace=training.preset_trace, sweep=experiment.sweep_of,
