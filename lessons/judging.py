@@ -81,6 +81,10 @@ class Question:
     check: Callable[[str], tuple[bool, str]] | None = field(default=None, compare=False)
     id: Any = None
     """A :class:`lessons.progress.QuestionId` (its ``key`` names the question in the session)."""
+    lab_options: bool = False
+    """The options are the lab's own words, marked for the catalogue (``N_``): kept and judged as written here, shown
+    in the learner's language (:func:`ui.answers.option_text`). False: they are data (a pair, a token) or lesson
+    content, shown as they are."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -217,7 +217,7 @@ def practice_count_question(preset_id: str, word: str) -> Question:
 # -- English vs Hindi: which way does each count move? ------------------------------------------------
 DIRECTIONS = (N_("goes down"), N_("stays the same"), N_("goes up"))
 """The options of a "which way does it move" question: kept and judged as written here, shown in the learner's
-language (:func:`ui.answers.option_text`)."""
+language (``Question.lab_options``, :func:`ui.answers.option_text`)."""
 
 
 def direction(before: int, after: int) -> str:
@@ -251,7 +251,7 @@ def direction_questions(sources: Sources = PLAIN) -> tuple[Question, Question]:
     why = experiment_why(sources)
     hindi_q = Question(
         key="", id=QuestionId.of(EVH_DIRECTION, sentence="hindi"), scope=evh.EVH_PAGE, kind="choice",
-        options=DIRECTIONS, prompt=setting + " " + _("Does the Hindi sentence's token count go up or down?"),
+        options=DIRECTIONS, lab_options=True, prompt=setting + " " + _("Does the Hindi sentence's token count go up or down?"),
         answer=direction(before.hindi_tokens, after.hindi_tokens),
         explain=_("The Hindi sentence goes from {before} tokens to {after} ({per_before} → {per_after} per word).",
                   before=number(before.hindi_tokens), after=number(after.hindi_tokens),
@@ -259,7 +259,7 @@ def direction_questions(sources: Sources = PLAIN) -> tuple[Question, Question]:
     )
     english_q = Question(
         key="", id=QuestionId.of(EVH_DIRECTION, sentence="english"), scope=evh.EVH_PAGE, kind="choice",
-        options=DIRECTIONS, prompt=_("And the English sentence's token count?"),
+        options=DIRECTIONS, lab_options=True, prompt=_("And the English sentence's token count?"),
         answer=direction(before.english_tokens, after.english_tokens),
         explain=_("The English sentence goes from {before} tokens to {after} ({per_before} → {per_after} per word).",
                   before=number(before.english_tokens), after=number(after.english_tokens),

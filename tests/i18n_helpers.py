@@ -20,7 +20,7 @@ from i18n import MARKS
 _MARKED = re.compile(re.escape(MARKS[0]) + "[^" + MARKS[0] + MARKS[1] + "]*" + re.escape(MARKS[1]))
 # A word: letters (with their combining marks, for Devanagari), digits and underscores, with at least two letters.
 _WORD = re.compile(r"[\w\u0900-\u097f]+")
-_HEX_BYTE = re.compile(r"[0-9A-Fa-f]{2}")
+_HEX_BYTE = re.compile(r"[0-9A-Fa-f]{2}|[0-9A-F]{4,6}")  # a byte in hex, or a code point's (U+FFFD)
 _ICON = re.compile(r":material/[a-z_]+:")
 #: Always data: what the lab writes as it is in every language.
 SYMBOLS = {"UTF", "MB", "CSV", "BPE", "id", "hex", "Rs"}  # Rs: the rupee as the English pages write it

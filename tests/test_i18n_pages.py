@@ -32,6 +32,7 @@ COST = "pages/8_Cost_and_context.py"
 REAL = "pages/5_Real_tokenizers.py"
 BEYOND = "pages/7_Beyond_Hindi.py"
 VOCAB = "pages/15_Vocabulary_by_script.py"
+STREAM = "pages/9_Streaming.py"
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped: lesson 4's exercises, their prompts lesson content
 
 
@@ -179,6 +180,16 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (VOCAB, {"vs": "none", "script": "Ethiopic", "find": "zzzq"}, {}),  # one tokenizer, a search with no hit
     (VOCAB, {"classroom": "1"}, {}),
     (VOCAB, {"large": "1", "script": "Latin"}, {}),
+    (STREAM, {}, {}),  # the lesson's text, before the first token
+    (STREAM, {"step": "3"}, {}),  # a held byte, the token row
+    (STREAM, {"step": "69"}, {}),  # the end: the text given back exactly
+    (STREAM, {"step": "2", "predict": "1"}, {}),  # predict first: the question on token 2
+    (STREAM, {"tok": "chai", "text": "chai"}, {}),  # a character model: no token is partial
+    (STREAM, {"tok": "mistral-sp-v3", "text": "घने", "step": "50"}, {}),  # SentencePiece changes its text: the end
+    (STREAM, {"text": "x" * 3000, "tok": "o200k_base"}, {}),  # too long for the link
+    (STREAM, {"tok": "news", "text": "   "}, {}),  # a whitespace model on only spaces: no token
+    (STREAM, {"step": "3", "classroom": "1"}, {}),
+    (STREAM, {"step": "3", "large": "1"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
@@ -218,6 +229,6 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
-    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB}
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB, STREAM}
     assert set(vv.KIND_NAMES) == set(vv.vocab.KINDS)  # every kind of token has its name marked for the catalogue
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

@@ -83,12 +83,15 @@ def test_a_direction_is_shown_in_hindi_and_kept_as_the_question_gives_it() -> No
     """English vs Hindi's options are the lab's own words: the value judged and kept is the question's, the learner
     reads it in their language."""
     from ui.answers import option_text
+    from ui.display import md_escape
 
     with using("hi"):
         hindi_q, _english_q = plain.direction_questions()
         assert hindi_q.options == plain.DIRECTIONS  # the values: one language
-        assert [option_text(o) for o in hindi_q.options] == ["घटती है", "उतनी ही रहती है", "बढ़ती है"]
-        assert option_text("t + h") == "t \\+ h"  # data (a pair) is shown as it is
+        assert [option_text(hindi_q, o) for o in hindi_q.options] == ["घटती है", "उतनी ही रहती है", "बढ़ती है"]
+        pair = plain.practice_merge(1)  # a pair is data: shown as it is
+        assert not pair.lab_options and [option_text(pair, o) for o in pair.options] == [
+            md_escape(o) for o in pair.options]
         assert hindi_q.prompt.startswith("ट्रेनिंग टेक्स्ट में हिन्दी को बराबर हिस्सा दीजिए")
     assert ANSWER_KINDS["choice"].judge(hindi_q, hindi_q.answer)[0]
 

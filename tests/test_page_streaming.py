@@ -244,3 +244,46 @@ def test_the_events_cache_is_keyed_by_everything_it_depends_on() -> None:
         assert events == tuple(stream_tokens(cl100k.encode_tokens(text, limit=300)))
         assert enc.measure.tokens == len(cl100k.encode(text))
 
+
+
+def test_streaming_in_hindi(k1) -> None:
+    """?lang=hi: the page's words, both panels, the token row, the question and its verdict in Hindi; the figure and
+    the counts from the engine (analyses.stream), a long text's count grouped the Indian way."""
+    from i18n import number, using
+
+    events = stream_tokens(k1.encode_tokens(HINDI))
+    partial, total = partial_count(events), len(events)
+    at = run_page(PAGE, query_params={"lang": "hi"})
+    assert_no_exception(at)
+    assert at.text_area(key=streaming.TEXT.skey).label == "स्ट्रीम करने के लिए टेक्स्ट"
+    assert at.selectbox(key=choices.one_key(streaming.PAGE).skey).label == "टोकनाइज़र"
+    assert f"**{total} में से {partial} टोकन (" in main_text(at)
+    assert at.slider(key=streaming.STEP.skey).label == "स्ट्रीम हुए टोकन"
+    assert [b.label for b in at.button if b.key and b.key.startswith("stream.example.")][:3] == [
+        "हिन्दी ख़बर", "खबर", "इमोजी"]
+    at.button(key=streaming.STEPPER.key("next").skey).click().run()
+    body = html_blocks(at, 'class="tl-stream"')[0]
+    assert "सीधा डिकोडर: हर टोकन अकेले डिकोड" in body and "1 बाइट रोके हुए" not in body
+    assert f"{hex_bytes(events[0].held_bytes)} रोके हुए" in plain(body)
+    assert "अब तक 1 रिप्लेसमेंट निशान" in plain(body)
+    assert f"{total} में से 1" in plain(current(at)) and "सावधान डिकोडर जोड़ता है" in plain(current(at))
+    assert "अभी कुछ नहीं" in plain(current(at))  # token 1 is part of a character: the careful decoder adds nothing yet
+    # predict first: the question and its options in Hindi, the kept value the page's own
+    at.toggle(key=streaming.PREDICT.skey).set_value(True).run()
+    at.button(key=streaming.STEPPER.key("next").skey).click().run()
+    assert any("टोकन 2 आता है" in str(m.value) for m in at.main.get("markdown"))
+    radio = at.radio[0]
+    assert list(radio.options) == [md_escape("पूरे कैरेक्टर: साफ़ दिखता है"),
+                                   md_escape("कैरेक्टर का हिस्सा: सीधा डिकोडर � दिखाता है")]
+    with using("hi"):  # AppTest finds the option by the radio's format_func: the learner's language
+        radio.set_value(streaming.BROKEN if not events[1].whole else streaming.WHOLE).run()
+        button(at, "जाँचिए").click().run()
+    assert_no_exception(at)
+    assert "सही! आपका अनुमान था" in page_text(at)
+    # a long text: the count grouped the Indian way
+    long = "घने कोहरे " * 12_000
+    at = run_page(PAGE, query_params={"lang": "hi", "tok": "r50k_base"})
+    at.text_area(key=streaming.TEXT.skey).input(long).run()
+    assert_no_exception(at)
+    n = measure(real.load("r50k_base"), long).tokens
+    assert n >= 100_000 and f"{number(n, 'hi')} में से पहले {streaming.MAX_STREAM} टोकन" in main_text(at)

@@ -20,21 +20,18 @@ import streamlit as st
 from i18n import N_, _, current, decimal, number
 from lessons.answers import decimal_places, parse_split
 from lessons.judging import Question, Verdict
-from lessons.questions import DIRECTIONS
 from ui.display import answer_text, md_escape, quantity
 
 RETRY = N_("(A retry: your first answer is the one in the score.)")
 """The verdict's note on a retry (marked for the catalogue: draw it through ``_()``)."""
 
 
-def option_text(option: str) -> str:
-    """A choice's option as the learner reads it: the value stays the question's (what is judged and kept), an
-    option that is one of the lab's own words (marked ``N_``, as :data:`lessons.questions.DIRECTIONS`) is shown in
-    the learner's language; data (a pair, a token) is in no catalogue and reads as it is."""
-    return md_escape(_(option)) if option in _OWN_OPTIONS else md_escape(option)
-
-
-_OWN_OPTIONS = frozenset(DIRECTIONS)
+def option_text(q: Question | dict, option: str) -> str:
+    """A choice's option as the learner reads it (Markdown-escaped: a radio's options are Markdown). Its value stays
+    the question's (what is judged and kept); a question whose options are the lab's own words (``lab_options``, on
+    a posed question's dict too) shows them in the learner's language; data (a pair, a token) reads as it is."""
+    words = q.get("lab_options") if isinstance(q, dict) else q.lab_options
+    return md_escape(_(option) if words else option)
 
 
 def _quantity(value: Any, unit: str) -> str:
@@ -51,7 +48,8 @@ def _quantity(value: Any, unit: str) -> str:
 
 # -- the predict widget's inputs -----------------------------------------------------------------------------------
 def _radio(q: Question, key: str) -> None:
-    st.radio(_("Your prediction"), q.options, index=None, key=key, horizontal=True, format_func=option_text)
+    st.radio(_("Your prediction"), q.options, index=None, key=key, horizontal=True,
+             format_func=lambda option: option_text(q, option))
 
 
 def _number(q: Question, key: str) -> None:
@@ -83,7 +81,8 @@ def _vote_choice(posed: dict, key: str) -> Any:
     if not posed.get("choices"):
         return _vote_text(posed, key)
     # a radio's options are Markdown: a posed choice is shown as typed (never a link), its value unchanged
-    return st.radio(_("Your answer"), posed["choices"], index=None, key=key, horizontal=True, format_func=option_text)
+    return st.radio(_("Your answer"), posed["choices"], index=None, key=key, horizontal=True,
+                    format_func=lambda option: option_text(posed, option))
 
 
 def _vote_number(posed: dict, key: str) -> Any:
@@ -120,7 +119,7 @@ def _told(q: Question, v: Verdict, shown: Callable[[Question, Any], str]) -> lis
 
 
 def _as_text(q: Question, value: Any) -> str:
-    if isinstance(value, str) and value in _OWN_OPTIONS:
+    if q.lab_options and isinstance(value, str):
         return _(value)
     return answer_text(value)
 
@@ -128,8 +127,8 @@ def _as_text(q: Question, value: Any) -> str:
 def _choice_verdict(q: Question, v: Verdict) -> list[str]:
     """A pick tied with the lab's is right, and says so, with why the lab picked the other."""
     if v.right and v.guess != q.answer:
-        head = _("Right: {guess} ties with the lab's pick, {answer}.", guess=answer_text(v.guess),
-                 answer=answer_text(q.answer))
+        head = _("Right: {guess} ties with the lab's pick, {answer}.", guess=_as_text(q, v.guess),
+                 answer=_as_text(q, q.answer))
         why = q.explain_also_right or q.explain
         return [head] + ([v.detail[0].upper() + v.detail[1:] + "."] if v.detail else []) + ([why] if why else [])
     return _told(q, v, _as_text)
@@ -168,7 +167,7 @@ def _choice_preview(q: Question) -> list[str]:
     lines = _preview(q)
     for option in q.options:
         mark = "✓" if option == q.answer else "✓ " + _("(a tie: also right)") if option in q.also_right else "✗"
-        lines.append(f"  {mark}  {_(option) if option in _OWN_OPTIONS else option}")
+        lines.append(f"  {mark}  {_(option) if q.lab_options else option}")
     if q.also_right:
         lines.append(_("{n} options are right (a tie): a learner who picks any of them is right.",
                        n=number(len(q.also_right) + 1)))

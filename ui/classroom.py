@@ -349,7 +349,8 @@ def payload(q: Question, where: str) -> dict:
     are the answers the store accepts (a choice question's options); an order question's options are ``items``:
     its answer is the items in an order (as choices, every vote was refused as "not one of the choices")."""
     options = ANSWER_KINDS[q.kind].posed_options(q.options)  # by its answer kind (lessons.answers)
-    return {"id": q.key, "prompt": q.prompt, "kind": q.kind, **options, "where": where, "unit": q.unit}
+    return {"id": q.key, "prompt": q.prompt, "kind": q.kind, **options, "where": where, "unit": q.unit,
+            "lab_options": q.lab_options}  # the options are the lab's own words: each screen reads its language
 
 
 def where_now() -> str:

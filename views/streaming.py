@@ -24,12 +24,13 @@ import streamlit as st
 import lessons
 from analyses.stream import SoFar, StreamEvent, partial_count, so_far, stream_tokens
 from analyses.textstats import utf8_length
+from i18n import N_, _, _n, localized, number
 from lessons.progress import STREAMING_WHOLE, QuestionId
 from tokenizer import TextTokenizer, Token, hex_bytes
 from ui import choices, predict, state, viewport
 from ui.chips import CSS as CHIPS_CSS
-from ui.chips import FONTS, MONO, chip_from_token, chips_html
-from ui.display import lone_marks, mark_name, md_escape, plural, readable_text, token_html
+from ui.chips import FONTS, MONO, chip_from_token, chips_html, mark_label
+from ui.display import lone_marks, md_escape, readable_text, token_html
 from ui.layout import figure
 from ui.predict import Question
 from ui.steps import Stepper
@@ -103,7 +104,7 @@ def _text_html(text: str) -> str:
 
 def bad_html(bad: bytes) -> str:
     """One replacement mark, marked: the bytes it stands for in its tooltip and label."""
-    what = f"replacement mark: the bytes {hex_bytes(bad)} are not a character on their own"
+    what = _("replacement mark: the bytes {bytes} are not a character on their own", bytes=hex_bytes(bad))
     what = html.escape(what, quote=True)
     return f'<span class="tl-bad" title="{what}" aria-label="{what}" role="img">\ufffd</span>'
 
@@ -120,15 +121,17 @@ def naive_html(parts: Sequence[tuple[str, bytes]], *, token: bool = False) -> st
 
 def _names_html(text: str) -> str:
     """The names of the marks that start ``text`` with nothing to sit on ("vowel sign o"): no hover on a projector."""
-    names = [mark_name(m) for m in lone_marks(text)]
+    names = [mark_label(m) for m in lone_marks(text)]  # in the learner's language
     return f'<span class="tl-markname">{html.escape(", ".join(names))}</span>' if names else ""
 
 
 def held_html(held: bytes) -> str:
     if not held:
         return ""
-    what = html.escape(f"holding {hex_bytes(held)}: the start of a character, waiting for the rest", quote=True)
-    return f'<span class="tl-held" title="{what}">holding {hex_bytes(held)}</span>'
+    what = html.escape(_("holding {bytes}: the start of a character, waiting for the rest", bytes=hex_bytes(held)),
+                       quote=True)
+    shown = html.escape(_("holding {bytes}", bytes=hex_bytes(held)))
+    return f'<span class="tl-held" title="{what}">{shown}</span>'
 
 
 def _panel(head: str, body: str, foot: str, css: str) -> str:
@@ -142,14 +145,16 @@ def _panel(head: str, body: str, foot: str, css: str) -> str:
 
 def panels_html(now: SoFar, naive_title: str, careful_title: str) -> str:
     """The two decoders side by side (stacked on a narrow screen), after ``now.step`` tokens."""
-    empty = '<span class="tl-empty">nothing yet</span>'
+    nothing_yet = html.escape(_("nothing yet"))  # (a call inside an f-string is not extracted)
+    empty = f'<span class="tl-empty">{nothing_yet}</span>'
     naive_body = naive_html(now.naive) or empty
     marks = now.marks
-    naive_foot = f"{plural(marks, 'replacement mark')} so far" if now.step else ""
+    naive_foot = _n("{n} replacement mark so far", "{n} replacement marks so far", marks) if now.step else ""
     careful_body = (_text_html(now.text) if now.text else ("" if now.held else empty)) + held_html(now.held)
-    careful_foot = "no replacement marks" if now.step else ""
+    careful_foot = _("no replacement marks") if now.step else ""
     if now.held:
-        careful_foot = f"holding {plural(len(now.held), 'byte')} back until the character is whole"
+        careful_foot = _n("holding {n} byte back until the character is whole",
+                          "holding {n} bytes back until the character is whole", len(now.held))
     return (
         '<div class="tl-stream">'
         + _panel(naive_title, naive_body, naive_foot, "tl-naive")
@@ -161,22 +166,24 @@ def panels_html(now: SoFar, naive_title: str, careful_title: str) -> str:
 def current_html(token: Token, event: StreamEvent, position: int, total: int) -> str:
     """The token that just arrived: its chip, its bytes, and what each decoder did with it."""
     chip = chips_html([chip_from_token(token, highlight=True)], show_ids=token.known, runs=False,
-                      label=f"token {position}")
-    naive = naive_html(event.naive_parts, token=True) if event.bytes else '<span class="tl-empty">nothing</span>'
+                      label=_("token {n}", n=number(position)))
+    nothing, nothing_yet = html.escape(_("nothing")), html.escape(_("nothing yet"))
+    naive = naive_html(event.naive_parts, token=True) if event.bytes else f'<span class="tl-empty">{nothing}</span>'
     naive += _names_html("".join(text for text, bad in event.naive_parts if not bad))
     if event.text:
         careful = token_html(event.text) + _names_html(event.text)
     else:
-        careful = '<span class="tl-empty">nothing yet</span>'
+        careful = f'<span class="tl-empty">{nothing_yet}</span>'
     careful += held_html(event.held_bytes)
     rows = [
-        ("Token", f"{position:,} of {total:,}", ""),
-        ("The token", chip, "raw"),
-        ("Its bytes", html.escape(hex_bytes(event.bytes)) or "none", "tl-hexv"),
-        ("Naive decoder adds", naive, "raw"),
-        ("Careful decoder adds", careful, "raw"),
+        (_("Token"), html.escape(_("{position} of {total}", position=number(position), total=number(total))), ""),
+        (_("The token"), chip, "raw"),
+        (_("Its bytes"), html.escape(hex_bytes(event.bytes)) or html.escape(_("none")), "tl-hexv"),
+        (_("Naive decoder adds"), naive, "raw"),
+        (_("Careful decoder adds"), careful, "raw"),
     ]
-    out = ['<div class="tl-now" role="group" aria-label="the token that just arrived">']
+    arrived = html.escape(_("the token that just arrived"), quote=True)
+    out = [f'<div class="tl-now" role="group" aria-label="{arrived}">']
     for key, value, kind in rows:
         cls = "tl-v" + (" tl-hexv" if kind == "tl-hexv" else "")
         out.append(f'<div><span class="tl-k">{html.escape(key)}</span><span class="{cls}">{value}</span></div>')
@@ -188,8 +195,9 @@ def current_html(token: Token, event: StreamEvent, position: int, total: int) ->
 
 
 # -- predict, then run ----------------------------------------------------------------------------------
-WHOLE = "Whole characters: it shows cleanly"
-BROKEN = "Part of a character: the naive decoder shows �"
+WHOLE = N_("Whole characters: it shows cleanly")
+BROKEN = N_("Part of a character: the naive decoder shows �")
+"""The question's two options: kept and judged as written here, shown in the learner's language (lab_options)."""
 
 
 def whole_question(run: str, events: Sequence[StreamEvent], k: int) -> Question:
@@ -198,23 +206,30 @@ def whole_question(run: str, events: Sequence[StreamEvent], k: int) -> Question:
     event = events[k - 1]
     before = events[k - 2].held_bytes if k > 1 else b""
     if before:
-        prompt = (f"The careful decoder is holding {hex_bytes(before)}, the start of a character. Token {k} arrives: "
-                  "decoded on its own, will it be whole characters?")
+        prompt = _("The careful decoder is holding {bytes}, the start of a character. Token {k} arrives: decoded on "
+                   "its own, will it be whole characters?", bytes=hex_bytes(before), k=number(k))
     else:
-        prompt = f"Nothing is held back. Token {k} arrives: decoded on its own, will it be whole characters?"
-    marks = sum(1 for _, bad in event.naive_parts if bad)
+        prompt = _("Nothing is held back. Token {k} arrives: decoded on its own, will it be whole characters?",
+                   k=number(k))
+    marks = sum(1 for _text, bad in event.naive_parts if bad)
     if event.whole:
-        explain = (f"Token {k} is the bytes {hex_bytes(event.bytes)}: whole characters, so both decoders show "
-                   f"“{readable_text(event.text)}”.")
+        explain = _("Token {k} is the bytes {bytes}: whole characters, so both decoders show “{text}”.", k=number(k),
+                    bytes=hex_bytes(event.bytes), text=readable_text(event.text))
     else:
-        done = (f"completes “{readable_text(event.text)}”" if event.text else "shows nothing yet")
-        held = f" and holds {hex_bytes(event.held_bytes)}" if event.held_bytes else ""
-        explain = (f"Token {k} is the bytes {hex_bytes(event.bytes)}: not whole characters on their own, so the "
-                   f"naive decoder shows {plural(marks, 'replacement mark')}; the careful decoder "
-                   f"{done}{held}.")
+        naive = _n("Token {k} is the bytes {bytes}: not whole characters on their own, so the naive decoder shows "
+                   "{n} replacement mark.", "Token {k} is the bytes {bytes}: not whole characters on their own, so "
+                   "the naive decoder shows {n} replacement marks.", marks, k=number(k), bytes=hex_bytes(event.bytes))
+        if event.text:
+            careful = (_("The careful decoder completes “{text}” and holds {held}.", text=readable_text(event.text),
+                         held=hex_bytes(event.held_bytes)) if event.held_bytes
+                       else _("The careful decoder completes “{text}”.", text=readable_text(event.text)))
+        else:
+            careful = (_("The careful decoder shows nothing yet and holds {held}.", held=hex_bytes(event.held_bytes))
+                       if event.held_bytes else _("The careful decoder shows nothing yet."))
+        explain = naive + " " + careful
     return Question(key="", id=QuestionId.of(STREAMING_WHOLE, run=run, token=k), prompt=prompt, kind="choice",
                     answer=WHOLE if event.whole else BROKEN, options=(WHOLE, BROKEN), explain=explain,
-                    scope="streaming-page")
+                    scope="streaming-page", lab_options=True)
 
 # -- the page's sections ---------------------------------------------------------------------------------
 class Stream(NamedTuple):
@@ -238,7 +253,7 @@ class Stream(NamedTuple):
 
 
 def intro() -> None:
-    st.caption(md_escape(CONTENT["intro"]))
+    st.caption(md_escape(localized(CONTENT)["intro"]))
 
 
 def _use_example(text: str) -> None:
@@ -248,9 +263,9 @@ def _use_example(text: str) -> None:
 
 def examples_section() -> None:
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
-        st.caption("Try:", width="content")
+        st.caption(_("Try:"), width="content")
         for i, example in enumerate(EXAMPLES):
-            st.button(example["label"], key=example_key(i).skey, on_click=_use_example, args=(example["text"],),
+            st.button(localized(example)["label"], key=example_key(i).skey, on_click=_use_example, args=(example["text"],),
                       type="tertiary")
 
 
@@ -260,10 +275,11 @@ def input_section(large: bool) -> tuple[str, TextTokenizer | None]:
     # the first screen, on a projector and on a laptop.
     pick_col, text_col = st.columns([2, 3], gap="medium")
     with pick_col:
-        key, tok = choices.pick_one(PAGE, default="english-hindi", kinds=("lab", "real", "session"))
-    text_col.text_area("Text to stream", key=TEXT.skey, height=80 if large else 90,
-                       help=f"Any text, up to 1 MB. The first {MAX_STREAM} tokens are streamed step by step; all are "
-                       "counted.")
+        key, tok = choices.pick_one(PAGE, default="english-hindi", kinds=("lab", "real", "session"),
+                                    label=_("Tokenizer"))
+    text_col.text_area(_("Text to stream"), key=TEXT.skey, height=80 if large else 90,
+                       help=_("Any text, up to 1 MB. The first {n} tokens are streamed step by step; all are counted.",
+                              n=number(MAX_STREAM)))
     return key, tok
 
 
@@ -273,16 +289,17 @@ def stream_of(key: str, tok: TextTokenizer | None) -> Stream | None:
     if tok is None:
         return None
     if not text:
-        st.info("Type some text above, or pick one of the examples.", icon=":material/edit:")
+        st.info(_("Type some text above, or pick one of the examples."), icon=":material/edit:")
         return None
-    if too_big(utf8_length(text), MAX_TEXT_BYTES, "a sentence or two is plenty to watch a stream"):
+    if too_big(utf8_length(text), MAX_TEXT_BYTES, _("a sentence or two is plenty to watch a stream")):
         return None
     if TEXT.name in state.too_long([TEXT]):
-        st.caption("This text is too long to put in the page's link; the link keeps the tokenizer and the step.")
+        st.caption(_("This text is too long to put in the page's link; the link keeps the tokenizer and the step."))
     try:
         enc, events = events_for(key, text, MAX_STREAM)
     except ValueError as exc:  # e.g. a lab model whose pre-split pattern backtracks on this text
-        st.warning(md_escape(f"{tok.name} cannot encode this text: {exc}"), icon=":material/timer_off:")
+        st.warning(md_escape(_("{name} cannot encode this text: {why}", name=tok.name, why=exc)),
+                   icon=":material/timer_off:")
         return None
     stream = Stream(key, tok, text, enc, events)
     # A new text or tokenizer starts again from the first token; a shared link keeps its step.
@@ -290,8 +307,8 @@ def stream_of(key: str, tok: TextTokenizer | None) -> Stream | None:
         STEPPER.reset()
     st.session_state[SIGNATURE.skey] = stream.run
     if not stream.n:
-        st.info("This tokenizer makes no tokens of this text (it splits on whitespace and drops the spaces, and the "
-                "text is only spaces). Type some words.", icon=":material/space_bar:")
+        st.info(_("This tokenizer makes no tokens of this text (it splits on whitespace and drops the spaces, and the "
+                  "text is only spaces). Type some words."), icon=":material/space_bar:")
         return None
     return stream
 
@@ -299,24 +316,29 @@ def stream_of(key: str, tok: TextTokenizer | None) -> Stream | None:
 def figure_section(stream: Stream) -> None:
     """The lesson's figure: how many tokens are not whole characters on their own."""
     total, partial, tok = stream.enc.measure.tokens, stream.enc.measure.partial, stream.tok
-    share = f" ({partial / total:.0%})" if partial else ""
     if partial:
+        share = f"{partial / total:.0%}"
         st.markdown(
-            f"**{partial:,} of {total:,} tokens{share}** are not whole characters on their own: a naive stream shows "
-            f"each of them as �. {md_escape(tok.name)} cuts this text into {plural(total, 'token')}."
+            _n("**{partial} of {n} token ({share})** are not whole characters on their own: a naive stream shows "
+               "each of them as �.", "**{partial} of {n} tokens ({share})** are not whole characters on their own: "
+               "a naive stream shows each of them as �.", total, partial=number(partial), share=share)
+            + " " + _n("{name} cuts this text into {n} token.", "{name} cuts this text into {n} tokens.", total,
+                       name=md_escape(tok.name))
         )
     else:
-        why = (" This tokenizer works on characters, so a token is never part of one." if tok.unit == "chars"
-               else " Try Hindi with a byte-level tokenizer, for example the lab's English + Hindi one.")
-        st.markdown(f"**0 of {total:,} tokens** are partial: every token is whole characters, so a naive stream "
-                    f"shows this text cleanly.{why}")
+        why = (_("This tokenizer works on characters, so a token is never part of one.") if tok.unit == "chars"
+               else _("Try Hindi with a byte-level tokenizer, for example the lab's English + Hindi one."))
+        st.markdown(_n("**0 of {n} token** are partial: every token is whole characters, so a naive stream shows "
+                       "this text cleanly.", "**0 of {n} tokens** are partial: every token is whole characters, so "
+                       "a naive stream shows this text cleanly.", total) + " " + why)
     if total > stream.n:
-        st.caption(f"Streaming the first {stream.n:,} of {total:,} tokens; the count above is over all of them.")
+        st.caption(_("Streaming the first {n} of {total} tokens; the count above is over all of them.",
+                      n=number(stream.n), total=number(total)))
 
 
 def _predict_toggle() -> None:
-    st.toggle("Predict first", key=PREDICT.skey,
-              help="Before each token is shown, say whether it will be whole characters on its own.")
+    st.toggle(_("Predict first"), key=PREDICT.skey,
+              help=_("Before each token is shown, say whether it will be whole characters on its own."))
 
 
 def stream_section(stream: Stream, large: bool) -> None:
@@ -324,7 +346,7 @@ def stream_section(stream: Stream, large: bool) -> None:
     n, enc, events, total = stream.n, stream.enc, stream.events, stream.enc.measure.tokens
     predicting = bool(st.session_state.get(PREDICT.skey))
     with st.container(key=viewport.action("stream")):  # a click here brings the panels into view
-        k = STEPPER.draw(n, slider=None if large else "Tokens streamed", autoplay_disabled=predicting,
+        k = STEPPER.draw(n, slider=None if large else _("Tokens streamed"), autoplay_disabled=predicting,
                          extra=_predict_toggle)
     state.publish(PARAMS)
     hidden = False
@@ -332,42 +354,44 @@ def stream_section(stream: Stream, large: bool) -> None:
         question = whole_question(stream.run, events, k)
         with st.container(border=True):
             hidden = predict.ask(question) is None
-            st.caption(f"Your predictions on this page: {predict.score_line('streaming-page')}.")
+            st.caption(_("Your predictions on this page: {score}.", score=predict.score_line("streaming-page")))
     shown = k - 1 if hidden else k
     now = so_far(events, shown)
     # what Next changes: both decoders and the token sent
     with st.container(key=viewport.result("stream")), figure("stream-panels"):
-        st.html(CSS + panels_html(now, CONTENT["naive"], CONTENT["careful"]))
+        words = localized(CONTENT)
+        st.html(CSS + panels_html(now, words["naive"], words["careful"]))
         if shown:
             st.html(CSS + current_html(enc.tokens[shown - 1], events[shown - 1], shown, n))
     if not shown and predicting:
-        st.info("**Predict first** is on: press **Next**, then say whether the first token is whole characters "
-                "before it is shown.", icon=":material/psychology:")
+        st.info(_("**Predict first** is on: press **Next**, then say whether the first token is whole characters "
+                  "before it is shown."), icon=":material/psychology:")
     elif not shown:
-        st.caption("Press **Next** (or **Autoplay**) to send the tokens one at a time, as a model writes them.")
+        st.caption(_("Press **Next** (or **Autoplay**) to send the tokens one at a time, as a model writes them."))
 
     visible = enc.tokens[:shown] if predicting else enc.tokens[:n]
     chips = [chip_from_token(t, highlight=i == shown - 1) for i, t in enumerate(visible)]
-    st.markdown("**The tokens**" + (" so far (the rest are hidden while you predict)" if predicting else
-                                    ", the one just sent outlined"))
+    st.markdown(_("**The tokens** so far (the rest are hidden while you predict)") if predicting
+                else _("**The tokens**, the one just sent outlined"))
     if chips:
-        st.html(CSS + chips_html(chips, label="the tokens", mark_pieces=True))
-    legend = "Dashed border: part of a character, in hex bytes, with the letters the tokens make written under them."
-    st.caption(legend)
+        st.html(CSS + chips_html(chips, label=_("the tokens"), mark_pieces=True))
+    st.caption(_("Dashed border: part of a character, in hex bytes, with the letters the tokens make written under "
+                 "them."))
     if k == n and not hidden:
         end = so_far(events, n)
         if n == total and end.text == stream.text:
             st.success(
-                f"The careful decoder gave back the text exactly. The naive one showed "
-                f"{plural(end.marks, 'replacement mark')} for the {partial_count(events):,} tokens that were not whole "
-                "characters on their own.",
+                _n("The careful decoder gave back the text exactly. The naive one showed {n} replacement mark for the "
+                   "{partial} tokens that were not whole characters on their own.", "The careful decoder gave back "
+                   "the text exactly. The naive one showed {n} replacement marks for the {partial} tokens that were "
+                   "not whole characters on their own.", end.marks, partial=number(partial_count(events))),
                 icon=":material/check_circle:",
             )
         elif n == total:
             st.info(
-                "The careful stream is not exactly your text: this tokenizer changes the text it reads (a lab model "
-                "with the whitespace split drops the spaces, SentencePiece adds one at the start, Qwen3 normalises "
-                "to NFC). What it streams is what its tokens hold, and no character is broken.",
+                _("The careful stream is not exactly your text: this tokenizer changes the text it reads (a lab model "
+                  "with the whitespace split drops the spaces, SentencePiece adds one at the start, Qwen3 normalises "
+                  "to NFC). What it streams is what its tokens hold, and no character is broken."),
                 icon=":material/info:",
             )
 
