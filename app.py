@@ -55,16 +55,16 @@ for section, entries in sections():
 st.subheader(_("Who it is for"))
 teachers, learners, engineers = st.columns(3, border=True)
 with teachers:
-    st.markdown(f"**:material/co_present: {_('Teachers')}**")
+    st.markdown("**:material/co_present: " + _("Teachers") + "**")
     st.markdown(_(
         "Project it in class. Turn on *Large type* in the sidebar; a link you "
         "share keeps it on."
     ))
 with learners:
-    st.markdown(f"**:material/self_improvement: {_('Self-paced learners')}**")
+    st.markdown("**:material/self_improvement: " + _("Self-paced learners") + "**")
     st.markdown(_("Go through the labs in order, try your own text, take your time."))
 with engineers:
-    st.markdown(f"**:material/calculate: {_('Engineers')}**")
+    st.markdown("**:material/calculate: " + _("Engineers") + "**")
     st.markdown(_("Check how many tokens your real text needs before you pay for them."))
 st.markdown(_(
     "Many of us read Hindi and write Hinglish, so the examples mix scripts on "
@@ -75,4 +75,5 @@ coming = [localized(item) for item in lessons.examples("coming")]
 if coming:
     st.subheader(_("Coming later"))
     st.caption(_("These labs are planned and not built yet."))
-    st.markdown("\n".join(f"- :gray-badge[{_('Coming soon')}] **{item['name']}**: {item['what']}" for item in coming))
+    soon = _("Coming soon")  # (outside the f-string, where the extractor reads it)
+    st.markdown("\n".join(f"- :gray-badge[{soon}] **{item['name']}**: {item['what']}" for item in coming))

@@ -9,7 +9,8 @@ Locations are written without line numbers, so an edit elsewhere in a file does 
 ``python -m i18n check`` (run by ``tests/test_i18n.py``, so ``scripts/test`` runs it) lists what is wrong:
 a message in the code and not in the catalogue, or in the catalogue and not in the code (run extract), a fuzzy
 or an empty translation, a translation whose ``{placeholders}``, ``**bold**`` or ```code``` marks differ from the
-English, an f-string given to ``_()`` (it cannot be translated as written), ``_`` used as a throwaway name in a
+English, an f-string given to ``_()`` (it cannot be translated as written) or a ``_("...")`` inside an f-string's
+braces (the extractor does not see it), ``_`` used as a throwaway name in a
 module that translates, a technical word not in its one
 Hindi form (``i18n/glossary.toml``), and a content record (``lessons/examples.toml``, ``lessons/data/sample_texts.json``) without its Hindi.
 The rule: every message has its Hindi, so a new string comes with its translation.
@@ -173,6 +174,23 @@ def fstring_calls(root: Path = ROOT) -> list[str]:
     return found
 
 
+def calls_in_fstrings(root: Path = ROOT) -> list[str]:
+    """Each ``_("...")``, ``_n(...)`` or ``N_("...")`` written inside an f-string's braces, as file:line: Babel's
+    extractor does not look there, so the message never reaches the catalogue (and the pseudo-locale marks it all the
+    same). Call it before the f-string and put its result in."""
+    found = []
+    for path in source_files(root):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fstring in ast.walk(tree):
+            if not isinstance(fstring, ast.JoinedStr):
+                continue
+            for node in ast.walk(fstring):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in KEYWORDS
+                        and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                    found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}")
+    return found
+
+
 def rebound_underscore(root: Path = ROOT) -> list[str]:
     """Each place a module that translates (it imports ``_`` from i18n) binds ``_`` to something else: a
     throwaway ``for _, x in ...``, ``*_``, ``_ = ...``, an argument. Inside that scope a later ``_("...")`` calls
@@ -258,6 +276,8 @@ def check(root: Path = ROOT, langs: Iterable[str] = CATALOGUED) -> list[str]:
                 for call in fstring_calls(root)]
     problems += [f"{where}: _ is the translation in this module; name the throwaway (_key, _rest)"
                  for where in rebound_underscore(root)]
+    problems += [f"{where}: a message inside an f-string is not extracted; call _() before it and put the result in"
+                 for where in calls_in_fstrings(root)]
     for lang in langs:
         if not po_path(lang).is_file():
             problems.append(f"{lang}: no catalogue at {po_path(lang)} (run python -m i18n extract)")

@@ -87,6 +87,8 @@ def test_home_in_hindi() -> None:
     cards = [p.proto.label for p in at.main.get("page_link")]
     assert "**कुछ भी टोकनाइज़ कीजिए**" in cards and "**क़दम-दर-क़दम ट्रेनिंग**" in cards
     assert "UTF-8 में “hello” 5 बाइट का है, और “नमस्ते” 18 बाइट का।" in main_text(at)
+    assert all(f"**:material/{icon}: {who}**" in main_text(at) for icon, who in (  # written inside f-strings once:
+        ("co_present", "शिक्षक"), ("self_improvement", "अपनी रफ़्तार से सीखने वाले"), ("calculate", "इंजीनियर")))
     assert all("lang=hi" in p.proto.query_string for p in links(at))
 
 

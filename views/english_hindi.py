@@ -614,7 +614,7 @@ def sentences_section(setting: Setting, merges: int, counts: tuple[int, int], cl
     texts = setting.texts
     for column, language, text, count in zip(columns, languages(), (texts.test_english, texts.test_hindi), counts):
         with column:
-            st.markdown(f"**{language}{when}**: {_n('{n} token', '{n} tokens', count)}")
+            st.markdown(f"**{language}{when}**: " + _n("{n} token", "{n} tokens", count))
             label = (_("{language} tokens at this step", language=language) if when
                      else _("{language} tokens", language=language))
             st.html(sentence_html(texts.english, texts.hindi, setting.copies, merges, text, label))
@@ -684,7 +684,7 @@ def merges_section(setting: Setting) -> None:
                       "token, so no pair is left to merge.", learned, k=copies))
     for (script, n, chips), column in zip(groups, st.columns(max(len(groups), 1))):
         with column:
-            st.markdown(f"**{script_name(script)}**: {_n('{n} token', '{n} tokens', n)}")
+            st.markdown(f"**{script_name(script)}**: " + _n("{n} token", "{n} tokens", n))
             st.html(chips)
     st.caption(_(
         "Each learned token is sorted by the script of its bytes: Latin or Devanagari letters (with any spaces and "

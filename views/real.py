@@ -118,7 +118,8 @@ def tokens_section(chosen: Sequence[tuple[str, TextTokenizer]], english: str, hi
             for key, tok in chosen:
                 for lang, text in ((_("English"), english), (_("Hindi"), hindi)):
                     enc = choices.encoded(key, text, 600)  # cached: the table's counts encoded it already
-                    st.markdown(f"**{md_escape(tok.name)}**, {lang}: {_n('{n} token', '{n} tokens', enc.measure.tokens)}")
+                    st.markdown(f"**{md_escape(tok.name)}**, {lang}: "
+                                + _n("{n} token", "{n} tokens", enc.measure.tokens))
                     token_chips([chip_from_token(t) for t in enc.tokens], label=f"{tok.name}, {lang}",
                                 mark_pieces=True)
     with st.expander(_("Where does a token come from? Its merges, down to its bytes"), key=TREE_OPEN.skey,
