@@ -40,8 +40,9 @@ SOURCES = ("app.py", "pages", "views", "ui", "lessons", "analyses", "family", "t
 KEYWORDS = {"_": None, "_n": (1, 2), "N_": None}
 COMMENT_TAGS = ("i18n:",)
 #: Content files whose records carry their translations beside the English (``hi = { label = ... }``): the file,
-#: its section ("": the whole file is one record, its Hindi in ``[hi]``) and the fields every record of it must give
-#: in each language.
+#: its section ("": the whole file is one record, its Hindi in ``[hi]``; a section that is one table, as Quirks'
+#: ``[numbers]``, is one record, its Hindi in ``[numbers.hi]``) and the fields every record of it must give in each
+#: language.
 CONTENT = (("lessons/examples.toml", "tokenize", ("label",)), ("lessons/examples.toml", "encode", ("label",)),
            ("lessons/data/sample_texts.json", "samples", ("label",)),
            ("lessons/data/sample_texts.json", "examples", ("label", "note")),
@@ -50,13 +51,17 @@ CONTENT = (("lessons/examples.toml", "tokenize", ("label",)), ("lessons/examples
            ("lessons/data/cost_scenarios.json", "scenarios", ("title", "what")),
            ("lessons/data/languages.json", "languages", ("label", "passage")),
            ("lessons/examples.toml", "stream", ("label",)),
-           ("lessons/streaming.toml", "", ("intro", "naive", "careful")))
+           ("lessons/streaming.toml", "", ("intro", "naive", "careful")),
+           *(("lessons/quirks.toml", section, ("tab", "intro")) for section in
+             ("spaces", "case", "join", "formatting", "letters", "presplit")),
+           ("lessons/quirks.toml", "numbers", ("tab", "intro", "finding")))
 #: The pages whose every visible string goes through the catalogue (the pseudo-locale tests check them, and
 #: everything they draw: the sidebar too).
 TRANSLATED_PAGES = ("app.py", "pages/2_Tokenize_anything.py", "pages/3_Encode_step_by_step.py",
                     "pages/4_Bytes_per_character.py", "pages/6_English_vs_Hindi.py",
                     "pages/8_Cost_and_context.py", "pages/5_Real_tokenizers.py",
-                    "pages/7_Beyond_Hindi.py", "pages/15_Vocabulary_by_script.py", "pages/9_Streaming.py")
+                    "pages/7_Beyond_Hindi.py", "pages/15_Vocabulary_by_script.py", "pages/9_Streaming.py",
+                    "pages/10_Quirks.py")
 HEADER = """\
 # {language} translation of the Tokenization Lab's interface.
 # Kept by `python -m i18n extract` (new messages, gone ones, changed ones marked fuzzy); checked by
@@ -259,6 +264,7 @@ def content_problems(root: Path = ROOT, langs: Iterable[str] = CATALOGUED) -> li
         text = (root / file).read_text(encoding="utf-8")
         content = json.loads(text) if file.endswith(".json") else tomllib.loads(text)
         records = content.get(section, []) if section else [content]  # no section: the file is one record
+        records = [records] if isinstance(records, dict) else records  # a section that is one table
         for i, record in enumerate(records):
             for lang in langs:
                 missing = [f for f in fields if not (record.get(lang) or {}).get(f)]

@@ -19,7 +19,7 @@ with state.published(qv.PARAMS):
 if not qv.ready(chosen):
     state.stop()
 
-for name, tab in tabs.items():  # only the open tab is drawn
-    with tab:
-        if tab.open:
+for name, tab in zip(qv.TABS, qv.TAB_NAMES):  # only the open tab is drawn
+    with tabs(tab):
+        if tabs.open(tab):
             qv.SECTIONS[name](chosen, LARGE)

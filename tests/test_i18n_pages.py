@@ -19,6 +19,7 @@ from ui.layout import CLASSROOM, LARGE, PAGES
 from views import beyond_hindi as bhv
 from views import encode as ev
 from views import english_hindi as evh
+from views import quirks as qv
 from views import real as rv
 from views import tokenize as tkv
 from views import vocabulary as vv
@@ -33,6 +34,7 @@ REAL = "pages/5_Real_tokenizers.py"
 BEYOND = "pages/7_Beyond_Hindi.py"
 VOCAB = "pages/15_Vocabulary_by_script.py"
 STREAM = "pages/9_Streaming.py"
+QUIRKS = "pages/10_Quirks.py"
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped: lesson 4's exercises, their prompts lesson content
 
 
@@ -192,13 +194,27 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (STREAM, {"tok": "news", "text": "   "}, {}),  # a whitespace model on only spaces: no token
     (STREAM, {"step": "3", "classroom": "1"}, {}),
     (STREAM, {"step": "3", "large": "1"}, {}),
+    (QUIRKS, {}, {}),  # spaces: the forms, different ids
+    (QUIRKS, {"quirk": "Capitals", "case_word": "chai"}, {}),
+    (QUIRKS, {"quirk": "Joining"}, {}),  # predict first: the question, the parts counted apart
+    (QUIRKS, {"quirk": "Joining", "predict": "0"}, {}),  # revealed: fewer tokens joined
+    (QUIRKS, {"quirk": "Joining", "predict": "0", "a": "Thick fog", "b": " closed schools"}, {}),  # the same count
+    (QUIRKS, {"quirk": "Joining", "b": ""}, {}),  # a box left empty
+    (QUIRKS, {"quirk": "Formatting"}, {}),  # the table, the formats, a format's tokens
+    (QUIRKS, {"quirk": "Numbers", "number": "7" * 500}, {qv.RULES_OPEN.skey: True}),  # groups cut short, every rule
+    (QUIRKS, {"quirk": "Letters"}, {}),
+    (QUIRKS, {"quirk": "Letters", "word": "नमस्ते", "letter": "z"}, {}),  # in no token
+    (QUIRKS, {"quirk": "Pre-split", "toks": "cl100k_base,o200k_base,mistral-sp-v3"}, {}),  # SentencePiece: no pattern
+    (QUIRKS, {"quirk": "Pre-split", "sentence": "   "}, {}),  # only spaces: type a sentence
+    (QUIRKS, {"quirk": "Numbers", "classroom": "1"}, {}),
+    (QUIRKS, {"quirk": "Joining", "predict": "0", "large": "1"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
     texts = apptest_texts(at)
     assert len(texts) > 30
     typed = [t.value for t in at.text_area] + [t.value for t in at.text_input]
-    shown = vocabulary_shown(params) if page == VOCAB else []
+    shown = vocabulary_shown(params) if page == VOCAB else quirks_shown(typed) if page == QUIRKS else []
     assert untranslated(texts, data_texts(*typed, *params.values(), *CITATIONS, *shown)) == []
 
 
@@ -223,6 +239,15 @@ def vocabulary_shown(params: dict) -> list[str]:
     return out
 
 
+def quirks_shown(typed: list[str]) -> list[str]:
+    """What Quirks draws as it is: its examples' starting texts and what is typed, in the forms the page tokenizes
+    (Capitalised, CAPITALS), the paper it cites, the pre-split patterns of the tokenizers it may show (code)."""
+    c = lessons.content("quirks")
+    texts = [v for section in c.values() for k, v in section.items() if k not in ("tab", "intro", "finding", "hi")]
+    texts = [t for text in [*texts, *typed] for t in (text, text.capitalize(), text.upper())]
+    return [*texts, *(real.load(k).pattern or "" for k in ("cl100k_base", "o200k_base", "mistral-sp-v3"))]
+
+
 def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
     """The same check in English finds every string (so the pseudo-locale test is not vacuous)."""
     at = run_page(TOKENIZE)
@@ -231,6 +256,6 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
-    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB, STREAM}
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB, STREAM, QUIRKS}
     assert set(vv.KIND_NAMES) == set(vv.vocab.KINDS)  # every kind of token has its name marked for the catalogue
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

@@ -10,7 +10,7 @@ from analyses.quirks import FORMATS, format_variants, join_counts, pieces_starti
 from family import real
 from tests.apptest_helpers import assert_no_exception, button, html_blocks, main_text, page_text, parse_chips, run_page
 from ui import choices
-from ui.display import visible_token
+from ui.display import md_escape, visible_token
 from views import quirks as qv
 
 PAGE = "pages/10_Quirks.py"
@@ -243,3 +243,66 @@ def test_a_link_opens_the_same_tab_and_texts() -> None:
     at.session_state[qv.TAB.skey] = "Spaces"
     at.run()
     assert "quirk" not in at.query_params and at.query_params["word"] == "Mississippi"
+
+
+def test_quirks_in_hindi() -> None:
+    """?lang=hi: the tabs named in Hindi while the address keeps their English names, and each tab's words in
+    Hindi; the counts and the digit rules measured with the real tokenizers (analyses.quirks, analyses.numbers)."""
+    from analyses.numbers import DIGIT_PROBE, STYLES, digit_groups, digit_style
+    from i18n import _, using
+
+    at = run_page(PAGE, query_params={"lang": "hi"})
+    assert_no_exception(at)
+    assert [t.label for t in at.tabs] == ["स्पेस", "कैपिटल अक्षर", "जोड़ना", "फ़ॉर्मैटिंग", "संख्याएँ", "अक्षर",
+                                          "प्री-स्प्लिट"]
+    assert at.multiselect(key=choices.many_key(qv.PAGE).skey).label == "असली टोकनाइज़र"
+    assert at.text_input(key=qv.SPACE_WORD.skey).label == "एक शब्द"
+    text = main_text(at)
+    assert "स्पेस भी बाक़ी बाइट जैसा ही एक बाइट है" in text and "अलग आईडी: मॉडल के लिए ये अलग-अलग शब्द हैं" in text
+    assert "टेक्स्ट की शुरुआत में" in html_blocks(at)[0] and "नई लाइन के बाद" in html_blocks(at)[0]
+    # a tab picked: the address says its English name, the tab its Hindi one
+    at.session_state[qv.TAB.skey] = "Numbers"
+    at.run()
+    assert at.query_params["quirk"] == "Numbers" and at.query_params["lang"] == "hi"
+    text = main_text(at)
+    assert "**हर टोकनाइज़र क्या करता है**, इसी संख्या को तीन तरह लिखकर मापा गया:" in text
+    probe = TOKS["cl100k_base"].encode_tokens(DIGIT_PROBE)
+    with using("hi"):
+        rule = _(STYLES[digit_style(digit_groups([t.label for t in probe]))])
+    assert rule == "बाएँ से तीन-तीन अंकों तक के समूह" and f"इसका नियम, {DIGIT_PROBE} पर मापा गया: {rule} (" in text
+    assert "भारतीय कॉमा" in "".join(html_blocks(at)) and "अंतरराष्ट्रीय कॉमा" in "".join(html_blocks(at))
+    at.session_state[qv.RULES_OPEN.skey] = True
+    at.run()
+    table = at.dataframe[0].value
+    assert list(table.columns) == ["टोकनाइज़र", "अंकों का नियम", f"{DIGIT_PROBE} के टोकन"]
+    assert dict(zip(table["टोकनाइज़र"], table["अंकों का नियम"]))["Qwen3"] == "हर अंक एक टोकन"
+    # joining, revealed: the counts the engine measures, the sentence in Hindi
+    a, b = C["join"]["a"], C["join"]["b"]
+    j = join_counts(TOKS["cl100k_base"], [a, b])
+    at = run_page(PAGE, query_params={"lang": "hi", "quirk": "Joining", "predict": "0"})
+    assert at.text_area(key=qv.JOIN_A.skey).label == "पहला टेक्स्ट (मान लीजिए, कोई निर्देश)"
+    assert (f"अलग-अलग गिनती: {j.counts[0]} + {j.counts[1]} = **{j.sum_of_parts}**। जोड़कर: **{j.total}**, "
+            f"{j.sum_of_parts - j.total} टोकन कम।") in main_text(at)
+    # joining, predicting: the question and its verdict in Hindi
+    at = run_page(PAGE, query_params={"lang": "hi", "quirk": "Joining"})
+    assert (f"पहला टेक्स्ट {j.counts[0]} टोकन है और दूसरा {j.counts[1]} टोकन: अलग-अलग गिनकर {j.sum_of_parts}।"
+            in main_text(at).replace("\\", ""))  # the prompt is Markdown-escaped (अलग\-अलग)
+    at.number_input[0].set_value(j.total).run()
+    button(at, "जाँचिए").click().run()
+    assert_no_exception(at)
+    assert f"जोड़ने पर {TOKS['cl100k_base'].name} {j.total} टोकन पढ़ता है: हिस्सों से" in page_text(at)
+    # formatting: the table's columns and the formats' names in Hindi, the counts measured
+    at = run_page(PAGE, query_params={"lang": "hi", "quirk": "Formatting"})
+    table = at.dataframe[0].value
+    variants = format_variants(records_from_csv(C["formatting"]["records"]))
+    assert list(table.columns)[:2] == ["फ़ॉर्मैट", "कैरेक्टर"]
+    assert table["फ़ॉर्मैट"].tolist() == ["CSV", "JSON, सटा हुआ", "JSON, इंडेंट किया", "JSON, इंडेंट किया, non-ASCII एस्केप किया"]
+    assert table[TOKS["o200k_base"].name].tolist() == [TOKS["o200k_base"].count(v) for v in variants.values()]
+    assert "JSON 4 फ़ील्ड नाम (city, item, hindi और price) 5 रिकॉर्ड में से हर एक में लिखता है" in main_text(at)
+    # letters and the pre-split
+    at = run_page(PAGE, query_params={"lang": "hi", "quirk": "Letters"})
+    assert "में `r` **3 बार** आता है" in main_text(at)
+    at = run_page(PAGE, query_params={"lang": "hi", "quirk": "Pre-split"})
+    pieces = TOKS["cl100k_base"].pieces(C["presplit"]["text"])
+    assert f"**{md_escape(TOKS['cl100k_base'].name)}**: " in main_text(at)
+    assert f"के लिए {len(pieces)} टुकड़े;" in main_text(at)

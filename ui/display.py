@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Sequence
 
+from i18n import _
 from tokenizer.labels import plural
 from tokenizer.plaintext import (
     DOTTED_CIRCLE,
@@ -124,6 +126,17 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", no_links(text))
 
 
+def and_words(items: Sequence[str]) -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"``, in the language of the run (:func:`join_words` is the engine's,
+    English always).
+
+    >>> and_words(["city", "item", "price"]), and_words(["city"])
+    ('city, item and price', 'city')
+    """
+    items = list(items)
+    return "".join(items) if len(items) <= 1 else _("{some} and {last}", some=", ".join(items[:-1]), last=items[-1])
+
+
 def md_code(text: str, *, visible: bool = True) -> str:
     """``text`` as a Markdown inline code span: shown literally, never as Markdown or HTML.
 
@@ -138,6 +151,7 @@ def md_code(text: str, *, visible: bool = True) -> str:
 
 
 __all__ = [
+    "and_words",
     "answer_text",
     "DOTTED_CIRCLE",
     "callout_html",

@@ -413,6 +413,12 @@ class Slides:
             self.tabs = dict(zip(self.labels, made))
         return self.tabs.get(name) or nullcontext()
 
+    def open(self, name: str) -> bool:
+        """Whether part ``name`` is drawn in this run: its tab is the open one (the tabs know which, so a page may
+        skip the others' work), or the parts are not tabs. Call it inside ``with part(name)``."""
+        tab = self.tabs.get(name)
+        return tab is None or getattr(tab, "open", None) is not False
+
 
 @dataclass(frozen=True)
 class _Switch:

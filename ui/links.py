@@ -19,7 +19,7 @@ from lessons.course import Exercise, Lesson, Link, course
 from lessons.exercises import ExerciseError
 from lessons.progress import LESSON_EXERCISE, QuestionId
 from ui import predict, state
-from ui.display import md_escape
+from ui.display import and_words, md_escape
 from ui.layout import PAGES, classroom_on, link_params
 from ui.questions import exercise_question
 
@@ -181,7 +181,7 @@ def ask_first(page: str) -> None:
 
 def _numbers(items: list[str]) -> str:
     """``["1", "2", "4"]`` -> "1, 2 and 4", in the language of the run."""
-    return items[0] if len(items) == 1 else _("{some} and {last}", some=", ".join(items[:-1]), last=items[-1])
+    return and_words(items)
 
 
 def _right(exercise: Exercise) -> bool:

@@ -3,7 +3,9 @@ tokenizers; tokens of a few short texts side by side, one column per tokenizer.
 
 The experiments are the engine's (:mod:`analyses.quirks`, :mod:`analyses.numbers`); the tokens are the
 real tokenizers' (:func:`ui.choices.encoded`, cached). This module declares the page's keys once and holds its
-sections (:data:`SECTIONS`, one per tab), which the page composes.
+sections (:data:`SECTIONS`, one per tab), which the page composes. Every word is the learner's language's (issue 28):
+a tab shows its name in it while the address keeps the English one (``?quirk=Numbers``), by
+:class:`ui.layout.Slides`' rule; the texts measured, tokenizer names and ids stay as they are.
 """
 
 from __future__ import annotations
@@ -37,13 +39,14 @@ from analyses.quirks import (
     space_forms,
     starts_with_mark,
 )
+from i18n import N_, _, _n, localized, number
 from lessons.progress import QUIRKS_JOIN, QuestionId
 from tokenizer import TextTokenizer, word_count
 from ui import choices, predict, state, tables
 from ui.chips import CSS, Chip, chip_from_token, labelled_rows_html
 from ui.chips import token_chips as draw_chips
-from ui.display import join_words, md_code, md_escape, plural, ratio, visible_token
-from ui.layout import classroom_on, figure
+from ui.display import and_words, md_code, md_escape, ratio, visible_token
+from ui.layout import Slides, classroom_on, figure
 
 Chosen = Sequence[tuple[str, TextTokenizer]]
 
@@ -54,7 +57,7 @@ MAX_WORD = 100  # a word, for the spaces and capitals examples
 MAX_PART = 5_000  # each text of the joining example
 MAX_SENTENCE = 5_000  # the pre-split example
 TABS = ("spaces", "case", "join", "formatting", "numbers", "letters", "presplit")
-TAB_NAMES = tuple(C[s]["tab"] for s in TABS)
+TAB_NAMES = tuple(C[s]["tab"] for s in TABS)  # the address's values (English in every language)
 
 TAB = state.Param(PAGE, "quirk", TAB_NAMES[0], choices=TAB_NAMES)
 SPACE_WORD = state.Param(PAGE, "space_word", C["spaces"]["word"], max_len=MAX_WORD)
@@ -76,28 +79,32 @@ RULES_TABLE = state.Key(PAGE, "rules")
 
 # -- the page's top: the tokenizers and the tabs ---------------------------------------------------------
 def intro() -> None:
-    st.caption("Live examples of the places where token counts surprise people. Edit any of them; every count is "
-               "measured with the real tokenizers you pick, offline.")
+    st.caption(_("Live examples of the places where token counts surprise people. Edit any of them; every count is "
+                 "measured with the real tokenizers you pick, offline."))
 
 
 def pick_section() -> list[tuple[str, TextTokenizer]]:
     real_keys = [e.key for e in choices.real_entries()]
     return choices.pick_many(PAGE, default=[k for k in ("cl100k_base", "o200k_base") if k in real_keys],
-                             kinds=("real",), label="Real tokenizers", upload=False)
+                             kinds=("real",), label=_("Real tokenizers"), upload=False)
 
 
-def tabs_section() -> dict[str, object]:
-    """One tab per quirk (only the open one is drawn); name -> tab."""
-    return dict(zip(TABS, st.tabs(list(TAB_NAMES), key=TAB.skey, on_change="rerun")))
+def tabs_section() -> Slides:
+    """One tab per quirk, made here under the pickers: ``with tabs(TAB_NAMES[i]):``, drawn only if
+    ``tabs.open(...)``. A tab shows its name in the learner's language and the address keeps the English one
+    (``?quirk=Numbers``), as :class:`ui.layout.Slides` keeps a part's."""
+    tabs = Slides({C[s]["tab"]: localized(C[s])["tab"] for s in TABS}, TAB)
+    tabs(TAB_NAMES[0])  # the tabs are made on the first call
+    return tabs
 
 
 def ready(chosen: Chosen) -> bool:
     """Whether there is a tokenizer to measure with (if not, says what to do)."""
     if not chosen:
-        st.info("Pick at least one tokenizer above.", icon=":material/list:")
+        st.info(_("Pick at least one tokenizer above."), icon=":material/list:")
         return False
     if state.too_long(PARAMS):
-        st.caption("Some of these texts are too long to put in the page's link; the link keeps the rest.")
+        st.caption(_("Some of these texts are too long to put in the page's link; the link keeps the rest."))
     return True
 
 
@@ -126,10 +133,10 @@ def joined_counts(key: str, parts: tuple[str, ...]) -> Joined:
     return join_counts(choices.load(key), parts)
 
 
-def count_note(count: int, shown: int, noun: str = "token") -> str:
-    """``"5 tokens"``, and how many are drawn when not all are."""
-    note = plural(count, noun)
-    return note + (f" (first {shown:,} shown)" if count > shown else "")
+def count_note(count: int, shown: int, *, groups: bool = False) -> str:
+    """``"5 tokens"`` (``groups``: ``"5 groups"``), and how many are drawn when not all are."""
+    note = _n("{n} group", "{n} groups", count) if groups else _n("{n} token", "{n} tokens", count)
+    return note + (" " + _("(first {n} shown)", n=number(shown)) if count > shown else "")
 
 
 def draw_rows(rows: Sequence[tuple[str, Sequence[Chip], str]], *, show_ids: bool = False) -> None:
@@ -147,19 +154,19 @@ def heading(tok: TextTokenizer) -> None:
 
 
 def too_long(text: str, limit: int, what: str) -> bool:
-    """True (after saying so) when ``text`` is longer than this experiment takes."""
+    """True (after saying so) when ``text`` is longer than this experiment takes (``what``, translated: "a word")."""
     if len(text) <= limit:
         return False
     st.warning(
-        f"That is {len(text):,} characters; this example takes {what} of up to {limit:,} characters. "
-        "A short text shows the quirk best: paste a shorter part.",
+        _("That is {n} characters; this example takes {what} of up to {limit} characters. A short text shows the "
+          "quirk best: paste a shorter part.", n=number(len(text)), what=what, limit=number(limit)),
         icon=":material/content_cut:",
     )
     return True
 
 
 def section_intro(section: str) -> None:
-    st.markdown(md_escape(C[section]["intro"]))
+    st.markdown(md_escape(localized(C[section])["intro"]))
 
 
 def word_input(param: state.Param, label: str) -> str:
@@ -168,19 +175,20 @@ def word_input(param: state.Param, label: str) -> str:
 
 
 # -- spaces and the start of a text ----------------------------------------------------------------------
-FORM_NAMES = {"start": "at the start of a text", "space": "after a space", "newline": "after a line break",
-              "lower": "lower case", "title": "Capitalised", "upper": "CAPITALS",
-              "lower, after a space": "·lower case", "title, after a space": "·Capitalised",
-              "upper, after a space": "·CAPITALS"}
+FORM_NAMES = {"start": N_("at the start of a text"), "space": N_("after a space"),
+              "newline": N_("after a line break"), "lower": N_("lower case"), "title": N_("Capitalised"),
+              "upper": N_("CAPITALS"), "lower, after a space": N_("·lower case"),
+              "title, after a space": N_("·Capitalised"), "upper, after a space": N_("·CAPITALS")}
+"""Each form's name, marked for the catalogue (drawn through ``_``), by the name the analyses give it."""
 
 
 def forms_section(section: str, param: state.Param, forms_of: Callable, chosen: Chosen, large: bool) -> None:
     section_intro(section)
-    word = word_input(param, "A word")
+    word = word_input(param, _("A word"))
     if not word:
-        st.info("Type a word.", icon=":material/edit:")
+        st.info(_("Type a word."), icon=":material/edit:")
         return
-    if too_long(word, MAX_WORD, "a word"):
+    if too_long(word, MAX_WORD, _("a word")):
         return
     forms = forms_of(word)
     for key, tok, col in columns(chosen, large):
@@ -189,14 +197,14 @@ def forms_section(section: str, param: state.Param, forms_of: Callable, chosen: 
             rows, counts = [], []
             for name, text in forms:
                 chips, count = token_chips(key, text)
-                rows.append((FORM_NAMES[name], chips, count_note(count, len(chips))))
+                rows.append((_(FORM_NAMES[name]), chips, count_note(count, len(chips))))
                 counts.append(count)
             draw_rows(rows, show_ids=True)
-            same = len({tuple(chip.token_id for chip in chips) for _, chips, _ in rows}) == 1
-            st.caption("The same ids every time." if same else
-                       "Different ids: to the model these are " + ("different words." if len(set(counts)) == 1 else
-                                                                   "different words, and they cost differently."))
-    st.caption("· is a space and ↵ a line break; the number under a chip is the id the model reads.")
+            same = len({tuple(chip.token_id for chip in chips) for _label, chips, _note in rows}) == 1
+            st.caption(_("The same ids every time.") if same else
+                       _("Different ids: to the model these are different words.") if len(set(counts)) == 1 else
+                       _("Different ids: to the model these are different words, and they cost differently."))
+    st.caption(_("· is a space and ↵ a line break; the number under a chip is the id the model reads."))
 
 
 
@@ -204,29 +212,34 @@ def forms_section(section: str, param: state.Param, forms_of: Callable, chosen: 
 def join_section(chosen: Chosen, large: bool) -> None:
     section_intro("join")
     left, right = st.columns(2)
-    left.text_area("First text (an instruction, say)", key=JOIN_A.skey, height=90)
-    right.text_area("Second text (what the user typed)", key=JOIN_B.skey, height=90)
+    left.text_area(_("First text (an instruction, say)"), key=JOIN_A.skey, height=90)
+    right.text_area(_("Second text (what the user typed)"), key=JOIN_B.skey, height=90)
     a, b = state.value(JOIN_A) or "", state.value(JOIN_B) or ""
     if not a or not b:
-        st.info("Type something in both boxes.", icon=":material/edit:")
+        st.info(_("Type something in both boxes."), icon=":material/edit:")
         return
-    if too_long(a, MAX_PART, "each text") or too_long(b, MAX_PART, "each text"):
+    if too_long(a, MAX_PART, _("each text")) or too_long(b, MAX_PART, _("each text")):
         return
-    st.toggle("Predict first", key=JOIN_PREDICT.skey, help="Guess the joined count before it is shown.")
-    joined = {key: joined_counts(key, (a, b)) for key, _ in chosen}
+    st.toggle(_("Predict first"), key=JOIN_PREDICT.skey, help=_("Guess the joined count before it is shown."))
+    joined = {key: joined_counts(key, (a, b)) for key, _tok in chosen}
     first_key, first_tok = chosen[0]
     hidden = False
     if state.value(JOIN_PREDICT):
         j = joined[first_key]
         change = j.total - j.sum_of_parts
-        moved = "the same as" if change == 0 else f"{plural(abs(change), 'token')} {'fewer' if change < 0 else 'more'} than"
+        moved = (_("the same as the parts") if change == 0 else
+                 _n("{n} token fewer than the parts", "{n} tokens fewer than the parts", -change) if change < 0 else
+                 _n("{n} token more than the parts", "{n} tokens more than the parts", change))
         question = predict.Question(
-            key="", id=QuestionId.of(QUIRKS_JOIN, run=state.digest(first_key, a, b)), kind="number", answer=j.total, unit="tokens", scope="quirks-page",
-            prompt=f"With {first_tok.name}, the first text is {plural(j.counts[0], 'token')} and the second "
-                   f"{plural(j.counts[1], 'token')}: {j.sum_of_parts:,} counted apart. How many tokens is the "
-                   "prompt they make together?",
-            explain=f"Joined, {first_tok.name} reads {plural(j.total, 'token')}: {moved} the parts. The tokens "
-                    "that changed at the join are outlined below.",
+            key="", id=QuestionId.of(QUIRKS_JOIN, run=state.digest(first_key, a, b)), kind="number", answer=j.total,
+            unit=N_("tokens"), scope="quirks-page",
+            prompt=_("With {name}, the first text is {a} and the second {b}: {sum} counted apart. How many tokens is "
+                     "the prompt they make together?", name=first_tok.name,
+                     a=_n("{n} token", "{n} tokens", j.counts[0]), b=_n("{n} token", "{n} tokens", j.counts[1]),
+                     sum=number(j.sum_of_parts)),
+            explain=_n("Joined, {name} reads {n} token: {moved}.", "Joined, {name} reads {n} tokens: {moved}.",
+                       j.total, name=first_tok.name, moved=moved)
+            + " " + _("The tokens that changed at the join are outlined below."),
         )
         with st.container(border=True):
             hidden = predict.ask(question) is None
@@ -235,66 +248,72 @@ def join_section(chosen: Chosen, large: bool) -> None:
         with col:
             heading(tok)
             rows = []
-            for label, tokens, changed in (("first text", j.parts[0], j.part_changed[0]),
-                                           ("second text", j.parts[1], j.part_changed[1])):
+            for label, tokens, changed in ((_("first text"), j.parts[0], j.part_changed[0]),
+                                           (_("second text"), j.parts[1], j.part_changed[1])):
                 chips = [chip_from_token(t, highlight=c and not hidden) for t, c in zip(tokens[: MAX_CHIPS], changed)]
                 rows.append((label, chips, count_note(len(tokens), len(chips))))
             if not hidden:
                 chips = [chip_from_token(t, highlight=c) for t, c in zip(j.whole[: MAX_CHIPS], j.whole_changed)]
-                rows.append(("joined", chips, count_note(j.total, len(chips))))
+                rows.append((_("joined"), chips, count_note(j.total, len(chips))))
             draw_rows(rows)
+            sums = {"a": number(j.counts[0]), "b": number(j.counts[1]), "sum": number(j.sum_of_parts),
+                    "total": number(j.total)}
             if hidden:
-                st.caption(f"Counted apart: {j.counts[0]:,} + {j.counts[1]:,} = {j.sum_of_parts:,}. "
-                           "The joined count is hidden until you predict.")
+                st.caption(_("Counted apart: {a} + {b} = {sum}. The joined count is hidden until you predict.",
+                             **sums))
             elif j.difference == 0:
-                st.caption(f"Counted apart: {j.counts[0]:,} + {j.counts[1]:,} = {j.sum_of_parts:,}. "
-                           f"Joined: {j.total:,}, the same here, but only because nothing at the join could merge.")
+                st.caption(_("Counted apart: {a} + {b} = {sum}. Joined: {total}, the same here, but only because "
+                             "nothing at the join could merge.", **sums))
+            elif j.difference < 0:
+                st.markdown(_n("Counted apart: {a} + {b} = **{sum}**. Joined: **{total}**, {n} token fewer.",
+                               "Counted apart: {a} + {b} = **{sum}**. Joined: **{total}**, {n} tokens fewer.",
+                               -j.difference, **sums))
             else:
-                more = "fewer" if j.difference < 0 else "more"
-                st.markdown(f"Counted apart: {j.counts[0]:,} + {j.counts[1]:,} = **{j.sum_of_parts:,}**. "
-                            f"Joined: **{j.total:,}**, {plural(abs(j.difference), 'token')} {more}.")
+                st.markdown(_n("Counted apart: {a} + {b} = **{sum}**. Joined: **{total}**, {n} token more.",
+                               "Counted apart: {a} + {b} = **{sum}**. Joined: **{total}**, {n} tokens more.",
+                               j.difference, **sums))
     if not hidden:
-        st.caption("Outlined: the tokens that are not the same in the joined text as in its parts. Count the final "
-                   "prompt, exactly as it will be sent, never the parts.")
+        st.caption(_("Outlined: the tokens that are not the same in the joined text as in its parts. Count the final "
+                     "prompt, exactly as it will be sent, never the parts."))
 
 
 
 # -- formatting ------------------------------------------------------------------------------------------
 def formatting_section(chosen: Chosen, large: bool) -> None:
     section_intro("formatting")
-    st.text_area("Records, as CSV (a header line, then one record a line)", key=RECORDS.skey, height=150)
+    st.text_area(_("Records, as CSV (a header line, then one record a line)"), key=RECORDS.skey, height=150)
     text = state.value(RECORDS) or ""
-    if too_long(text, MAX_CSV_CHARS, "records"):
+    if too_long(text, MAX_CSV_CHARS, _("records")):
         return
     try:
         records = records_from_csv(text)
     except ValueError as exc:
-        st.warning(md_escape(f"These records cannot be read: {exc}"), icon=":material/table:")
+        st.warning(md_escape(_("These records cannot be read: {why}", why=exc)), icon=":material/table:")
         return
     variants = format_variants(records)
-    counts = {key: {k: choices.encoded(key, v, MAX_CHIPS).measure.tokens for k, v in variants.items()} for key, _ in chosen}
-    table = pd.DataFrame({"format": [FORMATS[k] for k in variants],
-                          "characters": [len(v) for v in variants.values()]}
+    counts = {key: {k: choices.encoded(key, v, MAX_CHIPS).measure.tokens for k, v in variants.items()} for key, _tok in chosen}
+    table = pd.DataFrame({_("format"): [_(FORMATS[k]) for k in variants],
+                          _("characters"): [len(v) for v in variants.values()]}
                          | {tok.name: [counts[key][k] for k in variants] for key, tok in chosen})
     tables.show(table, hide_index=True, key=FORMATS_TABLE.skey)
     key0, tok0 = chosen[0]
     c = counts[key0]
     fields = list(records[0])
-    st.markdown(
-        f"With {md_escape(tok0.name)}, indented JSON costs **{ratio(c['indented'], c['csv'], 1)}×** the tokens of the "
-        f"same records as CSV, and escaped JSON **{ratio(c['escaped'], c['csv'], 1)}×**. JSON writes the "
-        f"{plural(len(fields), 'field name')} ({md_escape(join_words(fields))}) in every one of the "
-        f"{plural(len(records), 'record')}; CSV writes them once."
-    )
-    st.segmented_control("See the tokens of", tuple(FORMATS), key=FORMAT.skey, required=True,
-                         format_func=FORMATS.get)
-    shown = variants[state.value(FORMAT)]
+    st.markdown(_(
+        "With {name}, indented JSON costs **{indented}×** the tokens of the same records as CSV, and escaped JSON "
+        "**{escaped}×**. JSON writes the {fields} ({names}) in every one of the {records}; CSV writes them once.",
+        name=md_escape(tok0.name), indented=ratio(c["indented"], c["csv"], 1), escaped=ratio(c["escaped"], c["csv"], 1),
+        fields=_n("{n} field name", "{n} field names", len(fields)), names=md_escape(and_words(fields)),
+        records=_n("{n} record", "{n} records", len(records))))
+    st.segmented_control(_("See the tokens of"), tuple(FORMATS), key=FORMAT.skey, required=True,
+                         format_func=lambda k: _(FORMATS[k]))
+    shown, shown_name = variants[state.value(FORMAT)], _(FORMATS[state.value(FORMAT)])
     for key, tok, col in columns(chosen, large):
         with col:
             chips, count = token_chips(key, shown)
             st.markdown(f"**{md_escape(tok.name)}**: {count_note(count, len(chips))}")
-            chip_row(chips, label=f"{tok.name}: {FORMATS[state.value(FORMAT)]}", line_breaks=True)
-    st.caption("· is a space and ↵ a line break: each chip is one token, laid out line by line like the text.")
+            chip_row(chips, label=f"{tok.name}: {shown_name}", line_breaks=True)
+    st.caption(_("· is a space and ↵ a line break: each chip is one token, laid out line by line like the text."))
 
 
 
@@ -308,31 +327,31 @@ def plain_chips(groups: list[str]) -> list[Chip]:
 
 
 def groups_note(groups: list[str]) -> str:
-    return count_note(len(groups), min(len(groups), NUMBER_CHIPS), "group")
+    return count_note(len(groups), min(len(groups), NUMBER_CHIPS), groups=True)
 
 
 def numbers_section(chosen: Chosen, large: bool) -> None:
     section_intro("numbers")
-    st.text_input("A number (commas, a sign and decimals are fine)", key=NUMBER.skey)
+    st.text_input(_("A number (commas, a sign and decimals are fine)"), key=NUMBER.skey)
     try:
-        number = parse_number(state.value(NUMBER) or "")
+        parsed = parse_number(state.value(NUMBER) or "")
     except ValueError as exc:
         st.warning(md_escape(str(exc)), icon=":material/pin:")
         return
-    digits = number.digits
+    digits = parsed.digits
 
     def draw_rules() -> None:
-        st.markdown("**Three rules for cutting the digits**, drawn as chips (rules, not a tokenizer's tokens):")
-        rules = (("one token per digit", list(digits)), ("groups of three from the left", group_digits(digits)),
-                 ("right-aligned groups of three", group_digits(digits, align="right")))
+        st.markdown(_("**Three rules for cutting the digits**, drawn as chips (rules, not a tokenizer's tokens):"))
+        rules = ((_("one token per digit"), list(digits)), (_("groups of three from the left"), group_digits(digits)),
+                 (_("right-aligned groups of three"), group_digits(digits, align="right")))
         draw_rows([(label, plain_chips(groups), groups_note(groups)) for label, groups in rules])
 
     if not classroom_on():  # classroom mode: under the tokenizers' cuts, so those are on the first screen
         draw_rules()
-    writings = (("no commas", number.plain), ("international commas", international(number.plain)),
-                ("Indian commas", indian(number.plain)))
+    writings = ((_("no commas"), parsed.plain), (_("international commas"), international(parsed.plain)),
+                (_("Indian commas"), indian(parsed.plain)))
     box = figure("number-tokens")
-    box.markdown("**What each tokenizer does**, measured on this number written three ways:")
+    box.markdown(_("**What each tokenizer does**, measured on this number written three ways:"))
     with box:
         cols = columns(chosen, large)
     for key, tok, col in cols:
@@ -340,8 +359,8 @@ def numbers_section(chosen: Chosen, large: bool) -> None:
             heading(tok)
             probe = choices.encoded(key, DIGIT_PROBE, 50).tokens
             style = digit_style(digit_groups([t.label for t in probe]))
-            st.caption(f"Its rule, measured on {DIGIT_PROBE}: {STYLES[style]} "
-                       f"({' '.join(visible_token(t.label) for t in probe)}).")
+            st.caption(_("Its rule, measured on {probe}: {rule} ({tokens}).", probe=DIGIT_PROBE, rule=_(STYLES[style]),
+                         tokens=" ".join(visible_token(t.label) for t in probe)))
             rows = []
             for label, text in writings:
                 chips, count = token_chips(key, text, limit=NUMBER_CHIPS)
@@ -349,8 +368,8 @@ def numbers_section(chosen: Chosen, large: bool) -> None:
             draw_rows(rows)
     if classroom_on():
         draw_rules()
-    st.caption(md_escape(C["numbers"]["citation"]) + " " + md_escape(C["numbers"]["finding"]))
-    with st.expander(f"Every real tokenizer's digit rule, measured on {DIGIT_PROBE}", key=RULES_OPEN.skey,
+    st.caption(md_escape(C["numbers"]["citation"]) + " " + md_escape(localized(C["numbers"])["finding"]))
+    with st.expander(_("Every real tokenizer's digit rule, measured on {probe}", probe=DIGIT_PROBE), key=RULES_OPEN.skey,
                      on_change="rerun", icon=":material/pin:") as box:
         if box.open:
             rules = []
@@ -358,12 +377,12 @@ def numbers_section(chosen: Chosen, large: bool) -> None:
                 try:
                     probe = choices.encoded(entry.key, DIGIT_PROBE, 50).tokens
                 except choices.Unavailable as exc:
-                    rules.append((entry.title, "unavailable here", str(exc)))
+                    rules.append((entry.title, _("unavailable here"), str(exc)))
                     continue
                 style = digit_style(digit_groups([t.label for t in probe]))
-                rules.append((entry.title, STYLES[style], " ".join(visible_token(t.label) for t in probe)))
-            tables.show(pd.DataFrame(rules, columns=["tokenizer", "its digit rule", f"the tokens of {DIGIT_PROBE}"]),
-                         hide_index=True, key=RULES_TABLE.skey)
+                rules.append((entry.title, _(STYLES[style]), " ".join(visible_token(t.label) for t in probe)))
+            columns_ = [_("tokenizer"), _("its digit rule"), _("the tokens of {probe}", probe=DIGIT_PROBE)]
+            tables.show(pd.DataFrame(rules, columns=columns_), hide_index=True, key=RULES_TABLE.skey)
 
 
 
@@ -372,16 +391,17 @@ def letters_section(chosen: Chosen, large: bool) -> None:
     section_intro("letters")
     left, right = st.columns([3, 1])
     with left:
-        word = word_input(WORD, "A word")
+        word = word_input(WORD, _("A word"))
     with right:
-        letter = word_input(LETTER, "The letter to count")
+        letter = word_input(LETTER, _("The letter to count"))
     if not word or not letter:
-        st.info("Type a word and a letter.", icon=":material/edit:")
+        st.info(_("Type a word and a letter."), icon=":material/edit:")
         return
-    if too_long(word, MAX_WORD, "a word"):
+    if too_long(word, MAX_WORD, _("a word")):
         return
     total = count_letter(word, letter)
-    st.markdown(f"Counted by code (ignoring case): {md_code(word)} holds {md_code(letter)} **{plural(total, 'time')}**.")
+    st.markdown(_("Counted by code (ignoring case): {word} holds {letter} **{times}**.", word=md_code(word),
+                  letter=md_code(letter), times=_n("{n} time", "{n} times", total)))
     for key, tok, col in columns(chosen, large):
         with col:
             heading(tok)
@@ -390,45 +410,49 @@ def letters_section(chosen: Chosen, large: bool) -> None:
                 found = choices.encoded(key, form, MAX_CHIPS).tokens
                 per = letter_counts([t.bytes for t in found], letter)
                 chips = [chip_from_token(t, highlight=n > 0) for t, n in zip(found, per)]
-                rows.append((FORM_NAMES[name], chips, plural(len(found), "token")))
+                rows.append((_(FORM_NAMES[name]), chips, _n("{n} token", "{n} tokens", len(found))))
             draw_rows(rows, show_ids=True)
             tokens = choices.encoded(key, word, MAX_CHIPS).tokens
             per = letter_counts([t.bytes for t in tokens], letter)
             holding = [f"{md_code(t.label)} ({n})" for t, n in zip(tokens, per) if n]
-            where = f"in {join_words(holding)}" if holding else "in no token"
-            st.markdown(f"At the start of a text the model reads {plural(len(tokens), 'id')}: "
-                        f"{md_escape(' '.join(str(t.id) for t in tokens[:40]))}. The {md_code(letter)} are {where}.")
+            ids = {"ids": _n("{n} id", "{n} ids", len(tokens)), "letter": md_code(letter),
+                   "list": md_escape(" ".join(str(t.id) for t in tokens[:40]))}
+            st.markdown(_("At the start of a text the model reads {ids}: {list}. The {letter} are in {holding}.",
+                          holding=and_words(holding), **ids) if holding else
+                        _("At the start of a text the model reads {ids}: {list}. The {letter} are in no token.", **ids))
             if sum(per) < total:
-                st.caption("Some of them are split across tokens (part of a character's bytes), so no token holds them.")
-    st.caption("Outlined: the tokens that hold the letter. Nothing in an id says which letters it holds.")
+                st.caption(_("Some of them are split across tokens (part of a character's bytes), so no token holds "
+                             "them."))
+    st.caption(_("Outlined: the tokens that hold the letter. Nothing in an id says which letters it holds."))
 
 
 
 # -- the pre-split ---------------------------------------------------------------------------------------
 def presplit_section(chosen: Chosen, large: bool) -> None:
     section_intro("presplit")
-    st.text_area("A sentence", key=SENTENCE.skey, height=80)
+    st.text_area(_("A sentence"), key=SENTENCE.skey, height=80)
     text = state.value(SENTENCE) or ""
     if not text.strip():
-        st.info("Type a sentence (Hindi shows the difference best).", icon=":material/edit:")
+        st.info(_("Type a sentence (Hindi shows the difference best)."), icon=":material/edit:")
         return
-    if too_long(text, MAX_SENTENCE, "a sentence"):
+    if too_long(text, MAX_SENTENCE, _("a sentence")):
         return
     words = word_count(text)
-    for _, tok in chosen:  # one full-width row each: the pieces are the point
+    for _key, tok in chosen:  # one full-width row each: the pieces are the point
         pieces = tok.pieces(text)
         marked = sum(1 for p in pieces if starts_with_mark(p))
-        st.markdown(f"**{md_escape(tok.name)}**: {plural(len(pieces), 'piece')} for {plural(words, 'word')}; "
-                    f"**{marked:,}** start with a vowel sign or another mark (outlined).")
+        st.markdown(_("**{name}**: {pieces} for {words}; **{marked}** start with a vowel sign or another mark "
+                      "(outlined).", name=md_escape(tok.name), pieces=_n("{n} piece", "{n} pieces", len(pieces)),
+                      words=_n("{n} word", "{n} words", words), marked=number(marked)))
         chip_row([Chip(label=p, highlight=starts_with_mark(p)) for p in pieces[: MAX_CHIPS]],
-                    label=f"{tok.name}: pre-split pieces")
+                 label=_("{name}: pre-split pieces", name=tok.name))
         if len(pieces) > MAX_CHIPS:
-            st.caption(f"The first {MAX_CHIPS:,} of {len(pieces):,} pieces are drawn.")
+            st.caption(_("The first {n} of {total} pieces are drawn.", n=number(MAX_CHIPS), total=number(len(pieces))))
         if tok.pattern is None:
-            st.caption("It has no pre-split pattern (SentencePiece): its pieces are its words.")
-    st.caption("Each chip is a piece, before any merge. A mark cut off its letter is drawn on ◌ and named.")
-    with st.expander("The patterns", icon=":material/regular_expression:"):
-        for _, tok in chosen:
+            st.caption(_("It has no pre-split pattern (SentencePiece): its pieces are its words."))
+    st.caption(_("Each chip is a piece, before any merge. A mark cut off its letter is drawn on ◌ and named."))
+    with st.expander(_("The patterns"), icon=":material/regular_expression:"):
+        for _key, tok in chosen:
             if tok.pattern:
                 st.markdown(f"**{md_escape(tok.name)}**  \n{md_code(tok.pattern, visible=False)}")
 
