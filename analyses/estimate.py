@@ -50,6 +50,7 @@ from analyses.records import (
     read_records,
 )
 from family.models import Model, Price
+from i18n import N_
 
 OUTPUT_KINDS = ("tokens", "ratio")
 """How the expected output is given: a number of tokens (int), or a ratio of the input tokens (float)."""
@@ -483,20 +484,20 @@ def cost(input_tokens: float | Decimal, price: Price, *, output_tokens: float | 
         rate = amount(inr_per_usd, "Rupees per dollar")
     except CostInputError as exc:
         raise EstimateInputError(str(exc)) from None
-    notes: list[str] = []
+    notes: list[str] = []  # marked for the catalogue: a page draws them through i18n._
     input_rate, output_rate = price.input_per_m, price.output_per_m
     if batch:
         if price.batch_input_per_m is None or price.batch_output_per_m is None:
-            notes.append("no batch price published here: the list prices")
+            notes.append(N_("no batch price published here: the list prices"))
         else:
             input_rate, output_rate = price.batch_input_per_m, price.batch_output_per_m
     cached_rate = price.cached_input_per_m
     if cached_rate is None:
         if share:
-            notes.append("no cached-input price published here: the cached share at the input price")
+            notes.append(N_("no cached-input price published here: the cached share at the input price"))
         cached_rate = input_rate
     elif share and batch and price.batch_input_per_m is not None:
-        notes.append("the cached share at the cached-input price, not batch-discounted further")
+        notes.append(N_("the cached share at the cached-input price, not batch-discounted further"))
     parts = [BillPart("input", inputs * (1 - share), input_rate, True)]
     if share:
         parts.append(BillPart("cached input", inputs * share, cached_rate, True))

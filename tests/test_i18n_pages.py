@@ -5,6 +5,8 @@ language is kept by the session and carried by every link the lab draws."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import lessons
@@ -35,6 +37,9 @@ BEYOND = "pages/7_Beyond_Hindi.py"
 VOCAB = "pages/15_Vocabulary_by_script.py"
 STREAM = "pages/9_Streaming.py"
 QUIRKS = "pages/10_Quirks.py"
+ESTIMATE = "pages/14_Estimate.py"
+CHATS = "\n".join(json.dumps({"messages": [{"role": "system", "content": "You help customers."},
+                                          {"role": "user", "content": f"मेरा ऑर्डर {i} कहाँ है?"}]}) for i in (1, 2))
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped: lesson 4's exercises, their prompts lesson content
 
 
@@ -208,13 +213,24 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (QUIRKS, {"quirk": "Pre-split", "sentence": "   "}, {}),  # only spaces: type a sentence
     (QUIRKS, {"quirk": "Numbers", "classroom": "1"}, {}),
     (QUIRKS, {"quirk": "Joining", "predict": "0", "large": "1"}, {}),
+    (ESTIMATE, {}, {}),  # the example: three models' cards, the bill, the command, where it comes from
+    (ESTIMATE, {"text": "नमस्ते\nआज मौसम अच्छा है।\nshort line", "kind": "lines"}, {}),  # the records' table, histogram
+    (ESTIMATE, {"text": CHATS, "kind": "jsonl", "models": "gpt-4o,llama-3.3-70b"}, {}),  # chats, a template's extras
+    (ESTIMATE, {"models": "o3,llama-3", "cached": "0.5", "batch": "1"}, {}),  # reasoning, no price, the engine's notes
+    (ESTIMATE, {"kind": "csv", "text": "name,text\nA,hello\nB,world"}, {}),  # a column picked
+    (ESTIMATE, {"text": "   "}, {}),  # nothing to count
+    (ESTIMATE, {"models": "none"}, {}),  # no model
+    (ESTIMATE, {"source": "file"}, {}),  # waiting for a file
+    (ESTIMATE, {"output": "ratio", "as_chat": "1", "large": "1"}, {}),
+    (ESTIMATE, {"classroom": "1"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
     texts = apptest_texts(at)
     assert len(texts) > 30
     typed = [t.value for t in at.text_area] + [t.value for t in at.text_input]
-    shown = vocabulary_shown(params) if page == VOCAB else quirks_shown(typed) if page == QUIRKS else []
+    shown = (vocabulary_shown(params) if page == VOCAB else quirks_shown(typed) if page == QUIRKS else
+             estimate_shown() if page == ESTIMATE else [])
     assert untranslated(texts, data_texts(*typed, *params.values(), *CITATIONS, *shown)) == []
 
 
@@ -248,6 +264,23 @@ def quirks_shown(typed: list[str]) -> list[str]:
     return [*texts, *(real.load(k).pattern or "" for k in ("cl100k_base", "o200k_base", "mistral-sp-v3"))]
 
 
+def estimate_shown() -> list[str]:
+    """What Estimate draws as it is: the models' names, vendors and where their tokenizers and prices come from
+    (family.models, data), the official templates' additions, the reasoning budget's basis, the exchange rate's
+    source, the example and its English, the printed commands (code)."""
+    from analyses import estimate as est
+    from family import models as fm
+
+    out = [*est.TEMPLATES.values(), fm.reasoning_budget().basis, fm.INR_SOURCE,
+           *(v for v in lessons.examples("estimate")[0].values() if isinstance(v, str))]
+    for m in fm.models():
+        price = fm.price(m.key)
+        out += [m.name, m.vendor, m.tokenizer, m.source, m.chat or "", *((price.source,) if price else ())]
+    out += [f"{m.name} {m.vendor} {m.why} {m.instead}" for m in fm.uncountable()]
+    return [*out, "python -m tokenizer cost count --model --file --lines --output-tokens --requests-per-month "
+                  "--inr-per-usd KEY USD YOUR_FILE txt jsonl messages"]
+
+
 def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
     """The same check in English finds every string (so the pseudo-locale test is not vacuous)."""
     at = run_page(TOKENIZE)
@@ -256,6 +289,7 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
-    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB, STREAM, QUIRKS}
+    assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB, STREAM, QUIRKS,
+                                   ESTIMATE}
     assert set(vv.KIND_NAMES) == set(vv.vocab.KINDS)  # every kind of token has its name marked for the catalogue
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

@@ -668,3 +668,49 @@ def test_the_histograms_last_bar_is_drawn_whole() -> None:
     assert layer["x2"]["field"] == "end" and layer["x"]["scale"]["domain"] == [5, 8]
     values = next(iter(spec["datasets"].values()))
     assert [(v["low"], v["end"]) for v in values] == [(5, 6), (6, 7), (7, 8)]
+
+
+def test_estimate_in_hindi() -> None:
+    """?lang=hi: the page's words in Hindi; the cards' figures from the engine (analyses.estimate), money through
+    i18n.money: rupees with ₹ and dollars grouped the Indian way; the printed command as it is (code)."""
+    from i18n import money
+
+    at = run_page(PAGE, query_params={"lang": "hi"})
+    assert_no_exception(at)
+    assert at.multiselect(key=ev.MODELS_LIST.skey).label == "मॉडल"
+    assert at.text_area(key=ev.TEXT.skey).label == "आपका प्रॉम्प्ट या रिकॉर्ड"
+    assert at.segmented_control(key=ev.SOURCE.skey).options == ["टेक्स्ट चिपकाइए", "फ़ाइल अपलोड कीजिए"]
+    assert at.number_input(key=ev.REQUESTS.skey).label == "हर महीने के अनुरोध"
+    assert [h.value for h in at.main.get("subheader")][0] == "इसकी क़ीमत"
+    assert "विनिमय दर: एक डॉलर के ₹88 (लैब का डिफ़ॉल्ट" in said(at)
+    assert codes(at).startswith("python -m tokenizer cost --model gpt-4o")  # code stays as it is
+    # a big month: dollars and rupees grouped the Indian way, the digits the engine's
+    at = run_page(PAGE, query_params={"lang": "hi", "models": "gpt-4o", "per_month": "100000000"})
+    tok = real.load("o200k_base")
+    bill = est.cost(tok.count(TEXT), fm.price("gpt-4o"), output_tokens=300, requests_per_month=100_000_000,
+                    inr_per_usd=fm.INR_PER_USD)
+    card = {m.label: m.value for m in at.main.get("metric")}  # one model: one card
+    assert set(card) == {"इनपुट टोकन", "हर अनुरोध के USD", "हर अनुरोध के INR", "हर महीने के USD", "हर महीने के INR"}
+    usd_month = est.usd(bill.usd_per_month)  # the engine's, $320,000.00
+    assert bill.usd_per_month >= 100_000
+    assert card["हर महीने के USD"] == money(float(usd_month[1:].replace(",", "")), "USD", 2, "hi") != usd_month
+    inr_month = est.inr(bill.inr_per_month)  # "Rs 12,34,56,789": Indian grouping already, ₹ in Hindi
+    assert card["हर महीने के INR"] == "₹" + inr_month.removeprefix("Rs ")
+    assert card["इनपुट टोकन"] == str(tok.count(TEXT))
+    assert "**बिल किन चीज़ों से बना है** (" in main_text(at) and "× हर महीने 10,00,00,000 अनुरोध।" in said(at)
+    # records a line: the statistics, the longest and the histogram in Hindi
+    lines = "\n".join(["नमस्ते", "आज मौसम अच्छा है।", "short", "a longer English line to count"])
+    at = run_page(PAGE, query_params={"lang": "hi", "text": lines, "kind": "lines"})
+    assert_no_exception(at)
+    assert "आपके रिकॉर्ड" in [h.value for h in at.main.get("subheader")]
+    assert at.selectbox(key=ev.RECORDS_OF.skey).label == "सबसे लंबे रिकॉर्ड और हिस्टोग्राम, इसके लिए"
+    (chart,) = at.main.get("vega_lite_chart")
+    spec = json.loads(chart.proto.spec)
+    assert "हर रिकॉर्ड के टोकन (GPT-4o)" in json.dumps(spec, ensure_ascii=False)
+    assert spec["config"]["locale"]["number"]["grouping"][:2] == [3, 2]  # the axis grouped the Indian way
+    # a reasoning model and a model without a price
+    at = run_page(PAGE, query_params={"lang": "hi", "models": "o3,llama-3"})
+    budget = fm.reasoning_budget()
+    assert "o3 छिपे हुए रीज़निंग टोकन को आउटपुट की तरह बिल करता है:" in infos(at)
+    assert f"लैब का रीज़निंग बजट, {budget.date} के हिसाब से {budget.value:,}" in infos(at)
+    assert "यहाँ Llama 3 का कोई प्रकाशित दाम नहीं है" in infos(at)

@@ -71,9 +71,17 @@ def themed(chart: alt.TopLevelMixin, *, large: bool) -> alt.TopLevelMixin:
     )
 
 
-def spec(chart: alt.TopLevelMixin, *, large: bool) -> dict:
-    """The themed chart as a Vega-Lite spec, without Altair's per-call schema validation."""
-    return themed(chart, large=large).to_dict(validate=False)
+def spec(chart: alt.TopLevelMixin, *, large: bool, lang: str = "en") -> dict:
+    """The themed chart as a Vega-Lite spec, without Altair's per-call schema validation. ``lang``: the language
+    its axes' numbers are written in (Hindi: grouped the Indian way, 1,28,000, by d3-format's number locale)."""
+    out = themed(chart, large=large).to_dict(validate=False)
+    if lang == "hi":
+        out.setdefault("config", {})["locale"] = {"number": INDIAN_NUMBERS}
+    return out
+
+
+#: d3-format's number locale for Indian grouping: three digits, then twos (the list is long enough never to cycle).
+INDIAN_NUMBERS = {"decimal": ".", "thousands": ",", "grouping": [3, 2, 2, 2, 2, 2, 2, 2], "currency": ["₹", ""]}
 
 
 # -- ranked bars: one bar per item, in rank order, coloured by status, a label after each bar ----------------

@@ -402,14 +402,9 @@ def _window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
     labels = base.transform_filter(alt.datum.wide).transform_filter(alt.datum.label != "").transform_calculate(
         middle="(datum.start + datum.end) / 2").mark_text(fontSize=s.small, color="#000").encode(
         x=alt.X("middle:Q", scale=alt.Scale(domain=[0, window], nice=False)), text="label:N")
-    spec = charts.spec(alt.layer(bars, labels).properties(height=alt.Step(s.step * 1.6)), large=large)
-    if i18n.current() == "hi":  # the axis's numbers grouped the Indian way (1,28,000), by d3-format's locale
-        spec.setdefault("config", {})["locale"] = {"number": INDIAN_NUMBERS}
-    return spec
-
-
-#: d3-format's number locale for Indian grouping: three digits, then twos (the list is long enough never to cycle).
-INDIAN_NUMBERS = {"decimal": ".", "thousands": ",", "grouping": [3, 2, 2, 2, 2, 2, 2, 2], "currency": ["₹", ""]}
+    # the axis's numbers grouped the Indian way in Hindi (1,28,000), by d3-format's locale
+    return charts.spec(alt.layer(bars, labels).properties(height=alt.Step(s.step * 1.6)), large=large,
+                       lang=i18n.current())
 
 
 def window_section(found: Articles, large: bool) -> None:

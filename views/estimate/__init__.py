@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from family import models as fm
+from i18n import _
 from ui.show import Show
 
 from . import settings
@@ -71,15 +72,15 @@ def results_section(show: Show, targets: Sequence[Target], data: Data) -> None:
     counts = count_section(targets, data)
     if not counts:
         return
-    st.subheader("What it costs")
+    st.subheader(_("What it costs"))
     bill_settings(show, targets)
     cards(show, targets, counts, data)
     if not any(c.chats for c in counts.values()) and any(t.model is not None and t.model.chat for t in targets):
-        st.caption("Sent through a chat API, each model's chat format adds a few tokens a request: switch on “Send "
-                   "each text as a user message” above to count them.")
-    st.caption(exchange_note() + " The input tokens are measured, exactly; the output (and any reasoning) is "
-               "assumed; the cost takes every request to be like the mean of your records. Prices change: each one "
-               "shows its date and source.")
+        st.caption(_("Sent through a chat API, each model's chat format adds a few tokens a request: switch on "
+                     "“Send each text as a user message” above to count them."))
+    st.caption(exchange_note() + " " + _("The input tokens are measured, exactly; the output (and any reasoning) is "
+                                         "assumed; the cost takes every request to be like the mean of your records. "
+                                         "Prices change: each one shows its date and source."))
     records_section(show, targets, counts, data)
     premium_section(targets, data)
     command_section(targets, data)

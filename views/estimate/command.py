@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 import streamlit as st
 
 from family import models as fm
+from i18n import _, number
 from ui import choices, state
-from ui.display import join_words, md_escape
+from ui.display import and_words, md_escape
 
 from . import settings as s
 
@@ -146,13 +147,13 @@ def page_commands(keys: Sequence[str], file_name: str | None, text: str | None) 
     for key in keys:
         price, known = given_price(key)
         (priced if known else unpriced).append((key, price))
-    return command_lines(priced, [key for key, _ in unpriced], Asked.from_page(file_name, text))
+    return command_lines(priced, [key for key, _price in unpriced], Asked.from_page(file_name, text))
 
 
 def too_big_for_page(message: str, file_name: str | None) -> None:
     """The one message for input bigger than the page reads: the command that counts any size."""
-    st.warning(md_escape(f"{message} The command line counts a file of any size, streaming it, with the same "
-                         "numbers:"), icon=":material/terminal:")
+    st.warning(md_escape(message + " " + _("The command line counts a file of any size, streaming it, with the same "
+                                           "numbers:")), icon=":material/terminal:")
     keys = s.chosen_model_keys()
     lines = page_commands(keys, file_name, None) if keys else []
     count = [CONTINUED.join(["python -m tokenizer count", *(f"--model {shlex.quote(k)}" for k in keys),
@@ -163,9 +164,9 @@ def too_big_for_page(message: str, file_name: str | None) -> None:
 
 def command_section(targets: Sequence[Target], data: Data) -> None:
     models = [t for t in targets if not t.lab]
-    st.markdown("**The same numbers on the command line**")
+    st.markdown(_("**The same numbers on the command line**"))
     if not models:
-        st.caption("The command line prices product models: pick one above.")
+        st.caption(_("The command line prices product models: pick one above."))
         return
     text = data.records[0].text if state.value(s.SOURCE) == "paste" and state.value(s.KIND) == "text" else None
     lines = page_commands([t.key for t in models], data.file_name, text)
@@ -174,34 +175,39 @@ def command_section(targets: Sequence[Target], data: Data) -> None:
     st.code("\n".join(lines), language=None, wrap_lines=True)
     notes = []
     if any("YOUR_FILE" in line for line in lines):
-        notes.append("Save your text as the file named.")
+        notes.append(_("Save your text as the file named."))
     if any(t.lab for t in targets):
-        notes.append("The lab's own models are not on the command line.")
+        notes.append(_("The lab's own models are not on the command line."))
     no_price = [t.label for t in models if not given_price(t.key)[1]]
     if no_price:
-        notes.append(f"{join_words(no_price)}: no price, so counted only (count); give one above, or "
-                     "--input-price KEY=USD --output-price KEY=USD, to cost it.")
+        notes.append(_("{models}: no price, so counted only (count); give one above, or --input-price KEY=USD "
+                       "--output-price KEY=USD, to cost it.", models=and_words(no_price)))
     if notes:
         st.caption(md_escape(" ".join(notes)))
 
 
 def about_section(targets: Sequence[Target]) -> None:
-    with st.expander("Where the models, tokenizers and prices come from", icon=":material/info:"):
+    with st.expander(_("Where the models, tokenizers and prices come from"), icon=":material/info:"):
         for t in targets:
             if t.model is None:
                 continue
             p = fm.price(t.key)
-            st.markdown(md_escape(f"{t.model.name} ({t.model.vendor}) uses {t.model.tokenizer}: {t.model.source}.")
-                        + "  \n" + md_escape(f"Price: ${p.input_per_m} / ${p.output_per_m} per million tokens, "
-                                             f"{p.date}, {p.source}." if p else "Price: none published here."))
+            st.markdown(md_escape(_("{name} ({vendor}) uses {tokenizer}: {source}.", name=t.model.name,
+                                    vendor=t.model.vendor, tokenizer=t.model.tokenizer, source=t.model.source))
+                        + "  \n" + md_escape(_("Price: ${input} / ${output} per million tokens, {date}, {source}.",
+                                                input=p.input_per_m, output=p.output_per_m, date=p.date,
+                                                source=p.source) if p else _("Price: none published here.")))
         for m in fm.uncountable():
-            st.markdown(md_escape(f"Not here: {m.name} ({m.vendor}). {m.why}; instead, {m.instead}."))
+            st.markdown(md_escape(_("Not here: {name} ({vendor}). {why}; instead, {instead}.", name=m.name,
+                                    vendor=m.vendor, why=m.why, instead=m.instead)))
         budget = fm.reasoning_budget()
-        st.caption(md_escape(f"Reasoning models bill hidden reasoning tokens as output; the {budget.name} "
-                             f"({budget.value:,} tokens a request, {budget.date}) is {budget.basis}."))
-        st.caption(s.LIMITS)
-        st.caption(md_escape(f"Prices change: check each provider's page before you budget. Exchange rate: "
-                             f"{fm.INR_PER_USD} ({fm.INR_DATE}, {fm.INR_SOURCE}). {choices.OFFLINE_NOTE}"))
+        st.caption(md_escape(_("Reasoning models bill hidden reasoning tokens as output; the reasoning budget ({n} "
+                               "tokens a request, {date}) is {basis}.", n=number(budget.value), date=budget.date,
+                               basis=budget.basis)))
+        st.caption(s.limits())
+        st.caption(md_escape(_("Prices change: check each provider's page before you budget. Exchange rate: {rate} "
+                               "({date}, {source}).", rate=fm.INR_PER_USD, date=fm.INR_DATE, source=fm.INR_SOURCE)
+                             + " " + _(choices.OFFLINE_NOTE)))
 
 
 __all__ = ["CONTINUED", "Asked", "about_section", "command_lines", "command_section", "given_price", "page_commands",

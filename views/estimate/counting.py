@@ -11,8 +11,9 @@ import streamlit as st
 
 from analyses import estimate as est
 from analyses import tally as tally_
+from i18n import _, number
 from ui import state
-from ui.display import join_words, md_escape
+from ui.display import and_words, md_escape
 
 from . import settings as s
 from .picking import Target
@@ -48,7 +49,7 @@ def count_targets(targets: Sequence[Target], data: Data, bar, as_chat: bool = Fa
     def moved(tallies: tally_.Tallies, batch: est.Batch) -> None:
         done = tallies.counted() + max((t.refused for t in tallies.tallies), default=0)
         if bar is not None and n > 1:
-            bar.progress(min(done / n, 1.0), text=f"Counting: {done:,} of {n:,} records")
+            bar.progress(min(done / n, 1.0), text=_("Counting: {done} of {n} records", done=number(done), n=number(n)))
 
     tallies = tally_.count_records(counters, data.records, as_chat=as_chat, extras=extras, progress=moved,
                                    batch_records=s.BATCH)
@@ -62,13 +63,13 @@ def count_section(targets: Sequence[Target], data: Data) -> dict[str, Counted]:
     todo = [t for t in targets if (t.key, how) not in store]
     lab_big = [t for t in todo if t.lab and data.characters > s.LAB_MAX_CHARS]
     if lab_big:
-        st.info(md_escape(
-            f"{join_words([t.label for t in lab_big])}: the lab's own models are pure Python and count up to "
-            f"{s.LAB_MAX_CHARS:,} characters here; this input has {data.characters:,}. The production tokenizers "
-            "count it all."), icon=":material/speed:")
+        st.info(md_escape(_(
+            "{models}: the lab's own models are pure Python and count up to {most} characters here; this input has "
+            "{n}. The production tokenizers count it all.", models=and_words([t.label for t in lab_big]),
+            most=number(s.LAB_MAX_CHARS), n=number(data.characters))), icon=":material/speed:")
         todo = [t for t in todo if t not in lab_big]
     slow = data.characters > s.PROGRESS_CHARS or len(data.records) > s.BATCH
-    bar = st.progress(0.0, text="Counting…") if todo and slow else None
+    bar = st.progress(0.0, text=_("Counting…")) if todo and slow else None
     try:  # every target in one pass (targets on one tokenizer count each record once)
         found = count_targets(todo, data, bar, *how) if todo else {}
     except (ValueError, est.EstimateInputError):  # one of them refuses the input: count each alone, to say which
@@ -77,7 +78,8 @@ def count_section(targets: Sequence[Target], data: Data) -> dict[str, Counted]:
             try:
                 found.update(count_targets([target], data, bar, *how))
             except (ValueError, est.EstimateInputError) as exc:
-                st.warning(md_escape(f"{target.label} cannot count this input: {exc}"), icon=":material/error:")
+                st.warning(md_escape(_("{name} cannot count this input: {why}", name=target.label, why=exc)),
+                           icon=":material/error:")
     if bar is not None:
         bar.empty()
     store.update({(key, how): counted for key, counted in found.items()})

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import lessons
 from family import models as fm
+from i18n import N_, _, number
 from ui import state
 
 PAGE = "estimate"
@@ -36,12 +37,19 @@ BIG = 10**12
 MAX_LISTED_PROBLEMS = 10
 HISTOGRAM_BINS = 20
 
-LIMITS = (f"This page reads up to {UPLOAD_MB} MB from a file ({PASTE_MB} MB pasted) and up to {MAX_RECORDS:,} records, "
-          "so that one request stays quick; `python -m tokenizer count --file` and `cost --file` stream a file of any "
-          "size.")
-SOURCES = {"paste": "Paste text", "file": "Upload a file"}
-KINDS = {"text": "One prompt", "lines": "A record a line", "jsonl": "JSONL", "csv": "CSV"}
-OUTPUTS = {"tokens": "Tokens", "ratio": "× input"}
+
+
+def limits() -> str:
+    """What the page reads, and the commands that read more, in the learner's language."""
+    return _("This page reads up to {upload} MB from a file ({paste} MB pasted) and up to {records} records, so that "
+             "one request stays quick; `python -m tokenizer count --file` and `cost --file` stream a file of any size.",
+             upload=UPLOAD_MB, paste=PASTE_MB, records=number(MAX_RECORDS))
+
+
+# The choices' names, marked for the catalogue (drawn through _()); the keys are the link's values.
+SOURCES = {"paste": N_("Paste text"), "file": N_("Upload a file")}
+KINDS = {"text": N_("One prompt"), "lines": N_("A record a line"), "jsonl": N_("JSONL"), "csv": N_("CSV")}
+OUTPUTS = {"tokens": N_("Tokens"), "ratio": N_("× input")}
 EXTENSIONS = {"jsonl": "jsonl", "ndjson": "jsonl", "json": "jsonl", "csv": "csv", "tsv": "csv"}
 FILE_TYPES = ["txt", "text", "md", "jsonl", "ndjson", "json", "csv", "tsv", "log"]
 EXAMPLE = lessons.examples("estimate")[0]
