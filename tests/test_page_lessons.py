@@ -195,3 +195,30 @@ def test_the_tied_wordpiece_pair_is_right_and_the_feedback_names_the_tie() -> No
     assert "Right: m + o ties with the lab's pick, p + o." in shown
     assert "Tie: p + o and m + o both score 0.200. The pair met first, reading the words in order, wins" in shown
     assert "top count" not in shown
+
+
+def test_the_pages_chrome_in_hindi() -> None:
+    """?lang=hi: the page's own words (the menu, the lesson's frame, the score, the worksheets, the progress box,
+    classroom mode's parts and steps) in Hindi; the lessons' own text is lesson content and stays English for now."""
+    from i18n import using
+
+    n = len(course().lessons)
+    at = lesson_page("bpe-training", lang="hi")
+    assert_no_exception(at)
+    text, shown = main_text(at), page_text(at)
+    assert "**पाठ**" in text and "### मुख्य बातें" in text and "### पहले अनुमान, फिर चलाइए" in text
+    assert "आख़िर तक आप ये कर पाएँगे:" in shown
+    lesson = course().lesson("bpe-training")
+    assert f"लगभग {lesson.minutes} मिनट · {len(lesson.exercises)} अभ्यासों में से 0 के जवाब दिए, 0 सही" in text
+    with using("hi"):
+        count = lp.lesson_count(n)
+    assert n == 10 and count == "दस छोटे पाठ"
+    assert f"{count}, टोकन क्या है से लेकर" in text and "आपका स्कोर: 0 जवाब में से 0 सही" in text
+    assert [b.proto.label for b in at.main.get("download_button")] == [
+        "वर्कशीट (Markdown)", "उत्तर-कुंजी (Markdown)", "मेरी प्रगति सहेजिए"]
+    assert "फिर से शुरू कीजिए" in [b.label for b in at.button]
+    assert lp.progress_label(lesson).startswith(f"{lesson.number}. {lesson.title}")  # the lesson's title: content
+    at = lesson_page("bpe-training", lang="hi", classroom="1")
+    assert at.selectbox(key=lp.LESSON.skey).label == "पाठ"
+    assert "में से भाग 1" in main_text(at)
+    assert at.button(key=lp.STEPPER.key("prev").skey).label == "पीछे"

@@ -15,18 +15,19 @@ from dataclasses import replace
 
 import streamlit as st
 
+from i18n import N_, _, _n, number
 from lessons.course import Course, Lesson, course, render_body
 from lessons.exercises import ExerciseError
 from lessons.worksheet import answer_key_markdown, worksheet_markdown
 from ui import predict, state
-from ui.display import callout_html, md_escape, plural
+from ui.display import callout_html, md_escape
 from ui.links import LESSON, LESSON_STEP, LESSONS_PAGE, draw_exercise, link
 from ui.questions import practice_count, practice_merge
 from ui.steps import Stepper
 from views.lessons import progress
 
 PAGE = LESSONS_PAGE
-STEPPER = Stepper(LESSON_STEP, names=("Start", "Back", "Next", "End"))
+STEPPER = Stepper(LESSON_STEP, names=(N_("Start"), N_("Back"), N_("Next"), N_("End")))
 PRACTICE_OPEN = state.Key(PAGE, "practice_open")
 SEED = state.Key(PAGE, "seed")  # the practice questions' seed
 REROLL = state.Key(PAGE, "reroll")
@@ -49,17 +50,24 @@ def lesson_param(course: Course) -> state.Param:
 def problems_section(course: Course) -> bool:
     """Name each damaged lesson file (the others still work); False when there is no lesson to show."""
     for problem in course.problems:
-        st.warning(md_escape(f"A lesson could not be loaded: {problem}"), icon=":material/error:")
+        st.warning(md_escape(_("A lesson could not be loaded: {problem}", problem=problem)), icon=":material/error:")
     if not course.lessons:
-        st.info("There are no lessons to show.")
+        st.info(_("There are no lessons to show."))
         return False
     return True
 
 
+LESSON_COUNTS = (N_("No short lessons"), N_("One short lesson"), N_("Two short lessons"), N_("Three short lessons"),
+                 N_("Four short lessons"), N_("Five short lessons"), N_("Six short lessons"),
+                 N_("Seven short lessons"), N_("Eight short lessons"), N_("Nine short lessons"),
+                 N_("Ten short lessons"), N_("Eleven short lessons"), N_("Twelve short lessons"))
+
+
 def lesson_count(n: int) -> str:
     """``9`` -> ``"Nine short lessons"``: the lessons that loaded (a damaged lesson file is not counted)."""
-    words = ("No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve")
-    return (words[n] if n < len(words) else f"{n:,}") + (" short lesson" if n == 1 else " short lessons")
+    if n < len(LESSON_COUNTS):
+        return _(LESSON_COUNTS[n])
+    return _n("{n} short lesson", "{n} short lessons", n)
 
 
 # -- a lesson's exercises and the score ----------------------------------------------------------------
@@ -86,18 +94,20 @@ def score_line() -> str:
     total = len(course().exercises)
     lesson_tried = sum(lesson_progress(lesson)[0] for lesson in course().lessons)
     waiting = predict.waiting()
-    later = (f" {plural(waiting, 'loaded answer')} from lab pages {'waits' if waiting == 1 else 'wait'} to be checked "
-             f"on {'its' if waiting == 1 else 'their'} page." if waiting else "")
-    return (f"Your score: {right} right of {plural(tried, 'answer')} · {lesson_tried} of {total} lesson exercises "
-            "answered. Your first answer to each question is the one that counts." + later)
+    later = (" " + _n("{n} loaded answer from lab pages waits to be checked on its page.",
+                      "{n} loaded answers from lab pages wait to be checked on their page.", waiting)
+             if waiting else "")
+    return (_("Your score: {right} right of {answers} · {tried} of {total} lesson exercises answered. Your first "
+              "answer to each question is the one that counts.", right=number(right),
+              answers=_n("{n} answer", "{n} answers", tried), tried=number(lesson_tried), total=number(total))
+            + later)
 
 
 def intro(course: Course) -> None:
     st.caption(
-        f"{lesson_count(len(course.lessons))}, from what a token is to what a Hindi product's tokens cost. "
-        "Every exercise asks you to "
-        "commit to a prediction first; then the lab computes the truth with its own tokenizers and shows it beside "
-        "your guess. " + score_line()
+        _("{lessons}, from what a token is to what a Hindi product's tokens cost. Every exercise asks you to commit "
+          "to a prediction first; then the lab computes the truth with its own tokenizers and shows it beside your "
+          "guess.", lessons=lesson_count(len(course.lessons))) + " " + score_line()
     )
 
 
@@ -112,9 +122,9 @@ def menu_section(course: Course, param: state.Param, compact: bool) -> Lesson:
     ids: Sequence[str] = param.choices
     titles = {i: f"{course.lesson(i).number}. {course.lesson(i).title}" for i in ids}  # fixed labels: a widget
     if compact:  # whose labels change with the score would be a new widget, and forget its value
-        st.selectbox("Lesson", ids, key=param.skey, format_func=titles.get, on_change=STEPPER.reset)
+        st.selectbox(_("Lesson"), ids, key=param.skey, format_func=titles.get, on_change=STEPPER.reset)
     else:
-        st.markdown("**Lessons**")
+        st.markdown(_("**Lessons**"))
         with st.container(key=MENU):
             for i in ids:  # buttons: their labels can carry the progress
                 st.button(progress_label(course.lesson(i)), key=pick_key(i).skey, on_click=_pick, args=(param, i),
@@ -125,7 +135,7 @@ def menu_section(course: Course, param: state.Param, compact: bool) -> Lesson:
 
 def _tries(lesson: Lesson) -> None:
     if lesson.tries:
-        st.markdown("**Try it in the lab**")
+        st.markdown(_("**Try it in the lab**"))
         for item in lesson.tries:
             link(item)
 
@@ -134,12 +144,13 @@ def _body(lesson: Lesson) -> str:
     try:
         return render_body(lesson)
     except ExerciseError as exc:
-        st.warning(md_escape(f"A number in this lesson cannot be computed here: {exc}"), icon=":material/error:")
+        st.warning(md_escape(_("A number in this lesson cannot be computed here: {why}", why=exc)),
+                   icon=":material/error:")
         return lesson.body
 
 
 def _key_points(lesson: Lesson) -> None:
-    st.markdown("### Key points")
+    st.markdown("### " + _("Key points"))
     st.markdown("\n".join(f"- {md_escape(point)}" for point in lesson.key_points))
 
 
@@ -148,14 +159,15 @@ def lesson_section(lesson: Lesson, *, trusted: bool = True) -> None:
     file someone opened in the browser: its text is shown as text (never Markdown, never a link)."""
     st.subheader(md_escape(f"{lesson.number}. {lesson.title}" if lesson.number else lesson.title))
     answered, right, total = lesson_progress(lesson)
-    st.caption(f"About {lesson.minutes} minutes · {answered} of {total} exercises answered, {right} right")
-    st.html(callout_html("By the end you can:\n" + "\n".join(f"• {o}" for o in lesson.objectives)))
+    st.caption(_("About {minutes} minutes · {answered} of {total} exercises answered, {right} right",
+                 minutes=number(lesson.minutes), answered=number(answered), total=number(total), right=number(right)))
+    st.html(callout_html(_("By the end you can:") + "\n" + "\n".join(f"• {o}" for o in lesson.objectives)))
     st.markdown(_body(lesson)) if trusted else st.html(callout_html(lesson.body))
     _tries(lesson)
     if lesson.exercises:
-        st.markdown("### Predict, then run")
-    for number, exercise in enumerate(lesson.exercises, start=1):
-        draw_exercise(exercise, number, len(lesson.exercises))
+        st.markdown("### " + _("Predict, then run"))
+    for n, exercise in enumerate(lesson.exercises, start=1):
+        draw_exercise(exercise, n, len(lesson.exercises))
     _key_points(lesson)
 
 
@@ -170,9 +182,10 @@ def slides_section(lesson: Lesson) -> None:
     k = STEPPER.draw(len(slides) - 1, autoplay=False, label=f"**{lesson.number}. {md_escape(lesson.title)}**")
     state.publish([LESSON_STEP])
     kind, item = slides[k]
-    st.caption(f"Part {k + 1} of {len(slides)}")
+    st.caption(_("Part {k} of {n}", k=number(k + 1), n=number(len(slides))))
     if kind == "objectives":
-        st.html(callout_html(f"{lesson.title}\n\nBy the end you can:\n" + "\n".join(f"• {o}" for o in lesson.objectives)))
+        st.html(callout_html(f"{lesson.title}\n\n" + _("By the end you can:") + "\n"
+                             + "\n".join(f"• {o}" for o in lesson.objectives)))
     elif kind == "text":
         st.markdown(item)
     elif kind == "tries":
@@ -189,11 +202,11 @@ def _reroll() -> None:
 
 def practice_section() -> None:
     """Questions made for any corpus and step, in a box filled only when opened."""
-    with st.expander("More practice: questions the lab makes up for you", key=PRACTICE_OPEN.skey,
+    with st.expander(_("More practice: questions the lab makes up for you"), key=PRACTICE_OPEN.skey,
                      on_change="rerun", icon=":material/casino:") as box:
         if box.open:
             seed = st.session_state.setdefault(SEED.skey, 1)
-            st.button("New questions", key=REROLL.skey, icon=":material/refresh:", on_click=_reroll)
+            st.button(_("New questions"), key=REROLL.skey, icon=":material/refresh:", on_click=_reroll)
             with st.container(border=True):
                 predict.ask(practice_merge(seed))
             with st.container(border=True):
@@ -202,15 +215,17 @@ def practice_section() -> None:
 
 def takeaway_section(lesson: Lesson) -> None:
     """The worksheet and its answer key, and the progress file."""
-    with st.expander("Worksheets and your progress", icon=":material/download:"):
-        st.markdown("**A printable worksheet for this lesson**, and its answer key apart (both computed now).")
+    with st.expander(_("Worksheets and your progress"), icon=":material/download:"):
+        st.markdown(_("**A printable worksheet for this lesson**, and its answer key apart (both computed now)."))
         with st.container(horizontal=True):
-            st.download_button("Worksheet (Markdown)", lambda: worksheet_markdown(lesson), f"{lesson.id}-worksheet.md",
-                               "text/markdown", key=WORKSHEET.skey, on_click="ignore", icon=":material/description:")
-            st.download_button("Answer key (Markdown)", lambda: answer_key_markdown(lesson), f"{lesson.id}-answers.md",
-                               "text/markdown", key=ANSWERS.skey, on_click="ignore", icon=":material/key:")
-        st.markdown("**Your progress**: your answers and score. This browser keeps them for you (on this device, not "
-                    "on the server): close it and come back another day, they are here. Save them as a file to carry "
-                    "them to another machine, then load the file back there. In a class, the class keeps your "
-                    "answers, apart from these.")
+            st.download_button(_("Worksheet (Markdown)"), lambda: worksheet_markdown(lesson),
+                               f"{lesson.id}-worksheet.md", "text/markdown", key=WORKSHEET.skey, on_click="ignore",
+                               icon=":material/description:")
+            st.download_button(_("Answer key (Markdown)"), lambda: answer_key_markdown(lesson),
+                               f"{lesson.id}-answers.md", "text/markdown", key=ANSWERS.skey, on_click="ignore",
+                               icon=":material/key:")
+        st.markdown(_("**Your progress**: your answers and score. This browser keeps them for you (on this device, "
+                      "not on the server): close it and come back another day, they are here. Save them as a file to "
+                      "carry them to another machine, then load the file back there. In a class, the class keeps your "
+                      "answers, apart from these."))
         progress.draw(PAGE)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from i18n import _, number
 from lessons.course import MAX_LESSON_BYTES, LessonError, course, parse_lesson
 from ui import own, state
 from ui.display import callout_html
@@ -27,29 +28,30 @@ def _read() -> None:
     forget_upload(UPLOAD.skey)
     try:
         if len(data) > MAX_LESSON_BYTES:
-            raise LessonError(f"{name}: {len(data):,} bytes; a lesson file may be up to {MAX_LESSON_BYTES:,}")
+            raise LessonError(_("{name}: {n} bytes; a lesson file may be up to {most}", name=name,
+                                n=number(len(data)), most=number(MAX_LESSON_BYTES)))
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise LessonError(f"{name}: not UTF-8 text, so not a lesson file") from None
+            raise LessonError(_("{name}: not UTF-8 text, so not a lesson file", name=name)) from None
         lesson = parse_lesson(text, name, number=0)
         if course().lesson(lesson.id) is not None:
-            raise LessonError(f"{name}: its id {lesson.id!r} is a lesson of the course already (open the course's "
-                              "own from the menu)")
+            raise LessonError(_("{name}: its id {id} is a lesson of the course already (open the course's own from "
+                                "the menu)", name=name, id=repr(lesson.id)))
     except LessonError as exc:
-        st.session_state[SAID] = ("warning", f"That file cannot be opened as a lesson: {exc}")
+        st.session_state[SAID] = ("warning", _("That file cannot be opened as a lesson: {why}", why=exc))
         return
     own.open_lesson(lesson)
-    st.session_state[SAID] = ("success", f"Opened “{lesson.title}”: it is below.")
+    st.session_state[SAID] = ("success", _("Opened “{title}”: it is below.", title=lesson.title))
 
 
 def opened_section(draw_lesson) -> None:
     """The uploader, then each lesson opened in this session, drawn by ``draw_lesson(lesson, trusted=False)`` (the
     page's own lesson section, its text as text)."""
-    with st.expander("Open a lesson file (your teacher's questions, say)", icon=":material/upload_file:"):
-        uploaded_bytes("A lesson file (.md)", key=UPLOAD.skey, types=["md"], limit_mb=1, on_change=_read,
-                       help="A lesson file of this lab: the Class page's “Download them as a lesson file”, or a "
-                       "lesson being written (`python -m lessons check --course FILE` checks it first).")
+    with st.expander(_("Open a lesson file (your teacher's questions, say)"), icon=":material/upload_file:"):
+        uploaded_bytes(_("A lesson file (.md)"), key=UPLOAD.skey, types=["md"], limit_mb=1, on_change=_read,
+                       help=_("A lesson file of this lab: the Class page's “Download them as a lesson file”, or a "
+                              "lesson being written (`python -m lessons check --course FILE` checks it first)."))
         if said := st.session_state.pop(SAID, None):
             st.html(callout_html(said[1], said[0]))
     for lesson in reversed(list(own.opened().values())):

@@ -31,9 +31,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from i18n import _, _n, number
 from lessons.progress import QUESTIONS, describe, to_json
 from ui import predict, state
-from ui.display import callout_html, plural
+from ui.display import callout_html
 from ui.keep import forget, load
 from ui.uploads import uploaded_bytes
 
@@ -42,9 +43,10 @@ def refused_text(refused: list[tuple[str, str]], show: int = 5) -> str:
     """The refused answers, named (the first few), for a message."""
     lines = [f"• {which}: {why}" for which, why in refused[:show]]
     if len(refused) > show:
-        lines.append(f"… and {len(refused) - show:,} more.")
-    return (f"{plural(len(refused), 'answer')} in the file {'was' if len(refused) == 1 else 'were'} refused "
-            "(nothing you had answered is changed):\n" + "\n".join(lines))
+        lines.append(_("… and {n} more.", n=number(len(refused) - show)))
+    return (_n("{n} answer in the file was refused (nothing you had answered is changed):",
+               "{n} answers in the file were refused (nothing you had answered is changed):", len(refused))
+            + "\n" + "\n".join(lines))
 
 
 def load_key(page: str) -> state.Key:
@@ -58,15 +60,15 @@ def draw(page: str) -> None:
     outside it and see no answers."""
     store = predict.store()
     with st.container(horizontal=True, vertical_alignment="center"):
-        st.download_button("Save my progress", to_json(store), "tokenization-lab-progress.json", "application/json",
-                           key=f"{page}.save", on_click="ignore", icon=":material/save:",
-                           help=f"A file with your {plural(len(store), 'answer')}, from every page: to carry them "
-                           "to another machine.")
+        st.download_button(_("Save my progress"), to_json(store), "tokenization-lab-progress.json",
+                           "application/json", key=f"{page}.save", on_click="ignore", icon=":material/save:",
+                           help=_("A file with your {answers}, from every page: to carry them to another machine.",
+                                  answers=_n("{n} answer", "{n} answers", len(store))))
         if predict.context() == "":  # in a class, the class keeps the answers (and this browser keeps none)
-            st.button("Start over", key=f"{page}.forget", on_click=forget, type="tertiary",
+            st.button(_("Start over"), key=f"{page}.forget", on_click=forget, type="tertiary",
                       icon=":material/delete_history:",
-                      help="Forget your answers, here and in this browser (on a computer others use, when you "
-                      "are done). A file you saved keeps them.")
+                      help=_("Forget your answers, here and in this browser (on a computer others use, when you are "
+                             "done). A file you saved keeps them."))
 
     def _load() -> None:
         file = st.session_state.get(load_key(page).skey)
@@ -75,17 +77,17 @@ def draw(page: str) -> None:
         try:
             merged, refused, summary = load(file.getvalue(), predict.store())
         except ValueError as exc:
-            st.session_state[state.Key(page, "_load_message").skey] = [("warning", f"“{file.name}” was not loaded: {exc} "
-                                                          "Your current progress is kept as it was.")]
+            st.session_state[state.Key(page, "_load_message").skey] = [("warning", _(
+                "“{name}” was not loaded: {why} Your current progress is kept as it was.", name=file.name, why=exc))]
             return
         grew = len(merged) > len(predict.store())
         predict.set_store(merged)
-        messages = [("success" if grew else "info", f"Loaded “{file.name}”: {summary}")]
+        messages = [("success" if grew else "info", _("Loaded “{name}”: {summary}", name=file.name, summary=summary))]
         if refused:
             messages.append(("warning", refused_text(refused)))
         st.session_state[state.Key(page, "_load_message").skey] = messages
 
-    uploaded_bytes("Load a progress file", key=load_key(page).skey, types=["json"], limit_mb=2, on_change=_load)
+    uploaded_bytes(_("Load a progress file"), key=load_key(page).skey, types=["json"], limit_mb=2, on_change=_load)
     for kind, text in st.session_state.pop(state.Key(page, "_load_message").skey, []):
         st.html(callout_html(text, kind))
 
