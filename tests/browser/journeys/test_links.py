@@ -206,7 +206,7 @@ def test_every_lesson_link_opens_its_whole_view_and_links_back(fresh_context, vi
         if not shown.count():
             main_area(page).get_by_role("button", name=re.compile(rf"^{lesson.number}\. ")).click()
             settle(page)
-            expect(shown).to_be_visible()
+            expect(shown).to_be_visible(timeout=COLD_MS)  # the lesson's first run: long on a busy machine (CI)
         click_link(page, find_link(page, lesson, exercise, item))
 
         # The address is exactly the link: its settings and where it came from, nothing kept from before.
@@ -228,7 +228,7 @@ def test_every_lesson_link_opens_its_whole_view_and_links_back(fresh_context, vi
             change(page, where)
         click_link(page, back_link(page))
         assert query(page.url)["lesson"] == lesson.id, where
-        expect(shown).to_be_visible()
+        expect(shown).to_be_visible(timeout=COLD_MS)
 
     # A fresh browser shows the same widgets for each address: the landing views were the links' settings
     # with everything else at its default, not what the session had kept.
