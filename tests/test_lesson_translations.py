@@ -195,3 +195,17 @@ def test_the_command_refuses_a_tampered_copy(lesson3: Path) -> None:
     assert done.returncode == 2
     assert done.stdout.strip() == "1 lesson, 4 exercises with computed answers, 1 problem; in hi: 0 of 1 (the others in English)"
     assert "problem: hi/03-bytes-per-character.md: the text does not use {{hi_ratio}}" in done.stderr
+
+
+def test_a_worksheet_in_hindi() -> None:
+    """The worksheet and answer key of a Hindi lesson, written in Hindi around it, the answers the engine's."""
+    from lessons.worksheet import answer_key_markdown, worksheet_markdown
+
+    lesson = course("hi").lesson("bytes-per-character")
+    with using("hi"):
+        sheet, key = worksheet_markdown(lesson), answer_key_markdown(lesson)
+    assert sheet.startswith("# प्रति कैरेक्टर बाइट\n\nटोकनाइज़ेशन लैब की वर्कशीट · लगभग 20 मिनट\n\n## आप क्या कर पाएँगे")
+    assert "**1.** खबर कितने UTF-8 बाइट है?" in sheet and "**4.** “इंदौर साफ़ है” कितने UTF-8 बाइट है?" in sheet
+    answer = compute("utf8_bytes", {"text": "खबर"}).answer
+    assert key.startswith("# प्रति कैरेक्टर बाइट: उत्तर-कुंजी") and f"जवाब: **{answer}" in key
+    assert "Answer:" not in key and "What you will" not in sheet
