@@ -587,6 +587,10 @@ def translated(english: Course, folder: Path | None, lang: str) -> Course:
         except LessonError as exc:
             problems.append(str(exc) + "; the lesson is shown in English")
             lessons.append(lesson)
+    if folder.is_dir():  # a translation of no lesson: a file renamed on one side only
+        for path in sorted((base / lang).glob("*.md"))[: MAX_LESSONS * 2]:
+            if not (base / path.name).exists():
+                problems.append(f"{lang}/{path.name}: there is no English lesson {path.name}, so it is not shown")
     return Course(tuple(lessons), tuple(problems))
 
 

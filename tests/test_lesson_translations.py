@@ -188,6 +188,11 @@ def test_a_lesson_without_its_hindi_is_english_and_the_check_passes(lesson3: Pat
     assert problems(lesson3) == []
 
 
+def test_a_translation_of_no_lesson_is_refused(lesson3: Path) -> None:
+    hindi(lesson3).rename(lesson3 / "hi" / "03-bytes.md")
+    assert problems(lesson3) == ["hi/03-bytes.md: there is no English lesson 03-bytes.md, so it is not shown"]
+
+
 def test_the_command_refuses_a_tampered_copy(lesson3: Path) -> None:
     tamper(lesson3, "{{hi_ratio}}", "2.8")
     done = subprocess.run([sys.executable, "-m", "lessons", "check", "--course", str(lesson3)], cwd=ROOT,
