@@ -31,7 +31,8 @@ URL = "Lessons"
 IDS = {"bpe-training": ["chai-first-merge", "news-tie", "news-order", "low-tie", "pohawala-split",
                          "xylophone-tokens", "readable-tokens"],
        "cost-context-speed": ["news-hindi-gpt4", "news-hindi-gpt4o", "hindi-article-cost"],
-       "english-vs-hindi": ["hindi-k1", "fair-share-hindi", "fair-share-english", "partial-k1", "english-word-splits"]}
+       "english-vs-hindi": ["hindi-k1", "fair-share-hindi", "fair-share-english", "partial-k1", "english-word-splits"],
+       "bytes-per-character": ["khabar-bytes", "khabar-latin-bytes", "ki-code-points", "indore-bytes"]}
 
 
 def _exercise(page, n: int, lesson: str = "bpe-training"):
@@ -147,3 +148,7 @@ def test_a_lesson_in_hindi_is_set_for_reading(open_page, size: str) -> None:
     expect(main).to_contain_text("खबर कितने UTF-8 बाइट है?")
     assert uses_devanagari_font(page, '[data-testid="stMain"] [data-testid="stMarkdownContainer"] p')
     assert cut_off(page) == [] and squeezed_labels(page) == []
+    box = _exercise(page, 4, "bytes-per-character")  # an exercise's box: its prompt, input and button in Hindi
+    box.scroll_into_view_if_needed()
+    expect(box.get_by_role("button", name="जाँचिए", exact=True)).to_be_visible()
+    screenshot(page, f"lessons-hindi-{size}-exercise")
