@@ -160,6 +160,8 @@ class Lesson:
     exercises: tuple[Exercise, ...]
     file: str
     figures: tuple[Figure, ...] = ()
+    lang: str = "en"
+    """The language of its words: ``en``, or the language of the translation laid over it (:mod:`lessons.overlay`)."""
 
 
 @dataclass(frozen=True)
@@ -440,11 +442,24 @@ def _figures(data: Any, file: str) -> tuple[Figure, ...]:
 
 
 def _formatted(value: Any, fmt: str) -> str:
-    """A figure as the text shows it: a format spec (``,``, ``.2f``), or ``rupees`` for money (Rs 2.46, Rs 73,800)."""
+    """A figure as the text shows it: a format spec (``,``, ``.2f``), or ``rupees`` for money (Rs 2.46, Rs 73,800).
+    In a language whose numbers are grouped otherwise (Hindi), a grouped figure is written by :func:`i18n.number` or
+    :func:`i18n.decimal` (12,34,567) and money with the rupee sign (₹2.46); English is as Python writes it."""
+    import i18n
+    from i18n.numbers import BABEL_LOCALES
+
+    lang = i18n.current()
     if fmt == "rupees":
         from analyses.cost import rupees
 
-        return rupees(value)
+        written = rupees(value)  # grouped the Indian way in every language
+        return "₹" + written.removeprefix("Rs ") if lang in BABEL_LOCALES else written
+    if lang in BABEL_LOCALES and fmt.startswith(",") and isinstance(value, (int, float)) and not isinstance(value, bool):
+        places = re.fullmatch(r",\.([0-9])f", fmt)
+        if places:
+            return i18n.decimal(value, int(places.group(1)))
+        if fmt in (",", ",d") and (isinstance(value, int) or value == int(value)):
+            return i18n.number(value)
     return format(value, fmt)
 
 
@@ -546,8 +561,40 @@ def _order(folder: Path, problems: list[str]) -> list[str | None]:
     return names
 
 
-def load_course(folder: Path | None = None) -> Course:
-    """Every lesson in the index's order; a lesson that cannot be read is a problem, not a crash."""
+def load_course(folder: Path | None = None, lang: str = "en") -> Course:
+    """Every lesson in the index's order; a lesson that cannot be read is a problem, not a crash. In another
+    language (``lang="hi"``), each lesson with its translation in ``<folder>/<lang>/`` has its words from there over
+    the English facts (:func:`translated`)."""
+    english = _load_english(folder)
+    return english if lang == "en" else translated(english, folder, lang)
+
+
+def translated(english: Course, folder: Path | None, lang: str) -> Course:
+    """``english`` in ``lang``: each lesson with its translation in ``<folder>/<lang>/`` has its words from there
+    laid over its English facts, the same objects (:mod:`lessons.overlay`); one without, or whose translation cannot
+    be used (a problem, named), is in English."""
+    from .overlay import in_language
+
+    try:
+        folder = (folder or course_folder()).resolve(strict=True)
+    except (OSError, RuntimeError):
+        return english
+    base = folder.parent if folder.is_file() else folder
+    lessons, problems = [], list(english.problems)
+    for lesson in english.lessons:
+        try:
+            lessons.append(in_language(lesson, base, lang))
+        except LessonError as exc:
+            problems.append(str(exc) + "; the lesson is shown in English")
+            lessons.append(lesson)
+    if folder.is_dir():  # a translation of no lesson: a file renamed on one side only
+        for path in sorted((base / lang).glob("*.md"))[: MAX_LESSONS * 2]:
+            if not (base / path.name).exists():
+                problems.append(f"{lang}/{path.name}: there is no English lesson {path.name}, so it is not shown")
+    return Course(tuple(lessons), tuple(problems))
+
+
+def _load_english(folder: Path | None) -> Course:
     problems: list[str] = []
     try:
         folder = (folder or course_folder()).resolve(strict=True)
@@ -581,14 +628,20 @@ def load_course(folder: Path | None = None) -> Course:
     return Course(tuple(lessons), tuple(problems))
 
 
-@lru_cache(maxsize=4)
-def _course(folder: str) -> Course:
-    return load_course(Path(folder))
+@lru_cache(maxsize=8)
+def _course(folder: str, lang: str) -> Course:
+    if lang == "en":
+        return load_course(Path(folder))
+    return translated(_course(folder, "en"), Path(folder), lang)  # the English course's objects: one set of facts
 
 
-def course() -> Course:
-    """The course (of :func:`course_folder`), read once per process."""
-    return _course(str(course_folder()))
+def course(lang: str | None = None) -> Course:
+    """The course (of :func:`course_folder`) in ``lang`` (default: the run's language, :func:`i18n.current`), read
+    once per process and language. Its ids, answers and links are the same in every language; only its words
+    differ."""
+    import i18n
+
+    return _course(str(course_folder()), lang or i18n.current())
 
 
 __all__ = ["Course", "Exercise", "Figure", "Lesson", "render_body", "LessonError", "Link", "course", "course_folder",

@@ -3,6 +3,8 @@
 The lessons are Markdown files in lessons/course/ (read by lessons.course); every
 exercise's answer is computed by the engine when it is asked (lessons.exercises).
 In classroom mode a lesson is shown one part per click, with the shared step controls.
+In Hindi (?lang=hi) course() is the course in Hindi: each lesson's words from lessons/course/hi/ over its English
+facts, a lesson without its Hindi file in English.
 """
 
 import streamlit as st

@@ -21,6 +21,7 @@ from ui.layout import CLASSROOM, LARGE, PAGES
 from views import beyond_hindi as bhv
 from views import encode as ev
 from views import english_hindi as evh
+from views import lessons as lp
 from views import quirks as qv
 from views import real as rv
 from views import tokenize as tkv
@@ -38,6 +39,7 @@ VOCAB = "pages/15_Vocabulary_by_script.py"
 STREAM = "pages/9_Streaming.py"
 QUIRKS = "pages/10_Quirks.py"
 ESTIMATE = "pages/14_Estimate.py"
+LESSONS = "pages/12_Lessons.py"
 CHATS = "\n".join(json.dumps({"messages": [{"role": "system", "content": "You help customers."},
                                           {"role": "user", "content": f"मेरा ऑर्डर {i} कहाँ है?"}]}) for i in (1, 2))
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped: lesson 4's exercises, their prompts lesson content
@@ -223,6 +225,12 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (ESTIMATE, {"source": "file"}, {}),  # waiting for a file
     (ESTIMATE, {"output": "ratio", "as_chat": "1", "large": "1"}, {}),
     (ESTIMATE, {"classroom": "1"}, {}),
+    (LESSONS, {}, {}),  # lesson 1: the menu, the frame, the text with its figures, the links, the exercises
+    (LESSONS, {"lesson": "bytes-per-character"}, {lp.PRACTICE_OPEN.skey: True}),  # the practice questions open
+    (LESSONS, {"lesson": "cost-context-speed"}, {}),  # money in the text, five links
+    (LESSONS, {"lesson": "english-vs-hindi", "large": "1"}, {}),  # the select box
+    (LESSONS, {"lesson": "bpe-training", "classroom": "1"}, {}),  # the objectives' slide
+    (LESSONS, {"lesson": "bpe-training", "classroom": "1", "step": "3"}, {}),  # a section of the text
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
@@ -230,7 +238,7 @@ def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session
     assert len(texts) > 30
     typed = [t.value for t in at.text_area] + [t.value for t in at.text_input]
     shown = (vocabulary_shown(params) if page == VOCAB else quirks_shown(typed) if page == QUIRKS else
-             estimate_shown() if page == ESTIMATE else [])
+             estimate_shown() if page == ESTIMATE else lessons_shown() if page == LESSONS else [])
     assert untranslated(texts, data_texts(*typed, *params.values(), *CITATIONS, *shown)) == []
 
 
@@ -264,6 +272,14 @@ def quirks_shown(typed: list[str]) -> list[str]:
     return [*texts, *(real.load(k).pattern or "" for k in ("cl100k_base", "o200k_base", "mistral-sp-v3"))]
 
 
+def lessons_shown() -> list[str]:
+    """What the Lessons page draws as it is: the titles (in its menu) of the lessons without their Hindi yet
+    (lessons/course/hi/), shown in English; none once every lesson has its Hindi."""
+    from lessons.course import course
+
+    return [lesson.title for lesson in course("hi").lessons if lesson.lang != "hi"]
+
+
 def estimate_shown() -> list[str]:
     """What Estimate draws as it is: the models' names, vendors and where their tokenizers and prices come from
     (family.models, data), the official templates' additions, the reasoning budget's basis, the exchange rate's
@@ -290,6 +306,6 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
     assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB, STREAM, QUIRKS,
-                                   ESTIMATE}
+                                   ESTIMATE, LESSONS}
     assert set(vv.KIND_NAMES) == set(vv.vocab.KINDS)  # every kind of token has its name marked for the catalogue
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use

@@ -10,6 +10,7 @@ from lessons.exercises import compute
 from lessons.progress import LESSON_EXERCISE, QuestionId, to_json
 from tests.apptest_helpers import assert_no_exception, button, main_text, page_text, run_page
 from ui import predict
+from ui.display import md_escape
 from ui.questions import exercise_question
 from views import lessons as lp
 from views.lessons import progress
@@ -199,7 +200,7 @@ def test_the_tied_wordpiece_pair_is_right_and_the_feedback_names_the_tie() -> No
 
 def test_the_pages_chrome_in_hindi() -> None:
     """?lang=hi: the page's own words (the menu, the lesson's frame, the score, the worksheets, the progress box,
-    classroom mode's parts and steps) in Hindi; the lessons' own text is lesson content and stays English for now."""
+    classroom mode's parts and steps) in Hindi; the lessons' own text is in test_a_lesson_in_hindi."""
     from i18n import using
 
     n = len(course().lessons)
@@ -217,8 +218,74 @@ def test_the_pages_chrome_in_hindi() -> None:
     assert [b.proto.label for b in at.main.get("download_button")] == [
         "वर्कशीट (Markdown)", "उत्तर-कुंजी (Markdown)", "मेरी प्रगति सहेजिए"]
     assert "फिर से शुरू कीजिए" in [b.label for b in at.button]
-    assert lp.progress_label(lesson).startswith(f"{lesson.number}. {lesson.title}")  # the lesson's title: content
+    assert lp.progress_label(lesson).startswith(f"{lesson.number}. {lesson.title}")  # outside a run: English
     at = lesson_page("bpe-training", lang="hi", classroom="1")
     assert at.selectbox(key=lp.LESSON.skey).label == "पाठ"
     assert "में से भाग 1" in main_text(at)
     assert at.button(key=lp.STEPPER.key("prev").skey).label == "पीछे"
+
+
+def test_a_lesson_in_hindi() -> None:
+    """Lesson 3 in Hindi: its title, objectives, text with the engine's figures in it, links, exercises and key points
+    from lessons/course/hi/03-bytes-per-character.md; an answer given in Hindi is the same answer in English."""
+    hi_chars = compute("code_points", {"text": "इंदौर साफ़ है"}).answer
+    hi_bytes = compute("utf8_bytes", {"text": "इंदौर साफ़ है"}).answer
+    at = lesson_page("bytes-per-character", lang="hi")
+    assert_no_exception(at)
+    text, shown = main_text(at), page_text(at)
+    assert at.subheader[0].value == md_escape("3. प्रति कैरेक्टर बाइट")
+    assert at.button(key=lp.pick_key("bytes-per-character").skey).label == "3. प्रति कैरेक्टर बाइट · 0/4"
+    assert f"में {hi_chars} कोड पॉइंट और {hi_bytes} बाइट हैं" in text  # a figure computed by the engine, in Hindi
+    assert "#### टेक्स्ट बाइट में रखा जाता है" in text and "Text is stored as bytes" not in text
+    assert "किसी टेक्स्ट को UTF-8 बाइट, कोड पॉइंट और ग्रैफ़ीम क्लस्टर में गिनना" in shown  # an objective
+    assert md_escape("खबर कितने UTF-8 बाइट है?") in text  # the exercises' prompts
+    assert md_escape("“इंदौर साफ़ है” कितने UTF-8 बाइट है?") in text
+    assert "- " + md_escape("UTF-8 में ASCII का हर कैरेक्टर एक बाइट लेता है") in text  # a key point
+    labels = [link.proto.label for link in at.main.get("page_link") if link.proto.page == "Bytes_per_character"]
+    assert [label.partition(md_escape(" ("))[0] for label in labels[:3]] == [  # (predict first), while it asks
+        md_escape(t) for t in ("खबर और khabar, बाइट-दर-बाइट", "एक ही वाक्य कई लिपियों में",
+                               "एक हिन्दी वाक्य के बाइट पर GPT-4 के टोकन")]
+    # answered in Hindi: the explanation and view link in Hindi, the answer kept under the same id
+    exercise = course("en").lesson("bytes-per-character").exercises[0]
+    right = compute(exercise.op, exercise.args).answer
+    next(n for n in at.number_input if n.value is None).set_value(right)
+    at.run()
+    next(b for b in at.button if b.label == "जाँचिए").click().run()
+    shown = page_text(at)
+    assert "UTF-8 में देवनागरी का हर कोड पॉइंट तीन बाइट लेता है" in shown
+    assert "इसके बाइट देखिए" in [link.proto.label for link in at.main.get("page_link")]
+    store = at.session_state[predict.STORE]
+    assert store[f"lesson:{exercise.key}"]["right"] is True
+    saved = to_json(store)  # the progress file, saved in Hindi, loaded in English: the same answer
+    english = lesson_page("bytes-per-character")
+    english.file_uploader(key=progress.load_key(lp.PAGE).skey).set_value(
+        ("progress.json", saved.encode(), "application/json")).run()
+    assert "1 answer added: 1 of 1 right" in page_text(english)
+    assert "Your score: 1 right of 1 answer" in main_text(english)
+    assert english.button(key=lp.pick_key("bytes-per-character").skey).label == "3. Bytes per character · 1/4"
+    assert "every Devanagari code point takes three bytes in UTF-8" in page_text(english)
+
+
+def test_a_lesson_without_its_hindi_is_shown_in_english(tmp_path, monkeypatch) -> None:
+    """A half-translated course works: a lesson with no file in hi/ is its English, in the Hindi page's frame."""
+    import shutil
+
+    from lessons.course import COURSE, COURSE_ENV
+
+    shutil.copytree(COURSE, tmp_path / "course")
+    for path in (tmp_path / "course" / "hi").glob("*.md"):
+        if not path.name.startswith("03-"):
+            path.unlink()
+    monkeypatch.setenv(COURSE_ENV, str(tmp_path / "course"))
+    at = lesson_page("why-tokens", lang="hi")
+    assert_no_exception(at)
+    assert at.subheader[0].value == md_escape("1. Why tokens: words, characters, subwords")
+    assert "### मुख्य बातें" in main_text(at)  # the page's own words stay Hindi
+    assert at.button(key=lp.pick_key("bytes-per-character").skey).label.startswith("3. प्रति कैरेक्टर बाइट")
+
+
+def test_a_page_links_back_to_its_lesson_in_hindi() -> None:
+    """The lesson link other pages draw (ui.links.lesson_link) names the lesson in the learner's language."""
+    at = run_page("pages/4_Bytes_per_character.py", query_params={"lang": "hi"})
+    labels = [link.proto.label for link in at.main.get("page_link") if link.proto.page == "Lessons"]
+    assert md_escape("पाठों में: 3. प्रति कैरेक्टर बाइट") in labels

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from lessons.course import course
@@ -16,7 +17,9 @@ from tests.browser.browser_helpers import (
     screenshot,
     settle,
     skip_without_browser,
+    squeezed_labels,
     step_button,
+    uses_devanagari_font,
 )
 
 skip_without_browser()
@@ -28,7 +31,8 @@ URL = "Lessons"
 IDS = {"bpe-training": ["chai-first-merge", "news-tie", "news-order", "low-tie", "pohawala-split",
                          "xylophone-tokens", "readable-tokens"],
        "cost-context-speed": ["news-hindi-gpt4", "news-hindi-gpt4o", "hindi-article-cost"],
-       "english-vs-hindi": ["hindi-k1", "fair-share-hindi", "fair-share-english", "partial-k1", "english-word-splits"]}
+       "english-vs-hindi": ["hindi-k1", "fair-share-hindi", "fair-share-english", "partial-k1", "english-word-splits"],
+       "bytes-per-character": ["khabar-bytes", "khabar-latin-bytes", "ki-code-points", "indore-bytes"]}
 
 
 def _exercise(page, n: int, lesson: str = "bpe-training"):
@@ -125,3 +129,26 @@ def test_classroom_mode_on_a_projector(open_page) -> None:
     expect(main_area(page).get_by_text("Part 2 of", exact=False)).to_be_visible()
     expect(page).to_have_url(re.compile(r"[?&]step=1"))
     screenshot(page, "lessons-classroom")
+
+
+@pytest.mark.parametrize("size", ["laptop", "phone", "projector"])
+def test_a_lesson_in_hindi_is_set_for_reading(open_page, size: str) -> None:
+    """Lesson 3 in Hindi (its own text, lessons/course/hi/): the heading and the text in Devanagari, the engine's
+    figures in it, nothing cut off, at a laptop's and a phone's size and on a projector in large type."""
+    from i18n import using
+    from lessons.exercises import compute
+
+    query = "lang=hi&lesson=bytes-per-character" + ("&large=1" if size == "projector" else "")
+    page = open_page(URL, f"lessons-hindi-{size}", query=query, size=size)
+    main = main_area(page)
+    expect(main.get_by_role("heading", name="3. प्रति कैरेक्टर बाइट")).to_be_visible()
+    with using("hi"):
+        hi_bytes = compute("utf8_bytes", {"text": "इंदौर साफ़ है"}).answer
+    expect(main).to_contain_text(f"{hi_bytes} बाइट हैं")
+    expect(main).to_contain_text("खबर कितने UTF-8 बाइट है?")
+    assert uses_devanagari_font(page, '[data-testid="stMain"] [data-testid="stMarkdownContainer"] p')
+    assert cut_off(page) == [] and squeezed_labels(page) == []
+    box = _exercise(page, 4, "bytes-per-character")  # an exercise's box: its prompt, input and button in Hindi
+    box.scroll_into_view_if_needed()
+    expect(box.get_by_role("button", name="जाँचिए", exact=True)).to_be_visible()
+    screenshot(page, f"lessons-hindi-{size}-exercise")

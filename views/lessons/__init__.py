@@ -10,12 +10,12 @@ pages/12_Lessons.py composes.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import streamlit as st
 
-from i18n import N_, _, _n, number
+from i18n import N_, _, _n, current, number, using
 from lessons.course import Course, Lesson, course, render_body
 from lessons.exercises import ExerciseError
 from lessons.worksheet import answer_key_markdown, worksheet_markdown
@@ -213,15 +213,23 @@ def practice_section() -> None:
                 predict.ask(practice_count(seed))
 
 
+def _sheet(make: Callable[[Lesson], str], lesson: Lesson, lang: str) -> str:
+    """A worksheet or answer key, written in ``lang`` (the page's: made when the button is pressed, maybe outside
+    the run that drew it)."""
+    with using(lang):
+        return make(lesson)
+
+
 def takeaway_section(lesson: Lesson) -> None:
-    """The worksheet and its answer key, and the progress file."""
+    """The worksheet and its answer key (in the page's language), and the progress file."""
+    lang = current()
     with st.expander(_("Worksheets and your progress"), icon=":material/download:"):
         st.markdown(_("**A printable worksheet for this lesson**, and its answer key apart (both computed now)."))
         with st.container(horizontal=True):
-            st.download_button(_("Worksheet (Markdown)"), lambda: worksheet_markdown(lesson),
+            st.download_button(_("Worksheet (Markdown)"), lambda: _sheet(worksheet_markdown, lesson, lang),
                                f"{lesson.id}-worksheet.md", "text/markdown", key=WORKSHEET.skey, on_click="ignore",
                                icon=":material/description:")
-            st.download_button(_("Answer key (Markdown)"), lambda: answer_key_markdown(lesson),
+            st.download_button(_("Answer key (Markdown)"), lambda: _sheet(answer_key_markdown, lesson, lang),
                                f"{lesson.id}-answers.md", "text/markdown", key=ANSWERS.skey, on_click="ignore",
                                icon=":material/key:")
         st.markdown(_("**Your progress**: your answers and score. This browser keeps them for you (on this device, "
