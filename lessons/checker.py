@@ -57,7 +57,8 @@ def check(course: Course, as_json: bool = False,
     else:
         out = (f"{plural(len(course.lessons), 'lesson')}, {plural(len(rows), 'exercise')} with computed answers, "
                f"{plural(len(problems), 'problem')}")
-        out += "".join(f"; in {lang}: {len(ids)} of {len(course.lessons)} (the others in English)"
+        out += "".join(f"; in {lang}: {len(ids)} of {len(course.lessons)}"
+                       + ("" if len(ids) == len(course.lessons) else " (the others in English)")
                        for lang, ids in translated.items())
     return (PROBLEMS if problems else 0), out, problems
 
