@@ -13,6 +13,11 @@ every :data:`POLL_S` seconds (the teacher's every :data:`TEACHER_POLL_S`) as a s
 Each run reads the class's version (one row by its key); only when it changed are the poll, the tally or the
 learner's own vote read again. A learner's revealed answer is judged by the lab's own rules (the question is
 rebuilt from its id, :mod:`ui.questions`) and kept like any answer, so it counts on the teacher's dashboard.
+
+Each screen in its own language: a poll of the lab's own questions is rebuilt by the lab in the screen's language
+(:func:`asked`: its prompt, its options that are the lab's own words, its explanation after Reveal), while what is
+voted and counted is the poll's value, so a class of Hindi and English learners has one tally. A teacher's own
+question is read as the teacher wrote it.
 """
 
 from __future__ import annotations
