@@ -16,11 +16,22 @@ import pytest
 from i18n import _, number, using
 from lessons.classroom import ClassEnded, ClassUnavailable, TooManyAttempts
 from tests.apptest_helpers import assert_no_exception, chart_datasets, main_text, page_text, run_page
-from tests.test_page_class import CLASS, bar_button, lab_db, member, server_side, start_class
+from tests.test_page_class import (
+    CLASS,
+    LESSON,
+    LESSONS,
+    TRUTH,
+    Q,
+    bar_button,
+    lab_db,
+    member,
+    server_side,
+    start_class,
+)
 from ui import classroom
 from ui import poll as class_bar
 from ui.display import md_escape
-from ui.questions import direction_questions, fit_question
+from ui.questions import direction_questions, fit_question, lab_question
 from views import classroom as cv
 
 __all__ = ["lab_db", "server_side"]  # the fixtures, used by name
@@ -106,6 +117,29 @@ def test_a_hindi_and_an_english_learner_read_one_poll_each_in_theirs_and_vote_in
     assert member(asha).learner_id != member(ben).learner_id
     kept = [a for lr in (asha, ben) for a in server_side.answers(code, member(lr).learner_id)]
     assert [(a.question_key, a.guess, a.right) for a in kept] == [(english.key, english.answer, True)] * 2
+
+
+def test_a_lesson_exercise_posed_from_its_lesson_is_read_in_each_learners_language(lab_db, server_side):
+    """The teacher's Pose click on a lesson's exercise (the lesson's Hindi beside its English): the Hindi learner
+    reads the Hindi lesson's prompt, the English one the English; the pairs offered are the same values."""
+    teacher, code, secret = start_class()
+    asha, ben = join_in("hi", code, "Asha"), join_in("en", code, "Ben")
+    teacher.query_params["lesson"] = LESSON
+    teacher.switch_page(LESSONS).run()
+    teacher.button(key=f"{classroom.PAGE}.pose.{Q.key}").click().run()
+    assert_no_exception(teacher)
+    with using("hi"):
+        hindi = lab_question(Q.key)
+    assert hindi is not None and hindi.prompt != Q.prompt and hindi.options == Q.options
+    for at in (asha, ben):
+        at.run()
+    assert hindi.prompt in page_text(asha) and Q.prompt not in page_text(asha)
+    assert Q.prompt in page_text(ben)
+    for at in (asha, ben):
+        vote(at, server_side, code, TRUTH)
+    teacher.run()
+    assert teacher.metric[0].value == "2 of 2"
+    assert [t.counts for t in server_side.tallies(code, server_side.current(code).poll_id)] == [{TRUTH: 2}]
 
 
 def test_a_hindi_teacher_poses_and_an_english_learner_reads_english_a_number_counted_once(lab_db, server_side):
