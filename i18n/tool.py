@@ -62,7 +62,7 @@ TRANSLATED_PAGES = ("app.py", "pages/2_Tokenize_anything.py", "pages/3_Encode_st
                     "pages/4_Bytes_per_character.py", "pages/6_English_vs_Hindi.py",
                     "pages/8_Cost_and_context.py", "pages/5_Real_tokenizers.py",
                     "pages/7_Beyond_Hindi.py", "pages/15_Vocabulary_by_script.py", "pages/9_Streaming.py",
-                    "pages/10_Quirks.py", "pages/14_Estimate.py", "pages/12_Lessons.py")
+                    "pages/10_Quirks.py", "pages/14_Estimate.py", "pages/12_Lessons.py", "pages/13_Class.py")
 HEADER = """\
 # {language} translation of the Tokenization Lab's interface.
 # Kept by `python -m i18n extract` (new messages, gone ones, changed ones marked fuzzy); checked by

@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from i18n import N_, _, number
 from tokenizer.plaintext import readable_text
 
 from .exercises import KIND_OF_OP, MAX_CORPUS_MERGES
@@ -56,36 +57,50 @@ class OwnKind:
 
 
 KINDS: dict[str, OwnKind] = {k.name: k for k in (
-    OwnKind("count", "How many tokens does a tokenizer make of a text?", "count_tokens", ("tokenizer", "text"),
-            "How many tokens does {tokenizer} make of “{text}”?",
-            "Counted by the lab with {tokenizer}."),
-    OwnKind("split", "Where does a tokenizer cut a text?", "split_choice", ("tokenizer", "text"),
-            "Where does {tokenizer} cut “{text}”? (A | marks each cut; · is a space.)",
-            "Cut by the lab with {tokenizer}; the other options are how other tokenizers, characters and words "
-            "cut it."),
-    OwnKind("most", "Which text costs the most tokens?", "most_tokens", ("tokenizer", "texts"),
-            "Which of these costs the most tokens with {tokenizer}?",
-            "Counted by the lab with {tokenizer}."),
-    OwnKind("merge", "Which pair merges first in a corpus?", "merge_at", ("corpus", "unit", "split", "ties", "step"),
-            "In the corpus “{corpus}”, trained on {unit} split at {split}, which pair does merge {step} pick? "
-            "Count each word as many times as it occurs.",
-            "Trained by the lab on the corpus."),
-    OwnKind("bytes", "How many UTF-8 bytes is a text?", "utf8_bytes", ("text",),
-            "How many UTF-8 bytes is “{text}”?",
-            "Counted by the lab."),
-    OwnKind("characters", "How many characters (as a reader counts them) has a text?", "graphemes", ("text",),
-            "How many characters, as a reader counts them (grapheme clusters), has “{text}”?",
-            "Counted by the lab, by Unicode's rules for what a reader sees as one character."),
+    OwnKind("count", N_("How many tokens does a tokenizer make of a text?"), "count_tokens", ("tokenizer", "text"),
+            N_("How many tokens does {tokenizer} make of “{text}”?"),
+            N_("Counted by the lab with {tokenizer}.")),
+    OwnKind("split", N_("Where does a tokenizer cut a text?"), "split_choice", ("tokenizer", "text"),
+            N_("Where does {tokenizer} cut “{text}”? (A | marks each cut; · is a space.)"),
+            N_("Cut by the lab with {tokenizer}; the other options are how other tokenizers, characters and words "
+               "cut it.")),
+    OwnKind("most", N_("Which text costs the most tokens?"), "most_tokens", ("tokenizer", "texts"),
+            N_("Which of these costs the most tokens with {tokenizer}?"),
+            N_("Counted by the lab with {tokenizer}.")),
+    OwnKind("merge", N_("Which pair merges first in a corpus?"), "merge_at",
+            ("corpus", "unit", "split", "ties", "step"),
+            N_("In the corpus “{corpus}”, trained on {unit} split at {split}, which pair does merge {step} pick? "
+               "Count each word as many times as it occurs."),
+            N_("Trained by the lab on the corpus.")),
+    OwnKind("bytes", N_("How many UTF-8 bytes is a text?"), "utf8_bytes", ("text",),
+            N_("How many UTF-8 bytes is “{text}”?"),
+            N_("Counted by the lab.")),
+    OwnKind("characters", N_("How many characters (as a reader counts them) has a text?"), "graphemes", ("text",),
+            N_("How many characters, as a reader counts them (grapheme clusters), has “{text}”?"),
+            N_("Counted by the lab, by Unicode's rules for what a reader sees as one character.")),
 )}
-UNITS = {"chars": "characters", "bytes": "UTF-8 bytes"}
-SPLITS = {"whitespace": "spaces", "regex": "the lab's pre-split pattern"}
-TIES = {"first": "first seen", "hf": "Hugging Face's order"}
+"""The kinds (their titles, prompts and explanations marked ``N_``: a question is written in the language of the
+teacher who makes it, and kept as written)."""
+UNITS = {"chars": N_("characters"), "bytes": N_("UTF-8 bytes")}
+SPLITS = {"whitespace": N_("spaces"), "regex": N_("the lab's pre-split pattern")}
+TIES = {"first": N_("first seen"), "hf": N_("Hugging Face's order")}
 OTHERS = ("cl100k_base", "o200k_base", "r50k_base", "chai")
 """The tokenizers whose cuts a "where does it cut" question offers against the right one (each only if it differs)."""
 
 
 class OwnError(ValueError):
-    """A blank the teacher must fill in again: the message says which and why, for the teacher."""
+    """A blank the teacher must fill in again: the message says which and why, for the teacher (a sentence marked
+    ``N_`` with its fields apart, as :class:`lessons.classroom.ClassError`'s: :func:`said` draws it translated)."""
+
+    def __init__(self, message: str, /, **fields: Any) -> None:
+        self.template, self.fields = message, fields
+        super().__init__(message.format(**{k: f"{v:,}" if isinstance(v, int) else v for k, v in fields.items()}))
+
+
+def said(exc: OwnError) -> str:
+    """``exc``'s sentence in this run's language, its numbers as the language writes them."""
+    return _(exc.template, **{k: number(v) if isinstance(v, int) else _(v) if k == "what" else v
+                              for k, v in exc.fields.items()})
 
 
 def tokenizer_title(name: str) -> str:
@@ -94,7 +109,7 @@ def tokenizer_title(name: str) -> str:
 
     presets = lessons.presets()
     if name in presets:
-        return f"the lab's model “{presets[name].title}”"
+        return _("the lab's model “{title}”", title=presets[name].title)
     try:
         from family import real
 
@@ -106,12 +121,13 @@ def tokenizer_title(name: str) -> str:
 def _text(values: dict, name: str, limit: int, what: str) -> str:
     value = values.get(name)
     if not isinstance(value, str) or not value.strip():
-        raise OwnError(f"Write the {what} first.")
+        raise OwnError(N_("Write the {what} first."), what=what)
     value = value.strip()
     if len(value) > limit:
-        raise OwnError(f"The {what} is {len(value):,} characters long; a question holds at most {limit:,}.")
+        raise OwnError(N_("The {what} is {n} characters long; a question holds at most {limit}."), what=what,
+                       n=len(value), limit=limit)
     if any(ord(c) < 32 and c not in "\n\t" for c in value):
-        raise OwnError(f"The {what} has a control character in it.")
+        raise OwnError(N_("The {what} has a control character in it."), what=what)
     return value
 
 
@@ -121,30 +137,32 @@ def arguments(kind: OwnKind, values: dict[str, Any]) -> dict[str, Any]:
     if "tokenizer" in kind.blanks:
         name = values.get("tokenizer")
         if not isinstance(name, str) or not name:
-            raise OwnError("Choose a tokenizer.")
+            raise OwnError(N_("Choose a tokenizer."))
         args["tokenizer"] = name
     if "text" in kind.blanks:
-        args["text"] = _text(values, "text", MAX_OWN_TEXT, "text")
+        args["text"] = _text(values, "text", MAX_OWN_TEXT, N_("text"))
     if "texts" in kind.blanks:
         texts = [t.strip() for t in values.get("texts") or [] if isinstance(t, str) and t.strip()]
         if len(texts) < 2:
-            raise OwnError("Write at least two texts to compare.")
+            raise OwnError(N_("Write at least two texts to compare."))
         if len(set(texts)) != len(texts):
-            raise OwnError("Two of the texts are the same: each must be different.")
+            raise OwnError(N_("Two of the texts are the same: each must be different."))
         for t in texts:
             if len(t) > MAX_CHOICE:
-                raise OwnError(f"A text to compare holds at most {MAX_CHOICE} characters (it is also a choice).")
+                raise OwnError(N_("A text to compare holds at most {n} characters (it is also a choice)."),
+                               n=MAX_CHOICE)
         args["texts"] = texts
     if "corpus" in kind.blanks:
-        args["corpus"] = _text(values, "corpus", MAX_OWN_CORPUS, "corpus")
-        for blank, known in (("unit", UNITS), ("split", SPLITS), ("ties", TIES)):
+        args["corpus"] = _text(values, "corpus", MAX_OWN_CORPUS, N_("corpus"))
+        for blank, known, what in (("unit", UNITS, N_("unit")), ("split", SPLITS, N_("place to split")),
+                                   ("ties", TIES, N_("ties"))):
             value = values.get(blank) or next(iter(known))
             if value not in known:
-                raise OwnError(f"Choose the {blank} from the list.")
+                raise OwnError(N_("Choose the {what} from the list."), what=what)
             args[blank] = value
         step = values.get("step", 1)
         if isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= MAX_CORPUS_MERGES:
-            raise OwnError(f"The merge to ask about is a number from 1 to {MAX_CORPUS_MERGES}.")
+            raise OwnError(N_("The merge to ask about is a number from 1 to {n}."), n=MAX_CORPUS_MERGES)
         args["step"] = step
     if kind.op == "split_choice":
         args["others"] = [o for o in OTHERS if o != args["tokenizer"]]
@@ -162,19 +180,20 @@ def exercise(kind_name: str, values: dict[str, Any]) -> dict[str, Any]:
     operation and its arguments) and ``explain``. OwnError for a blank to fix."""
     kind = KINDS.get(kind_name)
     if kind is None:
-        raise OwnError("Choose a kind of question.")
+        raise OwnError(N_("Choose a kind of question."))
     args = arguments(kind, values)
     # the text as the lab's display rules write a sentence (a line break as ↵, a tab as ⇥): a prompt is one line
     words = {"tokenizer": tokenizer_title(args.get("tokenizer", "")), "text": readable_text(args.get("text", "")),
-             "corpus": readable_text(args.get("corpus", ""), 120), "step": args.get("step", 1),
-             "unit": UNITS.get(args.get("unit", ""), ""), "split": SPLITS.get(args.get("split", ""), "")}
+             "corpus": readable_text(args.get("corpus", ""), 120),
+             "unit": _(UNITS[args["unit"]]) if "unit" in args else "",
+             "split": _(SPLITS[args["split"]]) if "split" in args else "", "step": number(args.get("step", 1))}
     answer = {"op": kind.op, **args}
     digest = hashlib.sha1(json.dumps(answer, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:12]
-    prompt = kind.prompt.format(**words)
+    prompt = _(kind.prompt, **words)  # in the language of the teacher who writes it, and kept so
     if kind.op == "merge_at" and args.get("ties") == "hf":
-        prompt += " (Ties: Hugging Face's order.)"
+        prompt += " " + _("(Ties: Hugging Face's order.)")
     assert KIND_OF_OP[kind.op]  # every kind's operation is one the lesson files know
-    return {"id": f"q-{digest}", "prompt": prompt, "answer": answer, "explain": kind.explain.format(**words)}
+    return {"id": f"q-{digest}", "prompt": prompt, "answer": answer, "explain": _(kind.explain, **words)}
 
 
 def lesson_id(code: str) -> str:
@@ -227,5 +246,5 @@ def lesson_file(code: str, title: str, exercises: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["KINDS", "MAX_OWN_CORPUS", "MAX_OWN_QUESTIONS", "MAX_OWN_TEXT", "OTHERS", "OwnError", "OwnKind", "SPLITS",
+__all__ = ["KINDS", "said", "MAX_OWN_CORPUS", "MAX_OWN_QUESTIONS", "MAX_OWN_TEXT", "OTHERS", "OwnError", "OwnKind", "SPLITS",
            "TIES", "UNITS", "arguments", "code_of", "exercise", "lesson_file", "lesson_id", "tokenizer_title"]

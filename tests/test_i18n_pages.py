@@ -40,6 +40,7 @@ STREAM = "pages/9_Streaming.py"
 QUIRKS = "pages/10_Quirks.py"
 ESTIMATE = "pages/14_Estimate.py"
 LESSONS = "pages/12_Lessons.py"
+CLASS = "pages/13_Class.py"
 CHATS = "\n".join(json.dumps({"messages": [{"role": "system", "content": "You help customers."},
                                           {"role": "user", "content": f"मेरा ऑर्डर {i} कहाँ है?"}]}) for i in (1, 2))
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped: lesson 4's exercises, their prompts lesson content
@@ -306,6 +307,122 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
     assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB, STREAM, QUIRKS,
-                                   ESTIMATE, LESSONS}
+                                   ESTIMATE, LESSONS, CLASS}
     assert set(vv.KIND_NAMES) == set(vv.vocab.KINDS)  # every kind of token has its name marked for the catalogue
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use
+
+
+# -- the Class page: its screens come one after another (a class, a teacher and learners), not from a link --------
+def class_screens(server_side) -> list[tuple[str, object, list[str]]]:
+    """Every state of the Class page and the class bar in the pseudo-locale, as (state, the screen's AppTest at that
+    moment's texts, its data): outside (a refused join, a start without a title), the teacher's (the code and the
+    learner link, each kind of own question and a refused one, a kept question, a poll open, shown and revealed with
+    the dashboard, the end) and the learner's (waiting, a poll open, answered, shown, revealed, the end)."""
+    from lessons import own
+    from lessons.classroom import shown_resume
+    from lessons.exercises import compute
+    from ui import classroom
+    from ui import poll as class_bar
+    from ui.questions import direction_questions
+    from views import classroom as cv
+
+    screens: list[tuple[str, object, list[str]]] = []
+    always = ["ABCD-EFGH-JKMN-PQRS", "Tokenizers, week 3", "Asha"]  # a resume code's shape, the title, a name
+
+    def look(state: str, at, *data: str) -> None:
+        assert_no_exception(at)
+        typed = [t.value or "" for t in at.text_area] + [t.value or "" for t in at.text_input]
+        screens.append((state, apptest_texts(at), [*typed, *data, *always]))
+
+    outside = run_page(CLASS, query_params={"lang": "xx"})
+    look("outside", outside)
+    outside.button(key=cv.START.skey).click().run()
+    look("outside: no title", outside)
+    outside.text_input(key=cv.JOIN_CODE.skey).set_value("ZZZZZZ")
+    outside.text_input(key=cv.NAME.skey).set_value("Asha")
+    outside.button(key=cv.JOIN.skey).click().run()
+    look("outside: a wrong code", outside, "ZZZZZZ")
+
+    teacher = run_page(CLASS, query_params={"lang": "xx"})
+    teacher.text_input(key=cv.TITLE.skey).set_value("Tokenizers, week 3").run()
+    teacher.button(key=cv.START.skey).click().run()
+    who = teacher.session_state[classroom.TEACHER.skey]
+    code, secret = who.code, who.secret
+    url = cv.learner_url(code)
+    look("teacher: started", teacher, code, url, "o200k_base")
+    blanks = {"tokenizer": "o200k_base", "text": "नमस्ते chai", "texts": ["chai", "चाय"], "corpus": "low low lower"}
+    for kind in ("count", "split", "most", "merge", "bytes", "characters"):
+        teacher.selectbox(key=cv.OWN_KIND.skey).set_value(kind).run()
+        if kind in ("count", "split", "bytes", "characters"):
+            teacher.text_area(key=cv.OWN_TEXT.skey).set_value(blanks["text"]).run()
+        if kind == "most":
+            for key, text in zip(cv.OWN_TEXTS, blanks["texts"]):
+                teacher.text_input(key=key.skey).set_value(text).run()
+        if kind == "merge":
+            teacher.text_area(key=cv.OWN_CORPUS.skey).set_value(blanks["corpus"]).run()
+        # The engine's facts under the lab's answer (lessons/exercises: "11 code points, 8 grapheme clusters…") are
+        # the engine's words, another piece of issue 28 (README, Not yet in Hindi): read as data here until then.
+        answer = own.exercise(kind, blanks)["answer"]
+        always.append(compute(answer["op"], {k: v for k, v in answer.items() if k != "op"}).facts)
+        look(f"teacher: own question {kind}", teacher, code, url, "o200k_base", "GPT-4o")
+    teacher.selectbox(key=cv.OWN_KIND.skey).set_value("merge").run()
+    teacher.text_area(key=cv.OWN_CORPUS.skey).set_value("").run()
+    look("teacher: an own question refused", teacher, code, url)
+    teacher.selectbox(key=cv.OWN_KIND.skey).set_value("bytes").run()
+    teacher.text_area(key=cv.OWN_TEXT.skey).set_value("नमस्ते chai").run()
+    teacher.button(key=cv.OWN_KEEP.skey).click().run()
+    look("teacher: a kept question", teacher, code, url)
+
+    learner = run_page(CLASS, query_params={"lang": "xx"})
+    learner.text_input(key=cv.JOIN_CODE.skey).set_value(code)
+    learner.text_input(key=cv.NAME.skey).set_value("Asha")
+    learner.button(key=cv.JOIN.skey).click().run()
+    me = learner.session_state[classroom.MEMBER.skey]
+    mine = (code, "Asha", shown_resume(me.resume_code))
+    look("learner: waiting", learner, *mine)
+
+    with using("en"):
+        q = direction_questions()[0]
+    server_side.pose(code, secret, classroom.payload(q, "/english_vs_hindi"))
+    learner.run()
+    look("learner: a poll open", learner, *mine)
+    poll = server_side.current(code)
+    with using("xx"):
+        learner.radio(key=class_bar.answer_key(poll).skey).set_value(q.answer).run()
+    learner.button(key=class_bar.send_key(poll).skey).click().run()
+    look("learner: answered", learner, *mine)
+    teacher.run()
+    look("teacher: a poll open", teacher, code, url, "Asha")
+    teacher.button(key=class_bar.SHOW.skey).click().run()
+    look("teacher: answers shown", teacher, code, url)
+    learner.run()
+    look("learner: votes closed", learner, *mine)
+    teacher.button(key=class_bar.REVEAL.skey).click().run()
+    look("teacher: revealed, the dashboard", teacher, code, url, "Asha")
+    learner.run()
+    look("learner: revealed", learner, *mine)
+    teacher.button(key=cv.END.skey).click().run()
+    teacher.run()
+    look("teacher: ended", teacher, code)
+    learner.run()
+    look("learner: ended", learner, *mine)
+    return screens
+
+
+def test_the_class_page_bypasses_nothing_in_the_pseudo_locale(class_db) -> None:
+    screens = class_screens(class_db)
+    assert len(screens) == 22
+    stray = [f"{state}: {s}" for state, texts, data in screens for s in untranslated(texts, data_texts(*data))]
+    assert stray == [], "\n".join(stray)
+
+
+@pytest.fixture
+def class_db(monkeypatch, tmp_path):
+    """A fresh class database (LAB_DATA_DIR), and the store as another replica sees it."""
+    from lessons.classroom import Classes, open_database
+
+    monkeypatch.setenv("LAB_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("LAB_DATABASE_URL", raising=False)
+    store = Classes(open_database(f"sqlite:///{tmp_path / 'classes.sqlite3'}"))
+    yield store
+    store.db.close()

@@ -365,8 +365,9 @@ def test_the_dashboard_its_csv_and_ending_the_class(lab_db, server_side, downloa
         "question": Q.prompt, "answered": 2, "right at first try (%)": 50, "commonest wrong answers": f"{WRONG} (1)",
         "not revealed yet": 0}]
     assert sorted(per_learner.to_dict("records"), key=lambda r: r["learner"]) == [
-        {"learner": "Asha", "answered": 1, "right": 1}, {"learner": "Ben", "answered": 1, "right": 0}]
-    assert [(r["learner"], r["asked"], r["first answer"], r["right"]) for r in who_what.to_dict("records")] == [
+        {"learner": "Asha", "answered": 1, "right at first try": 1},
+        {"learner": "Ben", "answered": 1, "right at first try": 0}]
+    assert [(r["learner"], r["asked"], r["first answer"], r["final answer right"]) for r in who_what.to_dict("records")] == [
         ("Asha", "on a page", TRUTH, "yes"), ("Ben", "on a page", WRONG, "no")]
     rows = list(csv.reader(io.StringIO(downloads[f"class-{code}.csv"].decode())))
     assert rows == [["name", "answered", "right first try", Q.key], ["Asha", "1", "1", "right"],

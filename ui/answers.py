@@ -81,8 +81,8 @@ def _vote_choice(posed: dict, key: str) -> Any:
     if not posed.get("choices"):
         return _vote_text(posed, key)
     # a radio's options are Markdown: a posed choice is shown as typed (never a link), its value unchanged
-    return st.radio(_("Your answer"), posed["choices"], index=None, key=key, horizontal=True,
-                    format_func=lambda option: option_text(posed, option))
+    shown = {option: option_text(posed, option) for option in posed["choices"]}  # this run's language
+    return st.radio(_("Your answer"), posed["choices"], index=None, key=key, horizontal=True, format_func=shown.get)
 
 
 def _vote_number(posed: dict, key: str) -> Any:

@@ -27,7 +27,10 @@ from datetime import datetime
 from typing import Any
 
 import streamlit as st
+from babel.dates import format_date
 
+import i18n
+from i18n import _, number
 from lessons.answers import ANSWER_KINDS
 from lessons.classroom import (
     ClassEnded,
@@ -214,20 +217,42 @@ def dismiss_ended() -> None:
         leave()
 
 
+def said(exc: ClassError) -> str:
+    """What the class store refused, in this run's language: its sentence through the catalogue, its numbers as
+    the language writes them, a word of the lab's own (``what``: the name, the title) translated too."""
+    fields = {k: number(v) if isinstance(v, int) and not isinstance(v, bool) else _(v) if k == "what" else v
+              for k, v in exc.fields.items()}
+    return _(exc.template, **fields)
+
+
+def long_date(when: datetime) -> str:
+    """A date as the language writes it in a sentence: 5 January 2027; ५ जनवरी २०२७ is not the lab's (digits stay
+    the Latin ones, as every number the lab writes): 5 जनवरी 2027."""
+    if i18n.current() == "hi":
+        return format_date(when, "d MMMM y", locale="hi_IN")
+    return f"{when.day} {when:%B %Y}"
+
+
 def ended_text(done: Ended, *, here: bool = False) -> str:
     """What an ended class says to this browser (plain text: the display rules draw it). ``here``: on the Class
     page, where the teacher's report is."""
     title = f"“{done.title}”" if done.title else done.code
-    until = f" until {done.expires:%d %B %Y}" if done.expires else ""
     if done.teacher:
-        where = "below: the dashboard and its downloads" if here else "on the Class page (its dashboard and downloads)"
-        return (f"Class {done.code} ({title}) has ended: learners can no longer send answers, and their names are "
-                f"now “Learner 1”, “Learner 2”… Everything the class answered is in its report, {where}, "
-                f"kept{until}; then it is deleted.")
-    name = f", {done.name}" if done.name else ""
-    refused = (" Your last answer arrived after the end, so it was not counted." if done.refused else "")
-    return (f"Your class {title} has ended{name}. Everything you answered before the end was kept for your "
-            f"teacher's report; nothing more can be sent to it.{refused} The lab works as before.")
+        where = (_("below: the dashboard and its downloads") if here
+                 else _("on the Class page (its dashboard and downloads)"))
+        ended = _("Class {code} ({title}) has ended: learners can no longer send answers, and their names are now "
+                  "“Learner 1”, “Learner 2”…", code=done.code, title=title)
+        kept = (_("Everything the class answered is in its report, {where}, kept until {date}; then it is deleted.",
+                  where=where, date=long_date(done.expires)) if done.expires else
+                _("Everything the class answered is in its report, {where}; then it is deleted.", where=where))
+        return ended + " " + kept
+    ended = (_("Your class {title} has ended, {name}.", title=title, name=done.name) if done.name
+             else _("Your class {title} has ended.", title=title))
+    parts = [ended, _("Everything you answered before the end was kept for your teacher's report; nothing more can "
+                      "be sent to it.")]
+    if done.refused:
+        parts.append(_("Your last answer arrived after the end, so it was not counted."))
+    return " ".join([*parts, _("The lab works as before.")])
 
 
 # -- a reload: the browser remembers the class ----------------------------------------------------------------
@@ -283,7 +308,7 @@ def _rejoin_teacher() -> bool:
     value = st.context.cookies.get(TEACHER_COOKIE)
     if not isinstance(value, str):
         return False
-    code, _, key = value.partition(".")
+    code, _sep, key = value.partition(".")
     if not (code.isalnum() and len(code) <= 12 and _COOKIE_VALUE.fullmatch(key) and key):
         return False
     try:
@@ -314,7 +339,7 @@ def rejoin_from_browser() -> Learner | None:
     value = st.context.cookies.get(COOKIE)
     if not isinstance(value, str):  # no cookie (or no browser: AppTest)
         return None
-    code, _, resume = value.partition(".")
+    code, _sep, resume = value.partition(".")
     if not (code.isalnum() and resume.isalnum() and len(code) <= 12 and len(resume) <= 20):
         return None
     try:
@@ -341,7 +366,7 @@ def remember_answer(q: Question, guess: Any, right: bool) -> None:
     try:
         store().record_answer(who.code, who.learner_id, q.id.key, answer_text(guess), bool(right))
     except ClassError as exc:  # the class ended, the database is busy: the session still has the answer
-        st.session_state[LAST_ERROR.skey] = str(exc)
+        st.session_state[LAST_ERROR.skey] = said(exc)
 
 
 def payload(q: Question, where: str) -> dict:
@@ -379,7 +404,7 @@ def _pose_clicked(q: Question) -> None:
         pose(q)
         st.session_state[POSED_NOW.of(q.key)] = True  # the toast is drawn with the button: a callback that
     except ClassError as exc:  # draws is refused in a fragment's rerun (a question on a slide is in one)
-        st.session_state[POSE_ERROR.of(q.key)] = str(exc)
+        st.session_state[POSE_ERROR.of(q.key)] = said(exc)
 
 
 def pose_button(q: Question) -> None:
@@ -388,12 +413,13 @@ def pose_button(q: Question) -> None:
         return
     # A click brings the class bar (the count, the teacher's buttons) into view: the question may be far down the page.
     with st.container(key=viewport.action(f"{POSE_RESULT}--{re.sub(r'[^A-Za-z0-9_-]', '-', q.key)}")):
-        st.button("Pose to the class", key=f"{PAGE}.pose.{q.key}", icon=":material/groups:", on_click=_pose_clicked,
-                  args=(q,), help="Every learner in your class gets this question on their screen; you see how "
-                                  "many answered and, when you choose, how they answered (no names), then reveal "
-                                  "the truth.")
+        st.button(_("Pose to the class"), key=f"{PAGE}.pose.{q.key}", icon=":material/groups:",
+                  on_click=_pose_clicked, args=(q,),
+                  help=_("Every learner in your class gets this question on their screen, in their own language "
+                         "when it is one of the lab's questions; you see how many answered and, when you choose, how "
+                         "they answered (no names), then reveal the truth."))
     if st.session_state.pop(POSED_NOW.of(q.key), False):
-        st.toast("Posed to the class: see the class bar at the top of the page.")
+        st.toast(_("Posed to the class: see the class bar at the top of the page."))
     if problem := st.session_state.pop(POSE_ERROR.of(q.key), None):
         st.error(problem)
 
@@ -406,11 +432,11 @@ def data_dir_note() -> str:
     """Where the class data lives, in words (for the Class page's footnote)."""
     url = database_url()
     if url.startswith("sqlite"):
-        return f"Classes are kept in {os.path.basename(url)} on this server (SQLite)."
-    return "Classes are kept in this lab's PostgreSQL database."
+        return _("Classes are kept in {file} on this server (SQLite).", file=os.path.basename(url))
+    return _("Classes are kept in this lab's PostgreSQL database.")
 
 
 __all__ = ["ENDED", "MEMBER", "POSED", "TEACHER", "Ended", "Member", "Teaching", "become_member", "become_teacher",
-           "class_ended", "client", "dismiss_ended", "ended", "ended_text",
+           "class_ended", "client", "dismiss_ended", "ended", "ended_text", "long_date", "said",
            "data_dir_note", "in_class", "leave", "rejoin_from_browser", "remember_in_browser", "write_cookies", "member", "payload", "pose", "pose_button", "posed_question",
            "remember_answer", "store", "teaching", "where_now"]

@@ -13,6 +13,11 @@ every :data:`POLL_S` seconds (the teacher's every :data:`TEACHER_POLL_S`) as a s
 Each run reads the class's version (one row by its key); only when it changed are the poll, the tally or the
 learner's own vote read again. A learner's revealed answer is judged by the lab's own rules (the question is
 rebuilt from its id, :mod:`ui.questions`) and kept like any answer, so it counts on the teacher's dashboard.
+
+Each screen in its own language: a poll of the lab's own questions is rebuilt by the lab in the screen's language
+(:func:`asked`: its prompt, its options that are the lab's own words, its explanation after Reveal), while what is
+voted and counted is the poll's value, so a class of Hindi and English learners has one tally. A teacher's own
+question is read as the teacher wrote it.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
+import i18n
+from i18n import _, number
 from lessons.answers import ANSWER_KINDS
 from lessons.classroom import PAGE as CLASS_PAGE
 from lessons.classroom import ClassError, ClassUnavailable, DatabaseBroken, PollState, Tally, shown_resume
@@ -34,6 +41,7 @@ from lessons.progress import check, merge, migrate_v1_key
 from ui import (
     charts,
     classroom,
+    language,
     layout,
     predict,
     push,
@@ -94,11 +102,12 @@ type (22 px)."""
 
 
 def _spread(tallies: list[Tally], choices: list[str] | None, right: tuple[str, ...] = (), *,
-            large: bool = False) -> alt.LayerChart:
+            large: bool = False, lab_options: bool = False) -> alt.LayerChart:
     """Each answer's votes, one bar per round (the shift between rounds), no names. On each bar its count and
     share of that round ("12 · 40%", and "round 2: " before it when there are rounds to tell apart: never by
     colour alone; round 2's bars are dashed too); after Reveal the right answers are marked "✓" and outlined
-    heavily. In the lab's chart look (:mod:`ui.charts`: black text, colour-blind-safe colours)."""
+    heavily. In the lab's chart look (:mod:`ui.charts`: black text, colour-blind-safe colours). Its words are the
+    screen's language; an answer that is the lab's own words (``lab_options``) is too: one bar, whoever voted it."""
     size = SPREAD_LARGE if large else charts.sizes(False)
     several = len(tallies) > 1
     answers = list(choices or [])
@@ -106,17 +115,20 @@ def _spread(tallies: list[Tally], choices: list[str] | None, right: tuple[str, .
         answers += [a for a in t.counts if a not in answers]
     if not choices:
         answers.sort(key=str.casefold)
-    shown = {a: (f"✓ {a}" if a in right else a) for a in answers}
+    words = {a: _(a) if lab_options else a for a in answers}  # the value stays the bar's; its words, the screen's
+    shown = {a: (f"✓ {words[a]}" if a in right else words[a]) for a in answers}
     rows = []
     for t in tallies:
         for a in answers:
             votes = t.counts.get(a, 0)
             share = round(100 * votes / t.answered) if t.answered else 0
-            label = (f"round {t.round}: " if several else "") + f"{votes} · {share}%" if votes else ""
-            rows.append({"answer": shown[a], "round": f"round {t.round}", "votes": votes, "right": a in right,
-                         "label": label})  # (nobody's answer: no words on an empty bar)
-    data = pd.DataFrame(rows or [{"answer": "(no votes yet)", "round": "round 1", "votes": 0, "right": False,
-                                  "label": ""}])
+            count = f"{number(votes)} · {number(share)}%"
+            label = (_("round {round}: {count}", round=number(t.round), count=count) if several else count) \
+                if votes else ""
+            rows.append({"answer": shown[a], "round": _("round {round}", round=number(t.round)), "votes": votes,
+                         "right": a in right, "label": label})  # (nobody's answer: no words on an empty bar)
+    data = pd.DataFrame(rows or [{"answer": _("(no votes yet)"), "round": _("round {round}", round=number(1)),
+                                  "votes": 0, "right": False, "label": ""}])
     top = max(1, int(data["votes"].max()))
     base = alt.Chart(data).encode(
         y=alt.Y("answer:N", sort=[shown[a] for a in answers] or None, title=None,
@@ -130,7 +142,8 @@ def _spread(tallies: list[Tally], choices: list[str] | None, right: tuple[str, .
                         if several else None, scale=alt.Scale(range=[charts.BLUE, charts.ORANGE, charts.TEAL])),
         strokeWidth=alt.condition(alt.datum.right, alt.value(4), alt.value(1)),
         strokeDash=alt.StrokeDash("round:N", legend=None, scale=alt.Scale(range=[[1, 0], [8, 4], [2, 2]])),
-        tooltip=["answer", "round", "votes", "label"],
+        tooltip=[alt.Tooltip("answer:N", title=_("Answer")), alt.Tooltip("round:N", title=_("Round")),
+                 alt.Tooltip("votes:Q", title=_("Votes")), alt.Tooltip("label:N", title=_("Count and share"))],
     )
     text = base.mark_text(align="left", dx=6, fontSize=size.mark, fontWeight="bold").encode(
         x="votes:Q", text="label:N")
@@ -139,12 +152,14 @@ def _spread(tallies: list[Tally], choices: list[str] | None, right: tuple[str, .
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def _spread_spec(counts: tuple[tuple[int, int, tuple[tuple[str, int], ...]], ...], choices: tuple[str, ...] | None,
-                 right: tuple[str, ...], large: bool) -> dict:
-    """The spread's Vega-Lite spec, built once per tallies for every screen: after Reveal every learner's bar
-    draws the same chart in the same second (built and validated on each of 120 screens, it took seconds of the
-    server's CPU)."""
+                 right: tuple[str, ...], large: bool, lang: str = "en", lab_options: bool = False) -> dict:
+    """The spread's Vega-Lite spec, built once per tallies and language for every screen: after Reveal every
+    learner's bar draws the same chart in the same second (built and validated on each of 120 screens, it took
+    seconds of the server's CPU)."""
     tallies = [Tally(r, answered, 0, dict(c)) for r, answered, c in counts]
-    return charts.spec(_spread(tallies, list(choices) if choices else None, right, large=large), large=large)
+    with i18n.using(lang):
+        return charts.spec(_spread(tallies, list(choices) if choices else None, right, large=large,
+                                   lab_options=lab_options), large=large, lang=lang)
 
 
 def _draw_spread(poll: PollState, tallies: list[Tally]) -> None:
@@ -152,7 +167,40 @@ def _draw_spread(poll: PollState, tallies: list[Tally]) -> None:
     choices = poll.question.get("choices")
     right = tuple(sorted({a for a, ok in poll.verdicts.items() if ok}
                          | ({poll.truth} if poll.truth is not None else set()))) if poll.phase == "revealed" else ()
-    charts.draw(_spread_spec(counts, tuple(choices) if choices else None, right, layout.large_type_on()))
+    charts.draw(_spread_spec(counts, tuple(choices) if choices else None, right, layout.large_type_on(),
+                             i18n.current(), bool(poll.question.get("lab_options"))))
+
+
+ASKED = "class.asked"  # (poll id, language) -> the posed question as the lab rebuilt it in that language (or None)
+
+
+def asked(poll: PollState) -> Question | None:
+    """The posed question as the lab asks it in this screen's language, when the lab can rebuild it from its id (one
+    of the lab's own questions: not a teacher's own, which stays as the teacher wrote it), and it offers the same
+    answers the poll does; else None (the poll's own words are shown). The votes are the poll's values either
+    way (an option's value, a number): a Hindi and an English learner vote into one tally."""
+    seen = st.session_state.setdefault(ASKED, {})
+    key = (poll.poll_id, i18n.current())
+    if key not in seen:
+        q = questions.lab_question(poll.question.get("id", ""))
+        if q is not None and (q.kind != poll.question.get("kind") or any(
+                classroom.payload(q, "").get(f) != poll.question.get(f) for f in ("choices", "items", "lab_options"))):
+            q = None  # not the question that was posed (another version of the lab): the poll's words
+        seen[key] = q
+    return seen[key]
+
+
+def prompt(poll: PollState) -> str:
+    """The posed question's prompt in this screen's language (the lab's own question), else as it was posed."""
+    q = asked(poll)
+    return q.prompt if q is not None else poll.question.get("prompt", "")
+
+
+def answer_words(poll: PollState, value: str | None) -> str:
+    """A vote or the lab's answer (a value, as kept) as this screen reads it: the lab's own words in its language."""
+    if value is None:
+        return _("none")
+    return _(value) if poll.question.get("lab_options") else value
 
 
 def _guess(text: str, q: Question) -> Any:
@@ -188,12 +236,20 @@ def judge_for(q: Question):
 def _link_to(where: str) -> None:
     """"Open the question's page", when it was posed on another page than this one (in-app: the session and
     its class stay)."""
-    path, _, query = where.partition("?")
+    path, _sep, query = where.partition("?")
     entry = next((e for e in layout.PAGES if "/" + e.url_path == path), None)
     if entry is None or path == classroom.where_now().split("?", 1)[0]:
         return
-    st.page_link(entry.path, label=f"Open the question's page: {entry.title}", icon=":material/arrow_forward:",
-                 query_params=dict(parse_qsl(query)))
+    st.page_link(entry.path, label=_("Open the question's page: {page}", page=_(entry.title)),
+                 icon=":material/arrow_forward:",
+                 query_params=_own_settings(query))
+
+
+def _own_settings(query: str) -> dict[str, str]:
+    """The page's settings the teacher posed from, with this screen's own language and type size (not the
+    teacher's: a Hindi learner opens it in Hindi)."""
+    mine = (layout.LARGE_TYPE_PARAM, layout.CLASSROOM.param, language.PARAM)
+    return {k: v for k, v in parse_qsl(query) if k not in mine} | (layout.link_params() or {})
 
 
 def restore_answers(who: classroom.Member) -> int:
@@ -213,27 +269,27 @@ def restore_answers(who: classroom.Member) -> int:
         q = rebuilt.get(qid.key)
         return q if q is not None else questions.resolve(qid)
 
-    entries, _ = check(loaded, resolve, (ExerciseError,))
+    entries, _problems = check(loaded, resolve, (ExerciseError,))
     entries = {key: entry | {"class": who.code} for key, entry in entries.items()}  # the class's, not the browser's own
-    merged, added, _ = merge(predict.store(), entries)  # and in the store of the class's context
+    merged, added, _kept = merge(predict.store(), entries)  # and in the store of the class's context
     predict.set_store(merged)
     return len(added)
 
 
 def _learner(who: classroom.Member) -> None:
-    poll, tallies, mine, _ = _read(who.code, who.learner_id)
+    poll, tallies, mine, _names = _read(who.code, who.learner_id)
     if poll is None:
-        st.caption(md_escape(f"Class {who.code} · {who.name} · waiting for your teacher's question. "
-                             f"Your resume code: {shown_resume(who.resume_code)}"))
+        st.caption(md_escape(_("Class {code} · {name} · waiting for your teacher's question. Your resume code: "
+                               "{resume}", code=who.code, name=who.name, resume=shown_resume(who.resume_code))))
         return
-    st.markdown(f"**Your teacher asks** (round {poll.round}):")
-    st.html(callout_html(poll.question.get("prompt", ""), "info"))
+    st.markdown(_("**Your teacher asks** (round {round}):", round=number(poll.round)))
+    st.html(callout_html(prompt(poll), "info"))
     _link_to(poll.question.get("where") or "")
     if poll.phase == "open":
         answer = draw_vote(poll.question, answer_key(poll).skey)  # by its answer kind (ui.answers)
-        if st.button("Send my answer", key=send_key(poll).skey, type="primary"):
+        if st.button(_("Send my answer"), key=send_key(poll).skey, type="primary"):
             if answer is None or str(answer).strip() == "":
-                st.warning("Choose or type an answer first, then send it.")
+                st.warning(_("Choose or type an answer first, then send it."))
             else:
                 text = answer_text(answer) if not isinstance(answer, str) else answer
                 try:
@@ -242,19 +298,24 @@ def _learner(who: classroom.Member) -> None:
                     st.session_state.pop(SEEN, None)
                     mine = text
                 except ClassError as exc:
-                    st.warning(str(exc))
-        st.caption(md_escape(f"Your answer: {mine}. You can change it until your teacher closes the round.")
-                   if mine else "Nobody sees who answered what: your teacher sees only how many chose each answer.")
+                    st.warning(classroom.said(exc))
+        st.caption(md_escape(_("Your answer: {answer}. You can change it until your teacher closes the round.",
+                               answer=answer_words(poll, mine)))
+                   if mine else _("Nobody sees who answered what: your teacher sees only how many chose each answer."))
     elif poll.phase == "shown":
-        st.caption(md_escape(f"Votes are closed. Your answer: {mine or 'none'}. Talk it over with your neighbour: "
-                             "why might the lab say otherwise?"))
+        st.caption(md_escape(_("Votes are closed. Your answer: {answer}. Talk it over with your neighbour: why might "
+                               "the lab say otherwise?", answer=answer_words(poll, mine))))
     else:
         right, mine = _judge_revealed(poll, who)
-        verdict = ("" if mine is None else f"\nYour answer: {mine}" + {True: ": right!", False: ".", None: "."}[right])
-        st.html(callout_html(f"The lab's answer: {poll.truth}." + verdict
-                             + (f"\n{poll.explanation}" if poll.explanation else ""),
-                             "success" if right else "info"))
-        with st.expander("How the class voted"):  # folded: on a phone the spread was taller than the screen
+        q = asked(poll)  # its explanation in this screen's language, when the lab can rebuild it
+        explanation = q.explain if q is not None else poll.explanation
+        truth = answer_words(poll, poll.truth)
+        said = _("The lab's answer: {answer}.", answer=truth)
+        if mine is not None:
+            said += "\n" + (_("Your answer: {answer}: right!", answer=answer_words(poll, mine)) if right
+                            else _("Your answer: {answer}.", answer=answer_words(poll, mine)))
+        st.html(callout_html(said + (f"\n{explanation}" if explanation else ""), "success" if right else "info"))
+        with st.expander(_("How the class voted")):  # folded: on a phone the spread was taller than the screen
             _draw_spread(poll, tallies)
 
 
@@ -268,7 +329,7 @@ def _step(action: str, who: classroom.Teaching, *args: str, **kwargs: Any) -> No
     try:
         getattr(classroom.store(), action)(who.code, who.secret, *args, **kwargs)
     except ClassError as exc:
-        st.session_state[STEP_ERROR] = str(exc)
+        st.session_state[STEP_ERROR] = classroom.said(exc)
     st.session_state.pop(SEEN, None)
 
 
@@ -277,48 +338,50 @@ def _joined(names: list[str], *, metric: bool = True) -> None:
     folded away, never drawn on the projector unless asked. ``metric=False``: the count is already in "N of M
     answered" (M is who joined), so only the names."""
     if metric:
-        st.metric("Joined", f"{len(names):,}", width="content")
-    with st.popover("Who is here", icon=":material/group:", help="The learners' names, in the order they joined "
-                    "(only on your screen; open it when the projector is not showing it)."):
+        st.metric(_("Joined"), number(len(names)), width="content")
+    with st.popover(_("Who is here"), icon=":material/group:", help=_("The learners' names, in the order they "
+                    "joined (only on your screen; open it when the projector is not showing it).")):
         if names:
-            st.markdown("\n".join(f"{i}. {md_escape(name)}" for i, name in enumerate(names, 1)))
+            st.markdown("\n".join(f"{number(i)}. {md_escape(name)}" for i, name in enumerate(names, 1)))
         else:
-            st.caption("Nobody has joined yet.")
+            st.caption(_("Nobody has joined yet."))
 
 
 def _teacher(who: classroom.Teaching) -> None:
-    poll, tallies, _, names = _read(who.code, None, who.secret)
+    poll, tallies, _mine, names = _read(who.code, None, who.secret)
     if poll is None:
         with st.container(horizontal=True, vertical_alignment="center", gap="small"):
-            st.caption(md_escape(f"Class {who.code} · you are its teacher. Every question in the lab has a "
-                                 "“Pose to the class” button."))
+            st.caption(md_escape(_("Class {code} · you are its teacher. Every question in the lab has a “Pose to "
+                                   "the class” button.", code=who.code)))
             _joined(names)
         return
     now = tallies[-1] if tallies else None
     q = classroom.posed_question(poll.poll_id) or questions.from_key(poll.question.get("id", ""))  # another session posed it
+    if (mine := asked(poll)) is not None and (q is None or q.id == mine.id):
+        q = mine  # the lab's own question, in this screen's language (the teacher may have switched since posing)
     # Compact, so the page's own figure stays on the projector's first screen: the count and the four steps in
     # one row (it wraps on a narrow screen), and once answers are shown, the spread beside them, not under them.
     words, spread = st.columns([2, 3]) if poll.phase != "open" else (st.container(), None)
     with words:
-        st.markdown(md_escape(f"Posed (round {poll.round}): {poll.question.get('prompt', '')}"))
+        st.markdown(md_escape(_("Posed (round {round}): {prompt}", round=number(poll.round), prompt=prompt(poll))))
         with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
-            st.metric("Answered", f"{now.answered} of {now.joined}" if now else "0", width="content",
-                      help="N of M: M is how many joined (live).")
-            st.button("Show answers", key=SHOW.skey, disabled=poll.phase != "open", on_click=_step,
+            st.metric(_("Answered"), _("{n} of {m}", n=number(now.answered), m=number(now.joined)) if now
+                      else number(0), width="content", help=_("N of M: M is how many joined (live)."))
+            st.button(_("Show answers"), key=SHOW.skey, disabled=poll.phase != "open", on_click=_step,
                       args=("show", who))
-            st.button("Vote again", key=AGAIN.skey, disabled=poll.phase != "shown", on_click=_step,
+            st.button(_("Vote again"), key=AGAIN.skey, disabled=poll.phase != "shown", on_click=_step,
                       args=("vote_again", who))
-            st.button("Reveal", key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
+            st.button(_("Reveal"), key=REVEAL.skey, disabled=poll.phase == "revealed" or q is None, on_click=_step,
                       args=("reveal", who, answer_text(q.answer), q.explain[:2000]) if q else ("reveal", who),
                       kwargs={"judge": judge_for(q)} if q else None,
-                      help=None if q else "This question was made from the text on the page that posed it: pose it again "
-                      "from there to reveal its answer.")
-            st.button("Close", key=CLOSE.skey, on_click=_step, args=("close_poll", who))
+                      help=None if q else _("This question was made from the text on the page that posed it: pose "
+                                            "it again from there to reveal its answer."))
+            st.button(_("Close"), key=CLOSE.skey, on_click=_step, args=("close_poll", who))
             _joined(names, metric=False)
         if problem := st.session_state.pop(STEP_ERROR, None):
             st.warning(problem)
         if poll.phase == "revealed":
-            st.html(callout_html(f"The lab's answer: {poll.truth}.", "success"))
+            st.html(callout_html(_("The lab's answer: {answer}.", answer=answer_words(poll, poll.truth)), "success"))
     if spread is not None:
         with spread:
             _draw_spread(poll, tallies)
@@ -351,9 +414,10 @@ def _bar() -> None:
             classroom.class_ended((who_teaches or who_learns).code, refused=refused)
             st.rerun()  # the whole page: the Class page's "You are in class ..." goes too
         except DatabaseBroken as exc:
-            st.warning(str(exc), icon=":material/error:")
+            st.warning(classroom.said(exc), icon=":material/error:")
         except ClassError as exc:
-            st.caption(md_escape(f"The class is out of reach for a moment ({exc}); trying again…"))
+            st.caption(md_escape(_("The class is out of reach for a moment ({why}); trying again…",
+                                   why=classroom.said(exc))))
 
 
 ENDED_OK = Key(classroom.PAGE, "ended_ok")
@@ -365,7 +429,7 @@ def _ended(done: classroom.Ended) -> None:
     with st.container(border=True, key="class-bar"):
         st.html(callout_html(classroom.ended_text(done, here=here), "info"))
         if not done.teacher:
-            st.button("Forget this class in this browser", key=ENDED_OK.skey, on_click=classroom.dismiss_ended,
+            st.button(_("Forget this class in this browser"), key=ENDED_OK.skey, on_click=classroom.dismiss_ended,
                       type="tertiary")
 
 

@@ -14,6 +14,7 @@ views/english_hindi.py, views/encode.py, views/cost.py); a progress file loaded 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import streamlit as st
@@ -107,9 +108,20 @@ def from_key(key: str) -> Question | None:
     return plain.from_key(key, CACHED)
 
 
+LAB = replace(CACHED, outside=plain.PLAIN.outside)
+"""The caches without the session's own lessons: only the lab's own questions, the same for every session."""
+
+
+def lab_question(key: str) -> Question | None:
+    """The lab's own question a key names (not a lesson file's, not a teacher's own), rebuilt in this run's language
+    (its prompt, explanation and facts are built per language; its answers are values, the same in every language):
+    what a class poll shows each learner in theirs. None when the key names no question the lab itself asks."""
+    return plain.from_key(key, LAB)
+
+
 __all__ = ["CACHED", "COUNT_PRESETS", "DIRECTIONS", "ENCODE_OPTIONS", "GUESS_OPTIONS", "MAX_LISTED_TIES",
            "PRACTICE_PRESETS", "PRACTICE_SCOPE", "TRAIN_SCOPE", "WAITS", "computed", "direction",
            "direction_questions", "encode_question", "exercise_question", "experiment_questions", "experiment_why",
-           "fit_question", "from_key", "guess_question", "merge_question", "practice_count",
+           "fit_question", "from_key", "guess_question", "lab_question", "merge_question", "practice_count",
            "practice_count_question", "practice_merge", "practice_merge_question", "resolve", "run_key",
            "tie_explanation", "times", "unseen_words"]

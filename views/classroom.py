@@ -30,6 +30,7 @@ import pandas as pd
 import segno
 import streamlit as st
 
+from i18n import N_, _, _n, number
 from lessons import own
 from lessons.classroom import (
     ClassError,
@@ -45,10 +46,11 @@ from lessons.classroom import (
 )
 from lessons.course import LessonError, exercise_from
 from lessons.exercises import MAX_CORPUS_MERGES, ExerciseError
+from lessons.judging import Question
 from ui import choices, classroom, poll, push, questions, state
 from ui import own as uis_own
 from ui.answers import DRAWN
-from ui.display import answer_text, callout_html, md_escape, plural
+from ui.display import answer_text, callout_html, md_escape
 
 PAGE = classroom.PAGE
 CODE = state.Param(PAGE, "code", "", max_len=12)
@@ -62,10 +64,10 @@ MESSAGE = state.Key(PAGE, "_message").skey
 REMEMBER = state.Key(PAGE, "_remember").skey  # a learner just joined: the browser keeps the class for a reload
 
 
-RELOADED = ("Already teaching a class? A browser that opened your teacher link stays in teacher mode after a "
-            "reload (it keeps a key of its own, never the link's secret). In another browser, open your teacher link "
-            "again (the file “Download my teacher link” gave you).")
-"""What a teacher whose browser is not in teacher mode reads on the Class page."""
+RELOADED = N_("Already teaching a class? A browser that opened your teacher link stays in teacher mode after a "
+              "reload (it keeps a key of its own, never the link's secret). In another browser, open your teacher "
+              "link again (the file “Download my teacher link” gave you).")
+"""What a teacher whose browser is not in teacher mode reads on the Class page (draw it through ``_()``)."""
 
 
 def origin() -> str:
@@ -88,14 +90,16 @@ def take_teacher_link() -> None:
     try:
         teacher = classroom.become_teacher(code, secret)
     except DatabaseUnavailable as exc:  # the link may be right: say what is wrong instead
-        st.session_state[MESSAGE] = ("warning", f"{exc} Your teacher link was not checked: open it again later.")
+        st.session_state[MESSAGE] = ("warning", classroom.said(exc) + " "
+                                     + _("Your teacher link was not checked: open it again later."))
         return
     if teacher:
-        st.session_state[MESSAGE] = ("success", "You are this class's teacher in this browser. The teacher link is "
-                                     "no longer in the address bar, so projecting this page shows only the class code.")
+        st.session_state[MESSAGE] = ("success", _("You are this class's teacher in this browser. The teacher link "
+                                                  "is no longer in the address bar, so projecting this page shows only "
+                                                  "the class code."))
     else:
-        st.session_state[MESSAGE] = ("warning", "That teacher link is not one of an open class: check it, or "
-                                     "start a new class.")
+        st.session_state[MESSAGE] = ("warning", _("That teacher link is not one of an open class: check it, or "
+                                                  "start a new class."))
 
 
 def _say() -> None:
@@ -107,12 +111,13 @@ def _say() -> None:
 def _start() -> None:
     title = st.session_state.get(TITLE.skey, "").strip()
     if not title:
-        st.session_state[MESSAGE] = ("warning", "Give the class a title first (for example “Tokenizers, week 3”).")
+        st.session_state[MESSAGE] = ("warning", _("Give the class a title first (for example “{title}”).",
+                                                  title=_("Tokenizers, week 3")))
         return
     try:
         started = classroom.store().start(title)
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", str(exc))
+        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
         return
     classroom.leave()
     classroom.become_teacher(started.code, started.teacher_secret)
@@ -126,7 +131,7 @@ def _join() -> None:
     try:
         learner = classroom.store().join(code, name, client=classroom.client())
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", str(exc))
+        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
         return
     classroom.leave()
     classroom.become_member(learner)
@@ -143,11 +148,12 @@ def _resume() -> None:
         st.session_state[REMEMBER] = True
         back = poll.restore_answers(classroom.member())
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", str(exc))
+        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
         return
     st.session_state[CODE.skey] = learner.code
-    st.session_state[MESSAGE] = ("success", f"Welcome back, {learner.name}: {plural(back, 'answer')} you gave "
-                                 "before came back with you.")
+    st.session_state[MESSAGE] = ("success", _n("Welcome back, {name}: {n} answer you gave before came back with "
+                                               "you.", "Welcome back, {name}: {n} answers you gave before came back "
+                                               "with you.", back, name=learner.name))
 
 
 def outside_section() -> None:
@@ -155,32 +161,34 @@ def outside_section() -> None:
     _say()
     join, start = st.columns(2, gap="large")
     with join:
-        st.subheader("Join a class")
+        st.subheader(_("Join a class"))
         if st.session_state.get(CODE.skey) and not st.session_state.get(JOIN_CODE.skey):
             st.session_state[JOIN_CODE.skey] = st.session_state[CODE.skey]  # from the learner link
-        st.text_input("Class code", key=JOIN_CODE.skey, max_chars=12, placeholder="6 letters and digits")
-        st.text_input("Your name", key=NAME.skey, max_chars=40,
-                      help="What your teacher sees on the dashboard (never on the projector). Nothing else is asked.")
-        st.button("Join", key=JOIN.skey, type="primary", on_click=_join, icon=":material/login:")
-        with st.expander("Continue on this device (you have a resume code)"):
-            st.text_input("Class code", key=RESUME_CLASS.skey, max_chars=12)
-            st.text_input("Resume code", key=RESUME_CODE.skey, max_chars=24, placeholder="ABCD-EFGH-JKMN-PQRS")
-            st.button("Continue", key=RESUME.skey, on_click=_resume)
+        st.text_input(_("Class code"), key=JOIN_CODE.skey, max_chars=12, placeholder=_("6 letters and digits"))
+        st.text_input(_("Your name"), key=NAME.skey, max_chars=40,
+                      help=_("What your teacher sees on the dashboard (never on the projector). Nothing else is "
+                             "asked."))
+        st.button(_("Join"), key=JOIN.skey, type="primary", on_click=_join, icon=":material/login:")
+        with st.expander(_("Continue on this device (you have a resume code)")):
+            st.text_input(_("Class code"), key=RESUME_CLASS.skey, max_chars=12)
+            st.text_input(_("Resume code"), key=RESUME_CODE.skey, max_chars=24, placeholder="ABCD-EFGH-JKMN-PQRS")
+            st.button(_("Continue"), key=RESUME.skey, on_click=_resume)
     with start:
-        st.subheader("Start a class (teachers)")
-        st.text_input("Class title", key=TITLE.skey, max_chars=80, placeholder="Tokenizers, week 3")
-        st.button("Start a class", key=START.skey, on_click=_start, icon=":material/add:")
-        st.caption("You get a class code for your learners and a teacher link for you. Classes last 30 days; "
-                   "ending one removes it from the learners' screens. " + classroom.data_dir_note())
-        st.caption(RELOADED)
+        st.subheader(_("Start a class (teachers)"))
+        st.text_input(_("Class title"), key=TITLE.skey, max_chars=80, placeholder=_("Tokenizers, week 3"))
+        st.button(_("Start a class"), key=START.skey, on_click=_start, icon=":material/add:")
+        st.caption(_("You get a class code for your learners and a teacher link for you. Classes last {days} days; "
+                     "ending one removes it from the learners' screens.", days=number(30))
+                   + " " + classroom.data_dir_note())
+        st.caption(_(RELOADED))
 
 
 # -- a learner in a class -----------------------------------------------------------------------------------------
 def welcome_text(who: classroom.Member) -> str:
     """The learner's box on the Class page, for as long as they are in the class (it stays through every question)."""
-    return (f"Welcome, {who.name}. When your teacher poses a question it appears at the top of every page. Your "
-            f"resume code is {shown_resume(who.resume_code)}: with it and the class code you can carry on from "
-            "another device.")
+    return _("Welcome, {name}. When your teacher poses a question it appears at the top of every page, in the "
+             "language you chose. Your resume code is {resume}: with it and the class code you can carry on from "
+             "another device.", name=who.name, resume=shown_resume(who.resume_code))
 
 
 def learner_section() -> None:
@@ -190,11 +198,11 @@ def learner_section() -> None:
         classroom.write_cookies()
     _say()
     st.html(callout_html(welcome_text(who), "success"))
-    st.markdown(md_escape(f"You are in class {who.code} as {who.name}."))
-    st.caption("Your answers to the lab's questions are kept for your class, so a reload loses nothing. Your "
-               "teacher sees your name and your answers; the class sees only how many chose each answer. With the "
-               "class code and your resume code you can continue on another device (Continue on this device).")
-    st.button("Leave the class in this browser", key=LEAVE.skey, on_click=classroom.leave, type="tertiary")
+    st.markdown(md_escape(_("You are in class {code} as {name}.", code=who.code, name=who.name)))
+    st.caption(_("Your answers to the lab's questions are kept for your class, so a reload loses nothing. Your "
+                 "teacher sees your name and your answers; the class sees only how many chose each answer. With the "
+                 "class code and your resume code you can continue on another device (Continue on this device)."))
+    st.button(_("Leave the class in this browser"), key=LEAVE.skey, on_click=classroom.leave, type="tertiary")
 
 
 # -- the teacher --------------------------------------------------------------------------------------------------
@@ -216,25 +224,28 @@ def projector_section() -> None:
         except ClassUnavailable:
             done = classroom.class_ended(who.code)
         except ClassError as exc:  # the database, for now: this browser stays the teacher
-            st.warning(str(exc))
+            st.warning(classroom.said(exc))
             return
     if done is not None:  # the class bar above says so (ui.poll), in the teacher's words
         return
     if link := st.session_state.pop(TEACHER_LINK.skey, None):
-        st.html(callout_html("Your class is ready. Keep your teacher link private (it is not shown here, so you "
-                             "can project this page): it lets you run this class from another browser.", "success"))
-        st.download_button("Download my teacher link", link + "\n", f"class-{who.code}-teacher-link.txt",
+        st.html(callout_html(_("Your class is ready. Keep your teacher link private (it is not shown here, so you "
+                               "can project this page): it lets you run this class from another browser."), "success"))
+        st.download_button(_("Download my teacher link"), link + "\n", f"class-{who.code}-teacher-link.txt",
                            "text/plain", key=f"{PAGE}.teacher_link", icon=":material/key:", on_click="ignore")
     words, qr = st.columns([3, 2], gap="large")
+    named = html.escape(_("class code"), quote=True)
     with words:
         st.html(f"{CSS}<div class='tl-class-title'>{html.escape(info.title)}</div>"  # big: read from the back row
-                f"<div class='tl-class-code' aria-label='class code'>{html.escape(who.code)}</div>")
-        st.markdown("Join at")
+                f"<div class='tl-class-code' aria-label='{named}'>"
+                f"{html.escape(who.code)}</div>")
+        st.markdown(_("Join at"))
         st.code(learner_url(who.code), language=None)
-        st.caption("Open any page and press “Pose to the class” under a question: every learner gets it on their "
-                   "screen, and the class bar above shows how many answered (and how many joined, live).")
+        st.caption(_("Open any page and press “Pose to the class” under a question: every learner gets it on their "
+                     "screen, in their own language when it is one of the lab's questions, and the class bar above "
+                     "shows how many answered (and how many joined, live)."))
     with qr:
-        st.image(qr_png(learner_url(who.code)), caption="Scan to join", width=260)
+        st.image(qr_png(learner_url(who.code)), caption=_("Scan to join"), width=260)
 
 
 # -- the teacher's own questions ------------------------------------------------------------------------------------
@@ -264,10 +275,13 @@ def _keep(who: classroom.Teaching, table: dict, *, pose_now: bool) -> None:
         uis_own.forget_cached()
         if pose_now:
             classroom.pose(_own_question(table, who.code), where="")
-            st.session_state[OWN_SAID] = ("success", "Posed to the class: see the class bar at the top of the page.")
+            st.session_state[OWN_SAID] = ("success", _("Posed to the class: see the class bar at the top of the "
+                                                       "page."))
         else:
-            st.session_state[OWN_SAID] = ("success", "Kept with the class: pose it below when you are ready.")
-    except (ClassError, ExerciseError, LessonError) as exc:
+            st.session_state[OWN_SAID] = ("success", _("Kept with the class: pose it below when you are ready."))
+    except ClassError as exc:
+        st.session_state[OWN_SAID] = ("warning", classroom.said(exc))
+    except (ExerciseError, LessonError) as exc:
         st.session_state[OWN_SAID] = ("warning", str(exc))
 
 
@@ -283,52 +297,56 @@ def own_questions_section() -> None:
     """The teacher's own questions: a kind the lab can answer itself, its blanks, the lab's answer before posing;
     pose it at once or keep it with the class; the kept ones, and the lesson file they make."""
     who = classroom.teaching()
-    with st.expander("Your own questions (the lab computes the answers)", icon=":material/edit_note:"):
+    with st.expander(_("Your own questions (the lab computes the answers)"), icon=":material/edit_note:"):
         kinds = list(own.KINDS)
-        name = st.selectbox("Kind of question", kinds, key=OWN_KIND.skey, format_func=lambda k: own.KINDS[k].title)
+        titles = {k: _(own.KINDS[k].title) for k in kinds}  # in this run's language (a format_func runs later too)
+        name = st.selectbox(_("Kind of question"), kinds, key=OWN_KIND.skey, format_func=titles.get)
         kind = own.KINDS[name]
         if "tokenizer" in kind.blanks:
             options = [e.key for e in choices.entries(("real", "lab"))]
             if st.session_state.get(OWN_TOKENIZER.skey) not in options:
                 st.session_state[OWN_TOKENIZER.skey] = DEFAULT_TOKENIZER if DEFAULT_TOKENIZER in options else options[0]
             labels = {k: choices.option_label(k) for k in options}
-            st.selectbox("Tokenizer", options, key=OWN_TOKENIZER.skey, format_func=lambda k: labels.get(k, k))
+            st.selectbox(_("Tokenizer"), options, key=OWN_TOKENIZER.skey, format_func=lambda k: labels.get(k, k))
         if "text" in kind.blanks:
-            st.text_area("Text", key=OWN_TEXT.skey, max_chars=own.MAX_OWN_TEXT, height=80,
-                         placeholder="for example: मेरा नाम आशा है, and I love chai")
+            st.text_area(_("Text"), key=OWN_TEXT.skey, max_chars=own.MAX_OWN_TEXT, height=80,
+                         placeholder=_("for example: {text}", text="मेरा नाम आशा है, and I love chai"))
         if "texts" in kind.blanks:
             for i, key in enumerate(OWN_TEXTS):
-                st.text_input(f"Text {'ABCD'[i]}" + (" (if you want a fourth)" if i == 3 else ""), key=key.skey,
-                              max_chars=own.MAX_CHOICE)
+                st.text_input(_("Text {letter} (if you want a fourth)", letter="D") if i == 3
+                              else _("Text {letter}", letter="ABCD"[i]), key=key.skey, max_chars=own.MAX_CHOICE)
         if "corpus" in kind.blanks:
-            st.text_area("Corpus (the training text)", key=OWN_CORPUS.skey, max_chars=own.MAX_OWN_CORPUS, height=100,
-                         placeholder="for example: low low low lower lowest newer newest")
+            st.text_area(_("Corpus (the training text)"), key=OWN_CORPUS.skey, max_chars=own.MAX_OWN_CORPUS,
+                         height=100, placeholder=_("for example: {text}",
+                                                   text="low low low lower lowest newer newest"))
             with st.container(horizontal=True):
-                st.selectbox("Unit", list(own.UNITS), key=OWN_UNIT.skey, format_func=own.UNITS.get)
-                st.selectbox("Split at", list(own.SPLITS), key=OWN_SPLIT.skey, format_func=own.SPLITS.get)
-                st.selectbox("Ties", list(own.TIES), key=OWN_TIES.skey, format_func=own.TIES.get)
-                st.number_input("Which merge", min_value=1, max_value=MAX_CORPUS_MERGES, value=1, step=1,
+                units, splits, ties = ({k: _(v) for k, v in words.items()} for words in (own.UNITS, own.SPLITS, own.TIES))
+                st.selectbox(_("Unit"), list(units), key=OWN_UNIT.skey, format_func=units.get)
+                st.selectbox(_("Split at"), list(splits), key=OWN_SPLIT.skey, format_func=splits.get)
+                st.selectbox(_("Ties"), list(ties), key=OWN_TIES.skey, format_func=ties.get)
+                st.number_input(_("Which merge"), min_value=1, max_value=MAX_CORPUS_MERGES, value=1, step=1,
                                 key=OWN_STEP.skey)
         table, q = None, None
         try:
             table = own.exercise(name, _own_values(kind))
             q = _own_question(table, who.code)
         except own.OwnError as exc:
-            st.caption(str(exc))
+            st.caption(own.said(exc))
         except (ExerciseError, LessonError) as exc:
-            st.warning(md_escape(f"The lab cannot ask that: {exc}"))
+            st.warning(md_escape(_("The lab cannot ask that: {why}", why=str(exc))))
         if q is not None:
             too_long = next((o for o in q.options if len(o) > own.MAX_CHOICE), None)
-            st.markdown("**The question, as your learners will read it**")
+            st.markdown(_("**The question, as your learners will read it**"))
             st.html(callout_html(q.prompt, "info"))
-            st.markdown("**Only you see this**")
+            st.markdown(_("**Only you see this**"))
             st.html(callout_html(_preview(q), "success"))
             if too_long:
-                st.warning(f"An option is longer than {own.MAX_CHOICE} characters: use a shorter text.")
+                st.warning(_("An option is longer than {n} characters: use a shorter text.",
+                             n=number(own.MAX_CHOICE)))
             with st.container(horizontal=True):
-                st.button("Pose it now", key=OWN_POSE.skey, type="primary", on_click=_keep, args=(who, table),
+                st.button(_("Pose it now"), key=OWN_POSE.skey, type="primary", on_click=_keep, args=(who, table),
                           kwargs={"pose_now": True}, disabled=bool(too_long), icon=":material/groups:")
-                st.button("Keep it for later", key=OWN_KEEP.skey, on_click=_keep, args=(who, table),
+                st.button(_("Keep it for later"), key=OWN_KEEP.skey, on_click=_keep, args=(who, table),
                           kwargs={"pose_now": False}, disabled=bool(too_long))
         if said := st.session_state.pop(OWN_SAID, None):
             st.html(callout_html(said[1], said[0]))
@@ -340,39 +358,42 @@ def kept_section(who: classroom.Teaching) -> None:
     exercises = uis_own.class_exercises(who.code)
     if not exercises:
         return
-    st.markdown(f"**Kept with this class** ({len(exercises)})")
+    st.markdown(_("**Kept with this class** ({n})", n=number(len(exercises))))
     for exercise in exercises:
         with st.container(border=True, key=f"own-{exercise.id}"):
             try:
                 q = questions.exercise_question(exercise)
             except ExerciseError as exc:
-                st.warning(md_escape(f"{exercise.prompt}: the lab cannot compute it here ({exc})"))
+                st.warning(md_escape(_("{prompt}: the lab cannot compute it here ({why})", prompt=exercise.prompt,
+                                       why=str(exc))))
                 continue
-            st.html(callout_html(f"{q.prompt}\nThe lab's answer: {answer_text(q.answer)}", "info"))
-            st.button("Pose", key=f"{PAGE}.own.pose.{exercise.id}", on_click=_pose_kept, args=(q,),
+            st.html(callout_html(q.prompt + "\n" + _("The lab's answer: {answer}", answer=answer_text(q.answer)),
+                                 "info"))
+            st.button(_("Pose"), key=f"{PAGE}.own.pose.{exercise.id}", on_click=_pose_kept, args=(q,),
                       icon=":material/groups:")
     tables = [{"id": e.id, "prompt": e.prompt, "answer": {"op": e.op, **e.args}, "explain": e.explain}
               for e in exercises]
     title = classroom.store().about(who.code, secret=who.secret).title
-    st.download_button("Download them as a lesson file", own.lesson_file(who.code, title, tables),
+    st.download_button(_("Download them as a lesson file"), own.lesson_file(who.code, title, tables),
                        f"{own.lesson_id(who.code)}.md", "text/markdown", key=f"{PAGE}.own.lesson", on_click="ignore",
-                       icon=":material/download:", help="A lesson file: the Lessons page opens it (“Open a lesson "
-                       "file”), and `python -m lessons check --course FILE` checks it.")
+                       icon=":material/download:", help=_("A lesson file: the Lessons page opens it (“Open a lesson "
+                                                          "file”), and `python -m lessons check --course FILE` checks "
+                                                          "it."))
 
 
 def _pose_kept(q) -> None:
     try:
         classroom.pose(q, where="")
-        st.session_state[OWN_SAID] = ("success", "Posed to the class: see the class bar at the top of the page.")
+        st.session_state[OWN_SAID] = ("success", _("Posed to the class: see the class bar at the top of the page."))
     except ClassError as exc:
-        st.session_state[OWN_SAID] = ("warning", str(exc))
+        st.session_state[OWN_SAID] = ("warning", classroom.said(exc))
 
 
 def _end(who: classroom.Teaching) -> None:
     try:
         classroom.store().end(who.code, who.secret)
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", str(exc))
+        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
         return
     classroom.class_ended(who.code)
     st.session_state[JUST_ENDED] = True
@@ -385,7 +406,7 @@ REFRESH = state.Key(PAGE, "refresh")
 def dashboard_section() -> None:
     """The teacher's dashboard (names: folded away from the projector) and its downloads; End (or, once ended,
     Leave)."""
-    with st.expander("Teacher's dashboard (names: not for the projector)", expanded=classroom.ended() is not None):
+    with st.expander(_("Teacher's dashboard (names: not for the projector)"), expanded=classroom.ended() is not None):
         _report()
 
 
@@ -403,7 +424,7 @@ def _report() -> None:
         board = store.dashboard(who.code, who.secret)
         now = store.versions([who.code]).get(who.code)
     except ClassError as exc:
-        st.warning(str(exc))
+        st.warning(classroom.said(exc))
         return
     if now is not None:  # the teacher's steps (a Reveal keeps everyone's answers) bring the report up to date
         push.watch(who.code, teacher=False, seen=now, name="report")
@@ -419,33 +440,34 @@ def _report() -> None:
         return words.get(key) or prompt_of(key, prompt)
 
     with st.container(horizontal=True):
-        st.button("Refresh", key=REFRESH.skey, icon=":material/refresh:", type="tertiary",
-                  help="Read the report again (the downloads are always as the class stands when you click them).")
-        st.download_button("Download the gradebook (CSV)", lambda: csv_text(gradebook_rows(fresh())),
+        st.button(_("Refresh"), key=REFRESH.skey, icon=":material/refresh:", type="tertiary",
+                  help=_("Read the report again (the downloads are always as the class stands when you click "
+                         "them)."))
+        st.download_button(_("Download the gradebook (CSV)"), lambda: csv_text(gradebook_rows(fresh())),
                            f"class-{code}.csv", "text/csv", key=f"{PAGE}.csv", on_click="ignore",
                            icon=":material/download:",
-                           help="One row per learner: answered, right at the first try, each question.")
-        st.download_button("Download who answered what (CSV)", lambda: csv_text(answer_rows(fresh(), named)),
+                           help=_("One row per learner: answered, right at the first try, each question."))
+        st.download_button(_("Download who answered what (CSV)"), lambda: csv_text(answer_rows(fresh(), named)),
                            f"class-{code}-answers.csv", "text/csv", key=f"{PAGE}.answers_csv",
                            on_click="ignore", icon=":material/download:",
-                           help="One row per learner, question and round: their first and final answer, "
-                           "right or not.")
-        st.download_button("Download the report (JSON)",
+                           help=_("One row per learner, question and round: their first and final answer, right "
+                                  "or not."))
+        st.download_button(_("Download the report (JSON)"),
                            lambda: json.dumps(as_json(fresh()), ensure_ascii=False, indent=1),
                            f"class-{code}.json", "application/json", key=f"{PAGE}.json", on_click="ignore",
                            icon=":material/data_object:")
     if done is None:
         with st.container(horizontal=True):
-            st.button("End the class", key=END.skey, on_click=_end, args=(who,),
-                      help="Learners can no longer answer and their names are replaced by “Learner 1”, “Learner "
-                      "2”…; everything they answered stays in this report until the class expires.")
-            st.button("Leave teacher mode in this browser", key=LEAVE.skey, on_click=_leave,
-                      type="tertiary", help="This browser forgets the class (a shared projector, say); the class "
-                      "goes on, and your teacher link still works.")
+            st.button(_("End the class"), key=END.skey, on_click=_end, args=(who,),
+                      help=_("Learners can no longer answer and their names are replaced by “Learner 1”, “Learner "
+                             "2”…; everything they answered stays in this report until the class expires."))
+            st.button(_("Leave teacher mode in this browser"), key=LEAVE.skey, on_click=_leave,
+                      type="tertiary", help=_("This browser forgets the class (a shared projector, say); the class "
+                                              "goes on, and your teacher link still works."))
     else:
-        st.button("Leave this class in this browser", key=LEAVE.skey, on_click=_leave, args=(True,),
-                  type="tertiary", help="The report stays on the server until the class expires: open your "
-                  "teacher link again to see it.")
+        st.button(_("Leave this class in this browser"), key=LEAVE.skey, on_click=_leave, args=(True,),
+                  type="tertiary", help=_("The report stays on the server until the class expires: open your "
+                                          "teacher link again to see it."))
 
 
 def _leave(ended: bool = False) -> None:
@@ -453,36 +475,66 @@ def _leave(ended: bool = False) -> None:
     st.session_state[JUST_ENDED] = True  # (the whole page follows)
 
 
-def _words(key: str, prompt: str) -> str:
-    return prompt or question_text(key, full=True)
+def _lab(key: str, seen: dict[str, Question | None] | None = None) -> Question | None:
+    """The lab's own question ``key`` names, in this run's language (once per key and report: ``seen``)."""
+    if seen is None:
+        return questions.lab_question(key)
+    if key not in seen:
+        seen[key] = questions.lab_question(key)
+    return seen[key]
+
+
+def _words(key: str, prompt: str, seen: dict[str, Question | None] | None = None) -> str:
+    """A question as the report names it: the lab's own question in the teacher's language now (a learner may have
+    read it in another), else as it was posed or kept."""
+    q = _lab(key, seen)
+    return (q.prompt if q is not None else "") or prompt or question_text(key, full=True)
 
 
 def report_tables(board) -> None:
-    """The dashboard's tables: each question, each learner, each round of each poll, and who answered what."""
+    """The dashboard's tables: each question, each learner, each round of each poll, and who answered what. The
+    lab's own questions are named in the teacher's language, and their answers that are the lab's own words too
+    (whichever language a learner answered in, the answer is one value: one count)."""
     if not board.questions:
-        st.caption("No answers yet.")
+        st.caption(_("No answers yet."))
         return
+    seen: dict[str, Question | None] = {}
+
+    def said(key: str, answer: str | None) -> str:
+        q = _lab(key, seen)
+        return _(answer) if answer and q is not None and q.lab_options else (answer or "")
+
+    def counts(key: str, pairs) -> str:
+        return "; ".join(f"{said(key, a)} ({number(n)})" for a, n in pairs)
+
+    def short(key: str, prompt: str) -> str:
+        words = _words(key, prompt, seen)
+        return words if len(words) <= 90 else words[:89] + "…"
+
     st.dataframe(pd.DataFrame([{
-        "question": q.prompt or question_text(q.question_key), "answered": q.answered,
-        "right at first try (%)": q.percent_right, "commonest wrong answers": "; ".join(f"{a} ({n})" for a, n in q.wrong),
-        "not revealed yet": q.pending} for q in board.questions]), hide_index=True, width="stretch")
+        _("question"): short(q.question_key, q.prompt), _("answered"): q.answered,
+        _("right at first try (%)"): q.percent_right, _("commonest wrong answers"): counts(q.question_key, q.wrong),
+        _("not revealed yet"): q.pending} for q in board.questions]), hide_index=True, width="stretch")
     if board.learners:
-        st.dataframe(pd.DataFrame([{"learner": lr.name, "answered": lr.answered, "right": lr.right}
+        st.dataframe(pd.DataFrame([{_("learner"): lr.name, _("answered"): lr.answered,
+                                    _("right at first try"): lr.right}
                                    for lr in board.learners]), hide_index=True, width="stretch")
     if board.polls:
-        st.markdown("**Each poll, round by round**")
+        st.markdown(_("**Each poll, round by round**"))
         st.dataframe(pd.DataFrame([{
-            "question": p.prompt, "round": t.round, "answered": f"{t.answered} of {t.joined}",
-            "answers": "; ".join(f"{a} ({n})" for a, n in t.counts.items()),
-            "commonest wrong": "; ".join(f"{a} ({n})" for a, n in (p.wrong[i] if i < len(p.wrong) else [])),
-            "lab's answer": p.truth or "not revealed"} for p in board.polls for i, t in enumerate(p.rounds)]),
-            hide_index=True, width="stretch")
+            _("question"): _words(p.question_id, p.prompt, seen), _("round"): t.round,
+            _("answered"): _("{n} of {m}", n=number(t.answered), m=number(t.joined)),
+            _("answers"): counts(p.question_id, t.counts.items()),
+            _("commonest wrong"): counts(p.question_id, p.wrong[i] if i < len(p.wrong) else []),
+            _("lab's answer"): said(p.question_id, p.truth) if p.truth else _("not revealed")}
+            for p in board.polls for i, t in enumerate(p.rounds)]), hide_index=True, width="stretch")
     if board.answers:
-        st.markdown("**Who answered what**")
+        st.markdown(_("**Who answered what**"))
         st.dataframe(pd.DataFrame([{
-            "learner": r.name, "question": _words(r.question_key, r.prompt), "asked": r.asked,
-            "round": "" if r.round is None else r.round, "first answer": r.first, "final answer": r.final,
-            "right": "" if r.final_right is None else "yes" if r.final_right else "no", "sent": r.sent}
+            _("learner"): r.name, _("question"): _words(r.question_key, r.prompt, seen), _("asked"): _(r.asked),
+            _("round"): "" if r.round is None else r.round, _("first answer"): said(r.question_key, r.first),
+            _("final answer"): said(r.question_key, r.final),
+            _("final answer right"): "" if r.final_right is None else _("yes") if r.final_right else _("no"), _("sent"): r.sent}
             for r in board.answers]), hide_index=True, width="stretch")
 
 

@@ -14,6 +14,8 @@ import secrets
 import unicodedata
 from typing import Any
 
+from i18n import N_
+
 from ..judging import MAX_TEXT
 from ..progress import MAX_ANSWERS, MAX_KEY
 from .errors import BadInput, ClassUnavailable
@@ -103,16 +105,16 @@ def limit_key(client: Any) -> str:
 def text(value: Any, what: str, limit: int, *, empty: bool = False) -> str:
     """``value`` as kept text: a string, NFC, stripped, at most ``limit`` characters, no control characters."""
     if not isinstance(value, str):
-        raise BadInput(f"The {what} must be text.")
+        raise BadInput(N_("The {what} must be text."), what=what)
     if len(value) > 4 * limit + 100:  # far too long: refused before any work on it
-        raise BadInput(f"The {what} is longer than {limit} characters.")
+        raise BadInput(N_("The {what} is longer than {limit} characters."), what=what, limit=limit)
     value = unicodedata.normalize("NFC", value).strip()
     if not value and not empty:
-        raise BadInput(f"The {what} is empty.")
+        raise BadInput(N_("The {what} is empty."), what=what)
     if len(value) > limit:
-        raise BadInput(f"The {what} is longer than {limit} characters.")
+        raise BadInput(N_("The {what} is longer than {limit} characters."), what=what, limit=limit)
     if any(_is_control(c) for c in value):
-        raise BadInput(f"The {what} has a control character in it.")
+        raise BadInput(N_("The {what} has a control character in it."), what=what)
     return value
 
 
@@ -123,12 +125,12 @@ def _is_control(char: str) -> bool:
 
 def name(value: Any) -> str:
     """A learner's name: 1 to 40 characters."""
-    return text(value, "name", MAX_NAME)
+    return text(value, N_("name"), MAX_NAME)
 
 
 def title(value: Any) -> str:
     """A class's title: 1 to 80 characters."""
-    return text(value, "title", MAX_TITLE)
+    return text(value, N_("title"), MAX_TITLE)
 
 
 def expires_days(value: Any) -> int:
@@ -141,7 +143,7 @@ def expires_days(value: Any) -> int:
 def token(value: Any, what: str) -> str:
     """An id the lab or a learner's screen made (a learner id, a vote id: letters, digits, - and _)."""
     if not isinstance(value, str) or not _ID.fullmatch(value):
-        raise BadInput(f"The {what} is not one the lab makes.")
+        raise BadInput(N_("The {what} is not one the lab makes."), what=what)
     return value
 
 
@@ -212,7 +214,7 @@ def own_question(value: Any) -> tuple[str, str]:
 
 def answer(value: Any, choices: list[str] | None) -> str:
     """A poll answer: text of at most 200 characters, one of the choices when the question has some."""
-    kept = text(value, "answer", MAX_ANSWER)
+    kept = text(value, N_("answer"), MAX_ANSWER)
     if choices is not None and kept not in choices:
-        raise BadInput("That answer is not one of the question's choices.")
+        raise BadInput(N_("That answer is not one of the question's choices."))
     return kept

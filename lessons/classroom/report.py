@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from i18n import N_
+
 from ..progress import describe, migrate_v1_key
 from .checks import poll_ref
 from .db import Tx
@@ -29,8 +31,8 @@ from .errors import NoPoll
 from .models import Tally, from_epoch
 
 TOP_WRONG = 3
-ON_PAGE, IN_POLL = "on a page", "in a poll"
-"""Where an answer was given (the answers CSV's "asked" column)."""
+ON_PAGE, IN_POLL = N_("on a page"), N_("in a poll")
+"""Where an answer was given (the answers CSV's "asked" column; a screen draws it through ``_()``)."""
 
 
 @dataclass(frozen=True)

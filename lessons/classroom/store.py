@@ -21,6 +21,8 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
+from i18n import N_
+
 from . import checks, report
 from .db import Database, Tx
 from .errors import (
@@ -152,7 +154,7 @@ class Classes:
             if tx.one("SELECT 1 FROM class_questions WHERE code = ? AND exercise_id = ?", (code, ex_id)):
                 return False
             if tx.value("SELECT COUNT(*) FROM class_questions WHERE code = ?", (code,)) >= checks.MAX_OWN_QUESTIONS:
-                raise BadInput(f"A class keeps at most {checks.MAX_OWN_QUESTIONS} questions of its teacher's own.")
+                raise BadInput(N_("A class keeps at most {n} questions of its teacher's own."), n=checks.MAX_OWN_QUESTIONS)
             tx.execute("INSERT INTO class_questions (code, exercise_id, exercise, made_at, seq) VALUES (?, ?, ?, ?, ?)",
                        (code, ex_id, data, epoch(None), seq))
             return True
@@ -238,7 +240,7 @@ class Classes:
         with self.db.transaction() as tx:
             seq, _ = self._bump(tx, code, at)
             if tx.value("SELECT COUNT(*) FROM learners WHERE code = ?", (code,)) >= checks.MAX_LEARNERS:
-                raise BadInput(f"This class is full: it has {checks.MAX_LEARNERS:,} learners.")
+                raise BadInput(N_("This class is full: it has {n} learners."), n=checks.MAX_LEARNERS)
             learner_id = secrets.token_urlsafe(16)
             while True:
                 resume_code = checks.new_code(checks.RESUME_LENGTH)
@@ -269,7 +271,7 @@ class Classes:
             raise
         learner_id, name, title, closed, expires = row
         if closed is not None or expires <= at:
-            raise ClassEnded(f"Your class “{title}” has ended.", title=title)
+            raise ClassEnded(N_("Your class “{title}” has ended."), title=title)
         assert resume is not None  # the row was found by it
         return Learner(learner_id, code, name, resume)
 
@@ -286,7 +288,7 @@ class Classes:
             at = epoch(None)
             self._bump_teacher(tx, code, at)
             if tx.value("SELECT COUNT(*) FROM polls WHERE code = ?", (code,)) >= checks.MAX_POLLS:
-                raise BadInput(f"A class is posed at most {checks.MAX_POLLS:,} questions.")
+                raise BadInput(N_("A class is posed at most {n} questions."), n=checks.MAX_POLLS)
             tx.execute("INSERT INTO polls (poll_id, code, question_id, question, round, phase, posed_at) "
                        "VALUES (?, ?, ?, ?, 1, 'open', ?)", (poll_id, code, qid, data, at))
             tx.execute("UPDATE classes SET poll_id = ? WHERE code = ?", (poll_id, code))
@@ -301,9 +303,9 @@ class Classes:
         """Keep this round's votes and open the next round (at most 5) of the same question."""
         def step(tx: Tx, poll: PollState) -> None:
             if poll.phase == "revealed":
-                raise BadInput("The answer is already revealed.")
+                raise BadInput(N_("The answer is already revealed."))
             if poll.round >= checks.MAX_ROUNDS:
-                raise BadInput(f"A question has at most {checks.MAX_ROUNDS} rounds.")
+                raise BadInput(N_("A question has at most {n} rounds."), n=checks.MAX_ROUNDS)
             tx.execute("UPDATE polls SET round = round + 1, phase = 'open' WHERE poll_id = ?", (poll.poll_id,))
         return self._step(code, secret, step)
 
@@ -396,7 +398,7 @@ class Classes:
             try:
                 seq, current_poll = self._bump(tx, code, at)
             except ClassUnavailable:
-                self._if_ended(tx, code, learner_id, "The class has ended: this vote was not counted.")
+                self._if_ended(tx, code, learner_id, N_("The class has ended: this vote was not counted."))
                 raise
             self._learner(tx, code, learner_id)
             row = tx.one("SELECT round, phase, question FROM polls WHERE poll_id = ? AND code = ?", (poll_id, code))
@@ -405,7 +407,7 @@ class Classes:
             kept = checks.answer(answer, json.loads(row[2]).get("choices"))
             if tx.value("SELECT COUNT(*) FROM votes WHERE poll_id = ? AND round = ? AND learner_id = ?",
                       (poll_id, round, learner_id)) >= checks.MAX_VOTES:
-                raise BadInput(f"You have voted {checks.MAX_VOTES} times in this round: your last vote counts.")
+                raise BadInput(N_("You have voted {n} times in this round: your last vote counts."), n=checks.MAX_VOTES)
             return tx.execute("INSERT INTO votes (vote_id, poll_id, learner_id, round, answer, seq, voted_at) "
                               "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (vote_id) DO NOTHING",
                               (vote_id, poll_id, learner_id, round, kept, seq, at)) == 1
@@ -448,7 +450,7 @@ class Classes:
         code = checks.class_code(code)
         learner_id = checks.token(learner_id, "learner id")
         key = checks.text(question_key, "question key", checks.MAX_KEY)
-        guess = checks.text(guess, "answer", checks.MAX_TRUTH)
+        guess = checks.text(guess, N_("answer"), checks.MAX_TRUTH)
         if not isinstance(right, bool):
             raise BadInput("Whether an answer is right is True or False.")
         with self.db.transaction() as tx:
@@ -565,7 +567,7 @@ class Classes:
 
     def _learner(self, tx: Tx, code: str, learner_id: str) -> None:
         if tx.one("SELECT 1 FROM learners WHERE learner_id = ? AND code = ?", (learner_id, code)) is None:
-            raise UnknownLearner("You are not a learner in this class: join it again.")
+            raise UnknownLearner(N_("You are not a learner in this class: join it again."))
 
     @staticmethod
     def _client_key(client: Any) -> str:
@@ -583,8 +585,8 @@ class Classes:
         if row[0] >= self.joins_per_minute:
             raise TooManyAttempts()
         if row[1] >= self.joins_per_hour:
-            raise TooManyAttempts("Too many wrong codes from this network in the last hour. Try again later, or "
-                                  "ask your teacher to check the code.")
+            raise TooManyAttempts(N_("Too many wrong codes from this network in the last hour. Try again later, "
+                                     "or ask your teacher to check the code."))
 
     def _count_miss(self, client: Any, at: int) -> None:
         """Count a wrong, closed or expired code (or resume code) tried from ``client`` in this minute."""
