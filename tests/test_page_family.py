@@ -365,11 +365,11 @@ def test_the_pipeline_keeps_provenance_in_the_about_box() -> None:
 
 def test_the_per_step_caches_are_keyed_by_the_run_itself() -> None:
     """The per-step caches once took a caller-made run key and skipped the trace (``_trace``): a key that did not
-    match its trace returned another run's text. They take the run (corpus, merges, corpus settings) now, so two
-    runs that differ only in their text can never share an entry."""
+    match its trace returned another run's text. They take the run (ui.training.Run: corpus, merges, settings) now,
+    so two runs that differ only in their text can never share an entry."""
     for cached in (fv.why, fv.corpus_html, fv.corpus_tokens):
         assert not [name for name in inspect.signature(cached).parameters if name.startswith("_")], cached
-    first, second = fv.Run("aaab aab ab ab", 3, "own"), fv.Run("xxxy xxy xy xy", 3, "own")
+    first, second = fv.rules_run("aaab aab ab ab", 3, "own"), fv.rules_run("xxxy xxy xy xy", 3, "own")
     assert fv.why(first, "count", 1) != fv.why(second, "count", 1)
     assert fv.why(second, "count", 1).startswith("x + y is seen 4 times")  # xy is in all four words
     own = fv.settings_for("own")

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 import streamlit as st
 
 import lessons
-from tokenizer import Trace
 from ui import state
 from ui.display import callout_html, join_words, md_code, md_escape
 from ui.links import lesson_link
@@ -26,7 +25,7 @@ from ui.presets import (
 )
 from ui.show import Show
 from ui.state import Param
-from ui.training import MAX_CORPUS_CHARS, MAX_TRAIN_MERGES, trained_with_progress
+from ui.training import MAX_CORPUS_CHARS, MAX_TRAIN_MERGES, Run, trained_with_progress
 from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes
 
 from .settings import (
@@ -194,8 +193,8 @@ def corpus_section(preset_id: str, show: Show) -> tuple[str | None, str]:
     return corpus, source
 
 
-def training_section(corpus: str | None, settings: Settings) -> Trace | None:
-    """Train (cached for every learner; a progress bar for a big corpus), or say why not."""
+def training_section(corpus: str | None, settings: Settings) -> Run | None:
+    """Train (cached for every learner; a progress bar for a big corpus): the run, or None and why not."""
     if corpus is None:
         return None
     problem = marker_problem(settings)
@@ -203,7 +202,9 @@ def training_section(corpus: str | None, settings: Settings) -> Trace | None:
         st.html(callout_html(problem, "warning"))
         return None
     try:
-        return trained_with_progress(corpus, settings.merges, **settings.config().to_dict())
+        run = Run.of(corpus, settings.merges, settings.config().to_dict())
+        trained_with_progress(run)
+        return run
     except ValueError as exc:  # e.g. a regex pattern that does not compile, or a corpus with no words
         st.html(callout_html(f"Cannot train with these settings: {exc}", "warning"))
         return None
