@@ -24,10 +24,12 @@ from ui.training import BY_RUN, Run
 
 from .corpus import corpus_picker
 from .settings import (
+    CHART,
     CONTENT,
     HASHES,
     LARGE_TOP_PAIRS,
     LARGE_TOP_WORDS,
+    NUMBERS,
     NUMBERS_OPEN,
     PRESET,
     SEQUENCES,
@@ -36,8 +38,6 @@ from .settings import (
     TEXT,
     TOP_PAIRS,
     TOP_WORDS,
-    chart_key,
-    numbers_key,
     settings_for,
 )
 
@@ -293,7 +293,7 @@ def draw_rule(run: Run, rule: str, k: int, show: Show, *, why_too: bool = True) 
     if k:
         st.html(merge_line(trace, k))
     rows = pair_rows(step, trace.rule, reveal=k > 0, limit=LARGE_TOP_PAIRS if show.large else TOP_PAIRS)
-    charts.draw(chart_spec(rows_key(rows), trace.rule, show.large), key=chart_key(trace.rule).skey)
+    charts.draw(chart_spec(rows_key(rows), trace.rule, show.large), key=CHART.of(trace.rule))
     shown = min(len(rows), LARGE_TOP_PAIRS if show.large else TOP_PAIRS)
     if not show.large:
         st.caption(f"The top {shown} of {plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"
@@ -362,7 +362,7 @@ def draw_steps(run: Run, show: Show) -> None:
                     continue
                 st.markdown(f"**{trace.name}'s corpus before merge {max(k, 1)}**")
                 rows = pair_rows(step, trace.rule, reveal=k > 0, limit=TOP_PAIRS)
-                tables.show(numbers_frame(rows), hide_index=True, key=numbers_key(trace.rule).skey,
+                tables.show(numbers_frame(rows), hide_index=True, key=NUMBERS.of(trace.rule),
                              column_config={"score": st.column_config.NumberColumn(format="%.4f")})
 
 
