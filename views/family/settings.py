@@ -11,6 +11,7 @@ import streamlit as st
 
 import lessons
 from family.unigram import minimum_vocab
+from tokenizer.model import UNIT_NAMES
 from ui import presets, state
 from ui.display import visible_token
 from ui.state import Param
@@ -144,4 +145,4 @@ def settings_summary(preset_id: str) -> str:
     s = presets.preset_settings(preset_id)
     split = "whitespace split" if s.split == "whitespace" else f"regex pre-split {visible_token(s.pattern)}"
     marker = f"end-of-word marker {s.end_of_word}" if s.end_of_word else "no end-of-word marker"
-    return f"{presets.UNIT_NAMES[s.unit]} · {split} · {marker}"
+    return f"{UNIT_NAMES[s.unit]} · {split} · {marker}"

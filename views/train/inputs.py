@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 import lessons
+from tokenizer.model import UNIT_NAMES
 from ui import state
 from ui.display import callout_html, join_words, md_code, md_escape
 from ui.links import lesson_link
@@ -17,7 +18,6 @@ from ui.presets import (
     MARKER_NAMES,
     SPLIT_NAMES,
     TIE_NAMES,
-    UNIT_NAMES,
     Settings,
     preset_ids,
     preset_settings,
