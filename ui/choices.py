@@ -472,7 +472,7 @@ def pick_many(
     skey = many_key(page).skey
     if skey not in st.session_state or state.entering() == "link":  # a link is the whole view: its tokenizers
         if param.name not in st.query_params and TOKENIZER_KEY in st.query_params:  # an older link: one tokenizer
-            st.query_params[param.name] = st.query_params.get(TOKENIZER_KEY)
+            st.query_params[param.name] = st.query_params[TOKENIZER_KEY]
             del st.query_params[TOKENIZER_KEY]
         state.restore([param])
         wanted = [k for k in str(st.session_state.get(param.skey) or "").split(",") if k]

@@ -71,7 +71,7 @@ class Run:
         return run_key(self.corpus, self.settings, self.merges)
 
 
-BY_RUN = {Run: lambda run: run.name}
+BY_RUN: dict[str | type[Any], Callable[[Any], Any]] = {Run: lambda run: run.name}
 """``hash_funcs`` for a cache that takes a :class:`Run`: the run is hashed by its :attr:`Run.name`."""
 
 
