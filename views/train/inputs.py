@@ -129,7 +129,7 @@ def settings_widgets(params: dict[str, Param], settings: Settings, show: Show) -
         "End-of-word marker",
         MARKER_CHOICES,
         key=params["marker"].skey,
-        format_func=MARKER_NAMES.get,
+        format_func=MARKER_NAMES.__getitem__,
         help="A symbol added to the end of every word, so a token can mean 'at the end of a word'.",
     )
     c_marker.text_input("Custom marker", key=params["marker_text"].skey, disabled=marker != "custom", max_chars=12)
@@ -174,7 +174,7 @@ def corpus_section(preset_id: str, show: Show) -> tuple[str | None, str]:
         text, error = decode_text_file(data)
         if error:
             st.html(callout_html(error, "warning"))
-        else:
+        elif text is not None:
             corpus = text
             source = "My upload"
             uploaded.caption(

@@ -128,7 +128,7 @@ def merge_view(trace: Trace, run: Run, k: int, predicting: bool, show: Show) -> 
     Returns False while the winner is hidden (nothing after it may give it away)."""
     step = trace.steps[max(k, 1) - 1]  # the merge this view is about (merge 1 at step 0)
     question = guess_question(run.name, trace, k) if predicting and k else None
-    hidden = predicting and (k == 0 or not predict.answered(question))
+    hidden = predicting and (k == 0 or question is None or not predict.answered(question))
     st.html(step_header_html(run, k, hide_winner=hidden and k > 0))
     # In large type, while the question waits: it beside the corpus it is about, both on the projector's first screen.
     asking = show.large and question is not None and hidden
