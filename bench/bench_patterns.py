@@ -78,7 +78,7 @@ USER_PATTERN = r"\p{L}+|\p{N}+|[^\s\p{L}\p{N}]+|\s+"
 
 
 def worker_cost(text: str, repeat: int) -> None:
-    from tokenizer.searcher import split_in_worker
+    from tokenizer.pretokenize import split_in_worker
 
     compiled = pretokenize.compile_pattern(USER_PATTERN)
     split_in_worker(["warm"], USER_PATTERN, pretokenize.SplitBudget())  # the worker's start is not the split

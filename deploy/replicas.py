@@ -17,6 +17,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from deploy.nginx_config import (
     ROOT,
@@ -72,7 +73,7 @@ class Server:
                        "run_dir": str(self.run_dir), "remove_run_dir": self.own_run_dir and not args.keep_run_dir,
                        "www_dir": None, "nginx_pid": None, "nginx_start": None, "nginx_bin": self.nginx_bin}
         self.reaper: subprocess.Popen | None = None
-        self._to_reaper = None
+        self._to_reaper: TextIO | None = None
 
     def www_dir(self) -> Path:
         """What nginx's workers read and write (static files, temp files). As root the workers are www-data,
@@ -190,6 +191,8 @@ class Server:
             max_body=self.args.max_body, cookie=self.args.cookie, proxy_token=self.proxy_token,
             trusted=self.args.trust_proxy,
         ), encoding="utf-8")
+        if self.nginx_bin is None:  # scripts/serve says so before it starts anything
+            raise RuntimeError("nginx is missing (as root: apt-get install nginx)")
         nginx_cmd = [self.nginx_bin, "-p", str(self.run_dir), "-c", str(conf), "-e", str(self.run_dir / "nginx-error.log")]
         check = subprocess.run([*nginx_cmd, "-t", "-q"], capture_output=True, text=True)
         if check.returncode != 0:

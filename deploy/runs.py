@@ -91,11 +91,13 @@ def proc_start(pid: int) -> int | None:
 
 def alive(pid: int) -> bool:
     fields = _stat_fields(pid)
-    return bool(fields) and fields[0] != b"Z"
+    return bool(fields and fields[0] != b"Z")
 
 
 def same_process(pid: int | None, start: int | None) -> bool:
-    return bool(pid) and start is not None and alive(pid) and proc_start(pid) == start
+    if not pid or start is None:
+        return False
+    return alive(pid) and proc_start(pid) == start
 
 
 def registry_dir() -> Path | None:
@@ -180,8 +182,9 @@ def run_processes(record: dict) -> list[int]:
 
 def ours(path: str | None) -> bool:
     """A directory scripts/serve made: it holds our marker file (a regular file, not a link)."""
-    return bool(path) and os.path.isdir(path) and os.path.isfile(os.path.join(path, MARKER)) \
-        and not os.path.islink(os.path.join(path, MARKER))
+    if not path:
+        return False
+    return os.path.isdir(path) and os.path.isfile(os.path.join(path, MARKER)) and not os.path.islink(os.path.join(path, MARKER))
 
 
 def clear_run(record: dict) -> str:
@@ -195,12 +198,12 @@ def clear_run(record: dict) -> str:
     deadline = time.monotonic() + 5
     while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
-    removed = []
+    removed: list[str] = []
     for key in ("www_dir", "run_dir"):
         path = record.get(key)
         if key == "run_dir" and not record.get("remove_run_dir"):
             continue
-        if ours(path) and path not in removed:
+        if isinstance(path, str) and ours(path) and path not in removed:
             shutil.rmtree(path, ignore_errors=True)
             removed.append(path)
     left = [p for p in pids if alive(p)]

@@ -238,7 +238,7 @@ def clear_earlier_run(args: argparse.Namespace) -> str | None:
     line); if that one is dead (killed with its reaper), clear what it left. Then the port must be free."""
     path = record_path(args.port)
     record = read_record(path)
-    if record is not None:
+    if record is not None and path is not None:  # a record was read from its path
         if same_process(record.get("serve_pid"), record.get("serve_start")):
             return (f"--port {args.port}: scripts/serve pid {record['serve_pid']} is serving it (run directory "
                     f"{record['run_dir']}); stop it first (Ctrl-C there, or kill {record['serve_pid']})")

@@ -53,12 +53,15 @@ import re
 import time
 import urllib.parse
 from dataclasses import dataclass, field
+from typing import overload
 
 import websockets
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+from websockets.asyncio.client import ClientConnection
+from websockets.typing import Origin, Subprotocol
 
 # What Chromium 156 sends (captured with Playwright); the server only reads cookies, Origin and the protocol.
 USER_AGENT = (
@@ -91,6 +94,11 @@ class HttpResponse:
     headers: list[tuple[str, str]]
     body: bytes  # as sent (still compressed, if the server compressed it)
     wire_bytes: int = 0
+
+    @overload
+    def header(self, name: str) -> str | None: ...
+    @overload
+    def header(self, name: str, default: str) -> str: ...
 
     def header(self, name: str, default: str | None = None) -> str | None:
         name = name.lower()
@@ -276,7 +284,7 @@ class Session:
         self.host, self.port = parsed.hostname or "127.0.0.1", parsed.port or 80
         self.jar = CookieJar()
         self.http = HttpConnection(self.host, self.port)
-        self.ws = None
+        self.ws: ClientConnection | None = None
         self.keep_frames = keep_frames
         self.session_id = ""
         self.page_hash = ""  # the page this tab shows (page_script_hash)
@@ -323,11 +331,12 @@ class Session:
         xsrf = self.jar.values.get("_streamlit_xsrf", "")
         ws_url = f"ws://{self.host}:{self.port}/_stcore/stream"
         protocols = ["streamlit", xsrf] + ([self.session_id] if self.session_id else [])
-        self.ws = await asyncio.wait_for(
-            websockets.connect(
+
+        async def opened() -> ClientConnection:  # websockets' connect is awaitable, typed as no coroutine asyncio takes
+            return await websockets.connect(
                 ws_url,
-                subprotocols=[p for p in protocols if p],
-                origin=f"http://{self.host}:{self.port}",
+                subprotocols=[Subprotocol(p) for p in protocols if p],
+                origin=Origin(f"http://{self.host}:{self.port}"),
                 additional_headers={**BROWSER_HEADERS, **self.jar.header(),
                                     "Cache-Control": "no-cache", "Pragma": "no-cache"},
                 user_agent_header=None,
@@ -335,10 +344,10 @@ class Session:
                 ping_interval=None,
                 proxy=None,
                 open_timeout=timeout,
-            ),
-            timeout,
-        )
-        replicas = self.ws.response.headers.get_all("X-Lab-Replica")  # behind two nginx: the inner one's first
+            )
+
+        self.ws = ws = await asyncio.wait_for(opened(), timeout)
+        replicas = ws.response.headers.get_all("X-Lab-Replica") if ws.response is not None else []  # behind two nginx: the inner one's first
         self.replica = replicas[0] if replicas else self.replica
         # Every frame is read as it arrives, as the browser does: a run this client asked for, and a run the server
         # began on its own (a fragment it reran because its class changed, ui.push) between two of ours.
@@ -354,6 +363,11 @@ class Session:
                 frames.put_nowait((time.perf_counter(), data))
         except Exception as exc:  # noqa: BLE001 - closed, reset: whoever reads next learns it
             frames.put_nowait((time.perf_counter(), exc))
+
+    @overload
+    async def _next_frame(self, timeout: None = None) -> tuple[float, bytes]: ...
+    @overload
+    async def _next_frame(self, timeout: float) -> tuple[float, bytes] | None: ...
 
     async def _next_frame(self, timeout: float | None = None) -> tuple[float, bytes] | None:
         """The next frame (None after ``timeout`` seconds without one); ProtocolError when the socket ended."""
@@ -471,7 +485,7 @@ class Session:
                     continue
                 return
 
-    def _apply(self, fm, kind: str, run: Run, now: float, data: bytes, *, marker: bytes | None,
+    def _apply(self, fm, kind: str | None, run: Run, now: float, data: bytes, *, marker: bytes | None,
                fragment: bool) -> bool:
         """One ForwardMsg, as the frontend applies it; True at the end of a run (not one stopped for a rerun)."""
         if marker is not None and run.marker_at is None and kind == "delta" and marker in data:

@@ -69,11 +69,10 @@ import sys
 import threading
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from family.realtok import RealTokenizer, _SentencePieceTokenizer, _TekkenTokenizer, _TiktokenTokenizer
+from family.realtok import RealInfo, RealTokenizer, _SentencePieceTokenizer, _TekkenTokenizer, _TiktokenTokenizer
 
 # -- the checked hashes ----------------------------------------------------------------------
 
@@ -139,30 +138,6 @@ FEATURED = NAMES[:7]
 """The seven a page compares when it shows "every" production tokenizer (Real tokenizers, English vs Hindi's
 costs, Quirks' digit rules): the others are older or sibling vocabularies, each offered in every picker, loaded
 only when picked (a tokenizer takes 16-140 MB of a server's memory)."""
-
-
-@dataclass(frozen=True)
-class RealInfo:
-    """What a real tokenizer is, known without loading it.
-
-    ``name``     the registry key, e.g. ``"cl100k_base"``.
-    ``title``    what a page calls it, e.g. ``"GPT-4 (cl100k_base)"``.
-    ``family``   the algorithm, e.g. ``"byte-level BPE (tiktoken)"``.
-    ``unit``     what it starts from: ``"bytes"`` or ``"chars"``.
-    ``licence``  the licence its vocabulary is under.
-    ``source``   the package and version its data comes from, and how it was checked.
-    ``models``   which models use it.
-    ``featured`` one of the seven a page shows when it shows "every" one (:data:`FEATURED`).
-    """
-
-    name: str
-    title: str
-    family: str
-    unit: str
-    licence: str
-    source: str
-    models: str
-    featured: bool = True
 
 
 class TokenizerUnavailable(Exception):

@@ -7,14 +7,37 @@ from __future__ import annotations
 import operator
 import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from tokenizer.bytelevel import gpt2_byte_stand_ins
 from tokenizer.interface import Token
 from tokenizer.labels import bytes_label, is_whole
 
-if TYPE_CHECKING:  # family.real imports this module: the name is for annotations only
-    from family.real import RealInfo
+
+@dataclass(frozen=True)
+class RealInfo:
+    """What a real tokenizer is, known without loading it.
+
+    ``name``     the registry key, e.g. ``"cl100k_base"``.
+    ``title``    what a page calls it, e.g. ``"GPT-4 (cl100k_base)"``.
+    ``family``   the algorithm, e.g. ``"byte-level BPE (tiktoken)"``.
+    ``unit``     what it starts from: ``"bytes"`` or ``"chars"``.
+    ``licence``  the licence its vocabulary is under.
+    ``source``   the package and version its data comes from, and how it was checked.
+    ``models``   which models use it.
+    ``featured`` one of the seven a page shows when it shows "every" one (:data:`family.real.FEATURED`).
+    """
+
+    name: str
+    title: str
+    family: str
+    unit: str
+    licence: str
+    source: str
+    models: str
+    featured: bool = True
+
 
 SP_SPACE = "\u2581"  # ▁, SentencePiece's mark for a space
 

@@ -28,20 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .answers import (
-    ANSWER_KINDS,
-    KINDS,
-    MAX_PIECE,
-    MAX_PIECES,
-    MAX_TEXT,
-    as_decimal,
-    decimal_places,
-    parse_split,
-    piece_matches,
-    short_pieces,
-    split_detail,
-    what,
-)
+from .answers import ANSWER_KINDS, KINDS
 
 
 @dataclass(frozen=True)
@@ -134,5 +121,4 @@ class Verdict:
     """For a split: which typed pieces match the truth, position by position."""
 
 
-__all__ = ["KINDS", "MAX_PIECE", "MAX_PIECES", "MAX_TEXT", "Question", "Verdict", "as_decimal", "decimal_places",
-           "fits", "judge", "parse_split", "piece_matches", "short_pieces", "split_detail", "what"]
+__all__ = ["Question", "Verdict", "fits", "judge"]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from i18n import N_, _, number
+from tokenizer.model import UNIT_NAMES
 from tokenizer.plaintext import readable_text
 
 from .exercises import KIND_OF_OP, MAX_CORPUS_MERGES
@@ -81,7 +82,6 @@ KINDS: dict[str, OwnKind] = {k.name: k for k in (
 )}
 """The kinds (their titles, prompts and explanations marked ``N_``: a question is written in the language of the
 teacher who makes it, and kept as written)."""
-UNITS = {"chars": N_("characters"), "bytes": N_("UTF-8 bytes")}
 SPLITS = {"whitespace": N_("spaces"), "regex": N_("the lab's pre-split pattern")}
 TIES = {"first": N_("first seen"), "hf": N_("Hugging Face's order")}
 OTHERS = ("cl100k_base", "o200k_base", "r50k_base", "chai")
@@ -154,7 +154,7 @@ def arguments(kind: OwnKind, values: dict[str, Any]) -> dict[str, Any]:
         args["texts"] = texts
     if "corpus" in kind.blanks:
         args["corpus"] = _text(values, "corpus", MAX_OWN_CORPUS, N_("corpus"))
-        for blank, known, what in (("unit", UNITS, N_("unit")), ("split", SPLITS, N_("place to split")),
+        for blank, known, what in (("unit", UNIT_NAMES, N_("unit")), ("split", SPLITS, N_("place to split")),
                                    ("ties", TIES, N_("ties"))):
             value = values.get(blank) or next(iter(known))
             if value not in known:
@@ -185,7 +185,7 @@ def exercise(kind_name: str, values: dict[str, Any]) -> dict[str, Any]:
     # the text as the lab's display rules write a sentence (a line break as ↵, a tab as ⇥): a prompt is one line
     words = {"tokenizer": tokenizer_title(args.get("tokenizer", "")), "text": readable_text(args.get("text", "")),
              "corpus": readable_text(args.get("corpus", ""), 120),
-             "unit": _(UNITS[args["unit"]]) if "unit" in args else "",
+             "unit": _(UNIT_NAMES[args["unit"]]) if "unit" in args else "",
              "split": _(SPLITS[args["split"]]) if "split" in args else "", "step": number(args.get("step", 1))}
     answer = {"op": kind.op, **args}
     digest = hashlib.sha1(json.dumps(answer, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()[:12]
@@ -247,4 +247,4 @@ def lesson_file(code: str, title: str, exercises: list[dict[str, Any]]) -> str:
 
 
 __all__ = ["KINDS", "said", "MAX_OWN_CORPUS", "MAX_OWN_QUESTIONS", "MAX_OWN_TEXT", "OTHERS", "OwnError", "OwnKind", "SPLITS",
-           "TIES", "UNITS", "arguments", "code_of", "exercise", "lesson_file", "lesson_id", "tokenizer_title"]
+           "TIES", "arguments", "code_of", "exercise", "lesson_file", "lesson_id", "tokenizer_title"]

@@ -20,6 +20,6 @@ params = tv.url_params()  # restored first: the preset decides the other setting
 with state.published(params):  # however the sections end, the address is a link to what is on screen
     preset_id, settings = tv.settings_section(show)
     corpus, source = tv.corpus_section(preset_id, show)
-    trace = tv.training_section(corpus, settings)
-    tv.trace_section(trace, corpus, source, preset_id, settings, show)
+    run = tv.training_section(corpus, settings)
+    tv.trace_section(run, source, preset_id, settings, show)
 tv.link_notes(params, preset_id)

@@ -7,7 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from lessons.judging import MAX_PIECES, MAX_TEXT, Question, as_decimal, decimal_places, fits, judge, parse_split
+from lessons.answers import MAX_PIECES, MAX_TEXT, as_decimal, decimal_places, parse_split
+from lessons.judging import Question, fits, judge
 
 
 def choice(**kw) -> Question:

@@ -384,7 +384,7 @@ def test_a_cost_exercise_that_cannot_be_computed_says_why(op: str, args: dict, m
 def test_a_money_answer_is_typed_to_the_paisa() -> None:
     from decimal import Decimal
 
-    from lessons.judging import decimal_places
+    from lessons.answers import decimal_places
 
     assert [decimal_places(v) for v in (9, 6.0, 6.9, Decimal("2.46"), Decimal("73800"), 1.36)] == [0, 0, 1, 2, 0, 2]
 

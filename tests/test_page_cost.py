@@ -111,12 +111,12 @@ def test_predict_how_many_hindi_articles_fit() -> None:
 
 def test_the_presend_check_rejects_a_prompt_that_leaves_no_room() -> None:
     at = run_page(PAGE)
-    at.button(key=cv.try_key(7700).skey).click().run()
+    at.button(key=cv.TRY.of("7700")).click().run()
     assert at.number_input(key=cv.PROMPT.skey).value == 7700
     text = " ".join(html_texts(at))
     assert "Do not send it. 7,700 + 300 (reply cap) + 50 (margin) = 8,050 > 8,000 tokens: 50 over." in text
     assert at.query_params["prompt"] == "7700"
-    at.button(key=cv.try_key(1550).skey).click().run()
+    at.button(key=cv.TRY.of("1550")).click().run()
     assert "Send it." in " ".join(html_texts(at))
 
 

@@ -13,6 +13,7 @@ import pytest
 import lessons
 from analyses.experiment import SCRIPTS, compression_curve, merges_by_script, mix, parallel_cost, split_by_script
 from family import real
+from lessons import experiment as plain_experiment
 from tests.apptest_helpers import (
     assert_no_exception,
     button,
@@ -148,7 +149,7 @@ def test_the_share_chart_is_the_engines_sweep_with_the_current_share_marked() ->
     at = revealed({"k": "4", "budget": "60"})
     shares, scripts = charts_by_dataset(at)[:2]
     points = {(r["copies"], r["language"]): r for r in shares["points"]}
-    assert {c for c, _ in points} == set(range(experiment.MAX_COPIES + 1))
+    assert {c for c, _ in points} == set(range(plain_experiment.MAX_COPIES + 1))
     for k in (0, 1, 4, 10, 20):
         tok = lab_tokenizer(k, 60)
         assert points[(k, "English")]["tokens"] == len(tok.encode(LESSON4["test_en"]))
@@ -358,7 +359,7 @@ def test_a_link_with_settings_asks_first_too_then_opens_on_them() -> None:
     assert at.slider(key=sv.COPIES.skey).value == 10 and at.slider(key=sv.STEP.skey).value == 20
     assert metrics(at)["Hindi tokens"] == "31"
     at = revealed({"k": "99", "budget": "-4"})  # out of range: clamped
-    assert (at.slider(key=sv.COPIES.skey).value, at.slider(key=sv.BUDGET.skey).value) == (experiment.MAX_COPIES, 0)
+    assert (at.slider(key=sv.COPIES.skey).value, at.slider(key=sv.BUDGET.skey).value) == (plain_experiment.MAX_COPIES, 0)
 
 
 def test_back_to_the_lesson() -> None:
@@ -395,7 +396,7 @@ def test_the_pre_split_pattern_is_said_in_plain_words() -> None:
 
     at = run_page(PAGE)
     captions = " ".join(str(c.value) for c in at.main.caption)
-    assert f"before merging, {pattern_words('regex', experiment.settings()['pattern'])}" in captions
+    assert f"before merging, {pattern_words('regex', plain_experiment.settings()['pattern'])}" in captions
     assert "· standing for the space" in captions
 
 
@@ -408,7 +409,7 @@ def test_english_vs_hindi_in_hindi() -> None:
     at = run_page(PAGE, query_params={"lang": "hi"}, session_state={sv.REVEALED.skey: True})
     assert_no_exception(at)
     assert at.title[0].value == "अंग्रेज़ी बनाम हिन्दी"
-    point = experiment.sweep_of(experiment.lesson_texts()).point(sv.LESSON_K, sv.LESSON_BUDGET)
+    point = experiment.sweep_of(plain_experiment.lesson_texts()).point(sv.LESSON_K, sv.LESSON_BUDGET)
     assert at.subheader[0].value == f"हिन्दी की {sv.LESSON_K} प्रति, {sv.LESSON_BUDGET} मर्ज"
     assert at.slider(key=sv.COPIES.skey).label == "हिन्दी की प्रतियाँ k (अंग्रेज़ी: 10 प्रतियाँ)"
     assert at.slider(key=sv.BUDGET.skey).label == "मर्ज का बजट"

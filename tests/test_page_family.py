@@ -241,7 +241,7 @@ def test_unigram_pieces_nbest_and_samples() -> None:
     at.number_input(key=fv.SEED.skey).set_value(7).run()
     again = [list(s.pieces) for s in model.sample(word, fv.SAMPLES, alpha=1.0, seed=7)]
     assert chip_rows(at, 'aria-label="draw 1') == again and at.query_params["seed"] == "7"
-    at.button(key=fv.word_example_key(1).skey).click().run()
+    at.button(key=fv.word_example_key(1)).click().run()
     assert at.text_input(key=fv.WORD.skey).value == CHAI.examples[1]
     at.text_input(key=fv.WORD.skey).input("xyz chai").run()
     assert "never had" in main_text(at)
@@ -284,7 +284,7 @@ def test_pipeline_for_gpt4_on_the_hindi_sentence() -> None:
 def test_pipeline_qwen_nfc_sentencepiece_and_examples() -> None:
     at = run_page(PAGE, query_params={"part": "pipeline", "tok": "qwen3"})
     example = next(i for i, e in enumerate(lessons.examples("family")) if "\u095c" in e["text"])
-    at.button(key=fv.ptext_example_key(example).skey).click().run()
+    at.button(key=fv.ptext_example_key(example)).click().run()
     assert "U+095C" in main_text(at) and "U+0921 U+093C" in main_text(at)
     at.selectbox(key=choices.one_key(fv.PAGE).skey).set_value("mistral-sp-v3").run()
     assert "segments the whole normalised text" in main_text(at)
@@ -365,11 +365,11 @@ def test_the_pipeline_keeps_provenance_in_the_about_box() -> None:
 
 def test_the_per_step_caches_are_keyed_by_the_run_itself() -> None:
     """The per-step caches once took a caller-made run key and skipped the trace (``_trace``): a key that did not
-    match its trace returned another run's text. They take the run (corpus, merges, corpus settings) now, so two
-    runs that differ only in their text can never share an entry."""
+    match its trace returned another run's text. They take the run (ui.training.Run: corpus, merges, settings) now,
+    so two runs that differ only in their text can never share an entry."""
     for cached in (fv.why, fv.corpus_html, fv.corpus_tokens):
         assert not [name for name in inspect.signature(cached).parameters if name.startswith("_")], cached
-    first, second = fv.Run("aaab aab ab ab", 3, "own"), fv.Run("xxxy xxy xy xy", 3, "own")
+    first, second = fv.rules_run("aaab aab ab ab", 3, "own"), fv.rules_run("xxxy xxy xy xy", 3, "own")
     assert fv.why(first, "count", 1) != fv.why(second, "count", 1)
     assert fv.why(second, "count", 1).startswith("x + y is seen 4 times")  # xy is in all four words
     own = fv.settings_for("own")

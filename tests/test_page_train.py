@@ -23,7 +23,8 @@ from tokenizer import train
 from tokenizer.io import tokenizer_from_json
 from tokenizer.train import SHOWN_TABLE_SIZE
 from ui import questions
-from ui.training import MAX_CORPUS_CHARS
+from ui.presets import preset_settings
+from ui.training import MAX_CORPUS_CHARS, Run, preset_run, trace_of
 from views import train as tv
 
 PAGE = "pages/1_Train_step_by_step.py"
@@ -486,7 +487,7 @@ def test_downloads_hold_the_model_and_the_trace() -> None:
     assert labels == ["Model (JSON)", "Trace (JSON)", "Trace (CSV)"]  # a character model has no HF export
     assert "Only a byte-level model can be written as a Hugging Face tokenizer.json" in main_text(at)
     trace = preset_trace("chai")
-    tok = tokenizer_from_json(tv.tokenizer_json(trace))
+    tok = tokenizer_from_json(tv.tokenizer_json(preset_run("chai")))
     assert [t.label for t in tok.encode_tokens("pohawala")] == ["poha", "wal", "a"]
     assert [s["token"] for s in json.loads(tv.trace_json(trace))["steps"]][:3] == ["ha", "cha", "chai"]
     rows = pd.read_csv(io.BytesIO(tv.trace_csv(trace)), encoding="utf-8-sig")
@@ -566,31 +567,32 @@ def test_new_own_text_starts_again_at_step_zero() -> None:
 
 
 def test_two_runs_never_share_a_cache_entry() -> None:
-    """Every cached drawing is keyed by the trace it draws, never by a name the caller makes up: two different
-    runs get their own output, in either order (keyed by a ``run`` string, the second got the first's)."""
-    runs = [train("chai chai chaiwala chai", 4, unit="bytes"), train("poha poha pohawala upma", 4, unit="bytes")]
-    for trace, other in (runs, runs[::-1]):
+    """Every cached drawing takes the run it draws (its corpus, merges and settings: ui.training.Run), never a name
+    the caller makes up: two different runs get their own output, in either order (keyed by a ``run`` string, the
+    second once got the first's)."""
+    runs = [Run.of("chai chai chaiwala chai", 4, {"unit": "bytes"}), Run.of("poha poha pohawala upma", 4, {"unit": "bytes"})]
+    for run, other in (runs, runs[::-1]):
+        trace = train(run.corpus, run.merges, unit="bytes")  # the engine itself, outside every cache
         step = trace.steps[0]
-        assert tv.explain(trace, 1).startswith(questions.tie_explanation(trace, 1))  # uncached: this run's own sentence
-        assert tv.count_breakdown(trace, 1).startswith(f"How {step.count:,} adds up")
-        mine, theirs = ("chaiwala", "pohawala") if trace is runs[0] else ("pohawala", "chaiwala")
-        assert mine in tv.corpus_html(trace, 0) and theirs not in tv.corpus_html(trace, 0)
-        assert tv.corpus_tokens(trace, 1) == sum(w.count * len(w.ids) for w in trace.segmentation(1))
-        assert f"seen {questions.times(step.count)}" in tv.step_header_html(trace, 1)
-        assert list(tv.merges_frame(trace, 2)["token"]) == [s.token for s in trace.steps[:2]]
-        model = tokenizer_from_json(tv.tokenizer_json(trace))
+        assert tv.explain(run, 1).startswith(questions.tie_explanation(trace, 1))  # uncached: this run's own sentence
+        assert tv.count_breakdown(run, 1).startswith(f"How {step.count:,} adds up")
+        mine, theirs = ("chaiwala", "pohawala") if run is runs[0] else ("pohawala", "chaiwala")
+        assert mine in tv.corpus_html(run, 0) and theirs not in tv.corpus_html(run, 0)
+        assert tv.corpus_tokens(run, 1) == sum(w.count * len(w.ids) for w in trace.segmentation(1))
+        assert f"seen {questions.times(step.count)}" in tv.step_header_html(run, 1)
+        assert list(tv.merges_frame(run, 2)["token"]) == [s.token for s in trace.steps[:2]]
+        model = tokenizer_from_json(tv.tokenizer_json(run))
         assert model.merges == trace.tokenizer.merges
-        hf, _ = tv.hf_export(trace)
-        assert json.loads(hf)["model"]["merges"] == json.loads(tv.hf_export(trace)[0])["model"]["merges"]
+        hf, _ = tv.hf_export(run)
+        assert json.loads(hf)["model"]["merges"] == json.loads(tv.hf_export(run)[0])["model"]["merges"]
         assert hf != tv.hf_export(other)[0]
 
 
-def test_a_trace_is_named_once_and_never_shares_its_name() -> None:
-    """The caches' key for a trace: the same object keeps its name; an equal run trained again (a new object,
-    as after it left the training cache) gets a new one, so it never meets a stale entry."""
-    a = train("chai chai chaiwala", 3)
-    b = train("chai chai chaiwala", 3)
-    assert tv.trace_name(a) == tv.trace_name(a)
-    assert tv.trace_name(a) != tv.trace_name(b)
-    names = {tv.trace_name(train("chai chai chaiwala", 3)) for _ in range(5)}  # each freed before the next is made
-    assert len(names) == 5 and tv.trace_name(a) not in names
+def test_a_run_is_named_by_its_inputs_as_its_saved_questions_are() -> None:
+    """The caches' key for a run is the digest its "predict first" questions are saved under
+    (ui.questions.run_key): the same settings give the same name, and the page's trace is that run's."""
+    preset = lessons.presets()["chai"]
+    page = preset_settings("chai")
+    run = Run.of(preset.corpus, page.merges, page.config().to_dict())
+    assert run.name == questions.run_key(preset.corpus, page)
+    assert trace_of(run).tokenizer.merges == train(preset.corpus, page.merges, **page.config().to_dict()).tokenizer.merges

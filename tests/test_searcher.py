@@ -34,8 +34,8 @@ def in_process(text: str, pattern: str) -> list[str]:
 
 def test_the_labs_own_patterns_are_searched_here_and_others_in_a_worker(monkeypatch) -> None:
     sent = []
-    real = searcher.split_in_worker
-    monkeypatch.setattr(searcher, "split_in_worker", lambda texts, pattern, budget: sent.append(pattern) or
+    real = pretokenize.split_in_worker
+    monkeypatch.setattr(pretokenize, "split_in_worker", lambda texts, pattern, budget: sent.append(pattern) or
                         real(texts, pattern, budget))
     for pattern in OWN_PATTERNS:
         split_text("chai pani", "regex", pattern)
@@ -130,6 +130,6 @@ def test_threads_share_at_most_max_workers() -> None:
 
 
 def test_a_pattern_refused_when_read_never_reaches_a_worker(monkeypatch) -> None:
-    monkeypatch.setattr(searcher, "split_in_worker", lambda *a: pytest.fail("sent to a worker"))
+    monkeypatch.setattr(pretokenize, "split_in_worker", lambda *a: pytest.fail("sent to a worker"))
     with pytest.raises(UnsafePattern, match="calls a group"):
         split_text("chai", "regex", r"(?R)?a|\S")

@@ -49,6 +49,7 @@ from tests.browser.browser_helpers import (
     VIEWPORT,
     browser_skip_reason,
     free_port,
+    on_a_free_port,
     wait_for_streamlit,
 )
 
@@ -127,27 +128,32 @@ def _get(url: str, headers: dict[str, str] | None = None):
 def served(tmp_path_factory: pytest.TempPathFactory):
     _skip_or_fail()
     base = tmp_path_factory.mktemp("serve")
-    run_dir, log_path, port = base / "run", base / "serve.log", free_port()
-    cmd = [str(ROOT / "scripts" / "serve"), "--replicas", "2", "--port", str(port), "--address", "127.0.0.1",
-           "--run-dir", str(run_dir), "--no-warm-up", "--database", f"sqlite:///{base / 'classes.sqlite3'}"]
+    run_dir, log_path = base / "run", base / "serve.log"
     env = {**os.environ, "LAB_PYTHON": sys.executable}
-    with open(log_path, "w", encoding="utf-8") as log:
-        process = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env)
-    server = Served(process, f"http://127.0.0.1:{port}", run_dir, log_path, base / "classes.sqlite3")
+    started: list[subprocess.Popen] = []
+
+    def start(port: int) -> subprocess.Popen:
+        cmd = [str(ROOT / "scripts" / "serve"), "--replicas", "2", "--port", str(port), "--address", "127.0.0.1",
+               "--run-dir", str(run_dir), "--no-warm-up", "--database", f"sqlite:///{base / 'classes.sqlite3'}"]
+        with open(log_path, "w", encoding="utf-8") as log:
+            started.append(subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, env=env))
+        return started[-1]
+
+    def log() -> str:
+        return log_path.read_text(encoding="utf-8", errors="replace")
+
     try:
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        while "scripts/serve: ready:" not in server.log():
-            if process.poll() is not None:
-                pytest.fail(f"scripts/serve exited with code {process.returncode}:\n{server.log()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"scripts/serve was not ready in {READY_TIMEOUT_S} s:\n{server.log()}")
-            time.sleep(0.2)
+        process, port = on_a_free_port(start, lambda _: "scripts/serve: ready:" in log(), log, what="scripts/serve",
+                                       timeout_s=READY_TIMEOUT_S)
+        server = Served(process, f"http://127.0.0.1:{port}", run_dir, log_path, base / "classes.sqlite3")
         for index, pid, address in re.findall(r"replica (\d+) starting: pid (\d+) on (\S+)", server.log()):
             server.replica_pids[f"replica-{index}"] = int(pid)
             server.replica_addr[f"replica-{index}"] = address
         yield server
     finally:
-        _stop(process)
+        for process in started:
+            _stop(process)
         for pid in _processes_of_run(run_dir):
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -374,20 +380,22 @@ def _nginx_or_skip() -> None:
         pytest.skip("nginx is missing (as root: apt-get install nginx)")
 
 
-def _serve(log_path: Path, port: int, *extra: str, warm_up: bool = False) -> subprocess.Popen:
-    """scripts/serve with one replica, no warm-up (unless asked), on 127.0.0.1:port; waits until it says ready."""
-    cmd = [str(ROOT / "scripts" / "serve"), "--replicas", "1", "--port", str(port), "--address", "127.0.0.1",
-           *([] if warm_up else ["--no-warm-up"]), *extra]
-    with open(log_path, "w", encoding="utf-8") as log:
-        process = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                   env={**os.environ, "LAB_PYTHON": sys.executable})
-    deadline = time.monotonic() + READY_TIMEOUT_S
-    while "scripts/serve: ready:" not in log_path.read_text(encoding="utf-8", errors="replace"):
-        if process.poll() is not None or time.monotonic() > deadline:
-            _stop(process)
-            pytest.fail(f"scripts/serve did not get ready:\n{log_path.read_text(encoding='utf-8')}")
-        time.sleep(0.2)
-    return process
+def _serve(log_path: Path, *extra: str, port: int | None = None, warm_up: bool = False) -> tuple[subprocess.Popen, int]:
+    """scripts/serve with one replica, no warm-up (unless asked), on 127.0.0.1 and a free port (started again on
+    another when one is taken meanwhile: :func:`on_a_free_port`), or on ``port`` only; once it says ready, its
+    process and port."""
+    def start(at: int) -> subprocess.Popen:
+        cmd = [str(ROOT / "scripts" / "serve"), "--replicas", "1", "--port", str(at), "--address", "127.0.0.1",
+               *([] if warm_up else ["--no-warm-up"]), *extra]
+        with open(log_path, "w", encoding="utf-8") as log:
+            return subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    env={**os.environ, "LAB_PYTHON": sys.executable})
+
+    def log() -> str:
+        return log_path.read_text(encoding="utf-8", errors="replace")
+
+    return on_a_free_port(start, lambda _: "scripts/serve: ready:" in log(), log, what="scripts/serve",
+                          timeout_s=READY_TIMEOUT_S, stop=_stop, port=port)
 
 
 def _stop(process: subprocess.Popen) -> None:
@@ -438,10 +446,8 @@ def test_sigkill_leaves_nothing_and_a_run_dir_with_a_space_works_and_is_reused(t
     reaper kills nginx's workers (they outlive their master); within 10 s nothing listens. The run directory has a
     space (every path in nginx's config is quoted) and, made by scripts/serve, is taken again by the next one."""
     _nginx_or_skip()
-    from tests.browser.browser_helpers import free_port
-
-    port, run_dir = free_port(), tmp_path / "class room" / "run"
-    first = _serve(tmp_path / "first.log", port, "--run-dir", str(run_dir))
+    run_dir = tmp_path / "class room" / "run"
+    first, port = _serve(tmp_path / "first.log", "--run-dir", str(run_dir))
     try:
         status, headers, body = _get(f"http://127.0.0.1:{port}/_stcore/health")
         assert status == 200 and headers["x-lab-replica"] == "replica-1"
@@ -459,7 +465,7 @@ def test_sigkill_leaves_nothing_and_a_run_dir_with_a_space_works_and_is_reused(t
 
     assert record_path(port) is None or not record_path(port).exists()  # the reaper removed the dead run's record
     assert run_dir.is_dir()  # the user's --run-dir (logs) is kept
-    second = _serve(tmp_path / "second.log", port, "--run-dir", str(run_dir))  # same port, same run directory
+    second, _ = _serve(tmp_path / "second.log", "--run-dir", str(run_dir), port=port)  # same port, same run directory
     try:
         assert _get(f"http://127.0.0.1:{port}/_stcore/health")[0] == 200
     finally:
@@ -476,10 +482,8 @@ def test_the_warm_up_runs_the_pages_in_a_child_and_the_supervisor_stays_small(tm
     Streamlit, pandas and altair: it held 165 MB instead of 57 MB when it imported them itself). A replica started
     again after it died is warmed again."""
     _nginx_or_skip()
-    from tests.browser.browser_helpers import free_port
-
-    port, log_path = free_port(), tmp_path / "serve.log"
-    process = _serve(log_path, port, warm_up=True)
+    log_path = tmp_path / "serve.log"
+    process, port = _serve(log_path, warm_up=True)
     try:
         deadline = time.monotonic() + 300
         while "replicas warmed up" not in (log := log_path.read_text(encoding="utf-8", errors="replace")):
@@ -522,10 +526,7 @@ def test_after_a_kill_that_took_the_reaper_too_the_next_serve_clears_what_is_lef
     on that port recognises them as the dead run's (the record of the run for that port), kills them, removes the
     run's temporary directories and starts."""
     _nginx_or_skip()
-    from tests.browser.browser_helpers import free_port
-
-    port = free_port()
-    first = _serve(tmp_path / "first.log", port)
+    first, port = _serve(tmp_path / "first.log")
     log = (tmp_path / "first.log").read_text(encoding="utf-8")
     run_dir = Path(re.search(r"run directory (\S+)", log).group(1))
     reapers = [p for p in process_tree(first.pid) if b"--reaper" in Path(f"/proc/{p}/cmdline").read_bytes()]
@@ -536,7 +537,7 @@ def test_after_a_kill_that_took_the_reaper_too_the_next_serve_clears_what_is_lef
         first.wait(timeout=5)
         time.sleep(1)
         assert _listening(port), "nginx's workers were expected to outlive their master"
-        second = _serve(tmp_path / "second.log", port)
+        second, _ = _serve(tmp_path / "second.log", port=port)
     finally:
         _stop(first)
     try:

@@ -42,6 +42,7 @@ from tests.browser.browser_helpers import (
     SIZES,
     free_port,
     main_area,
+    on_a_free_port,
     settle,
     wait_for_streamlit,
 )
@@ -106,23 +107,28 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Lab]:
     base.chmod(0o755)
     data = base / "data"
     data.mkdir()
-    run_dir, log_path, port = base / "run", base / "serve.log", free_port()
-    cmd = [*(NO_DAC if os.geteuid() == 0 else []), str(ROOT / "scripts" / "serve"), "--replicas", "2",
-           "--port", str(port), "--address", "127.0.0.1", "--run-dir", str(run_dir), "--no-warm-up",
-           "--database", f"sqlite:///{data / 'classes.sqlite3'}"]
-    with open(log_path, "w", encoding="utf-8") as log:
-        process = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                   env={**os.environ, "LAB_PYTHON": sys.executable})
-    served = Lab(process, f"http://127.0.0.1:{port}", run_dir, log_path, data)
+    run_dir, log_path = base / "run", base / "serve.log"
+    started: list[subprocess.Popen] = []
+
+    def start(port: int) -> subprocess.Popen:
+        cmd = [*(NO_DAC if os.geteuid() == 0 else []), str(ROOT / "scripts" / "serve"), "--replicas", "2",
+               "--port", str(port), "--address", "127.0.0.1", "--run-dir", str(run_dir), "--no-warm-up",
+               "--database", f"sqlite:///{data / 'classes.sqlite3'}"]
+        with open(log_path, "w", encoding="utf-8") as log:
+            started.append(subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, env={**os.environ, "LAB_PYTHON": sys.executable}))
+        return started[-1]
+
+    def log() -> str:
+        return log_path.read_text(encoding="utf-8", errors="replace")
+
     try:
-        deadline = time.monotonic() + READY_TIMEOUT_S
-        while "scripts/serve: ready:" not in served.logs()["scripts/serve"]:
-            if process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"scripts/serve did not get ready:\n{served.logs()['scripts/serve']}")
-            time.sleep(0.2)
-        yield served
+        process, port = on_a_free_port(start, lambda _: "scripts/serve: ready:" in log(), log, what="scripts/serve",
+                                       timeout_s=READY_TIMEOUT_S)
+        yield Lab(process, f"http://127.0.0.1:{port}", run_dir, log_path, data)
     finally:
-        _stop(process)
+        for process in started:
+            _stop(process)
         for pid in _processes_of_run(run_dir):
             try:
                 os.kill(pid, signal.SIGKILL)

@@ -21,11 +21,14 @@ from operator import add
 
 from .interface import UNKNOWN_ID, Token
 from .labels import is_whole
-from .pretokenize import DEFAULT_PATTERN, SPLITS, compile_pattern, split_text
+from .pretokenize import DEFAULT_PATTERN, N_, SPLITS, compile_pattern, split_text
 from .vocab import SENTINEL as _SENTINEL
 from .vocab import Vocabulary
 
 UNITS = ("chars", "bytes")
+UNIT_NAMES = {"chars": N_("characters"), "bytes": N_("UTF-8 bytes")}
+"""The units' names for a reader, in English and marked for the catalogue (one place for them: the pages, a
+teacher's own questions): a page that translates draws them through ``_()``."""
 _LONG_PIECE = 200  # symbols: a longer piece is merged with a heap (Tokenizer._bpe_long), a shorter one by str.replace
 _KEPT_PIECE = 10_000  # symbols: a piece this long, once merged, is kept for the next request of it (Tokenizer._bpe)
 _LONG_KEPT = 2  # how many: a step's pieces and the step before's (a few MB for the longest corpus Train takes)

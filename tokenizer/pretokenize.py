@@ -23,14 +23,17 @@ token *can* be. Two rules are offered, the two the curriculum uses:
 
 from __future__ import annotations
 
+import json
 import threading
 import time
+from array import array
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
 import regex
 
+from . import searcher
 from .labels import plural
 
 
@@ -404,8 +407,6 @@ def split_texts(
     compiled = compile_pattern(pattern)
     budget = budget or getattr(_shared, "budget", None) or SplitBudget()
     if pattern not in OWN_PATTERNS:
-        from .searcher import split_in_worker
-
         return split_in_worker(texts, pattern, budget)
     result = []
     for text in texts:
@@ -478,3 +479,77 @@ def _split_by_matches(
     if pos < len(text):
         pieces.append(text[pos:])
     return pieces
+
+
+# -- a user's pattern, searched in a worker (tokenizer.searcher: the processes and the frames) ---------------------
+def split_in_worker(texts: list[str], pattern: str, budget: SplitBudget) -> list[list[str]]:
+    """Each text's pieces under ``pattern``, searched in a worker of :mod:`tokenizer.searcher` (whose address space
+    is capped); ``budget`` is charged with the worker's CPU time and the characters split. Raises what the split in
+    this process would raise, and :class:`PatternMemory` when a search needs more than
+    :data:`tokenizer.searcher.SEARCH_MEMORY_MB`."""
+    used = budget.spent()
+    header = {"pattern": pattern, "used": used, "done": budget.done, "count": len(texts),
+              "floor": PATTERN_TIMEOUT_S, "per_char": SPLIT_S_PER_CHAR}
+    frames = [json.dumps(header).encode(), *(text.encode("utf-8", "surrogatepass") for text in texts)]
+    allowed = budget.allowed(sum(map(len, texts)))
+    wall_s = 3 * max(allowed - used, 0.1) + 10  # CPU seconds on a busy machine, and the worker's start
+    answer = searcher.ask(frames, len(texts), wall_s)
+    if answer is None:
+        raise PatternTimeout(pattern, allowed, budget.done)
+    reply, cuts = answer
+    error = reply.get("error")
+    if error == "timeout":
+        budget.used = max(budget.used, reply["seconds"])
+        raise PatternTimeout(pattern, reply["seconds"], reply["chars"])
+    if error == "memory":
+        raise PatternMemory(pattern, searcher.SEARCH_MEMORY_MB, reply["chars"])
+    if error == "unsafe":
+        raise UnsafePattern(reply["message"])
+    if error is not None:
+        raise ValueError(reply["message"])
+    budget.used, budget.done = reply["used"], reply["done"]
+    result = []
+    for text, frame in zip(texts, cuts, strict=True):
+        ends = array("q")
+        ends.frombytes(frame)
+        starts = [0, *ends[:-1]]
+        result.append([text[a:b] for a, b in zip(starts, ends)])
+    return result
+
+
+def warm_up() -> None:
+    """In a worker: load what a search needs (the regex module's compiler) before its memory cap is measured."""
+    compile_pattern(DEFAULT_PATTERN)
+
+
+def answer_search(header: dict, texts: list[bytes]) -> list[bytes]:
+    """In a worker: split each text with the header's pattern and budget; the answer's frames (a JSON header, then
+    each text's piece ends as 64-bit integers; or one JSON frame saying what stopped the search)."""
+    global PATTERN_TIMEOUT_S, SPLIT_S_PER_CHAR
+    budget = SplitBudget()
+    budget.used, budget.done = header["used"], header["done"]
+    PATTERN_TIMEOUT_S, SPLIT_S_PER_CHAR = header["floor"], header["per_char"]  # as the caller reads them now
+    try:
+        compiled = compile_pattern(header["pattern"])
+        cuts = []
+        for raw in texts:
+            text = raw.decode("utf-8", "surrogatepass")
+            with budget:
+                pieces = _split_regex(text, compiled, header["pattern"], budget)
+            ends = array("q")
+            at = 0
+            for piece in pieces:
+                at += len(piece)
+                ends.append(at)
+            del pieces
+            cuts.append(ends.tobytes())
+            budget.done += len(text)
+    except PatternTimeout as exc:
+        return [json.dumps({"error": "timeout", "seconds": exc.seconds, "chars": exc.chars}).encode()]
+    except MemoryError:
+        return [json.dumps({"error": "memory", "chars": budget.done}).encode()]
+    except UnsafePattern as exc:
+        return [json.dumps({"error": "unsafe", "message": str(exc)}).encode()]
+    except ValueError as exc:
+        return [json.dumps({"error": "value", "message": str(exc)}).encode()]
+    return [json.dumps({"used": budget.used, "done": budget.done}).encode(), *cuts]

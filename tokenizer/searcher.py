@@ -34,7 +34,7 @@ import struct
 import subprocess
 import sys
 import threading
-from array import array
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO
 
@@ -47,7 +47,10 @@ MAX_WORKERS = 4
 _KEPT_IDLE = 2  # workers kept waiting for the next request; the others end when their search is done
 _ROOT = Path(__file__).resolve().parents[1]
 _HEADER = struct.Struct("<I")
-_BOOT = "import sys; sys.path.insert(0, sys.argv[1]); from tokenizer.searcher import serve; serve(int(sys.argv[2]))"
+_BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); from tokenizer import pretokenize as pt; "
+         "from tokenizer.searcher import serve; serve(int(sys.argv[2]), pt.answer_search, pt.warm_up)")
+"""The worker's program: this module's loop, answering with :func:`tokenizer.pretokenize.answer_search` (this module
+knows frames and processes, not patterns: the pre-split that asks it is the one module that knows both ends)."""
 
 
 # -- in the worker ---------------------------------------------------------------------------------------
@@ -74,46 +77,12 @@ def _address_space_kb() -> int:
         return int(status.read().split("VmSize:")[1].split()[0])
 
 
-def _answer(header: dict, texts: list[bytes]) -> list[bytes]:
-    """Split each text with the header's pattern and budget; the answer's frames."""
-    from . import pretokenize as pt
-
-    budget = pt.SplitBudget()
-    budget.used, budget.done = header["used"], header["done"]
-    pt.PATTERN_TIMEOUT_S, pt.SPLIT_S_PER_CHAR = header["floor"], header["per_char"]  # as the caller reads them now
-    try:
-        compiled = pt.compile_pattern(header["pattern"])
-        cuts = []
-        for raw in texts:
-            text = raw.decode("utf-8", "surrogatepass")
-            with budget:
-                pieces = pt._split_regex(text, compiled, header["pattern"], budget)
-            ends = array("q")
-            at = 0
-            for piece in pieces:
-                at += len(piece)
-                ends.append(at)
-            del pieces
-            cuts.append(ends.tobytes())
-            budget.done += len(text)
-    except pt.PatternTimeout as exc:
-        return [json.dumps({"error": "timeout", "seconds": exc.seconds, "chars": exc.chars}).encode()]
-    except MemoryError:
-        return [json.dumps({"error": "memory", "chars": budget.done}).encode()]
-    except pt.UnsafePattern as exc:
-        return [json.dumps({"error": "unsafe", "message": str(exc)}).encode()]
-    except ValueError as exc:
-        return [json.dumps({"error": "value", "message": str(exc)}).encode()]
-    return [json.dumps({"used": budget.used, "done": budget.done}).encode(), *cuts]
-
-
-def serve(memory_mb: int) -> None:
-    """The worker's loop: answer requests until standard input closes."""
+def serve(memory_mb: int, answer: Callable[[dict, list[bytes]], list[bytes]], warm_up: Callable[[], object]) -> None:
+    """The worker's loop: answer requests (their header and texts, with ``answer``) until standard input closes.
+    ``warm_up`` loads what a search needs before the cap is measured."""
     import resource
 
-    from . import pretokenize as pt
-
-    pt.compile_pattern(pt.DEFAULT_PATTERN)  # what a search needs is loaded before the cap is measured
+    warm_up()
     cap = _address_space_kb() * 1024 + memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     source, sink = sys.stdin.buffer, sys.stdout.buffer
@@ -124,7 +93,7 @@ def serve(memory_mb: int) -> None:
                 return
             header = json.loads(raw)
             texts = [_read_frame(source) or b"" for _ in range(header["count"])]
-            frames = _answer(header, texts)
+            frames = answer(header, texts)
             del texts
         except MemoryError:  # the request itself did not fit: answer that, in the memory it gave back
             texts = []
@@ -251,46 +220,17 @@ def stop_all() -> None:
         worker.stop()
 
 
-def split_in_worker(texts: list[str], pattern: str, budget) -> list[list[str]]:
-    """Each text's pieces under ``pattern``, searched in a worker; ``budget`` (a
-    :class:`~tokenizer.pretokenize.SplitBudget`) is charged with the worker's CPU time and the characters split.
-    Raises what the split in this process would raise, and :class:`~tokenizer.pretokenize.PatternMemory` when a
-    search needs more than :data:`SEARCH_MEMORY_MB`."""
-    from . import pretokenize as pt
-
-    used = budget.spent()
-    header = {"pattern": pattern, "used": used, "done": budget.done, "count": len(texts),
-              "floor": pt.PATTERN_TIMEOUT_S, "per_char": pt.SPLIT_S_PER_CHAR}
-    frames = [json.dumps(header).encode(), *(text.encode("utf-8", "surrogatepass") for text in texts)]
-    allowed = budget.allowed(sum(map(len, texts)))
-    wall_s = 3 * max(allowed - used, 0.1) + 10  # CPU seconds on a busy machine, and the worker's start
+def ask(frames: list[bytes], count: int, wall_s: float) -> tuple[dict, list[bytes]] | None:
+    """Send a request's frames to a waiting worker (or a new one) and read its answer: the reply's header and
+    ``count`` frames. None when the worker ended or was still busy after ``wall_s`` seconds: it is killed, and
+    never asked again."""
     worker = _take()
     answer = None
     try:
-        answer = worker.ask(frames, len(texts), wall_s)
+        answer = worker.ask(frames, count, wall_s)
     finally:
         if answer is None:  # ended, or stuck: it is not asked again
             _note_peak(worker)
             worker.process.kill()
         _give_back(worker)
-    if answer is None:
-        raise pt.PatternTimeout(pattern, allowed, budget.done)
-    reply, cuts = answer
-    error = reply.get("error")
-    if error == "timeout":
-        budget.used = max(budget.used, reply["seconds"])
-        raise pt.PatternTimeout(pattern, reply["seconds"], reply["chars"])
-    if error == "memory":
-        raise pt.PatternMemory(pattern, SEARCH_MEMORY_MB, reply["chars"])
-    if error == "unsafe":
-        raise pt.UnsafePattern(reply["message"])
-    if error is not None:
-        raise ValueError(reply["message"])
-    budget.used, budget.done = reply["used"], reply["done"]
-    result = []
-    for text, frame in zip(texts, cuts, strict=True):
-        ends = array("q")
-        ends.frombytes(frame)
-        starts = [0, *ends[:-1]]
-        result.append([text[a:b] for a, b in zip(starts, ends)])
-    return result
+    return answer

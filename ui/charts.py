@@ -117,7 +117,7 @@ def ranked_bars(
             scale=alt.Scale(domain=list(statuses), range=list(colours)),
             legend=None if large else alt.Legend(title=None, orient="bottom", symbolSize=s.label * 14,
                                                  symbolStrokeWidth=1, symbolType="square",
-                                                 **({"columns": legend_columns} if legend_columns else {})),
+                                                 columns=legend_columns or alt.Undefined),
         ),
         strokeDash=alt.condition(alt.datum.status == dashed, alt.value([5, 3]), alt.value([1, 0])),
         tooltip=list(tooltip),

@@ -35,11 +35,11 @@ from lessons.course import TOKENIZER_KEY, TOKENIZERS_KEY
 from lessons.progress import TOKENIZE_COUNT, QuestionId
 from tokenizer import TextTokenizer, Token, Tokenizer
 from tokenizer.io import ModelFigures, check_model_figures, figures_of, tokenizer_from_json, tokenizer_to_json
+from tokenizer.model import UNIT_NAMES
 from tokenizer.pretokenize import pattern_words
 from ui import state
 from ui.display import md_code, md_escape
 from ui.predict import Question
-from ui.presets import UNIT_NAMES
 from ui.training import preset_trace
 from ui.uploads import MODEL_UPLOAD_BYTES, MODEL_UPLOAD_MB, forget_upload, uploaded_bytes, uploaded_file
 
@@ -472,7 +472,7 @@ def pick_many(
     skey = many_key(page).skey
     if skey not in st.session_state or state.entering() == "link":  # a link is the whole view: its tokenizers
         if param.name not in st.query_params and TOKENIZER_KEY in st.query_params:  # an older link: one tokenizer
-            st.query_params[param.name] = st.query_params.get(TOKENIZER_KEY)
+            st.query_params[param.name] = st.query_params[TOKENIZER_KEY]
             del st.query_params[TOKENIZER_KEY]
         state.restore([param])
         wanted = [k for k in str(st.session_state.get(param.skey) or "").split(",") if k]

@@ -1,7 +1,7 @@
 """Lesson 4's experiment as pages use it: its sweep, cached for every learner.
 
 The experiment itself (the lesson's data and settings, the sweep, uncached) is plain code below the UI,
-:mod:`lessons.experiment`; its names are here too, for English vs Hindi (:mod:`views.english_hindi`). This module
+:mod:`lessons.experiment`, which English vs Hindi (:mod:`views.english_hindi`) imports its names from. This module
 adds only the caches: the sweep per (texts, pair) for every learner (``st.cache_data``) and a share's run as a
 trace (:func:`ui.training.trained`). Its two predict-first questions are built from it (:mod:`ui.questions`).
 """
@@ -12,21 +12,7 @@ import streamlit as st
 
 from analyses.experiment import Sweep
 from lessons import experiment as plain
-from lessons.experiment import (
-    BUDGET_MAX,
-    ENGLISH_COPIES,
-    EVH_PAGE,
-    FAIR_PRESET,
-    LESSON_PRESET,
-    MAX_COPIES,
-    Texts,
-    corpus,
-    lesson,
-    lesson_budget,
-    lesson_texts,
-    preset_copies,
-    settings,
-)
+from lessons.experiment import BUDGET_MAX, MAX_COPIES, Texts, corpus, settings
 from tokenizer import Trace
 from ui.training import trained
 
@@ -42,5 +28,4 @@ def trace_of(english: str, hindi: str, hindi_copies: int) -> Trace:
     return trained(corpus(english, hindi, hindi_copies), BUDGET_MAX, **settings())
 
 
-__all__ = ["BUDGET_MAX", "ENGLISH_COPIES", "EVH_PAGE", "FAIR_PRESET", "LESSON_PRESET", "MAX_COPIES", "Texts",
-           "corpus", "lesson", "lesson_budget", "lesson_texts", "preset_copies", "settings", "sweep_of", "trace_of"]
+__all__ = ["sweep_of", "trace_of"]

@@ -160,7 +160,9 @@ def ask_first(page: str) -> None:
                 for e in done:  # the verdicts only: the page may ask the same question itself (English vs Hindi)
                     q = exercise_question(e)
                     st.markdown(_("**Exercise {number} of {total}**", number=numbers[e.id], total=total))
-                    predict.draw_verdict(q, predict.verdict_of(q))
+                    verdict = predict.verdict_of(q)
+                    if verdict is not None:  # answered: it is among the done
+                        predict.draw_verdict(q, verdict)
         return
     named = _numbers([str(numbers[e.id]) for e in asking])
     with st.container(border=True, key="tl-ask-first"):
@@ -193,6 +195,7 @@ def lesson_link(number: int | None) -> None:
     """A link back to the lesson this page was reached from (and its part, in classroom mode); reached
     otherwise, to the lesson with this number (where the page's example comes from), if the course has it."""
     reached = link_origin()
+    lesson: Lesson | None
     if reached is not None:
         lesson, part = reached
     else:

@@ -45,11 +45,12 @@ def _class_tables(code: str, secret: str | None, learner_id: str | None) -> list
 def class_exercises(code: str) -> list[Exercise]:
     """This session's class's own questions as lesson exercises (none for a class it is not in)."""
     who_teaches, who_learns = classroom.teaching(), classroom.member()
-    if (who_teaches or who_learns) is None or (who_teaches or who_learns).code != code:
+    who = who_teaches or who_learns
+    if who is None or who.code != code:
         return []
     try:
         tables = _class_tables(code, who_teaches.secret if who_teaches else None,
-                               None if who_teaches else who_learns.learner_id)
+                               who_learns.learner_id if who_teaches is None and who_learns else None)
     except ClassError:
         return []
     out = []

@@ -399,19 +399,20 @@ def _learner_bar() -> None:
 
 def _bar() -> None:
     who_teaches, who_learns = classroom.teaching(), classroom.member()
-    if who_teaches is None and who_learns is None:
+    who = who_teaches or who_learns
+    if who is None:
         return
     with st.container(border=True, key="class-bar"):
         try:
             if who_teaches is not None:
                 _teacher(who_teaches)
-            else:
+            elif who_learns is not None:
                 _learner(who_learns)
         except ClassUnavailable:  # ended (here, by the command line, on another screen) or expired: say so, lastingly
             seen = st.session_state.get(SEEN)
             poll = seen[2] if seen else None
             refused = bool(poll is not None and who_learns is not None and st.session_state.get(send_key(poll).skey))
-            classroom.class_ended((who_teaches or who_learns).code, refused=refused)
+            classroom.class_ended(who.code, refused=refused)
             st.rerun()  # the whole page: the Class page's "You are in class ..." goes too
         except DatabaseBroken as exc:
             st.warning(classroom.said(exc), icon=":material/error:")
@@ -436,8 +437,8 @@ def _ended(done: classroom.Ended) -> None:
 def bar() -> None:
     """Draw the class bar (only in a class: a browser outside a class gets no fragment and no timer). A reload
     of a learner's browser finds their class again, with their answers, or that it has ended."""
-    if not classroom.in_class() and classroom.rejoin_from_browser():
-        restore_answers(classroom.member())
+    if not classroom.in_class() and classroom.rejoin_from_browser() and (rejoined := classroom.member()) is not None:
+        restore_answers(rejoined)
     classroom.write_cookies()  # a join, a teacher link, a leave: what the browser keeps for its next reload
     done = classroom.ended()
     if done is not None and (done.teacher or not classroom.in_class()):

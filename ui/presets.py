@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import lessons
-from i18n import N_
 from tokenizer import DEFAULT_PATTERN, TrainConfig
 from tokenizer.labels import plural
+from tokenizer.model import UNIT_NAMES
 from tokenizer.plaintext import visible_token
 
 OWN = "own"  # the preset id of "your own text"
@@ -20,8 +20,6 @@ MARKERS = {"none": None, "</w>": "</w>", "_": "_"}
 MARKER_CHOICES = ("none", "</w>", "_", "custom")
 DEFAULT_CUSTOM_MARKER = "<end>"
 
-UNIT_NAMES = {"chars": N_("characters"), "bytes": N_("UTF-8 bytes")}
-"""The units' names in English, marked for the catalogue: a page that translates draws them through ``_()``."""
 SPLIT_NAMES = {"whitespace": "whitespace", "regex": "regex pattern"}
 TIE_NAMES = {"first": "first seen", "hf": "hf (Hugging Face)"}
 MARKER_NAMES = {"none": "none", "</w>": "</w>", "_": "_", "custom": "custom…"}

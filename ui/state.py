@@ -257,7 +257,7 @@ def restore(params: Sequence[Param]) -> None:
     for p in params:
         if run is not None:
             run["restored"][p.skey] = p
-        if entering and p.skey not in run["decided"]:
+        if entering and run is not None and p.skey not in run["decided"]:
             if run["mode"] == "link":
                 _forget(p.page, kept, run)
             run["decided"].add(p.skey)

@@ -10,7 +10,7 @@ markup, either way.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import pandas as pd
 import streamlit as st
@@ -62,7 +62,8 @@ def show(frame: Any, *, column_config: Mapping[str, Any] | None = None, **grid: 
     long table without one scrolls in :data:`LONG_TABLE_HEIGHT` px (a token table can have thousands of rows)."""
     if large_type_on():
         table = plain(frame, column_config)
-        height = grid.get("height") or (LONG_TABLE_HEIGHT if len(table) > LONG_TABLE_ROWS else "content")
+        height: int | Literal["content"] = grid.get("height") or (LONG_TABLE_HEIGHT if len(table) > LONG_TABLE_ROWS
+                                                                     else "content")
         st.table(table, hide_index=True, height=height)
     else:
         st.dataframe(frame, column_config=column_config, **grid)

@@ -69,13 +69,13 @@ def tree_html(tokenizer: TextTokenizer, token_id: int, counts: dict[int, int] | 
     """The merge tree of one token as nested lists (escaped; chips for every token): a lab model's from its learned
     merges, a production tokenizer's from its ranks; then the leaves in a row, with the letters their bytes make."""
     lab = isinstance(tokenizer, Tokenizer)
-    root = merge_tree(tokenizer, token_id, counts) if lab else production_tree(tokenizer, token_id)
+    root = merge_tree(tokenizer, token_id, counts) if isinstance(tokenizer, Tokenizer) else production_tree(tokenizer, token_id)
     unit = "" if lab else tokenizer.unit
     drawn = [0]
     leaves: list[MergeNode] = []
 
     def whole(node_id: int) -> bool:
-        return tokenizer.is_whole(node_id) if lab else is_whole(tokenizer.token_bytes(node_id))
+        return tokenizer.is_whole(node_id) if isinstance(tokenizer, Tokenizer) else is_whole(tokenizer.token_bytes(node_id))
 
     def node_html(node: MergeNode) -> str:
         drawn[0] += 1
@@ -125,7 +125,7 @@ def tree_picker(entries: Sequence[tuple[str, TextTokenizer, Sequence[Token]]], *
     key, tok, tokens = usable[0]
     if len({e[0] for e in usable}) > 1:
         names = {e[0]: e[1].name for e in usable}
-        which = st.selectbox(_("Tokenizer"), list(names), format_func=names.get, key=tok_key)
+        which = st.selectbox(_("Tokenizer"), list(names), format_func=names.__getitem__, key=tok_key)
         key, tok, tokens = next(e for e in usable if e[0] == which)
     merged = merged_ids(tok, [t.id for t in tokens if t.known])
     if not merged:

@@ -47,6 +47,7 @@ from lessons.classroom import (
 from lessons.course import LessonError, exercise_from
 from lessons.exercises import MAX_CORPUS_MERGES, ExerciseError
 from lessons.judging import Question
+from tokenizer.model import UNIT_NAMES
 from ui import choices, classroom, poll, push, questions, state
 from ui import own as uis_own
 from ui.answers import DRAWN
@@ -320,7 +321,7 @@ def own_questions_section() -> None:
                          height=100, placeholder=_("for example: {text}",
                                                    text="low low low lower lowest newer newest"))
             with st.container(horizontal=True):
-                units, splits, ties = ({k: _(v) for k, v in words.items()} for words in (own.UNITS, own.SPLITS, own.TIES))
+                units, splits, ties = ({k: _(v) for k, v in words.items()} for words in (UNIT_NAMES, own.SPLITS, own.TIES))
                 st.selectbox(_("Unit"), list(units), key=OWN_UNIT.skey, format_func=units.get)
                 st.selectbox(_("Split at"), list(splits), key=OWN_SPLIT.skey, format_func=splits.get)
                 st.selectbox(_("Ties"), list(ties), key=OWN_TIES.skey, format_func=ties.get)

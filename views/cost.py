@@ -116,9 +116,8 @@ WINDOW_CHART = state.Key(PAGE, "window")
 PLANNING_TABLE = state.Key(PAGE, "planning")
 
 
-def try_key(tokens: int) -> state.Key:
-    """The "Try N" button that puts a prompt of ``tokens`` tokens in the pre-send check."""
-    return state.Key(PAGE, f"try.{tokens}")
+TRY = state.Key(PAGE, "try")
+"""The "Try N" buttons that put a prompt of N tokens in the pre-send check: ``TRY.of(str(tokens))``."""
 
 
 def inputs(what: str | None = None):
@@ -467,7 +466,7 @@ def presend_section(found: Articles, large: bool) -> None:
         number_input(_("Prompt (tokens)"), PROMPT)
     with c2, st.container(horizontal=True, gap="small"):
         for tokens in SCENARIO["prompts"]:
-            st.button(_("Try {n}", n=number(tokens)), key=try_key(tokens).skey, on_click=_set_prompt, args=(tokens,))
+            st.button(_("Try {n}", n=number(tokens)), key=TRY.of(str(tokens)), on_click=_set_prompt, args=(tokens,))
     prices = found.prices
     if prices is None:
         st.caption(_("The check prices the request: fix the prices above first."))

@@ -27,12 +27,7 @@ import i18n
 import lessons
 from analyses.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, parallel_cost, split_by_script
 from i18n import N_, _, _n, decimal, localized, number
-from tokenizer.pretokenize import pattern_words
-from ui import charts, choices, predict, state, tables, viewport
-from ui.chips import CSS as CHIPS_CSS
-from ui.chips import Chip, chip_from_token, chips_html
-from ui.display import callout_html, md_code, md_escape
-from ui.experiment import (
+from lessons.experiment import (
     BUDGET_MAX,
     ENGLISH_COPIES,
     EVH_PAGE,
@@ -45,9 +40,13 @@ from ui.experiment import (
     lesson_texts,
     preset_copies,
     settings,
-    sweep_of,
-    trace_of,
 )
+from tokenizer.pretokenize import pattern_words
+from ui import charts, choices, predict, state, tables, viewport
+from ui.chips import CSS as CHIPS_CSS
+from ui.chips import Chip, chip_from_token, chips_html
+from ui.display import callout_html, md_code, md_escape
+from ui.experiment import sweep_of, trace_of
 from ui.layout import figure
 from ui.predict import Question
 from ui.questions import experiment_questions, experiment_why

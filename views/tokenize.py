@@ -117,7 +117,7 @@ def _inputs(large: bool) -> list[tuple[str, TextTokenizer]]:
             ("position", "id"),
             key=COLOUR.skey,
             required=True,
-            format_func=colour_names.get,
+            format_func=colour_names.__getitem__,
             help=_("By position, neighbours always differ. By id, the same token always gets the same colour."),
         )
     return chosen
@@ -320,7 +320,7 @@ def ids_section(results: Sequence[Result], text: str) -> None:
                      icon=":material/table:") as ids_box:
         if not ids_box.open:
             return
-        which = st.selectbox(_("Tokenizer"), list(names), format_func=names.get, key=IDS_TOK.skey) \
+        which = st.selectbox(_("Tokenizer"), list(names), format_func=names.__getitem__, key=IDS_TOK.skey) \
             if len(names) > 1 else next(iter(names))
         enc = next(e for k, _tok, e in results if k == which)
         rows = enc.tokens[:MAX_TABLE_ROWS]

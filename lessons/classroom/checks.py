@@ -16,7 +16,7 @@ from typing import Any
 
 from i18n import N_
 
-from ..judging import MAX_TEXT
+from ..answers import MAX_TEXT
 from ..progress import MAX_ANSWERS, MAX_KEY
 from .errors import BadInput, ClassUnavailable
 

@@ -13,9 +13,10 @@ import subprocess
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -96,12 +97,42 @@ def worker_log(path: Path) -> Path:
     return path.with_name(f"{path.stem}-{worker}{path.suffix}") if worker else path
 
 
-PORT_TAKEN = "is not available"
-"""What Streamlit logs when the port it was given is taken (it then exits 1): :func:`free_port` found the port free, but
-another process (another worker's server, another engineer's, a client connection's ephemeral port) took it before
-Streamlit could listen on it. :func:`running_server` then starts again on another port."""
+PORT_TAKEN = re.compile(r"is not available|is in use by another program|Address already in use")
+"""What a server logs when a port it was given is taken, and it then exits: Streamlit's "is not available",
+scripts/serve's check before it starts ("is in use by another program"), nginx's bind() ("Address already in use").
+:func:`free_port` found the port free, but another process (another worker's server, another engineer's, a client
+connection's ephemeral port) took it before the server could listen on it. :func:`on_a_free_port` then starts it again
+on another port."""
 
 PORT_TRIES = 3
+
+
+def on_a_free_port(start: Callable[[int], subprocess.Popen], ready: Callable[[int], bool], log: Callable[[], str], *,
+                   what: str, timeout_s: float, stop: Callable[[subprocess.Popen], None] | None = None,
+                   port: int | None = None) -> tuple[subprocess.Popen, int]:
+    """A server started on a free port (``start(port)``), once ``ready(port)``: its process and port. When it exits
+    because a port was taken meanwhile (:data:`PORT_TAKEN` in ``log()``), it is started again on another free port,
+    up to :data:`PORT_TRIES` times: the browser tests' servers and the scripts/serve tests' runs start so. Exiting for
+    another reason, or not ready within ``timeout_s``, fails the test (after ``stop``, if given). A ``port`` given is
+    the only one tried (a test that starts a server again on the port of the one before it)."""
+    tries = 1 if port is not None else PORT_TRIES
+    for attempt in range(1, tries + 1):
+        at = port if port is not None else free_port()
+        process = start(at)
+        deadline = time.monotonic() + timeout_s
+        while not ready(at):
+            if process.poll() is not None:
+                if PORT_TAKEN.search(log()) and attempt < tries:
+                    break
+                pytest.fail(f"{what} exited with code {process.returncode}:\n{log()}")
+            if time.monotonic() > deadline:
+                if stop is not None:
+                    stop(process)
+                pytest.fail(f"{what} was not ready in {timeout_s} s:\n{log()}")
+            time.sleep(0.1)
+        else:
+            return process, at
+    raise AssertionError("unreachable: the last try returns or fails")
 
 
 @contextmanager
@@ -118,21 +149,25 @@ def running_server(log_path: Path, env: dict[str, str] | None = None) -> Iterato
     # classes go to a fresh data folder, removed after (never the checkout's ./data), unless ``env`` says otherwise
     data_dir = tempfile.mkdtemp(prefix="lab-data-")
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", "LAB_DATA_DIR": data_dir, **(env or {})}
-    process = None
+    started: list[subprocess.Popen] = []
+
+    def start(port: int) -> subprocess.Popen:
+        cmd = streamlit_cmd(port)  # the rest (no toolbar, usage statistics) from .streamlit/config.toml, as scripts/run
+        with open(log_path, "w", encoding="utf-8") as log:
+            started.append(subprocess.Popen(
+                cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=full_env
+            ))
+        return started[-1]
+
+    def log() -> str:
+        return log_path.read_text(encoding="utf-8", errors="replace")
+
     try:
-        for attempt in range(1, PORT_TRIES + 1):
-            port = free_port()
-            cmd = streamlit_cmd(port)  # the rest (no toolbar, usage statistics) from .streamlit/config.toml, as scripts/run
-            with open(log_path, "w", encoding="utf-8") as log:
-                process = subprocess.Popen(
-                    cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=full_env
-                )
-            base_url = f"http://127.0.0.1:{port}"
-            server = StreamlitServer(base_url=base_url, log_path=log_path, process=process)
-            if _healthy(server, port, last=attempt == PORT_TRIES):
-                break
-        yield server
+        process, port = on_a_free_port(start, partial(_healthy, log), log, what="streamlit",
+                                       timeout_s=SERVER_START_TIMEOUT_S)
+        yield StreamlitServer(base_url=f"http://127.0.0.1:{port}", log_path=log_path, process=process)
     finally:
+        process = started[-1] if started else None
         if process is not None:
             process.terminate()
             try:
@@ -143,26 +178,17 @@ def running_server(log_path: Path, env: dict[str, str] | None = None) -> Iterato
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def _healthy(server: StreamlitServer, port: int, *, last: bool) -> bool:
-    """Wait until ``server`` listens on ``port`` (its log says so) and answers its health check: True; False when it
-    exited because the port was taken (:data:`PORT_TAKEN`) and this is not the ``last`` try. Anything else fails."""
-    process, listening = server.process, f"127.0.0.1:{port}"
-    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
-    while True:
-        if process.poll() is not None:
-            if PORT_TAKEN in server.log() and not last:
-                return False
-            pytest.fail(f"streamlit exited with code {process.returncode}:\n{server.log()}")
-        if listening in server.log():
-            try:
-                with urllib.request.urlopen(f"{server.base_url}/_stcore/health", timeout=5) as resp:
-                    if resp.status == 200:
-                        return True
-            except OSError:
-                pass
-        if time.monotonic() > deadline:
-            pytest.fail(f"streamlit did not become healthy in {SERVER_START_TIMEOUT_S}s:\n{server.log()}")
-        time.sleep(0.1)
+def _healthy(log: Callable[[], str], port: int) -> bool:
+    """Whether the server on ``port`` is this one and healthy: its log says it listens on the port (a health check
+    alone could be answered by whatever took the port after :func:`free_port` found it free), and it answers its
+    health check."""
+    if f"127.0.0.1:{port}" not in log():
+        return False
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=5) as resp:
+            return resp.status == 200
+    except OSError:
+        return False
 
 
 #: A line of the server's log that means something went wrong: a traceback, Streamlit's "Uncaught app exception",

@@ -5,6 +5,7 @@ A package of parts, in the page's order (each a module; the page composes :func:
 :func:`models_section` and :func:`results_section`, passing one :class:`ui.show.Show` that says how it is shown):
 
 ``settings``  the page's settings (all in the URL, never the file) and its bounds
+``parts``     what the parts hand each other: the input as read (``Data``), the things to count it with (``Target``)
 ``reading``   1. your input, pasted or uploaded, read into records as the command line reads the same file
 ``picking``   2. the models, by product name (the reasoning ones and those the lab cannot count said there)
 ``counting``  3. every record counted by the estimate's one pipeline (analyses.tally, the command line's too)
@@ -31,9 +32,10 @@ from . import settings
 from .bill import bill_settings, card_key, cards, exchange_note, price_of
 from .command import Asked, about_section, command_lines, command_section
 from .counting import Counted, count_section, count_targets
-from .picking import Target, models_section
+from .parts import Data, Target
+from .picking import models_section
 from .premium import premium_section
-from .reading import Data, input_section, intro
+from .reading import input_section, intro
 from .records import records_section
 from .settings import (
     AS_CHAT,

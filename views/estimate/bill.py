@@ -22,8 +22,7 @@ from ui.show import Show
 
 from . import settings as s
 from .counting import Counted
-from .picking import Target
-from .reading import Data
+from .parts import Data, Target
 
 PARTS = {"input": N_("Input"), "cached input": N_("Cached input"), "output": N_("Output"), "reasoning": N_("Reasoning")}
 

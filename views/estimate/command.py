@@ -13,7 +13,6 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING
 
 import streamlit as st
 
@@ -23,10 +22,7 @@ from ui import choices, state
 from ui.display import and_words, md_escape
 
 from . import settings as s
-
-if TYPE_CHECKING:
-    from .picking import Target
-    from .reading import Data
+from .parts import Data, Target
 
 CONTINUED = " \\\n  "
 """Between two flags of a printed command: a shell's line continuation, so each flag has a line of its own."""

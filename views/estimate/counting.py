@@ -16,8 +16,7 @@ from ui import state
 from ui.display import and_words, md_escape
 
 from . import settings as s
-from .picking import Target
-from .reading import Data
+from .parts import Data, Target
 
 
 @dataclass(frozen=True)

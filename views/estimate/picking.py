@@ -4,42 +4,17 @@ models are picked."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 import streamlit as st
 
 from analyses import estimate as est
 from family import models as fm
 from i18n import _, number
-from tokenizer import TextTokenizer
 from ui import choices, state
 from ui.display import and_words, md_escape
 from ui.show import Show
 
 from . import settings as s
-
-if TYPE_CHECKING:
-    from .reading import Data
-
-
-@dataclass(frozen=True)
-class Target:
-    """One thing to count with: a product model (``model``) or one of the lab's own tokenizers (``model`` None)."""
-
-    key: str  # the model's key, or the lab tokenizer's choice key
-    label: str  # "GPT-4o"
-    tokenizer_key: str
-    tok: TextTokenizer
-    model: fm.Model | None
-
-    @property
-    def lab(self) -> bool:
-        return self.model is None
-
-    @property
-    def reasoning(self) -> bool:
-        return self.model is not None and self.model.reasoning
+from .parts import Data, Target
 
 
 def models_changed() -> None:

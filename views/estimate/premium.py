@@ -14,8 +14,7 @@ from ui import choices, state, tables
 from ui import premium as pv
 
 from . import settings as s
-from .picking import Target
-from .reading import Data
+from .parts import Data, Target
 
 
 def premium_section(targets: Sequence[Target], data: Data) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
 
 import streamlit as st
 
@@ -23,23 +22,7 @@ from ui.uploads import too_big, uploaded_bytes, uploaded_file
 
 from . import settings as s
 from .command import too_big_for_page
-
-
-@dataclass
-class Data:
-    """The input as read: its identity (for the session's counts), the records, the broken ones, what it is."""
-
-    ident: str
-    records: list[est.Record]
-    problems: list[est.Problem]  # the first MAX_LISTED_PROBLEMS
-    characters: int
-    file_name: str | None
-    problem_count: int = -1  # all the broken ones (-1: as many as listed)
-    more: bool = False  # more than MAX_RECORDS records: reading stopped there
-
-    @property
-    def broken(self) -> int:
-        return len(self.problems) if self.problem_count < 0 else self.problem_count
+from .parts import Data
 
 
 def intro(show: Show) -> None:

@@ -19,8 +19,7 @@ from ui.show import Show
 
 from . import settings as s
 from .counting import Counted
-from .picking import Target
-from .reading import Data
+from .parts import Data, Target
 
 
 def stats_table(targets: Sequence[Target], counts: dict[str, Counted]) -> None:

@@ -29,7 +29,18 @@ from collections.abc import Callable
 from family.unigram import META
 from ui.show import Show
 
-from .merges import CHART_DATA, Run, chart_spec, corpus_html, corpus_tokens, pair_rows, part_merges, rows_key, why
+from .merges import (
+    CHART_DATA,
+    chart_spec,
+    corpus_html,
+    corpus_tokens,
+    pair_rows,
+    part_merges,
+    rows_key,
+    rule_traces,
+    rules_run,
+    why,
+)
 from .pipeline import part_pipeline
 from .settings import (
     ABOUT_OPEN,
@@ -77,7 +88,8 @@ SECTIONS: dict[str, Callable[[Show], None]] = {
 __all__ = [
     "ABOUT_OPEN", "AGAIN", "ALPHA", "CHART_DATA", "CHAT_RESET", "CONTENT", "HASHES", "LARGE_TOP_PAIRS",
     "MAX_COMPARED_MERGES", "MERGES", "MESSAGES", "META", "NBEST", "NUMBERS_OPEN", "PAGE", "PART", "PARTS",
-    "PART_NAMES", "PRESET", "PTEXT", "Run", "SAMPLES", "SECTIONS", "SEED", "SPECIAL", "STEP", "STEPPER", "STOK",
+    "PART_NAMES", "PRESET", "PTEXT", "SAMPLES", "SECTIONS", "SEED", "SPECIAL", "STEP", "STEPPER", "STOK",
     "TEXT", "TOP_PAIRS", "USE_MINIMUM", "VOCAB", "WORD", "chart_spec", "corpus_html", "corpus_tokens", "pair_rows",
-    "ptext_example_key", "rows_key", "settings_for", "vocab_default", "why", "word_example_key",
+    "ptext_example_key", "rows_key", "rule_traces", "rules_run", "settings_for", "vocab_default", "why",
+    "word_example_key",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import Any
 
 import altair as alt
 import pandas as pd
@@ -20,13 +20,16 @@ from ui.chips import Chip, merge_html, word_rows_html
 from ui.display import callout_html, md_escape, pair_text, plural, visible_token
 from ui.layout import figure
 from ui.show import Show
+from ui.training import BY_RUN, Run
 
 from .corpus import corpus_picker
 from .settings import (
+    CHART,
     CONTENT,
     HASHES,
     LARGE_TOP_PAIRS,
     LARGE_TOP_WORDS,
+    NUMBERS,
     NUMBERS_OPEN,
     PRESET,
     SEQUENCES,
@@ -35,41 +38,28 @@ from .settings import (
     TEXT,
     TOP_PAIRS,
     TOP_WORDS,
-    chart_key,
-    numbers_key,
     settings_for,
 )
 
 
 # -- cached engine results -------------------------------------------------------------------------
-def _items(settings: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted(settings.items()))
+def rules_run(corpus: str, merges: int, preset_id: str) -> Run:
+    """One training of both rules on a corpus with a preset's settings: what its traces, and the per-step caches
+    below, are keyed by (:class:`ui.training.Run`: the real inputs, so two runs can never share a cache entry)."""
+    return Run.of(corpus, merges, settings_for(preset_id))
 
 
-@st.cache_resource(max_entries=32, show_spinner="Training both rules…")
-def rule_traces(corpus: str, merges: int, settings: tuple[tuple[str, Any], ...]) -> tuple[RuleTrace, RuleTrace]:
-    """BPE's and WordPiece's merge sequences on one corpus, once per (corpus, merges, settings) for everyone."""
-    kw = dict(settings)
-    return (train_by_rule(corpus, merges, rule="count", table_size=TOP_PAIRS, **kw),
-            train_by_rule(corpus, merges, rule="score", table_size=TOP_PAIRS, **kw))
+@st.cache_resource(max_entries=32, show_spinner="Training both rules…", hash_funcs=BY_RUN)
+def rule_traces(run: Run) -> tuple[RuleTrace, RuleTrace]:
+    """BPE's and WordPiece's merge sequences on one corpus, once per run (corpus, merges, settings) for everyone."""
+    return (train_by_rule(run.corpus, run.merges, rule="count", table_size=TOP_PAIRS, **run.settings),
+            train_by_rule(run.corpus, run.merges, rule="score", table_size=TOP_PAIRS, **run.settings))
 
 
-def traces(corpus: str, merges: int, preset_id: str) -> tuple[RuleTrace, RuleTrace]:
-    return rule_traces(corpus, merges, _items(settings_for(preset_id)))
-
-
-class Run(NamedTuple):
-    """One training of both rules: what its traces, and the per-step caches below, are keyed by (the real
-    inputs, so two runs can never share a cache entry)."""
-
-    corpus: str
-    merges: int
-    preset_id: str
-
-    def trace(self, rule: str) -> RuleTrace:
-        """The run's trace of one rule (``"count"``: BPE, ``"score"``: WordPiece), from :func:`rule_traces`'s cache."""
-        bpe, wp = traces(*self)
-        return bpe if rule == "count" else wp
+def rule_trace(run: Run, rule: str) -> RuleTrace:
+    """The run's trace of one rule (``"count"``: BPE, ``"score"``: WordPiece), from :func:`rule_traces`'s cache."""
+    bpe, wp = rule_traces(run)
+    return bpe if rule == "count" else wp
 
 
 # -- numbers as text --------------------------------------------------------------------------------
@@ -185,11 +175,11 @@ def numbers_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
 
 
 # -- sentences -------------------------------------------------------------------------------------
-@st.cache_data(max_entries=1024, show_spinner=False)
+@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
 def why(run: Run, rule: str, k: int) -> str:
     """Why this rule picked its pair at merge k, with the other rule's view of the same pair (plain text).
     Cached per (run, ``rule``, step)."""
-    trace = run.trace(rule)
+    trace = rule_trace(run, rule)
     s = trace.steps[k - 1]
     w, o = s.winner, s.other
     pair = pair_text(w.left, w.right)
@@ -240,11 +230,11 @@ def _top_words(trace: RuleTrace, limit: int) -> list[tuple[str, int]]:
     return [trace.words[i] for i in order[:limit]]
 
 
-@st.cache_data(max_entries=1024, show_spinner=False)
+@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
 def corpus_html(run: Run, rule: str, k: int, limit: int, hashes: bool = False) -> str:
     """The most frequent corpus words after k merges of this rule (``hashes``: written with ##, the
     WordPiece way). Cached per (run, ``rule``, step)."""
-    trace = run.trace(rule)
+    trace = rule_trace(run, rule)
     tok = trace.tokenizer
     k = min(k, len(trace.steps))
     new_id = trace.steps[k - 1].token_id if k else None
@@ -260,10 +250,10 @@ def corpus_html(run: Run, rule: str, k: int, limit: int, hashes: bool = False) -
     return CHIPS_CSS + word_rows_html(rows)
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
 def corpus_tokens(run: Run, rule: str, k: int) -> int:
     """How many tokens the whole corpus is after k merges of this rule."""
-    trace = run.trace(rule)
+    trace = rule_trace(run, rule)
     tok = trace.tokenizer
     k = min(k, len(trace.steps))
     return sum(n * len(tok.segment(word, k)) for word, n in trace.words)
@@ -293,7 +283,7 @@ def sequences_frame(bpe: RuleTrace, wp: RuleTrace, k: int) -> pd.DataFrame:
 def draw_rule(run: Run, rule: str, k: int, show: Show, *, why_too: bool = True) -> None:
     """One rule's column at step k: its merge, its chart, why (``why_too``; classroom mode draws it under the
     figure, :func:`draw_why`)."""
-    trace = run.trace(rule)
+    trace = rule_trace(run, rule)
     name = trace.name
     st.markdown(f"**{name}**: " + ("the most frequent pair" if trace.rule == "count" else "the highest score"))
     step = state_step(trace, k)
@@ -303,7 +293,7 @@ def draw_rule(run: Run, rule: str, k: int, show: Show, *, why_too: bool = True) 
     if k:
         st.html(merge_line(trace, k))
     rows = pair_rows(step, trace.rule, reveal=k > 0, limit=LARGE_TOP_PAIRS if show.large else TOP_PAIRS)
-    charts.draw(chart_spec(rows_key(rows), trace.rule, show.large), key=chart_key(trace.rule).skey)
+    charts.draw(chart_spec(rows_key(rows), trace.rule, show.large), key=CHART.of(trace.rule))
     shown = min(len(rows), LARGE_TOP_PAIRS if show.large else TOP_PAIRS)
     if not show.large:
         st.caption(f"The top {shown} of {plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"
@@ -314,13 +304,13 @@ def draw_rule(run: Run, rule: str, k: int, show: Show, *, why_too: bool = True) 
 
 def draw_why(run: Run, rule: str, k: int) -> None:
     """Why the rule picked its pair at step k (nothing before merge 1 or once it has stopped)."""
-    trace = run.trace(rule)
+    trace = rule_trace(run, rule)
     if k and state_step(trace, k) is not None:
         st.html(callout_html(why(run, trace.rule, k)))
 
 
 def draw_steps(run: Run, show: Show) -> None:
-    bpe, wp = traces(*run)
+    bpe, wp = rule_traces(run)
     n = max(len(bpe.steps), len(wp.steps))
     # The heading, Next, then each rule's merge, chart and why: one laptop screen. The slider comes after the charts.
     with st.container(key=viewport.action("family")):
@@ -372,7 +362,7 @@ def draw_steps(run: Run, show: Show) -> None:
                     continue
                 st.markdown(f"**{trace.name}'s corpus before merge {max(k, 1)}**")
                 rows = pair_rows(step, trace.rule, reveal=k > 0, limit=TOP_PAIRS)
-                tables.show(numbers_frame(rows), hide_index=True, key=numbers_key(trace.rule).skey,
+                tables.show(numbers_frame(rows), hide_index=True, key=NUMBERS.of(trace.rule),
                              column_config={"score": st.column_config.NumberColumn(format="%.4f")})
 
 
@@ -388,8 +378,9 @@ def part_merges(show: Show) -> None:
     if corpus is None:
         return
     merges = int(st.session_state[merges_param.skey])
+    run = rules_run(corpus, merges, preset_id)
     try:
-        bpe, wp = traces(corpus, merges, preset_id)
+        bpe, wp = rule_traces(run)
     except ValueError as exc:
         st.html(callout_html(f"Cannot train on this text: {exc}", "warning"))
         return
@@ -397,7 +388,7 @@ def part_merges(show: Show) -> None:
         st.info("0 merges: set **Merges** above 0 to watch both rules learn." if merges == 0 else
                 "Every word is a single symbol already: there is no pair to merge.")
         return
-    st.fragment(draw_steps, run_every=STEPPER.run_every())(Run(corpus, merges, preset_id), show)
+    st.fragment(draw_steps, run_every=STEPPER.run_every())(run, show)
     with st.expander("## and the real WordPiece", icon=":material/tag:"):
         st.markdown(md_escape(CONTENT["continuation"]))
         st.caption(md_escape(CONTENT["hf_note"]))

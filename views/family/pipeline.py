@@ -62,7 +62,7 @@ def _pipeline(show: Show) -> None:
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
             st.caption("Try:", width="content")
             for i, example in enumerate(lessons.examples("family")):
-                st.button(example["label"], key=ptext_example_key(i).skey, on_click=_use_text, args=(example["text"],),
+                st.button(example["label"], key=ptext_example_key(i), on_click=_use_text, args=(example["text"],),
                           type="tertiary")
     if tok is None:
         return

@@ -11,6 +11,7 @@ import streamlit as st
 
 import lessons
 from family.unigram import minimum_vocab
+from tokenizer.model import UNIT_NAMES
 from ui import presets, state
 from ui.display import visible_token
 from ui.state import Param
@@ -92,24 +93,24 @@ ABOUT_OPEN = state.Key(PAGE, "about_open")
 CHAT_RESET = state.Key(PAGE, "chat_reset")
 
 
-def chart_key(rule: str) -> state.Key:
-    """The pairs chart of one rule (``"count"``: BPE, ``"score"``: WordPiece)."""
-    return state.Key(PAGE, f"chart.{rule}")
+CHART = state.Key(PAGE, "chart")
+"""The pairs chart of one rule: ``CHART.of(rule)`` (``"count"``: BPE, ``"score"``: WordPiece)."""
+NUMBERS = state.Key(PAGE, "numbers")
+"""The numbers table of one rule: ``NUMBERS.of(rule)``."""
 
 
-def numbers_key(rule: str) -> state.Key:
-    """The numbers table of one rule."""
-    return state.Key(PAGE, f"numbers.{rule}")
-
-
-def word_example_key(i: int) -> state.Key:
+def word_example_key(i: int) -> str:
     """The ``i``-th example word's button (Unigram)."""
-    return state.Key(PAGE, f"word.{i}")
+    return WORD_EXAMPLE.of(str(i))
 
 
-def ptext_example_key(i: int) -> state.Key:
+def ptext_example_key(i: int) -> str:
     """The ``i``-th example text's button (the pipeline)."""
-    return state.Key(PAGE, f"ptext.{i}")
+    return PTEXT_EXAMPLE.of(str(i))
+
+
+WORD_EXAMPLE = state.Key(PAGE, "word_example")
+PTEXT_EXAMPLE = state.Key(PAGE, "ptext_example")
 
 
 MERGES = Param(PAGE, "merges", OWN_MERGES, lo=0, hi=MAX_COMPARED_MERGES)
@@ -144,4 +145,4 @@ def settings_summary(preset_id: str) -> str:
     s = presets.preset_settings(preset_id)
     split = "whitespace split" if s.split == "whitespace" else f"regex pre-split {visible_token(s.pattern)}"
     marker = f"end-of-word marker {s.end_of_word}" if s.end_of_word else "no end-of-word marker"
-    return f"{presets.UNIT_NAMES[s.unit]} · {split} · {marker}"
+    return f"{UNIT_NAMES[s.unit]} · {split} · {marker}"

@@ -133,7 +133,7 @@ def _unigram(corpus: str | None, preset_id: str, params: dict[str, state.Param],
             with st.container(horizontal=True, gap="small", vertical_alignment="center"):
                 st.caption("Try:", width="content")
                 for i, example in enumerate(examples):
-                    st.button(example, key=word_example_key(i).skey, on_click=state.set_value, args=(word_param, example),
+                    st.button(example, key=word_example_key(i), on_click=state.set_value, args=(word_param, example),
                               type="tertiary")
         text = (st.session_state.get(word_param.skey) or "").strip()
         if not text and preset is None:

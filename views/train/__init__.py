@@ -12,18 +12,17 @@ says how it is shown):
 ``sentences``  one step in words: the big step line, how the count adds up, why this pair won
 ``chips``      corpus words as chips after *k* merges, the base symbols, the tokens learned so far
 ``files``      the merges as a table; the model and the trace as files
-``traces``     the name each trace is cached by
 
-They read the widgets, get a :class:`tokenizer.Trace` from :mod:`ui.training` and hand the trace and a step number
-to the helpers. Nothing here re-implements BPE: the helpers read the trace and ask the trained tokenizer to segment
+They read the widgets, get a :class:`ui.training.Run` (and its :class:`tokenizer.Trace`) from :mod:`ui.training`
+and hand the run or the trace and a step number to the helpers. Nothing here re-implements BPE: the helpers read the trace and ask the trained tokenizer to segment
 a word after the first *k* merges.
 
 Step semantics (the page says them in words too): step 0 is before any merge; step *k* shows the pair table
 *before* merge *k*, the pair it picked, and the corpus *after* merge *k*.
 
-Everything a click redraws is cached per (trace, step): the caches are keyed by the very trace they draw
-(:func:`trace_name`), which ``ui.training`` shares between learners, so a classroom stepping through the same preset
-shares the work, and two different runs can never get each other's output.
+Everything a click redraws is cached per (run, step): the caches take the :class:`ui.training.Run` (the corpus,
+merges and settings that determine the trace) and are keyed by it (``hash_funcs=ui.training.BY_RUN``), so a classroom
+stepping through the same preset shares the work, and two different runs can never get each other's output.
 """
 
 from __future__ import annotations
@@ -65,7 +64,6 @@ from .settings import (
 )
 from .steps import trace_section
 from .text import text_notes
-from .traces import trace_name
 
 __all__ = [
     "CHART_DATA", "CODE_OPEN", "FIRST", "LAST", "LONG_WORD", "NEXT", "PAGE", "PREDICT", "PRESET", "PREV", "RESET",
@@ -73,5 +71,5 @@ __all__ = [
     "TIE_COLOUR", "UPLOAD", "WINNER_COLOUR", "corpus_caption", "corpus_html", "corpus_section", "corpus_tokens",
     "count_breakdown", "explain", "hf_export", "intro", "link_notes", "merges_frame", "pair_chart", "pair_chart_spec",
     "pair_rows", "rows_key", "settings_section", "step_header_html", "step_summary", "text_notes", "tokenizer_json",
-    "trace_csv", "trace_json", "trace_name", "trace_section", "training_section", "url_params",
+    "trace_csv", "trace_json", "trace_section", "training_section", "url_params",
 ]

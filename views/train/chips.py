@@ -9,16 +9,16 @@ from tokenizer import UNKNOWN_ID, Trace
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html, word_rows_html
 from ui.display import plural
-
-from .traces import BY_TRACE
+from ui.training import BY_RUN, Run, trace_of
 
 TOP_WORDS = 40  # corpus words shown as chips
 
 
 
-@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_TRACE)
-def _top_words(trace: Trace, limit: int) -> list[tuple[str, int]]:
-    """The ``limit`` most frequent distinct words (ties: first appearance first). Cached per trace."""
+@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_RUN)
+def _top_words(run: Run, limit: int) -> list[tuple[str, int]]:
+    """The ``limit`` most frequent distinct words (ties: first appearance first). Cached per run."""
+    trace = trace_of(run)
     order = sorted(range(len(trace.words)), key=lambda i: -trace.words[i][1])
     return [trace.words[i] for i in order[:limit]]
 
@@ -49,10 +49,11 @@ def word_chips(trace: Trace, word: str, k: int, highlight_id: int | None = None)
     return chips
 
 
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_TRACE)
-def corpus_html(trace: Trace, k: int, *, highlight_id: int | None = None, limit: int = TOP_WORDS) -> str:
-    """The most frequent corpus words after ``k`` merges: each word, its chips, its count (cached per trace and step)."""
-    rows = [(_cut(word), word_chips(trace, word, k, highlight_id), count) for word, count in _top_words(trace, limit)]
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
+def corpus_html(run: Run, k: int, *, highlight_id: int | None = None, limit: int = TOP_WORDS) -> str:
+    """The most frequent corpus words after ``k`` merges: each word, its chips, its count (cached per run and step)."""
+    trace = trace_of(run)
+    rows = [(_cut(word), word_chips(trace, word, k, highlight_id), count) for word, count in _top_words(run, limit)]
     return CHIPS_CSS + word_rows_html(rows)
 
 
@@ -67,9 +68,10 @@ def corpus_caption(trace: Trace, limit: int = TOP_WORDS) -> str:
     return f"{n:,} distinct words ({total:,} in all): showing the {limit} most frequent, each with how often it occurs."
 
 
-@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_TRACE)
-def corpus_tokens(trace: Trace, k: int, max_words: int = 2_000) -> int | None:
-    """How many tokens the whole corpus is after k merges (None for big corpora). Cached per trace and step."""
+@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
+def corpus_tokens(run: Run, k: int, max_words: int = 2_000) -> int | None:
+    """How many tokens the whole corpus is after k merges (None for big corpora). Cached per run and step."""
+    trace = trace_of(run)
     if len(trace.words) > max_words:
         return None
     tok = trace.tokenizer

@@ -17,16 +17,16 @@ from ui.presets import (
     OWN,
     Settings,
 )
+from ui.training import BY_RUN, Run, trace_of
 
 from .chips import _cut
 from .settings import DL_HF, DL_MODEL, DL_TRACE_CSV, DL_TRACE_JSON
-from .traces import BY_TRACE
 
 
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_TRACE)
-def merges_frame(trace: Trace, k: int) -> pd.DataFrame:
-    """Merges 1..k as a table, with plain column names (cached per trace and step)."""
-    rows = trace_rows(trace)[:k]
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs=BY_RUN)
+def merges_frame(run: Run, k: int) -> pd.DataFrame:
+    """Merges 1..k as a table, with plain column names (cached per run and step)."""
+    rows = trace_rows(trace_of(run))[:k]
     frame = pd.DataFrame(rows, columns=["step", "left", "right", "token", "token_id", "count", "tied_pairs", "vocab_size"])
     for column in ("left", "right", "token"):
         frame[column] = frame[column].map(lambda token: visible_token(_cut(token)))
@@ -41,16 +41,16 @@ def merges_frame(trace: Trace, k: int) -> pd.DataFrame:
 # --- The model and the trace as files ---
 
 
-@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_TRACE)
-def tokenizer_json(trace: Trace) -> str:
-    return tokenizer_to_json(trace.tokenizer)
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_RUN)
+def tokenizer_json(run: Run) -> str:
+    return tokenizer_to_json(trace_of(run).tokenizer)
 
 
-@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_TRACE)
-def hf_export(trace: Trace) -> tuple[str | None, str | None]:
-    """(the model as a Hugging Face tokenizer.json, None) or (None, why it cannot be), once per trace."""
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs=BY_RUN)
+def hf_export(run: Run) -> tuple[str | None, str | None]:
+    """(the model as a Hugging Face tokenizer.json, None) or (None, why it cannot be), once per run."""
     try:
-        return to_hf_json(trace.tokenizer), None
+        return to_hf_json(trace_of(run).tokenizer), None
     except ValueError as exc:
         return None, str(exc)
 
@@ -69,9 +69,9 @@ def file_stem(preset_id: str, settings: Settings, n_merges: int) -> str:
     return f"bpe-{name}-{settings.unit}-{n_merges}-merges"
 
 
-def downloads_section(trace: Trace, preset_id: str, settings: Settings) -> None:
+def downloads_section(run: Run, trace: Trace, preset_id: str, settings: Settings) -> None:
     """The model and the trace as files (and a Hugging Face tokenizer.json for a byte-level model)."""
-    model = tokenizer_json(trace)
+    model = tokenizer_json(run)
     stem = file_stem(preset_id, settings, len(trace.steps))
     with st.container(horizontal=True):
         st.download_button("Model (JSON)", model, f"{stem}.json", "application/json", key=DL_MODEL.skey,
@@ -80,7 +80,7 @@ def downloads_section(trace: Trace, preset_id: str, settings: Settings) -> None:
                            key=DL_TRACE_JSON.skey, on_click="ignore", icon=":material/download:")
         st.download_button("Trace (CSV)", partial(trace_csv, trace), f"{stem}-trace.csv", "text/csv",
                            key=DL_TRACE_CSV.skey, on_click="ignore", icon=":material/download:")
-        hf, why_not = hf_export(trace) if trace.config.unit == "bytes" else (None, None)
+        hf, why_not = hf_export(run) if trace.config.unit == "bytes" else (None, None)
         if hf is not None:
             st.download_button("Hugging Face tokenizer.json", hf, f"{stem}-tokenizer.json", "application/json",
                                key=DL_HF.skey, on_click="ignore", icon=":material/download:")

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 import lessons
-from tokenizer import Trace
+from tokenizer.model import UNIT_NAMES
 from ui import state
 from ui.display import callout_html, join_words, md_code, md_escape
 from ui.links import lesson_link
@@ -18,7 +18,6 @@ from ui.presets import (
     MARKER_NAMES,
     SPLIT_NAMES,
     TIE_NAMES,
-    UNIT_NAMES,
     Settings,
     preset_ids,
     preset_settings,
@@ -26,7 +25,7 @@ from ui.presets import (
 )
 from ui.show import Show
 from ui.state import Param
-from ui.training import MAX_CORPUS_CHARS, MAX_TRAIN_MERGES, trained_with_progress
+from ui.training import MAX_CORPUS_CHARS, MAX_TRAIN_MERGES, Run, trained_with_progress
 from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes
 
 from .settings import (
@@ -130,7 +129,7 @@ def settings_widgets(params: dict[str, Param], settings: Settings, show: Show) -
         "End-of-word marker",
         MARKER_CHOICES,
         key=params["marker"].skey,
-        format_func=MARKER_NAMES.get,
+        format_func=MARKER_NAMES.__getitem__,
         help="A symbol added to the end of every word, so a token can mean 'at the end of a word'.",
     )
     c_marker.text_input("Custom marker", key=params["marker_text"].skey, disabled=marker != "custom", max_chars=12)
@@ -175,7 +174,7 @@ def corpus_section(preset_id: str, show: Show) -> tuple[str | None, str]:
         text, error = decode_text_file(data)
         if error:
             st.html(callout_html(error, "warning"))
-        else:
+        elif text is not None:
             corpus = text
             source = "My upload"
             uploaded.caption(
@@ -194,8 +193,8 @@ def corpus_section(preset_id: str, show: Show) -> tuple[str | None, str]:
     return corpus, source
 
 
-def training_section(corpus: str | None, settings: Settings) -> Trace | None:
-    """Train (cached for every learner; a progress bar for a big corpus), or say why not."""
+def training_section(corpus: str | None, settings: Settings) -> Run | None:
+    """Train (cached for every learner; a progress bar for a big corpus): the run, or None and why not."""
     if corpus is None:
         return None
     problem = marker_problem(settings)
@@ -203,7 +202,9 @@ def training_section(corpus: str | None, settings: Settings) -> Trace | None:
         st.html(callout_html(problem, "warning"))
         return None
     try:
-        return trained_with_progress(corpus, settings.merges, **settings.config().to_dict())
+        run = Run.of(corpus, settings.merges, settings.config().to_dict())
+        trained_with_progress(run)
+        return run
     except ValueError as exc:  # e.g. a regex pattern that does not compile, or a corpus with no words
         st.html(callout_html(f"Cannot train with these settings: {exc}", "warning"))
         return None

@@ -12,9 +12,9 @@ from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html
 from ui.display import pair_text, plural, visible_token
 from ui.questions import tie_explanation, times
+from ui.training import BY_RUN, Run, trace_of
 
 from .chips import _cut
-from .traces import BY_TRACE
 
 MAX_SOURCES = 6  # words named in "how the count adds up"
 
@@ -29,9 +29,10 @@ def step_summary(trace: Trace, k: int) -> str:
     )
 
 
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_TRACE)
-def count_breakdown(trace: Trace, k: int) -> str:
-    """How merge k's count adds up, word by word: "chai ×3 + chaiwala ×2 + … = 11" (cached per trace and step)."""
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
+def count_breakdown(run: Run, k: int) -> str:
+    """How merge k's count adds up, word by word: "chai ×3 + chaiwala ×2 + … = 11" (cached per run and step)."""
+    trace = trace_of(run)
     s = trace.steps[k - 1]
     sources, complete = trace.pair_sources(k)
     terms = []
@@ -50,9 +51,10 @@ def count_breakdown(trace: Trace, k: int) -> str:
     return f"How {s.count:,} adds up, each word counted as often as it occurs{note}:\n{' + '.join(terms)} = {s.count:,}"
 
 
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_TRACE)
-def explain(trace: Trace, k: int) -> str:
-    """:func:`tie_explanation` with notes, cached per trace and step."""
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
+def explain(run: Run, k: int) -> str:
+    """:func:`tie_explanation` with notes, cached per run and step."""
+    trace = trace_of(run)
     text = tie_explanation(trace, k)
     s = trace.steps[k - 1]
     if s.count == 1:
@@ -73,9 +75,10 @@ STEP_HEADER_CSS = """<style>
 </style>"""
 
 
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_TRACE)
-def step_header_html(trace: Trace, k: int, *, hide_winner: bool = False) -> str:
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
+def step_header_html(run: Run, k: int, *, hide_winner: bool = False) -> str:
     """A big line: "Merge 3 of 7: [cha] + [i] → [chai] seen 5 times" (chips for the tokens)."""
+    trace = trace_of(run)
     n = len(trace.steps)
     box = STEP_HEADER_CSS + '<div class="tl-step">'
     if k == 0:

@@ -9,12 +9,12 @@ from typing import Any
 
 import streamlit as st
 
+from tokenizer.model import UNIT_NAMES
 from ui import state
 from ui.presets import (
     MARKER_CHOICES,
     SPLIT_NAMES,
     TIE_NAMES,
-    UNIT_NAMES,
     Settings,
     preset_ids,
     preset_settings,

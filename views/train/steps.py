@@ -14,8 +14,9 @@ from ui.codeview import algorithm_html
 from ui.display import callout_html, md_escape, plural
 from ui.layout import figure, find_page, link_params, phone_only, swipe_columns, wide_only
 from ui.presets import Settings
-from ui.questions import guess_question, run_key
+from ui.questions import guess_question
 from ui.show import Show
+from ui.training import Run, trace_of
 
 from .chart import pair_chart_spec, pair_rows, rows_key
 from .chips import (
@@ -33,12 +34,11 @@ from .settings import CHART, CODE_OPEN, MERGES_TABLE, PAGE, PREDICT, STEP, STEPP
 from .text import punctuation_note, session_model_title
 
 
-def trace_section(trace: Trace | None, corpus: str | None, source: str, preset_id: str, settings: Settings,
-                  show: Show) -> None:
+def trace_section(run: Run | None, source: str, preset_id: str, settings: Settings, show: Show) -> None:
     """The merges, step by step (a fragment), the downloads, and a learner's own model kept for the session."""
-    if trace is None or corpus is None:
+    if run is None:
         return
-    run = run_key(corpus, settings)
+    trace = trace_of(run)
     n_steps = len(trace.steps)
     if trace.stop_reason is StopReason.NO_PAIRS:
         st.info(
@@ -49,27 +49,27 @@ def trace_section(trace: Trace | None, corpus: str | None, source: str, preset_i
     if punct:
         st.caption(punct)
     if n_steps == 0:
-        zero_section(trace)
+        zero_section(run, trace)
     else:
         st.fragment(steps_section, run_every=STEPPER.run_every())(trace, run, preset_id, show)
     if st.session_state.get(PREDICT.skey):
         st.caption("Downloads are hidden while you predict: the trace would give the answers away.")
     elif not show.classroom:
         with st.expander("Take it with you: the model and the trace as files", icon=":material/download:"):
-            downloads_section(trace, preset_id, settings)
+            downloads_section(run, trace, preset_id, settings)
     if preset_id in lessons.presets():
         return
-    title = session_model_title(source, corpus, settings, n_steps)
+    title = session_model_title(source, run.corpus, settings, n_steps)
     try:
         choices.keep_session_model(trace.tokenizer, title, source=f"trained on the Train page ({source.lower()})",
-                                   counts=[s.count for s in trace.steps], ident=run)
+                                   counts=[s.count for s in trace.steps], ident=run.name)
     except ValueError as exc:  # a model bigger than the lab reads back (e.g. one token of a whole page)
         st.caption(md_escape(f"Not kept for the other pages: {exc}"))
     else:
         st.caption(md_escape(f"Kept for this session as “{title}”: pick it on Tokenize anything or Encode step by step."))
 
 
-def zero_section(trace: Trace) -> None:
+def zero_section(run: Run, trace: Trace) -> None:
     """0 merges: the base vocabulary and the corpus in it."""
     st.info(
         "0 merges: there is nothing to step through. The vocabulary is just the base symbols, and every "
@@ -79,7 +79,7 @@ def zero_section(trace: Trace) -> None:
     st.markdown(f"**The base vocabulary: {n_base:,} symbols.** The ones this corpus uses:")
     st.html(symbols)
     st.markdown("**The corpus, in base symbols**")
-    st.html(corpus_html(trace, 0))
+    st.html(corpus_html(run, 0))
     st.caption(corpus_caption(trace))
 
 
@@ -87,7 +87,7 @@ def predict_toggle() -> None:
     st.toggle("Predict first", key=PREDICT.skey, help="Hide each merge's winner until you pick the pair you think wins.")
 
 
-def steps_section(trace: Trace, run: str, preset_id: str, show: Show) -> None:
+def steps_section(trace: Trace, run: Run, preset_id: str, show: Show) -> None:
     """The step view (a fragment): controls, the merge and why, the chart, the corpus after it."""
     with state.published([STEP, PREDICT]):  # a fragment run publishes the step too
         n = len(trace.steps)
@@ -109,7 +109,7 @@ def steps_section(trace: Trace, run: str, preset_id: str, show: Show) -> None:
     with st.expander("Every merge so far, as a table", key=TABLE_OPEN.skey, on_change="rerun",
                      icon=":material/table:") as table_box:
         if table_box.open:
-            tables.show(merges_frame(trace, k), hide_index=True, key=MERGES_TABLE.skey,
+            tables.show(merges_frame(run, k), hide_index=True, key=MERGES_TABLE.skey,
                         column_config={"other pairs with that count": st.column_config.NumberColumn(
                             help="How many other pairs had the same top count (empty: no tie).")})
     with st.expander("The algorithm, at this step", key=CODE_OPEN.skey, on_change="rerun",
@@ -123,13 +123,13 @@ def steps_section(trace: Trace, run: str, preset_id: str, show: Show) -> None:
             st.html(algorithm_html(trace, k))
 
 
-def merge_view(trace: Trace, run: str, k: int, predicting: bool, show: Show) -> bool:
+def merge_view(trace: Trace, run: Run, k: int, predicting: bool, show: Show) -> bool:
     """Step ``k``: the merge (or the question, while predicting), its chart, why it won, the corpus after it.
     Returns False while the winner is hidden (nothing after it may give it away)."""
     step = trace.steps[max(k, 1) - 1]  # the merge this view is about (merge 1 at step 0)
-    question = guess_question(run, trace, k) if predicting and k else None
-    hidden = predicting and (k == 0 or not predict.answered(question))
-    st.html(step_header_html(trace, k, hide_winner=hidden and k > 0))
+    question = guess_question(run.name, trace, k) if predicting and k else None
+    hidden = predicting and (k == 0 or question is None or not predict.answered(question))
+    st.html(step_header_html(run, k, hide_winner=hidden and k > 0))
     # In large type, while the question waits: it beside the corpus it is about, both on the projector's first screen.
     asking = show.large and question is not None and hidden
     ask_box, corpus_box = st.columns([2, 3], gap="large") if asking else (st.container(), st.container())
@@ -139,7 +139,7 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, show: Show) -> 
 
     # Secondary numbers, one line, after the key ones (the count is in the header).
     shown_k = k - 1 if hidden and k else k  # while predicting, the corpus length would give the count away
-    tokens_now = corpus_tokens(trace, shown_k)
+    tokens_now = corpus_tokens(run, shown_k)
     facts = [f"vocabulary {trace.base_size + k:,} ({trace.base_size:,} base + {k:,} merged)",
              f"{plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"]
     if tokens_now is not None:
@@ -154,13 +154,13 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, show: Show) -> 
         st.info("**Predict first** is on: press **Next**, then guess which pair merge 1 picks before it is shown.")
         with figure("train-corpus"):
             st.markdown("**The corpus before any merge**")
-            st.html(corpus_html(trace, 0))
+            st.html(corpus_html(run, 0))
         st.caption(corpus_caption(trace))
         return False
     if hidden:
         with corpus_box, figure("train-corpus"):
             st.markdown(f"**The corpus before merge {k}**: which two neighbours occur most often?")
-            st.html(corpus_html(trace, k - 1))
+            st.html(corpus_html(run, k - 1))
         corpus_box.caption(corpus_caption(trace))
         return False
 
@@ -186,7 +186,7 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, show: Show) -> 
     if k:
         title = "Why this pair" if step.n_tied <= 1 else "The tie, and the rule that broke it"
         why_html = (f'<p style="margin:0 0 .5rem"><strong>{title}</strong></p>'
-                    + callout_html(explain(trace, k) + "\n" + count_breakdown(trace, k)))
+                    + callout_html(explain(run, k) + "\n" + count_breakdown(run, k)))
         if why is not None:
             why.html(why_html)
         else:
@@ -195,10 +195,10 @@ def merge_view(trace: Trace, run: str, k: int, predicting: bool, show: Show) -> 
     with right, figure("train-corpus"):
         if k:
             st.markdown(f"**The corpus after merge {k}**")
-            st.html(corpus_html(trace, k, highlight_id=step.token_id, limit=words))
+            st.html(corpus_html(run, k, highlight_id=step.token_id, limit=words))
         else:
             st.markdown("**The corpus before any merge**")
-            st.html(corpus_html(trace, 0, limit=words))
+            st.html(corpus_html(run, 0, limit=words))
         st.caption(corpus_caption(trace, words) + (" The new token has a black outline." if k else ""))
     return True
 

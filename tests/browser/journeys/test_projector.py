@@ -42,7 +42,7 @@ PRIMARY_CLICK = {
 PRIMARY_CLICK_BY_FIGURE = {
     "merge-rules": key_class(family_view.STEPPER.key("next")) + " button",
     "unigram-pieces": key_class(family_view.AGAIN) + " button",
-    "presend-check": f'[class*="{key_class(cost_view.try_key(0))[1:].removesuffix("0")}"] button',
+    "presend-check": f'[class*="{key_class(cost_view.TRY.of(""))[1:]}"] button',
 }
 
 
