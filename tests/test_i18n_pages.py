@@ -25,6 +25,7 @@ from views import lessons as lp
 from views import quirks as qv
 from views import real as rv
 from views import tokenize as tkv
+from views import train as tv
 from views import vocabulary as vv
 
 TOKENIZE = "pages/2_Tokenize_anything.py"
@@ -41,6 +42,7 @@ QUIRKS = "pages/10_Quirks.py"
 ESTIMATE = "pages/14_Estimate.py"
 LESSONS = "pages/12_Lessons.py"
 CLASS = "pages/13_Class.py"
+TRAIN = "pages/1_Train_step_by_step.py"
 CHATS = "\n".join(json.dumps({"messages": [{"role": "system", "content": "You help customers."},
                                           {"role": "user", "content": f"मेरा ऑर्डर {i} कहाँ है?"}]}) for i in (1, 2))
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped: lesson 4's exercises, their prompts lesson content
@@ -232,6 +234,20 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (LESSONS, {"lesson": "english-vs-hindi", "large": "1"}, {}),  # the select box
     (LESSONS, {"lesson": "bpe-training", "classroom": "1"}, {}),  # the objectives' slide
     (LESSONS, {"lesson": "bpe-training", "classroom": "1", "step": "3"}, {}),  # a section of the text
+    (TRAIN, {}, {}),  # the chai stall, step 0: the corpus before any merge, the top counts
+    (TRAIN, {"preset": "news", "step": "1"}, {tv.TABLE_OPEN.skey: True, tv.CODE_OPEN.skey: True}),  # a tie, tables
+    (TRAIN, {"preset": "low", "step": "4"}, {}),  # a three-way tie, a pair seen once, the last merge: next steps
+    (TRAIN, {"preset": "news", "step": "1", "ties": "hf"}, {}),  # a custom run: the hf rule, 'use the preset's'
+    (TRAIN, {"preset": "chai", "step": "2", "predict": "1"}, {}),  # predict first: the question on merge 2
+    (TRAIN, {"preset": "chai", "predict": "1"}, {}),  # predict first at step 0
+    (TRAIN, {"preset": "chai", "merges": "0"}, {}),  # zero merges: the base vocabulary
+    (TRAIN, {"preset": "own", "text": ""}, {}),  # own text, nothing typed yet
+    (TRAIN, {"preset": "own", "text": "कि 👩‍👩‍👧 مرحبا a\x07 <b> hain, hain", "step": "1"}, {}),  # notes, kept model
+    (TRAIN, {"preset": "own", "text": "ab ab", "merges": "5", "step": "1"}, {}),  # training stops early
+    (TRAIN, {"preset": "play", "split": "regex", "unit": "bytes", "step": "2"}, {}),  # regex, bytes: HF export
+    (TRAIN, {"preset": "chai", "marker": "custom", "marker_text": ""}, {}),  # an empty custom marker
+    (TRAIN, {"preset": "readers", "step": "3", "classroom": "1"}, {}),
+    (TRAIN, {"preset": "news", "step": "1", "large": "1"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
@@ -239,7 +255,8 @@ def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session
     assert len(texts) > 30
     typed = [t.value for t in at.text_area] + [t.value for t in at.text_input]
     shown = (vocabulary_shown(params) if page == VOCAB else quirks_shown(typed) if page == QUIRKS else
-             estimate_shown() if page == ESTIMATE else lessons_shown() if page == LESSONS else [])
+             estimate_shown() if page == ESTIMATE else lessons_shown() if page == LESSONS else
+             train_shown() if page == TRAIN else [])
     assert untranslated(texts, data_texts(*typed, *params.values(), *CITATIONS, *shown)) == []
 
 
@@ -298,6 +315,17 @@ def estimate_shown() -> list[str]:
                   "--inr-per-usd KEY USD YOUR_FILE txt jsonl messages"]
 
 
+def train_shown() -> list[str]:
+    """What Train draws as it is: the presets' corpora (the words as chips, the corpus text), their words to try,
+    the pre-split's default pattern and the reference trainer's loop (code)."""
+    from tokenizer import DEFAULT_PATTERN
+    from ui.codeview import loop_lines
+
+    presets = lessons.presets().values()
+    return [*(p.corpus for p in presets), *(w for p in presets for w in p.examples), DEFAULT_PATTERN,
+            *loop_lines()[1]]
+
+
 def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
     """The same check in English finds every string (so the pseudo-locale test is not vacuous)."""
     at = run_page(TOKENIZE)
@@ -307,7 +335,7 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
     assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB, STREAM, QUIRKS,
-                                   ESTIMATE, LESSONS, CLASS}
+                                   ESTIMATE, LESSONS, CLASS, TRAIN}
     assert set(vv.KIND_NAMES) == set(vv.vocab.KINDS)  # every kind of token has its name marked for the catalogue
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use
 
