@@ -4,6 +4,7 @@ gives), the merges in order, WordPiece's pick, and a tie and the rule that broke
 
 from __future__ import annotations
 
+from family.ruletext import listed_pairs
 from i18n import _, _n
 from tokenizer import Trace, train
 from tokenizer.labels import plural
@@ -17,13 +18,6 @@ MAX_LISTED_TIES = 5  # tied pairs named in the tie sentence
 def times(n: int) -> str:
     """``5 times``, in the current language."""
     return _n("{n} time", "{n} times", n)
-
-
-def _listed(names: list[str], more: int) -> str:
-    """The tied pairs named, and how many more, joined in the current language."""
-    if more:
-        return _n("{names} and {n} more pair", "{names} and {n} more pairs", more, names=", ".join(names))
-    return _("{some} and {last}", some=", ".join(names[:-1]), last=names[-1]) if len(names) > 1 else "".join(names)
 
 
 def tie_explanation(trace: Trace, k: int) -> str:
@@ -41,7 +35,7 @@ def tie_explanation(trace: Trace, k: int) -> str:
                  winner=winner, times=times(s.count), runner=_pair(runner.left, runner.right),
                  runner_times=times(runner.count))
     names = [_pair(t.left, t.right) for t in s.ties[:MAX_LISTED_TIES]]
-    listed = _listed(names, s.n_tied - len(names))
+    listed = listed_pairs(names, s.n_tied - len(names))
     head = (_("Tie: {pairs} were both seen {times}.", pairs=listed, times=times(s.count)) if s.n_tied == 2 else
             _("Tie: {pairs} were all seen {times}.", pairs=listed, times=times(s.count)))
     if trace.config.ties == "hf":
