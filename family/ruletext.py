@@ -5,14 +5,23 @@ Pure Python (no Streamlit): The family page and the lessons' exercise feedback s
 
 from __future__ import annotations
 
-from tokenizer.labels import plural
-from tokenizer.plaintext import join_words, pair_text, visible_token
+from i18n import _, _n, number
+from tokenizer.plaintext import pair_text, visible_token
 
 from .wordpiece import Candidate, RuleStep, RuleTrace
 
 
 def times(n: int) -> str:
-    return plural(n, "time")
+    """``5 times``, in the current language."""
+    return _n("{n} time", "{n} times", n)
+
+
+def listed_pairs(names: list[str], more: int) -> str:
+    """The tied pairs named, and how many more, joined in the current language (Train's tie sentence says them so
+    too)."""
+    if more:
+        return _n("{names} and {n} more pair", "{names} and {n} more pairs", more, names=", ".join(names))
+    return _("{some} and {last}", some=", ".join(names[:-1]), last=names[-1]) if len(names) > 1 else "".join(names)
 
 
 def fmt_score(x: float) -> str:
@@ -22,12 +31,12 @@ def fmt_score(x: float) -> str:
 
 def score_sum(c: Candidate) -> str:
     """``4 ÷ (4 × 5) = 0.200``."""
-    return f"{c.count:,} ÷ ({c.left_count:,} × {c.right_count:,}) = {fmt_score(float(c.score))}"
+    return f"{number(c.count)} ÷ ({number(c.left_count)} × {number(c.right_count)}) = {fmt_score(float(c.score))}"
 
 
 def _first_seen(trace: RuleTrace, step: RuleStep) -> str:
     word = trace.words[step.first_seen[0]][0]
-    return f"in “{visible_token(word)}”"
+    return _("in “{word}”", word=visible_token(word))
 
 
 def tie_sentence(trace: RuleTrace, step: RuleStep) -> str:
@@ -35,12 +44,14 @@ def tie_sentence(trace: RuleTrace, step: RuleStep) -> str:
     if step.n_tied <= 1:
         return ""
     names = [pair_text(c.left, c.right) for c in step.ties[:5]]
-    more = step.n_tied - len(names)
-    listed = join_words(names, more) + ("" if not more else " pair" if more == 1 else " pairs")
-    both = "both" if step.n_tied == 2 else "all"
+    listed = listed_pairs(names, step.n_tied - len(names))
     if trace.rule == "count":
-        shared = f"were {both} seen {times(step.winner.count)}"
+        head = (_("Tie: {pairs} were both seen {times}.", pairs=listed, times=times(step.winner.count))
+                if step.n_tied == 2 else
+                _("Tie: {pairs} were all seen {times}.", pairs=listed, times=times(step.winner.count)))
     else:
-        shared = f"{both} score {fmt_score(float(step.winner.score))}"
-    return (f"Tie: {listed} {shared}. The pair met first, reading the words in order, wins: "
-            f"{names[0]}, {_first_seen(trace, step)}.")
+        score = fmt_score(float(step.winner.score))
+        head = (_("Tie: {pairs} both score {score}.", pairs=listed, score=score) if step.n_tied == 2 else
+                _("Tie: {pairs} all score {score}.", pairs=listed, score=score))
+    return head + " " + _("The pair met first, reading the words in order, wins: {pair}, {where}.", pair=names[0],
+                          where=_first_seen(trace, step))

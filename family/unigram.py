@@ -51,6 +51,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from i18n import _, number
+
 SPACE = "\u2581"  # ▁: SentencePiece's mark for a space
 META = ("<unk>", "<s>", "</s>")
 """The pieces SentencePiece adds to every model: unknown, begin and end of a sentence."""
@@ -182,19 +184,19 @@ def train_unigram(corpus: str, vocab_size: int) -> UnigramModel:
     :func:`minimum_vocab` or above :data:`MAX_VOCAB`.
     """
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
-        raise UnigramError(f"The vocabulary size must be a whole number (got {vocab_size!r}).")
+        raise UnigramError(_("The vocabulary size must be a whole number (got {value}).", value=repr(vocab_size)))
     lines = sentences(corpus)
     if not lines:
-        raise UnigramError("The corpus has no words to learn from: give it some text.")
+        raise UnigramError(_("The corpus has no words to learn from: give it some text."))
     least = minimum_vocab(corpus)
     if vocab_size < least:
-        raise UnigramError(
-            f"A vocabulary of {vocab_size:,} is too small for this corpus: it has {least - 1 - len(META):,} different "
-            f"characters, and Unigram keeps every one, plus ▁ for the space and {len(META)} special pieces. "
-            f"Ask for at least {least:,}."
-        )
+        raise UnigramError(_(
+            "A vocabulary of {size} is too small for this corpus: it has {n} different characters, and Unigram keeps "
+            "every one, plus ▁ for the space and {special} special pieces. Ask for at least {least}.",
+            size=number(vocab_size), n=number(least - 1 - len(META)), special=len(META), least=number(least)))
     if vocab_size > MAX_VOCAB:
-        raise UnigramError(f"The lab trains Unigram vocabularies of up to {MAX_VOCAB:,} pieces; ask for fewer.")
+        raise UnigramError(_("The lab trains Unigram vocabularies of up to {n} pieces; ask for fewer.",
+                             n=number(MAX_VOCAB)))
     import sentencepiece
 
     model = io.BytesIO()
@@ -212,9 +214,9 @@ def train_unigram(corpus: str, vocab_size: int) -> UnigramModel:
             max_sentence_length=MAX_SENTENCE_BYTES * 2,
         )
     except (RuntimeError, OSError, ValueError) as exc:
-        raise UnigramError(
-            f"SentencePiece could not train on this text ({_reason(exc)}). Try a longer text, with words that repeat."
-        ) from None
+        raise UnigramError(_(
+            "SentencePiece could not train on this text ({why}). Try a longer text, with words that repeat.",
+            why=_reason(exc))) from None
     return UnigramModel(model.getvalue(), requested=vocab_size, n_sentences=len(lines))
 
 
@@ -286,7 +288,7 @@ class UnigramModel:
         piece of its own, scored 10 below the lowest score, as SentencePiece does."""
         normal = self._sp.normalize(text)
         table, longest = self._lookup
-        ends: list[list[tuple[int, str, float]]] = [[] for _ in range(len(normal) + 1)]
+        ends: list[list[tuple[int, str, float]]] = [[] for _end in range(len(normal) + 1)]
         for i in range(len(normal)):
             single = False
             for j in range(i + 1, min(len(normal), i + longest) + 1):
@@ -323,12 +325,12 @@ class UnigramModel:
         forward = _forward(ends, alpha)
         rng = random.Random(int(seed))
         out = []
-        for _ in range(n):
+        for _draw in range(n):
             pieces: list[tuple[str, bool]] = []
             j = len(normal)
             while j > 0:
                 # Choose the piece that ends at j, each with its share of the ways to reach j.
-                weights = [math.exp(forward[i] + alpha * score - forward[j]) for i, _, score in ends[j]]
+                weights = [math.exp(forward[i] + alpha * score - forward[j]) for i, _piece, score in ends[j]]
                 i, piece, score = ends[j][_pick(rng, weights)]
                 pieces.append((piece, piece not in self._lookup[0]))
                 j = i
@@ -344,7 +346,7 @@ def _forward(ends: list[list[tuple[int, str, float]]], alpha: float) -> list[flo
     """forward[j]: log of the sum, over every way to cut the first j characters, of exp(alpha x score)."""
     forward = [0.0] + [-math.inf] * (len(ends) - 1)
     for j in range(1, len(ends)):
-        terms = [forward[i] + alpha * score for i, _, score in ends[j] if forward[i] > -math.inf]
+        terms = [forward[i] + alpha * score for i, _piece, score in ends[j] if forward[i] > -math.inf]
         if terms:
             top = max(terms)
             forward[j] = top + math.log(sum(math.exp(t - top) for t in terms))

@@ -55,14 +55,23 @@ CONTENT = (("lessons/examples.toml", "tokenize", ("label",)), ("lessons/examples
            *(("lessons/quirks.toml", section, ("tab", "intro")) for section in
              ("spaces", "case", "join", "formatting", "letters", "presplit")),
            ("lessons/quirks.toml", "numbers", ("tab", "intro", "finding")),
-           ("lessons/examples.toml", "estimate", ("label",)))
+           ("lessons/examples.toml", "estimate", ("label",)),
+           ("lessons/presets.toml", "preset", ("title", "note")),
+           ("lessons/examples.toml", "family", ("label",)),
+           ("lessons/data/family.json", "", ("intro", "history", "ties", "continuation", "hf_note", "unigram",
+                                             "regularisation", "unigram_settings", "pipeline", "ids", "presplit_none",
+                                             "presplit_marks", "markers", "special", "template", "endoftext")),
+           ("lessons/data/family.json", "rules", ("count", "score", "why")),
+           ("lessons/data/family.json", "normalisers", ("cl100k_base", "o200k_base", "r50k_base", "llama3", "qwen3",
+                                                        "mistral-tekken", "mistral-sp-v3")))
 #: The pages whose every visible string goes through the catalogue (the pseudo-locale tests check them, and
 #: everything they draw: the sidebar too).
 TRANSLATED_PAGES = ("app.py", "pages/2_Tokenize_anything.py", "pages/3_Encode_step_by_step.py",
                     "pages/4_Bytes_per_character.py", "pages/6_English_vs_Hindi.py",
                     "pages/8_Cost_and_context.py", "pages/5_Real_tokenizers.py",
                     "pages/7_Beyond_Hindi.py", "pages/15_Vocabulary_by_script.py", "pages/9_Streaming.py",
-                    "pages/10_Quirks.py", "pages/14_Estimate.py", "pages/12_Lessons.py", "pages/13_Class.py")
+                    "pages/10_Quirks.py", "pages/14_Estimate.py", "pages/12_Lessons.py", "pages/13_Class.py",
+                    "pages/1_Train_step_by_step.py", "pages/11_The_family.py")
 HEADER = """\
 # {language} translation of the Tokenization Lab's interface.
 # Kept by `python -m i18n extract` (new messages, gone ones, changed ones marked fuzzy); checked by

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -30,6 +30,15 @@ class Preset:
     pattern: str
     examples: tuple[str, ...]
     note: str
+    hi: dict[str, str] = field(default_factory=dict, compare=False)
+    """The title and note in Hindi (``hi = { title = ..., note = ... }`` in presets.toml), read by
+    :meth:`shown`."""
+
+    def shown(self, name: str) -> str:
+        """The preset's ``title`` or ``note`` in the current language (its Hindi beside the English)."""
+        from i18n import localized
+
+        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
     @property
     def config(self) -> TrainConfig:
@@ -120,6 +129,7 @@ def presets() -> dict[str, Preset]:
             pattern=entry.get("pattern", DEFAULTS.pattern),
             examples=tuple(entry.get("examples", ())),
             note=entry.get("note", ""),
+            hi=dict(entry.get("hi", {})),
         )
         out[entry["id"]].config  # noqa: B018 - validate the settings now, not when a page trains
     return out

@@ -8,6 +8,7 @@ the merge steps are a fragment, so Next reruns only them.
 
 import streamlit as st
 
+from i18n import _
 from ui import state
 from ui.display import md_escape
 from ui.frame import page_setup
@@ -19,13 +20,14 @@ page_setup("The family")
 
 show = Show.now()  # large type, classroom mode
 if not show.large:
-    st.caption(md_escape(fv.CONTENT["intro"]))
-    st.caption(md_escape(fv.CONTENT["history"]))
+    st.caption(md_escape(fv.said("intro")))
+    st.caption(md_escape(fv.said("history")))
 lesson_link(8)
 
 state.restore([fv.PRESET])  # each part publishes it with the settings it draws
 with state.published([fv.PART]):
-    part = st.segmented_control("Part", fv.PARTS, key=fv.PART.skey, required=True, format_func=fv.PART_NAMES.get,
+    part = st.segmented_control(_("Part"), fv.PARTS, key=fv.PART.skey, required=True,
+                                format_func={p: _(name) for p, name in fv.PART_NAMES.items()}.get,
                                 label_visibility="collapsed")
 
 fv.SECTIONS[part](show)

@@ -21,10 +21,12 @@ from ui.layout import CLASSROOM, LARGE, PAGES
 from views import beyond_hindi as bhv
 from views import encode as ev
 from views import english_hindi as evh
+from views import family as fv
 from views import lessons as lp
 from views import quirks as qv
 from views import real as rv
 from views import tokenize as tkv
+from views import train as tv
 from views import vocabulary as vv
 
 TOKENIZE = "pages/2_Tokenize_anything.py"
@@ -41,6 +43,8 @@ QUIRKS = "pages/10_Quirks.py"
 ESTIMATE = "pages/14_Estimate.py"
 LESSONS = "pages/12_Lessons.py"
 CLASS = "pages/13_Class.py"
+TRAIN = "pages/1_Train_step_by_step.py"
+FAMILY = "pages/11_The_family.py"
 CHATS = "\n".join(json.dumps({"messages": [{"role": "system", "content": "You help customers."},
                                           {"role": "user", "content": f"मेरा ऑर्डर {i} कहाँ है?"}]}) for i in (1, 2))
 OPEN = {evh.REVEALED.skey: True}  # its questions skipped: lesson 4's exercises, their prompts lesson content
@@ -232,6 +236,38 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (LESSONS, {"lesson": "english-vs-hindi", "large": "1"}, {}),  # the select box
     (LESSONS, {"lesson": "bpe-training", "classroom": "1"}, {}),  # the objectives' slide
     (LESSONS, {"lesson": "bpe-training", "classroom": "1", "step": "3"}, {}),  # a section of the text
+    (TRAIN, {}, {}),  # the chai stall, step 0: the corpus before any merge, the top counts
+    (TRAIN, {"preset": "news", "step": "1"}, {tv.TABLE_OPEN.skey: True, tv.CODE_OPEN.skey: True}),  # a tie, tables
+    (TRAIN, {"preset": "low", "step": "4"}, {}),  # a three-way tie, a pair seen once, the last merge: next steps
+    (TRAIN, {"preset": "news", "step": "1", "ties": "hf"}, {}),  # a custom run: the hf rule, 'use the preset's'
+    (TRAIN, {"preset": "chai", "step": "2", "predict": "1"}, {}),  # predict first: the question on merge 2
+    (TRAIN, {"preset": "chai", "predict": "1"}, {}),  # predict first at step 0
+    (TRAIN, {"preset": "chai", "merges": "0"}, {}),  # zero merges: the base vocabulary
+    (TRAIN, {"preset": "own", "text": ""}, {}),  # own text, nothing typed yet
+    (TRAIN, {"preset": "own", "text": "कि 👩‍👩‍👧 مرحبا a\x07 <b> hain, hain", "step": "1"}, {}),  # notes, kept model
+    (TRAIN, {"preset": "own", "text": "ab ab", "merges": "5", "step": "1"}, {}),  # training stops early
+    (TRAIN, {"preset": "play", "split": "regex", "unit": "bytes", "step": "2"}, {}),  # regex, bytes: HF export
+    (TRAIN, {"preset": "chai", "marker": "custom", "marker_text": ""}, {}),  # an empty custom marker
+    (TRAIN, {"preset": "readers", "step": "3", "classroom": "1"}, {}),
+    (TRAIN, {"preset": "news", "step": "1", "large": "1"}, {}),
+    (FAMILY, {}, {}),  # BPE vs WordPiece before merge 1
+    (FAMILY, {"step": "2", "hashes": "1"}, {fv.NUMBERS_OPEN.skey: True}),  # merges, the sequences, the numbers
+    (FAMILY, {"preset": "news", "step": "1"}, {}),  # a tie, both rules
+    (FAMILY, {"preset": "own", "text": "aaab aab ab ab", "merges": "5", "step": "5"}, {}),  # a rule has stopped
+    (FAMILY, {"preset": "own", "text": ""}, {}),  # own text, nothing typed
+    (FAMILY, {"preset": "chai", "merges": "0"}, {}),  # zero merges
+    (FAMILY, {"part": "unigram"}, {}),  # the pieces, the segmentations, the draws
+    (FAMILY, {"part": "unigram", "vocab": "5"}, {}),  # too small a vocabulary: use the minimum
+    (FAMILY, {"part": "unigram", "word": "chaiखबर"}, {}),  # characters the corpus never had
+    (FAMILY, {"part": "pipeline"}, {fv.ABOUT_OPEN.skey: True}),  # the four stages, the about box
+    (FAMILY, {"part": "pipeline", "tok": "qwen3", "ptext": "स\u095Cक पर पानी"}, {}),  # NFC changes the text
+    (FAMILY, {"part": "pipeline", "tok": "mistral-sp-v3"}, {}),  # SentencePiece: no pre-split
+    (FAMILY, {"part": "special"}, {}),  # the chat, its template, <|endoftext|>
+    (FAMILY, {"part": "special", "m1": ""}, {}),  # an empty message
+    (FAMILY, {"part": "merges", "step": "1", "classroom": "1"}, {}),
+    (FAMILY, {"part": "pipeline", "classroom": "1"}, {}),
+    (FAMILY, {"part": "unigram", "large": "1"}, {}),
+    (FAMILY, {"part": "special", "large": "1"}, {}),
 ])
 def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session: dict) -> None:
     at = run_page(page, query_params={"lang": "xx", **params}, session_state=session)
@@ -239,7 +275,8 @@ def test_nothing_visible_bypasses_the_catalogue(page: str, params: dict, session
     assert len(texts) > 30
     typed = [t.value for t in at.text_area] + [t.value for t in at.text_input]
     shown = (vocabulary_shown(params) if page == VOCAB else quirks_shown(typed) if page == QUIRKS else
-             estimate_shown() if page == ESTIMATE else lessons_shown() if page == LESSONS else [])
+             estimate_shown() if page == ESTIMATE else lessons_shown() if page == LESSONS else
+             train_shown() if page == TRAIN else [*train_shown(), *family_shown(params)] if page == FAMILY else [])
     assert untranslated(texts, data_texts(*typed, *params.values(), *CITATIONS, *shown)) == []
 
 
@@ -298,6 +335,38 @@ def estimate_shown() -> list[str]:
                   "--inr-per-usd KEY USD YOUR_FILE txt jsonl messages"]
 
 
+def train_shown() -> list[str]:
+    """What Train draws as it is: the presets' corpora (the words as chips, the corpus text), their words to try,
+    the pre-split's default pattern and the reference trainer's loop (code)."""
+    from tokenizer import DEFAULT_PATTERN
+    from ui.codeview import loop_lines
+
+    presets = lessons.presets().values()
+    return [*(p.corpus for p in presets), *(w for p in presets for w in p.examples), DEFAULT_PATTERN,
+            *loop_lines()[1]]
+
+
+def family_shown(params: dict) -> list[str]:
+    """What The family draws as it is, besides the presets: the rules' and Unigram's names and special pieces, and
+    the tokens of its real tokenizers as their vocabularies write them (Ġ, ▁, <0xE0>, [INST]) for the pipeline's
+    text and the chat (family.pipeline, family.chat: data)."""
+    from family.chat import mistral_chat
+    from family.pipeline import stages
+    from family.unigram import META
+    from family.wordpiece import RULE_NAMES
+
+    out = [*RULE_NAMES.values(), "Unigram", *META]
+    if params.get("part") == "pipeline":
+        key = params.get("tok", "cl100k_base")
+        s = stages(real.load(key), params.get("ptext", fv.PTEXT.default))
+        out += [*s.raw, *(t.label for t in s.tokens)]
+    if params.get("part") == "special":
+        out += [t.piece for t in mistral_chat(fv.settings.CHAT).tokens]
+        tok = real.load(params.get("stok", "cl100k_base"))
+        out += [fv.settings.ENDOFTEXT, *(t.label for t in tok.encode_tokens(fv.settings.ENDOFTEXT))]
+    return out
+
+
 def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
     """The same check in English finds every string (so the pseudo-locale test is not vacuous)."""
     at = run_page(TOKENIZE)
@@ -307,7 +376,7 @@ def test_the_pseudo_locale_test_sees_an_unmarked_string() -> None:
 
 def test_the_declared_pages_are_the_ones_tested_here() -> None:
     assert set(TRANSLATED_PAGES) == {HOME, TOKENIZE, ENCODE, BYTES, EVH, COST, REAL, BEYOND, VOCAB, STREAM, QUIRKS,
-                                   ESTIMATE, LESSONS, CLASS}
+                                   ESTIMATE, LESSONS, CLASS, TRAIN, FAMILY}
     assert set(vv.KIND_NAMES) == set(vv.vocab.KINDS)  # every kind of token has its name marked for the catalogue
     assert CLASSROOM.param == "classroom" and LARGE.param == "large"  # the parameters the cases above use
 

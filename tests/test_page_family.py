@@ -380,3 +380,53 @@ def test_the_per_step_caches_are_keyed_by_the_run_itself() -> None:
             assert fv.corpus_tokens(run, rule, 1) == sum(n * len(tok.segment(w, 1)) for w, n in trace.words)
             assert fv.corpus_html(run, rule, 2, 5) != fv.corpus_html(other, rule, 2, 5)
 
+
+
+# --- In Hindi (issue 28) ----------------------------------------------------------------------------------------
+
+
+def test_family_in_hindi() -> None:
+    """?lang=hi: every part's headings, controls, sentences, charts and metrics in Hindi, while the address keeps the
+    parts' English names; the page's content (family.json) has its Hindi beside the English; the figures are the
+    engine's (family.wordpiece, family.chat), numbers grouped the Indian way."""
+    from i18n import using
+
+    at = run_page(PAGE, query_params={"lang": "hi", "step": "1"})
+    assert_no_exception(at)
+    assert at.title[0].value == "परिवार"
+    part = at.segmented_control(key=fv.PART.skey)
+    assert part.options == ["BPE बनाम WordPiece", "Unigram", "पाइपलाइन", "ख़ास टोकन"] and part.value == "merges"
+    assert at.selectbox(key=fv.PRESET.skey).label == "कॉर्पस" and at.number_input(key=fv.MERGES.skey).label == "मर्ज"
+    assert at.button(key=fv.STEPPER.key("next").skey).label == "अगला"
+    text = main_text(at)
+    assert f"#### {CHAI.merges} में से मर्ज 1" in text and "BPE सबसे ज़्यादा बार दिखी जोड़ी मर्ज करता है" in text
+    bpe, wp = chai_traces()
+    with using("hi"):
+        why = fv.why(fv.rules_run(CHAI.corpus, CHAI.merges, "chai"), "count", 1)
+    assert why.startswith(f"{bpe.steps[0].winner.left} + {bpe.steps[0].winner.right} ") and "दिखी" in why
+    assert any(why.split("\n")[0][:40] in c for c in callouts(at))
+    spec = json.loads(at.get("vega_lite_chart")[0].proto.spec)
+    assert spec["layer"][0]["encoding"]["x"]["title"] == "कितनी बार दिखी: count(a b)"
+    assert spec["config"]["locale"]["number"]["grouping"][:2] == [3, 2]
+    assert "BPE इसे मर्ज करता है" in set(chart_rows(at)[0]["status"])
+    # the special tokens: the chat's counts from family.chat, the special token's id grouped the Indian way
+    at = run_page(PAGE, query_params={"lang": "hi", "part": "special"})
+    assert_no_exception(at)
+    c = mistral_chat(fv.settings.CHAT)
+    shown = metrics(at)
+    assert shown["मॉडल जितने टोकन पढ़ता है"] == str(c.total) and shown["टेम्पलेट ने जोड़े"] == str(c.added)
+    assert shown["प्रति संदेश"] == f"{c.per_message:.1f}"
+    endoftext = real.load("cl100k_base").encode_special("<|endoftext|>")[0]
+    assert endoftext == 100_257 and "आईडी 1,00,257" in main_text(at)  # 100,257 in English
+    assert at.text_input(key=fv.MESSAGES[0].skey).label == "यूज़र का संदेश"
+    # Unigram and the pipeline
+    at.segmented_control(key=fv.PART.skey).set_value("unigram").run()
+    assert at.query_params["part"] == "unigram"  # the address keeps the part's English name
+    assert "माँगे गए टुकड़े" in metrics(at) and "**टुकड़े, सबसे संभावित पहले**" in main_text(at)
+    assert at.button(key=fv.AGAIN.skey).label == "फिर से निकालिए"
+    at = run_page(PAGE, query_params={"lang": "hi", "part": "pipeline"})
+    assert_no_exception(at)
+    assert "#### 1 · नॉर्मलाइज़" in main_text(at) and "#### 2 · प्री-स्प्लिट" in main_text(at)
+    assert "कोई नॉर्मलाइज़ेशन नहीं" in main_text(at) and "टेक्स्ट ठीक वैसा पढ़ता है" in main_text(at)
+    at.segmented_control(key="lang_switch").set_value("en").run()
+    assert "id 100,257" not in main_text(at) and "#### 1 · Normalise" in main_text(at)

@@ -596,3 +596,59 @@ def test_a_run_is_named_by_its_inputs_as_its_saved_questions_are() -> None:
     run = Run.of(preset.corpus, page.merges, page.config().to_dict())
     assert run.name == questions.run_key(preset.corpus, page)
     assert trace_of(run).tokenizer.merges == train(preset.corpus, page.merges, **page.config().to_dict()).tokenizer.merges
+
+
+# --- In Hindi (issue 28) ----------------------------------------------------------------------------------------
+
+
+def test_train_in_hindi() -> None:
+    """?lang=hi: the headings, settings, step controls, the step's sentences and the chart in Hindi; the tie and its
+    rule are the engine's (tie_explanation, said in Hindi); the preset's name and note have their Hindi beside the
+    English in presets.toml."""
+    from i18n import using
+
+    at = run_page(PAGE, query_params={"lang": "hi", "preset": "news", "step": "1"})
+    assert_no_exception(at)
+    assert at.title[0].value == "क़दम-दर-क़दम ट्रेनिंग"
+    corpus = at.selectbox(key=tv.PRESET.skey)
+    assert corpus.label == "कॉर्पस" and corpus.value == "news" and "D · चाय की दुकान" in corpus.options
+    assert at.radio(key=tv.SETTING["unit"].skey).options == ["कैरेक्टर", "UTF-8 बाइट"]
+    assert at.radio(key=tv.SETTING["ties"].skey).label == "बराबरी"
+    assert [at.button(key=k.skey).label for k in (tv.FIRST, tv.PREV, tv.NEXT)][2] == "अगला"
+    assert at.toggle(key=tv.PREDICT.skey).label == "पहले अनुमान लगाइए"
+    trace = preset_trace("news")
+    step = trace.steps[0]
+    assert step.n_tied > 1  # the very first merge is a tie
+    with using("hi"):
+        tie = questions.tie_explanation(trace, 1)
+    said = texts(at)
+    assert tie.startswith("बराबरी: ") and tie.split(" नियम ‘पहले दिखी’")[0] in said
+    head = next(t for t in html_texts(at) if "में से मर्ज 1:" in t)
+    assert f"{len(trace.steps)} में से मर्ज 1:" in head and f"{step.count} बार दिखी" in head
+    assert "पहला ही मर्ज बराबरी पर है: देखिए कि विजेता कौन-सा नियम चुनता है।" in said  # the preset's note
+    assert "**मर्ज 1 से पहले जोड़ियों की गिनती**" in main_text(at) and "बराबरी, और उसे तोड़ने वाला नियम" in said
+    spec, data = chart(at)
+    assert spec["layer"][0]["encoding"]["x"]["title"] == "इस मर्ज से पहले कितनी बार दिखी"
+    assert "विजेता" in set(data["status"]) and "बराबरी में हारी" in set(data["status"])
+    assert spec["config"]["locale"]["number"]["grouping"][:2] == [3, 2]  # the axis grouped the Indian way
+    # the address keeps the English settings; English is unchanged
+    assert at.query_params["preset"] == "news" and at.query_params["lang"] == "hi"
+
+
+def test_train_in_hindi_groups_numbers_the_indian_way() -> None:
+    """1,10,000 words of one kind: the corpus's counts grouped the Indian way in Hindi (110,000 in English), as the
+    engine counts them."""
+    text = "ab " * 110_000
+    trace = train(text, 20, unit="chars", split="whitespace")  # "your own text"'s settings
+    assert trace.total_words == 110_000 and len(trace.steps) == 1  # one merge: then every word is one token
+    at = run_page(PAGE, query_params={"lang": "hi", "preset": "own"})
+    at.text_area(key=tv.TEXT.skey).input(text).run()
+    at.button(key=tv.NEXT.skey).click().run()
+    assert_no_exception(at)
+    said = texts(at)
+    assert "आपके माँगे 20 मर्ज में से 1 के बाद ट्रेनिंग रुक गई" in said
+    assert "कुल 1,10,000" in said and "कॉर्पस 1,10,000 टोकन का है" in said
+    _spec, data = chart(at)
+    assert list(data["mark"])[0] == "1,10,000  ← विजेता"  # a + b, once in each word
+    at.segmented_control(key="lang_switch").set_value("en").run()
+    assert "110,000 in all" in texts(at)

@@ -18,11 +18,12 @@ from dataclasses import dataclass
 import altair as alt
 import streamlit as st
 
+from i18n import N_
 from ui.chips import PALETTE
 
 #: A ranked-bars chart's name for a pair that had the winner's count and lost the tie (Train, The family): short,
 #: so the legend fits a phone's panel.
-TIE_LOST = "lost the tie"
+TIE_LOST = N_("lost the tie")  # drawn through _()
 TEXT = "#000000"
 GRID = "#BBBBBB"
 BACKGROUND = "#FFFFFF"

@@ -13,9 +13,10 @@ import html
 import inspect
 from functools import lru_cache
 
+from i18n import _, _n, number
 from tokenizer import Trace
 from tokenizer.reference import train_reference
-from ui.display import pair_text, plural, visible_token
+from ui.display import pair_text, visible_token
 
 CSS = """
 <style>
@@ -45,18 +46,23 @@ def loop_lines() -> tuple[int, tuple[str, ...]]:
 def _notes(trace: Trace, k: int) -> dict[str, str]:
     """Line marker -> the note for merge ``k`` (1-based)."""
     s = trace.steps[k - 1]
-    top = ", ".join(f"{pair_text(pc.left, pc.right)}: {pc.count:,}" for pc in s.table[:3])
+    top = ", ".join(f"{pair_text(pc.left, pc.right)}: {number(pc.count)}" for pc in s.table[:3])
+    pair = pair_text(s.left, s.right)
     tie = (
-        f"{plural(s.n_tied, 'pair')} share the top count; the tie rule picks {pair_text(s.left, s.right)}"
-        if s.n_tied > 1 else f"{pair_text(s.left, s.right)}, seen {plural(s.count, 'time')}"
+        _n("{n} pair shares the top count; the tie rule picks {pair}",
+           "{n} pairs share the top count; the tie rule picks {pair}", s.n_tied, pair=pair)
+        if s.n_tied > 1 else _n("{pair}, seen {n} time", "{pair}, seen {n} times", s.count, pair=pair)
     )
     return {
-        "for step in range(merges)": f"step = {k - 1}: this is merge {k} of {len(trace.steps)}",
-        "counts, first_met = count_pairs": f"{plural(s.n_pairs, 'distinct pair')}; the most frequent: {top}",
+        "for step in range(merges)": _("step = {step}: this is merge {k} of {n}", step=k - 1, k=number(k),
+                                       n=number(len(trace.steps))),
+        "counts, first_met = count_pairs": _n("{n} distinct pair; the most frequent: {top}",
+                                              "{n} distinct pairs; the most frequent: {top}", s.n_pairs, top=top),
         "best = ranked[0]": f"best = {tie}",
-        "new_id = first_merge_id + step": f"new_id = {s.token_id}: the token {visible_token(s.token)}",
-        "words = [(merge(symbols, best, new_id)": f"every {pair_text(s.left, s.right)} in every word becomes "
-        f"{visible_token(s.token)}",
+        "new_id = first_merge_id + step": _("new_id = {id}: the token {token}", id=s.token_id,
+                                            token=visible_token(s.token)),
+        "words = [(merge(symbols, best, new_id)": _("every {pair} in every word becomes {token}", pair=pair,
+                                                    token=visible_token(s.token)),
     }
 
 
@@ -64,7 +70,7 @@ def algorithm_html(trace: Trace, k: int) -> str:
     """The loop, with merge ``k``'s values beside the lines that produce them (``k`` 0: no values yet)."""
     first_no, lines = loop_lines()
     notes = _notes(trace, k) if k else {}
-    out = [CSS, '<div class="tl-code" role="figure" aria-label="the training loop of the reference trainer">']
+    out = [CSS, '<div class="tl-code" role="figure" aria-label="' + html.escape(_("the training loop of the reference trainer")) + '">']
     for i, line in enumerate(lines):
         note = next((text for marker, text in notes.items() if line.strip().startswith(marker)), "")
         hot = " tl-hot" if note else ""

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import lessons
+from i18n import N_, _, _n
 from tokenizer import DEFAULT_PATTERN, TrainConfig
-from tokenizer.labels import plural
 from tokenizer.model import UNIT_NAMES
 from tokenizer.plaintext import visible_token
 
@@ -20,9 +20,11 @@ MARKERS = {"none": None, "</w>": "</w>", "_": "_"}
 MARKER_CHOICES = ("none", "</w>", "_", "custom")
 DEFAULT_CUSTOM_MARKER = "<end>"
 
-SPLIT_NAMES = {"whitespace": "whitespace", "regex": "regex pattern"}
-TIE_NAMES = {"first": "first seen", "hf": "hf (Hugging Face)"}
-MARKER_NAMES = {"none": "none", "</w>": "</w>", "_": "_", "custom": "custom…"}
+SPLIT_NAMES = {"whitespace": N_("whitespace"), "regex": N_("regex pattern")}
+TIE_NAMES = {"first": N_("first seen"), "hf": N_("hf (Hugging Face)")}
+MARKER_NAMES = {"none": N_("none"), "</w>": "</w>", "_": "_", "custom": N_("custom…")}
+"""The settings' names in English, marked for the catalogue (the units' are the engine's, ``tokenizer.model``): a page
+that translates draws them through ``_()`` (a marker that is itself, ``</w>``, is the same in every language)."""
 
 
 
@@ -49,10 +51,13 @@ class Settings:
         return TrainConfig(self.unit, self.split, self.pattern, self.end_of_word, self.ties)
 
     def summary(self) -> str:
-        """``characters · whitespace · no marker · first seen · 7 merges`` (plain text)."""
-        split = "whitespace split" if self.split == "whitespace" else f"regex {visible_token(self.pattern)}"
-        marker = f"marker {self.end_of_word}" if self.end_of_word else "no marker"
-        return f"{UNIT_NAMES[self.unit]} · {split} · {marker} · ties: {TIE_NAMES[self.ties]} · {plural(self.merges, 'merge')}"
+        """``characters · whitespace split · no marker · ties: first seen · 7 merges`` (plain text, in the current
+        language)."""
+        split = (_("whitespace split") if self.split == "whitespace" else
+                 _("regex {pattern}", pattern=visible_token(self.pattern)))
+        marker = _("marker {marker}", marker=self.end_of_word) if self.end_of_word else _("no marker")
+        ties = _("ties: {rule}", rule=_(TIE_NAMES[self.ties]))
+        return " · ".join((_(UNIT_NAMES[self.unit]), split, marker, ties, _n("{n} merge", "{n} merges", self.merges)))
 
 
 OWN_DEFAULTS = Settings("chars", "whitespace", DEFAULT_PATTERN, "none", DEFAULT_CUSTOM_MARKER, "first", 20)
@@ -63,10 +68,11 @@ def preset_ids() -> tuple[str, ...]:
 
 
 def preset_title(preset_id: str) -> str:
+    """A preset's name in the current language (its Hindi beside the English in presets.toml)."""
     if preset_id == OWN:
-        return "Your own text (type, paste or upload)"
+        return _("Your own text (type, paste or upload)")
     preset = lessons.presets().get(preset_id)
-    return preset.title if preset else preset_id
+    return preset.shown("title") if preset else preset_id
 
 
 def preset_settings(preset_id: str) -> Settings:

@@ -22,6 +22,7 @@ import streamlit as st
 from streamlit.runtime.scriptrunner import add_script_run_ctx, get_script_run_ctx
 
 import lessons
+from i18n import _, number
 from lessons.questions import run_key
 from tokenizer import Trace, train
 from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
@@ -133,8 +134,9 @@ def trained_with_progress(run: Run) -> Trace:
                 break
             except FutureTimeout:
                 if bar is None:
-                    bar = st.progress(0.0, text="Training…")
-                bar.progress(min(seen[0] / seen[1], 1.0), text=f"Training: merge {seen[0]:,} of {seen[1]:,}")
+                    bar = st.progress(0.0, text=_("Training…"))
+                bar.progress(min(seen[0] / seen[1], 1.0),
+                             text=_("Training: merge {k} of {n}", k=number(seen[0]), n=number(seen[1])))
     if bar is not None:
         bar.empty()
     return trace

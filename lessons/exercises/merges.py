@@ -4,6 +4,8 @@ gives), the merges in order, WordPiece's pick, and a tie and the rule that broke
 
 from __future__ import annotations
 
+from family.ruletext import listed_pairs
+from i18n import _, _n
 from tokenizer import Trace, train
 from tokenizer.labels import plural
 from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
@@ -14,51 +16,51 @@ MAX_LISTED_TIES = 5  # tied pairs named in the tie sentence
 
 
 def times(n: int) -> str:
-    return plural(n, "time")
+    """``5 times``, in the current language."""
+    return _n("{n} time", "{n} times", n)
 
 
 def tie_explanation(trace: Trace, k: int) -> str:
-    """The tie at merge k and the rule that broke it, in plain words (plain text): Train's "why this pair", and
-    the facts of a "which pair merges" question on a corpus of the teacher's own."""
-    from tokenizer.plaintext import join_words, visible_token
+    """The tie at merge k and the rule that broke it, in plain words (plain text, in the current language): Train's
+    "why this pair", and the facts of a "which pair merges" question on a corpus of the teacher's own."""
+    from tokenizer.plaintext import visible_token
 
     s = trace.steps[k - 1]
     winner = _pair(s.left, s.right)
     if s.n_tied <= 1:
         runner = next((pc for pc in s.table if pc.pair != s.pair), None)
         if runner is None:
-            return f"No tie: {winner} is the only pair left."
-        return (
-            f"No tie: {winner} was seen {times(s.count)}, more than any other pair "
-            f"(next best: {_pair(runner.left, runner.right)}, {times(runner.count)})."
-        )
+            return _("No tie: {winner} is the only pair left.", winner=winner)
+        return _("No tie: {winner} was seen {times}, more than any other pair (next best: {runner}, {runner_times}).",
+                 winner=winner, times=times(s.count), runner=_pair(runner.left, runner.right),
+                 runner_times=times(runner.count))
     names = [_pair(t.left, t.right) for t in s.ties[:MAX_LISTED_TIES]]
-    more = s.n_tied - len(names)
-    listed = join_words(names, more) + ("" if not more else " pair" if more == 1 else " pairs")
-    both = "both" if s.n_tied == 2 else "all"
-    head = f"Tie: {listed} were {both} seen {times(s.count)}."
+    listed = listed_pairs(names, s.n_tied - len(names))
+    head = (_("Tie: {pairs} were both seen {times}.", pairs=listed, times=times(s.count)) if s.n_tied == 2 else
+            _("Tie: {pairs} were all seen {times}.", pairs=listed, times=times(s.count)))
     if trace.config.ties == "hf":
         numbered = ", ".join(
-            f"{_pair(t.left, t.right)} is ({trace.hf_number(t.pair[0])}, {trace.hf_number(t.pair[1])})"
+            _("{pair} is ({left}, {right})", pair=_pair(t.left, t.right), left=trace.hf_number(t.pair[0]),
+              right=trace.hf_number(t.pair[1]))
             for t in s.ties[:MAX_LISTED_TIES]
         )
-        return (
-            f"{head} Rule 'hf', the order of Hugging Face tokenizers: number the base symbols in sorted order "
-            f"(bytes by the printable character that stands for each), and merged tokens after them in the order "
-            f"they were made. The tied pair whose left token has the smallest number wins (then the smallest "
-            f"right number). Here {numbered}. So {winner} wins."
-        )
+        return head + " " + _(
+            "Rule 'hf', the order of Hugging Face tokenizers: number the base symbols in sorted order "
+            "(bytes by the printable character that stands for each), and merged tokens after them in the order "
+            "they were made. The tied pair whose left token has the smallest number wins (then the smallest "
+            "right number). Here {numbered}. So {winner} wins.", numbered=numbered, winner=winner)
     if s.first_seen is None:
-        return f"{head} Rule 'first seen': the tied pair met first, reading the words in order, wins: {winner}."
+        return head + " " + _("Rule 'first seen': the tied pair met first, reading the words in order, wins: {winner}.",
+                              winner=winner)
     w, position = s.first_seen
-    shown = [visible_token(word) for word, _ in trace.words[: max(3, w + 1)][:6]]
+    shown = [visible_token(word) for word, _count in trace.words[: max(3, w + 1)][:6]]
     words = ", ".join(shown) + (", …" if len(trace.words) > len(shown) else "")
     word = visible_token(trace.words[w][0])
-    where = f"as the very first pair of “{word}”" if position == 0 and w == 0 else f"in “{word}”"
-    return (
-        f"{head} Rule 'first seen': read the words in the order they first appear ({words}), each left to "
-        f"right; the tied pair met first wins. {winner} is met first, {where}. So it wins."
-    )
+    where = (_("as the very first pair of “{word}”", word=word) if position == 0 and w == 0 else
+             _("in “{word}”", word=word))
+    return head + " " + _(
+        "Rule 'first seen': read the words in the order they first appear ({words}), each left to right; the tied "
+        "pair met first wins. {winner} is met first, {where}. So it wins.", words=words, winner=winner, where=where)
 
 
 MAX_CORPUS_MERGES = 50

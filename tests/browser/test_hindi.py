@@ -182,6 +182,23 @@ def test_nothing_visible_bypasses_the_catalogue_in_chromium(open_page, url: str,
     assert untranslated(_visible_texts(page), data_texts(typed, "किताबें")) == []
 
 
+@pytest.mark.parametrize(("url", "query"), [
+    ("Train_step_by_step", "lang=xx&preset=news&step=1"),  # a tie: the step line, the chart, why, the corpus
+    ("The_family", "lang=xx&step=1"),  # both rules' merge 1
+    ("The_family", "lang=xx&part=special"),  # the chat template, the special token
+])
+def test_train_and_the_family_bypass_nothing_in_chromium(open_page, url: str, query: str) -> None:
+    """Train and The family in the pseudo-locale, as the browser lays them out: what is left unmarked is data (the
+    presets' corpora, the rules' names, the chat's tokens as Mistral's vocabulary writes them)."""
+    from tests.test_i18n_pages import family_shown, train_shown
+
+    page = open_page(url, f"pseudo-{url}", query=query, size="laptop")
+    params = dict(p.split("=", 1) for p in query.split("&"))
+    shown = [*train_shown(), *(family_shown(params) if url == "The_family" else [])]
+    chrome = ["PageUp", "PageDown", "Choose an option"]  # Streamlit's: the step keys' hints, a select box's placeholder
+    assert untranslated(_visible_texts(page), data_texts(*shown, *chrome)) == []
+
+
 def test_the_check_sees_english_in_chromium(open_page) -> None:
     """The same check on the English page finds its strings: the pseudo-locale test above is not vacuous."""
     page = open_page(TOKENIZE, "english-tokenize-laptop", size="laptop")

@@ -73,6 +73,7 @@ from .settings import (
     VOCAB,
     WORD,
     ptext_example_key,
+    said,
     settings_for,
     vocab_default,
     word_example_key,
@@ -90,6 +91,6 @@ __all__ = [
     "MAX_COMPARED_MERGES", "MERGES", "MESSAGES", "META", "NBEST", "NUMBERS_OPEN", "PAGE", "PART", "PARTS",
     "PART_NAMES", "PRESET", "PTEXT", "SAMPLES", "SECTIONS", "SEED", "SPECIAL", "STEP", "STEPPER", "STOK",
     "TEXT", "TOP_PAIRS", "USE_MINIMUM", "VOCAB", "WORD", "chart_spec", "corpus_html", "corpus_tokens", "pair_rows",
-    "ptext_example_key", "rows_key", "rule_traces", "rules_run", "settings_for", "vocab_default", "why",
+    "ptext_example_key", "rows_key", "rule_traces", "rules_run", "said", "settings_for", "vocab_default", "why",
     "word_example_key",
 ]

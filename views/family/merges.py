@@ -14,10 +14,11 @@ import streamlit as st
 
 from family.ruletext import fmt_score, score_sum, tie_sentence
 from family.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
+from i18n import N_, _, _n, current, number, using
 from ui import charts, state, tables, viewport
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, merge_html, word_rows_html
-from ui.display import callout_html, md_escape, pair_text, plural, visible_token
+from ui.display import callout_html, md_escape, pair_text, visible_token
 from ui.layout import figure
 from ui.show import Show
 from ui.training import BY_RUN, Run
@@ -25,7 +26,6 @@ from ui.training import BY_RUN, Run
 from .corpus import corpus_picker
 from .settings import (
     CHART,
-    CONTENT,
     HASHES,
     LARGE_TOP_PAIRS,
     LARGE_TOP_WORDS,
@@ -38,6 +38,7 @@ from .settings import (
     TEXT,
     TOP_PAIRS,
     TOP_WORDS,
+    said,
     settings_for,
 )
 
@@ -49,11 +50,17 @@ def rules_run(corpus: str, merges: int, preset_id: str) -> Run:
     return Run.of(corpus, merges, settings_for(preset_id))
 
 
-@st.cache_resource(max_entries=32, show_spinner="Training both rules…", hash_funcs=BY_RUN)
+@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_RUN)  # the call site shows a spinner
 def rule_traces(run: Run) -> tuple[RuleTrace, RuleTrace]:
     """BPE's and WordPiece's merge sequences on one corpus, once per run (corpus, merges, settings) for everyone."""
     return (train_by_rule(run.corpus, run.merges, rule="count", table_size=TOP_PAIRS, **run.settings),
             train_by_rule(run.corpus, run.merges, rule="score", table_size=TOP_PAIRS, **run.settings))
+
+
+def traces_with_spinner(run: Run) -> tuple[RuleTrace, RuleTrace]:
+    """:func:`rule_traces`, with a spinner in the learner's language while they train (the first time only)."""
+    with st.spinner(_("Training both rules…")):
+        return rule_traces(run)
 
 
 def rule_trace(run: Run, rule: str) -> RuleTrace:
@@ -64,7 +71,7 @@ def rule_trace(run: Run, rule: str) -> RuleTrace:
 
 # -- numbers as text --------------------------------------------------------------------------------
 def times(n: int) -> str:
-    return plural(n, "time")
+    return _n("{n} time", "{n} times", n)
 
 
 # -- one rule's state at a step ---------------------------------------------------------------------
@@ -74,10 +81,14 @@ def state_step(trace: RuleTrace, k: int) -> RuleStep | None:
     return trace.steps[index] if index < len(trace.steps) else None
 
 
+STATUS_NAMES = (N_("{rule} merges it"), N_("{rule} would merge it"), N_("both rules pick it"), charts.TIE_LOST,
+                N_("top value (before merge 1)"), N_("other pairs"))
+
+
 def statuses(rule: str) -> tuple[str, ...]:
+    """The chart's and the table's notes on a pair, for one rule's view, in the current language."""
     me, other = RULE_NAMES[rule], RULE_NAMES["score" if rule == "count" else "count"]
-    return (f"{me} merges it", f"{other} would merge it", "both rules pick it", charts.TIE_LOST,
-            "top value (before merge 1)", "other pairs")
+    return (_(STATUS_NAMES[0], rule=me), _(STATUS_NAMES[1], rule=other), *(_(n) for n in STATUS_NAMES[2:]))
 
 
 STATUS_COLOURS = (charts.ORANGE, charts.TEAL, charts.PINK, charts.SAND, charts.SAND, charts.BLUE)
@@ -129,83 +140,113 @@ CHART_DATA = "pairs"
 
 def chart_records(rows: list[dict[str, Any]], rule: str) -> list[dict[str, Any]]:
     names = statuses(rule)
-    arrow = {names[0]: f"  ← {RULE_NAMES[rule]}", names[1]: "  ← the other rule", names[2]: "  ← both",
-             names[3]: "  tie"}
+    arrow = {names[0]: f"  ← {RULE_NAMES[rule]}", names[1]: "  ← " + _("the other rule"), names[2]: "  ← " + _("both"),
+             names[3]: "  " + _("tie")}
     out = []
     for r in rows:
         if rule == "count":
-            mark = f"{r['count']:,} · score {fmt_score(r['score'])}"
+            mark = number(r["count"]) + " · " + _("score {score}", score=fmt_score(r["score"]))
         else:
-            mark = f"{fmt_score(r['score'])} · count {r['count']:,}"
+            mark = fmt_score(r["score"]) + " · " + _("count {n}", n=number(r["count"]))
         out.append({**r, "bar": f"{r['rank']}. {r['pair']}", "mark": mark + arrow.get(r["status"], "")})
     return out
 
 
-@lru_cache(maxsize=4)
-def _template(rule: str, large: bool) -> str:
-    """The chart with no data, as JSON (built and validated by Altair once per process)."""
-    if rule == "count":
-        x, title, fmt = "count", "times seen: count(a b)", None
-        tip = [alt.Tooltip("count:Q", title="count(a b)"), alt.Tooltip("score_text:N", title="WordPiece score")]
-    else:
-        x, title, fmt = "score", "score: count(a b) ÷ (count(a) × count(b))", ".2~f"
-        tip = [alt.Tooltip("score_text:N", title="score"), alt.Tooltip("count:Q", title="count(a b)")]
-    chart = charts.ranked_bars(
-        CHART_DATA, x=x, x_title=title, statuses=statuses(rule), colours=STATUS_COLOURS, dashed=statuses(rule)[3],
-        large=large, x_format=fmt, legend_columns=2,
-        tooltip=[alt.Tooltip("pair:N", title="pair"), *tip, alt.Tooltip("status:N", title="note")],
-    )
-    return json.dumps(charts.themed(chart, large=large).to_dict())
+@lru_cache(maxsize=16)
+def _template(rule: str, large: bool, lang: str = "en") -> str:
+    """The chart with no data, as JSON (built and validated by Altair once per process and language)."""
+    with using(lang):
+        if rule == "count":
+            x, title, fmt = "count", _("times seen: count(a b)"), None
+            tip = [alt.Tooltip("count:Q", title="count(a b)"),
+                   alt.Tooltip("score_text:N", title=_("WordPiece score"))]
+        else:
+            x, title, fmt = "score", _("score: count(a b) ÷ (count(a) × count(b))"), ".2~f"
+            tip = [alt.Tooltip("score_text:N", title=_("score")), alt.Tooltip("count:Q", title="count(a b)")]
+        chart = charts.ranked_bars(
+            CHART_DATA, x=x, x_title=title, statuses=statuses(rule), colours=STATUS_COLOURS,
+            dashed=statuses(rule)[3], large=large, x_format=fmt, legend_columns=2,
+            tooltip=[alt.Tooltip("pair:N", title=_("pair")), *tip, alt.Tooltip("status:N", title=_("note"))],
+        )
+        spec = charts.themed(chart, large=large).to_dict()
+    if lang == "hi":  # the axis's numbers grouped the Indian way, as charts.spec writes a Hindi chart's
+        spec.setdefault("config", {})["locale"] = {"number": charts.INDIAN_NUMBERS}
+    return json.dumps(spec)
+
+
+def chart_spec(rows: tuple[tuple[tuple[str, Any], ...], ...], rule: str, large: bool) -> dict:
+    """One rule's chart at one step in the current language: the validated template, filled with its rows (cached
+    per rows, rule, type size and language)."""
+    return _chart_spec(rows, rule, large, current())
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
-def chart_spec(rows: tuple[tuple[tuple[str, Any], ...], ...], rule: str, large: bool) -> dict:
-    """One rule's chart at one step: the validated template, filled with its rows."""
-    records = chart_records([dict(r) for r in rows], rule)
-    return charts.fill_ranked_bars(json.loads(_template(rule, large)), records, data_name=CHART_DATA,
-                                   x="count" if rule == "count" else "score", statuses=statuses(rule),
-                                   headroom=2.9 if large else 2.3)
+def _chart_spec(rows: tuple[tuple[tuple[str, Any], ...], ...], rule: str, large: bool, lang: str) -> dict:
+    with using(lang):
+        records = chart_records([dict(r) for r in rows], rule)
+        return charts.fill_ranked_bars(json.loads(_template(rule, large, lang)), records, data_name=CHART_DATA,
+                                       x="count" if rule == "count" else "score", statuses=statuses(rule),
+                                       headroom=2.9 if large else 2.3)
 
 
 def numbers_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
-    """The rows as a table: the three counts, the score, the note."""
+    """The rows as a table: the three counts, the score, the note (named by :func:`numbers_columns`)."""
     frame = pd.DataFrame(rows, columns=["rank", "pair", "count", "left_count", "right_count", "score", "status"])
     return frame.rename(columns={"count": "count(a b)", "left_count": "count(a)", "right_count": "count(b)",
                                  "status": "note"})
 
 
+def numbers_columns() -> dict:
+    """The numbers table's columns named in the current language (the counts are formulas: the same in every one)."""
+    return {"rank": st.column_config.NumberColumn(_("rank")), "pair": st.column_config.TextColumn(_("pair")),
+            "score": st.column_config.NumberColumn(_("score"), format="%.4f"),
+            "note": st.column_config.TextColumn(_("note"))}
+
+
 # -- sentences -------------------------------------------------------------------------------------
-@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
 def why(run: Run, rule: str, k: int) -> str:
-    """Why this rule picked its pair at merge k, with the other rule's view of the same pair (plain text).
-    Cached per (run, ``rule``, step)."""
+    """Why this rule picked its pair at merge k, with the other rule's view of the same pair (plain text, in the
+    current language). Cached per (run, ``rule``, step, language)."""
+    return _why(run, rule, k, current())
+
+
+@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
+def _why(run: Run, rule: str, k: int, lang: str) -> str:
+    with using(lang):
+        return _why_text(run, rule, k)
+
+
+def _why_text(run: Run, rule: str, k: int) -> str:
     trace = rule_trace(run, rule)
     s = trace.steps[k - 1]
     w, o = s.winner, s.other
     pair = pair_text(w.left, w.right)
     if trace.rule == "count":
         runner = next((c for c in s.by_count if c.pair != w.pair), None)
-        head = f"{pair} is seen {times(w.count)}, more than any other pair" + (
-            f" (next: {pair_text(runner.left, runner.right)}, {times(runner.count)})." if runner and runner.count < w.count
-            else ".")
-        score = f" Its WordPiece score is {score_sum(w)}."
-        other = ("WordPiece picks it too: it also has the highest score." if s.agree else
-                 f"WordPiece would pick {pair_text(o.left, o.right)} instead: seen only {times(o.count)}, but its score "
-                 f"is {score_sum(o)}.")
+        head = (_("{pair} is seen {times}, more than any other pair (next: {runner}, {runner_times}).", pair=pair,
+                  times=times(w.count), runner=pair_text(runner.left, runner.right), runner_times=times(runner.count))
+                if runner and runner.count < w.count else
+                _("{pair} is seen {times}, more than any other pair.", pair=pair, times=times(w.count)))
+        score = " " + _("Its WordPiece score is {score}.", score=score_sum(w))
+        other = (_("WordPiece picks it too: it also has the highest score.") if s.agree else
+                 _("WordPiece would pick {pair} instead: seen only {times}, but its score is {score}.",
+                   pair=pair_text(o.left, o.right), times=times(o.count), score=score_sum(o)))
         text = f"{head}{score} {other}"
     else:
-        head = f"{pair} has the highest score: {score_sum(w)}."
+        head = _("{pair} has the highest score: {score}.", pair=pair, score=score_sum(w))
+        left, right = visible_token(w.left), visible_token(w.right)
         if w.count == w.left_count and w.count == w.right_count:
-            alone = f" {visible_token(w.left)} and {visible_token(w.right)} never occur apart."
+            alone = " " + _("{left} and {right} never occur apart.", left=left, right=right)
         elif w.count == w.left_count:
-            alone = f" Every {visible_token(w.left)} is followed by {visible_token(w.right)}."
+            alone = " " + _("Every {left} is followed by {right}.", left=left, right=right)
         elif w.count == w.right_count:
-            alone = f" Every {visible_token(w.right)} comes after {visible_token(w.left)}."
+            alone = " " + _("Every {right} comes after {left}.", left=left, right=right)
         else:
             alone = ""
-        other = ("BPE picks it too: it is also the most frequent pair." if s.agree else
-                 f"It is seen {times(w.count)}; BPE would pick {pair_text(o.left, o.right)}, seen {times(o.count)}, "
-                 f"whose score is only {score_sum(o)}.")
+        other = (_("BPE picks it too: it is also the most frequent pair.") if s.agree else
+                 _("It is seen {times}; BPE would pick {pair}, seen {other_times}, whose score is only {score}.",
+                   times=times(w.count), pair=pair_text(o.left, o.right), other_times=times(o.count),
+                   score=score_sum(o)))
         text = f"{head}{alone} {other}"
     tie = tie_sentence(trace, s)
     return text + ("\n" + tie if tie else "")
@@ -219,7 +260,8 @@ def merge_line(trace: RuleTrace, k: int) -> str:
     def chip(token_id: int, label: str, hl: bool = False) -> Chip:
         return Chip(label, token_id, whole=tok.is_whole(token_id), highlight=hl)
 
-    value = times(s.winner.count) if trace.rule == "count" else f"score {fmt_score(float(s.winner.score))}"
+    value = (times(s.winner.count) if trace.rule == "count" else
+             _("score {score}", score=fmt_score(float(s.winner.score))))
     return CHIPS_CSS + merge_html(chip(s.winner.pair[0], s.winner.left), chip(s.winner.pair[1], s.winner.right),
                                   chip(s.token_id, s.token, True), after=value)
 
@@ -230,10 +272,19 @@ def _top_words(trace: RuleTrace, limit: int) -> list[tuple[str, int]]:
     return [trace.words[i] for i in order[:limit]]
 
 
-@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
 def corpus_html(run: Run, rule: str, k: int, limit: int, hashes: bool = False) -> str:
     """The most frequent corpus words after k merges of this rule (``hashes``: written with ##, the
-    WordPiece way). Cached per (run, ``rule``, step)."""
+    WordPiece way). Cached per (run, ``rule``, step, language: the chips' tooltips are in it)."""
+    return _corpus_html(run, rule, k, limit, hashes, current())
+
+
+@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
+def _corpus_html(run: Run, rule: str, k: int, limit: int, hashes: bool, lang: str) -> str:
+    with using(lang):
+        return _corpus_rows(run, rule, k, limit, hashes)
+
+
+def _corpus_rows(run: Run, rule: str, k: int, limit: int, hashes: bool) -> str:
     trace = rule_trace(run, rule)
     tok = trace.tokenizer
     k = min(k, len(trace.steps))
@@ -271,24 +322,35 @@ def sequences_frame(bpe: RuleTrace, wp: RuleTrace, k: int) -> pd.DataFrame:
             "count": b.winner.count if b else None,
             "WordPiece merges": f"{pair_text(w.winner.left, w.winner.right)} → {visible_token(w.token)}" if w else "—",
             "score": fmt_score(float(w.winner.score)) if w else "—",
-            "same pair": "yes" if b and w and b.winner.pair == w.winner.pair else "",
+            "same pair": _("yes") if b and w and b.winner.pair == w.winner.pair else "",
         })
     frame = pd.DataFrame(rows, columns=["merge", "BPE merges", "count", "WordPiece merges", "score", "same pair"])
     frame["count"] = frame["count"].astype("Int64")
     return frame
 
 
+def sequences_columns() -> dict:
+    """The sequences table's columns named in the current language."""
+    return {"merge": st.column_config.NumberColumn(_("merge")),
+            "BPE merges": st.column_config.TextColumn(_("BPE merges")),
+            "count": st.column_config.NumberColumn(_("count")),
+            "WordPiece merges": st.column_config.TextColumn(_("WordPiece merges")),
+            "score": st.column_config.TextColumn(_("score"), help=_("WordPiece's score of its pick.")),
+            "same pair": st.column_config.TextColumn(_("same pair"))}
+
+
 
 # -- drawing the part ----------------------------------------------------------------------------------
+REAL_WORDPIECE = N_("## and the real WordPiece")
 def draw_rule(run: Run, rule: str, k: int, show: Show, *, why_too: bool = True) -> None:
     """One rule's column at step k: its merge, its chart, why (``why_too``; classroom mode draws it under the
     figure, :func:`draw_why`)."""
     trace = rule_trace(run, rule)
     name = trace.name
-    st.markdown(f"**{name}**: " + ("the most frequent pair" if trace.rule == "count" else "the highest score"))
+    st.markdown(f"**{name}**: " + (_("the most frequent pair") if trace.rule == "count" else _("the highest score")))
     step = state_step(trace, k)
     if step is None:
-        st.info(f"{name} has stopped: every word is a single token, so no pair is left to merge.")
+        st.info(_("{name} has stopped: every word is a single token, so no pair is left to merge.", name=name))
         return
     if k:
         st.html(merge_line(trace, k))
@@ -296,8 +358,10 @@ def draw_rule(run: Run, rule: str, k: int, show: Show, *, why_too: bool = True) 
     charts.draw(chart_spec(rows_key(rows), trace.rule, show.large), key=CHART.of(trace.rule))
     shown = min(len(rows), LARGE_TOP_PAIRS if show.large else TOP_PAIRS)
     if not show.large:
-        st.caption(f"The top {shown} of {plural(step.n_pairs, 'distinct pair')} before merge {max(k, 1)}"
-                   + (", and the other rule's pick." if len(rows) > shown else "."))
+        st.caption(_n("The top {shown} of {n} distinct pair before merge {k}",
+                      "The top {shown} of {n} distinct pairs before merge {k}", step.n_pairs, shown=number(shown),
+                      k=number(max(k, 1)))
+                   + (_(", and the other rule's pick.") if len(rows) > shown else _(".")))
     if k and why_too:
         draw_why(run, rule, k)
 
@@ -316,12 +380,14 @@ def draw_steps(run: Run, show: Show) -> None:
     with st.container(key=viewport.action("family")):
         heading = st.empty()  # filled once the stepper has said which step (an autoplay tick moves it on)
         k = STEPPER.draw(n)
-        heading.markdown(f"#### {f'Merge {k} of {n}' if k else f'Before merge 1 of {n}'}")
+        title = (_("Merge {k} of {n}", k=number(k), n=number(n)) if k else
+                 _("Before merge 1 of {n}", n=number(n)))
+        heading.markdown(f"#### {title}")
     state.publish([STEP])
     with st.container(key=viewport.result("family")):
         if k == 0:
-            st.markdown("**Before any merge** both rules see the same corpus and the same pairs; the charts show each "
-                        "rule's top pairs. Press **Next**: which pair does each merge first?")
+            st.markdown(_("**Before any merge** both rules see the same corpus and the same pairs; the charts show "
+                          "each rule's top pairs. Press **Next**: which pair does each merge first?"))
         slide = show.classroom  # classroom mode: each rule's merge and chart on the first screen, why under them
         left, right = figure("merge-rules").columns(2, gap="large")
         with left:
@@ -333,62 +399,68 @@ def draw_steps(run: Run, show: Show) -> None:
                 with column:
                     draw_why(run, rule, k)
     if not show.large:
-        st.slider("Merge (0 = before any)", min_value=0, max_value=n, key=STEP.skey)
+        st.slider(_("Merge (0 = before any)"), min_value=0, max_value=n, key=STEP.skey)
     words = LARGE_TOP_WORDS if show.large else TOP_WORDS
-    title = f"The corpus after merge {k}" if k else "The corpus before any merge"
     heading, toggle = st.columns([3, 2], vertical_alignment="center")
-    heading.markdown(f"**{title}**, cut by each rule's merges")
-    hashes = toggle.toggle("WordPiece with ##", key=HASHES.skey,
-                           help="Write WordPiece's tokens as a WordPiece vocabulary does: ## on every piece after a "
-                           "word's first (see “## and the real WordPiece” below).")
+    heading.markdown(_("**The corpus after merge {k}**, cut by each rule's merges", k=number(k)) if k else
+                     _("**The corpus before any merge**, cut by each rule's merges"))
+    hashes = toggle.toggle(_("WordPiece with ##"), key=HASHES.skey,
+                           help=_("Write WordPiece's tokens as a WordPiece vocabulary does: ## on every piece after a "
+                                  "word's first (see “{title}” below).", title=_(REAL_WORDPIECE)))
     state.publish([HASHES])
     c_bpe, c_wp = st.columns(2, gap="large")
     for column, trace in ((c_bpe, bpe), (c_wp, wp)):
         with column:
             st.html(corpus_html(run, trace.rule, k, words, hashes and trace.rule == "score"))
-            st.caption(f"{trace.name}: the whole corpus is {plural(corpus_tokens(run, trace.rule, k), 'token')}"
-                       + (f" (the {words} most frequent of {plural(len(trace.words), 'distinct word')} shown)."
-                          if len(trace.words) > words else "."))
+            tokens = corpus_tokens(run, trace.rule, k)
+            st.caption(
+                _n("{name}: the whole corpus is {n} token (the {words} most frequent of {distinct} shown).",
+                    "{name}: the whole corpus is {n} tokens (the {words} most frequent of {distinct} shown).", tokens,
+                    name=trace.name, words=number(words),
+                    distinct=_n("{n} distinct word", "{n} distinct words", len(trace.words)))
+                 if len(trace.words) > words else
+                 _n("{name}: the whole corpus is {n} token.", "{name}: the whole corpus is {n} tokens.", tokens,
+                    name=trace.name))
     if k:
-        st.markdown("**Both merge sequences so far**")
-        tables.show(sequences_frame(bpe, wp, k), hide_index=True, key=SEQUENCES.skey,
-                     column_config={"score": st.column_config.TextColumn(help="WordPiece's score of its pick.")})
-    with st.expander("The numbers behind the charts: count(a b), count(a), count(b) and the score",
+        st.markdown(_("**Both merge sequences so far**"))
+        tables.show(sequences_frame(bpe, wp, k), hide_index=True, key=SEQUENCES.skey, column_config=sequences_columns())
+    with st.expander(_("The numbers behind the charts: count(a b), count(a), count(b) and the score"),
                      key=NUMBERS_OPEN.skey, on_change="rerun", icon=":material/calculate:") as box:
         if box.open:
             for trace in (bpe, wp):
                 step = state_step(trace, k)
                 if step is None:
                     continue
-                st.markdown(f"**{trace.name}'s corpus before merge {max(k, 1)}**")
+                st.markdown(_("**{name}'s corpus before merge {k}**", name=trace.name, k=number(max(k, 1))))
                 rows = pair_rows(step, trace.rule, reveal=k > 0, limit=TOP_PAIRS)
                 tables.show(numbers_frame(rows), hide_index=True, key=NUMBERS.of(trace.rule),
-                             column_config={"score": st.column_config.NumberColumn(format="%.4f")})
+                             column_config=numbers_columns())
 
 
 def part_merges(show: Show) -> None:
-    with show.folded("The corpus and the merges"):  # classroom mode: folded, the two rules' merges are the slide
+    with show.folded(_("The corpus and the merges")):  # classroom mode: folded, the two rules' merges are the slide
         corpus, preset_id, params = corpus_picker("merges", show)
     merges_param = params["merges"]
     state.restore([STEP, HASHES])
     state.publish([PRESET, TEXT, merges_param])
     if not show.large:  # on a projector the charts' axes carry the two formulas
-        st.markdown(f"- {md_escape(CONTENT['rules']['count'])}\n- {md_escape(CONTENT['rules']['score'])}")
-        st.caption(md_escape(CONTENT["rules"]["why"] + " " + CONTENT["ties"]))
+        count, score = md_escape(said("rules", "count")), md_escape(said("rules", "score"))
+        st.markdown(f"- {count}\n- {score}")
+        st.caption(md_escape(said("rules", "why") + " " + said("ties")))
     if corpus is None:
         return
     merges = int(st.session_state[merges_param.skey])
     run = rules_run(corpus, merges, preset_id)
     try:
-        bpe, wp = rule_traces(run)
+        bpe, wp = traces_with_spinner(run)
     except ValueError as exc:
-        st.html(callout_html(f"Cannot train on this text: {exc}", "warning"))
+        st.html(callout_html(_("Cannot train on this text: {why}", why=exc), "warning"))
         return
     if merges == 0 or not (bpe.steps or wp.steps):
-        st.info("0 merges: set **Merges** above 0 to watch both rules learn." if merges == 0 else
-                "Every word is a single symbol already: there is no pair to merge.")
+        st.info(_("0 merges: set **Merges** above 0 to watch both rules learn.") if merges == 0 else
+                _("Every word is a single symbol already: there is no pair to merge."))
         return
     st.fragment(draw_steps, run_every=STEPPER.run_every())(run, show)
-    with st.expander("## and the real WordPiece", icon=":material/tag:"):
-        st.markdown(md_escape(CONTENT["continuation"]))
-        st.caption(md_escape(CONTENT["hf_note"]))
+    with st.expander(_(REAL_WORDPIECE), icon=":material/tag:"):
+        st.markdown(md_escape(said("continuation")))
+        st.caption(md_escape(said("hf_note")))

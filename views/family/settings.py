@@ -11,6 +11,7 @@ import streamlit as st
 
 import lessons
 from family.unigram import minimum_vocab
+from i18n import N_, _, localized
 from tokenizer.model import UNIT_NAMES
 from ui import presets, state
 from ui.display import visible_token
@@ -21,8 +22,18 @@ PAGE = "family"
 CONTENT = lessons.data("family")
 
 PARTS = ("merges", "unigram", "pipeline", "special")
-PART_NAMES = {"merges": "BPE vs WordPiece", "unigram": "Unigram", "pipeline": "The pipeline",
-              "special": "Special tokens"}
+PART_NAMES = {"merges": N_("BPE vs WordPiece"), "unigram": "Unigram", "pipeline": N_("The pipeline"),
+              "special": N_("Special tokens")}
+"""The parts' names, marked for the catalogue (Unigram is a name in every language): drawn through ``_()``."""
+
+
+def said(*path: str) -> str:
+    """A text of the page's content (lessons/data/family.json) in the current language: its Hindi beside the
+    English, in the ``hi`` table of the record it is in (``said("rules", "count")``)."""
+    record = CONTENT
+    for name in path[:-1]:
+        record = record[name]
+    return str(localized(record).get(path[-1], ""))
 
 MAX_OWN_CHARS = 20_000  # the merge comparison recounts every pair at every step: a page or two of text
 MAX_COMPARED_MERGES = 200
@@ -83,7 +94,7 @@ SEED = Param(PAGE, "seed", 1, lo=0, hi=2**31 - 1)
 PTEXT = Param(PAGE, "ptext", lessons.data("lesson4_english_hindi")["test_hi"], max_len=600)
 STOK = Param(PAGE, "stok", "cl100k_base", choices=SPECIAL_TOKENIZERS)
 SPECIAL = Param(PAGE, "special", ENDOFTEXT, max_len=60)
-MESSAGES = tuple(Param(PAGE, f"m{i}", content, max_len=MAX_MESSAGE_CHARS) for i, (_, content) in enumerate(CHAT))
+MESSAGES = tuple(Param(PAGE, f"m{i}", content, max_len=MAX_MESSAGE_CHARS) for i, (_role, content) in enumerate(CHAT))
 SEQUENCES = state.Key(PAGE, "sequences")
 NUMBERS_OPEN = state.Key(PAGE, "numbers_open")
 PIECES = state.Key(PAGE, "pieces")
@@ -143,6 +154,8 @@ def settings_for(preset_id: str) -> dict[str, Any]:
 
 def settings_summary(preset_id: str) -> str:
     s = presets.preset_settings(preset_id)
-    split = "whitespace split" if s.split == "whitespace" else f"regex pre-split {visible_token(s.pattern)}"
-    marker = f"end-of-word marker {s.end_of_word}" if s.end_of_word else "no end-of-word marker"
-    return f"{UNIT_NAMES[s.unit]} · {split} · {marker}"
+    split = (_("whitespace split") if s.split == "whitespace" else
+             _("regex pre-split {pattern}", pattern=visible_token(s.pattern)))
+    marker = (_("end-of-word marker {marker}", marker=s.end_of_word) if s.end_of_word else
+              _("no end-of-word marker"))
+    return f"{_(UNIT_NAMES[s.unit])} · {split} · {marker}"

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from i18n import _, _n, current, number, using
 from tokenizer import UNKNOWN_ID, Trace
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html, word_rows_html
-from ui.display import plural
 from ui.training import BY_RUN, Run, trace_of
 
 TOP_WORDS = 40  # corpus words shown as chips
@@ -45,16 +45,23 @@ def word_chips(trace: Trace, word: str, k: int, highlight_id: int | None = None)
         chips.append(Chip(_cut(label), token_id, whole=tok.is_whole(token_id), highlight=token_id == highlight_id,
                           data=tok.token_bytes(token_id) if len(label) <= LONG_WORD else None))
     if len(ids) > LONG_WORD:
-        chips.append(Chip(f"… {len(ids) - LONG_WORD:,} more tokens", None))
+        chips.append(Chip("… " + _n("{n} more token", "{n} more tokens", len(ids) - LONG_WORD), None))
     return chips
 
 
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
 def corpus_html(run: Run, k: int, *, highlight_id: int | None = None, limit: int = TOP_WORDS) -> str:
-    """The most frequent corpus words after ``k`` merges: each word, its chips, its count (cached per run and step)."""
+    """The most frequent corpus words after ``k`` merges: each word, its chips, its count (cached per run, step
+    and language: the chips' tooltips are written in it)."""
+    return _corpus_html(run, k, highlight_id, limit, current())
+
+
+@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
+def _corpus_html(run: Run, k: int, highlight_id: int | None, limit: int, lang: str) -> str:
     trace = trace_of(run)
-    rows = [(_cut(word), word_chips(trace, word, k, highlight_id), count) for word, count in _top_words(run, limit)]
-    return CHIPS_CSS + word_rows_html(rows)
+    with using(lang):
+        rows = [(_cut(word), word_chips(trace, word, k, highlight_id), count)
+                for word, count in _top_words(run, limit)]
+        return CHIPS_CSS + word_rows_html(rows)
 
 
 LARGE_TOP_WORDS = 7  # on a projector: the rows that fit on the first screen
@@ -64,8 +71,11 @@ def corpus_caption(trace: Trace, limit: int = TOP_WORDS) -> str:
     n = len(trace.words)
     total = trace.total_words
     if n <= limit:
-        return f"{plural(n, 'distinct word')}, {total:,} in all; each row is one word, its tokens and how often it occurs."
-    return f"{n:,} distinct words ({total:,} in all): showing the {limit} most frequent, each with how often it occurs."
+        return _n("{n} distinct word, {total} in all; each row is one word, its tokens and how often it occurs.",
+                  "{n} distinct words, {total} in all; each row is one word, its tokens and how often it occurs.",
+                  n, total=number(total))
+    return _("{n} distinct words ({total} in all): showing the {limit} most frequent, each with how often it occurs.",
+             n=number(n), total=number(total), limit=number(limit))
 
 
 @st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
@@ -82,20 +92,21 @@ def base_symbols_html(trace: Trace, limit: int = 120) -> tuple[str, int]:
     """The base symbols the corpus uses, as chips; and how many base symbols the vocabulary has."""
     tok = trace.tokenizer
     seen: dict[int, None] = {}
-    for word, _ in trace.words:
+    for word, _count in trace.words:
         for token_id in tok.segment(word, 0):
             seen.setdefault(token_id, None)
         if len(seen) >= limit:
             break
     chips = [Chip(tok.label(i), i, whole=tok.is_whole(i)) for i in seen if i != UNKNOWN_ID]
-    return CHIPS_CSS + chips_html(chips, show_ids=True, label="base symbols"), tok.first_merge_id
+    return CHIPS_CSS + chips_html(chips, show_ids=True, label=_("base symbols")), tok.first_merge_id
 
 def learned_tokens_html(trace: Trace, k: int, limit: int = 40) -> str:
     """The tokens merges 1..k made, newest highlighted (the last ``limit`` of them)."""
     tok = trace.tokenizer
     steps = trace.steps[max(0, k - limit) : k]
     chips = [
-        Chip(_cut(s.token), s.token_id, whole=tok.is_whole(s.token_id), highlight=s.step == k, note=f"merge {s.step}")
+        Chip(_cut(s.token), s.token_id, whole=tok.is_whole(s.token_id), highlight=s.step == k,
+             note=_("merge {step}", step=number(s.step)))
         for s in steps
     ]
-    return CHIPS_CSS + chips_html(chips, show_ids=True, label="tokens learned so far", runs=False)
+    return CHIPS_CSS + chips_html(chips, show_ids=True, label=_("tokens learned so far"), runs=False)

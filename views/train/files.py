@@ -9,6 +9,7 @@ from functools import partial
 import pandas as pd
 import streamlit as st
 
+from i18n import _, number
 from tokenizer import Trace
 from tokenizer.export import to_hf_json
 from tokenizer.io import tokenizer_to_json, trace_rows, trace_to_dict
@@ -74,21 +75,37 @@ def downloads_section(run: Run, trace: Trace, preset_id: str, settings: Settings
     model = tokenizer_json(run)
     stem = file_stem(preset_id, settings, len(trace.steps))
     with st.container(horizontal=True):
-        st.download_button("Model (JSON)", model, f"{stem}.json", "application/json", key=DL_MODEL.skey,
+        st.download_button(_("Model (JSON)"), model, f"{stem}.json", "application/json", key=DL_MODEL.skey,
                            on_click="ignore", icon=":material/download:")
-        st.download_button("Trace (JSON)", partial(trace_json, trace), f"{stem}-trace.json", "application/json",
+        st.download_button(_("Trace (JSON)"), partial(trace_json, trace), f"{stem}-trace.json", "application/json",
                            key=DL_TRACE_JSON.skey, on_click="ignore", icon=":material/download:")
-        st.download_button("Trace (CSV)", partial(trace_csv, trace), f"{stem}-trace.csv", "text/csv",
+        st.download_button(_("Trace (CSV)"), partial(trace_csv, trace), f"{stem}-trace.csv", "text/csv",
                            key=DL_TRACE_CSV.skey, on_click="ignore", icon=":material/download:")
         hf, why_not = hf_export(run) if trace.config.unit == "bytes" else (None, None)
         if hf is not None:
-            st.download_button("Hugging Face tokenizer.json", hf, f"{stem}-tokenizer.json", "application/json",
+            st.download_button(_("Hugging Face tokenizer.json"), hf, f"{stem}-tokenizer.json", "application/json",
                                key=DL_HF.skey, on_click="ignore", icon=":material/download:")
     if why_not:
-        st.caption(md_escape(f"No Hugging Face tokenizer.json for this model: {why_not}"))
+        st.caption(md_escape(_("No Hugging Face tokenizer.json for this model: {why}", why=why_not)))
     st.caption(
-        f"The model holds all {len(trace.steps):,} merges; use it on *Tokenize anything* or *Encode step by step* "
-        "(upload it there in another session). The trace lists every merge with its count and its ties."
-        + ("" if trace.config.unit == "bytes" else " Only a byte-level model can be written as a Hugging Face "
-           "tokenizer.json: theirs start from the 256 bytes, and this model starts from characters.")
+        _("The model holds all {n} merges; use it on *{tokenize}* or *{encode}* (upload it there in another "
+          "session). The trace lists every merge with its count and its ties.", n=number(len(trace.steps)),
+          tokenize=_("Tokenize anything"), encode=_("Encode step by step"))
+        + ("" if trace.config.unit == "bytes" else " " + _("Only a byte-level model can be written as a Hugging Face "
+           "tokenizer.json: theirs start from the 256 bytes, and this model starts from characters."))
     )
+
+
+def merges_columns() -> dict:
+    """The merges table's columns named in the current language (the data's names stay the same in every one)."""
+    return {
+        "step": st.column_config.NumberColumn(_("step")),
+        "left": st.column_config.TextColumn(_("left")),
+        "right": st.column_config.TextColumn(_("right")),
+        "token": st.column_config.TextColumn(_("token")),
+        "new id": st.column_config.NumberColumn(_("new id")),
+        "times seen": st.column_config.NumberColumn(_("times seen")),
+        "other pairs with that count": st.column_config.NumberColumn(
+            _("other pairs with that count"), help=_("How many other pairs had the same top count (empty: no tie).")),
+        "vocabulary size": st.column_config.NumberColumn(_("vocabulary size")),
+    }

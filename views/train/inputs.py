@@ -9,9 +9,10 @@ from collections.abc import Sequence
 import streamlit as st
 
 import lessons
+from i18n import N_, _, _n, number
 from tokenizer.model import UNIT_NAMES
 from ui import state
-from ui.display import callout_html, join_words, md_code, md_escape
+from ui.display import and_words, callout_html, md_code, md_escape
 from ui.links import lesson_link
 from ui.presets import (
     MARKER_CHOICES,
@@ -42,13 +43,16 @@ from .settings import (
 )
 from .text import marker_problem, text_notes, text_problem
 
+MY_TEXT, MY_UPLOAD = N_("My text"), N_("My upload")
+"""Where a learner's own corpus came from (the session model's name starts with it): marked, drawn through _()."""
+
 
 def intro(show: Show) -> None:
     if not show.large:
-        st.caption(
+        st.caption(_(
             "BPE starts from single characters (or bytes). It counts which two neighbours occur together most "
             "often, glues that pair into one new token, and repeats. Pick a corpus, then step through the merges."
-        )
+        ))
 
 
 
@@ -60,88 +64,94 @@ def settings_section(show: Show) -> tuple[str, Settings]:
     params = setting_params(preset_defaults)
     pick, about = st.columns([2, 3] if show.large else [3, 2], vertical_alignment="bottom")
     pick.selectbox(
-        "Corpus",
+        _("Corpus"),
         preset_ids(),
         key=PRESET.skey,
-        format_func=preset_title,
+        format_func={p: preset_title(p) for p in preset_ids()}.__getitem__,  # named in this run's language
         on_change=apply_preset,
-        help="Presets A to F are small worked examples of BPE training; the English + Hindi news presets are the "
-        "experiment on who gets the cheap tokens when the merge budget is shared.",
+        help=_("Presets A to F are small worked examples of BPE training; the English + Hindi news presets are the "
+               "experiment on who gets the cheap tokens when the merge budget is shared."),
     )
     preset = lessons.presets().get(preset_id)
     if preset is not None and preset.note and not show.large:
-        about.html(callout_html(preset.note))
+        about.html(callout_html(preset.shown("note")))
     with about:  # back to the lesson that linked here, else the preset's own (in classroom mode too)
         lesson_link(preset.lesson if preset is not None else None)
 
     settings = current_settings(params)
     changed = changed_settings(settings, preset_defaults) if preset is not None else []
     if show.classroom:
-        about.caption(md_escape(f"Trainer settings: {settings.summary()}"))
+        about.caption(md_escape(_("Trainer settings: {summary}", summary=settings.summary())))
     else:
-        with (about if show.large else st).expander(f"Trainer settings: {md_escape(settings.summary())}",
+        with (about if show.large else st).expander(_("Trainer settings: {summary}",
+                                                      summary=md_escape(settings.summary())),
                                                expanded=bool(changed) or preset is None, icon=":material/tune:"):
             settings_widgets(params, settings, show)
     settings = current_settings(params)
     if changed:
         note, reset = st.columns([4, 1], vertical_alignment="center")
-        note.caption(
-            "**Custom run**: you changed " + join_words(changed) + ". The numbers below are for your settings, "
-            "not the worked example's."
-        )
-        reset.button("Use the preset's settings", key=RESET.skey, on_click=apply_preset)
+        note.caption(_(
+            "**Custom run**: you changed {changed}. The numbers below are for your settings, not the worked "
+            "example's.", changed=and_words(changed)))
+        reset.button(_("Use the preset's settings"), key=RESET.skey, on_click=apply_preset)
     return preset_id, settings
+
+
+def names(marked: dict[str, str]) -> dict[str, str]:
+    """A setting's choices named in this run's language (a widget's format_func is called after the run too)."""
+    return {key: _(name) for key, name in marked.items()}
 
 
 def settings_widgets(params: dict[str, Param], settings: Settings, show: Show) -> None:
     """The five trainer settings and the merge budget."""
     if show.large:  # two rows, so the labels are not squeezed letter by letter
         c_unit, c_split, c_marker = st.columns(3)
-        c_ties, c_merges, _ = st.columns(3)
+        c_ties, c_merges, _spare = st.columns(3)
     else:
         c_unit, c_split, c_marker, c_ties, c_merges = st.columns([1.1, 1.5, 1.4, 1.3, 1])
     c_unit.radio(
-        "Unit",
+        _("Unit"),
         ("chars", "bytes"),
         key=params["unit"].skey,
-        format_func=UNIT_NAMES.get,
-        help="What BPE starts from: Unicode characters (code points), or the UTF-8 bytes of the text (ids 0-255).",
+        format_func=names(UNIT_NAMES).get,
+        help=_("What BPE starts from: Unicode characters (code points), or the UTF-8 bytes of the text (ids 0-255)."),
     )
     split = c_split.radio(
-        "Pre-split",
+        _("Pre-split"),
         ("whitespace", "regex"),
         key=params["split"].skey,
-        format_func=SPLIT_NAMES.get,
+        format_func=names(SPLIT_NAMES).get,
         horizontal=True,
-        help="BPE merges only inside the pieces the text is first cut into. Whitespace drops the spaces; "
-        "the regex keeps what the pattern matches (the default ` ?\\S+` keeps one space before each word).",
+        help=_("BPE merges only inside the pieces the text is first cut into. Whitespace drops the spaces; "
+               "the regex keeps what the pattern matches (the default ` ?\\S+` keeps one space before each word)."),
     )
     c_split.text_input(
-        "Pattern",
+        _("Pattern"),
         key=params["pattern"].skey,
         disabled=split != "regex",
-        help="A regular expression (Python `regex` module). Each match is one piece; text between matches "
-        "becomes pieces of its own.",
+        help=_("A regular expression (Python `regex` module). Each match is one piece; text between matches "
+               "becomes pieces of its own."),
     )
     if split == "regex":
-        c_split.caption("With spaces shown: " + md_code(settings.pattern))
+        c_split.caption(_("With spaces shown:") + " " + md_code(settings.pattern))
     marker = c_marker.selectbox(
-        "End-of-word marker",
+        _("End-of-word marker"),
         MARKER_CHOICES,
         key=params["marker"].skey,
-        format_func=MARKER_NAMES.__getitem__,
-        help="A symbol added to the end of every word, so a token can mean 'at the end of a word'.",
+        format_func=names(MARKER_NAMES).__getitem__,
+        help=_("A symbol added to the end of every word, so a token can mean 'at the end of a word'."),
     )
-    c_marker.text_input("Custom marker", key=params["marker_text"].skey, disabled=marker != "custom", max_chars=12)
+    c_marker.text_input(_("Custom marker"), key=params["marker_text"].skey, disabled=marker != "custom",
+                        max_chars=12)
     c_ties.radio(
-        "Ties",
+        _("Ties"),
         ("first", "hf"),
         key=params["ties"].skey,
-        format_func=TIE_NAMES.get,
-        help="When pairs share the top count. First seen: the pair met first reading the words in order. "
-        "hf: the order Hugging Face tokenizers use.",
+        format_func=names(TIE_NAMES).get,
+        help=_("When pairs share the top count. First seen: the pair met first reading the words in order. "
+               "hf: the order Hugging Face tokenizers use."),
     )
-    c_merges.number_input("Merges", min_value=0, max_value=MAX_TRAIN_MERGES, step=1, key=params["merges"].skey)
+    c_merges.number_input(_("Merges"), min_value=0, max_value=MAX_TRAIN_MERGES, step=1, key=params["merges"].skey)
 
 
 def corpus_section(preset_id: str, show: Show) -> tuple[str | None, str]:
@@ -150,24 +160,25 @@ def corpus_section(preset_id: str, show: Show) -> tuple[str | None, str]:
     preset = lessons.presets().get(preset_id)
     if preset is not None:
         if not show.large and not show.classroom:
-            with st.expander(f"The corpus text ({len(preset.corpus):,} characters)", icon=":material/article:"):
+            with st.expander(_n("The corpus text ({n} character)", "The corpus text ({n} characters)",
+                                len(preset.corpus)), icon=":material/article:"):
                 st.code(preset.corpus, language=None, wrap_lines=True,
                         height=min(400, 40 + 24 * (1 + len(preset.corpus) // 120)))
-        return preset.corpus, "My text"
+        return preset.corpus, MY_TEXT
     corpus: str | None = None
-    source = "My text"
+    source = MY_TEXT
     typed, uploaded = st.columns([3, 2])
     typed.text_area(
-        "Your text",
+        _("Your text"),
         key=TEXT.skey,
         height=150,
-        placeholder="chai chai chai chaiwala, poha poha pohawala... any language, any script.",
+        placeholder=_("chai chai chai chaiwala, poha poha pohawala... any language, any script."),
         on_change=STEPPER.reset,
-        help=f"Up to {MAX_CORPUS_CHARS:,} characters. Texts up to {TEXT_IN_LINK} characters are kept "
-        "in the link when you share it.",
+        help=_("Up to {max} characters. Texts up to {link} characters are kept in the link when you share it.",
+               max=number(MAX_CORPUS_CHARS), link=number(TEXT_IN_LINK)),
     )
-    data, _ = uploaded_bytes(
-        "…or upload a .txt file (UTF-8)", key=UPLOAD.skey, types=["txt"], limit_mb=TEXT_UPLOAD_MB,
+    data, _size = uploaded_bytes(
+        _("…or upload a .txt file (UTF-8)"), key=UPLOAD.skey, types=["txt"], limit_mb=TEXT_UPLOAD_MB,
         on_change=STEPPER.reset, container=uploaded,
     )
     if data is not None:
@@ -176,10 +187,10 @@ def corpus_section(preset_id: str, show: Show) -> tuple[str | None, str]:
             st.html(callout_html(error, "warning"))
         elif text is not None:
             corpus = text
-            source = "My upload"
-            uploaded.caption(
-                f"Training on the uploaded file ({len(text):,} characters). Remove it to train on the text box."
-            )
+            source = MY_UPLOAD
+            uploaded.caption(_n(
+                "Training on the uploaded file ({n} character). Remove it to train on the text box.",
+                "Training on the uploaded file ({n} characters). Remove it to train on the text box.", len(text)))
     else:
         corpus = st.session_state.get(TEXT.skey, "")
     if corpus is not None:
@@ -206,7 +217,7 @@ def training_section(corpus: str | None, settings: Settings) -> Run | None:
         trained_with_progress(run)
         return run
     except ValueError as exc:  # e.g. a regex pattern that does not compile, or a corpus with no words
-        st.html(callout_html(f"Cannot train with these settings: {exc}", "warning"))
+        st.html(callout_html(_("Cannot train with these settings: {why}", why=exc), "warning"))
         return None
 
 
@@ -215,11 +226,10 @@ def link_notes(params: Sequence[Param], preset_id: str) -> None:
     """After the settings are published: what a shared link leaves out (too long, or an uploaded file)."""
     left_out = {p.name for p in params if p.name not in st.query_params and state.value(p) != p.default}
     if "text" in left_out:
-        st.caption(
-            f"Your text is longer than {TEXT_IN_LINK} characters, so a shared link keeps the settings and step "
-            "but not the text."
-        )
+        st.caption(_(
+            "Your text is longer than {n} characters, so a shared link keeps the settings and step but not the text.",
+            n=number(TEXT_IN_LINK)))
     if left_out - {"text"}:
-        st.caption("Too long to keep in a shared link: " + ", ".join(sorted(left_out - {"text"})) + ".")
+        st.caption(_("Too long to keep in a shared link: {names}.", names=", ".join(sorted(left_out - {"text"}))))
     if preset_id not in lessons.presets() and st.session_state.get(UPLOAD.skey) is not None:
-        st.caption("An uploaded file is not part of a shared link: the link keeps the settings and step only.")
+        st.caption(_("An uploaded file is not part of a shared link: the link keeps the settings and step only."))

@@ -9,6 +9,7 @@ from typing import Any
 
 import streamlit as st
 
+from i18n import _, number
 from tokenizer.model import UNIT_NAMES
 from ui import state
 from ui.presets import (
@@ -77,20 +78,20 @@ def apply_preset() -> None:
 
 
 def changed_settings(current: Settings, preset: Settings) -> list[str]:
-    """Which settings differ from the preset's, in words."""
+    """Which settings differ from the preset's, in words (in the current language)."""
     out = []
     if current.unit != preset.unit:
-        out.append(f"unit (preset: {UNIT_NAMES[preset.unit]})")
+        out.append(_("unit (preset: {name})", name=_(UNIT_NAMES[preset.unit])))
     if current.split != preset.split:
-        out.append(f"pre-split (preset: {SPLIT_NAMES[preset.split]})")
+        out.append(_("pre-split (preset: {name})", name=_(SPLIT_NAMES[preset.split])))
     elif current.split == "regex" and current.pattern != preset.pattern:
-        out.append("the regex pattern")
+        out.append(_("the regex pattern"))
     if current.end_of_word != preset.end_of_word:
-        out.append("the end-of-word marker")
+        out.append(_("the end-of-word marker"))
     if current.ties != preset.ties:
-        out.append(f"tie rule (preset: {TIE_NAMES[preset.ties]})")
+        out.append(_("tie rule (preset: {name})", name=_(TIE_NAMES[preset.ties])))
     if current.merges != preset.merges:
-        out.append(f"number of merges (preset: {preset.merges})")
+        out.append(_("number of merges (preset: {n})", n=number(preset.merges)))
     return out
 
 
