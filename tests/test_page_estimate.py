@@ -714,3 +714,21 @@ def test_estimate_in_hindi() -> None:
     assert "o3 छिपे हुए रीज़निंग टोकन को आउटपुट की तरह बिल करता है:" in infos(at)
     assert f"लैब का रीज़निंग बजट, {budget.date} के हिसाब से {budget.value:,}" in infos(at)
     assert "यहाँ Llama 3 का कोई प्रकाशित दाम नहीं है" in infos(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_the_exchange_rates_source_is_linked_without_the_sentences_parenthesis(lang) -> None:
+    """The caption names the exchange rate's source and links its address: the link is written as Markdown's
+    [name](address), so the ")" that closes the caption's parenthesis (and Hindi's "।" after it) stays outside the
+    link; a bare address was linked up to the next space, "))." or "))।" with it."""
+    from views.estimate.bill import source_link
+
+    name, _, address = fm.INR_SOURCE.rpartition(" (")
+    address = address.removesuffix(")")
+    assert address.startswith("https://") and ")" not in address
+    at = run_page(PAGE, query_params={"lang": lang})
+    assert_no_exception(at)
+    (caption,) = [c.value for c in at.main.get("caption") if source_link(fm.INR_SOURCE) in c.value]
+    assert f"]({address}))" in caption  # the link ends at its address; the sentence's parenthesis closes after it
+    assert f"({address}" not in caption.replace(f"]({address})", "")  # the address is not written bare as well
+    assert unescaped(caption.split("](")[0]).endswith(f"[{name}")
