@@ -4,6 +4,7 @@ gives), the merges in order, WordPiece's pick, and a tie and the rule that broke
 
 from __future__ import annotations
 
+from i18n import _
 from tokenizer import Trace, train
 from tokenizer.labels import plural
 from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
@@ -51,7 +52,7 @@ def tie_explanation(trace: Trace, k: int) -> str:
     if s.first_seen is None:
         return f"{head} Rule 'first seen': the tied pair met first, reading the words in order, wins: {winner}."
     w, position = s.first_seen
-    shown = [visible_token(word) for word, _ in trace.words[: max(3, w + 1)][:6]]
+    shown = [visible_token(word) for word, _count in trace.words[: max(3, w + 1)][:6]]
     words = ", ".join(shown) + (", …" if len(trace.words) > len(shown) else "")
     word = visible_token(trace.words[w][0])
     where = f"as the very first pair of “{word}”" if position == 0 and w == 0 else f"in “{word}”"
@@ -102,7 +103,8 @@ def op_merge_at(args: dict) -> Computed:
         tied = tuple(_pair(t.left, t.right) for t in s.ties if t.pair != s.pair and _pair(t.left, t.right) in options)
         counts = "; ".join(f"{_pair(pc.left, pc.right)} {pc.count}" for pc in s.table[:5])
         return Computed(winner, options=tuple(options), also_right=tied,
-                        facts=f"Counted before the merge: {counts}. {tie_explanation(trace, step)}")
+                        facts=_("Counted before the merge: {counts}.", counts=counts) + " "
+                        + tie_explanation(trace, step))
     trace = preset_trace(_arg(args, "preset", str))
     if not 1 <= step <= len(trace.steps):
         raise ExerciseError(f"step {step} is outside the preset's {len(trace.steps)} merges")
@@ -110,9 +112,11 @@ def op_merge_at(args: dict) -> Computed:
     options = sorted({_pair(pc.left, pc.right) for pc in s.table[: _opt(args, "options", int, 5)]}, key=str.casefold)
     winner = _pair(s.left, s.right)
     tied = tuple(_pair(t.left, t.right) for t in s.ties if t.pair != s.pair and _pair(t.left, t.right) in options)
-    facts = "Counted before the merge: " + "; ".join(f"{_pair(pc.left, pc.right)} {pc.count}" for pc in s.table[:5]) + "."
+    facts = _("Counted before the merge: {counts}.",
+              counts="; ".join(f"{_pair(pc.left, pc.right)} {pc.count}" for pc in s.table[:5]))
     if s.n_tied > 1:
-        facts += f" {s.n_tied} pairs share the top count; the tie rule picks the one met first reading the words in order."
+        facts += " " + _("{n} pairs share the top count; the tie rule picks the one met first reading the words in "
+                         "order.", n=s.n_tied)
     return Computed(winner, options=tuple(options), also_right=tied, facts=facts)
 
 
@@ -126,7 +130,7 @@ def op_merge_order(args: dict) -> Computed:
     if len(set(order)) != len(order):
         raise ExerciseError("two merges look the same: pick another count")
     counts = "; ".join(f"{p} ({s.count})" for p, s in zip(order, trace.steps))
-    return Computed(order, options=scrambled(order), facts=f"In order, with their counts: {counts}.")
+    return Computed(order, options=scrambled(order), facts=_("In order, with their counts: {counts}.", counts=counts))
 
 
 

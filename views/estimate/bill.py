@@ -325,9 +325,9 @@ def say_chats(target: Target, counted: Counted) -> None:
              chats=_n("{n} chat", "{n} chats", counted.chats))
     template = target.model.template
     if template is not None and state.value(s.EXTRAS):
-        said += " " + _("{n} of them are {what}.", n=number(counted.extras), what=est.TEMPLATES[template])
+        said += " " + _("{n} of them are {what}.", n=number(counted.extras), what=_(est.TEMPLATES[template]))
     elif template is not None:
-        said += " " + _("Left out (switched off above): {what}.", what=est.TEMPLATES[template])
+        said += " " + _("Left out (switched off above): {what}.", what=_(est.TEMPLATES[template]))
     st.caption(md_escape(said))
 
 
