@@ -35,6 +35,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
+from i18n import N_, _
+from i18n import number as number_of
 from tokenizer.interface import TextTokenizer
 
 from .measure import Measure, measure_many
@@ -47,8 +49,19 @@ MONEY_PAISE_BELOW = Decimal(1000)
 """Amounts below this are shown to the paisa (Rs 2.46); larger ones to the rupee (Rs 73,800)."""
 
 
+TOKENS_PER_ARTICLE = N_("Tokens per article")
+"""What the window's arithmetic calls one article's tokens (a page tells its refusal apart by it: ``exc.what``)."""
+
+
 class CostInputError(ValueError):
-    """An input the arithmetic cannot use; ``str()`` says which, and what would work, for the learner."""
+    """An input the arithmetic cannot use; ``str()`` says which, and what would work, for the learner, in the run's
+    language (``i18n``: English on the command line). ``what``: the input's name as the engine marks it (English,
+    ``N_``; a caller of :func:`count` or :func:`amount` passes its own name marked the same way), or None for a
+    refusal of several inputs together."""
+
+    def __init__(self, message: str, what: str | None = None) -> None:
+        super().__init__(message)
+        self.what = what
 
 
 # -- checking inputs -----------------------------------------------------------------------------
@@ -56,9 +69,10 @@ def _decimal(value: object, what: str) -> Decimal:
     try:
         number = value if isinstance(value, Decimal) else Decimal(str(value))
     except (InvalidOperation, ValueError):
-        raise CostInputError(f"{what} must be a number (you gave {value!r}).") from None
+        raise CostInputError(_("{what} must be a number (you gave {value}).", what=_(what), value=repr(value)),
+                             what) from None
     if not number.is_finite():
-        raise CostInputError(f"{what} must be a number (you gave {value}).")
+        raise CostInputError(_("{what} must be a number (you gave {value}).", what=_(what), value=value), what)
     return number
 
 
@@ -78,11 +92,12 @@ def count(value: object, what: str, *, at_least: int = 0) -> int:
     """
     number = _decimal(value, what)
     if number != number.to_integral_value():
-        raise CostInputError(f"{what} must be a whole number (you gave {value}).")
+        raise CostInputError(_("{what} must be a whole number (you gave {value}).", what=_(what), value=value), what)
     if number < at_least:
         if at_least == 0:
-            raise CostInputError(f"{what} cannot be negative (you gave {value}).")
-        raise CostInputError(f"{what} must be at least {at_least:,} (you gave {value}).")
+            raise CostInputError(_("{what} cannot be negative (you gave {value}).", what=_(what), value=value), what)
+        raise CostInputError(_("{what} must be at least {least} (you gave {value}).", what=_(what),
+                               least=number_of(at_least), value=value), what)
     return int(number)
 
 
@@ -90,7 +105,7 @@ def amount(value: object, what: str) -> Decimal:
     """A price or an amount of money: a number, 0 or more."""
     number = _decimal(value, what)
     if number < 0:
-        raise CostInputError(f"{what} cannot be negative (you gave {value}).")
+        raise CostInputError(_("{what} cannot be negative (you gave {value}).", what=_(what), value=value), what)
     return number
 
 
@@ -114,7 +129,7 @@ def rupees(value: Decimal | float, *, paise: bool | None = None) -> str:
     >>> rupees(0.87), rupees(0)
     ('Rs 0.87', 'Rs 0.00')
     """
-    number = _decimal(value, "An amount")
+    number = _decimal(value, N_("An amount"))
     rounded = number.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     show_paise = abs(rounded) < MONEY_PAISE_BELOW if paise is None else paise
     if not show_paise:
@@ -136,8 +151,8 @@ class Prices:
     output_per_1000: Decimal
 
     def __init__(self, input_per_1000: object, output_per_1000: object) -> None:
-        object.__setattr__(self, "input_per_1000", amount(input_per_1000, "The price of 1,000 input tokens"))
-        object.__setattr__(self, "output_per_1000", amount(output_per_1000, "The price of 1,000 output tokens"))
+        object.__setattr__(self, "input_per_1000", amount(input_per_1000, N_("The price of 1,000 input tokens")))
+        object.__setattr__(self, "output_per_1000", amount(output_per_1000, N_("The price of 1,000 output tokens")))
 
     def of_input(self, tokens: int) -> Decimal:
         return self.input_per_1000 * tokens / PER_TOKENS
@@ -167,8 +182,8 @@ def article_cost(input_tokens: int, output_tokens: int, prices: Prices) -> Artic
     >>> (c.input, c.output, c.total)
     (Decimal('0.55'), Decimal('0.32'), Decimal('0.87'))
     """
-    tokens_in = count(input_tokens, "Input tokens per article")
-    tokens_out = count(output_tokens, "Output tokens per article")
+    tokens_in = count(input_tokens, N_("Input tokens per article"))
+    tokens_out = count(output_tokens, N_("Output tokens per article"))
     return ArticleCost(tokens_in, tokens_out, prices.of_input(tokens_in), prices.of_output(tokens_out))
 
 
@@ -178,7 +193,7 @@ def monthly_cost(per_article: Decimal, *, articles_per_day: int, days: int) -> D
     >>> monthly_cost(Decimal("0.87"), articles_per_day=1000, days=30)
     Decimal('26100.00')
     """
-    return per_article * count(articles_per_day, "Articles a day") * count(days, "Days")
+    return per_article * count(articles_per_day, N_("Articles a day")) * count(days, N_("Days"))
 
 
 # -- the context window ----------------------------------------------------------------------------
@@ -213,14 +228,14 @@ class Fit:
 
 
 def _window(window: int, output_cap: int, margin: int) -> tuple[int, int, int]:
-    window = count(window, "The context window", at_least=1)
-    output_cap = count(output_cap, "The output cap")
-    margin = count(margin, "The margin")
+    window = count(window, N_("The context window"), at_least=1)
+    output_cap = count(output_cap, N_("The output cap"))
+    margin = count(margin, N_("The margin"))
     if output_cap + margin >= window:
-        raise CostInputError(
-            f"The window ({window:,} tokens) must be larger than the output cap plus the margin "
-            f"({output_cap:,} + {margin:,} = {output_cap + margin:,}): otherwise no prompt fits at all."
-        )
+        raise CostInputError(_(
+            "The window ({window} tokens) must be larger than the output cap plus the margin ({cap} + {margin} = "
+            "{sum}): otherwise no prompt fits at all.", window=number_of(window), cap=number_of(output_cap),
+            margin=number_of(margin), sum=number_of(output_cap + margin)))
     return window, output_cap, margin
 
 
@@ -232,7 +247,7 @@ def window_fit(each: int, *, window: int, output_cap: int, margin: int) -> Fit:
     (7650, 13, 7150, 500)
     """
     window, output_cap, margin = _window(window, output_cap, margin)
-    each = count(each, "Tokens per article", at_least=1)
+    each = count(each, TOKENS_PER_ARTICLE, at_least=1)
     return Fit(window, output_cap, margin, each, (window - output_cap - margin) // each)
 
 
@@ -268,7 +283,7 @@ def presend_check(prompt: int, *, window: int, output_cap: int, margin: int, pri
     (False, 8050, 50)
     """
     window, output_cap, margin = _window(window, output_cap, margin)
-    prompt = count(prompt, "The prompt")
+    prompt = count(prompt, N_("The prompt"))
     worst = prices.of_input(prompt) + prices.of_output(output_cap)
     return Check(prompt, window, output_cap, margin, worst)
 
@@ -296,7 +311,8 @@ def speed(prompt_tokens: int, output_tokens: int) -> Speed:
     >>> speed(1500, 240).decoding_steps / speed(550, 80).decoding_steps
     3.0
     """
-    return Speed(count(prompt_tokens, "Input tokens per article"), count(output_tokens, "Output tokens per article"))
+    return Speed(count(prompt_tokens, N_("Input tokens per article")),
+                 count(output_tokens, N_("Output tokens per article")))
 
 
 # -- levers and planning figures -------------------------------------------------------------------
@@ -306,10 +322,11 @@ def cleaned(tokens: int, percent: float) -> int:
     >>> cleaned(1500, 15), cleaned(550, 15)
     (1275, 468)
     """
-    tokens = count(tokens, "Input tokens per article")
-    share = _decimal(percent, "The share of tokens cleaned away")
+    tokens = count(tokens, N_("Input tokens per article"))
+    share = _decimal(percent, N_("The share of tokens cleaned away"))
     if not 0 <= share <= 100:
-        raise CostInputError(f"The share of tokens cleaned away must be between 0 and 100 % (you gave {percent}).")
+        raise CostInputError(_("The share of tokens cleaned away must be between 0 and 100 % (you gave {value}).",
+                               value=percent), N_("The share of tokens cleaned away"))
     return int((tokens * (100 - share) / 100).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
@@ -319,8 +336,8 @@ def tokens_for(words: int, tokens_per_word: float) -> int:
     >>> tokens_for(410, 3.66)
     1501
     """
-    words = count(words, "Words")
-    rate = amount(tokens_per_word, "Tokens per word")
+    words = count(words, N_("Words"))
+    rate = amount(tokens_per_word, N_("Tokens per word"))
     return int((rate * words).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
@@ -337,7 +354,7 @@ def rate(tokenizer: TextTokenizer, texts: Iterable[str]) -> Measure:
     """
     found = measure_many(tokenizer, texts)
     if not found.words:
-        raise CostInputError("There is no text to measure: type a few sentences (words separated by spaces).")
+        raise CostInputError(_("There is no text to measure: type a few sentences (words separated by spaces)."))
     return found
 
 

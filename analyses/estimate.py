@@ -50,7 +50,7 @@ from analyses.records import (
     read_records,
 )
 from family.models import Model, Price
-from i18n import N_
+from i18n import N_, _
 
 OUTPUT_KINDS = ("tokens", "ratio")
 """How the expected output is given: a number of tokens (int), or a ratio of the input tokens (float)."""
@@ -209,9 +209,9 @@ def chat_overhead(model: Model, messages: Messages, extras: bool = True) -> int 
     return _chat_total(model, tokenizer, messages, extras) - sum(tokenizer.count(m[1]) for m in messages)
 
 
-TEMPLATES = {
-    "llama3.1": "the system block Llama 3.1-3.3's official template always writes (knowledge cut-off, today's date)",
-    "qwen2.5": "the default system message Qwen 2.5's official template adds to a chat without one",
+TEMPLATES = {  # marked for the catalogue: a page draws them through i18n._ (the command line as they are)
+    "llama3.1": N_("the system block Llama 3.1-3.3's official template always writes (knowledge cut-off, today's date)"),
+    "qwen2.5": N_("the default system message Qwen 2.5's official template adds to a chat without one"),
 }
 """What a model's official template adds to its chat format (``model.template``), in words."""
 
@@ -469,19 +469,20 @@ def cost(input_tokens: float | Decimal, price: Price, *, output_tokens: float | 
     """
     if (output_tokens is None) == (output_ratio is None):
         raise EstimateInputError("give the expected output as tokens or as a ratio of the input: one of the two")
-    inputs = _tokens(input_tokens, "Input tokens")
+    inputs = _tokens(input_tokens, N_("Input tokens"))
     if output_tokens is not None:
-        outputs = _tokens(output_tokens, "Output tokens")
+        outputs = _tokens(output_tokens, N_("Output tokens"))
     else:
         assert output_ratio is not None  # exactly one of the two, checked above
-        outputs = inputs * _tokens(output_ratio, "The output ratio")
-    reasoning = _tokens(reasoning_tokens, "Reasoning tokens")
-    share = _tokens(cached_share, "The cached share")
+        outputs = inputs * _tokens(output_ratio, N_("The output ratio"))
+    reasoning = _tokens(reasoning_tokens, N_("Reasoning tokens"))
+    share = _tokens(cached_share, N_("The cached share"))
     if share > 1:
-        raise EstimateInputError(f"The cached share is a part of the input, from 0 to 1 (not {cached_share})")
+        raise EstimateInputError(_("The cached share is a part of the input, from 0 to 1 (not {share})",
+                                   share=cached_share))
     try:
-        requests = whole_count(requests_per_month, "Requests per month")
-        rate = amount(inr_per_usd, "Rupees per dollar")
+        requests = whole_count(requests_per_month, N_("Requests per month"))
+        rate = amount(inr_per_usd, N_("Rupees per dollar"))
     except CostInputError as exc:
         raise EstimateInputError(str(exc)) from None
     notes: list[str] = []  # marked for the catalogue: a page draws them through i18n._
@@ -586,7 +587,7 @@ def premium(tokens_other: int, tokens_english: int) -> float:
     2.1
     """
     if tokens_english <= 0 or tokens_other < 0:
-        raise EstimateInputError("a premium needs an English text of at least one token to compare with")
+        raise EstimateInputError(_("a premium needs an English text of at least one token to compare with"))
     return tokens_other / tokens_english
 
 

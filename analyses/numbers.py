@@ -30,7 +30,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from i18n import N_
+from i18n import N_, _, number
 
 MAX_DIGITS = 2_000
 """The longest number the helpers take (a 500-digit number is fine; a pasted book is not)."""
@@ -76,16 +76,19 @@ def parse_number(text: str) -> Number:
     """
     shown = text.strip()
     if not shown:
-        raise ValueError("Type a number, for example 12345678.")
+        raise ValueError(_("Type a number, for example 12345678."))
     if len(shown) > MAX_DIGITS * 2:
-        raise ValueError(f"That is {len(shown):,} characters; this lab takes numbers of up to {MAX_DIGITS:,} digits.")
+        raise ValueError(_("That is {n} characters; this lab takes numbers of up to {most} digits.",
+                           n=number(len(shown)), most=number(MAX_DIGITS)))
     match = _NUMBER.fullmatch(_SEPARATORS.sub("", shown))
     if match is None:
         cut = shown if len(shown) <= 40 else shown[:40] + "…"
-        raise ValueError(f"“{cut}” is not a number: use digits only (a sign, commas and one decimal point are fine).")
+        raise ValueError(_("“{text}” is not a number: use digits only (a sign, commas and one decimal point are "
+                           "fine).", text=cut))
     sign, digits, fraction = match.group(1), match.group(2), match.group(3) or ""
     if len(digits) + len(fraction) > MAX_DIGITS:
-        raise ValueError(f"That number has {len(digits) + len(fraction):,} digits; this lab takes up to {MAX_DIGITS:,}.")
+        raise ValueError(_("That number has {n} digits; this lab takes up to {most}.",
+                           n=number(len(digits) + len(fraction)), most=number(MAX_DIGITS)))
     digits = digits.lstrip("0") or "0"
     if digits == "0" and not fraction.strip("0"):
         sign = ""  # -0 is 0

@@ -35,9 +35,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
-from i18n import N_
+from i18n import N_, _, _n, number
 from tokenizer.interface import TextTokenizer, Token
-from tokenizer.labels import plural
 
 # -- spaces and capitals -------------------------------------------------------------------------------
 
@@ -185,38 +184,42 @@ def records_from_csv(text: str) -> list[dict[str, Any]]:
     [{'name': 'Asha', 'city': 'Pune'}]
     """
     if len(text) > MAX_CSV_CHARS:
-        raise ValueError(f"That is {len(text):,} characters of records; this lab reads up to {MAX_CSV_CHARS:,}.")
+        raise ValueError(_("That is {n} characters of records; this lab reads up to {most}.", n=number(len(text)),
+                           most=number(MAX_CSV_CHARS)))
     lines = io.StringIO(text.strip().replace("\r\n", "\n").replace("\r", "\n"))
     reader = csv.reader(lines)
     rows: list[list[str]] = []
     try:
         for row in reader:
             if len(row) > MAX_FIELDS:
-                raise ValueError(f"Line {reader.line_num} has {len(row):,} values; this lab takes up to {MAX_FIELDS} "
-                                 "fields a record.")
+                raise ValueError(_("Line {line} has {n} values; this lab takes up to {most} fields a record.",
+                                   line=number(reader.line_num), n=number(len(row)), most=number(MAX_FIELDS)))
             if any(cell.strip() for cell in row):
                 rows.append(row)
             if len(rows) - 1 > MAX_RECORDS:
-                raise ValueError(f"That is more than {MAX_RECORDS:,} records; this lab takes up to {MAX_RECORDS:,}.")
+                raise ValueError(_("That is more than {most} records; this lab takes up to {most}.",
+                                   most=number(MAX_RECORDS)))
     except csv.Error as exc:  # a net: with the line ends made one and the size bounded, none is known to happen
-        raise ValueError(f"Line {reader.line_num} is not CSV the lab can read ({exc}).") from None
+        raise ValueError(_("Line {line} is not CSV the lab can read ({why}).", line=number(reader.line_num),
+                           why=exc)) from None
     if len(rows) < 2:
-        raise ValueError("Write a header line with the field names, then at least one record, one per line.")
+        raise ValueError(_("Write a header line with the field names, then at least one record, one per line."))
     header = [name.strip() for name in rows[0]]
     if any(not name for name in header):
-        raise ValueError("Every field in the header line needs a name.")
+        raise ValueError(_("Every field in the header line needs a name."))
     if len(set(header)) != len(header):
-        raise ValueError("Two fields in the header line have the same name.")
+        raise ValueError(_("Two fields in the header line have the same name."))
     written = (len(rows) - 1) * sum(len(name) for name in header)
     if written > MAX_NAMES_WRITTEN:
-        raise ValueError(f"JSON writes the field names in every record: {len(rows) - 1:,} records would write "
-                         f"{written:,} characters of names; this lab takes up to {MAX_NAMES_WRITTEN:,}. Use fewer "
-                         "records or shorter field names.")
+        raise ValueError(_("JSON writes the field names in every record: {records} records would write {n} "
+                           "characters of names; this lab takes up to {most}. Use fewer records or shorter field "
+                           "names.", records=number(len(rows) - 1), n=number(written), most=number(MAX_NAMES_WRITTEN)))
     records = []
-    for number, row in enumerate(rows[1:], start=2):
+    for line, row in enumerate(rows[1:], start=2):
         if len(row) != len(header):
-            raise ValueError(f"Line {number} has {plural(len(row), 'value')}, but the header names "
-                             f"{plural(len(header), 'field')}.")
+            raise ValueError(_n("Line {line} has {n} value, but the header names {fields}.",
+                                "Line {line} has {n} values, but the header names {fields}.", len(row),
+                                line=number(line), fields=_n("{n} field", "{n} fields", len(header))))
         records.append({name: _value(cell.strip()) for name, cell in zip(header, row)})
     return records
 
@@ -258,7 +261,7 @@ def letter_counts(chunks: Sequence[bytes], letter: str, *, ignore_case: bool = T
     [1, 0]
     """
     if not letter:
-        raise ValueError("Type the letter to count.")
+        raise ValueError(_("Type the letter to count."))
     fold = (lambda s: s.casefold()) if ignore_case else (lambda s: s)
     target = fold(letter)
     return [fold(data.decode("utf-8", errors="ignore")).count(target) for data in chunks]
@@ -271,7 +274,7 @@ def count_letter(text: str, letter: str, *, ignore_case: bool = True) -> int:
     (3, 0)
     """
     if not letter:
-        raise ValueError("Type the letter to count.")
+        raise ValueError(_("Type the letter to count."))
     if ignore_case:
         return text.casefold().count(letter.casefold())
     return text.count(letter)

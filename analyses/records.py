@@ -23,7 +23,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from tokenizer.labels import plural
+from i18n import _, _n
+from i18n import number as number_of
 
 
 class EstimateInputError(ValueError):
@@ -135,7 +136,7 @@ def batches(fragments: Iterable[str], kind: str, field: str | None = None,
         found = found or bool(batch.numbers or batch.problems)
         yield batch
     if not found:
-        raise EstimateInputError("there is nothing to count: the input is empty (or only blank lines)")
+        raise EstimateInputError(_("there is nothing to count: the input is empty (or only blank lines)"))
 
 
 FRAGMENT_CHARS = 1 << 18
@@ -240,11 +241,11 @@ def split_lines(fragments: Iterable[str]) -> Iterator[tuple[list[str | None], in
         yield ["".join(carry)], 0
 
 
-def _too_long(number: int, what: str = "line") -> Problem:
-    return Problem(number, f"the {what} is longer than {MAX_RECORD_CHARS:,} characters (skipped)")
+def _too_long(number: int) -> Problem:
+    return Problem(number, _("the line is longer than {n} characters (skipped)", n=number_of(MAX_RECORD_CHARS)))
 
 
-def _text_batches(fragments: Iterable[str], _: object) -> Iterator[Batch]:
+def _text_batches(fragments: Iterable[str], _unused: object) -> Iterator[Batch]:
     parts: list[str] = []
     size = 0
     for fragment in fragments:
@@ -255,14 +256,14 @@ def _text_batches(fragments: Iterable[str], _: object) -> Iterator[Batch]:
             parts.clear()  # read on to the end (a byte that is not UTF-8 further on is still reported)
     batch = Batch(characters=size)
     if size > MAX_RECORD_CHARS:
-        batch.problems.append(Problem(1, f"the text is longer than {MAX_RECORD_CHARS:,} characters, the most one "
-                                         "record (one request) may hold"))
+        batch.problems.append(Problem(1, _("the text is longer than {n} characters, the most one record (one "
+                                           "request) may hold", n=number_of(MAX_RECORD_CHARS))))
     elif size:
         batch.add(1, "".join(parts))
     yield batch
 
 
-def _line_batches(fragments: Iterable[str], _: object) -> Iterator[Batch]:
+def _line_batches(fragments: Iterable[str], _unused: object) -> Iterator[Batch]:
     number = 0
     for lines, read in split_lines(fragments):
         batch = Batch(characters=read)
@@ -321,41 +322,44 @@ def _jsonl_record(number: int, line: str, field: str | None) -> str | Messages |
     try:
         data = json.loads(line, strict=False)  # strict=False: a tab or other control character inside a string is kept
     except json.JSONDecodeError as exc:
-        return Problem(number, f"not JSON ({exc.msg}, column {exc.colno})")
+        return Problem(number, _("not JSON ({why}, column {column})", why=exc.msg, column=number_of(exc.colno)))
     except ValueError:  # Python's guard against converting a number of thousands of digits
-        return Problem(number, "a number too long to read")
+        return Problem(number, _("a number too long to read"))
     except RecursionError:
-        return Problem(number, "JSON nested too deep to read")
+        return Problem(number, _("JSON nested too deep to read"))
     if not isinstance(data, dict):
-        return Problem(number, f"a JSON {type(data).__name__}, not an object ({{...}})")
+        return Problem(number, _("a JSON {type}, not an object ({{...}})", type=type(data).__name__))
     if field is None:
         field = next((name for name in ("messages", *TEXT_FIELDS) if name in data), None)
         if field is None:
-            return Problem(number, f"no 'messages', 'text' or 'prompt' field (it has {_names(data)}): name the field")
+            return Problem(number, _("no {messages}, {text} or {prompt} field (it has {names}): name the field",
+                                     messages="'messages'", text="'text'", prompt="'prompt'", names=_names(data)))
     elif field not in data:
-        return Problem(number, f"no field {field!r} (it has {_names(data)})")
+        return Problem(number, _("no field {field} (it has {names})", field=repr(field), names=_names(data)))
     value = data[field]
     if isinstance(value, str):
         return value
     if isinstance(value, list):
         return _chat(number, value)
-    return Problem(number, f"field {field!r} is a JSON {type(value).__name__}, not text or a chat")
+    return Problem(number, _("field {field} is a JSON {type}, not text or a chat", field=repr(field),
+                             type=type(value).__name__))
 
 
 def _names(data: dict) -> str:
     names = [repr(name) for name in list(data)[:10]]
-    return ", ".join(names) + (", ..." if len(data) > 10 else "") if names else "no fields"
+    return ", ".join(names) + (", ..." if len(data) > 10 else "") if names else _("no fields")
 
 
 def _chat(number: int, messages: list) -> Messages | Problem:
     """A chat from a list of ``{"role", "content"}``; content a string, null, or OpenAI's list of parts."""
     if not messages:
-        return Problem(number, "an empty chat (no messages)")
+        return Problem(number, _("an empty chat (no messages)"))
     pairs = []
     for position, message in enumerate(messages, 1):
         role = message.get("role") if isinstance(message, dict) else None
         if not isinstance(role, str) or not role:
-            return Problem(number, f"message {position} has no role (a chat is a list of {{\"role\", \"content\"}})")
+            return Problem(number, _('message {n} has no role (a chat is a list of {{"role", "content"}})',
+                                     n=number_of(position)))
         content = message.get("content")
         if isinstance(content, list):
             content = "\n".join(part.get("text", "") if isinstance(part, dict) else part
@@ -364,7 +368,8 @@ def _chat(number: int, messages: list) -> Messages | Problem:
         elif content is None:
             content = ""
         if not isinstance(content, str):
-            return Problem(number, f"message {position}'s content is a JSON {type(content).__name__}, not text")
+            return Problem(number, _("message {n}'s content is a JSON {type}, not text", n=number_of(position),
+                                     type=type(content).__name__))
         name = message.get("name")
         pairs.append((role, content, name) if isinstance(name, str) and name else (role, content))
     return tuple(pairs)
@@ -419,7 +424,8 @@ def _csv_records(lines: Iterable[str | None], column: str | None) -> Iterator[tu
             row = next(reader, None)
         except csv.Error as exc:
             too_big = "field larger than field limit" in str(exc)
-            reason = f"a cell is longer than {csv.field_size_limit():,} characters" if too_big else f"not CSV ({exc})"
+            reason = (_("a cell is longer than {n} characters", n=number_of(csv.field_size_limit())) if too_big
+                      else _("not CSV ({why})", why=exc))
             yield start, Problem(start, reason)
             start = reader.line_num + 1
             continue
@@ -436,11 +442,14 @@ def _csv_records(lines: Iterable[str | None], column: str | None) -> Iterator[tu
             index = _column_index(row, column)
             name = row[index].strip()
         elif index >= len(row):
-            yield number, Problem(number, f"the row has {plural(len(row), 'value')}: none in column {name!r}")
+            yield number, Problem(number, _n("the row has {n} value: none in column {column}",
+                                             "the row has {n} values: none in column {column}", len(row),
+                                             column=repr(name)))
         else:
             yield number, row[index]
     if index is not None and rows == 1:
-        raise EstimateInputError(f"the CSV has a header row (column {name!r}) but no rows under it")
+        raise EstimateInputError(_("the CSV has a header row (column {column}) but no rows under it",
+                                   column=repr(name)))
 
 
 def _column_index(header: list[str], column: str | None) -> int:
@@ -451,8 +460,9 @@ def _column_index(header: list[str], column: str | None) -> int:
         return names.index(column.strip())
     there = ", ".join(repr(name) for name in names[:20]) + (", ..." if len(names) > 20 else "")
     if column is None:
-        raise EstimateInputError(f"name the CSV column to count; the columns are {there}")
-    raise EstimateInputError(f"the CSV has no column {column!r}; its columns are {there}")
+        raise EstimateInputError(_("name the CSV column to count; the columns are {columns}", columns=there))
+    raise EstimateInputError(_("the CSV has no column {column}; its columns are {columns}", column=repr(column),
+                               columns=there))
 
 
 __all__ = ["BATCH_RECORDS", "Batch", "EstimateInputError", "KINDS", "MAX_RECORD_CHARS", "Messages", "Problem", "Record",

@@ -244,7 +244,9 @@ def _number_judge(q: Asked, guess: Any) -> Judged:
 
 
 def _answer_line(options: tuple[str, ...], unit: str) -> list[str]:
-    return [f"Your answer{f' ({unit})' if unit else ''}: {_BLANK}"]
+    # the unit as the exercise gives it (N_("tokens")…), in the reader's language, as the predict widget shows it
+    return [_("Your answer ({unit}): {blank}", unit=_(unit), blank=_BLANK) if unit else
+            _("Your answer: {blank}", blank=_BLANK)]
 
 
 def _number_from_vote(text: str) -> Any:
@@ -280,7 +282,7 @@ def _split_judge(q: Asked, guess: Any) -> Judged:
 
 
 def _tokens_line(options: tuple[str, ...], unit: str) -> list[str]:
-    return [f"Tokens, separated by | : {_BLANK}{_BLANK}"]
+    return [_("Tokens, separated by | : {blank}", blank=_BLANK + _BLANK)]
 
 
 def _word_judge(q: Asked, guess: Any) -> Judged:
@@ -310,7 +312,7 @@ def _order_judge(q: Asked, guess: Any) -> Judged:
 
 
 def _numbered(options: tuple[str, ...], unit: str) -> list[str]:
-    return ["Number these 1, 2, 3… in the order they happen:", *(f"- ( ) {option}" for option in options)]
+    return [_("Number these 1, 2, 3… in the order they happen:"), *(f"- ( ) {option}" for option in options)]
 
 
 # -- the registry --------------------------------------------------------------------------------------------------
@@ -350,7 +352,7 @@ ANSWER_KINDS: dict[str, AnswerKind] = {k.name: k for k in (
                _tokens_line),
     AnswerKind("order", _order_fits, _order_judge, _numbered, from_vote=parse_split, options_as="items"),
     AnswerKind("word", _typed_fits(N_("word"), N_("a word"), lists=False), _word_judge, _answer_line,
-               keyed=lambda answer: f"any word that meets the rule, for example {answer}"),
+               keyed=lambda answer: _("any word that meets the rule, for example {answer}", answer=answer)),
 )}
 """Every answer kind, by its name (a lesson file's ``kind``, a posed question's)."""
 KINDS = tuple(ANSWER_KINDS)

@@ -320,12 +320,11 @@ def lessons_shown() -> list[str]:
 
 def estimate_shown() -> list[str]:
     """What Estimate draws as it is: the models' names, vendors and where their tokenizers and prices come from
-    (family.models, data), the official templates' additions, the reasoning budget's basis, the exchange rate's
+    (family.models, data), the reasoning budget's basis, the exchange rate's
     source, the example and its English, the printed commands (code)."""
-    from analyses import estimate as est
     from family import models as fm
 
-    out = [*est.TEMPLATES.values(), fm.reasoning_budget().basis, fm.INR_SOURCE,
+    out = [fm.reasoning_budget().basis, fm.INR_SOURCE,
            *(v for v in lessons.examples("estimate")[0].values() if isinstance(v, str))]
     for m in fm.models():
         price = fm.price(m.key)

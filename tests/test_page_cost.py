@@ -288,3 +288,31 @@ def test_cost_in_hindi_groups_money_and_tokens_the_indian_way() -> None:
     assert "2,00,000 टोकन की कॉन्टेक्स्ट विंडो में टोकन" in spec and '"grouping": [3, 2' in spec  # its axis too
     assert at.number_input(key=cv.PRICE_IN.skey).label == "₹ प्रति 1,000 इनपुट टोकन"
     assert "Rs " not in " ".join(said.values())
+
+
+@pytest.mark.parametrize(
+    "params, says",
+    [
+        ({"per_day": "-3"}, "रोज़ की ख़बरें: ऋणात्मक संख्या नहीं चलेगी (आपने -3 दिया)।"),
+        ({"hi_in": "0"}, "हिन्दी: प्रति ख़बर टोकन: कम से कम 1 चाहिए (आपने 0 दिया)।"),
+        ({"window": "0"}, "कॉन्टेक्स्ट विंडो: कम से कम 1 चाहिए (आपने 0 दिया)।"),
+        ({"window": "300"}, "विंडो (300 टोकन) आउटपुट की सीमा और मार्जिन के जोड़ ("),
+        ({"clean": "150"}, "सफ़ाई में हटाए गए टोकन का हिस्सा 0 से 100 % के बीच होना चाहिए (आपने 150.0 दिया)।"),
+    ],
+)
+def test_the_engines_refusals_in_hindi(params: dict, says: str) -> None:
+    """?lang=hi: a number the arithmetic refuses (analyses.cost.CostInputError) is said in Hindi, the input named in
+    Hindi; the article's refusal still names its language, the window's names none."""
+    at = run_page(PAGE, query_params={"lang": "hi", **NO_PREDICT, **params})
+    assert_no_exception(at)
+    said = warnings(at).replace("\\", "")
+    assert says in said, said
+    assert not any(w in said for w in ("cannot", "must", "you gave")), said
+
+
+def test_the_window_refusal_names_a_language_only_for_an_articles_tokens() -> None:
+    """The window section told the two refusals apart by the word "article" in the English; it now asks the
+    refusal what it is about (CostInputError.what), so the Hindi page does the same."""
+    for lang in ("en", "hi"):
+        at = run_page(PAGE, query_params={"lang": lang, **NO_PREDICT, "window": "300"})
+        assert not warnings(at).replace("\\", "").startswith(("Hindi:", "English:", "हिन्दी:", "अंग्रेज़ी:"))

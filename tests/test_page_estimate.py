@@ -714,3 +714,75 @@ def test_estimate_in_hindi() -> None:
     assert "o3 छिपे हुए रीज़निंग टोकन को आउटपुट की तरह बिल करता है:" in infos(at)
     assert f"लैब का रीज़निंग बजट, {budget.date} के हिसाब से {budget.value:,}" in infos(at)
     assert "यहाँ Llama 3 का कोई प्रकाशित दाम नहीं है" in infos(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "hi"])
+def test_the_exchange_rates_source_is_linked_without_the_sentences_parenthesis(lang) -> None:
+    """The caption names the exchange rate's source and links its address: the link is written as Markdown's
+    [name](address), so the ")" that closes the caption's parenthesis (and Hindi's "।" after it) stays outside the
+    link; a bare address was linked up to the next space, "))." or "))।" with it."""
+    from views.estimate.bill import source_link
+
+    name, _, address = fm.INR_SOURCE.rpartition(" (")
+    address = address.removesuffix(")")
+    assert address.startswith("https://") and ")" not in address
+    at = run_page(PAGE, query_params={"lang": lang})
+    assert_no_exception(at)
+    (caption,) = [c.value for c in at.main.get("caption") if source_link(fm.INR_SOURCE) in c.value]
+    assert f"]({address}))" in caption  # the link ends at its address; the sentence's parenthesis closes after it
+    assert f"({address}" not in caption.replace(f"]({address})", "")  # the address is not written bare as well
+    assert unescaped(caption.split("](")[0]).endswith(f"[{name}")
+
+
+def test_the_engines_refusals_of_records_and_files_in_hindi() -> None:
+    """?lang=hi: what the engine says of a record it cannot read (analyses.records), of a CSV without the column
+    asked for, and of a file that is not UTF-8 (tokenizer.textfile) is said in Hindi; the file keeps its name."""
+    text = "\n".join([json.dumps({"text": "नमस्ते"}), "{not json", json.dumps([1, 2]), json.dumps({"q": "x"})])
+    at = run_page(PAGE, query_params={"lang": "hi", "text": text, "kind": "jsonl"})
+    assert_no_exception(at)
+    warned = warnings(at)
+    assert "3 लाइनें पढ़ी नहीं जा सकीं" in warned, warned
+    assert "(लाइन 2: JSON नहीं है (" in warned and ", कॉलम 2)" in warned, warned
+    # the same input in English, then in Hindi again: the reasons follow the language (the session's read is redone)
+    at = run_page(PAGE, query_params={"lang": "en", "text": text, "kind": "jsonl"})
+    assert "(line 2: not JSON (" in warnings(at)
+    # a record of another kind, in Hindi
+    at = run_page(PAGE, query_params={"lang": "hi", "text": json.dumps([1, 2]), "kind": "jsonl"})
+    assert "JSON list है, ऑब्जेक्ट ({...}) नहीं" in warnings(at), warnings(at)
+    # a CSV without the column asked for
+    at = run_page(PAGE, query_params={"lang": "hi", "text": CSV, "kind": "csv", "column": "nope"})
+    assert_no_exception(at)
+    assert "CSV में 'nope' कॉलम नहीं है; इसके कॉलम ये हैं: 'id', 'prompt', 'lang'" in warnings(at), warnings(at)
+    # files that are not UTF-8
+
+    def upload(at, name: str, data: bytes):  # the source picked by the link (the control's options are in Hindi)
+        at.file_uploader(key=uploads.widget_key(ev.UPLOAD.skey)).set_value((name, data, "text/plain")).run()
+        return at
+
+    at = upload(run_page(PAGE, query_params={"lang": "hi", "source": "file"}), "utf16.txt", "नमस्ते दुनिया\n".encode("utf-16"))
+    assert_no_exception(at)
+    assert ("utf16.txt UTF-8 में नहीं, UTF-16 (little-endian) में है: इसे बदलिए (iconv -f UTF-16 -t UTF-8 FILE)"
+            in warnings(at)), warnings(at)
+    at = upload(run_page(PAGE, query_params={"lang": "hi", "source": "file"}), "data.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR")
+    assert "data.txt सादा टेक्स्ट नहीं, बाइनरी लगती है (इसमें ऑफ़सेट 8 पर एक NUL बाइट है)" in warnings(at)
+    at = upload(run_page(PAGE, query_params={"lang": "hi", "source": "file"}), "latin1.txt", "chai café\n".encode("latin-1"))
+    assert ("latin1.txt मान्य UTF-8 नहीं है: ऑफ़सेट 8 पर बाइट 0xE9 एक कैरेक्टर शुरू करता है, जिसे उसके बाद के बाइट "
+            "पूरा नहीं करते।") in warnings(at), warnings(at)
+    assert not at.main.get("metric")
+
+
+def test_what_an_official_template_adds_is_said_in_hindi() -> None:
+    """?lang=hi: what Llama 3.1's and Qwen 2.5's official templates add (analyses.estimate.TEMPLATES, marked for the
+    catalogue) is said in Hindi under the card; the command line's words for it stay English (the printed command is
+    code, and `python -m tokenizer` sets no language)."""
+    from i18n import _, using
+
+    text = "\n".join(chat_line(i) for i in range(1, 4))
+    at = run_page(PAGE, query_params={"lang": "hi", "text": text, "kind": "jsonl", "models": "llama-3.1-8b,qwen2.5"})
+    assert_no_exception(at)
+    with using("hi"):
+        llama = _(est.TEMPLATES["llama3.1"])
+    assert llama != est.TEMPLATES["llama3.1"] and llama.startswith("वह system ब्लॉक जो Llama 3.1-3.3")
+    shown = said(at)
+    assert f"{llama}।" in shown, shown
+    assert est.TEMPLATES["llama3.1"] not in shown and est.TEMPLATES["qwen2.5"] not in shown

@@ -306,3 +306,42 @@ def test_quirks_in_hindi() -> None:
     pieces = TOKS["cl100k_base"].pieces(C["presplit"]["text"])
     assert f"**{md_escape(TOKS['cl100k_base'].name)}**: " in main_text(at)
     assert f"के लिए {len(pieces)} टुकड़े;" in main_text(at)
+
+
+def _unescaped(text: str) -> str:
+    import re
+
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+@pytest.mark.parametrize("number", ["12 lakh", "", "1" * 5000, "9" * 2001])
+def test_the_engines_refusal_of_a_number_in_hindi(number: str) -> None:
+    """?lang=hi: a number the engine cannot read (analyses.numbers.parse_number) is refused in Hindi, its figures
+    grouped as Hindi writes them."""
+    from analyses.numbers import MAX_DIGITS
+    from i18n import number as written
+
+    most = written(MAX_DIGITS, "hi")
+    says = {"12 lakh": "“12 lakh” संख्या नहीं है: सिर्फ़ अंक लिखिए (चिह्न, कॉमा और एक दशमलव बिंदु चल जाएँगे)।",
+            "": "कोई संख्या लिखिए, जैसे 12345678।",
+            "1" * 5000: f"यह {written(5000, 'hi')} कैरेक्टर है; यह लैब ज़्यादा से ज़्यादा {most} अंकों की संख्याएँ लेती है।",
+            "9" * 2001: f"इस संख्या में {written(2001, 'hi')} अंक हैं; यह लैब ज़्यादा से ज़्यादा {most} अंक लेती है।"}[number]
+    at = run_page(PAGE, query_params={"lang": "hi", "quirk": "Numbers"})
+    at.text_input(key=qv.NUMBER.skey).set_value(number).run()
+    assert_no_exception(at)
+    warned = _unescaped(" ".join(w.value for w in at.main.get("warning")))
+    assert says in warned, warned
+
+
+@pytest.mark.parametrize(("records", "says"), [
+    ("a,b\n1,2,3", "ये रिकॉर्ड पढ़े नहीं जा सकते: लाइन 2 में 3 मान हैं, पर हेडर 2 फ़ील्ड के नाम बताता है।"),
+    ("name,city", "ये रिकॉर्ड पढ़े नहीं जा सकते: पहले फ़ील्ड के नामों वाली हेडर लाइन लिखिए, फिर कम से कम एक रिकॉर्ड"),
+    ("name,name\nAsha,Pune", "हेडर लाइन के दो फ़ील्ड का नाम एक ही है।"),
+    (",".join(f"f{i}" for i in range(60)) + "\n1", "लाइन 1 में 60 मान हैं; यह लैब एक रिकॉर्ड में ज़्यादा से ज़्यादा 50 फ़ील्ड"),
+])
+def test_the_engines_refusal_of_records_in_hindi(records: str, says: str) -> None:
+    """?lang=hi: records that are not CSV the lab reads (analyses.quirks.records_from_csv) are refused in Hindi."""
+    at = run_page(PAGE, query_params={"lang": "hi", "quirk": "Formatting", "records": records})
+    assert_no_exception(at)
+    warned = _unescaped(" ".join(w.value for w in at.main.get("warning")))
+    assert says in warned, warned

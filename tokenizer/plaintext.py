@@ -49,6 +49,8 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from i18n import _
+
 from .labels import character_runs, unit_word
 
 WHITESPACE = {" ": "·", "\n": "↵", "\t": "⇥", "\r": "␍"}
@@ -146,7 +148,7 @@ def visible_token(label: str) -> str:
     """A token label as plain text with every rule applied (for tables, charts and sentences)."""
     if not label:
         return EMPTY
-    return "".join(text for _, text in segments(label))
+    return "".join(text for _kind, text in segments(label))
 
 
 def lone_marks(label: str) -> list[str]:
@@ -178,19 +180,19 @@ def tokens_text(tokens: Sequence[tuple[str, bytes | None]], separator: str = " |
     '· | ⟨E0\xa0A4⟩ | ⟨98⟩ (घ) | न | ◌े (vowel sign e)'
     """
     tokens = list(tokens)
-    quote = any(separator.strip() in label for label, _ in tokens) if separator.strip() else False
+    quote = any(separator.strip() in label for label, _data in tokens) if separator.strip() else False
     runs = {}
-    if all(data is not None for _, data in tokens):
-        runs = {start: (end, text) for start, end, text in character_runs([data or b"" for _, data in tokens])}
+    if all(data is not None for _label, data in tokens):
+        runs = {start: (end, text) for start, end, text in character_runs([data or b"" for _label, data in tokens])}
     out: list[str] = []
     i = 0
     while i < len(tokens):
         end, text = runs.get(i, (i + 1, None))
-        shown = [_glued(visible_token(label)) for label, _ in tokens[i:end]]
+        shown = [_glued(visible_token(label)) for label, _data in tokens[i:end]]
         if quote:
             shown = [f"“{s}”" for s in shown]
         if text is None:
-            names = [mark_name(m) for m in lone_marks(tokens[i][0])]
+            names = [_(mark_name(m)) for m in lone_marks(tokens[i][0])]  # in the reader's language
             out.append(shown[0] + (f" ({', '.join(names)})" if names else ""))
         else:
             letters = visible_token(text.strip() or text)
@@ -218,9 +220,9 @@ def tokens_by_word(tokens: Sequence[tuple[str, bytes | None]], text: str | None 
     >>> tokens_by_word([("a", b"a"), ("b", None)]) is None, tokens_by_word([("ab", b"ab")], "a b") is None
     (True, True)
     """
-    if any(data is None for _, data in tokens):
+    if any(data is None for _label, data in tokens):
         return None
-    data = b"".join(data or b"" for _, data in tokens)
+    data = b"".join(data or b"" for _label, data in tokens)
     try:
         spelled = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -232,7 +234,7 @@ def tokens_by_word(tokens: Sequence[tuple[str, bytes | None]], text: str | None 
         return None
     counts = [0] * len(words)
     at = w = 0
-    for _, chunk in tokens:
+    for _label, chunk in tokens:
         first = at + (len(chunk or b"") - len((chunk or b"").lstrip()))  # its first byte that is not a space
         while w < len(words) - 1 and words[w][1] <= first:
             w += 1
@@ -252,7 +254,7 @@ def describe_token(label: str) -> str:
     shown = repr(visible_token(label))
     marks = lone_marks(label)
     if marks:
-        shown += " (" + ", ".join(f"{mark_name(m)} on its own" for m in marks) + ")"
+        shown += " (" + ", ".join(_("{mark} on its own", mark=_(mark_name(m))) for m in marks) + ")"
     return shown
 
 

@@ -33,6 +33,9 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from typing import IO
 
+from i18n import N_, _
+from i18n import number as number_of
+
 MAX_INPUT_BYTES = 100_000_000
 """The most the command line reads from one file (100 MB): far more text than BPE needs to show
 every idea, and little enough to hold in memory."""
@@ -122,14 +125,17 @@ def decode_text(data: bytes, what: str = "this file") -> str:
     return text.removeprefix("\ufeff")
 
 
+# The messages are the learner's, in the run's language (i18n: English on the command line, which sets none). ``what``
+# is the caller's: a file's name, or one of these, marked for the catalogue and translated where the message is made.
+FILE_WORDS = (N_("this file"), N_("This file"))
+
+
 def _wide_message(what: str, wide: str, data: bytes) -> str:
     source = _ICONV[wide]
-    if any(data.startswith(bom) for bom, _ in _BOMS):
+    if any(data.startswith(bom) for bom, _mark in _BOMS):
         source = source[:6]  # UTF-16 or UTF-32: iconv reads the byte order from the mark and drops it
-    return (
-        f"{what} is {wide}, not UTF-8: convert it (iconv -f {source} -t UTF-8 FILE) "
-        "or open it in a text editor and save it again as UTF-8."
-    )
+    return _("{what} is {encoding}, not UTF-8: convert it (iconv -f {source} -t UTF-8 FILE) or open it in a text "
+             "editor and save it again as UTF-8.", what=_(what), encoding=wide, source=source)
 
 
 _ICONV = {
@@ -141,20 +147,21 @@ _ICONV = {
 
 
 def _binary_message(what: str, offset: int) -> str:
-    return (
-        f"{what} looks binary, not plain text (it has a NUL byte at offset {offset:,}): "
-        "give a plain text file saved as UTF-8 (a Word or PDF file will not work)."
-    )
+    return _("{what} looks binary, not plain text (it has a NUL byte at offset {offset}): give a plain text file "
+             "saved as UTF-8 (a {word} or PDF file will not work).", what=_(what), offset=number_of(offset),
+             word="Word")  # i18n: {word} is Microsoft Word (a name, not the glossary's word)
 
 
 def _not_utf8(what: str, exc: UnicodeDecodeError, base: int) -> str:
     """The message for bytes that are not UTF-8; ``base`` is the offset of ``exc.object`` in the input."""
-    byte = f"0x{exc.object[exc.start]:02X} at offset {base + exc.start:,}"
+    byte, offset = f"0x{exc.object[exc.start]:02X}", number_of(base + exc.start)
     if exc.reason == "invalid start byte":
-        problem = f"the byte {byte} cannot start a character"
+        problem = _("the byte {byte} at offset {offset} cannot start a character", byte=byte, offset=offset)
     else:  # a byte that starts a character of several bytes, without the bytes that must follow
-        problem = f"the byte {byte} starts a character that the bytes after it do not complete"
-    return f"{what} is not valid UTF-8: {problem}. It was probably saved in another encoding: save it again as UTF-8."
+        problem = _("the byte {byte} at offset {offset} starts a character that the bytes after it do not complete",
+                    byte=byte, offset=offset)
+    return _("{what} is not valid UTF-8: {problem}. It was probably saved in another encoding: save it again as "
+             "UTF-8.", what=_(what), problem=problem)
 
 
 def refuse_wide_json(data: bytes, what: str = "this file") -> None:
@@ -388,7 +395,7 @@ def write_files(outputs: Sequence[tuple[str | os.PathLike, str]]) -> None:
             except OSError as exc:
                 raise OSError(exc.errno, exc.strerror, final) from None
     finally:
-        for temp, _ in staged:
+        for temp, _final in staged:
             if os.path.lexists(temp):
                 os.unlink(temp)
 

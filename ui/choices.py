@@ -76,11 +76,18 @@ def _real_module():
     return real
 
 
-@st.cache_resource(show_spinner="Loading the tokenizer (once per server)…")
+def _real_tokenizer(name: str) -> TextTokenizer:
+    """A production tokenizer, loaded once per server: a spinner in the learner's language while it loads (the
+    cache's own would be English, its text fixed at import)."""
+    with st.spinner(_("Loading the tokenizer (once per server)…")):
+        return _load_real(name)
+
+
+@st.cache_resource(show_spinner=False)
 def _load_real(name: str) -> TextTokenizer:
     real = _real_module()
     if real is None:
-        raise Unavailable(f"The real tokenizer {name} is not installed in this lab.")
+        raise Unavailable(_("The real tokenizer {name} is not installed in this lab.", name=name))
     try:
         return real.load(name)
     except real.TokenizerUnavailable as exc:
@@ -145,10 +152,11 @@ def load(key: str) -> TextTokenizer:
         try:
             return _model_from_json(model["json"]).named(model["title"], source=model["source"])
         except ValueError as exc:  # kept models were checked; this is only a safety net
-            raise Unavailable(f"Your model “{model['title']}” cannot be used here: {exc}") from None
+            raise Unavailable(_("Your model “{title}” cannot be used here: {why}", title=model["title"],
+                                why=exc)) from None
     if any(e.key == key for e in real_entries()):
-        return _load_real(key)
-    raise Unavailable(f"There is no tokenizer called “{key}” here.")
+        return _real_tokenizer(key)
+    raise Unavailable(_("There is no tokenizer called “{key}” here.", key=key))
 
 
 def trace_counts(key: str) -> dict[int, int] | None:
@@ -510,7 +518,7 @@ def unavailable_real() -> list[tuple[str, str]]:
     out = []
     for entry in real_entries(featured=True):
         try:
-            _load_real(entry.key)
+            _real_tokenizer(entry.key)
         except Unavailable as exc:
             out.append((entry.title, str(exc)))
     return out

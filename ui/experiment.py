@@ -11,15 +11,23 @@ from __future__ import annotations
 import streamlit as st
 
 from analyses.experiment import Sweep
+from i18n import _n
 from lessons import experiment as plain
 from lessons.experiment import BUDGET_MAX, MAX_COPIES, Texts, corpus, settings
 from tokenizer import Trace
 from ui.training import trained
 
 
-@st.cache_data(max_entries=32, show_spinner=f"Training {MAX_COPIES + 1} tokenizers, one for each share of the text…")
 def sweep_of(texts: Texts) -> Sweep:
-    """Every share from 0 to MAX_COPIES Hindi copies, trained once each (for every learner)."""
+    """Every share from 0 to MAX_COPIES Hindi copies, trained once each (for every learner), with a spinner in the
+    learner's language while they train (the cache's own would be English, its text fixed at import)."""
+    with st.spinner(_n("Training {n} tokenizer, one for each share of the text…",
+                       "Training {n} tokenizers, one for each share of the text…", MAX_COPIES + 1)):
+        return _cached_sweep(texts)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _cached_sweep(texts: Texts) -> Sweep:
     return plain.sweep_of(texts)
 
 

@@ -84,6 +84,12 @@ def current() -> str:
 
 
 def _session_language() -> str | None:
+    # Outside a Streamlit run (the engine's words made by a command or a test in a process that loaded the kit)
+    # there is no session: reading session_state there would only log Streamlit's warning about it.
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return None
     try:
         return st.session_state.get(_STORE)
     except Exception:  # outside a Streamlit session

@@ -418,10 +418,11 @@ def window_section(found: Articles, large: bool) -> None:
             number_input(_("Margin (tokens)"), MARGIN, _("A few tokens spare, for a count that was slightly off."))
     fits: dict[str, Fit] = {}
     for lang in LANGUAGES:
-        fits[lang], problem = attempt(cost.window_fit, found.articles[lang].input_tokens, window=state.value(WINDOW),
-                                      output_cap=state.value(CAP), margin=state.value(MARGIN))
-        if problem:
-            warn(f"{name(lang)}: {problem}" if "article" in problem else problem)
+        try:
+            fits[lang] = cost.window_fit(found.articles[lang].input_tokens, window=state.value(WINDOW),
+                                         output_cap=state.value(CAP), margin=state.value(MARGIN))
+        except CostInputError as exc:  # the article's tokens are one language's; the window is both languages'
+            warn(f"{name(lang)}: {exc}" if exc.what == cost.TOKENS_PER_ARTICLE else str(exc))
             return
     hindi = fits["hindi"]
     st.caption(_("Room for the prompt: {window} − {cap} (reply) − {margin} (margin) = {room} tokens.",

@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from decimal import Decimal
 
+from i18n import N_
+
 from ..answers import KINDS  # the answer kinds: one home, with how each is judged
 from .base import Computed, ExerciseError, _arg, _opt, preset_trace, scrambled, tokenizer_for
 from .cost import (
@@ -151,13 +153,14 @@ KIND_OF_OP = {
 
 
 UNIT_OF_OP = {
-    "count_tokens": "tokens", "utf8_bytes": "bytes", "code_points": "code points", "graphemes": "grapheme clusters",
-    "whitespace_pieces": "pieces", "partial_tokens": "tokens", "join_difference": "tokens", "stream_silent": "tokens",
-    "chunks_silent": "chunks", "vocab_size": "ids", "vocab_ids": "tokens",
-    "article_cost": "rupees", "month_cost": "rupees", "presend_cost": "rupees", "presend_tokens": "tokens", "window_fit": "articles",
-    "decoding_steps": "steps", "window_chars": "characters", "replay_steps": "merges", "script_tokens": "tokens",
+    "count_tokens": N_("tokens"), "utf8_bytes": N_("bytes"), "code_points": N_("code points"), "graphemes": N_("grapheme clusters"),
+    "whitespace_pieces": N_("pieces"), "partial_tokens": N_("tokens"), "join_difference": N_("tokens"), "stream_silent": N_("tokens"),
+    "chunks_silent": N_("chunks"), "vocab_size": N_("ids"), "vocab_ids": N_("tokens"),
+    "article_cost": N_("rupees"), "month_cost": N_("rupees"), "presend_cost": N_("rupees"), "presend_tokens": N_("tokens"), "window_fit": N_("articles"),
+    "decoding_steps": N_("steps"), "window_chars": N_("characters"), "replay_steps": N_("merges"), "script_tokens": N_("tokens"),
 }
-"""The unit a number answer is counted in, unless the exercise says otherwise."""
+"""The unit a number answer is counted in, unless the exercise says otherwise (marked for the catalogue: drawn through
+``_()``, as a page question's unit is)."""
 
 
 def compute(op: str, args: dict) -> Computed:

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from i18n import _, _n
 from tokenizer import TextTokenizer, Trace, train
-from tokenizer.labels import plural
 from tokenizer.train import SHOWN_MAX_TIES, SHOWN_TABLE_SIZE
 
 
@@ -94,14 +94,23 @@ def _tokens_facts(tokens, text: str) -> tuple[str, tuple[str, str] | None]:
     partial = sum(1 for t in tokens if not t.whole)
     by_word = tokens_by_word([(t.label, t.bytes) for t in tokens], text) if partial else None
     if by_word is None:
-        return f"The tokens: {listed}.", None
-    return (f"Word by word: {by_word}; {partial:,} of the {plural(len(tokens), 'token')} "
-            f"{'is' if partial == 1 else 'are'} only part of a character."), (
-        f"The {plural(len(tokens), 'token')} one by one, with their bytes", listed)
+        return _("The tokens: {tokens}.", tokens=listed), None
+    return (_("Word by word: {words}; ", words=by_word) + partly(partial, len(tokens)),
+            (_n("The {n} token one by one, with their bytes", "The {n} tokens one by one, with their bytes",
+                len(tokens)), listed))
+
+
+def partly(partial: int, tokens: int) -> str:
+    """"5 of the 69 tokens are only part of a character." in the reader's language."""
+    of = _n("{n} token", "{n} tokens", tokens)
+    return _n("{n} of the {of} is only part of a character.", "{n} of the {of} are only part of a character.",
+              partial, of=of)
 
 
 def _counts_text(c) -> str:
-    return f"{plural(c.code_points, 'code point')}, {plural(c.graphemes, 'grapheme cluster')}, {plural(c.bytes, 'byte')}."
+    return _("{code_points}, {graphemes}, {bytes}.", code_points=_n("{n} code point", "{n} code points", c.code_points),
+             graphemes=_n("{n} grapheme cluster", "{n} grapheme clusters", c.graphemes),
+             bytes=_n("{n} byte", "{n} bytes", c.bytes))
 
 
 def _arg(args: dict, name: str, kind: type) -> Any:

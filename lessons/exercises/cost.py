@@ -6,7 +6,9 @@ from __future__ import annotations
 from decimal import ROUND_HALF_UP, Decimal
 from functools import lru_cache
 
+import i18n
 from analyses.measure import measure
+from i18n import _, number
 
 from .base import Computed, ExerciseError, _arg, _opt, tokenizer_for
 
@@ -41,19 +43,26 @@ def _article(args: dict):
     return sc, prices, tokens, cost.article_cost(tokens, lang["output_tokens"], prices)
 
 
+def _rs(amount) -> str:
+    """Money as :func:`analyses.cost.rupees` writes it, "Rs 2.46" (₹2.46 for a Hindi reader, as the Cost page)."""
+    from analyses.cost import rupees
+
+    written = rupees(amount)
+    return written.replace("Rs ", "₹", 1) if i18n.current() == "hi" else written
+
+
 def op_article_cost(args: dict) -> Computed:
     """What one article costs in ``language`` in the scenario, in rupees (``part``: total, input or output;
     ``cleaned = true``: after cleaning its input by the scenario's percentage)."""
-    from analyses.cost import rupees
-
     sc, prices, tokens, a = _article(args)
     part = _opt(args, "part", str, "total")
     if part not in ("total", "input", "output"):
         raise ExerciseError("'part' must be total, input or output")
     out = _language(sc, args)["output_tokens"]
-    facts = (f"{tokens:,} input tokens at {rupees(prices.input_per_1000)} per 1,000 = {rupees(a.input)}; "
-             f"{out:,} output tokens at {rupees(prices.output_per_1000)} per 1,000 = {rupees(a.output)}; "
-             f"together {rupees(a.total)}.")
+    facts = _("{tokens} input tokens at {price_in} per 1,000 = {input}; {out} output tokens at {price_out} per 1,000 "
+              "= {output}; together {total}.", tokens=number(tokens), price_in=_rs(prices.input_per_1000),
+              input=_rs(a.input), out=number(out), price_out=_rs(prices.output_per_1000), output=_rs(a.output),
+              total=_rs(a.total))
     value = {"total": a.total, "input": a.input, "output": a.output}[part]
     return Computed(value.quantize(Decimal("0.01"), ROUND_HALF_UP), facts=facts,  # to the paisa, as rupees() shows it
                     exact=value)
@@ -61,11 +70,12 @@ def op_article_cost(args: dict) -> Computed:
 
 def op_month_cost(args: dict) -> Computed:
     """What the scenario's articles cost in ``language`` over its days, in whole rupees."""
-    from analyses.cost import monthly_cost, rupees
+    from analyses.cost import monthly_cost
 
-    sc, _, _, a = _article(args)
+    sc, _prices, _tokens, a = _article(args)
     month = monthly_cost(a.total, articles_per_day=sc["articles_per_day"], days=sc["days"])
-    facts = f"{rupees(a.total)} an article × {sc['articles_per_day']:,} a day × {sc['days']} days = {rupees(month)}."
+    facts = _("{each} an article × {per_day} a day × {days} days = {month}.", each=_rs(a.total),
+              per_day=number(sc["articles_per_day"]), days=sc["days"], month=_rs(month))
     return Computed(int(month), facts=facts)
 
 
@@ -77,8 +87,10 @@ def op_window_fit(args: dict) -> Computed:
     sc = _scenario(args)
     fit = window_fit(_language(sc, args)["input_tokens"], window=sc["window"], output_cap=sc["output_cap"],
                      margin=sc["margin"])
-    facts = (f"{fit.window:,} − {fit.output_cap:,} for the reply − {fit.margin:,} margin leaves {fit.room:,} tokens; "
-             f"{fit.room:,} ÷ {fit.each:,} = {fit.exact:.1f}, so {fit.count} whole articles ({fit.used:,} tokens).")
+    facts = _("{window} − {cap} for the reply − {margin} margin leaves {room} tokens; {room} ÷ {each} = {exact}, so "
+              "{count} whole articles ({used} tokens).", window=number(fit.window), cap=number(fit.output_cap),
+              margin=number(fit.margin), room=number(fit.room), each=number(fit.each), exact=format(fit.exact, ".1f"),
+              count=fit.count, used=number(fit.used))
     what = _opt(args, "what", str, "count")
     if what not in ("count", "used", "room"):
         raise ExerciseError("'what' must be count, used or room")
@@ -95,12 +107,13 @@ def _presend(args: dict):
 
 
 def _presend_facts(c) -> str:
-    from analyses.cost import rupees
-
-    sums = f"{c.prompt:,} + {c.output_cap:,} reply + {c.margin:,} margin = {c.needed:,}"
+    sums = _("{prompt} + {cap} reply + {margin} margin = {needed}", prompt=number(c.prompt), cap=number(c.output_cap),
+             margin=number(c.margin), needed=number(c.needed))
     if c.accepted:
-        return f"{sums}, within the {c.window:,}-token window; at worst it costs {rupees(c.worst_case)}."
-    return f"{sums}: {c.over_by:,} over the {c.window:,}-token window, so it is never sent."
+        return _("{sums}, within the {window}-token window; at worst it costs {worst}.", sums=sums,
+                 window=number(c.window), worst=_rs(c.worst_case))
+    return _("{sums}: {over} over the {window}-token window, so it is never sent.", sums=sums, over=number(c.over_by),
+             window=number(c.window))
 
 
 def op_presend(args: dict) -> Computed:
@@ -134,7 +147,7 @@ def op_decoding_steps(args: dict) -> Computed:
     sc = _scenario(args)
     lang = _language(sc, args)
     s = speed(lang["input_tokens"], lang["output_tokens"])
-    return Computed(s.decoding_steps, facts=f"One step per output token: {s.decoding_steps:,} steps.")
+    return Computed(s.decoding_steps, facts=_("One step per output token: {n} steps.", n=number(s.decoding_steps)))
 
 
 @lru_cache(maxsize=8)
@@ -142,7 +155,7 @@ def _language_sample(language: str):
     import lessons
 
     try:
-        found, _ = lessons.language_samples()
+        found, _missing = lessons.language_samples()
     except lessons.SamplesUnavailable as exc:
         raise ExerciseError(str(exc)) from None
     for sample in found:
@@ -162,6 +175,8 @@ def op_window_chars(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     m = measure(tok, sample.text)
     chars = int(round(window * m.code_points / m.tokens, -1))
-    facts = (f"{sample.label}'s sample is {m.code_points:,} characters in {m.tokens:,} tokens "
-             f"({m.tokens / m.code_points:.2f} tokens a character), so {window:,} tokens hold about {chars:,} characters.")
+    facts = _("{language}'s sample is {chars_in} characters in {tokens} tokens ({rate} tokens a character), so "
+              "{window} tokens hold about {chars} characters.", language=sample.label, chars_in=number(m.code_points),
+              tokens=number(m.tokens), rate=format(m.tokens / m.code_points, ".2f"), window=number(window),
+              chars=number(chars))
     return Computed(int(chars), facts=facts)

@@ -5,7 +5,8 @@ bytes across a parallel set.
 from __future__ import annotations
 
 from analyses.textstats import text_counts
-from tokenizer.labels import is_whole, plural
+from i18n import N_, _, _n, number
+from tokenizer.labels import is_whole
 
 from .base import Computed, ExerciseError, _arg, _opt, _pair, tokenizer_for
 
@@ -39,15 +40,17 @@ def op_token_parts(args: dict) -> Computed:
         if view.known(left) and view.known(right) and is_whole(left) and is_whole(right):
             cuts.append(_pair(left.decode(), right.decode()))
     answer = _pair(view.label(parts[0]), view.label(parts[1]))
-    ranks = f"rank {view.rank(parts[0]) or 0:,} and {view.rank(parts[1]) or 0:,}, the token itself {view.rank(ids[0]):,}"
+    ranks = _("rank {left} and {right}, the token itself {itself}", left=number(view.rank(parts[0]) or 0),
+              right=number(view.rank(parts[1]) or 0), itself=number(view.rank(ids[0])))
     return Computed(answer, options=tuple(sorted({*cuts, answer}, key=str.casefold)),
-                    facts=f"BPE with only the merges ranked below it makes {answer} of its bytes ({ranks}).")
+                    facts=_("BPE with only the merges ranked below it makes {answer} of its bytes ({ranks}).",
+                            answer=answer, ranks=ranks))
 
 
 def op_replay_merge(args: dict) -> Computed:
     """Which pair ``tokenizer`` merges at ``step`` (1 = first) while encoding ``text``, among the neighbouring pairs
     of that step's piece."""
-    _, view = _inside(args)
+    _tok, view = _inside(args)
     replay = view.replay(_arg(args, "text", str))
     step = _arg(args, "step", int)
     if not 1 <= step <= len(replay.steps):
@@ -56,8 +59,8 @@ def op_replay_merge(args: dict) -> Computed:
     labels = [_pair(c[3], c[4]) for c in found]
     s = replay.steps[step - 1]
     answer = _pair(s.left, s.right)
-    facts = "The ranks: " + "; ".join(f"{label} {c[0]:,}" if c[0] is not None else f"{label} none"
-                                      for label, c in zip(labels, found)) + ". The lowest rank merges first."
+    facts = _("The ranks: {ranks}. The lowest rank merges first.", ranks="; ".join(
+        f"{label} {number(c[0])}" if c[0] is not None else label + " " + _("none") for label, c in zip(labels, found)))
     return Computed(answer, options=tuple(sorted(set(labels), key=str.casefold)), facts=facts)
 
 
@@ -67,8 +70,10 @@ def op_replay_steps(args: dict) -> Computed:
     text = _arg(args, "text", str)
     replay = view.replay(text)
     n = len(tok.encode(text))
-    return Computed(len(replay.steps), facts=f"From {plural(sum(len(p) for p in replay.start), 'starting byte')} to "
-                    f"{plural(n, 'token')}: each merge makes one token of two.")
+    start = sum(len(p) for p in replay.start)
+    return Computed(len(replay.steps), facts=_("From {start} to {tokens}: each merge makes one token of two.",
+                                               start=_n("{n} starting byte", "{n} starting bytes", start),
+                                               tokens=_n("{n} token", "{n} tokens", n)))
 
 
 SCRIPT_BUCKETS = ("fewer than 100", "100 to 999", "1,000 to 9,999", "10,000 or more")
@@ -87,7 +92,8 @@ def op_script_tokens(args: dict) -> Computed:
     except (ValueError, AttributeError):
         raise ExerciseError(f"{tok.name} is not a production tokenizer whose vocabulary the lab reads") from None
     n = v.count(script)
-    return Computed(n, facts=f"{tok.name} has {n:,} {script} tokens of its {v.tokens:,} ({n / v.tokens:.2%}).")
+    return Computed(n, facts=_("{name} has {n} {script} tokens of its {all} ({share}).", name=tok.name, n=number(n),
+                               script=script, all=number(v.tokens), share=format(n / v.tokens, ".2%")))
 
 
 def op_script_band(args: dict) -> Computed:
@@ -97,7 +103,7 @@ def op_script_band(args: dict) -> Computed:
     return Computed(SCRIPT_BUCKETS[(n >= 100) + (n >= 1000) + (n >= 10_000)], options=SCRIPT_BUCKETS, facts=c.facts)
 
 
-PARALLEL_SETS = {"parallel": "the lab's parallel set", "lesson-4": "lesson 4's two paragraphs"}
+PARALLEL_SETS = {"parallel": N_("The lab's parallel set"), "lesson-4": N_("Lesson 4's two paragraphs")}
 
 
 def _parallel_texts(name: str) -> list[tuple[str, str]]:
@@ -119,12 +125,13 @@ def op_parallel_bytes(args: dict) -> Computed:
     pairs the set has (``what = "pairs"``)."""
     name = _opt(args, "set", str, "parallel")
     pairs = _parallel_texts(name)
-    english = sum(text_counts(en).bytes for en, _ in pairs)
-    hindi = sum(text_counts(hi).bytes for _, hi in pairs)
+    english = sum(text_counts(en).bytes for en, _hi in pairs)
+    hindi = sum(text_counts(hi).bytes for _en, hi in pairs)
     what = _opt(args, "what", str, "ratio")
     if what not in ("ratio", "pairs"):
         raise ExerciseError("'what' must be ratio or pairs")
     ratio = round(hindi / english, _opt(args, "digits", int, 2))
-    facts = (f"{PARALLEL_SETS[name][0].upper()}{PARALLEL_SETS[name][1:]}, {plural(len(pairs), 'pair')}: "
-             f"{hindi:,} bytes of Hindi for {english:,} of English, {ratio:,} times as many.")
+    facts = _("{set}, {pairs}: {hindi} bytes of Hindi for {english} of English, {ratio} times as many.",
+              set=_(PARALLEL_SETS[name]), pairs=_n("{n} pair", "{n} pairs", len(pairs)), hindi=number(hindi),
+              english=number(english), ratio=format(ratio, ","))
     return Computed(len(pairs) if what == "pairs" else ratio, facts=facts)

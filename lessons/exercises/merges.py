@@ -104,7 +104,8 @@ def op_merge_at(args: dict) -> Computed:
         tied = tuple(_pair(t.left, t.right) for t in s.ties if t.pair != s.pair and _pair(t.left, t.right) in options)
         counts = "; ".join(f"{_pair(pc.left, pc.right)} {pc.count}" for pc in s.table[:5])
         return Computed(winner, options=tuple(options), also_right=tied,
-                        facts=f"Counted before the merge: {counts}. {tie_explanation(trace, step)}")
+                        facts=_("Counted before the merge: {counts}.", counts=counts) + " "
+                        + tie_explanation(trace, step))
     trace = preset_trace(_arg(args, "preset", str))
     if not 1 <= step <= len(trace.steps):
         raise ExerciseError(f"step {step} is outside the preset's {len(trace.steps)} merges")
@@ -112,9 +113,11 @@ def op_merge_at(args: dict) -> Computed:
     options = sorted({_pair(pc.left, pc.right) for pc in s.table[: _opt(args, "options", int, 5)]}, key=str.casefold)
     winner = _pair(s.left, s.right)
     tied = tuple(_pair(t.left, t.right) for t in s.ties if t.pair != s.pair and _pair(t.left, t.right) in options)
-    facts = "Counted before the merge: " + "; ".join(f"{_pair(pc.left, pc.right)} {pc.count}" for pc in s.table[:5]) + "."
+    facts = _("Counted before the merge: {counts}.",
+              counts="; ".join(f"{_pair(pc.left, pc.right)} {pc.count}" for pc in s.table[:5]))
     if s.n_tied > 1:
-        facts += f" {s.n_tied} pairs share the top count; the tie rule picks the one met first reading the words in order."
+        facts += " " + _("{n} pairs share the top count; the tie rule picks the one met first reading the words in "
+                         "order.", n=s.n_tied)
     return Computed(winner, options=tuple(options), also_right=tied, facts=facts)
 
 
@@ -128,7 +131,7 @@ def op_merge_order(args: dict) -> Computed:
     if len(set(order)) != len(order):
         raise ExerciseError("two merges look the same: pick another count")
     counts = "; ".join(f"{p} ({s.count})" for p, s in zip(order, trace.steps))
-    return Computed(order, options=scrambled(order), facts=f"In order, with their counts: {counts}.")
+    return Computed(order, options=scrambled(order), facts=_("In order, with their counts: {counts}.", counts=counts))
 
 
 

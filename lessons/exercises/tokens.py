@@ -9,10 +9,10 @@ from functools import lru_cache
 
 from analyses.measure import measure
 from analyses.textstats import text_counts
+from i18n import _, _n, number
 from tokenizer import TextTokenizer
-from tokenizer.labels import plural
 
-from .base import Computed, ExerciseError, _arg, _counts_text, _opt, _tokens_facts, _tokens_text, tokenizer_for
+from .base import Computed, ExerciseError, _arg, _counts_text, _opt, _tokens_facts, _tokens_text, partly, tokenizer_for
 
 
 # -- operations ---------------------------------------------------------------------------------------
@@ -33,7 +33,8 @@ def op_split(args: dict) -> Computed:
     tokens = tok.encode_tokens(_arg(args, "text", str))
     shown = [visible_token(t.label) for t in tokens]
     readable = _tokens_text(tokens)  # says more than the pieces when a token is part of a letter or a lone mark
-    return Computed(shown, facts="" if readable == " | ".join(shown) else f"The tokens: {readable}.")
+    return Computed(shown, facts="" if readable == " | ".join(shown) else _("The tokens: {tokens}.",
+                                                                                          tokens=readable))
 
 
 def op_utf8_bytes(args: dict) -> Computed:
@@ -46,7 +47,7 @@ def op_code_points(args: dict) -> Computed:
     """How many Unicode code points ``text`` has (what Python's len counts)."""
     text = _arg(args, "text", str)
     names = ", ".join(unicodedata.name(ch, f"U+{ord(ch):04X}").lower() for ch in text[:8])
-    return Computed(len(text), facts=f"The code points: {names}.")
+    return Computed(len(text), facts=_("The code points: {names}.", names=names))
 
 
 def op_graphemes(args: dict) -> Computed:
@@ -59,7 +60,7 @@ def op_whitespace_pieces(args: dict) -> Computed:
     from tokenizer import split_text
 
     pieces = split_text(_arg(args, "text", str), "whitespace")
-    return Computed(len(pieces), facts="The pieces: " + " | ".join(pieces) + ".")
+    return Computed(len(pieces), facts=_("The pieces: {pieces}.", pieces=" | ".join(pieces)))
 
 
 def op_partial_tokens(args: dict) -> Computed:
@@ -67,7 +68,7 @@ def op_partial_tokens(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     text = _arg(args, "text", str)
     m = measure(tok, text)
-    return Computed(m.partial, facts=f"{m.partial:,} of the {plural(m.tokens, 'token')} {'is' if m.partial == 1 else 'are'} only part of a character.")
+    return Computed(m.partial, facts=partly(m.partial, m.tokens))
 
 
 def op_tokens_per_word(args: dict) -> Computed:
@@ -76,7 +77,8 @@ def op_tokens_per_word(args: dict) -> Computed:
     text = _arg(args, "text", str)
     m = measure(tok, text)
     facts, more = _tokens_facts(tok.encode_tokens(text), text)
-    return Computed(round(m.tokens_per_word, 1), facts=f"{plural(m.tokens, 'token')} for {plural(m.words, 'word')}. "
+    return Computed(round(m.tokens_per_word, 1), facts=_("{tokens} for {words}.", tokens=_n("{n} token", "{n} tokens", m.tokens),
+                                                                         words=_n("{n} word", "{n} words", m.words)) + " "
                     + facts, more=more)
 
 
@@ -87,7 +89,8 @@ def op_direction(args: dict) -> Computed:
     before = len(tokenizer_for(_arg(args, "before", str)).encode(text))
     after = len(tokenizer_for(_arg(args, "after", str)).encode(text))
     answer = "fewer" if after < before else "more" if after > before else "the same"
-    return Computed(answer, options=("fewer", "more", "the same"), facts=f"{plural(before, 'token')} before, {after:,} after.")
+    return Computed(answer, options=("fewer", "more", "the same"), facts=_("{before} before, {after} after.", before=_n("{n} token", "{n} tokens", before),
+                              after=number(after)))
 
 
 def op_premium(args: dict) -> Computed:
@@ -95,9 +98,10 @@ def op_premium(args: dict) -> Computed:
     from analyses.measure import premium
 
     p = premium(tokenizer_for(_arg(args, "tokenizer", str)), _arg(args, "en", str), _arg(args, "hi", str))
-    return Computed(round(p.premium, 2), facts=(
-        f"{p.english.tokens} English and {p.hindi.tokens} Hindi tokens: the UTF-8 part is {p.utf8_part:.2f}x, "
-        f"the tokenizer part {p.tokenizer_part:.2f}x."))
+    return Computed(round(p.premium, 2), facts=_(
+        "{english} English and {hindi} Hindi tokens: the UTF-8 part is {utf8}x, the tokenizer part {tokenizer}x.",
+        english=p.english.tokens, hindi=p.hindi.tokens, utf8=format(p.utf8_part, ".2f"),
+        tokenizer=format(p.tokenizer_part, ".2f")))
 
 
 def op_word_splits_into(args: dict) -> Computed:
@@ -114,11 +118,14 @@ def op_word_splits_into(args: dict) -> Computed:
         word = word.strip()
         tokens = tok.encode_tokens(space + word)
         if not word or not word.isalpha():
-            return False, "Type one word made of letters only."
+            return False, _("Type one word made of letters only.")
         if len(word) > max_letters:
-            return False, f"“{word}” has {plural(len(word), 'letter')}: the word must have at most {max_letters}."
+            return False, _n("“{word}” has {n} letter: the word must have at most {most}.",
+                             "“{word}” has {n} letters: the word must have at most {most}.", len(word), word=word,
+                             most=max_letters)
         ok = len(tokens) >= min_tokens
-        return ok, f"“{word}” is {plural(len(tokens), 'token')}: {_tokens_text(tokens)}."
+        return ok, _n("“{word}” is {n} token: {tokens}.", "“{word}” is {n} tokens: {tokens}.", len(tokens), word=word,
+                      tokens=_tokens_text(tokens))
 
     example = next((w for w in _opt(args, "candidates", list, []) if check(w)[0]), None)
     if example is None:
@@ -139,10 +146,10 @@ def op_most_tokens(args: dict) -> Computed:
     counts = [len(tok.encode(t)) for t in texts]
     most = max(counts)
     winners = [t for t, n in zip(texts, counts) if n == most]
-    facts = "; ".join(f"“{t}”: {plural(n, 'token')}" for t, n in zip(texts, counts)) + "."
+    facts = "; ".join("“" + t + "”: " + _n("{n} token", "{n} tokens", n) for t, n in zip(texts, counts)) + "."
     if len(winners) > 1:
-        facts += (f" {len(winners)} texts tie for the most ({plural(most, 'token')} each): "
-                  "each of them is right.")
+        facts += " " + _("{n} texts tie for the most ({tokens} each): each of them is right.",
+                         n=number(len(winners)), tokens=_n("{n} token", "{n} tokens", most))
     return Computed(winners[0], options=tuple(texts), also_right=tuple(winners[1:]), facts=facts)
 
 
@@ -173,7 +180,7 @@ def op_split_choice(args: dict) -> Computed:
         raise ExerciseError("every way of cutting this text gives the same pieces: choose a longer text or "
                             "other tokenizers to compare")
     return Computed(truth, options=tuple(sorted([truth, *wrong], key=str.casefold)),
-                    facts=f"The tokens: {_tokens_text(tok.encode_tokens(text))}.")
+                    facts=_("The tokens: {tokens}.", tokens=_tokens_text(tok.encode_tokens(text))))
 
 
 def op_compare_texts(args: dict) -> Computed:
@@ -183,7 +190,8 @@ def op_compare_texts(args: dict) -> Computed:
     na, nb = len(tok.encode(a)), len(tok.encode(b))
     answer = "the first" if na > nb else "the second" if nb > na else "the same"
     return Computed(answer, options=("the first", "the second", "the same"),
-                    facts=f"{plural(na, 'token')} for the first, {nb:,} for the second.")
+                    facts=_("{first} for the first, {second} for the second.",
+                                                  first=_n("{n} token", "{n} tokens", na), second=number(nb)))
 
 
 def op_join_difference(args: dict) -> Computed:
@@ -191,7 +199,8 @@ def op_join_difference(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     a, b = _arg(args, "first", str), _arg(args, "second", str)
     parts, whole = len(tok.encode(a)) + len(tok.encode(b)), len(tok.encode(a + b))
-    return Computed(parts - whole, facts=f"The parts: {plural(parts, 'token')} together; the joined text: {whole:,}.")
+    return Computed(parts - whole, facts=_("The parts: {parts} together; the joined text: {whole}.",
+                                                  parts=_n("{n} token", "{n} tokens", parts), whole=number(whole)))
 
 
 def op_stream_silent(args: dict) -> Computed:
@@ -202,7 +211,9 @@ def op_stream_silent(args: dict) -> Computed:
     tok = tokenizer_for(_arg(args, "tokenizer", str))
     events = stream(tok, tok.encode(_arg(args, "text", str)))
     silent = sum(1 for e in events if not e.text)
-    return Computed(silent, facts=f"{silent:,} of the {plural(len(events), 'token')} complete{'s' if silent == 1 else ''} no character on their own.")
+    return Computed(silent, facts=_n("{n} of the {of} completes no character on their own.",
+                                     "{n} of the {of} complete no character on their own.", silent,
+                                     of=_n("{n} token", "{n} tokens", len(events))))
 
 
 def op_vocab_size(args: dict) -> Computed:
@@ -235,8 +246,11 @@ def op_vocab_ids(args: dict) -> Computed:
     values = {"in_use": spanned - unused, "unused": unused, "special": special, "highest": spanned - 1}
     if what not in values:
         raise ExerciseError(f"'what' must be one of {', '.join(values)}")
-    return Computed(values[what], facts=(f"Ids 0 to {spanned - 1:,}: {plural(spanned - unused, 'token')} in use "
-                                         f"({plural(special, 'special marker')}), {unused:,} unused."))
+    return Computed(values[what], facts=_("Ids 0 to {highest}: {used} in use ({special}), {unused} unused.",
+                                               highest=number(spanned - 1),
+                                               used=_n("{n} token", "{n} tokens", spanned - unused),
+                                               special=_n("{n} special marker", "{n} special markers", special),
+                                               unused=number(unused)))
 
 
 
@@ -249,5 +263,5 @@ def op_chunks_silent(args: dict) -> Computed:
         raise ExerciseError("'size' must be 1 or more")
     decoder = StreamDecoder(None)
     shown = [decoder.feed_bytes(data[i : i + size]) for i in range(0, len(data), size)]
-    return Computed(sum(1 for s in shown if not s), facts="What each chunk shows: " + ", ".join(
-        f"“{s}”" if s else "nothing" for s in shown) + ".")
+    return Computed(sum(1 for s in shown if not s), facts=_("What each chunk shows: {shown}.", shown=", ".join(
+        f"“{s}”" if s else _("nothing") for s in shown)))

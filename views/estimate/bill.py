@@ -95,6 +95,25 @@ def rate_shown(rate: float) -> str:
     return f"{value:,f}"
 
 
+_NAMED_LINK = re.compile(r"(?P<name>.*?)\s*\((?P<url>https://[^\s()]+)\)")
+
+
+def source_link(source: str) -> str:
+    """A source as Markdown: "Name (https://...)" as the name linked to its address, so the parenthesis around
+    the address and the sentence's own closing one after it are not read as part of the link (a bare address
+    is linked by Streamlit's Markdown up to the next space, "))." and "))।" included); other text escaped.
+
+    >>> source_link("Reserve Bank of India, reference rate (https://www.rbi.org.in/x.aspx)")
+    '[Reserve Bank of India, reference rate](https://www.rbi.org.in/x.aspx)'
+    >>> source_link("set on this page")
+    'set on this page'
+    """
+    found = _NAMED_LINK.fullmatch(source)
+    if found is None or not found["name"]:
+        return md_escape(source)
+    return f"[{md_escape(found['name'])}]({found['url']})"
+
+
 def exchange_note() -> str:
     """The exchange rate used, dated (the lab's default) or said to be yours."""
     rate = state.value(s.INR)
@@ -105,7 +124,7 @@ def exchange_note() -> str:
         shown = "Rs " + shown
     if Decimal(str(rate)) == fm.INR_PER_USD:
         return _("Exchange rate: {rupees} a dollar (the lab's default, {date}: {source}).", rupees=shown,
-                 date=fm.INR_DATE, source=fm.INR_SOURCE)
+                 date=fm.INR_DATE, source=source_link(fm.INR_SOURCE))
     return _("Exchange rate: {rupees} a dollar (yours).", rupees=shown)
 
 
@@ -305,11 +324,11 @@ def say_chats(target: Target, counted: Counted) -> None:
              chats=_n("{n} chat", "{n} chats", counted.chats))
     template = target.model.template
     if template is not None and state.value(s.EXTRAS):
-        said += " " + _("{n} of them are {what}.", n=number(counted.extras), what=est.TEMPLATES[template])
+        said += " " + _("{n} of them are {what}.", n=number(counted.extras), what=_(est.TEMPLATES[template]))
     elif template is not None:
-        said += " " + _("Left out (switched off above): {what}.", what=est.TEMPLATES[template])
+        said += " " + _("Left out (switched off above): {what}.", what=_(est.TEMPLATES[template]))
     st.caption(md_escape(said))
 
 
 __all__ = ["PARTS", "bill_of", "bill_settings", "card_key", "cards", "exchange_note", "made_of", "model_card",
-           "price_of", "rate_shown"]
+           "price_of", "rate_shown", "source_link"]

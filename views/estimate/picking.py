@@ -45,7 +45,7 @@ def models_section(show: Show, data: Data | None = None) -> list[Target]:
     chats = state.value(s.AS_CHAT) or (data is not None and any(r.messages for r in data.records))
     if templated and chats:
         st.toggle(_("Count what the official chat template adds"), key=s.EXTRAS.skey,
-                  help=md_escape(" ".join(f"{t.label}: {est.TEMPLATES[t.model.template]}." for t in templated)
+                  help=md_escape(" ".join(t.label + ": " + _(est.TEMPLATES[t.model.template]) + "." for t in templated)
                                  + " " + _("Counted in a chat's format tokens (a host may not add it).")))
     if not show.classroom or st.query_params.get(s.LAB_PICKED.name):  # classroom: fewer controls, unless linked
         with (st.container(border=True) if show.classroom else  # already in the page's closed box

@@ -10,6 +10,7 @@ import io
 
 import streamlit as st
 
+import i18n
 from analyses import estimate as est
 from analyses.textstats import utf8_length
 from i18n import _, _n, decimal, localized, number
@@ -193,15 +194,17 @@ def cached_data(text: str, kind: str, field: str | None, column: str | None, ide
     """The records of ``text``, read once a session for the data on screen (a change of price or rate reads
     nothing again)."""
     cached = st.session_state.get(s.COUNTS.skey)
-    key = (ident, kind, field, column)
-    if cached is not None and cached["key"] == key:
+    key, lang = (ident, kind, field, column), i18n.current()
+    if cached is not None and cached["key"] == key and cached.get("lang") == lang:
         return cached["data"]
     try:
         data = read_data(text, kind, field, column, ident, file_name)
     except est.EstimateInputError as exc:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         return None
-    st.session_state[s.COUNTS.skey] = {"key": key, "data": data, "counts": {}}
+    # read again in another language (a broken record's reason is a sentence), its counts kept
+    counts = cached["counts"] if cached is not None and cached["key"] == key else {}
+    st.session_state[s.COUNTS.skey] = {"key": key, "lang": lang, "data": data, "counts": counts}
     return data
 
 
