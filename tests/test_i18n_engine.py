@@ -110,6 +110,7 @@ def test_the_kits_cache_spinners_go_through_the_catalogue() -> None:
 
 
 def test_the_kits_spinners_speak_hindi(monkeypatch) -> None:
+    from lessons.experiment import lesson_texts
     from ui import choices, experiment
 
     shown: list[str] = []
@@ -128,7 +129,7 @@ def test_the_kits_spinners_speak_hindi(monkeypatch) -> None:
     monkeypatch.setattr(experiment, "_cached_sweep", lambda texts: texts)
     with using("hi"):
         choices._real_tokenizer("o200k_base") if not real.status("o200k_base") else None
-        experiment.sweep_of(experiment.lesson_texts())
+        experiment.sweep_of(lesson_texts())
     assert shown[-1] == f"{experiment.MAX_COPIES + 1} टोकनाइज़र ट्रेन हो रहे हैं, टेक्स्ट में हिन्दी के हर हिस्से के लिए एक…"
     if not real.status("o200k_base"):
         assert shown[0] == "टोकनाइज़र लोड हो रहा है (हर सर्वर पर एक बार)…"
