@@ -16,6 +16,7 @@ the tick's wall time as the client sees it; CPU is the server process's, over al
 
     .venv/bin/python bench/bench_pages.py [--reruns 15] 2>/dev/null   (AppTest warns on stderr)
     .venv/bin/python bench/bench_pages.py --page Class --polls 40 2>/dev/null   (only the class bar)
+    .venv/bin/python bench/bench_pages.py --lang hi --polls 0 2>/dev/null   (every deep link in Hindi)
 """
 
 from __future__ import annotations
@@ -272,6 +273,7 @@ def main() -> None:
     parser.add_argument("--reruns", type=int, default=15)
     parser.add_argument("--page", default="", help="only the pages whose file name contains this")
     parser.add_argument("--polls", type=int, default=40, help="class-bar polls timed per case (0: skip them)")
+    parser.add_argument("--lang", default="", help="every deep link in this language too (hi: ?lang=hi added)")
     args = parser.parse_args()
     print(f"{'page':34} {'deep link':48} {'first':>8} {'median':>8} {'worst':>8}  verdict")
     worst_all = 0.0
@@ -281,6 +283,8 @@ def main() -> None:
         runs = [(params, None, None) for params in [{}] + SCENARIOS.get(entry.path, [])]
         runs += [(params, slide, PAST_THE_QUESTIONS.get(entry.path)) for params, slide in SLIDES.get(entry.path, [])]
         runs += [(params, None, state) for params, state in OPENED.get(entry.path, [])]
+        if args.lang:  # the same deep links in the asked language (issue 28: translation costs no rerun time)
+            runs = [({**params, "lang": args.lang}, slide, state) for params, slide, state in runs]
         for params, slide, state in runs:
             first, times, errors = time_page(entry.path, params, args.reruns, slide, state)
             median, worst = statistics.median(times), max(times)
