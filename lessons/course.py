@@ -52,22 +52,31 @@ from __future__ import annotations
 import math
 import os
 import re
-import stat
-import tomllib
-from collections.abc import Iterable
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .exercises import KIND_OF_OP, KINDS, OPS, UNIT_OF_OP
+from .lessonfile import (
+    FRONT_MATTER,
+    MAX_LESSON_BYTES,
+    PLACEHOLDER,
+    Course,
+    Exercise,
+    Figure,
+    Lesson,
+    LessonError,
+    Link,
+    read_file,
+    read_toml,
+)
+from .overlay import in_language
 
 HERE = Path(__file__).resolve().parent
 COURSE = HERE / "course"
 COURSE_ENV = "LAB_COURSE_DIR"
 """An environment variable naming another course folder (to try a course being written, and for tests)."""
 PAGES_DIR = HERE.parent / "pages"
-_FRONT = re.compile(r"\A\+\+\+[ \t]*\n(.*?)\n\+\+\+[ \t]*(?:\n|\Z)(.*)\Z", re.S)
 TOKENIZER_KEY = "tok"
 """The URL key naming a page's one tokenizer (``?tok=``: Encode, Streaming, Cost, Bytes' ladder...): what a lesson's
 link sets, the pickers read (:func:`ui.choices.one_key`) and :mod:`lessons.reveals` reads of a link."""
@@ -76,22 +85,14 @@ TOKENIZERS_KEY = "toks"
 URL_KEYS_NAMING_TOKENIZERS = (TOKENIZER_KEY, TOKENIZERS_KEY, "preset")
 
 
-class LessonError(ValueError):
-    """A lesson file that cannot be used: the message names the file and the field."""
-
-
 # -- the bounds on what is read. The shipped course: index 0.3 KB, lessons up to 12 KB, up to 11 exercises, 17
 # figures and 5 links a lesson, texts of up to 47 characters, tables nested 5 deep. Each bound is far above what a
 # course uses and far below what would cost a server much (a lesson's answers all computed in about a second).
 MAX_INDEX_BYTES = 16 * 1024
-MAX_LESSON_BYTES = 128 * 1024
 MAX_LESSONS = 100
 MAX_EXERCISES = 30
 MAX_FIGURES = 30
 MAX_TRIES = 20
-MAX_DEPTH = 8
-"""How deep tables and lists may nest in a lesson's front matter or the index, the whole file counted as 1 (an
-exercise's ratio of two counts, or a link's settings, is 5; a ratio of ratios 6)."""
 MAX_TEXT = 2_000
 """The longest text an exercise's or a figure's answer may compute on, in characters."""
 LESSON_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -99,82 +100,6 @@ LESSON_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
 FORMAT_SPEC = re.compile(r"rupees|,?(?:\.[0-9])?[df%]?")
 """The formats a figure may have: ``rupees``, or a number's format such as ``,``, ``.2f``, ``,d``, ``.1%``."""
 PLACEHOLDER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-@dataclass(frozen=True)
-class Link:
-    """A link into the lab: a page's URL path, its settings, the figure the lesson sends the reader to see
-    (a name the page gives that figure, ``ui.layout.figure``: in classroom mode it is on the first screen), and
-    the ids of the lesson's exercises whose answers that page shows (``ask``: it asks them first)."""
-
-    label: str
-    page: str
-    params: dict[str, str] = field(default_factory=dict)
-    figure: str = ""
-    ask: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Exercise:
-    id: str
-    lesson: str
-    kind: str
-    prompt: str
-    op: str
-    args: dict[str, Any]
-    explain: str
-    hint: str = ""
-    view: Link | None = None
-    unit: str = ""
-    tolerance: float = 0.0
-    former_ids: tuple[str, ...] = ()
-    """Ids the exercise had before (``former_ids = ["old-id"]``): a progress file saved under one of them still
-    finds it."""
-
-    @property
-    def key(self) -> str:
-        """The exercise's id across the course (``lesson:exercise``)."""
-        return f"{self.lesson}:{self.id}"
-
-
-@dataclass(frozen=True)
-class Figure:
-    """A number the lesson's text shows, computed by an engine operation (``{{name}}`` in the text)."""
-
-    name: str
-    op: str
-    args: dict[str, Any]
-    format: str = ""
-
-
-@dataclass(frozen=True)
-class Lesson:
-    id: str
-    number: int
-    title: str
-    minutes: int
-    objectives: tuple[str, ...]
-    key_points: tuple[str, ...]
-    body: str
-    tries: tuple[Link, ...]
-    exercises: tuple[Exercise, ...]
-    file: str
-    figures: tuple[Figure, ...] = ()
-    lang: str = "en"
-    """The language of its words: ``en``, or the language of the translation laid over it (:mod:`lessons.overlay`)."""
-
-
-@dataclass(frozen=True)
-class Course:
-    lessons: tuple[Lesson, ...]
-    problems: tuple[str, ...]
-
-    def lesson(self, lesson_id: str) -> Lesson | None:
-        return next((lesson for lesson in self.lessons if lesson.id == lesson_id), None)
-
-    @property
-    def exercises(self) -> tuple[Exercise, ...]:
-        return tuple(e for lesson in self.lessons for e in lesson.exercises)
 
 
 # -- checking fields ---------------------------------------------------------------------------------
@@ -306,38 +231,6 @@ def exercise_from(data: Any, lesson_id: str) -> Exercise:
     return _exercise(data, lesson_id, f"lesson {lesson_id} exercise")
 
 
-def _depth(value: Any) -> int:
-    """How deep tables and lists nest in ``value`` (a text or a number: 0; ``{"a": [1]}``: 2), without recursion."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        children: Iterable[Any]
-        if isinstance(item, dict):
-            children = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        deepest = max(deepest, level)
-        if level <= MAX_DEPTH:  # deeper than that is refused: no need to walk all of it
-            stack.extend((child, level + 1) for child in children)
-    return deepest
-
-
-def read_toml(text: str, where: str) -> dict:
-    """TOML ``text`` read within the bounds (raises :class:`LessonError` starting ``where: ``)."""
-    deep = f"{where}: tables or lists nest too deeply (a lesson file nests them at most {MAX_DEPTH} levels)"
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise LessonError(f"{where}: not valid TOML ({exc})") from None
-    except RecursionError:  # tomllib reads nested lists and tables recursively: Python's own limit stops it
-        raise LessonError(deep) from None
-    if _depth(data) > MAX_DEPTH:
-        raise LessonError(deep)
-    return data
-
-
 def _long_text(value: Any) -> str | None:
     """The first text longer than :data:`MAX_TEXT` in an answer's arguments (their depth is already bounded)."""
     stack = [value]
@@ -367,7 +260,7 @@ def _at_most(items: list, limit: int, what: str, where: str) -> None:
 
 def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
     """One lesson from its file's text (raises :class:`LessonError` naming the file and the field)."""
-    match = _FRONT.match(text.removeprefix("\ufeff").replace("\r\n", "\n"))
+    match = FRONT_MATTER.match(text.removeprefix("\ufeff").replace("\r\n", "\n"))
     if not match:
         raise LessonError(f"{file}: the file must start with front matter between two '+++' lines")
     data = read_toml(match.group(1), f"{file}: front matter")
@@ -418,7 +311,7 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
     )
 
 
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
+
 
 
 def _figures(data: Any, file: str) -> tuple[Figure, ...]:
@@ -488,52 +381,6 @@ def course_folder() -> Path:
     return Path(os.environ.get(COURSE_ENV) or COURSE)
 
 
-def read_file(folder: Path, name: str, limit: int) -> str:
-    """The text of file ``name`` in ``folder`` (resolved): a regular file inside the folder, no link leading out of it,
-    at most ``limit`` bytes of UTF-8 (a byte order mark is dropped). Raises :class:`LessonError` naming the file."""
-    path = folder / name
-    try:
-        real = path.resolve(strict=True)
-    except FileNotFoundError:
-        raise LessonError(f"{name}: there is no such file") from None
-    except (OSError, RuntimeError) as exc:  # a loop of links, a name the system refuses
-        raise LessonError(f"{name}: cannot be read ({getattr(exc, 'strerror', None) or exc})") from None
-    if real.parent != folder:
-        raise LessonError(f"{name}: it is a link that leads outside the course folder, which the lab does not read")
-    try:  # not blocking: a named pipe must not hang the reader
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError as exc:
-        raise LessonError(f"{name}: cannot be read ({exc.strerror})") from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise LessonError(f"{name}: not a regular file (a folder, a device or a pipe), so it is not read")
-        if info.st_size > limit:
-            raise LessonError(f"{name}: {info.st_size:,} bytes; a file of the course may be up to {limit:,}")
-        chunks, size = [], 0
-        while size <= limit:  # at most limit + 1 bytes, whatever the file says its size is
-            chunk = os.read(fd, limit + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        data = b"".join(chunks)
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise LessonError(f"{name}: more than {limit:,} bytes; a file of the course may be up to {limit:,}")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise LessonError(f"{name}: UTF-16 text; save it as UTF-8")
-    try:
-        text = data.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise LessonError(f"{name}: not UTF-8 text (byte 0x{data[exc.start]:02x} at position {exc.start:,}); "
-                          "save it as UTF-8") from None
-    if "\x00" in text:
-        raise LessonError(f"{name}: holds a NUL character (position {text.index(chr(0)):,}): a binary file, not text")
-    return text
-
-
 def _order(folder: Path, problems: list[str]) -> list[str | None]:
     """The lesson names ``index.toml`` lists (None for one that is not a lesson's name: it keeps its number); if
     the index cannot be read, every lesson file by name."""
@@ -573,8 +420,6 @@ def translated(english: Course, folder: Path | None, lang: str) -> Course:
     """``english`` in ``lang``: each lesson with its translation in ``<folder>/<lang>/`` has its words from there
     laid over its English facts, the same objects (:mod:`lessons.overlay`); one without, or whose translation cannot
     be used (a problem, named), is in English."""
-    from .overlay import in_language
-
     try:
         folder = (folder or course_folder()).resolve(strict=True)
     except (OSError, RuntimeError):

@@ -30,7 +30,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from .course import _FRONT, MAX_LESSON_BYTES, PLACEHOLDER, Lesson, LessonError, read_file, read_toml
+from .lessonfile import FRONT_MATTER, MAX_LESSON_BYTES, PLACEHOLDER, Lesson, LessonError, read_file, read_toml
 
 OVERLAY_FIELDS = {"title", "objectives", "key_points", "try", "exercise"}
 EXERCISE_WORDS = {"prompt", "explain", "hint", "view"}
@@ -76,7 +76,7 @@ def _list(data: dict, name: str, where: str, wanted: int) -> tuple[str, ...]:
 
 def translate(lesson: Lesson, text: str, file: str, lang: str) -> Lesson:
     """``lesson`` (English) with the words of its ``lang`` file's ``text`` (``file`` names it in messages)."""
-    match = _FRONT.match(text.removeprefix("\ufeff").replace("\r\n", "\n"))
+    match = FRONT_MATTER.match(text.removeprefix("\ufeff").replace("\r\n", "\n"))
     if not match:
         raise LessonError(f"{file}: the file must start with front matter between two '+++' lines")
     data = read_toml(match.group(1), f"{file}: front matter")

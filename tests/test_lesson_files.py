@@ -22,7 +22,6 @@ from hypothesis import strategies as st
 
 from lessons.checker import check
 from lessons.course import (
-    MAX_DEPTH,
     MAX_EXERCISES,
     MAX_FIGURES,
     MAX_INDEX_BYTES,
@@ -32,6 +31,7 @@ from lessons.course import (
     MAX_TRIES,
     load_course,
 )
+from lessons.lessonfile import MAX_DEPTH
 from tests.bounded import ENGINE_CPU_LIMIT_S, ENGINE_MEMORY_LIMIT, run_bounded
 from views import lessons as lp
 
