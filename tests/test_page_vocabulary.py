@@ -77,3 +77,45 @@ def test_vocabulary_in_hindi_groups_the_counts_the_indian_way() -> None:
         assert _(vocab.DEFINITION) in said and vocab.DEFINITION not in said
     axes = json.dumps([chart_spec(c) for c in at.get("vega_lite_chart")], ensure_ascii=False)
     assert "हर 1,000 रैंक में टोकन" in axes and "टोकन में बाइट" in axes and "per 1,000 ranks" not in axes
+
+
+def _counts_grid(at):
+    """The tokens-per-script grid as the browser gets it: its raw numbers (what a header click sorts by) and the
+    Styler's display strings (what its cells show; None when no Styler was sent). AppTest gives a grid no key, so
+    it is found by its "kind" column."""
+    from streamlit import dataframe_util
+
+    grids = [d.proto.arrow_data for d in at.dataframe]
+    (arrow,) = [g for g in grids if "kind" in dataframe_util.convert_arrow_bytes_to_pandas_df(g.data).columns]
+    raw = dataframe_util.convert_arrow_bytes_to_pandas_df(arrow.data)
+    shown = arrow.styler.display_values
+    return raw, (dataframe_util.convert_arrow_bytes_to_pandas_df(shown) if shown else None)
+
+
+def test_the_counts_grid_writes_its_numbers_the_indian_way_in_hindi_and_sorts_by_the_number() -> None:
+    """?lang=hi: every plain count in the tokens-per-script grid is shown grouped the Indian way (GPT-4o's Latin
+    tokens, over a lakh, as 1,xx,xxx), the raw numbers are still sent for sorting, and the share columns are left
+    to their own percent format (column_config's format wins over a Styler's in the grid; the Styler only writes
+    pandas' default there, which the grid does not show). English
+    sends no Styler: the grid is drawn exactly as before."""
+    from i18n import number
+
+    a = vocab.vocabulary(real.load(vv.DEFAULT_A))
+    hi = run_page(PAGE, query_params={"lang": "hi"})
+    assert_no_exception(hi)
+    raw, shown = _counts_grid(hi)
+    assert shown is not None and list(shown.columns) == list(raw.columns)
+    counts = [c for c in raw.columns if c != "kind" and not c.endswith(", share")]
+    assert counts and all(raw[c].dtype.kind == "i" for c in counts)  # sorted as numbers
+    for c in counts:
+        assert list(shown[c]) == [number(int(n), "hi") for n in raw[c]]
+    latin = max(raw[a.title])
+    assert latin >= 100_000 and number(int(latin), "hi") in list(shown[a.title])
+    assert number(int(latin), "hi").count(",") == 2 and number(int(latin), "en") not in list(shown[a.title])
+    share = f"{a.title}, share"
+    assert raw[share].dtype.kind == "f" and list(shown[share]) == [f"{v:.6f}" for v in raw[share]]  # pandas' own
+
+    en = run_page(PAGE)
+    assert_no_exception(en)
+    raw_en, shown_en = _counts_grid(en)
+    assert shown_en is None and raw_en.drop(columns="kind").equals(raw.drop(columns="kind"))

@@ -42,3 +42,20 @@ def test_a_long_table_in_large_type_scrolls_in_a_box(monkeypatch) -> None:
     assert kw["height"] == 420
     _, _, kw = _shown(monkeypatch, True, pd.DataFrame({"token": ["a"] * tables.LONG_TABLE_ROWS}))
     assert kw["height"] == "content"
+
+
+def test_hindi_styles_plain_numbers_only_and_english_is_untouched() -> None:
+    """In Hindi a Styler writes the plain number columns the Indian way; a column with a format of its own, text
+    and English are left alone; above STYLED_CELLS cells the grid is not styled (a Styler's cost grows with it)."""
+    import i18n
+
+    frame = pd.DataFrame({"n": [123456, 9], "x": [1234567.5, None], "pct": [0.5, 0.25], "t": ["a", "b"]})
+    config = {"pct": st.column_config.NumberColumn(format="percent")}
+    assert tables.styled(frame, config) is frame  # English: the frame itself
+    with i18n.using("hi"):
+        styler = tables.styled(frame, config, "—")
+        shown = styler._translate(False, False)["body"]
+        assert [[c["display_value"] for c in row[1:3]] for row in shown] == [["1,23,456", "12,34,567.5"], ["9", "—"]]
+        big = pd.DataFrame({"n": range(tables.STYLED_CELLS + 1)})
+        assert tables.styled(big) is big
+        assert tables.plain(frame, config).to_dict("list")["n"] == ["1,23,456", "9"]
