@@ -3,6 +3,9 @@ shown in Hindi in a Hindi run, and the English is what it was."""
 
 from __future__ import annotations
 
+import pytest
+
+from family.chat import mistral_total, refusal
 from i18n import using
 from ui.uploads import decode_text_file
 
@@ -21,3 +24,33 @@ def test_an_empty_or_too_big_text_file_is_refused_in_the_runs_language() -> None
         assert big is not None and big.startswith("यह फ़ाइल 12,34,567 बाइट की है; सीमा 1 MB (10,00,000 बाइट) है।")
         wide = decode_text_file("chai".encode("utf-16-le"))[1]
         assert wide is not None and wide.startswith("यह फ़ाइल UTF-8 में नहीं")
+
+
+# -- Mistral's template's refusal of a chat ------------------------------------------------------------------------
+@pytest.mark.parametrize(("chat", "english", "hindi"), [
+    ([("assistant", "Bees rupaye.")],
+     "Mistral's template refuses this chat: Conversation must start with a user message or system message",
+     "Mistral का टेम्पलेट यह चैट नहीं लेता: चैट यूज़र के संदेश या सिस्टम संदेश से ही शुरू हो सकती है"),
+    ([("assistant", "Bees rupaye."), ("system", "Be brief.")],
+     "Mistral's template refuses this chat: Unexpected role 'system' after role 'assistant'",
+     "Mistral का टेम्पलेट यह चैट नहीं लेता: role 'assistant' के बाद role 'system' नहीं आ सकता"),
+    ([("user", "Chai?"), ("assistant", "")],
+     "Mistral's template refuses this chat: Assistant message must have either content or tool_calls, but not both.",
+     "Mistral का टेम्पलेट यह चैट नहीं लेता: असिस्टेंट के संदेश में content या tool_calls में से एक होना चाहिए"),
+    ([("tool", "{}")], "Unknown role 'tool': use user, assistant or system.",
+     "अनजाना role 'tool': user, assistant या system में से कोई लिखिए।"),
+    ([], "A chat needs at least one message.", "चैट में कम से कम एक संदेश होना चाहिए।"),
+])
+def test_mistrals_refusal_of_a_chat_is_in_the_runs_language(chat, english, hindi) -> None:
+    """The English is mistral-common's own reason, word for word, as before; in Hindi the lab's words."""
+    with pytest.raises(ValueError) as found:
+        mistral_total(chat)
+    assert str(found.value) == english
+    with using("hi"), pytest.raises(ValueError) as found:
+        mistral_total(chat)
+    assert str(found.value).startswith(hindi)
+
+
+def test_a_reason_the_lab_does_not_know_is_shown_as_the_library_gives_it() -> None:
+    with using("hi"):
+        assert refusal("Tool call id has to be\n defined.") == "Tool call id has to be defined."
