@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+import lessons
 from family.chat import mistral_total, refusal
 from i18n import using
+from tests.apptest_helpers import assert_no_exception, run_page
 from ui.uploads import decode_text_file
 
 
@@ -54,3 +56,18 @@ def test_mistrals_refusal_of_a_chat_is_in_the_runs_language(chat, english, hindi
 def test_a_reason_the_lab_does_not_know_is_shown_as_the_library_gives_it() -> None:
     with using("hi"):
         assert refusal("Tool call id has to be\n defined.") == "Tool call id has to be defined."
+
+
+# -- the lab presets' names in a tokenizer picker ------------------------------------------------------------------
+def test_a_picker_names_the_lab_presets_in_the_learners_language() -> None:
+    """Tokenize anything's picker offers the presets by presets.toml's Hindi titles, as Train names them."""
+    presets = lessons.presets()
+    for lang, prefix in (("en", "Lab"), ("hi", "लैब")):
+        at = run_page("pages/2_Tokenize_anything.py", {"lang": lang})
+        assert_no_exception(at)
+        offered = at.multiselect[0].options
+        with using(lang):
+            titles = [f"{prefix} · {p.shown('title')}" for p in presets.values()]
+        assert [o for o in offered if o.startswith(f"{prefix} · ")] == titles
+    assert "लैब · D · चाय की दुकान" in offered and "Lab · D · chai stall" not in offered
+    assert presets["chai"].title == "D · chai stall"
