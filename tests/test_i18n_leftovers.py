@@ -6,10 +6,12 @@ from __future__ import annotations
 import pytest
 
 import lessons
+from family import real
 from family.chat import mistral_total, refusal
 from i18n import using
-from tests.apptest_helpers import assert_no_exception, run_page
+from tests.apptest_helpers import assert_no_exception, main_text, run_page
 from ui.uploads import decode_text_file
+from views import real as rv
 
 
 # -- the upload kit's own words ------------------------------------------------------------------------------------
@@ -71,3 +73,22 @@ def test_a_picker_names_the_lab_presets_in_the_learners_language() -> None:
         assert [o for o in offered if o.startswith(f"{prefix} · ")] == titles
     assert "लैब · D · चाय की दुकान" in offered and "Lab · D · chai stall" not in offered
     assert presets["chai"].title == "D · chai stall"
+
+
+# -- where a production tokenizer's data comes from, and its algorithm ---------------------------------------------
+def test_the_about_box_says_where_the_data_comes_from_in_the_learners_language() -> None:
+    """Real tokenizers' about box: the provenance's sentence and the algorithm in Hindi, the names, versions and
+    files in it as they are; in English word for word as before."""
+    gpt4o, llama = (next(i for i in real.catalogue() if i.name == name) for name in ("o200k_base", "llama3"))
+    assert gpt4o.source.endswith("package data (o200k.vocab), rebuilt in tiktoken's format, sha256 checked against "
+                                 "tiktoken's published hash")
+    assert gpt4o.algorithm == "byte-level BPE (tiktoken)"
+    at = run_page("pages/5_Real_tokenizers.py", {"lang": "hi", "toks": "o200k_base,llama3"},
+                  {rv.ABOUT_OPEN.skey: True})
+    assert_no_exception(at)
+    about = main_text(at).replace("\\", "")  # the markdown's escapes
+    assert "पैकेज का डेटा (o200k.vocab), tiktoken के फ़ॉर्मैट में दोबारा बनाया हुआ; sha256 tiktoken के प्रकाशित हैश" \
+        in about
+    assert "Hugging Face पर Meta की original/tokenizer.model के लिए दिया गया है" in about
+    assert "बाइट-स्तर का BPE (tiktoken)" in about and "package data" not in about and "byte-level" not in about
+    assert llama.source.split()[0] in about  # quicktok-v1: the package's name and version stay
