@@ -10,6 +10,7 @@ from family import real
 from family.chat import mistral_total, refusal
 from i18n import using
 from tests.apptest_helpers import assert_no_exception, main_text, run_page
+from ui import premium as pv
 from ui.uploads import decode_text_file
 from views import real as rv
 
@@ -92,3 +93,24 @@ def test_the_about_box_says_where_the_data_comes_from_in_the_learners_language()
     assert "Hugging Face पर Meta की original/tokenizer.model के लिए दिया गया है" in about
     assert "बाइट-स्तर का BPE (tiktoken)" in about and "package data" not in about and "byte-level" not in about
     assert llama.source.split()[0] in about  # quicktok-v1: the package's name and version stay
+
+
+# -- Beyond Hindi: the scripts' names ------------------------------------------------------------------------------
+def test_beyond_hindi_names_the_scripts_in_the_learners_language() -> None:
+    """The table's script column by Babel's Hindi names (देवनागरी, तमिल), Hans as a Hindi reader calls it; English
+    as gflanguages writes them; the sample texts themselves stay."""
+    for lang in ("en", "hi"):
+        at = run_page("pages/7_Beyond_Hindi.py", {"lang": lang})
+        assert_no_exception(at)
+        frame = next(df.value for df in at.dataframe if "script" in df.value.columns)
+        scripts = set(frame["script"])
+        if lang == "en":
+            assert {"Devanagari", "Tamil", "Latin"} <= scripts
+        else:
+            assert {"देवनागरी", "तमिल", "लैटिन", "बांग्ला", "गुरमुखी"} <= scripts
+            assert not scripts & {"Devanagari", "Tamil", "Latin"}
+    with using("hi"):
+        assert pv.shown_script("zh_Hans", "Simplified Han") == "सरलीकृत हान"
+        assert pv.shown_script("xx_Qabx", "Private") == "Private"  # a script Babel does not name: as it is
+        assert pv.shown_script("hi_Deva", "Devanagari") == "देवनागरी"
+    assert pv.shown_script("hi_Deva", "Devanagari") == "Devanagari"
