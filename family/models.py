@@ -29,7 +29,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
@@ -99,6 +99,15 @@ class Uncountable:
     why: str
     instead: str
     checked: str
+    hi: dict[str, str] = field(default_factory=dict, compare=False)
+    """``why`` and ``instead`` in Hindi (``hi = { why = ..., instead = ... }`` beside the English), read by
+    :meth:`shown`."""
+
+    def shown(self, name: str) -> str:
+        """``why`` or ``instead`` in the run's language (the English on the command line)."""
+        from i18n import localized
+
+        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 class UnknownModel(ValueError):
@@ -188,6 +197,14 @@ class Assumption:
     value: int
     date: str
     basis: str
+    hi: dict[str, str] = field(default_factory=dict, compare=False)
+    """``basis`` in Hindi (``[reasoning.hi]`` beside the English), read by :meth:`shown`."""
+
+    def shown(self, name: str) -> str:
+        """``basis`` in the run's language (the English on the command line)."""
+        from i18n import localized
+
+        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 def reasoning_budget() -> Assumption:
@@ -205,7 +222,8 @@ def _reasoning() -> Assumption:
     tokens = data.get("tokens_per_request")
     if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens < 0:
         raise ModelDataError(f"{where}: tokens_per_request is a whole number of 0 or more, not {tokens!r}")
-    return Assumption("reasoning budget", tokens, _field(data, "date", where), _field(data, "basis", where))
+    return Assumption("reasoning budget", tokens, _field(data, "date", where), _field(data, "basis", where),
+                      dict(data.get("hi", {})))
 
 
 # -- reading and checking the data -------------------------------------------------------------------------
@@ -321,7 +339,7 @@ def parse_uncountable(data: dict[str, Any], file: str = "models.toml") -> tuple[
     found = []
     for number, entry in enumerate(data.get("uncountable", []), 1):
         where = f"{file}, uncountable {number} ({entry.get('name', '?')})"
-        unknown = set(entry) - {"name", "vendor", "prefixes", "why", "instead", "checked"}
+        unknown = set(entry) - {"name", "vendor", "prefixes", "why", "instead", "checked", "hi"}
         if unknown:
             raise ModelDataError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         prefixes = entry.get("prefixes")
@@ -331,7 +349,7 @@ def parse_uncountable(data: dict[str, Any], file: str = "models.toml") -> tuple[
                                  f"no spaces, dots or hyphens), not {prefixes!r}")
         found.append(Uncountable(_field(entry, "name", where), _field(entry, "vendor", where), tuple(prefixes),
                                  _field(entry, "why", where), _field(entry, "instead", where),
-                                 _field(entry, "checked", where)))
+                                 _field(entry, "checked", where), dict(entry.get("hi", {}))))
     return tuple(found)
 
 

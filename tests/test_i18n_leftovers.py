@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import lessons
+from family import models as fm
 from family import real
 from family.chat import mistral_total, refusal
 from i18n import using
@@ -114,3 +115,22 @@ def test_beyond_hindi_names_the_scripts_in_the_learners_language() -> None:
         assert pv.shown_script("xx_Qabx", "Private") == "Private"  # a script Babel does not name: as it is
         assert pv.shown_script("hi_Deva", "Devanagari") == "देवनागरी"
     assert pv.shown_script("hi_Deva", "Devanagari") == "Devanagari"
+
+
+# -- Estimate: the models the lab cannot count, and the reasoning budget's basis ------------------------------------
+def test_the_uncountable_models_and_the_reasoning_budget_say_why_in_the_learners_language() -> None:
+    """models.toml's "not countable here" entries and prices.toml's reasoning budget carry their Hindi beside the
+    English (the i18n check requires it); the command line and an English page read the English, unchanged."""
+    claude = next(m for m in fm.uncountable() if m.name == "Claude")
+    budget = fm.reasoning_budget()
+    assert claude.shown("why") == claude.why == "Anthropic has not published the tokenizer of Claude 3 and later models"
+    assert budget.shown("basis") == budget.basis and budget.basis.startswith("the lab's assumption")
+    with using("hi"):
+        assert claude.shown("why") == "Anthropic ने Claude 3 और उसके बाद के मॉडल का टोकनाइज़र प्रकाशित नहीं किया है"
+        assert "POST /v1/messages/count_tokens" in claude.shown("instead") and "गिनिए" in claude.shown("instead")
+        assert budget.shown("basis").startswith("लैब की अपनी मान्यता, कोई प्रकाशित आँकड़ा नहीं")
+    assert str(fm.UncountableModel("claude", claude)).startswith(
+        "Claude (Anthropic) cannot be counted here: Anthropic has not published")
+    from i18n.tool import CONTENT
+    assert ("family/data/models.toml", "uncountable", ("why", "instead")) in CONTENT
+    assert ("family/data/prices.toml", "reasoning", ("basis",)) in CONTENT

@@ -75,7 +75,7 @@ def bill_settings(show: Show, targets: Sequence[Target]) -> None:
             next(places).number_input(
                 _("Reasoning tokens a request (assumed)"), key=s.REASONING.skey, min_value=0, step=500,
                 help=_("Hidden tokens a reasoning model thinks in, billed as output. The lab's reasoning budget: "
-                       "{value} ({date}), {basis}.", value=number(budget.value), date=budget.date, basis=budget.basis))
+                       "{value} ({date}), {basis}.", value=number(budget.value), date=budget.date, basis=budget.shown("basis")))
         next(places).number_input(_("Share of the input cached"), key=s.CACHED.skey, min_value=0.0, max_value=1.0,
                                   step=0.1, format="%.2f", help=_("The part of each request's input the provider "
                                   "reads from its prompt cache (a long system prompt sent again), at its published "

@@ -195,11 +195,11 @@ def about_section(targets: Sequence[Target]) -> None:
                                                 source=p.source) if p else _("Price: none published here.")))
         for m in fm.uncountable():
             st.markdown(md_escape(_("Not here: {name} ({vendor}). {why}; instead, {instead}.", name=m.name,
-                                    vendor=m.vendor, why=m.why, instead=m.instead)))
+                                    vendor=m.vendor, why=m.shown("why"), instead=m.shown("instead"))))
         budget = fm.reasoning_budget()
         st.caption(md_escape(_("Reasoning models bill hidden reasoning tokens as output; the reasoning budget ({n} "
                                "tokens a request, {date}) is {basis}.", n=number(budget.value), date=budget.date,
-                               basis=budget.basis)))
+                               basis=budget.shown("basis"))))
         st.caption(s.limits())
         st.caption(md_escape(_("Prices change: check each provider's page before you budget. Exchange rate: {rate} "
                                "({date}, {source}).", rate=fm.INR_PER_USD, date=fm.INR_DATE, source=fm.INR_SOURCE)
