@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import lessons
+from analyses.records import Problem, _jsonl_record, json_reason
 from family import models as fm
 from family import real
 from family.chat import mistral_total, refusal
@@ -134,3 +135,20 @@ def test_the_uncountable_models_and_the_reasoning_budget_say_why_in_the_learners
     from i18n.tool import CONTENT
     assert ("family/data/models.toml", "uncountable", ("why", "instead")) in CONTENT
     assert ("family/data/prices.toml", "reasoning", ("basis",)) in CONTENT
+
+
+# -- a broken JSONL line: the JSON reader's reason -----------------------------------------------------------------
+@pytest.mark.parametrize(("line", "english", "hindi"), [
+    ("{not json", "not JSON (Expecting property name enclosed in double quotes, column 2)",
+     "JSON नहीं है (यहाँ दोहरे उद्धरण-चिह्नों में फ़ील्ड का नाम होना चाहिए था, कॉलम 2)"),
+    ("chai", "not JSON (Expecting value, column 1)", "JSON नहीं है (यहाँ कोई मान होना चाहिए था, कॉलम 1)"),
+    ('{"text": "a"} {}', "not JSON (Extra data, column 15)",
+     "JSON नहीं है (JSON ख़त्म होने के बाद भी कुछ और लिखा है, कॉलम 15)"),
+    ('{"text": "chai', "not JSON (Unterminated string starting at, column 10)",
+     "JSON नहीं है (यहाँ से शुरू हुई स्ट्रिंग कहीं बंद नहीं होती, कॉलम 10)"),
+])
+def test_a_broken_line_is_refused_with_the_json_readers_reason_in_the_runs_language(line, english, hindi) -> None:
+    assert _jsonl_record(3, line, None) == Problem(3, english)
+    with using("hi"):
+        assert _jsonl_record(3, line, None) == Problem(3, hindi)
+        assert json_reason("Some future reason") == "Some future reason"  # one the lab does not know: as it is
