@@ -64,6 +64,14 @@ class Model:
     aliases: tuple[str, ...] = ()
     template: str | None = None
     reasoning: bool = False
+    hi: dict[str, str] = field(default_factory=dict, compare=False)
+    """``source`` in Hindi (``hi = { source = ... }`` beside the English), read by :meth:`shown`."""
+
+    def shown(self, name: str) -> str:
+        """``source`` in the run's language (the English on the command line)."""
+        from i18n import localized
+
+        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 @dataclass(frozen=True)
@@ -261,7 +269,7 @@ def parse_models(data: dict[str, Any], file: str = "models.toml") -> tuple[Model
     for number, entry in enumerate(data.get("model", []), 1):
         where = f"{file}, model {number} ({entry.get('key', '?')})"
         unknown = set(entry) - {"key", "name", "vendor", "tokenizer", "chat", "source", "aliases", "template",
-                                "reasoning"}
+                                "reasoning", "hi"}
         if unknown:
             raise ModelDataError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         key, tokenizer = _field(entry, "key", where), _field(entry, "tokenizer", where)
@@ -284,7 +292,7 @@ def parse_models(data: dict[str, Any], file: str = "models.toml") -> tuple[Model
         if not isinstance(reasoning, bool):
             raise ModelDataError(f"{where}: reasoning is true or false, not {reasoning!r}")
         model = Model(key, _field(entry, "name", where), _field(entry, "vendor", where), tokenizer, chat,
-                      _field(entry, "source", where), aliases, template, reasoning)
+                      _field(entry, "source", where), aliases, template, reasoning, dict(entry.get("hi", {})))
         for spelling in (key, model.name, *aliases):
             other = names.setdefault(normalise(spelling), key)
             if other != key or (spelling == key and any(m.key == key for m in found)):

@@ -133,6 +133,7 @@ def test_the_uncountable_models_and_the_reasoning_budget_say_why_in_the_learners
     assert str(fm.UncountableModel("claude", claude)).startswith(
         "Claude (Anthropic) cannot be counted here: Anthropic has not published")
     from i18n.tool import CONTENT
+    assert ("family/data/models.toml", "model", ("source",)) in CONTENT
     assert ("family/data/models.toml", "uncountable", ("why", "instead")) in CONTENT
     assert ("family/data/prices.toml", "reasoning", ("basis",)) in CONTENT
 
@@ -152,3 +153,14 @@ def test_a_broken_line_is_refused_with_the_json_readers_reason_in_the_runs_langu
     with using("hi"):
         assert _jsonl_record(3, line, None) == Problem(3, hindi)
         assert json_reason("Some future reason") == "Some future reason"  # one the lab does not know: as it is
+
+
+def test_where_a_models_tokenizer_is_published_is_said_in_the_learners_language() -> None:
+    """Every model's source has its Hindi beside the English; names, files and code in it stay."""
+    llama, gpt5 = fm.find("llama-3.3-70b"), fm.find("gpt-5")
+    assert llama.shown("source") == llama.source == (
+        "Meta's llama-models repository (models/llama3/tokenizer.model, the same file for every Llama 3.x)")
+    with using("hi"):
+        assert llama.shown("source") == "Meta की llama-models रिपॉज़िटरी (models/llama3/tokenizer.model, हर Llama 3.x के लिए यही फ़ाइल)"
+        assert gpt5.shown("source") == "tiktoken की model.py में: " + gpt5.source.removeprefix("tiktoken model.py: ")
+        assert all(m.hi.get("source") for m in fm.models())

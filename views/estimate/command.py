@@ -189,7 +189,8 @@ def about_section(targets: Sequence[Target]) -> None:
                 continue
             p = fm.price(t.key)
             st.markdown(md_escape(_("{name} ({vendor}) uses {tokenizer}: {source}.", name=t.model.name,
-                                    vendor=t.model.vendor, tokenizer=t.model.tokenizer, source=t.model.source))
+                                    vendor=t.model.vendor, tokenizer=t.model.tokenizer,
+                                    source=t.model.shown("source")))
                         + "  \n" + md_escape(_("Price: ${input} / ${output} per million tokens, {date}, {source}.",
                                                 input=p.input_per_m, output=p.output_per_m, date=p.date,
                                                 source=p.source) if p else _("Price: none published here.")))
