@@ -89,6 +89,14 @@ class Price:
     cached_input_per_m: Decimal | None = None
     batch_input_per_m: Decimal | None = None
     batch_output_per_m: Decimal | None = None
+    hi: dict[str, str] = field(default_factory=dict, compare=False)
+    """``source`` in Hindi (``hi = { source = ... }`` beside the English), read by :meth:`shown`."""
+
+    def shown(self, name: str) -> str:
+        """``source`` in the run's language (the English on the command line)."""
+        from i18n import localized
+
+        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 class ModelDataError(ValueError):
@@ -194,6 +202,18 @@ def price(key: str) -> Price | None:
 
 def _exchange() -> tuple[Decimal, str, str]:
     return _prices()[1]
+
+
+def exchange_source() -> str:
+    """Where the default exchange rate comes from (``INR_SOURCE``), in the run's language (``[exchange.hi]``)."""
+    from i18n import localized
+
+    return str(localized({"source": _exchange()[2], "hi": _exchange_hindi()})["source"])
+
+
+@lru_cache(maxsize=1)
+def _exchange_hindi() -> dict[str, str]:
+    return dict((_load(PRICES_FILE).get("exchange") or {}).get("hi", {}))
 
 
 @dataclass(frozen=True)
@@ -317,7 +337,7 @@ def parse_prices(data: dict[str, Any], keys: set[str], file: str = "prices.toml"
             raise ModelDataError(f"{where}: a price for an unknown model {key!r}")
         if key in found:
             raise ModelDataError(f"{where}: duplicate price for {key!r}")
-        unknown = set(entry) - {"model", "input_per_m", "output_per_m", "date", "source", *_DISCOUNTS}
+        unknown = set(entry) - {"model", "input_per_m", "output_per_m", "date", "source", "hi", *_DISCOUNTS}
         if unknown:
             raise ModelDataError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         batch = [name for name in ("batch_input_per_m", "batch_output_per_m") if name in entry]
@@ -326,7 +346,8 @@ def parse_prices(data: dict[str, Any], keys: set[str], file: str = "prices.toml"
         found[key] = Price(key, _field(entry, "input_per_m", where, Decimal),
                            _field(entry, "output_per_m", where, Decimal),
                            _field(entry, "date", where), _field(entry, "source", where),
-                           *(_field(entry, name, where, Decimal) if name in entry else None for name in _DISCOUNTS))
+                           **{name: _field(entry, name, where, Decimal) for name in _DISCOUNTS if name in entry},
+                           hi=dict(entry.get("hi", {})))
     exchange = data.get("exchange")
     if not isinstance(exchange, dict):
         raise ModelDataError(f"{file}: missing [exchange] (inr_per_usd, date, source)")

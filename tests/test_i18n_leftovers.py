@@ -164,3 +164,18 @@ def test_where_a_models_tokenizer_is_published_is_said_in_the_learners_language(
         assert llama.shown("source") == "Meta की llama-models रिपॉज़िटरी (models/llama3/tokenizer.model, हर Llama 3.x के लिए यही फ़ाइल)"
         assert gpt5.shown("source") == "tiktoken की model.py में: " + gpt5.source.removeprefix("tiktoken model.py: ")
         assert all(m.hi.get("source") for m in fm.models())
+
+
+def test_where_a_price_and_the_exchange_rate_come_from_is_said_in_the_learners_language() -> None:
+    """Every price's source and the exchange rate's carry their Hindi (the i18n check requires it); addresses and
+    hosts stay; the command line's INR_SOURCE is the English."""
+    groq = fm.price("llama-3.3-70b")
+    assert groq is not None and groq.shown("source") == groq.source == (
+        "https://groq.com/pricing (Groq hosting Meta's open weights: llama-3.3-70b-versatile)")
+    assert fm.exchange_source() == fm.INR_SOURCE and fm.INR_SOURCE.startswith("Reserve Bank of India")
+    with using("hi"):
+        assert groq.shown("source") == "https://groq.com/pricing (Groq पर चलते Meta के ओपन वेट: llama-3.3-70b-versatile)"
+        assert fm.exchange_source().startswith("भारतीय रिज़र्व बैंक, संदर्भ दर (https://www.rbi.org.in/")
+        assert all(p.hi.get("source") for p in (fm.price(m.key) for m in fm.models()) if p is not None)
+    from i18n.tool import CONTENT
+    assert ("family/data/prices.toml", "price", ("source",)) in CONTENT
