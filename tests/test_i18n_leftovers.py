@@ -179,3 +179,11 @@ def test_where_a_price_and_the_exchange_rate_come_from_is_said_in_the_learners_l
         assert all(p.hi.get("source") for p in (fm.price(m.key) for m in fm.models()) if p is not None)
     from i18n.tool import CONTENT
     assert ("family/data/prices.toml", "price", ("source",)) in CONTENT
+
+
+def test_beyond_hindis_lists_of_languages_are_joined_in_the_learners_language() -> None:
+    """The short samples' caption lists its languages with Hindi's "और", not an English "and"."""
+    at = run_page("pages/7_Beyond_Hindi.py", {"lang": "hi"})
+    assert_no_exception(at)
+    short = next(c.value for c in at.caption if "इसलिए कम स्थिर" in c.value)
+    assert " और " in short and " and " not in short
