@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from i18n import _, _n
+from i18n import N_, _, _n
 from i18n import number as number_of
 
 
@@ -317,12 +317,35 @@ def _jsonl_batches(fragments: Iterable[str], field: str | None) -> Iterator[Batc
         yield batch
 
 
+# Python's JSON reader's reasons (json.JSONDecodeError.msg), each its own English word for word, so an English reason
+# is the reader's; the frame gives the column. A reason not here is shown as the reader gives it.
+JSON_REASONS = frozenset({
+    N_("Expecting value"),
+    N_("Expecting property name enclosed in double quotes"),
+    N_("Expecting ':' delimiter"),
+    N_("Expecting ',' delimiter"),
+    N_("Unterminated string starting at"),
+    N_("Invalid control character at"),
+    N_("Invalid \\escape"),
+    N_("Invalid \\uXXXX escape"),
+    N_("Extra data"),
+    N_("Illegal trailing comma before end of object"),
+    N_("Illegal trailing comma before end of array"),
+})
+
+
+def json_reason(reason: str) -> str:
+    """Python's JSON reader's ``reason`` for a broken line in the run's language, where the lab knows it."""
+    return _(reason) if reason in JSON_REASONS else reason
+
+
 def _jsonl_record(number: int, line: str, field: str | None) -> str | Messages | Problem:
     """A JSONL line's text, its chat, or the problem with it."""
     try:
         data = json.loads(line, strict=False)  # strict=False: a tab or other control character inside a string is kept
     except json.JSONDecodeError as exc:
-        return Problem(number, _("not JSON ({why}, column {column})", why=exc.msg, column=number_of(exc.colno)))
+        return Problem(number, _("not JSON ({why}, column {column})", why=json_reason(exc.msg),
+                                 column=number_of(exc.colno)))
     except ValueError:  # Python's guard against converting a number of thousands of digits
         return Problem(number, _("a number too long to read"))
     except RecursionError:

@@ -26,11 +26,14 @@ True
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from i18n import N_, _
 
 ROLES = ("user", "assistant", "system")
 TEMPLATE_TOKENIZER = "mistral-sp-v3"
@@ -123,17 +126,17 @@ def mistral_chat(messages: Sequence[tuple[str, str]]) -> ChatCount:
         ChatToken(i, sp.id_to_piece(i), special, b"" if special else text_bytes(i))
         for i, special in ((i, bool(sp.is_special(i))) for i in encoded)
     )
-    content = tuple(len(sp.encode(text, bos=False, eos=False)) for _, text in messages)
-    return ChatCount(template_name(), tuple(role for role, _ in messages), tokens, content)
+    content = tuple(len(sp.encode(text, bos=False, eos=False)) for _role, text in messages)
+    return ChatCount(template_name(), tuple(role for role, _text in messages), tokens, content)
 
 
 def _encode(mistral: Any, messages: Sequence[tuple[str, str]]) -> list[int]:
     """The ids of ``messages`` in ``mistral``'s template; ValueError, in words, for a chat it refuses."""
     if not messages:
-        raise ValueError("A chat needs at least one message.")
-    for role, _ in messages:
+        raise ValueError(_("A chat needs at least one message."))
+    for role, _text in messages:
         if role not in ROLES:
-            raise ValueError(f"Unknown role {role!r}: use user, assistant or system.")
+            raise ValueError(_("Unknown role {role}: use user, assistant or system.", role=repr(role)))
     from mistral_common.exceptions import MistralCommonException
     from mistral_common.protocol.instruct.messages import AssistantMessage, SystemMessage, UserMessage
     from mistral_common.protocol.instruct.request import ChatCompletionRequest
@@ -143,7 +146,33 @@ def _encode(mistral: Any, messages: Sequence[tuple[str, str]]) -> list[int]:
         request = ChatCompletionRequest(messages=[kinds[role](content=text) for role, text in messages])
         return mistral.encode_chat_completion(request).tokens
     except (MistralCommonException, ValueError) as exc:
-        raise ValueError(f"Mistral's template refuses this chat: {' '.join(str(exc).split())[:200]}") from None
+        raise ValueError(_("Mistral's template refuses this chat: {why}", why=refusal(str(exc)))) from None
+
+
+# mistral-common's reasons (1.13) for the chats a learner can write (roles user, assistant and system), each its own
+# English word for word, so the English is the library's; a reason not here is shown as the library gives it.
+_REASONS = frozenset({
+    N_("Conversation must start with a user message or system message"),
+    N_("Assistant message must have either content or tool_calls, but not both."),
+})
+_ROLE_AFTER = re.compile(r"Unexpected role '(\w+)' after role '(\w+)'")
+
+
+def refusal(reason: str) -> str:
+    """mistral-common's ``reason`` for refusing a chat, in the run's language where the lab knows it (the roles,
+    data, as they are; in English, the library's words), else as the library gives it (on one line, at most 200
+    characters).
+
+    >>> refusal("Unexpected role 'system' after role 'assistant'")
+    "Unexpected role 'system' after role 'assistant'"
+    """
+    reason = " ".join(reason.split())
+    if reason in _REASONS:
+        return _(reason)
+    found = _ROLE_AFTER.fullmatch(reason)
+    if found:
+        return _("Unexpected role {role} after role {after}", role=repr(found[1]), after=repr(found[2]))
+    return reason[:200]
 
 
 def mistral_total(messages: Sequence[tuple[str, str]], tokenizer: str = TEMPLATE_TOKENIZER) -> int:
@@ -158,4 +187,4 @@ def mistral_total(messages: Sequence[tuple[str, str]], tokenizer: str = TEMPLATE
     return len(_encode(_mistral(tokenizer, finetuning=bool(messages) and messages[-1][0] == "assistant"), messages))
 
 
-__all__ = ["ChatCount", "ChatToken", "ROLES", "TEMPLATE_TOKENIZER", "mistral_chat", "mistral_total", "template_name"]
+__all__ = ["ChatCount", "ChatToken", "ROLES", "TEMPLATE_TOKENIZER", "mistral_chat", "mistral_total", "refusal", "template_name"]

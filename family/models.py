@@ -29,7 +29,7 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 from pathlib import Path
@@ -64,6 +64,14 @@ class Model:
     aliases: tuple[str, ...] = ()
     template: str | None = None
     reasoning: bool = False
+    hi: dict[str, str] = field(default_factory=dict, compare=False)
+    """``source`` in Hindi (``hi = { source = ... }`` beside the English), read by :meth:`shown`."""
+
+    def shown(self, name: str) -> str:
+        """``source`` in the run's language (the English on the command line)."""
+        from i18n import localized
+
+        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,14 @@ class Price:
     cached_input_per_m: Decimal | None = None
     batch_input_per_m: Decimal | None = None
     batch_output_per_m: Decimal | None = None
+    hi: dict[str, str] = field(default_factory=dict, compare=False)
+    """``source`` in Hindi (``hi = { source = ... }`` beside the English), read by :meth:`shown`."""
+
+    def shown(self, name: str) -> str:
+        """``source`` in the run's language (the English on the command line)."""
+        from i18n import localized
+
+        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 class ModelDataError(ValueError):
@@ -99,6 +115,15 @@ class Uncountable:
     why: str
     instead: str
     checked: str
+    hi: dict[str, str] = field(default_factory=dict, compare=False)
+    """``why`` and ``instead`` in Hindi (``hi = { why = ..., instead = ... }`` beside the English), read by
+    :meth:`shown`."""
+
+    def shown(self, name: str) -> str:
+        """``why`` or ``instead`` in the run's language (the English on the command line)."""
+        from i18n import localized
+
+        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 class UnknownModel(ValueError):
@@ -179,6 +204,18 @@ def _exchange() -> tuple[Decimal, str, str]:
     return _prices()[1]
 
 
+def exchange_source() -> str:
+    """Where the default exchange rate comes from (``INR_SOURCE``), in the run's language (``[exchange.hi]``)."""
+    from i18n import localized
+
+    return str(localized({"source": _exchange()[2], "hi": _exchange_hindi()})["source"])
+
+
+@lru_cache(maxsize=1)
+def _exchange_hindi() -> dict[str, str]:
+    return dict((_load(PRICES_FILE).get("exchange") or {}).get("hi", {}))
+
+
 @dataclass(frozen=True)
 class Assumption:
     """A named, dated assumption the estimate makes where nothing is measured or published: its value, the
@@ -188,6 +225,14 @@ class Assumption:
     value: int
     date: str
     basis: str
+    hi: dict[str, str] = field(default_factory=dict, compare=False)
+    """``basis`` in Hindi (``[reasoning.hi]`` beside the English), read by :meth:`shown`."""
+
+    def shown(self, name: str) -> str:
+        """``basis`` in the run's language (the English on the command line)."""
+        from i18n import localized
+
+        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 def reasoning_budget() -> Assumption:
@@ -205,7 +250,8 @@ def _reasoning() -> Assumption:
     tokens = data.get("tokens_per_request")
     if not isinstance(tokens, int) or isinstance(tokens, bool) or tokens < 0:
         raise ModelDataError(f"{where}: tokens_per_request is a whole number of 0 or more, not {tokens!r}")
-    return Assumption("reasoning budget", tokens, _field(data, "date", where), _field(data, "basis", where))
+    return Assumption("reasoning budget", tokens, _field(data, "date", where), _field(data, "basis", where),
+                      dict(data.get("hi", {})))
 
 
 # -- reading and checking the data -------------------------------------------------------------------------
@@ -243,7 +289,7 @@ def parse_models(data: dict[str, Any], file: str = "models.toml") -> tuple[Model
     for number, entry in enumerate(data.get("model", []), 1):
         where = f"{file}, model {number} ({entry.get('key', '?')})"
         unknown = set(entry) - {"key", "name", "vendor", "tokenizer", "chat", "source", "aliases", "template",
-                                "reasoning"}
+                                "reasoning", "hi"}
         if unknown:
             raise ModelDataError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         key, tokenizer = _field(entry, "key", where), _field(entry, "tokenizer", where)
@@ -266,7 +312,7 @@ def parse_models(data: dict[str, Any], file: str = "models.toml") -> tuple[Model
         if not isinstance(reasoning, bool):
             raise ModelDataError(f"{where}: reasoning is true or false, not {reasoning!r}")
         model = Model(key, _field(entry, "name", where), _field(entry, "vendor", where), tokenizer, chat,
-                      _field(entry, "source", where), aliases, template, reasoning)
+                      _field(entry, "source", where), aliases, template, reasoning, dict(entry.get("hi", {})))
         for spelling in (key, model.name, *aliases):
             other = names.setdefault(normalise(spelling), key)
             if other != key or (spelling == key and any(m.key == key for m in found)):
@@ -291,7 +337,7 @@ def parse_prices(data: dict[str, Any], keys: set[str], file: str = "prices.toml"
             raise ModelDataError(f"{where}: a price for an unknown model {key!r}")
         if key in found:
             raise ModelDataError(f"{where}: duplicate price for {key!r}")
-        unknown = set(entry) - {"model", "input_per_m", "output_per_m", "date", "source", *_DISCOUNTS}
+        unknown = set(entry) - {"model", "input_per_m", "output_per_m", "date", "source", "hi", *_DISCOUNTS}
         if unknown:
             raise ModelDataError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         batch = [name for name in ("batch_input_per_m", "batch_output_per_m") if name in entry]
@@ -300,7 +346,8 @@ def parse_prices(data: dict[str, Any], keys: set[str], file: str = "prices.toml"
         found[key] = Price(key, _field(entry, "input_per_m", where, Decimal),
                            _field(entry, "output_per_m", where, Decimal),
                            _field(entry, "date", where), _field(entry, "source", where),
-                           *(_field(entry, name, where, Decimal) if name in entry else None for name in _DISCOUNTS))
+                           **{name: _field(entry, name, where, Decimal) for name in _DISCOUNTS if name in entry},
+                           hi=dict(entry.get("hi", {})))
     exchange = data.get("exchange")
     if not isinstance(exchange, dict):
         raise ModelDataError(f"{file}: missing [exchange] (inr_per_usd, date, source)")
@@ -321,7 +368,7 @@ def parse_uncountable(data: dict[str, Any], file: str = "models.toml") -> tuple[
     found = []
     for number, entry in enumerate(data.get("uncountable", []), 1):
         where = f"{file}, uncountable {number} ({entry.get('name', '?')})"
-        unknown = set(entry) - {"name", "vendor", "prefixes", "why", "instead", "checked"}
+        unknown = set(entry) - {"name", "vendor", "prefixes", "why", "instead", "checked", "hi"}
         if unknown:
             raise ModelDataError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
         prefixes = entry.get("prefixes")
@@ -331,7 +378,7 @@ def parse_uncountable(data: dict[str, Any], file: str = "models.toml") -> tuple[
                                  f"no spaces, dots or hyphens), not {prefixes!r}")
         found.append(Uncountable(_field(entry, "name", where), _field(entry, "vendor", where), tuple(prefixes),
                                  _field(entry, "why", where), _field(entry, "instead", where),
-                                 _field(entry, "checked", where)))
+                                 _field(entry, "checked", where), dict(entry.get("hi", {}))))
     return tuple(found)
 
 

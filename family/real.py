@@ -73,6 +73,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from family.realtok import RealInfo, RealTokenizer, _SentencePieceTokenizer, _TekkenTokenizer, _TiktokenTokenizer
+from i18n import N_
 
 # -- the checked hashes ----------------------------------------------------------------------
 
@@ -191,8 +192,9 @@ def _whisper_version() -> str | None:
     return found[-1].name[len("openai_whisper-") : -len(".dist-info")] if found else None
 
 
-def _pkg(distribution: str, version: str | None) -> str:
-    return f"{distribution} {version}" if version else f"{distribution} (not installed)"
+def _pkg(distribution: str) -> tuple[str, str | None]:
+    """A package as a provenance names it: its distribution and installed version (None: not installed)."""
+    return distribution, _version(distribution)
 
 
 def catalogue() -> list[RealInfo]:
@@ -200,71 +202,92 @@ def catalogue() -> list[RealInfo]:
     return list(_catalogue())
 
 
+# Where each tokenizer's data comes from: sentences marked for the catalogue, put together in the run's language
+# (RealInfo.source); the names, versions, files and hashes in them are fields, as they are.
+_REBUILT = N_("{package} package data ({file}), rebuilt in tiktoken's format, sha256 checked against tiktoken's "
+              "published hash")
+_REBUILT_HARMONY = N_("{package} package data ({file}), rebuilt in tiktoken's format, sha256 checked against "
+                      "tiktoken's published hash; special tokens from tiktoken's {special}")
+_REBUILT_HF = N_("{package} package data ({file}), rebuilt in tiktoken's format, sha256 checked against the hash "
+                 "Hugging Face lists for {owner}'s {published}")
+_ASSET_PUBLISHED = N_("{package} asset {file} (installed without dependencies by {script}), sha256 checked against "
+                      "tiktoken's published hash")
+_ASSET_TESTED = N_("{package} asset {file} (installed without dependencies by {script}), sha256 checked against the "
+                   "copy this lab was tested with")
+_TEKKEN = N_("{package} ({file}, read by its Tekkenizer), sha256 checked against the copy this lab was tested with")
+_SENTENCEPIECE = N_("{package} ({file}, read by {reader}), sha256 checked against the copy this lab was tested with")
+# The algorithms, descriptions (the names in them, tiktoken, SentencePiece, Tekken, stay): RealInfo.algorithm.
+_BYTE_BPE = N_("byte-level BPE (tiktoken)")
+_BYTE_BPE_NFC = N_("byte-level BPE after NFC normalisation (tiktoken)")
+_BYTE_BPE_TEKKEN = N_("byte-level BPE (tiktoken, Mistral Tekken)")
+_SP_BPE = N_("SentencePiece BPE with byte fallback")
+
+
+def _from(template: str, **fields: str | tuple[str, str | None]) -> tuple[str, tuple[tuple[str, str | tuple[str, str | None]], ...]]:
+    return template, tuple(fields.items())
+
+
 @lru_cache(maxsize=1)
 def _catalogue() -> tuple[RealInfo, ...]:
-    quicktok = _pkg("quicktok-v1", _version("quicktok-v1"))
-    mistral = _pkg("mistral-common", _version("mistral-common"))
-    bpe = "byte-level BPE (tiktoken)"
+    quicktok = _pkg("quicktok-v1")
+    mistral = _pkg("mistral-common")
+    whisper = "openai-whisper", _whisper_version()
+    sentencepiece = _pkg("sentencepiece")
+    script = "scripts/install-data"
+    bpe = _BYTE_BPE
     openai = "MIT (OpenAI tiktoken data)"
-    rebuilt = "rebuilt in tiktoken's format, sha256 checked against tiktoken's published hash"
     return (
         RealInfo("cl100k_base", "GPT-4 (cl100k_base)", bpe, "bytes", openai,
-                 f"{quicktok} package data (cl100k.vocab), {rebuilt}",
+                 _from(_REBUILT, package=quicktok, file="cl100k.vocab"),
                  "GPT-4, GPT-4 Turbo, GPT-3.5-turbo, text-embedding-3"),
         RealInfo("o200k_base", "GPT-4o (o200k_base)", bpe, "bytes", openai,
-                 f"{quicktok} package data (o200k.vocab), {rebuilt}",
+                 _from(_REBUILT, package=quicktok, file="o200k.vocab"),
                  "GPT-5, GPT-4o, GPT-4o mini, GPT-4.1, o1, o3, o4-mini"),
         RealInfo("r50k_base", "GPT-2 (r50k_base)", bpe, "bytes", openai,
-                 f"{_pkg('openai-whisper', _whisper_version())} asset gpt2.tiktoken (installed without "
-                 "dependencies by scripts/install-data), sha256 checked against tiktoken's published hash",
+                 _from(_ASSET_PUBLISHED, package=whisper, file="gpt2.tiktoken", script=script),
                  "GPT-2, GPT-3 (davinci, curie, babbage, ada)"),
         RealInfo("llama3", "Llama 3", bpe, "bytes", "Meta Llama 3 Community License",
-                 f"{quicktok} package data (llama3.vocab), rebuilt in tiktoken's format, sha256 checked "
-                 "against the hash Hugging Face lists for Meta's original/tokenizer.model",
+                 _from(_REBUILT_HF, package=quicktok, file="llama3.vocab", owner="Meta",
+                       published="original/tokenizer.model"),
                  "Llama 3, 3.1, 3.2, 3.3"),
-        RealInfo("qwen3", "Qwen3", "byte-level BPE after NFC normalisation (tiktoken)", "bytes",
+        RealInfo("qwen3", "Qwen3", _BYTE_BPE_NFC, "bytes",
                  "Apache-2.0 (Qwen)",
-                 f"{quicktok} package data (qwen3.vocab), rebuilt in tiktoken's format, sha256 checked "
-                 "against the hash Hugging Face lists for Qwen's qwen.tiktoken",
+                 _from(_REBUILT_HF, package=quicktok, file="qwen3.vocab", owner="Qwen", published="qwen.tiktoken"),
                  "Qwen (the vocabulary Qwen published as qwen.tiktoken; the quicktok package ships it as Qwen3's)"),
-        RealInfo("mistral-tekken", "Mistral Tekken", "byte-level BPE (tiktoken, Mistral Tekken)", "bytes",
+        RealInfo("mistral-tekken", "Mistral Tekken", _BYTE_BPE_TEKKEN, "bytes",
                  "Apache-2.0 (Mistral AI)",
-                 f"{mistral} (tekken_240911.json, read by its Tekkenizer), sha256 checked against the copy "
-                 "this lab was tested with",
+                 _from(_TEKKEN, package=mistral, file="tekken_240911.json"),
                  "Mistral NeMo, Pixtral 12B, Ministral 8B, Mistral Small 24.09"),
-        RealInfo("mistral-sp-v3", "Mistral SentencePiece v3", "SentencePiece BPE with byte fallback", "chars",
+        RealInfo("mistral-sp-v3", "Mistral SentencePiece v3", _SP_BPE, "chars",
                  "Apache-2.0 (Mistral AI)",
-                 f"{mistral} (mistral_instruct_tokenizer_240323.model.v3, read by "
-                 f"{_pkg('sentencepiece', _version('sentencepiece'))}), sha256 checked against the copy "
-                 "this lab was tested with",
+                 _from(_SENTENCEPIECE, package=mistral, file="mistral_instruct_tokenizer_240323.model.v3",
+                       reader=sentencepiece),
                  "Mistral 7B v0.3, Mixtral 8x22B, Codestral 22B, Mistral Large 24.07"),
         RealInfo("o200k_harmony", "GPT-OSS (o200k_harmony)", bpe, "bytes", openai,
-                 f"{quicktok} package data (o200k.vocab), {rebuilt}; special tokens from tiktoken's o200k_harmony",
+                 _from(_REBUILT_HARMONY, package=quicktok, file="o200k.vocab", special="o200k_harmony"),
                  "gpt-oss-20b, gpt-oss-120b (o200k_base's merges, the harmony chat format's special tokens)",
                  featured=False),
         RealInfo("whisper", "Whisper multilingual", bpe, "bytes", "MIT (OpenAI Whisper)",
-                 f"{_pkg('openai-whisper', _whisper_version())} asset multilingual.tiktoken (installed without "
-                 "dependencies by scripts/install-data), sha256 checked against the copy this lab was tested with",
+                 _from(_ASSET_TESTED, package=whisper, file="multilingual.tiktoken", script=script),
                  "Whisper speech recognition (its text side), all sizes but the English-only ones", featured=False),
-        RealInfo("mistral-tekken-240718", "Mistral Tekken (240718)", "byte-level BPE (tiktoken, Mistral Tekken)",
+        RealInfo("mistral-tekken-240718", "Mistral Tekken (240718)", _BYTE_BPE_TEKKEN,
                  "bytes", "Apache-2.0 (Mistral AI)",
-                 f"{mistral} (tekken_240718.json, read by its Tekkenizer), sha256 checked against the copy this "
-                 "lab was tested with", "Mistral NeMo's first release (July 2024)", featured=False),
-        RealInfo("mistral-sp-v1", "Mistral SentencePiece v1", "SentencePiece BPE with byte fallback", "chars",
+                 _from(_TEKKEN, package=mistral, file="tekken_240718.json"),
+                 "Mistral NeMo's first release (July 2024)", featured=False),
+        RealInfo("mistral-sp-v1", "Mistral SentencePiece v1", _SP_BPE, "chars",
                  "Apache-2.0 (Mistral AI)",
-                 f"{mistral} (tokenizer.model.v1, read by {_pkg('sentencepiece', _version('sentencepiece'))}), "
-                 "sha256 checked against the copy this lab was tested with",
+                 _from(_SENTENCEPIECE, package=mistral, file="tokenizer.model.v1", reader=sentencepiece),
                  "Mistral 7B v0.1, Mixtral 8x7B", featured=False),
-        RealInfo("mistral-sp-v2", "Mistral SentencePiece v2", "SentencePiece BPE with byte fallback", "chars",
+        RealInfo("mistral-sp-v2", "Mistral SentencePiece v2", _SP_BPE, "chars",
                  "Apache-2.0 (Mistral AI)",
-                 f"{mistral} (mistral_instruct_tokenizer_240216.model.v2, read by "
-                 f"{_pkg('sentencepiece', _version('sentencepiece'))}), sha256 checked against the copy this lab was "
-                 "tested with", "Mistral Small and Large (February 2024)", featured=False),
-        RealInfo("mistral-sp-v7", "Mistral SentencePiece v7", "SentencePiece BPE with byte fallback", "chars",
+                 _from(_SENTENCEPIECE, package=mistral, file="mistral_instruct_tokenizer_240216.model.v2",
+                       reader=sentencepiece),
+                 "Mistral Small and Large (February 2024)", featured=False),
+        RealInfo("mistral-sp-v7", "Mistral SentencePiece v7", _SP_BPE, "chars",
                  "Apache-2.0 (Mistral AI)",
-                 f"{mistral} (mistral_instruct_tokenizer_241114.model.v7, read by "
-                 f"{_pkg('sentencepiece', _version('sentencepiece'))}), sha256 checked against the copy this lab was "
-                 "tested with", "Mistral Large 24.11 (v7 instruct format)", featured=False),
+                 _from(_SENTENCEPIECE, package=mistral, file="mistral_instruct_tokenizer_241114.model.v7",
+                       reader=sentencepiece),
+                 "Mistral Large 24.11 (v7 instruct format)", featured=False),
     )  # fmt: skip
 
 
@@ -362,7 +385,7 @@ def quicktok_ranks(data: bytes) -> dict[bytes, int]:
         (count,) = struct.unpack_from("<I", data, 0)
         offset = 4
         ranks: dict[bytes, int] = {}
-        for _ in range(count):
+        for _step in range(count):
             (length,) = struct.unpack_from("<H", data, offset)
             token = data[offset + 2 : offset + 2 + length]
             (rank,) = struct.unpack_from("<I", data, offset + 2 + length)
@@ -404,7 +427,7 @@ def _quicktok_specials(path: Path, first_id: int, count: int, first: str) -> dic
     try:
         (n,) = struct.unpack_from("<I", data, 0)
         offset, specials = 4, {}
-        for _ in range(n):
+        for _step in range(n):
             token_id, length = struct.unpack_from("<IH", data, offset)
             specials[data[offset + 6 : offset + 6 + length].decode("utf-8")] = token_id
             offset += 6 + length

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from i18n import _
 from tokenizer.bytelevel import gpt2_byte_stand_ins
 from tokenizer.interface import Token
 from tokenizer.labels import bytes_label, is_whole
@@ -24,9 +25,13 @@ class RealInfo:
     ``family``   the algorithm, e.g. ``"byte-level BPE (tiktoken)"``.
     ``unit``     what it starts from: ``"bytes"`` or ``"chars"``.
     ``licence``  the licence its vocabulary is under.
-    ``source``   the package and version its data comes from, and how it was checked.
+    ``provenance`` the package and version its data comes from, and how it was checked: a sentence marked for the
+                 catalogue and its fields (names, versions, files; a ``(distribution, version)`` pair is a package,
+                 its version None when it is not installed), put together in the run's language by :attr:`source`.
     ``models``   which models use it.
     ``featured`` one of the seven a page shows when it shows "every" one (:data:`family.real.FEATURED`).
+
+    ``family`` is marked for the catalogue too: :attr:`algorithm` is it in the run's language.
     """
 
     name: str
@@ -34,9 +39,25 @@ class RealInfo:
     family: str
     unit: str
     licence: str
-    source: str
+    provenance: tuple[str, tuple[tuple[str, str | tuple[str, str | None]], ...]]
     models: str
     featured: bool = True
+
+    @property
+    def source(self) -> str:
+        """Where the data comes from, in the run's language (English on the command line)."""
+        template, fields = self.provenance
+        return _(template, **{k: v if isinstance(v, str) else package_words(*v) for k, v in fields})
+
+    @property
+    def algorithm(self) -> str:
+        """The algorithm (:attr:`family`), in the run's language."""
+        return _(self.family)
+
+
+def package_words(distribution: str, version: str | None) -> str:
+    """An installed package as the provenance names it: ``quicktok-v1 1.0.2``, or not installed."""
+    return f"{distribution} {version}" if version else _("{package} (not installed)", package=distribution)
 
 
 SP_SPACE = "\u2581"  # ▁, SentencePiece's mark for a space
@@ -84,7 +105,7 @@ class RealTokenizer:
 
     @property
     def family(self) -> str:
-        return self.info.family
+        return self.info.algorithm  # in the run's language
 
     @property
     def unit(self) -> str:

@@ -62,6 +62,10 @@ CONTENT = (("lessons/examples.toml", "tokenize", ("label",)), ("lessons/examples
                                              "regularisation", "unigram_settings", "pipeline", "ids", "presplit_none",
                                              "presplit_marks", "markers", "special", "template", "endoftext")),
            ("lessons/data/family.json", "rules", ("count", "score", "why")),
+           ("family/data/models.toml", "model", ("source",)),
+           ("family/data/models.toml", "uncountable", ("why", "instead")),
+           ("family/data/prices.toml", "price", ("source",)), ("family/data/prices.toml", "exchange", ("source",)),
+           ("family/data/prices.toml", "reasoning", ("basis",)),
            ("lessons/data/family.json", "normalisers", ("cl100k_base", "o200k_base", "r50k_base", "llama3", "qwen3",
                                                         "mistral-tekken", "mistral-sp-v3")))
 #: The pages whose every visible string goes through the catalogue (the pseudo-locale tests check them, and

@@ -105,7 +105,7 @@ def real_entries(*, featured: bool = False) -> list[Entry]:
 
 
 def lab_entries() -> list[Entry]:
-    return [Entry(p.id, p.title, "lab", p.note) for p in lessons.presets().values()]
+    return [Entry(p.id, p.shown("title"), "lab", p.shown("note")) for p in lessons.presets().values()]  # in the run's language
 
 
 def session_entries() -> list[Entry]:
@@ -122,7 +122,7 @@ def entries(kinds: Sequence[str] = ("real", "lab", "session")) -> list[Entry]:
 
 def title(key: str) -> str:
     if key == UPLOAD:
-        return "Upload a model file…"
+        return _("Upload a model file…")
     for entry in entries():
         if entry.key == key:
             return entry.title

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import altair as alt
 import pandas as pd
@@ -187,6 +188,28 @@ def shown_language(language_id: str, label: str) -> str:
     return name if not native or native == hindi else f"{name}{LABEL_JOIN}{native}"
 
 
+#: Where Babel's Hindi name for a script is shorter than a Hindi reader expects (CLDR's "सरलीकृत" for Hans alone).
+_HINDI_SCRIPTS = {"Hans": "सरलीकृत हान", "Hant": "पारंपरिक हान"}
+
+
+@cache
+def _babel_scripts(locale: str) -> dict[str, str]:
+    from babel import Locale
+
+    return dict(Locale.parse(locale).scripts)
+
+
+def shown_script(language_id: str, name: str) -> str:
+    """A sample's script (gflanguages' English name, ``name``; its ISO 15924 code ends ``language_id``, as ``Deva``
+    in ``hi_Deva``) as the learner's language names it: Babel's (CLDR's) names in Hindi, देवनागरी, तमिल; the English
+    name where Babel names none."""
+    code = language_id.rpartition("_")[2]
+    if i18n.current() == i18n.DEFAULT or not code:
+        return name
+    hindi = _HINDI_SCRIPTS.get(code) or _babel_scripts("hi").get(code)
+    return i18n.localized({"script": name, "hi": {"script": hindi}})["script"] if hindi else name
+
+
 def shown_passage(language_id: str, passage: str) -> str:
     """Which part of the Declaration a sample is from, in the learner's language."""
     hindi = _hindi_names().get(language_id, {}).get("passage")
@@ -237,7 +260,7 @@ def language_table(data: Sequence[Row], per: str) -> pd.DataFrame:
             many: [r.measured.other.code_points if per == "char" else r.measured.other.graphemes for r in data],
             "UTF-8 bytes": [r.measured.other.bytes for r in data],
             "tokens": [r.tokens for r in data],
-            "script": [r.script for r in data],
+            "script": [shown_script(r.language_id, r.script) for r in data],
         }
     )
 
@@ -432,7 +455,7 @@ def samples_table(samples: Sequence[LanguageSample], line: bool) -> pd.DataFrame
     return pd.DataFrame(
         {
             "language": [shown_language(s.id, language_label(s)) for s in samples],
-            "script": [s.script for s in samples],
+            "script": [shown_script(s.id, s.script) for s in samples],
             "the line is from": [shown_passage(s.id, s.passage) for s in samples],
             "characters": [c.code_points for c in counts],
             "UTF-8 bytes": [c.bytes for c in counts],
@@ -444,4 +467,4 @@ def samples_table(samples: Sequence[LanguageSample], line: bool) -> pd.DataFrame
 __all__ = ["BYTES_KEY", "columns", "shown", "LanguageView", "Row", "SHORT_SAMPLE", "UNIT_WORDS", "chart", "chart_spec",
            "language_chart_spec", "language_columns", "language_frame", "language_label", "language_rows",
            "language_samples", "language_table", "language_view", "measured", "order_languages", "published", "rows",
-           "samples_in", "samples_table", "shown_language", "shown_passage", "summary_of", "table", "unit_word"]
+           "samples_in", "samples_table", "shown_language", "shown_passage", "shown_script", "summary_of", "table", "unit_word"]

@@ -87,12 +87,13 @@ def forget_upload(key: str) -> None:
 def decode_text_file(data: bytes, limit_bytes: int = TEXT_UPLOAD_BYTES) -> tuple[str | None, str | None]:
     """An uploaded text file's bytes -> (text, None) or (None, what is wrong and what to do)."""
     if not data.strip():
-        return None, "This file is empty. Upload a .txt file with some text in it, or type your text instead."
+        return None, _("This file is empty. Upload a .txt file with some text in it, or type your text instead.")
     if len(data) > limit_bytes:
-        return None, (
-            f"This file is {len(data):,} bytes; the limit is {limit_bytes / 1e6:g} MB ({limit_bytes:,} bytes). "
-            "Upload a shorter extract (a chapter or a few articles is plenty to see BPE at work)."
-        )
+        mb = format(limit_bytes / 1e6, "g")  # 2 MB, 0.5 MB: the same digits in both languages
+        return None, _(
+            "This file is {size} bytes; the limit is {mb} MB ({limit} bytes). "
+            "Upload a shorter extract (a chapter or a few articles is plenty to see BPE at work).",
+            size=number(len(data)), mb=mb, limit=number(limit_bytes))
     from tokenizer.textfile import decode_text
 
     try:

@@ -18,7 +18,7 @@ from i18n import N_, _, localized, number
 from tokenizer import TextTokenizer
 from ui import charts, choices, state, tables, viewport
 from ui import premium as pv
-from ui.display import join_words, md_escape
+from ui.display import and_words, md_escape
 from ui.layout import classroom_on, figure
 
 PAGE = "langs"
@@ -178,7 +178,7 @@ def why_section(found: Samples, settings: Settings, large: bool) -> None:
             "not in {elsewhere}. Comparing whole samples would mostly compare their lengths, so every figure here is "
             "**per {unit}**: a longer passage does not count against its language.",
             passage=md_escape(pv.shown_passage(found.all[0].id, found.all[0].passage)),
-            elsewhere=md_escape(join_words(elsewhere)), unit=one))
+            elsewhere=md_escape(and_words(elsewhere)), unit=one))
         st.markdown(_(
             "Per character is fair between scripts that write sounds letter by letter (Latin, Cyrillic, Devanagari, "
             "Tamil, Arabic…). It is not fair to Chinese and Japanese, where one character is a syllable or a whole "
@@ -190,7 +190,7 @@ def why_section(found: Samples, settings: Settings, large: bool) -> None:
                  if len(s.line if settings.line else s.text) < pv.SHORT_SAMPLE]
         if short:
             st.caption(md_escape(_("Short samples (under {n} characters), so less steady: {languages}.",
-                                   n=number(pv.SHORT_SAMPLE), languages=join_words(short))))
+                                   n=number(pv.SHORT_SAMPLE), languages=and_words(short))))
 
 
 def table_section(settings: Settings) -> None:

@@ -68,14 +68,14 @@ def bill_settings(show: Show, targets: Sequence[Target]) -> None:
         with c4:
             st.number_input(_("INR per USD"), key=s.INR.skey, min_value=0.0, step=0.5, format="%.4f",
                             help=_("The default is {rate} ({date}, {source}).", rate=fm.INR_PER_USD,
-                                   date=fm.INR_DATE, source=fm.INR_SOURCE))
+                                   date=fm.INR_DATE, source=fm.exchange_source()))
         places = iter(st.columns(3 if show.large else 4))  # reasoning (for a reasoning model), cache, batch
         if any(t.reasoning for t in targets):
             budget = fm.reasoning_budget()
             next(places).number_input(
                 _("Reasoning tokens a request (assumed)"), key=s.REASONING.skey, min_value=0, step=500,
                 help=_("Hidden tokens a reasoning model thinks in, billed as output. The lab's reasoning budget: "
-                       "{value} ({date}), {basis}.", value=number(budget.value), date=budget.date, basis=budget.basis))
+                       "{value} ({date}), {basis}.", value=number(budget.value), date=budget.date, basis=budget.shown("basis")))
         next(places).number_input(_("Share of the input cached"), key=s.CACHED.skey, min_value=0.0, max_value=1.0,
                                   step=0.1, format="%.2f", help=_("The part of each request's input the provider "
                                   "reads from its prompt cache (a long system prompt sent again), at its published "
@@ -124,7 +124,7 @@ def exchange_note() -> str:
         shown = "Rs " + shown
     if Decimal(str(rate)) == fm.INR_PER_USD:
         return _("Exchange rate: {rupees} a dollar (the lab's default, {date}: {source}).", rupees=shown,
-                 date=fm.INR_DATE, source=source_link(fm.INR_SOURCE))
+                 date=fm.INR_DATE, source=source_link(fm.exchange_source()))
     return _("Exchange rate: {rupees} a dollar (yours).", rupees=shown)
 
 
@@ -144,7 +144,7 @@ def price_of(target: Target) -> tuple[fm.Price | None, str]:
     if v_in is None or v_out is None:
         return None, ""
     if known is not None and v_in == p_in.default and v_out == p_out.default:
-        return known, _("published {date}: {source}", date=known.date, source=known.source)
+        return known, _("published {date}: {source}", date=known.date, source=known.shown("source"))
     discounts = (known.cached_input_per_m, known.batch_input_per_m, known.batch_output_per_m) if known else ()
     price = fm.Price(target.key, Decimal(str(v_in)), Decimal(str(v_out)), "yours", "set on this page", *discounts)
     if known is None:

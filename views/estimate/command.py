@@ -189,20 +189,21 @@ def about_section(targets: Sequence[Target]) -> None:
                 continue
             p = fm.price(t.key)
             st.markdown(md_escape(_("{name} ({vendor}) uses {tokenizer}: {source}.", name=t.model.name,
-                                    vendor=t.model.vendor, tokenizer=t.model.tokenizer, source=t.model.source))
+                                    vendor=t.model.vendor, tokenizer=t.model.tokenizer,
+                                    source=t.model.shown("source")))
                         + "  \n" + md_escape(_("Price: ${input} / ${output} per million tokens, {date}, {source}.",
                                                 input=p.input_per_m, output=p.output_per_m, date=p.date,
-                                                source=p.source) if p else _("Price: none published here.")))
+                                                source=p.shown("source")) if p else _("Price: none published here.")))
         for m in fm.uncountable():
             st.markdown(md_escape(_("Not here: {name} ({vendor}). {why}; instead, {instead}.", name=m.name,
-                                    vendor=m.vendor, why=m.why, instead=m.instead)))
+                                    vendor=m.vendor, why=m.shown("why"), instead=m.shown("instead"))))
         budget = fm.reasoning_budget()
         st.caption(md_escape(_("Reasoning models bill hidden reasoning tokens as output; the reasoning budget ({n} "
                                "tokens a request, {date}) is {basis}.", n=number(budget.value), date=budget.date,
-                               basis=budget.basis)))
+                               basis=budget.shown("basis"))))
         st.caption(s.limits())
         st.caption(md_escape(_("Prices change: check each provider's page before you budget. Exchange rate: {rate} "
-                               "({date}, {source}).", rate=fm.INR_PER_USD, date=fm.INR_DATE, source=fm.INR_SOURCE)
+                               "({date}, {source}).", rate=fm.INR_PER_USD, date=fm.INR_DATE, source=fm.exchange_source())
                              + " " + _(choices.OFFLINE_NOTE)))
 
 
