@@ -454,7 +454,7 @@ def _tokens(value: float | Decimal, what: str) -> Decimal:
 
 
 def cost(input_tokens: float | Decimal, price: Price, *, output_tokens: float | None = None,
-         output_ratio: float | Decimal | None = None, reasoning_tokens: float = 0, cached_share: float = 0,
+         output_ratio: float | Decimal | None = None, reasoning_tokens: float = 0, cached_share: float | Decimal = 0,
          batch: bool = False, requests_per_month: int, inr_per_usd: Decimal) -> Cost:
     """The cost of a request of ``input_tokens`` (measured; a mean may be fractional) and the expected output
     (assumed), given as ``output_tokens`` or as ``output_ratio`` of the input (exactly one), plus

@@ -129,9 +129,12 @@ def in_class() -> str | None:
     return who.code if who else None
 
 
-def become_member(learner: Learner) -> None:
+def become_member(learner: Learner) -> Member:
+    """This session is ``learner``'s in their class from now; returns the member it keeps."""
     st.session_state.pop(ENDED.skey, None)  # a class of its own now: an ended one is behind it
-    st.session_state[MEMBER.skey] = Member(learner.code, learner.learner_id, learner.name, learner.resume_code)
+    who = Member(learner.code, learner.learner_id, learner.name, learner.resume_code)
+    st.session_state[MEMBER.skey] = who
+    return who
 
 
 def become_teacher(code: str, secret: str) -> bool:

@@ -62,7 +62,7 @@ class Settings(NamedTuple):
     chart_key: str
 
     @property
-    def measured(self) -> tuple:
+    def measured(self) -> tuple[tuple[str, ...], str, str, bool]:
         """What the kit's language functions take before the chart's key."""
         return self.keys, self.group, self.per, self.line
 
@@ -108,10 +108,10 @@ def controls_section(chosen: Sequence[tuple[str, TextTokenizer]], chart: state.P
     left, right = st.container(key=viewport.action("languages")).columns([3, 2])
     with left:
         groups = group_names()
-        st.segmented_control(_("Languages"), tuple(GROUPS), key=GROUP.skey, format_func=groups.get, required=True)
+        st.segmented_control(_("Languages"), tuple(GROUPS), key=GROUP.skey, format_func=groups.__getitem__, required=True)
     with right:
         pers = {per: _(name) for per, name in PERS.items()}
-        st.segmented_control(_("Compare per"), tuple(PERS), key=PER.skey, format_func=pers.get, required=True,
+        st.segmented_control(_("Compare per"), tuple(PERS), key=PER.skey, format_func=pers.__getitem__, required=True,
                              help=_("A character is a code point as stored. A letter is a grapheme cluster, what a "
                                     "reader counts as one: क plus its vowel sign ि is one letter, two characters."))
     if state.value(chart) not in chart.choices:
@@ -119,13 +119,13 @@ def controls_section(chosen: Sequence[tuple[str, TextTokenizer]], chart: state.P
     names = {key: tok.name for key, tok in chosen} | {pv.BYTES_KEY: _("UTF-8 bytes, no merges")}
     left, right = st.columns([3, 2])
     with left:
-        st.selectbox(_("Chart for"), chart.choices, key=chart.skey, format_func=names.get,
+        st.selectbox(_("Chart for"), chart.choices, key=chart.skey, format_func=names.__getitem__,
                      help=_("The chart shows one tokenizer at a time; the table below has them all. “{bytes}” is a "
                             "byte-level tokenizer that learned nothing: its premium is the UTF-8 part alone.",
                             bytes=names[pv.BYTES_KEY]))
     with right:
         samples = {sample: _(name) for sample, name in SAMPLES.items()}
-        st.segmented_control(_("Sample"), tuple(SAMPLES), key=SAMPLE.skey, format_func=samples.get, required=True,
+        st.segmented_control(_("Sample"), tuple(SAMPLES), key=SAMPLE.skey, format_func=samples.__getitem__, required=True,
                              help=_("One line per language, or that line with the longer passages gflanguages keeps "
                                     "(up to about {n} characters). A longer sample gives steadier figures.",
                                     n=number(2_000)))

@@ -494,7 +494,9 @@ def comparison_chart(table: pd.DataFrame, *, large: bool = False) -> alt.LayerCh
         )
     )
     labels = base.mark_text(align="left", dx=4, fontSize=s.small).encode(text=alt.Text("value:Q", format=".2f"))
-    return alt.layer(bars, labels).properties(height=alt.Step(s.step * 0.9))
+    layered = alt.layer(bars, labels)
+    assert isinstance(layered, alt.LayerChart)  # altair types a layer as possibly a facet: these two are plain charts
+    return layered.properties(height=alt.Step(s.step * 0.9))
 
 
 @st.cache_data(max_entries=128, show_spinner=False)
@@ -561,7 +563,7 @@ def _text_boxes(text_setting: Param) -> None:
         st.selectbox(
             _("Load a sample"),
             options=list(samples()),
-            format_func=captions.get,
+            format_func=captions.__getitem__,
             key=SAMPLE_BOX.skey,
             on_change=load_sample,
             placeholder=_("Your own text: pick a sample to replace it"),
@@ -718,7 +720,7 @@ def byte_ladder_section(text: str) -> None:
         st.selectbox(  # the slide
             _("Byte-level tokenizer"),
             options=list(LADDER_CHOICES),
-            format_func=ladder_labels.get,
+            format_func=ladder_labels.__getitem__,
             key=LADDER.skey,
             help=_("The lab's two English + Hindi tokenizers (the same merge budget, with 1 or 10 copies of the Hindi "
                    "text), and real byte-level tokenizers of production models."),

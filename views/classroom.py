@@ -145,9 +145,9 @@ def _resume() -> None:
     try:
         learner = classroom.store().resume(code, st.session_state.get(RESUME_CODE.skey, ""), client=classroom.client())
         classroom.leave()
-        classroom.become_member(learner)
+        member = classroom.become_member(learner)
         st.session_state[REMEMBER] = True
-        back = poll.restore_answers(classroom.member())
+        back = poll.restore_answers(member)
     except ClassError as exc:
         st.session_state[MESSAGE] = ("warning", classroom.said(exc))
         return
@@ -194,6 +194,7 @@ def welcome_text(who: classroom.Member) -> str:
 
 def learner_section() -> None:
     who = classroom.member()
+    assert who is not None  # the page draws this section for a class's learner only (pages/13_Class.py)
     if st.session_state.pop(REMEMBER, False):
         classroom.remember_in_browser(who)
         classroom.write_cookies()
@@ -217,6 +218,7 @@ def projector_section() -> None:
     """What the projector may show: the code, the learner link and its QR code (never the teacher's secret); once
     the class has ended, that it has (the report stays below)."""
     who = classroom.teaching()
+    assert who is not None  # the page draws this section for the class's teacher only (pages/13_Class.py)
     _say()
     done = classroom.ended()
     if done is None:
@@ -298,10 +300,11 @@ def own_questions_section() -> None:
     """The teacher's own questions: a kind the lab can answer itself, its blanks, the lab's answer before posing;
     pose it at once or keep it with the class; the kept ones, and the lesson file they make."""
     who = classroom.teaching()
+    assert who is not None  # the page draws this section for the class's teacher only (pages/13_Class.py)
     with st.expander(_("Your own questions (the lab computes the answers)"), icon=":material/edit_note:"):
         kinds = list(own.KINDS)
         titles = {k: _(own.KINDS[k].title) for k in kinds}  # in this run's language (a format_func runs later too)
-        name = st.selectbox(_("Kind of question"), kinds, key=OWN_KIND.skey, format_func=titles.get)
+        name = st.selectbox(_("Kind of question"), kinds, key=OWN_KIND.skey, format_func=titles.__getitem__)
         kind = own.KINDS[name]
         if "tokenizer" in kind.blanks:
             options = [e.key for e in choices.entries(("real", "lab"))]
@@ -322,9 +325,9 @@ def own_questions_section() -> None:
                                                    text="low low low lower lowest newer newest"))
             with st.container(horizontal=True):
                 units, splits, ties = ({k: _(v) for k, v in words.items()} for words in (UNIT_NAMES, own.SPLITS, own.TIES))
-                st.selectbox(_("Unit"), list(units), key=OWN_UNIT.skey, format_func=units.get)
-                st.selectbox(_("Split at"), list(splits), key=OWN_SPLIT.skey, format_func=splits.get)
-                st.selectbox(_("Ties"), list(ties), key=OWN_TIES.skey, format_func=ties.get)
+                st.selectbox(_("Unit"), list(units), key=OWN_UNIT.skey, format_func=units.__getitem__)
+                st.selectbox(_("Split at"), list(splits), key=OWN_SPLIT.skey, format_func=splits.__getitem__)
+                st.selectbox(_("Ties"), list(ties), key=OWN_TIES.skey, format_func=ties.__getitem__)
                 st.number_input(_("Which merge"), min_value=1, max_value=MAX_CORPUS_MERGES, value=1, step=1,
                                 key=OWN_STEP.skey)
         table, q = None, None

@@ -246,8 +246,9 @@ def _article_inputs(lang: str, rates: dict[str, Measure], rate_note: str) -> Art
     r = rates[lang]
     tokens_in, problem_in = attempt(cost.tokens_for, words, r.tokens_per_word)
     tokens_out, problem_out = attempt(cost.tokens_for, summary, r.tokens_per_word)
-    if problem_in or problem_out:
-        warn(problem_in or problem_out)
+    problem = problem_in or problem_out
+    if problem:
+        warn(problem)
         return Article(words, typed[0], summary, typed[1])
     st.caption(md_escape(_n(
         "{note}: {rate} tokens per word, so {n} word is {tokens_in} in and {summary} {tokens_out} out.",
@@ -260,7 +261,7 @@ def _article_inputs(lang: str, rates: dict[str, Measure], rate_note: str) -> Art
 def _article_settings(large: bool) -> tuple[dict[str, Article], dict[str, Measure], str]:
     """The token counts' source, the prices and each language's article; returns the articles and measured rates."""
     sources = {source: _(label) for source, label in SOURCES.items()}
-    st.segmented_control(_("Token counts"), tuple(SOURCES), key=SOURCE.skey, format_func=sources.get, required=True,
+    st.segmented_control(_("Token counts"), tuple(SOURCES), key=SOURCE.skey, format_func=sources.__getitem__, required=True,
                          help=_("Use the scenario's counts, or measure tokens per word with a tokenizer and multiply "
                                 "by the word counts: on the lab's English/Hindi parallel set, or on text of your own."))
     c1, c2 = st.columns(2)

@@ -8,6 +8,9 @@ inside ``state.published(PARAMS)``. The step view is a fragment, so Next reruns 
 
 from __future__ import annotations
 
+from collections.abc import Set
+from typing import TypeGuard
+
 import pandas as pd
 import streamlit as st
 
@@ -132,7 +135,7 @@ def replay(tok: TextTokenizer, text: str) -> EncodeTrace | merges.Replay:
     return merges.inside(tok).replay(text, limit=MAX_CHARS)
 
 
-def production(trace: EncodeTrace | merges.Replay) -> bool:
+def production(trace: EncodeTrace | merges.Replay) -> TypeGuard[merges.Replay]:
     return isinstance(trace, merges.Replay)
 
 
@@ -278,16 +281,17 @@ def merge_view(tok: TextTokenizer, trace: EncodeTrace | merges.Replay, step: int
 
 def steps_table(trace: EncodeTrace | merges.Replay, step: int) -> None:
     """Merges 1..step as a table."""
-    rows = trace.steps[:step]
     if production(trace):
+        played = trace.steps[:step]  # a production tokenizer's steps, piece by piece
         tables.show(pd.DataFrame({
-            "step": [r.step for r in rows], "piece": [r.piece + 1 for r in rows], "rank": [r.rank for r in rows],
-            "pair": [pair_text(r.left, r.right) for r in rows], "new token": [visible_token(r.token) for r in rows],
-            "id": [r.token_id for r in rows]}), hide_index=True, key=STEPS_TABLE.skey,
+            "step": [r.step for r in played], "piece": [r.piece + 1 for r in played], "rank": [r.rank for r in played],
+            "pair": [pair_text(r.left, r.right) for r in played], "new token": [visible_token(r.token) for r in played],
+            "id": [r.token_id for r in played]}), hide_index=True, key=STEPS_TABLE.skey,
             column_config={**common_columns(), "piece": st.column_config.NumberColumn(_("piece")),
                            "rank": st.column_config.NumberColumn(
                 _("rank"), help=_("The new token's rank: BPE merges the lowest-ranked pair of a piece first."))})
         return
+    rows = trace.steps[:step]
     tables.show(
         pd.DataFrame(
             {
@@ -320,7 +324,7 @@ def common_columns() -> dict:
 
 # -- pieces -----------------------------------------------------------------------------------------
 def chips_at(tok: TextTokenizer, trace: EncodeTrace | merges.Replay, step: int,
-             highlight: set[tuple[int, int]] = frozenset()) -> list[Chip]:
+             highlight: Set[tuple[int, int]] = frozenset()) -> list[Chip]:
     """The tokens after ``step`` merges, piece by piece, as chips."""
     out = []
     for p, (ids, labels) in enumerate(zip(trace.ids_at(step), trace.labels_at(step))):

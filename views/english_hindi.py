@@ -14,7 +14,7 @@ click (as on the Train page).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -206,6 +206,13 @@ def _language_colour() -> alt.Scale:
     return alt.Scale(domain=languages(), range=list(LANGUAGE_COLOURS))
 
 
+def _layered(*layers: alt.Chart) -> alt.LayerChart:
+    """``alt.layer`` of plain charts, said to be a layer (altair types a layer as possibly a facet)."""
+    layered = alt.layer(*layers)
+    assert isinstance(layered, alt.LayerChart)
+    return layered
+
+
 def shares_chart(*, large: bool) -> alt.LayerChart:
     """Tokens per word of each test sentence, for every number of Hindi copies; the current one marked."""
     s = charts.sizes(large)
@@ -234,7 +241,7 @@ def shares_chart(*, large: bool) -> alt.LayerChart:
         align="left", dx=8, dy=-12, fontSize=s.mark, fontWeight="bold").encode(x="copies:Q", y="per_word:Q", text="label:N")
     below = cursor.transform_filter(~alt.datum.above).mark_text(
         align="left", dx=8, dy=14, fontSize=s.mark, fontWeight="bold").encode(x="copies:Q", y="per_word:Q", text="label:N")
-    return alt.layer(lines, points, rule, above, below).properties(height=300 if not large else 380)
+    return _layered(lines, points, rule, above, below).properties(height=300 if not large else 380)
 
 
 def scripts_chart(*, large: bool) -> alt.LayerChart:
@@ -252,7 +259,7 @@ def scripts_chart(*, large: bool) -> alt.LayerChart:
     )
     outline = alt.Chart(alt.NamedData(CURSOR)).mark_bar(fillOpacity=0, stroke="#000", strokeWidth=3).encode(
         x=x, y="total:Q")
-    return alt.layer(bars, outline).properties(height=300 if not large else 380)
+    return _layered(bars, outline).properties(height=300 if not large else 380)
 
 
 def curve_chart(*, large: bool) -> alt.LayerChart:
@@ -273,7 +280,7 @@ def curve_chart(*, large: bool) -> alt.LayerChart:
     dots = cursor.mark_point(filled=True, size=s.mark * 6, stroke="#000").encode(x="merge:Q", y="tokens:Q", color=colour)
     labels = cursor.mark_text(align="left", dx=9, dy=-9, fontSize=s.mark, fontWeight="bold").encode(
         x="merge:Q", y="tokens:Q", text="label:N")
-    return alt.layer(lines, rule, dots, labels).properties(height=300 if not large else 380)
+    return _layered(lines, rule, dots, labels).properties(height=300 if not large else 380)
 
 
 def cost_chart(*, large: bool) -> alt.Chart:
@@ -293,7 +300,7 @@ def cost_chart(*, large: bool) -> alt.Chart:
     return (bars + text).properties(height=alt.Step(s.step * 0.55))
 
 
-_BUILDERS = {"shares": shares_chart, "scripts": scripts_chart, "curve": curve_chart, "cost": cost_chart}
+_BUILDERS: dict[str, Callable[..., alt.TopLevelMixin]] = {"shares": shares_chart, "scripts": scripts_chart, "curve": curve_chart, "cost": cost_chart}
 
 
 @lru_cache(maxsize=24)
@@ -339,10 +346,11 @@ def scripts_spec(texts: Texts, budget: int, copies: int, large: bool, lang: str 
     points = sweep_of(texts).at(budget)
     with i18n.using(lang):
         names = {script: script_name(script) for script in SCRIPTS}
-    records = [{"copies": p.hindi_copies, "script": names[script], "merges": p.by_script[script], "order": i}
-               for p in points for i, script in enumerate(SCRIPTS)]
+    records: list[dict[str, Any]] = [
+        {"copies": p.hindi_copies, "script": names[script], "merges": p.by_script[script], "order": i}
+        for p in points for i, script in enumerate(SCRIPTS)]
     now = next(p for p in points if p.hindi_copies == copies)
-    cursor = [{"copies": copies, "total": sum(now.by_script.values())}]
+    cursor: list[dict[str, Any]] = [{"copies": copies, "total": sum(now.by_script.values())}]
     with i18n.using(lang):
         return _filled("scripts", large, **{POINTS: records, CURSOR: cursor})
 
@@ -355,7 +363,8 @@ def _curve_records(english: tuple[int, ...], hindi: tuple[int, ...], names: tupl
 
 def curve_spec(english: tuple[int, ...], hindi: tuple[int, ...], cursor: int, large: bool) -> dict:
     """The curves up to the budget (``english``/``hindi`` already cut there), the cursor at ``cursor``."""
-    names = tuple(languages())
+    english_name, hindi_name = languages()
+    names = (english_name, hindi_name)
     marks = [{"merge": cursor, "language": language, "tokens": curve[cursor],
               "label": f"{language}: {number(curve[cursor])}"} for language, curve in zip(names, (english, hindi))]
     return _filled("curve", large, **{CURVE: _curve_records(english, hindi, names), CURSOR: marks})
@@ -505,11 +514,11 @@ def texts_section() -> Texts:
                                     help=_("Lines mostly in Devanagari go to the Hindi part, the other lines with "
                                            "letters to the English part."))
         own_en, own_hi = state.value(OWN_EN) or "", state.value(OWN_HI) or ""
-        if data is not None:
+        if data is not None and name is not None:  # both, or neither
             text, error = decode_text_file(data, limit_bytes=FILE_MB * 1_000_000)
-            if error:
+            if error is not None:
                 st.html(callout_html(error, "warning"))
-            else:
+            elif text is not None:  # one of the two is there
                 own_en, own_hi = split_by_script(text)
                 cut_en, cut_hi = len(own_en) > OWN_PART_CHARS, len(own_hi) > OWN_PART_CHARS
                 own_en, own_hi = _trim(own_en, OWN_PART_CHARS), _trim(own_hi, OWN_PART_CHARS)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 import lessons
 from analyses.numbers import (
@@ -39,6 +40,7 @@ from analyses.quirks import (
     space_forms,
     starts_with_mark,
 )
+from family.realtok import RealTokenizer
 from i18n import N_, _, _n, localized, number
 from lessons.progress import QUIRKS_JOIN, QuestionId
 from tokenizer import TextTokenizer, word_count
@@ -109,7 +111,7 @@ def ready(chosen: Chosen) -> bool:
 
 
 # -- drawing helpers -------------------------------------------------------------------------------------
-def columns(chosen: Sequence[tuple[str, TextTokenizer]], large: bool) -> list[tuple[str, TextTokenizer, object]]:
+def columns(chosen: Sequence[tuple[str, TextTokenizer]], large: bool) -> list[tuple[str, TextTokenizer, DeltaGenerator]]:
     """One column per tokenizer: up to three a row (two in large type); a phone stacks them."""
     per_row = 2 if large else 3
     out = []
@@ -428,6 +430,13 @@ def letters_section(chosen: Chosen, large: bool) -> None:
 
 
 # -- the pre-split ---------------------------------------------------------------------------------------
+def _presplitter(tok: TextTokenizer) -> RealTokenizer:
+    """``tok`` as this section reads it, with its pre-split pattern and pieces: the page picks production tokenizers
+    only (:func:`pick_section`, kinds "real")."""
+    assert isinstance(tok, RealTokenizer)
+    return tok
+
+
 def presplit_section(chosen: Chosen, large: bool) -> None:
     section_intro("presplit")
     st.text_area(_("A sentence"), key=SENTENCE.skey, height=80)
@@ -438,7 +447,8 @@ def presplit_section(chosen: Chosen, large: bool) -> None:
     if too_long(text, MAX_SENTENCE, _("a sentence")):
         return
     words = word_count(text)
-    for _key, tok in chosen:  # one full-width row each: the pieces are the point
+    splitters = [_presplitter(tok) for _key, tok in chosen]
+    for tok in splitters:  # one full-width row each: the pieces are the point
         pieces = tok.pieces(text)
         marked = sum(1 for p in pieces if starts_with_mark(p))
         st.markdown(_("**{name}**: {pieces} for {words}; **{marked}** start with a vowel sign or another mark "
@@ -452,7 +462,7 @@ def presplit_section(chosen: Chosen, large: bool) -> None:
             st.caption(_("It has no pre-split pattern (SentencePiece): its pieces are its words."))
     st.caption(_("Each chip is a piece, before any merge. A mark cut off its letter is drawn on ◌ and named."))
     with st.expander(_("The patterns"), icon=":material/regular_expression:"):
-        for _key, tok in chosen:
+        for tok in splitters:
             if tok.pattern:
                 st.markdown(f"**{md_escape(tok.name)}**  \n{md_code(tok.pattern, visible=False)}")
 

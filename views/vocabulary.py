@@ -144,7 +144,7 @@ def counts_section(found: list[vocab.Vocabulary]) -> None:
 def pick_script() -> str:
     kinds = list(vocab.KINDS)
     names = {kind: kind_name(kind) for kind in kinds}
-    return st.selectbox(_("Script"), kinds, key=SCRIPT.skey, format_func=names.get,
+    return st.selectbox(_("Script"), kinds, key=SCRIPT.skey, format_func=names.__getitem__,
                         help=_("Each token counts for one kind: a script, mixed, no letters, or partial UTF-8."))
 
 
@@ -158,7 +158,7 @@ def script_section(found: list[vocab.Vocabulary], script: str, large: bool) -> N
                    help=_("{share} of its ordinary tokens", share=decimal(s["share"] * 100) + "%"))
     classroom = classroom_on()
     if len(found) == 2 and script in SCRIPTS and not classroom:
-        st.markdown(premium_sentence(*found, script))
+        st.markdown(premium_sentence(found[0], found[1], script))
     if not any(v.count(script) for v in found):
         st.info(_("No {script} token in {titles}.", script=name, titles=_(" or ").join(v.title for v in found)),
                 icon=":material/block:")
@@ -169,7 +169,7 @@ def script_section(found: list[vocab.Vocabulary], script: str, large: bool) -> N
         charts.draw(curve_spec(tuple(v.key for v in found), script, large, SLIDE_CURVE_PX if classroom else None,
                                i18n.current()), key=CURVE.skey)
     if len(found) == 2 and script in SCRIPTS and classroom:  # after the figure: it leads the projector's screen
-        st.markdown(premium_sentence(*found, script))
+        st.markdown(premium_sentence(found[0], found[1], script))
     st.caption(_("A merge's rank is when training learned it: early ranks are the commonest pairs of the training "
                  "text. A script whose tokens come late was rare in it."))
     if not classroom_on():

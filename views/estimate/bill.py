@@ -315,7 +315,7 @@ def say_chats(target: Target, counted: Counted) -> None:
             icon=":material/rule:")
     if not counted.chats:
         return
-    if counted.overhead is None:
+    if counted.overhead is None or target.model is None:  # a lab tokenizer (no model) has no format to count
         st.caption(md_escape(_("{name}'s chat format is not published here: the tokens it adds around each message "
                                "are not counted (the contents are).", name=target.label)))
         return

@@ -139,7 +139,8 @@ def given_price(key: str) -> tuple[tuple[Decimal, Decimal] | None, bool]:
 
 def page_commands(keys: Sequence[str], file_name: str | None, text: str | None) -> list[str]:
     """The commands for the models ``keys`` at the page's settings and prices."""
-    priced, unpriced = [], []
+    priced: list[tuple[str, tuple[Decimal, Decimal] | None]] = []
+    unpriced: list[tuple[str, tuple[Decimal, Decimal] | None]] = []
     for key in keys:
         price, known = given_price(key)
         (priced if known else unpriced).append((key, price))

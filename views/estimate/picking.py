@@ -41,11 +41,11 @@ def models_section(show: Show, data: Data | None = None) -> list[Target]:
               help=_("A chat API wraps each message in its model's template: a few tokens a message, and the reply's "
                      "start. Records that are chats already (JSONL `messages`) are always counted with their "
                      "template."))
-    templated = [t for t in targets if t.model is not None and t.model.template is not None]
+    templated = [(t.label, t.model.template) for t in targets if t.model is not None and t.model.template is not None]
     chats = state.value(s.AS_CHAT) or (data is not None and any(r.messages for r in data.records))
     if templated and chats:
         st.toggle(_("Count what the official chat template adds"), key=s.EXTRAS.skey,
-                  help=md_escape(" ".join(t.label + ": " + _(est.TEMPLATES[t.model.template]) + "." for t in templated)
+                  help=md_escape(" ".join(label + ": " + _(est.TEMPLATES[template]) + "." for label, template in templated)
                                  + " " + _("Counted in a chat's format tokens (a host may not add it).")))
     if not show.classroom or st.query_params.get(s.LAB_PICKED.name):  # classroom: fewer controls, unless linked
         with (st.container(border=True) if show.classroom else  # already in the page's closed box

@@ -82,7 +82,7 @@ def uploaded_text() -> tuple[str, str, str] | None:
         help=_("UTF-8. A text file is one prompt or one record a line; JSONL one record a line (a chat's "
                "`messages`, or a field you name); CSV one row a record (a column you pick)."))
     st.caption(s.limits())
-    if raw is None:
+    if raw is None or name is None:  # both, or neither
         st.info(_("Upload a file to count it (a file is never put in the link: after a reload, upload it again). "
                   "Or paste text instead."), icon=":material/upload_file:")
         return None

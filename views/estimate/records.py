@@ -87,7 +87,7 @@ def records_section(show: Show, targets: Sequence[Target], counts: dict[str, Cou
     if state.value(s.RECORDS_OF) not in names:
         state.set_value(s.RECORDS_OF, counted[0].key)
     which = st.selectbox(_("The longest records and the histogram of"), list(names), key=s.RECORDS_OF.skey,
-                         format_func=names.get) if len(names) > 1 else counted[0].key
+                         format_func=names.__getitem__) if len(names) > 1 else counted[0].key
     stats = counts[which].stats
     by_number = {r.number: r for r in data.records if r.number in {n for n, _tokens in stats.longest}}
     st.markdown(_n("**The {n} longest record** ({name})", "**The {n} longest records** ({name})",

@@ -8,6 +8,7 @@ import streamlit as st
 
 from family.chat import mistral_chat
 from family.real import TokenizerUnavailable
+from family.realtok import RealTokenizer
 from i18n import N_, _, _n, decimal, number
 from tokenizer import is_whole
 from ui import choices, state
@@ -85,12 +86,13 @@ def _special(show: Show) -> None:
     st.caption(md_escape(said("endoftext")))
     c_tok, c_special = st.columns(2)
     key = c_tok.selectbox(_("Tokenizer"), SPECIAL_TOKENIZERS, key=STOK.skey,
-                          format_func={k: choices.title(k) for k in SPECIAL_TOKENIZERS}.get)
+                          format_func={k: choices.title(k) for k in SPECIAL_TOKENIZERS}.__getitem__)
     try:
         tok = choices.load(key)
     except choices.Unavailable as exc:
         st.warning(md_escape(str(exc)), icon=":material/error:")
         return
+    assert isinstance(tok, RealTokenizer)  # every one of SPECIAL_TOKENIZERS is a production tokenizer
     names = list(tok.special_tokens)
     if st.session_state.get(SPECIAL.skey) not in names:
         state.set_value(SPECIAL, ENDOFTEXT if ENDOFTEXT in names else names[0])

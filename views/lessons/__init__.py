@@ -120,14 +120,15 @@ def menu_section(course: Course, param: state.Param, compact: bool) -> Lesson:
     """The lessons to choose from (a select box when ``compact``: large type or classroom mode); returns the
     lesson chosen."""
     ids: Sequence[str] = param.choices
-    titles = {i: f"{course.lesson(i).number}. {course.lesson(i).title}" for i in ids}  # fixed labels: a widget
+    by_id = {lesson.id: lesson for lesson in course.lessons}  # every choice is a lesson of the course
+    titles = {i: f"{by_id[i].number}. {by_id[i].title}" for i in ids}  # fixed labels: a widget
     if compact:  # whose labels change with the score would be a new widget, and forget its value
-        st.selectbox(_("Lesson"), ids, key=param.skey, format_func=titles.get, on_change=STEPPER.reset)
+        st.selectbox(_("Lesson"), ids, key=param.skey, format_func=titles.__getitem__, on_change=STEPPER.reset)
     else:
         st.markdown(_("**Lessons**"))
         with st.container(key=MENU):
             for i in ids:  # buttons: their labels can carry the progress
-                st.button(progress_label(course.lesson(i)), key=pick_key(i).skey, on_click=_pick, args=(param, i),
+                st.button(progress_label(by_id[i]), key=pick_key(i).skey, on_click=_pick, args=(param, i),
                           type="primary" if i == st.session_state.get(param.skey) else "tertiary",
                           width="stretch")
     return course.lesson(state.value(param)) or course.lessons[0]
