@@ -361,7 +361,10 @@ def test_the_labs_own_patterns_hold_nothing_for_the_characters_they_pass(tmp_pat
     child = run_limited(["-c", code], tmp_path)
     assert child.code == 0, child.err[-2000:]
     assert child.out.strip() == "0"  # no worker was started for them
-    assert_bounded(child, peak_mb=250)  # 666,666 three-character pieces are about 60 MB; the text 8 MB
+    # 666,666 three-character pieces are about 60 MB; the text 8 MB. The CPU: the search of 13 million characters
+    # with every own pattern, about 9 s on this machine when quiet and 11.4 s in a CI run with two test workers and
+    # their browsers; what this test bounds is the memory, so it allows that work twice (not the 10 s of one request).
+    child.assert_bounded(2 * CPU_BOUND_S, 250)
 
 
 def test_a_text_encoded_in_parts_shares_one_budget(tmp_path) -> None:

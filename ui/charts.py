@@ -150,3 +150,10 @@ def draw(chart_spec: dict, *, key: str | None = None) -> None:
 __all__ = ["BLUE", "CYAN", "GREY", "OLIVE", "ORANGE", "PINK", "SAND", "SLIDE_BAR_PX", "SLIDE_CHART_PX", "TEAL", "TEXT",
            "Sizes", "draw",
            "fill_ranked_bars", "ranked_bars", "sizes", "spec", "themed"]
+
+
+def layered(*layers: alt.Chart) -> alt.LayerChart:
+    """``alt.layer`` of plain charts, typed as the layer it is (altair types a layer as possibly a facet)."""
+    chart = alt.layer(*layers)
+    assert isinstance(chart, alt.LayerChart)
+    return chart

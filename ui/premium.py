@@ -352,9 +352,7 @@ def chart(data: list[Row], *, large: bool, by: str = "tokenizer", x_title: str =
     left = base.transform_filter(alt.datum.value < 1).mark_text(align="left", dx=4, fontSize=s.small).encode(
         x=alt.datum(1), text="label:N")
     one = alt.Chart(pd.DataFrame({"x": [1.0]})).mark_rule(color="#000", strokeWidth=2).encode(x=alt.X("x:Q", scale=scale))
-    layered = alt.layer(bars, right, left, one)
-    assert isinstance(layered, alt.LayerChart)  # altair types a layer as possibly a facet: these four are plain charts
-    return layered.properties(height=height or alt.Step(s.step * bar))
+    return charts.layered(bars, right, left, one).properties(height=height or alt.Step(s.step * bar))
 
 
 def slide_height(bars: int) -> int:

@@ -494,9 +494,7 @@ def comparison_chart(table: pd.DataFrame, *, large: bool = False) -> alt.LayerCh
         )
     )
     labels = base.mark_text(align="left", dx=4, fontSize=s.small).encode(text=alt.Text("value:Q", format=".2f"))
-    layered = alt.layer(bars, labels)
-    assert isinstance(layered, alt.LayerChart)  # altair types a layer as possibly a facet: these two are plain charts
-    return layered.properties(height=alt.Step(s.step * 0.9))
+    return charts.layered(bars, labels).properties(height=alt.Step(s.step * 0.9))
 
 
 @st.cache_data(max_entries=128, show_spinner=False)

@@ -206,13 +206,6 @@ def _language_colour() -> alt.Scale:
     return alt.Scale(domain=languages(), range=list(LANGUAGE_COLOURS))
 
 
-def _layered(*layers: alt.Chart) -> alt.LayerChart:
-    """``alt.layer`` of plain charts, said to be a layer (altair types a layer as possibly a facet)."""
-    layered = alt.layer(*layers)
-    assert isinstance(layered, alt.LayerChart)
-    return layered
-
-
 def shares_chart(*, large: bool) -> alt.LayerChart:
     """Tokens per word of each test sentence, for every number of Hindi copies; the current one marked."""
     s = charts.sizes(large)
@@ -241,7 +234,7 @@ def shares_chart(*, large: bool) -> alt.LayerChart:
         align="left", dx=8, dy=-12, fontSize=s.mark, fontWeight="bold").encode(x="copies:Q", y="per_word:Q", text="label:N")
     below = cursor.transform_filter(~alt.datum.above).mark_text(
         align="left", dx=8, dy=14, fontSize=s.mark, fontWeight="bold").encode(x="copies:Q", y="per_word:Q", text="label:N")
-    return _layered(lines, points, rule, above, below).properties(height=300 if not large else 380)
+    return charts.layered(lines, points, rule, above, below).properties(height=300 if not large else 380)
 
 
 def scripts_chart(*, large: bool) -> alt.LayerChart:
@@ -259,7 +252,7 @@ def scripts_chart(*, large: bool) -> alt.LayerChart:
     )
     outline = alt.Chart(alt.NamedData(CURSOR)).mark_bar(fillOpacity=0, stroke="#000", strokeWidth=3).encode(
         x=x, y="total:Q")
-    return _layered(bars, outline).properties(height=300 if not large else 380)
+    return charts.layered(bars, outline).properties(height=300 if not large else 380)
 
 
 def curve_chart(*, large: bool) -> alt.LayerChart:
@@ -280,7 +273,7 @@ def curve_chart(*, large: bool) -> alt.LayerChart:
     dots = cursor.mark_point(filled=True, size=s.mark * 6, stroke="#000").encode(x="merge:Q", y="tokens:Q", color=colour)
     labels = cursor.mark_text(align="left", dx=9, dy=-9, fontSize=s.mark, fontWeight="bold").encode(
         x="merge:Q", y="tokens:Q", text="label:N")
-    return _layered(lines, rule, dots, labels).properties(height=300 if not large else 380)
+    return charts.layered(lines, rule, dots, labels).properties(height=300 if not large else 380)
 
 
 def cost_chart(*, large: bool) -> alt.Chart:

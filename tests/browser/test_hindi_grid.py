@@ -12,8 +12,10 @@ Screenshots (LAB_SCREENSHOTS=1): hindi-grid, hindi-grid-sorted.
 
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 from i18n import number
-from tests.browser.browser_helpers import assert_no_exception, element_shot, skip_without_browser
+from tests.browser.browser_helpers import PAGE_TIMEOUT_MS, assert_no_exception, element_shot, skip_without_browser
 
 skip_without_browser()
 
@@ -29,6 +31,7 @@ def test_the_hindi_grid_groups_counts_the_indian_way_and_sorts_them_as_numbers(o
     page = open_page("Vocabulary_by_script", "hindi-grid-page", "lang=hi", size="laptop")
     grid = page.locator('[data-testid="stDataFrame"]').first
     grid.scroll_into_view_if_needed()
+    expect(grid.locator("th").first).to_have_text("प्रकार", timeout=PAGE_TIMEOUT_MS)  # the grid draws after the page
     headers = grid.locator("th").all_inner_texts()
     assert headers[0] == "प्रकार" and headers[1].startswith("GPT-4o")
     element_shot(grid, "hindi-grid")

@@ -211,7 +211,8 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     settle(teacher)
     expect(own_box.get_by_text(f"The lab's answer: {OWN_TRUTH}", exact=False)).to_be_visible(timeout=LIVE_MS)
     own_box.get_by_role("button", name="Pose it now").click()
-    expect(_bar(teacher).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=LIVE_MS)
+    settle(teacher)  # the click's run poses the question; the bar shows it on its next tick
+    expect(_bar(teacher).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=4 * LIVE_MS)  # CI: 15 s was short
     ben = learners["laptop1"]
     expect(_bar(ben).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=LIVE_MS)
     _bar(ben).get_by_role("spinbutton").fill(str(OWN_TRUTH))
