@@ -633,3 +633,23 @@ class WarmContexts:
     def close(self) -> None:
         for warm in (w for tabs in self.free.values() for w in tabs):
             warm.context.close()
+
+
+# -- a class in the browser (tests/browser/journeys/test_class*.py) --------------------------------------------------
+CLASS_LIVE_MS = 15_000
+"""How long a class's screens get to show a change: it is pushed at once, but a loaded 2-core machine runs four
+screens at once."""
+
+
+def open_in(context, server: StreamlitServer, url: str):
+    """``url`` (a full address or a page's path) in the context's tab (a new one if it has none), drawn, no exception."""
+    page = context.pages[0] if context.pages else context.new_page()
+    page.goto(url if url.startswith("http") else f"{server.base_url}/{url.lstrip('/')}")
+    wait_for_streamlit(page)
+    assert_no_exception(page)
+    return page
+
+
+def class_bar(page):
+    """The class bar above every page in a class."""
+    return page.locator(".st-key-class-bar")

@@ -24,11 +24,14 @@ from playwright.sync_api import expect
 from lessons.course import course
 from lessons.exercises import compute
 from tests.browser.browser_helpers import (
+    CLASS_LIVE_MS,
     ROOT,
     StreamlitServer,
     assert_no_exception,
+    class_bar,
     log_problems,
     main_area,
+    open_in,
     running_server,
     screenshot,
     settle,
@@ -45,7 +48,7 @@ EXERCISE = next(e for e in course().lesson("bpe-training").exercises if e.id == 
 Q = exercise_question(EXERCISE)
 TRUTH = compute(EXERCISE.op, EXERCISE.args).answer
 WRONG = next(c for c in Q.options if c != TRUTH)
-LIVE_MS = 15_000  # a change is pushed at once; a loaded 2-core machine runs four screens at once
+LIVE_MS = CLASS_LIVE_MS
 OWN_TEXT = "नमस्ते, chai"
 OWN_TRUTH = compute("count_tokens", {"tokenizer": "o200k_base", "text": OWN_TEXT}).answer
 OWN_PROMPT = "How many tokens does GPT-4o (o200k_base) make of"
@@ -61,18 +64,6 @@ def postgres_lab(request: pytest.FixtureRequest) -> Iterator[StreamlitServer]:
         yield server
 
 
-def _open(context, server: StreamlitServer, url: str):
-    page = context.pages[0] if context.pages else context.new_page()
-    page.goto(url if url.startswith("http") else f"{server.base_url}/{url.lstrip('/')}")
-    wait_for_streamlit(page)
-    assert_no_exception(page)
-    return page
-
-
-def _bar(page):
-    return page.locator(".st-key-class-bar")
-
-
 def _sidebar_to(page, url_path: str) -> None:
     if page.get_by_test_id("stExpandSidebarButton").is_visible():  # classroom mode, a phone: the sidebar is closed
         page.get_by_test_id("stExpandSidebarButton").click()
@@ -82,7 +73,7 @@ def _sidebar_to(page, url_path: str) -> None:
 
 
 def _vote(page, answer: str, round_: int) -> None:
-    bar = _bar(page)
+    bar = class_bar(page)
     expect(bar.get_by_text(f"(round {round_})", exact=False)).to_be_visible(timeout=LIVE_MS)
     bar.get_by_text(answer, exact=True).click()
     bar.get_by_role("button", name="Send my answer").click()
@@ -90,7 +81,7 @@ def _vote(page, answer: str, round_: int) -> None:
 
 
 def _joined(page):
-    return _bar(page).locator('[data-testid="stMetric"]', has_text="Joined")
+    return class_bar(page).locator('[data-testid="stMetric"]', has_text="Joined")
 
 
 def _answers_csv(page, dashboard) -> list[dict[str, str]]:
@@ -106,7 +97,7 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
 
     # The teacher starts a class on the projector, in large type.
     projector = fresh_context("projector")
-    teacher = _open(projector, server, "Class?large=1")
+    teacher = open_in(projector, server, "Class?large=1")
     main_area(teacher).get_by_role("textbox", name="Class title").fill("Tokenizers, week 3")
     main_area(teacher).get_by_role("button", name="Start a class").click()
     code_box = main_area(teacher).locator(".tl-class-code")
@@ -130,15 +121,15 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     names = {"phone": "Asha", "laptop1": "Ben", "laptop2": "Chitra"}
     learners = {}
     for who, name in names.items():
-        page = _open(fresh_context("phone" if who == "phone" else "laptop"), server, learner_link)
+        page = open_in(fresh_context("phone" if who == "phone" else "laptop"), server, learner_link)
         expect(main_area(page).get_by_role("textbox", name="Class code").first).to_have_value(code)
         main_area(page).get_by_role("textbox", name="Your name").fill(name)
         main_area(page).get_by_role("button", name="Join").click()
         expect(main_area(page).get_by_text(f"Welcome, {name}.", exact=False)).to_be_visible()
         learners[who] = page
     expect(_joined(teacher)).to_contain_text("3", timeout=LIVE_MS)
-    assert not any(n in _bar(teacher).inner_text() for n in names.values())  # names folded away
-    _bar(teacher).get_by_role("button", name="Who is here").click()
+    assert not any(n in class_bar(teacher).inner_text() for n in names.values())  # names folded away
+    class_bar(teacher).get_by_role("button", name="Who is here").click()
     for n in names.values():  # the teacher, and only the teacher, opens them
         expect(teacher.get_by_text(n, exact=False).first).to_be_visible()
     teacher.keyboard.press("Escape")
@@ -151,40 +142,40 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     settle(teacher)
     box = main_area(teacher).locator(".st-key-exercise-bpe-training-chai-first-merge")
     box.get_by_role("button", name="Pose to the class").click()
-    expect(_bar(teacher).get_by_text("0 of 3")).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(teacher).get_by_text("0 of 3")).to_be_visible(timeout=LIVE_MS)
     # the exercise is far down the lesson: the click brings the bar (the count, the buttons) onto the projector
-    expect(_bar(teacher).get_by_role("button", name="Show answers")).to_be_in_viewport(timeout=LIVE_MS)
+    expect(class_bar(teacher).get_by_role("button", name="Show answers")).to_be_in_viewport(timeout=LIVE_MS)
 
     # Each learner's screen shows it; they answer. Asha (the phone) answers and closes the tab at once: her
     # browser never looks again, and her answer still counts.
     for who, answer in (("phone", TRUTH), ("laptop1", WRONG), ("laptop2", WRONG)):
-        expect(_bar(learners[who]).get_by_text(Q.prompt)).to_be_visible(timeout=LIVE_MS)
+        expect(class_bar(learners[who]).get_by_text(Q.prompt)).to_be_visible(timeout=LIVE_MS)
         _vote(learners[who], answer, 1)
     screenshot(learners["phone"], f"journey-class-phone-bar-{backend}")
     learners.pop("phone").context.close()
-    expect(_bar(teacher).get_by_text("3 of 3")).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(teacher).get_by_text("3 of 3")).to_be_visible(timeout=LIVE_MS)
 
     # Show answers: the spread as a chart, no names and no truth.
-    _bar(teacher).get_by_role("button", name="Show answers").click()
-    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
-    assert not any(n in _bar(teacher).inner_text() for n in names.values())
-    assert "The lab's answer" not in _bar(teacher).inner_text()
+    class_bar(teacher).get_by_role("button", name="Show answers").click()
+    expect(class_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+    assert not any(n in class_bar(teacher).inner_text() for n in names.values())
+    assert "The lab's answer" not in class_bar(teacher).inner_text()
     for page in learners.values():
-        expect(_bar(page).get_by_text("Votes are closed", exact=False)).to_be_visible(timeout=LIVE_MS)
+        expect(class_bar(page).get_by_text("Votes are closed", exact=False)).to_be_visible(timeout=LIVE_MS)
 
     # Vote again: Ben changes his mind.
-    _bar(teacher).get_by_role("button", name="Vote again").click()
-    expect(_bar(teacher).get_by_text("(round 2)", exact=False)).to_be_visible(timeout=LIVE_MS)
+    class_bar(teacher).get_by_role("button", name="Vote again").click()
+    expect(class_bar(teacher).get_by_text("(round 2)", exact=False)).to_be_visible(timeout=LIVE_MS)
     _vote(learners["laptop1"], TRUTH, 2)
-    expect(_bar(teacher).get_by_text("1 of 3")).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(teacher).get_by_text("1 of 3")).to_be_visible(timeout=LIVE_MS)
 
     # Reveal: every learner sees the lab's answer; the projector's spread marks it.
-    _bar(teacher).get_by_role("button", name="Reveal").click()
-    expect(_bar(teacher).get_by_text(f"The lab's answer: {TRUTH}.")).to_be_visible(timeout=LIVE_MS)
+    class_bar(teacher).get_by_role("button", name="Reveal").click()
+    expect(class_bar(teacher).get_by_text(f"The lab's answer: {TRUTH}.")).to_be_visible(timeout=LIVE_MS)
     for page in learners.values():
-        expect(_bar(page).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
-    expect(_bar(learners["laptop1"]).get_by_text(f"Your answer: {TRUTH}: right!", exact=False)).to_be_visible()
-    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)  # the spread
+        expect(class_bar(page).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(learners["laptop1"]).get_by_text(f"Your answer: {TRUTH}: right!", exact=False)).to_be_visible()
+    expect(class_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)  # the spread
     teacher.evaluate("document.fonts.ready")
     screenshot(teacher, f"journey-class-projector-revealed-{backend}")
 
@@ -192,14 +183,14 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     chitra = learners["laptop2"]
     chitra.reload()
     wait_for_streamlit(chitra)
-    expect(_bar(chitra).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(chitra).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
     expect(main_area(chitra).get_by_text(f"You are in class {code} as Chitra", exact=False)).to_be_visible()
 
     # The teacher reloads: still the teacher (a key of the browser's own), and no secret in the address bar.
     _sidebar_to(teacher, "Class")
     teacher.reload()
     wait_for_streamlit(teacher)
-    expect(_bar(teacher).get_by_role("button", name="Reveal")).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(teacher).get_by_role("button", name="Reveal")).to_be_visible(timeout=LIVE_MS)
     expect(main_area(teacher).locator(".tl-class-code")).to_have_text(code)
     assert "teacher=" not in teacher.url and secret not in teacher.content()
 
@@ -212,17 +203,17 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     expect(own_box.get_by_text(f"The lab's answer: {OWN_TRUTH}", exact=False)).to_be_visible(timeout=LIVE_MS)
     own_box.get_by_role("button", name="Pose it now").click()
     settle(teacher)  # the click's run poses the question; the bar shows it on its next tick
-    expect(_bar(teacher).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=4 * LIVE_MS)  # CI: 15 s was short
+    expect(class_bar(teacher).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=4 * LIVE_MS)  # CI: 15 s was short
     ben = learners["laptop1"]
-    expect(_bar(ben).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=LIVE_MS)
-    _bar(ben).get_by_role("spinbutton").fill(str(OWN_TRUTH))
-    _bar(ben).get_by_role("spinbutton").press("Enter")
+    expect(class_bar(ben).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=LIVE_MS)
+    class_bar(ben).get_by_role("spinbutton").fill(str(OWN_TRUTH))
+    class_bar(ben).get_by_role("spinbutton").press("Enter")
     settle(ben)
-    _bar(ben).get_by_role("button", name="Send my answer").click()
-    expect(_bar(ben).get_by_text(f"Your answer: {OWN_TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
-    expect(_bar(teacher).get_by_text("1 of 3")).to_be_visible(timeout=LIVE_MS)
-    _bar(teacher).get_by_role("button", name="Reveal").click()
-    expect(_bar(ben).get_by_text(f"Your answer: {OWN_TRUTH}: right!", exact=False)).to_be_visible(timeout=LIVE_MS)
+    class_bar(ben).get_by_role("button", name="Send my answer").click()
+    expect(class_bar(ben).get_by_text(f"Your answer: {OWN_TRUTH}.", exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(teacher).get_by_text("1 of 3")).to_be_visible(timeout=LIVE_MS)
+    class_bar(teacher).get_by_role("button", name="Reveal").click()
+    expect(class_bar(ben).get_by_text(f"Your answer: {OWN_TRUTH}: right!", exact=False)).to_be_visible(timeout=LIVE_MS)
 
     # The dashboard and its CSVs: Asha, who closed her tab, counts; each learner's answer in each round.
     main_area(teacher).get_by_text("Teacher's dashboard", exact=False).click()
@@ -245,29 +236,29 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
                     ("Chitra", "1", WRONG, "wrong")]
 
     # End: every learner is told, lastingly (also after a reload), and a vote sent after the end is refused.
-    _bar(teacher).get_by_role("button", name="Close").click()
+    class_bar(teacher).get_by_role("button", name="Close").click()
     own_box.get_by_role("button", name=re.compile("^Pose$")).first.click()  # the kept question, again
-    expect(_bar(ben).get_by_role("button", name="Send my answer")).to_be_visible(timeout=LIVE_MS)
-    _bar(ben).get_by_role("spinbutton").fill("1")
-    _bar(ben).get_by_role("spinbutton").press("Enter")
+    expect(class_bar(ben).get_by_role("button", name="Send my answer")).to_be_visible(timeout=LIVE_MS)
+    class_bar(ben).get_by_role("spinbutton").fill("1")
+    class_bar(ben).get_by_role("spinbutton").press("Enter")
     settle(ben)
     dashboard.get_by_role("button", name="End the class").click()
-    send = _bar(ben).get_by_role("button", name="Send my answer")
+    send = class_bar(ben).get_by_role("button", name="Send my answer")
     if send.count():  # the end has not reached Ben's screen yet: his vote goes to an ended class
         try:
             send.click(timeout=2_000)
         except Exception:  # noqa: BLE001 - it reached his screen meanwhile: nothing was sent
             pass
     ended = "Your class “Tokenizers, week 3” has ended, Ben"
-    expect(_bar(ben).get_by_text(ended, exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(ben).get_by_text(ended, exact=False)).to_be_visible(timeout=LIVE_MS)
     expect(main_area(teacher).get_by_text(f"Class {code} (“Tokenizers, week 3”) has ended", exact=False)
            ).to_be_visible(timeout=LIVE_MS)
-    expect(_bar(chitra).get_by_text("Your class “Tokenizers, week 3” has ended, Chitra", exact=False)
+    expect(class_bar(chitra).get_by_text("Your class “Tokenizers, week 3” has ended, Chitra", exact=False)
            ).to_be_visible(timeout=LIVE_MS)
     ben.reload()
     wait_for_streamlit(ben)
-    expect(_bar(ben).get_by_text("Your class “Tokenizers, week 3” has ended", exact=False)).to_be_visible()
-    assert not _bar(ben).get_by_role("button", name="Send my answer").count()
+    expect(class_bar(ben).get_by_text("Your class “Tokenizers, week 3” has ended", exact=False)).to_be_visible()
+    assert not class_bar(ben).get_by_role("button", name="Send my answer").count()
     after = _answers_csv(teacher, dashboard)  # nothing sent after the end was counted; nothing before was lost
     assert sorted((a["name"], a["round"], a["final answer"]) for a in after if a["asked"] == "in a poll"
                   and a["question id"] == own_key) == [("Learner 2", "1", str(OWN_TRUTH))]
@@ -318,17 +309,17 @@ def test_a_change_reaches_every_screen_without_its_timer(streamlit_server, fresh
     settle(learner)
     _stop_clock(learner)
     pose.click()
-    expect(_bar(learner).get_by_text(Q.prompt)).to_be_visible(timeout=LIVE_MS)  # pushed
+    expect(class_bar(learner).get_by_text(Q.prompt)).to_be_visible(timeout=LIVE_MS)  # pushed
     _start_clock(learner)
     settle(teacher)
     _stop_clock(teacher)
     _vote(learner, TRUTH, 1)
-    expect(_bar(teacher).get_by_text("1 of 1")).to_be_visible(timeout=LIVE_MS)  # pushed
+    expect(class_bar(teacher).get_by_text("1 of 1")).to_be_visible(timeout=LIVE_MS)  # pushed
     _start_clock(teacher)
     settle(learner)
     _stop_clock(learner)
-    _bar(teacher).get_by_role("button", name="Reveal").click()
-    expect(_bar(learner).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(
+    class_bar(teacher).get_by_role("button", name="Reveal").click()
+    expect(class_bar(learner).get_by_text(f"The lab's answer: {TRUTH}.", exact=False)).to_be_visible(
         timeout=LIVE_MS)  # pushed
     _start_clock(learner)
 
@@ -337,7 +328,7 @@ def test_in_classroom_mode_the_class_bar_leaves_the_slide_on_the_projector(strea
     """Classroom mode on the projector, a question posed and its spread shown: the page's own figure (Train's chart
     of pair counts) still starts on the first 1080 px."""
     projector = fresh_context("projector")
-    teacher = _open(projector, streamlit_server, "Class?classroom=1")
+    teacher = open_in(projector, streamlit_server, "Class?classroom=1")
     main_area(teacher).get_by_role("textbox", name="Class title").fill("Week 3")
     main_area(teacher).get_by_role("button", name="Start a class").click()
     expect(main_area(teacher).locator(".tl-class-code")).to_be_visible()
@@ -354,10 +345,10 @@ def test_in_classroom_mode_the_class_bar_leaves_the_slide_on_the_projector(strea
         step_button(main_area(teacher), "Next").click()
         settle(teacher)
     exercise.get_by_role("button", name="Pose to the class").click()
-    _bar(teacher).get_by_role("button", name="Show answers").click()
-    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+    class_bar(teacher).get_by_role("button", name="Show answers").click()
+    expect(class_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
     _sidebar_to(teacher, "Train_step_by_step")
-    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
     teacher.evaluate("document.fonts.ready")
     screenshot(teacher, "journey-class-projector-classroom-mode")
     charts_outside_bar = teacher.evaluate("""() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stVegaLiteChart"]')]
@@ -374,14 +365,14 @@ def test_a_learner_saves_progress_in_a_class_and_finds_the_answers_on_another_de
     second device (the resume code) gets it back from the server; a fresh browser outside the class, from the
     file."""
     server = streamlit_server
-    teacher = _open(fresh_context("laptop"), server, "Class")
+    teacher = open_in(fresh_context("laptop"), server, "Class")
     main_area(teacher).get_by_role("textbox", name="Class title").fill("Progress in a class")
     main_area(teacher).get_by_role("button", name="Start a class").click()
     expect(main_area(teacher).locator(".tl-class-code")).to_be_visible()
     code = main_area(teacher).locator(".tl-class-code").inner_text().strip()
 
     # A learner joins on a laptop, answers lesson 2's first exercise (opened from the sidebar) and saves.
-    laptop = _open(fresh_context("laptop"), server, f"Class?code={code}")
+    laptop = open_in(fresh_context("laptop"), server, f"Class?code={code}")
     main_area(laptop).get_by_role("textbox", name="Your name").fill("Dev")
     main_area(laptop).get_by_role("button", name="Join").click()
     expect(main_area(laptop).get_by_text("Welcome, Dev.", exact=False)).to_be_visible()
@@ -402,7 +393,7 @@ def test_a_learner_saves_progress_in_a_class_and_finds_the_answers_on_another_de
     assert f'"guess": "{TRUTH}"' in saved, saved[:500]
 
     # Another device: the class code and the resume code; the answer is back, judged, on the lesson.
-    phone = _open(fresh_context("phone"), server, "Class")
+    phone = open_in(fresh_context("phone"), server, "Class")
     main_area(phone).get_by_text("Continue on this device").click()
     main_area(phone).get_by_role("textbox", name="Class code").last.fill(code)
     main_area(phone).get_by_role("textbox", name="Resume code").fill(resume)
@@ -416,7 +407,7 @@ def test_a_learner_saves_progress_in_a_class_and_finds_the_answers_on_another_de
     screenshot(phone, "journey-class-progress-resumed")
 
     # A fresh browser outside the class: the saved file brings the same answer back.
-    other = _open(fresh_context("laptop"), server, "Lessons?lesson=bpe-training")
+    other = open_in(fresh_context("laptop"), server, "Lessons?lesson=bpe-training")
     main_area(other).get_by_text("Worksheets and your progress").click()
     box = main_area(other).locator('[data-testid="stExpander"]', has_text="Your progress")
     box.locator('[data-testid="stFileUploader"] input[type=file]').set_input_files(

@@ -12,10 +12,11 @@ from playwright.sync_api import expect
 from analyses.cost import window_fit
 from i18n import using
 from tests.browser.browser_helpers import (
-    StreamlitServer,
-    assert_no_exception,
+    CLASS_LIVE_MS,
+    class_bar,
     cut_off,
     main_area,
+    open_in,
     screenshot,
     settle,
     skip_without_browser,
@@ -26,19 +27,7 @@ from ui.questions import fit_question
 
 skip_without_browser()
 
-LIVE_MS = 15_000
-
-
-def _open(context, server: StreamlitServer, url: str):
-    page = context.pages[0] if context.pages else context.new_page()
-    page.goto(url if url.startswith("http") else f"{server.base_url}/{url.lstrip('/')}")
-    wait_for_streamlit(page)
-    assert_no_exception(page)
-    return page
-
-
-def _bar(page):
-    return page.locator(".st-key-class-bar")
+LIVE_MS = CLASS_LIVE_MS
 
 
 def _join(page, name: str, code: str, *, hindi: bool) -> None:
@@ -52,7 +41,7 @@ def _join(page, name: str, code: str, *, hindi: bool) -> None:
 
 def test_a_class_in_two_languages(streamlit_server, fresh_context) -> None:
     server = streamlit_server
-    teacher = _open(fresh_context("projector"), server, "Class?large=1&lang=hi")
+    teacher = open_in(fresh_context("projector"), server, "Class?large=1&lang=hi")
     main_area(teacher).get_by_role("textbox", name="कक्षा का शीर्षक").fill("टोकनाइज़र, हफ़्ता 3")
     main_area(teacher).get_by_role("button", name="कक्षा शुरू कीजिए").click()
     code_box = main_area(teacher).locator(".tl-class-code")
@@ -65,10 +54,10 @@ def test_a_class_in_two_languages(streamlit_server, fresh_context) -> None:
     teacher.evaluate("document.fonts.ready")
     screenshot(teacher, "journey-class-hindi-projector-started")
 
-    asha = _open(fresh_context("phone"), server, f"Class?code={code}&lang=hi")
+    asha = open_in(fresh_context("phone"), server, f"Class?code={code}&lang=hi")
     _join(asha, "Asha", code, hindi=True)
     expect(main_area(asha).get_by_text("स्वागत है, Asha।", exact=False)).to_be_visible(timeout=LIVE_MS)
-    ben = _open(fresh_context("laptop"), server, f"Class?code={code}")
+    ben = open_in(fresh_context("laptop"), server, f"Class?code={code}")
     _join(ben, "Ben", code, hindi=False)
     expect(main_area(ben).get_by_text("Welcome, Ben.", exact=False)).to_be_visible(timeout=LIVE_MS)
     asha.evaluate("document.fonts.ready")
@@ -87,31 +76,31 @@ def test_a_class_in_two_languages(streamlit_server, fresh_context) -> None:
         hindi = fit_question(fit)
     with using("en"):
         english = fit_question(fit)
-    expect(_bar(teacher).get_by_text("2 में से 0")).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(teacher).get_by_text("2 में से 0")).to_be_visible(timeout=LIVE_MS)
 
-    expect(_bar(asha).get_by_text(hindi.prompt[:40], exact=False)).to_be_visible(timeout=LIVE_MS)
-    expect(_bar(ben).get_by_text(english.prompt[:40], exact=False)).to_be_visible(timeout=LIVE_MS)
-    assert hindi.prompt[:40] not in _bar(ben).inner_text()
+    expect(class_bar(asha).get_by_text(hindi.prompt[:40], exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(ben).get_by_text(english.prompt[:40], exact=False)).to_be_visible(timeout=LIVE_MS)
+    assert hindi.prompt[:40] not in class_bar(ben).inner_text()
     for page, send in ((asha, "मेरा जवाब भेजिए"), (ben, "Send my answer")):
-        _bar(page).locator("input").first.fill(str(english.answer))
-        _bar(page).locator("input").first.press("Enter")
+        class_bar(page).locator("input").first.fill(str(english.answer))
+        class_bar(page).locator("input").first.press("Enter")
         settle(page)
-        _bar(page).get_by_role("button", name=send).click()
+        class_bar(page).get_by_role("button", name=send).click()
         settle(page)
-    expect(_bar(asha).get_by_text("आपका जवाब:", exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(asha).get_by_text("आपका जवाब:", exact=False)).to_be_visible(timeout=LIVE_MS)
     asha.evaluate("document.fonts.ready")
     screenshot(asha, "journey-class-hindi-phone-answered")
     assert cut_off(asha) == []
-    expect(_bar(teacher).get_by_text("2 में से 2")).to_be_visible(timeout=LIVE_MS)
-    _bar(teacher).get_by_role("button", name="जवाब दिखाइए").click()
-    expect(_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
-    _bar(teacher).get_by_role("button", name="सही जवाब बताइए").click()
-    expect(_bar(teacher).get_by_text(f"लैब का जवाब: {english.answer}।")).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(teacher).get_by_text("2 में से 2")).to_be_visible(timeout=LIVE_MS)
+    class_bar(teacher).get_by_role("button", name="जवाब दिखाइए").click()
+    expect(class_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
+    class_bar(teacher).get_by_role("button", name="सही जवाब बताइए").click()
+    expect(class_bar(teacher).get_by_text(f"लैब का जवाब: {english.answer}।")).to_be_visible(timeout=LIVE_MS)
     teacher.evaluate("document.fonts.ready")
     screenshot(teacher, "journey-class-hindi-projector-revealed")
     assert cut_off(teacher) == []
-    expect(_bar(asha).get_by_text(f"लैब का जवाब: {english.answer}।", exact=False)).to_be_visible(timeout=LIVE_MS)
-    expect(_bar(ben).get_by_text(f"The lab's answer: {english.answer}.", exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(asha).get_by_text(f"लैब का जवाब: {english.answer}।", exact=False)).to_be_visible(timeout=LIVE_MS)
+    expect(class_bar(ben).get_by_text(f"The lab's answer: {english.answer}.", exact=False)).to_be_visible(timeout=LIVE_MS)
     asha.evaluate("document.fonts.ready")
     screenshot(asha, "journey-class-hindi-phone-revealed")
     assert cut_off(asha) == []
