@@ -120,6 +120,14 @@ SCENARIOS: dict[str, list[dict[str, str]]] = {
         {"quirk": "Pre-split"},
         {"quirk": "Pre-split", "large": "1", "toks": "cl100k_base,o200k_base,llama3,mistral-tekken"},
     ],
+    "pages/12_Lessons.py": [  # a lesson's text with the engine's figures, its exercises, classroom mode's slides
+        {"lesson": "bpe-training"},
+        {"lesson": "cost-context-speed"},
+        {"lesson": "quirks", "classroom": "1", "large": "1"},
+    ],
+    "pages/13_Class.py": [  # a learner link whose class does not exist (the class bar's ticks: --polls)
+        {"code": "ABCDEF"},
+    ],
     "pages/11_The_family.py": [
         {"preset": "chai", "step": "1"},
         {"preset": "chai", "step": "1", "large": "1"},
