@@ -198,13 +198,6 @@ def time_page(path: str, params: dict[str, str], reruns: int, slide: str | None 
     return first, times, len(exception_messages(at))
 
 
-def _bar_timer(session) -> str:
-    """The class bar's timer: the newest one the page registered. A teacher's page keeps a second, stale one from
-    its first run (the bar's fragment had another place on the page then, so another id; the server sends no
-    stop for it and answers none of its ticks): ticking it would wait for a run that never comes."""
-    return list(session.auto_reruns)[-1]
-
-
 async def _class_bar_ticks(url: str, db_url: str, polls: int, server_pids,
                            lang: str = "") -> list[tuple[str, list[float], float]]:
     from streamlit.proto.WidgetStates_pb2 import WidgetState
@@ -239,8 +232,8 @@ async def _class_bar_ticks(url: str, db_url: str, polls: int, server_pids,
                      "choices": ["apple", "mango", "tiger", "river"]}
         poll = classes.pose(code, secret, posed)
         mine, theirs = (posed["choices"][1], posed["choices"][::2][:2])
-        await learner.tick(_bar_timer(learner))
-        await teacher.tick(_bar_timer(teacher))
+        await learner.tick()
+        await teacher.tick()
         wid = learner.widget_id(answer_key(poll).skey)
         learner.widgets[wid] = WidgetState(id=wid, string_value=mine)
         await learner.click(send_key(poll).skey)  # the learner has voted: their bar shows their answer
@@ -249,13 +242,13 @@ async def _class_bar_ticks(url: str, db_url: str, polls: int, server_pids,
                                        ("teacher, nothing changed", teacher, False),
                                        ("learner, after a new vote", learner, True),
                                        ("teacher, after a new vote", teacher, True)]:
-            await session.tick(_bar_timer(session))
+            await session.tick()
             times, cpu0 = [], sum(cpu_seconds(server_pids()).values())
             for i in range(polls):
                 if change:
                     classes.vote(code, others[i % len(others)], poll.poll_id, 1, theirs[i % len(theirs)],
                                  vote_id=f"bench-{label[:7]}-{i}")
-                run = await session.tick(_bar_timer(session))
+                run = await session.tick()
                 times.append(run.duration)
             cpu = (sum(cpu_seconds(server_pids()).values()) - cpu0) / polls
             out.append((label, times, cpu))

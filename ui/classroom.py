@@ -282,10 +282,12 @@ def _set_cookie(name: str, value: str, max_age: int) -> None:
 def write_cookies() -> None:
     """The cookies asked for since the last run, as the one script that sets them (the class bar calls this)."""
     pending = st.session_state.pop(COOKIES, None)
+    slot = st.empty()  # on every run, written or not: what follows (the class bar's fragment) keeps its place, so its
+    # id, and the browser runs one timer for it, not a second, stale one from the run that wrote a cookie
     if pending:
         script = "".join(f"document.cookie = '{name}={value}; path=/; max-age={max_age}; SameSite=Strict';"
                          for name, (value, max_age) in pending.items())
-        st.html(f"<script>{script}</script>", unsafe_allow_javascript=True)
+        slot.html(f"<script>{script}</script>", unsafe_allow_javascript=True)
 
 
 def remember_in_browser(who: Member) -> None:
