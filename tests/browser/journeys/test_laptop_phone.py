@@ -182,17 +182,18 @@ def _answer(page, box, kind: str) -> None:
         field = box.locator("input[type=text]")
         field.fill("a | b" if kind == "split" else "chai")
         field.press("Enter")
-    else:  # order: pick the first option
-        option = page.locator('[role="option"]:visible').first
-        for _ in range(3):  # a rerun that ends just after the click closes the list: open it again
+    else:  # order: pick the first option (not the list's "Select all")
+        option = page.locator('[role="option"]:not([data-key="__select_all__"]):visible').first
+        for attempt in range(3):  # a rerun that ends just after the click closes or redraws the list: open it again
             settle(page)
             box.locator('[data-testid="stMultiSelect"]').click()
             try:
-                option.wait_for(timeout=4_000)
+                option.click(timeout=4_000)
                 break
-            except Exception:  # noqa: BLE001 - tried again, and the click below names the failure
+            except Exception:  # noqa: BLE001 - tried again; the third failure is raised
                 page.keyboard.press("Escape")
-        option.click()
+                if attempt == 2:
+                    raise
         page.keyboard.press("Escape")
     settle(page)
 
