@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from family.real import NAMES as TOKENIZERS
+from i18n import LocalizedFields, localized
 
 DATA = Path(__file__).parent / "data"
 MODELS_FILE = DATA / "models.toml"
@@ -48,7 +49,7 @@ TEMPLATES = {"llama3.1": "llama3", "qwen2.5": "chatml"}
 
 
 @dataclass(frozen=True)
-class Model:
+class Model(LocalizedFields):
     """A product model: ``key`` (URL/CLI slug), ``name`` (as people say it), ``vendor``, the ``tokenizer`` it
     uses (a :mod:`family.real` name), its ``chat`` format (None: unknown, no overhead counted), the ``source``
     of the mapping, other names people type (``aliases``), what its official template adds to the format
@@ -67,15 +68,9 @@ class Model:
     hi: dict[str, str] = field(default_factory=dict, compare=False)
     """``source`` in Hindi (``hi = { source = ... }`` beside the English), read by :meth:`shown`."""
 
-    def shown(self, name: str) -> str:
-        """``source`` in the run's language (the English on the command line)."""
-        from i18n import localized
-
-        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
-
 
 @dataclass(frozen=True)
-class Price:
+class Price(LocalizedFields):
     """A published price: USD per 1,000,000 input and output tokens of model ``model`` (a key), the
     ``date`` it was checked ("2025-08") and its ``source`` (URL, and the host for open weights); and where the
     provider publishes them, on the same page and date, the price of input read from its prompt cache
@@ -92,19 +87,13 @@ class Price:
     hi: dict[str, str] = field(default_factory=dict, compare=False)
     """``source`` in Hindi (``hi = { source = ... }`` beside the English), read by :meth:`shown`."""
 
-    def shown(self, name: str) -> str:
-        """``source`` in the run's language (the English on the command line)."""
-        from i18n import localized
-
-        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
-
 
 class ModelDataError(ValueError):
     """models.toml or prices.toml is wrong: one line naming the file and the entry."""
 
 
 @dataclass(frozen=True)
-class Uncountable:
+class Uncountable(LocalizedFields):
     """A well-known model whose tokenizer is not published, so the lab cannot count it: its ``name`` and
     ``vendor``, the ``prefixes`` of the names that mean it, ``why`` and what to do ``instead``, and when this was
     last ``checked``."""
@@ -118,12 +107,6 @@ class Uncountable:
     hi: dict[str, str] = field(default_factory=dict, compare=False)
     """``why`` and ``instead`` in Hindi (``hi = { why = ..., instead = ... }`` beside the English), read by
     :meth:`shown`."""
-
-    def shown(self, name: str) -> str:
-        """``why`` or ``instead`` in the run's language (the English on the command line)."""
-        from i18n import localized
-
-        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 class UnknownModel(ValueError):
@@ -206,8 +189,6 @@ def _exchange() -> tuple[Decimal, str, str]:
 
 def exchange_source() -> str:
     """Where the default exchange rate comes from (``INR_SOURCE``), in the run's language (``[exchange.hi]``)."""
-    from i18n import localized
-
     return str(localized({"source": _exchange()[2], "hi": _exchange_hindi()})["source"])
 
 
@@ -217,7 +198,7 @@ def _exchange_hindi() -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Assumption:
+class Assumption(LocalizedFields):
     """A named, dated assumption the estimate makes where nothing is measured or published: its value, the
     ``date`` it was made and its ``basis`` (why this figure)."""
 
@@ -227,12 +208,6 @@ class Assumption:
     basis: str
     hi: dict[str, str] = field(default_factory=dict, compare=False)
     """``basis`` in Hindi (``[reasoning.hi]`` beside the English), read by :meth:`shown`."""
-
-    def shown(self, name: str) -> str:
-        """``basis`` in the run's language (the English on the command line)."""
-        from i18n import localized
-
-        return str(localized({name: getattr(self, name), "hi": self.hi})[name])
 
 
 def reasoning_budget() -> Assumption:

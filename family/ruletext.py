@@ -6,7 +6,7 @@ Pure Python (no Streamlit): The family page and the lessons' exercise feedback s
 from __future__ import annotations
 
 from i18n import _, _n, number
-from tokenizer.plaintext import pair_text, visible_token
+from tokenizer.plaintext import and_words, pair_text, visible_token
 
 from .wordpiece import Candidate, RuleStep, RuleTrace
 
@@ -21,7 +21,7 @@ def listed_pairs(names: list[str], more: int) -> str:
     too)."""
     if more:
         return _n("{names} and {n} more pair", "{names} and {n} more pairs", more, names=", ".join(names))
-    return _("{some} and {last}", some=", ".join(names[:-1]), last=names[-1]) if len(names) > 1 else "".join(names)
+    return and_words(names)
 
 
 def fmt_score(x: float) -> str:

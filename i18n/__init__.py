@@ -143,5 +143,30 @@ def localized(record: Mapping[str, Any]) -> dict[str, Any]:
     return {**own, **record.get(lang, {})}
 
 
-__all__ = ["DEFAULT", "KNOWN", "LANGUAGES", "MARKS", "N_", "PSEUDO", "_", "_n", "current", "decimal",
-           "localized", "money", "number", "set_session_language", "use", "using"]
+class LocalizedFields:
+    """A record of content data (a frozen dataclass) with its Hindi beside its English, as ``hi``: a field's name
+    to its Hindi (a mapping, or its items as pairs to stay hashable). :meth:`shown` is one field in the current
+    language, by :func:`localized` (the English on the command line)."""
+
+    hi: Mapping[str, str] | tuple[tuple[str, str], ...]
+
+    def shown(self, name: str) -> str:
+        """The field ``name`` in the current language.
+
+        >>> from dataclasses import dataclass
+        >>> @dataclass(frozen=True)
+        ... class Preset(LocalizedFields):
+        ...     title: str
+        ...     hi: tuple[tuple[str, str], ...] = ()
+        >>> preset = Preset("Numbers", (("title", "संख्याएँ"),))
+        >>> preset.shown("title")
+        'Numbers'
+        >>> with using("hi"):
+        ...     preset.shown("title")
+        'संख्याएँ'
+        """
+        return str(localized({name: getattr(self, name), "hi": dict(self.hi)})[name])
+
+
+__all__ = ["DEFAULT", "KNOWN", "LANGUAGES", "LocalizedFields", "MARKS", "N_", "PSEUDO", "_", "_n", "current",
+           "decimal", "localized", "money", "number", "set_session_language", "use", "using"]

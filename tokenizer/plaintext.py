@@ -289,6 +289,17 @@ def join_words(items: Sequence[str], more: int = 0) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def and_words(items: Sequence[str]) -> str:
+    """``["a", "b", "c"]`` -> ``"a, b and c"``, in the language of the run (:func:`join_words` is the command
+    line's, English always).
+
+    >>> and_words(["city", "item", "price"]), and_words(["city"])
+    ('city, item and price', 'city')
+    """
+    items = list(items)
+    return "".join(items) if len(items) <= 1 else _("{some} and {last}", some=", ".join(items[:-1]), last=items[-1])
+
+
 def answer_text(value: Any) -> str:
     """An exercise's answer (or a guess) as one line: items joined by `` | ``, whole numbers with commas.
 

@@ -39,7 +39,10 @@ from .labels import plural
 
 def N_(message: str) -> str:
     """Mark ``message`` for the catalogue (``python -m i18n extract`` reads ``N_("...")``), untranslated: a page
-    shows it through ``i18n._``. The engine imports nothing above it, so this is i18n's ``N_`` written here."""
+    shows it through ``i18n._``. It is i18n's ``N_`` written here, not imported, because importing :mod:`i18n`
+    imports Babel and reads and compiles the Hindi catalogue (README, Speed): the core (``import tokenizer``: this
+    module and :mod:`tokenizer.model`, which takes ``N_`` from here) and a pattern worker of
+    :mod:`tokenizer.searcher`, which imports this module at every start, stay without it."""
     return message
 
 

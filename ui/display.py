@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
 
-from i18n import _
 from tokenizer.labels import plural
 from tokenizer.plaintext import (
     DOTTED_CIRCLE,
     EMPTY,
     WHITESPACE,
+    and_words,
     answer_text,
     code_point,
     describe_token,
@@ -124,17 +123,6 @@ def md_escape(text: str) -> str:
     """``text`` escaped for Streamlit Markdown (alerts, captions, labels, a radio's options): shown as typed,
     never formatted and never a link (see :func:`no_links`)."""
     return _MD_SPECIAL.sub(r"\\\1", no_links(text))
-
-
-def and_words(items: Sequence[str]) -> str:
-    """``["a", "b", "c"]`` -> ``"a, b and c"``, in the language of the run (:func:`join_words` is the engine's,
-    English always).
-
-    >>> and_words(["city", "item", "price"]), and_words(["city"])
-    ('city, item and price', 'city')
-    """
-    items = list(items)
-    return "".join(items) if len(items) <= 1 else _("{some} and {last}", some=", ".join(items[:-1]), last=items[-1])
 
 
 def md_code(text: str, *, visible: bool = True) -> str:

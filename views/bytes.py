@@ -40,7 +40,7 @@ from analyses.textstats import (
     graphemes,
     text_counts,
 )
-from i18n import N_, _, _n, decimal, localized, number
+from i18n import N_, _, _n, decimal, number
 from tokenizer import Token
 from ui import charts, choices, state, tables
 from ui.chips import CSS as CHIPS_CSS
@@ -63,17 +63,15 @@ MAX_TEXT_CHARS = 100_000
 
 
 @dataclass(frozen=True)
-class Sample:
+class Sample(i18n.LocalizedFields):
+    """A sample text; :meth:`shown` is its ``label`` or ``note`` in the learner's language."""
+
     id: str
     label: str
     text: str
     group: str  # "example" (lesson 3) or "script"
     note: str = ""
     hi: tuple[tuple[str, str], ...] = ()  # the label and the note in Hindi (lessons/data/sample_texts.json)
-
-    def shown(self, field: str) -> str:
-        """The sample's ``label`` or ``note`` in the learner's language."""
-        return localized({"label": self.label, "note": self.note, "hi": dict(self.hi)})[field]
 
 
 @lru_cache(maxsize=1)
