@@ -69,6 +69,7 @@ from .lessonfile import (
     Link,
     read_file,
     read_toml,
+    text_field,
 )
 from .overlay import in_language
 
@@ -103,17 +104,8 @@ PLACEHOLDER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 # -- checking fields ---------------------------------------------------------------------------------
-def _text(data: dict, name: str, where: str, *, required: bool = True) -> str:
-    value = data.get(name, "" if not required else None)
-    if value is None:
-        raise LessonError(f"{where}: '{name}' is missing")
-    if not isinstance(value, str) or (required and not value.strip()):
-        raise LessonError(f"{where}: '{name}' must be non-empty text")
-    return value.strip()
-
-
 def _id(data: dict, name: str, where: str) -> str:
-    value = _text(data, name, where)
+    value = text_field(data, name, where)
     if not ID.fullmatch(value):
         raise LessonError(f"{where}: '{name}' must be a plain name (up to 100 letters, digits, '-', '.', '_')")
     return value
@@ -140,7 +132,7 @@ def _link(data: Any, where: str, *, label_required: bool = True) -> Link:
     if not isinstance(data, dict):
         raise LessonError(f"{where}: must be a table with 'page' and 'params'")
     _no_unknown(data, LINK_FIELDS, where)
-    page = _text(data, "page", where)
+    page = text_field(data, "page", where)
     if page not in page_paths():
         raise LessonError(f"{where}: 'page' {page!r} is not a page of the lab (known: {', '.join(sorted(page_paths()))})")
     params = data.get("params", {})
@@ -148,8 +140,8 @@ def _link(data: Any, where: str, *, label_required: bool = True) -> Link:
         raise LessonError(f"{where}: 'params' must be a table of settings")
     params = {str(k): str(v) for k, v in params.items()}
     _check_tokenizers(params, where)
-    label = _text(data, "label", where, required=label_required) if label_required or "label" in data else ""
-    figure = _text(data, "figure", where, required=False)
+    label = text_field(data, "label", where, required=label_required) if label_required or "label" in data else ""
+    figure = text_field(data, "figure", where, required=False)
     if figure and not FIGURE_NAME.fullmatch(figure):
         raise LessonError(f"{where}: 'figure' {figure!r} must be a figure's name: lower-case letters, digits and "
                           "single hyphens, such as \"share-chart\"")
@@ -213,13 +205,13 @@ def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
         id=ex_id,
         lesson=lesson_id,
         kind=kind,
-        prompt=_text(data, "prompt", where),
+        prompt=text_field(data, "prompt", where),
         op=op,
         args=_bounded_args({k: v for k, v in answer.items() if k != "op"}, f"{where} answer"),
-        explain=_text(data, "explain", where),
-        hint=_text(data, "hint", where, required=False),
+        explain=text_field(data, "explain", where),
+        hint=text_field(data, "hint", where, required=False),
         view=view,
-        unit=_text(data, "unit", where, required=False) or UNIT_OF_OP.get(op, ""),
+        unit=text_field(data, "unit", where, required=False) or UNIT_OF_OP.get(op, ""),
         tolerance=float(tolerance),
         former_ids=tuple(former),
     )
@@ -266,7 +258,7 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
     data = read_toml(match.group(1), f"{file}: front matter")
     _no_unknown(data, LESSON_FIELDS, file)
     lesson_id = _id(data, "id", file)
-    title = _text(data, "title", file)
+    title = text_field(data, "title", file)
     minutes = data.get("minutes")
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 240:
         raise LessonError(f"{file}: 'minutes' must be a whole number from 1 to 240")
@@ -309,9 +301,6 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
         file=file,
         figures=figures,
     )
-
-
-
 
 
 def _figures(data: Any, file: str) -> tuple[Figure, ...]:
