@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from .exercises import KIND_OF_OP, KINDS, OPS, UNIT_OF_OP
+from .exercises.cost import shown_rupees
 from .lessonfile import (
     FRONT_MATTER,
     MAX_LESSON_BYTES,
@@ -326,16 +327,14 @@ def _figures(data: Any, file: str) -> tuple[Figure, ...]:
 def _formatted(value: Any, fmt: str) -> str:
     """A figure as the text shows it: a format spec (``,``, ``.2f``), or ``rupees`` for money (Rs 2.46, Rs 73,800).
     In a language whose numbers are grouped otherwise (Hindi), a grouped figure is written by :func:`i18n.number` or
-    :func:`i18n.decimal` (12,34,567) and money with the rupee sign (₹2.46); English is as Python writes it."""
+    :func:`i18n.decimal` (12,34,567) and money with the rupee sign (₹2.46, :func:`lessons.exercises.cost.shown_rupees`);
+    English is as Python writes it."""
     import i18n
     from i18n.numbers import BABEL_LOCALES
 
     lang = i18n.current()
     if fmt == "rupees":
-        from analyses.cost import rupees
-
-        written = rupees(value)  # grouped the Indian way in every language
-        return "₹" + written.removeprefix("Rs ") if lang in BABEL_LOCALES else written
+        return shown_rupees(value)  # grouped the Indian way in every language, as a cost exercise's facts
     if lang in BABEL_LOCALES and fmt.startswith(",") and isinstance(value, (int, float)) and not isinstance(value, bool):
         places = re.fullmatch(r",\.([0-9])f", fmt)
         if places:
