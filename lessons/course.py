@@ -57,6 +57,7 @@ from pathlib import Path
 from typing import Any
 
 from .exercises import KIND_OF_OP, KINDS, OPS, UNIT_OF_OP
+from .exercises.cost import shown_rupees
 from .lessonfile import (
     FRONT_MATTER,
     MAX_LESSON_BYTES,
@@ -69,6 +70,7 @@ from .lessonfile import (
     Link,
     read_file,
     read_toml,
+    text_field,
 )
 from .overlay import in_language
 
@@ -103,17 +105,8 @@ PLACEHOLDER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 # -- checking fields ---------------------------------------------------------------------------------
-def _text(data: dict, name: str, where: str, *, required: bool = True) -> str:
-    value = data.get(name, "" if not required else None)
-    if value is None:
-        raise LessonError(f"{where}: '{name}' is missing")
-    if not isinstance(value, str) or (required and not value.strip()):
-        raise LessonError(f"{where}: '{name}' must be non-empty text")
-    return value.strip()
-
-
 def _id(data: dict, name: str, where: str) -> str:
-    value = _text(data, name, where)
+    value = text_field(data, name, where)
     if not ID.fullmatch(value):
         raise LessonError(f"{where}: '{name}' must be a plain name (up to 100 letters, digits, '-', '.', '_')")
     return value
@@ -140,7 +133,7 @@ def _link(data: Any, where: str, *, label_required: bool = True) -> Link:
     if not isinstance(data, dict):
         raise LessonError(f"{where}: must be a table with 'page' and 'params'")
     _no_unknown(data, LINK_FIELDS, where)
-    page = _text(data, "page", where)
+    page = text_field(data, "page", where)
     if page not in page_paths():
         raise LessonError(f"{where}: 'page' {page!r} is not a page of the lab (known: {', '.join(sorted(page_paths()))})")
     params = data.get("params", {})
@@ -148,8 +141,8 @@ def _link(data: Any, where: str, *, label_required: bool = True) -> Link:
         raise LessonError(f"{where}: 'params' must be a table of settings")
     params = {str(k): str(v) for k, v in params.items()}
     _check_tokenizers(params, where)
-    label = _text(data, "label", where, required=label_required) if label_required or "label" in data else ""
-    figure = _text(data, "figure", where, required=False)
+    label = text_field(data, "label", where, required=label_required) if label_required or "label" in data else ""
+    figure = text_field(data, "figure", where, required=False)
     if figure and not FIGURE_NAME.fullmatch(figure):
         raise LessonError(f"{where}: 'figure' {figure!r} must be a figure's name: lower-case letters, digits and "
                           "single hyphens, such as \"share-chart\"")
@@ -213,13 +206,13 @@ def _exercise(data: Any, lesson_id: str, where: str) -> Exercise:
         id=ex_id,
         lesson=lesson_id,
         kind=kind,
-        prompt=_text(data, "prompt", where),
+        prompt=text_field(data, "prompt", where),
         op=op,
         args=_bounded_args({k: v for k, v in answer.items() if k != "op"}, f"{where} answer"),
-        explain=_text(data, "explain", where),
-        hint=_text(data, "hint", where, required=False),
+        explain=text_field(data, "explain", where),
+        hint=text_field(data, "hint", where, required=False),
         view=view,
-        unit=_text(data, "unit", where, required=False) or UNIT_OF_OP.get(op, ""),
+        unit=text_field(data, "unit", where, required=False) or UNIT_OF_OP.get(op, ""),
         tolerance=float(tolerance),
         former_ids=tuple(former),
     )
@@ -266,7 +259,7 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
     data = read_toml(match.group(1), f"{file}: front matter")
     _no_unknown(data, LESSON_FIELDS, file)
     lesson_id = _id(data, "id", file)
-    title = _text(data, "title", file)
+    title = text_field(data, "title", file)
     minutes = data.get("minutes")
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not 1 <= minutes <= 240:
         raise LessonError(f"{file}: 'minutes' must be a whole number from 1 to 240")
@@ -311,9 +304,6 @@ def parse_lesson(text: str, file: str, number: int = 0) -> Lesson:
     )
 
 
-
-
-
 def _figures(data: Any, file: str) -> tuple[Figure, ...]:
     if not isinstance(data, dict):
         raise LessonError(f"{file}: [figures] must be a table of name = {{op = ..., ...}}")
@@ -337,16 +327,14 @@ def _figures(data: Any, file: str) -> tuple[Figure, ...]:
 def _formatted(value: Any, fmt: str) -> str:
     """A figure as the text shows it: a format spec (``,``, ``.2f``), or ``rupees`` for money (Rs 2.46, Rs 73,800).
     In a language whose numbers are grouped otherwise (Hindi), a grouped figure is written by :func:`i18n.number` or
-    :func:`i18n.decimal` (12,34,567) and money with the rupee sign (₹2.46); English is as Python writes it."""
+    :func:`i18n.decimal` (12,34,567) and money with the rupee sign (₹2.46, :func:`lessons.exercises.cost.shown_rupees`);
+    English is as Python writes it."""
     import i18n
     from i18n.numbers import BABEL_LOCALES
 
     lang = i18n.current()
     if fmt == "rupees":
-        from analyses.cost import rupees
-
-        written = rupees(value)  # grouped the Indian way in every language
-        return "₹" + written.removeprefix("Rs ") if lang in BABEL_LOCALES else written
+        return shown_rupees(value)  # grouped the Indian way in every language, as a cost exercise's facts
     if lang in BABEL_LOCALES and fmt.startswith(",") and isinstance(value, (int, float)) and not isinstance(value, bool):
         places = re.fullmatch(r",\.([0-9])f", fmt)
         if places:

@@ -1,6 +1,7 @@
 r"""A lesson file as the lab reads it: what a lesson is (:class:`Lesson`, its :class:`Exercise`\ s, :class:`Link`\ s and
 :class:`Figure`\ s, a :class:`Course` of them), the bounded reader of a course's files (:func:`read_file`,
-:func:`read_toml`) and the error that names what is wrong (:class:`LessonError`).
+:func:`read_toml`), the reader of a text field (:func:`text_field`) and the error that names what is wrong
+(:class:`LessonError`).
 
 Below both :mod:`lessons.course` (which parses the English lessons and loads the course) and :mod:`lessons.overlay`
 (which lays a translation's words over them), so neither imports the other's reader: the course imports the overlay,
@@ -138,6 +139,18 @@ def read_toml(text: str, where: str) -> dict:
     if _depth(data) > MAX_DEPTH:
         raise LessonError(deep)
     return data
+
+
+def text_field(data: dict, name: str, where: str, *, required: bool = True) -> str:
+    """The text ``data[name]``, stripped: a field of a lesson file (:mod:`lessons.course`) or of its translation
+    (:mod:`lessons.overlay`). Raises :class:`LessonError` starting ``where: `` when it is missing (unless not
+    ``required``: then ``""``) or not text, or empty when ``required``."""
+    value = data.get(name, "" if not required else None)
+    if value is None:
+        raise LessonError(f"{where}: '{name}' is missing")
+    if not isinstance(value, str) or (required and not value.strip()):
+        raise LessonError(f"{where}: '{name}' must be non-empty text")
+    return value.strip()
 
 
 def read_file(folder: Path, name: str, limit: int) -> str:

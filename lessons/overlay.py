@@ -30,7 +30,16 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from .lessonfile import FRONT_MATTER, MAX_LESSON_BYTES, PLACEHOLDER, Lesson, LessonError, read_file, read_toml
+from .lessonfile import (
+    FRONT_MATTER,
+    MAX_LESSON_BYTES,
+    PLACEHOLDER,
+    Lesson,
+    LessonError,
+    read_file,
+    read_toml,
+    text_field,
+)
 
 OVERLAY_FIELDS = {"title", "objectives", "key_points", "try", "exercise"}
 EXERCISE_WORDS = {"prompt", "explain", "hint", "view"}
@@ -54,15 +63,6 @@ def sections(body: str) -> int:
     return len(SECTION.findall(body))
 
 
-def _words(data: dict, name: str, where: str) -> str:
-    value = data.get(name)
-    if value is None:
-        raise LessonError(f"{where}: '{name}' is missing")
-    if not isinstance(value, str) or not value.strip():
-        raise LessonError(f"{where}: '{name}' must be non-empty text")
-    return value.strip()
-
-
 def _list(data: dict, name: str, where: str, wanted: int) -> tuple[str, ...]:
     value = data.get(name, [] if wanted == 0 else None)
     if value is None:
@@ -84,7 +84,7 @@ def translate(lesson: Lesson, text: str, file: str, lang: str) -> Lesson:
     if unknown:
         raise LessonError(f"{file}: '{unknown[0]}' is not a translation's field (ids, answers, links and figures "
                           f"stay in the English file; the fields are: {', '.join(sorted(OVERLAY_FIELDS))})")
-    title = _words(data, "title", file)
+    title = text_field(data, "title", file)
     objectives = _list(data, "objectives", file, len(lesson.objectives))
     key_points = _list(data, "key_points", file, len(lesson.key_points))
     labels = _list(data, "try", file, len(lesson.tries))
@@ -107,15 +107,15 @@ def translate(lesson: Lesson, text: str, file: str, lang: str) -> Lesson:
         for name, english in (("hint", exercise.hint), ("view", exercise.view.label if exercise.view else "")):
             if name in words and not english:
                 raise LessonError(f"{where}: '{name}' is translated, but the English exercise has none")
-        prompt = _words(words, "prompt", where)
+        prompt = text_field(words, "prompt", where)
         lost = [q for q in quoted(exercise.prompt) if q not in prompt]
         if lost:
             raise LessonError(f"{where}: 'prompt' does not quote {lost[0]!r} as the English does (a text being "
                               "tokenized stays as it is)")
-        view = exercise.view and replace(exercise.view, label=_words(words, "view", where)
+        view = exercise.view and replace(exercise.view, label=text_field(words, "view", where)
                                          if exercise.view.label else "")
-        translated.append(replace(exercise, prompt=prompt, explain=_words(words, "explain", where),
-                                  hint=_words(words, "hint", where) if exercise.hint else "", view=view))
+        translated.append(replace(exercise, prompt=prompt, explain=text_field(words, "explain", where),
+                                  hint=text_field(words, "hint", where) if exercise.hint else "", view=view))
     body = match.group(2).strip()
     if not body:
         raise LessonError(f"{file}: the lesson has no text after its front matter")

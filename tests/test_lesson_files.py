@@ -316,3 +316,103 @@ def test_a_worksheet_of_a_lesson_with_a_broken_exercise_names_it_and_keeps_the_o
     for sheet in (worksheet_markdown(bad), answer_key_markdown(bad)):
         assert "Question 0" in sheet and "Question 2" in sheet
         assert "(This exercise cannot be computed here: 'options' must be a whole number, not [1].)" in sheet
+
+
+# -- a hostile translation (lessons/course/hi/, lessons.overlay): read with the same bounds -----------------------
+# The check reads each lesson's Hindi file beside the English one (the course folder has hi/), as the Lessons page
+# does in Hindi: whatever that file holds, the English lesson is still listed, the Hindi file is one problem line
+# ("...; the lesson is shown in English"), and what it costs is bounded like an English file's.
+LONG_FIGURE = "n = {op = 'split', tokenizer = 'chai', text = '" + ("चाय " * 500)[:MAX_TEXT - 10] + "'}\n"
+"""A figure whose value is long: the tokens of a text of the longest an answer computes on (8 KB as the text shows
+them; 20 KB with GPT-4's tokenizer)."""
+ENGLISH = (HEAD.format(id="good") + "[[exercise]]\nid = 'bytes'\nprompt = 'How many bytes is `चाय`?'\nexplain = 'x'\n"
+           "answer = {op = 'utf8_bytes', text = 'चाय'}\n[figures]\n" + LONG_FIGURE + "+++\nThe figure: {{n}}.\n")
+HINDI_HEAD = "+++\ntitle = 'पाठ'\nobjectives = ['उ']\nkey_points = ['मु']\n"
+
+
+def hindi(front: str = "", body: str = "आकृति: {{n}}", prompt: str = "`चाय` कितने बाइट है?") -> bytes:
+    """A Hindi file of the English lesson ``good``, with ``front`` added to its front matter (before its exercise's
+    table)."""
+    return (HINDI_HEAD + front + f"[exercise.bytes]\nprompt = '{prompt}'\nexplain = 'क्यों'\n+++\n{body}\n").encode()
+
+
+OVERLAY_CASES = [
+    ("too big", hindi(body="{{n}}" + "x" * MAX_LESSON_BYTES), "bytes; a file of the course may be up to"),
+    ("not UTF-8", hindi("# café\n").replace("é".encode(), b"\xe9"), "not UTF-8 text (byte 0xe9"),
+    ("binary", b"\x7fELF\x02\x01\x01\x00" + bytes(200), "holds a NUL character (position 7)"),
+    ("UTF-16", hindi().decode().encode("utf-16"), "UTF-16 text; save it as UTF-8"),
+    ("deep nesting", hindi("x = " + "[" * 3000 + "]" * 3000 + "\n"),
+     "hi/good.md: front matter: tables or lists nest too deeply"),
+    ("deep inline tables", hindi("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n"),
+     "hi/good.md: front matter: tables or lists nest too deeply"),
+    ("deep exercise tables", hindi("[exercise.bytes." + ".".join("k" * 20) + "]\n"),
+     "hi/good.md: front matter: tables or lists nest too deeply"),
+    ("thousands of tables", hindi("".join(f"[exercise.e{i}]\nprompt = 'p'\n" for i in range(4000))),
+     "hi/good.md: exercise 'e0' is not an exercise of the English lesson"),
+    ("a list of thousands", hindi("try = [" + "'l', " * 20_000 + "]\n"), "hi/good.md: 'try' has 20000, the English 0"),
+    ("named pipe", ("fifo", ""), "not a regular file (a folder, a device or a pipe)"),
+    ("folder", ("folder", ""), "not a regular file"),
+    ("link leading out", ("symlink", f"../../{OUTSIDE}.md"), "it is a link that leads outside the course folder"),
+]
+
+
+def overlay_course(base: Path, hindi_file: bytes | tuple[str, str], english: bytes = ENGLISH.encode()) -> Path:
+    """``base/course``: the lesson ``good`` (``english``) and its Hindi file ``hi/good.md`` (bytes, or a link, a
+    pipe or a folder, as :func:`write_course` makes them)."""
+    folder = write_course(base, {"index.toml": b'order = ["good"]\n', "good.md": english})
+    (folder / "hi").mkdir()
+    path = folder / "hi" / "good.md"
+    if isinstance(hindi_file, bytes):
+        path.write_bytes(hindi_file)
+    elif hindi_file[0] == "symlink":
+        path.symlink_to(hindi_file[1])
+    elif hindi_file[0] == "fifo":
+        os.mkfifo(path)
+    else:
+        path.mkdir()
+    return folder
+
+
+@pytest.mark.parametrize(("hindi_file", "problem"), [case[1:] for case in OVERLAY_CASES],
+                         ids=[case[0] for case in OVERLAY_CASES])
+def test_a_hostile_translation_is_one_problem_line_and_the_lesson_is_english(tmp_path: Path, hindi_file,
+                                                                             problem: str) -> None:
+    code, out, err, cpu_s, peak_mb = run_check(overlay_course(tmp_path, hindi_file))
+    assert "Traceback" not in err + out, err[-3000:]
+    assert code == 2, (code, err[-2000:])
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("problem: "), err[-2000:]
+    assert problem in lines[0] and lines[0].endswith("; the lesson is shown in English"), lines[0][:2000]
+    report = json.loads(out)
+    assert [item["id"] for item in report["lessons"]] == ["good"] and report["languages"] == {"hi": []}
+    assert cpu_s < CPU_BOUND_S and peak_mb < MEMORY_BOUND_MB, (cpu_s, peak_mb)
+
+
+@pytest.mark.xfail(strict=True, reason="a lesson's text with its figures written in is not bounded but by the file's "
+                   "size times a figure's length: 26,000 placeholders of a 20 KB figure are 530 MB of text, 1.09 GB "
+                   "at the peak, in English as in Hindi (render_body); a bound on it is a change of behaviour, "
+                   "reported by the review of issue 28 (rv-lessons), not made")
+def test_a_translation_of_placeholders_only_is_bounded(tmp_path: Path) -> None:
+    """A Hindi body of nothing but ``{{n}}`` (some 26,000 of them, up to the size bound), each the tokens GPT-4's
+    tokenizer makes of the longest text a figure computes on: the check writes the text within the bounds."""
+    english = ENGLISH.replace("tokenizer = 'chai'", "tokenizer = 'cl100k_base'")
+    room = MAX_LESSON_BYTES - len(hindi(body=""))
+    code, out, err, cpu_s, peak_mb = run_check(overlay_course(tmp_path, hindi(body="{{n}}" * (room // 5)),
+                                                              english.encode()))
+    assert (code, err) == (0, ""), err[-2000:]
+    assert json.loads(out)["languages"] == {"hi": ["good"]}  # used: the same placeholders as the English
+    assert cpu_s < CPU_BOUND_S and peak_mb < MEMORY_BOUND_MB, (cpu_s, peak_mb)
+
+
+def test_a_translation_that_must_quote_thousands_of_texts_is_bounded(tmp_path: Path) -> None:
+    """An English prompt quoting 10,000 texts (each must be quoted as it is in the translation's prompt) and a
+    Hindi prompt quoting all but the last, after 30 KB of other words: every text is looked for in the whole prompt,
+    within the bounds."""
+    texts = [f"a{i:05d}" for i in range(10_000)]
+    english = ENGLISH.replace("'How many bytes is `चाय`?'", "'" + " ".join(f"`{t}`" for t in texts) + "'")
+    translation = hindi(prompt="a" * 30_000 + " ".join(f"`{t}`" for t in reversed(texts[:-1])))
+    assert len(translation) <= MAX_LESSON_BYTES and len(english.encode()) <= MAX_LESSON_BYTES
+    code, out, err, cpu_s, peak_mb = run_check(overlay_course(tmp_path, translation, english.encode()))
+    assert code == 2 and "Traceback" not in err, err[-2000:]
+    assert err.startswith("problem: hi/good.md exercise 'bytes': 'prompt' does not quote 'a09999' as the English does")
+    assert cpu_s < CPU_BOUND_S and peak_mb < MEMORY_BOUND_MB, (cpu_s, peak_mb)

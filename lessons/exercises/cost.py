@@ -43,8 +43,9 @@ def _article(args: dict):
     return sc, prices, tokens, cost.article_cost(tokens, lang["output_tokens"], prices)
 
 
-def _rs(amount) -> str:
-    """Money as :func:`analyses.cost.rupees` writes it, "Rs 2.46" (₹2.46 for a Hindi reader, as the Cost page)."""
+def shown_rupees(amount) -> str:
+    """Money as :func:`analyses.cost.rupees` writes it, "Rs 2.46" (₹2.46 for a Hindi reader, as the Cost page): the
+    facts of a cost exercise, and a lesson's figure of format ``rupees`` (:mod:`lessons.course`)."""
     from analyses.cost import rupees
 
     written = rupees(amount)
@@ -60,9 +61,9 @@ def op_article_cost(args: dict) -> Computed:
         raise ExerciseError("'part' must be total, input or output")
     out = _language(sc, args)["output_tokens"]
     facts = _("{tokens} input tokens at {price_in} per 1,000 = {input}; {out} output tokens at {price_out} per 1,000 "
-              "= {output}; together {total}.", tokens=number(tokens), price_in=_rs(prices.input_per_1000),
-              input=_rs(a.input), out=number(out), price_out=_rs(prices.output_per_1000), output=_rs(a.output),
-              total=_rs(a.total))
+              "= {output}; together {total}.", tokens=number(tokens), price_in=shown_rupees(prices.input_per_1000),
+              input=shown_rupees(a.input), out=number(out), price_out=shown_rupees(prices.output_per_1000), output=shown_rupees(a.output),
+              total=shown_rupees(a.total))
     value = {"total": a.total, "input": a.input, "output": a.output}[part]
     return Computed(value.quantize(Decimal("0.01"), ROUND_HALF_UP), facts=facts,  # to the paisa, as rupees() shows it
                     exact=value)
@@ -74,8 +75,8 @@ def op_month_cost(args: dict) -> Computed:
 
     sc, _prices, _tokens, a = _article(args)
     month = monthly_cost(a.total, articles_per_day=sc["articles_per_day"], days=sc["days"])
-    facts = _("{each} an article × {per_day} a day × {days} days = {month}.", each=_rs(a.total),
-              per_day=number(sc["articles_per_day"]), days=sc["days"], month=_rs(month))
+    facts = _("{each} an article × {per_day} a day × {days} days = {month}.", each=shown_rupees(a.total),
+              per_day=number(sc["articles_per_day"]), days=sc["days"], month=shown_rupees(month))
     return Computed(int(month), facts=facts)
 
 
@@ -111,7 +112,7 @@ def _presend_facts(c) -> str:
              margin=number(c.margin), needed=number(c.needed))
     if c.accepted:
         return _("{sums}, within the {window}-token window; at worst it costs {worst}.", sums=sums,
-                 window=number(c.window), worst=_rs(c.worst_case))
+                 window=number(c.window), worst=shown_rupees(c.worst_case))
     return _("{sums}: {over} over the {window}-token window, so it is never sent.", sums=sums, over=number(c.over_by),
              window=number(c.window))
 
