@@ -298,7 +298,7 @@ def _learner(who: classroom.Member) -> None:
                     st.session_state.pop(SEEN, None)
                     mine = text
                 except ClassError as exc:
-                    st.warning(classroom.said(exc))
+                    st.warning(exc.said())
         st.caption(md_escape(_("Your answer: {answer}. You can change it until your teacher closes the round.",
                                answer=answer_words(poll, mine)))
                    if mine else _("Nobody sees who answered what: your teacher sees only how many chose each answer."))
@@ -329,7 +329,7 @@ def _step(action: str, who: classroom.Teaching, *args: str, **kwargs: Any) -> No
     try:
         getattr(classroom.store(), action)(who.code, who.secret, *args, **kwargs)
     except ClassError as exc:
-        st.session_state[STEP_ERROR] = classroom.said(exc)
+        st.session_state[STEP_ERROR] = exc.said()
     st.session_state.pop(SEEN, None)
 
 
@@ -415,10 +415,10 @@ def _bar() -> None:
             classroom.class_ended(who.code, refused=refused)
             st.rerun()  # the whole page: the Class page's "You are in class ..." goes too
         except DatabaseBroken as exc:
-            st.warning(classroom.said(exc), icon=":material/error:")
+            st.warning(exc.said(), icon=":material/error:")
         except ClassError as exc:
             st.caption(md_escape(_("The class is out of reach for a moment ({why}); trying again…",
-                                   why=classroom.said(exc))))
+                                   why=exc.said())))
 
 
 ENDED_OK = Key(classroom.PAGE, "ended_ok")

@@ -91,7 +91,7 @@ def take_teacher_link() -> None:
     try:
         teacher = classroom.become_teacher(code, secret)
     except DatabaseUnavailable as exc:  # the link may be right: say what is wrong instead
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc) + " "
+        st.session_state[MESSAGE] = ("warning", exc.said() + " "
                                      + _("Your teacher link was not checked: open it again later."))
         return
     if teacher:
@@ -118,7 +118,7 @@ def _start() -> None:
     try:
         started = classroom.store().start(title)
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
+        st.session_state[MESSAGE] = ("warning", exc.said())
         return
     classroom.leave()
     classroom.become_teacher(started.code, started.teacher_secret)
@@ -132,7 +132,7 @@ def _join() -> None:
     try:
         learner = classroom.store().join(code, name, client=classroom.client())
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
+        st.session_state[MESSAGE] = ("warning", exc.said())
         return
     classroom.leave()
     classroom.become_member(learner)
@@ -149,7 +149,7 @@ def _resume() -> None:
         st.session_state[REMEMBER] = True
         back = poll.restore_answers(member)
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
+        st.session_state[MESSAGE] = ("warning", exc.said())
         return
     st.session_state[CODE.skey] = learner.code
     st.session_state[MESSAGE] = ("success", _n("Welcome back, {name}: {n} answer you gave before came back with "
@@ -227,7 +227,7 @@ def projector_section() -> None:
         except ClassUnavailable:
             done = classroom.class_ended(who.code)
         except ClassError as exc:  # the database, for now: this browser stays the teacher
-            st.warning(classroom.said(exc))
+            st.warning(exc.said())
             return
     if done is not None:  # the class bar above says so (ui.poll), in the teacher's words
         return
@@ -283,7 +283,7 @@ def _keep(who: classroom.Teaching, table: dict, *, pose_now: bool) -> None:
         else:
             st.session_state[OWN_SAID] = ("success", _("Kept with the class: pose it below when you are ready."))
     except ClassError as exc:
-        st.session_state[OWN_SAID] = ("warning", classroom.said(exc))
+        st.session_state[OWN_SAID] = ("warning", exc.said())
     except (ExerciseError, LessonError) as exc:
         st.session_state[OWN_SAID] = ("warning", str(exc))
 
@@ -335,7 +335,7 @@ def own_questions_section() -> None:
             table = own.exercise(name, _own_values(kind))
             q = _own_question(table, who.code)
         except own.OwnError as exc:
-            st.caption(own.said(exc))
+            st.caption(exc.said())
         except (ExerciseError, LessonError) as exc:
             st.warning(md_escape(_("The lab cannot ask that: {why}", why=str(exc))))
         if q is not None:
@@ -390,14 +390,14 @@ def _pose_kept(q) -> None:
         classroom.pose(q, where="")
         st.session_state[OWN_SAID] = ("success", _("Posed to the class: see the class bar at the top of the page."))
     except ClassError as exc:
-        st.session_state[OWN_SAID] = ("warning", classroom.said(exc))
+        st.session_state[OWN_SAID] = ("warning", exc.said())
 
 
 def _end(who: classroom.Teaching) -> None:
     try:
         classroom.store().end(who.code, who.secret)
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
+        st.session_state[MESSAGE] = ("warning", exc.said())
         return
     classroom.class_ended(who.code)
     st.session_state[JUST_ENDED] = True
@@ -428,7 +428,7 @@ def _report() -> None:
         board = store.dashboard(who.code, who.secret)
         now = store.versions([who.code]).get(who.code)
     except ClassError as exc:
-        st.warning(classroom.said(exc))
+        st.warning(exc.said())
         return
     if now is not None:  # the teacher's steps (a Reveal keeps everyone's answers) bring the report up to date
         push.watch(who.code, teacher=False, seen=now, name="report")
