@@ -183,8 +183,9 @@ def asked(poll: PollState) -> Question | None:
     key = (poll.poll_id, i18n.current())
     if key not in seen:
         q = questions.lab_question(poll.question.get("id", ""))
+        offered = classroom.payload(q, "") if q is not None else {}
         if q is not None and (q.kind != poll.question.get("kind") or any(
-                classroom.payload(q, "").get(f) != poll.question.get(f) for f in ("choices", "items", "lab_options"))):
+                offered.get(f) != poll.question.get(f) for f in ("choices", "items", "lab_options"))):
             q = None  # not the question that was posed (another version of the lab): the poll's words
         seen[key] = q
     return seen[key]
