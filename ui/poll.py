@@ -357,9 +357,11 @@ def _teacher(who: classroom.Teaching) -> None:
             _joined(names)
         return
     now = tallies[-1] if tallies else None
-    q = classroom.posed_question(poll.poll_id) or questions.from_key(poll.question.get("id", ""))  # another session posed it
-    if (mine := asked(poll)) is not None and (q is None or q.id == mine.id):
-        q = mine  # the lab's own question, in this screen's language (the teacher may have switched since posing)
+    # The lab's own question in this screen's language (the teacher may have switched since posing; kept per poll and
+    # language: not rebuilt on every tick), else the one this session posed, else rebuilt (another session posed it).
+    mine, posed = asked(poll), classroom.posed_question(poll.poll_id)
+    q = (mine if mine is not None and (posed is None or posed.id == mine.id)
+         else posed or questions.from_key(poll.question.get("id", "")))
     # Compact, so the page's own figure stays on the projector's first screen: the count and the four steps in
     # one row (it wraps on a narrow screen), and once answers are shown, the spread beside them, not under them.
     words, spread = st.columns([2, 3]) if poll.phase != "open" else (st.container(), None)
