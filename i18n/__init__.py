@@ -122,6 +122,42 @@ def N_(message: str) -> str:
     return message
 
 
+class Refusal(Exception):
+    """An error whose message is a sentence marked for the catalogue with its fields apart
+    (``BadInput(N_("This class is full: it has {n} learners."), n=1000)``): ``str(error)`` is the English (a log,
+    the command line); :meth:`said` is the sentence in the run's language, its numbers as the language writes them
+    and a word of the lab's own (the field ``what``, marked ``N_``) translated too. ``message``: the sentence when
+    none is given. The class store's refusals and a teacher's own question's blanks are of this kind
+    (``lessons.classroom.ClassError``, ``lessons.own.OwnError``).
+
+    >>> error = Refusal(N_("The {what} is longer than {limit} characters."), what="name", limit=1000)
+    >>> str(error)
+    'The name is longer than 1,000 characters.'
+    >>> with using("xx"):
+    ...     error.said()
+    '⟦The ⟦name⟧ is longer than 1,000 characters.⟧'
+    """
+
+    message = ""
+
+    def __init__(self, message: str | None = None, /, **fields: Any) -> None:
+        self.template = message or self.message
+        """The sentence before its fields are filled in (what the catalogue translates)."""
+        self.fields = fields
+        """The sentence's fields: numbers, and words of the lab's own marked ``N_``."""
+        english = {k: f"{v:,}" if _is_count(v) else v for k, v in fields.items()}
+        super().__init__(self.template.format(**english) if fields else self.template)
+
+    def said(self) -> str:
+        """The sentence in the run's language."""
+        return _(self.template, **{k: number(v) if _is_count(v) else _(v) if k == "what" else v
+                                   for k, v in self.fields.items()})
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def localized(record: Mapping[str, Any]) -> dict[str, Any]:
     """A record of content data (an example in ``lessons/examples.toml``) in the current language: its fields,
     with those its sub-table for the language gives (``hi = { label = "संख्याएँ" }``) in their place. In the
@@ -168,5 +204,5 @@ class LocalizedFields:
         return str(localized({name: getattr(self, name), "hi": dict(self.hi)})[name])
 
 
-__all__ = ["DEFAULT", "KNOWN", "LANGUAGES", "LocalizedFields", "MARKS", "N_", "PSEUDO", "_", "_n", "current",
+__all__ = ["DEFAULT", "KNOWN", "LANGUAGES", "LocalizedFields", "MARKS", "N_", "PSEUDO", "Refusal", "_", "_n", "current",
            "decimal", "localized", "money", "number", "set_session_language", "use", "using"]

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from i18n import N_, _, number
+from i18n import N_, Refusal, _, number
 from tokenizer.model import UNIT_NAMES
 from tokenizer.plaintext import readable_text
 
@@ -88,19 +88,9 @@ OTHERS = ("cl100k_base", "o200k_base", "r50k_base", "chai")
 """The tokenizers whose cuts a "where does it cut" question offers against the right one (each only if it differs)."""
 
 
-class OwnError(ValueError):
+class OwnError(Refusal, ValueError):
     """A blank the teacher must fill in again: the message says which and why, for the teacher (a sentence marked
-    ``N_`` with its fields apart, as :class:`lessons.classroom.ClassError`'s: :func:`said` draws it translated)."""
-
-    def __init__(self, message: str, /, **fields: Any) -> None:
-        self.template, self.fields = message, fields
-        super().__init__(message.format(**{k: f"{v:,}" if isinstance(v, int) else v for k, v in fields.items()}))
-
-
-def said(exc: OwnError) -> str:
-    """``exc``'s sentence in this run's language, its numbers as the language writes them."""
-    return _(exc.template, **{k: number(v) if isinstance(v, int) else _(v) if k == "what" else v
-                              for k, v in exc.fields.items()})
+    ``N_`` with its fields apart, an :class:`i18n.Refusal`: ``error.said()`` draws it translated)."""
 
 
 def tokenizer_title(name: str) -> str:
@@ -246,5 +236,5 @@ def lesson_file(code: str, title: str, exercises: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["KINDS", "said", "MAX_OWN_CORPUS", "MAX_OWN_QUESTIONS", "MAX_OWN_TEXT", "OTHERS", "OwnError", "OwnKind", "SPLITS",
+__all__ = ["KINDS", "MAX_OWN_CORPUS", "MAX_OWN_QUESTIONS", "MAX_OWN_TEXT", "OTHERS", "OwnError", "OwnKind", "SPLITS",
            "TIES", "arguments", "code_of", "exercise", "lesson_file", "lesson_id", "tokenizer_title"]

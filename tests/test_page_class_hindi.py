@@ -223,7 +223,7 @@ def test_the_refusals_in_hindi(lab_db, server_side):
     with pytest.raises(ClassEnded) as refused:
         server_side.resume(started.code, learner.resume_code, client="elsewhere")
     with using("hi"):
-        assert classroom.said(refused.value) == "आपकी कक्षा “Week 4” ख़त्म हो गई है।"
+        assert refused.value.said() == "आपकी कक्षा “Week 4” ख़त्म हो गई है।"
 
 
 def test_an_ended_class_in_hindi(lab_db, server_side):

@@ -30,7 +30,7 @@ import streamlit as st
 from babel.dates import format_date
 
 import i18n
-from i18n import _, number
+from i18n import _
 from lessons.answers import ANSWER_KINDS
 from lessons.classroom import (
     ClassEnded,
@@ -220,14 +220,6 @@ def dismiss_ended() -> None:
         leave()
 
 
-def said(exc: ClassError) -> str:
-    """What the class store refused, in this run's language: its sentence through the catalogue, its numbers as
-    the language writes them, a word of the lab's own (``what``: the name, the title) translated too."""
-    fields = {k: number(v) if isinstance(v, int) and not isinstance(v, bool) else _(v) if k == "what" else v
-              for k, v in exc.fields.items()}
-    return _(exc.template, **fields)
-
-
 def long_date(when: datetime) -> str:
     """A date as the language writes it in a sentence: 5 January 2027; ५ जनवरी २०२७ is not the lab's (digits stay
     the Latin ones, as every number the lab writes): 5 जनवरी 2027."""
@@ -371,7 +363,7 @@ def remember_answer(q: Question, guess: Any, right: bool) -> None:
     try:
         store().record_answer(who.code, who.learner_id, q.id.key, answer_text(guess), bool(right))
     except ClassError as exc:  # the class ended, the database is busy: the session still has the answer
-        st.session_state[LAST_ERROR.skey] = said(exc)
+        st.session_state[LAST_ERROR.skey] = exc.said()
 
 
 def payload(q: Question, where: str) -> dict:
@@ -409,7 +401,7 @@ def _pose_clicked(q: Question) -> None:
         pose(q)
         st.session_state[POSED_NOW.of(q.key)] = True  # the toast is drawn with the button: a callback that
     except ClassError as exc:  # draws is refused in a fragment's rerun (a question on a slide is in one)
-        st.session_state[POSE_ERROR.of(q.key)] = said(exc)
+        st.session_state[POSE_ERROR.of(q.key)] = exc.said()
 
 
 def pose_button(q: Question) -> None:
@@ -442,6 +434,6 @@ def data_dir_note() -> str:
 
 
 __all__ = ["ENDED", "MEMBER", "POSED", "TEACHER", "Ended", "Member", "Teaching", "become_member", "become_teacher",
-           "class_ended", "client", "dismiss_ended", "ended", "ended_text", "long_date", "said",
+           "class_ended", "client", "dismiss_ended", "ended", "ended_text", "long_date",
            "data_dir_note", "in_class", "leave", "rejoin_from_browser", "remember_in_browser", "write_cookies", "member", "payload", "pose", "pose_button", "posed_question",
            "remember_answer", "store", "teaching", "where_now"]

@@ -183,8 +183,9 @@ def asked(poll: PollState) -> Question | None:
     key = (poll.poll_id, i18n.current())
     if key not in seen:
         q = questions.lab_question(poll.question.get("id", ""))
+        offered = classroom.payload(q, "") if q is not None else {}
         if q is not None and (q.kind != poll.question.get("kind") or any(
-                classroom.payload(q, "").get(f) != poll.question.get(f) for f in ("choices", "items", "lab_options"))):
+                offered.get(f) != poll.question.get(f) for f in ("choices", "items", "lab_options"))):
             q = None  # not the question that was posed (another version of the lab): the poll's words
         seen[key] = q
     return seen[key]
@@ -298,7 +299,7 @@ def _learner(who: classroom.Member) -> None:
                     st.session_state.pop(SEEN, None)
                     mine = text
                 except ClassError as exc:
-                    st.warning(classroom.said(exc))
+                    st.warning(exc.said())
         st.caption(md_escape(_("Your answer: {answer}. You can change it until your teacher closes the round.",
                                answer=answer_words(poll, mine)))
                    if mine else _("Nobody sees who answered what: your teacher sees only how many chose each answer."))
@@ -329,7 +330,7 @@ def _step(action: str, who: classroom.Teaching, *args: str, **kwargs: Any) -> No
     try:
         getattr(classroom.store(), action)(who.code, who.secret, *args, **kwargs)
     except ClassError as exc:
-        st.session_state[STEP_ERROR] = classroom.said(exc)
+        st.session_state[STEP_ERROR] = exc.said()
     st.session_state.pop(SEEN, None)
 
 
@@ -356,9 +357,11 @@ def _teacher(who: classroom.Teaching) -> None:
             _joined(names)
         return
     now = tallies[-1] if tallies else None
-    q = classroom.posed_question(poll.poll_id) or questions.from_key(poll.question.get("id", ""))  # another session posed it
-    if (mine := asked(poll)) is not None and (q is None or q.id == mine.id):
-        q = mine  # the lab's own question, in this screen's language (the teacher may have switched since posing)
+    # The lab's own question in this screen's language (the teacher may have switched since posing; kept per poll and
+    # language: not rebuilt on every tick), else the one this session posed, else rebuilt (another session posed it).
+    mine, posed = asked(poll), classroom.posed_question(poll.poll_id)
+    q = (mine if mine is not None and (posed is None or posed.id == mine.id)
+         else posed or questions.from_key(poll.question.get("id", "")))
     # Compact, so the page's own figure stays on the projector's first screen: the count and the four steps in
     # one row (it wraps on a narrow screen), and once answers are shown, the spread beside them, not under them.
     words, spread = st.columns([2, 3]) if poll.phase != "open" else (st.container(), None)
@@ -415,10 +418,10 @@ def _bar() -> None:
             classroom.class_ended(who.code, refused=refused)
             st.rerun()  # the whole page: the Class page's "You are in class ..." goes too
         except DatabaseBroken as exc:
-            st.warning(classroom.said(exc), icon=":material/error:")
+            st.warning(exc.said(), icon=":material/error:")
         except ClassError as exc:
             st.caption(md_escape(_("The class is out of reach for a moment ({why}); trying again…",
-                                   why=classroom.said(exc))))
+                                   why=exc.said())))
 
 
 ENDED_OK = Key(classroom.PAGE, "ended_ok")

@@ -91,7 +91,7 @@ def take_teacher_link() -> None:
     try:
         teacher = classroom.become_teacher(code, secret)
     except DatabaseUnavailable as exc:  # the link may be right: say what is wrong instead
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc) + " "
+        st.session_state[MESSAGE] = ("warning", exc.said() + " "
                                      + _("Your teacher link was not checked: open it again later."))
         return
     if teacher:
@@ -118,7 +118,7 @@ def _start() -> None:
     try:
         started = classroom.store().start(title)
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
+        st.session_state[MESSAGE] = ("warning", exc.said())
         return
     classroom.leave()
     classroom.become_teacher(started.code, started.teacher_secret)
@@ -132,7 +132,7 @@ def _join() -> None:
     try:
         learner = classroom.store().join(code, name, client=classroom.client())
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
+        st.session_state[MESSAGE] = ("warning", exc.said())
         return
     classroom.leave()
     classroom.become_member(learner)
@@ -149,7 +149,7 @@ def _resume() -> None:
         st.session_state[REMEMBER] = True
         back = poll.restore_answers(member)
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
+        st.session_state[MESSAGE] = ("warning", exc.said())
         return
     st.session_state[CODE.skey] = learner.code
     st.session_state[MESSAGE] = ("success", _n("Welcome back, {name}: {n} answer you gave before came back with "
@@ -227,7 +227,7 @@ def projector_section() -> None:
         except ClassUnavailable:
             done = classroom.class_ended(who.code)
         except ClassError as exc:  # the database, for now: this browser stays the teacher
-            st.warning(classroom.said(exc))
+            st.warning(exc.said())
             return
     if done is not None:  # the class bar above says so (ui.poll), in the teacher's words
         return
@@ -283,7 +283,7 @@ def _keep(who: classroom.Teaching, table: dict, *, pose_now: bool) -> None:
         else:
             st.session_state[OWN_SAID] = ("success", _("Kept with the class: pose it below when you are ready."))
     except ClassError as exc:
-        st.session_state[OWN_SAID] = ("warning", classroom.said(exc))
+        st.session_state[OWN_SAID] = ("warning", exc.said())
     except (ExerciseError, LessonError) as exc:
         st.session_state[OWN_SAID] = ("warning", str(exc))
 
@@ -335,7 +335,7 @@ def own_questions_section() -> None:
             table = own.exercise(name, _own_values(kind))
             q = _own_question(table, who.code)
         except own.OwnError as exc:
-            st.caption(own.said(exc))
+            st.caption(exc.said())
         except (ExerciseError, LessonError) as exc:
             st.warning(md_escape(_("The lab cannot ask that: {why}", why=str(exc))))
         if q is not None:
@@ -390,14 +390,14 @@ def _pose_kept(q) -> None:
         classroom.pose(q, where="")
         st.session_state[OWN_SAID] = ("success", _("Posed to the class: see the class bar at the top of the page."))
     except ClassError as exc:
-        st.session_state[OWN_SAID] = ("warning", classroom.said(exc))
+        st.session_state[OWN_SAID] = ("warning", exc.said())
 
 
 def _end(who: classroom.Teaching) -> None:
     try:
         classroom.store().end(who.code, who.secret)
     except ClassError as exc:
-        st.session_state[MESSAGE] = ("warning", classroom.said(exc))
+        st.session_state[MESSAGE] = ("warning", exc.said())
         return
     classroom.class_ended(who.code)
     st.session_state[JUST_ENDED] = True
@@ -428,12 +428,13 @@ def _report() -> None:
         board = store.dashboard(who.code, who.secret)
         now = store.versions([who.code]).get(who.code)
     except ClassError as exc:
-        st.warning(classroom.said(exc))
+        st.warning(exc.said())
         return
     if now is not None:  # the teacher's steps (a Reveal keeps everyone's answers) bring the report up to date
         push.watch(who.code, teacher=False, seen=now, name="report")
-    report_tables(board)
-    words = {key: _words(key, prompt) for key, prompt in
+    seen: dict[str, Question | None] = {}  # each of the lab's questions rebuilt once for the tables and the downloads
+    report_tables(board, seen)
+    words = {key: _words(key, prompt, seen) for key, prompt in
              {(r.question_key, r.prompt) for r in board.answers} | {(q.question_key, q.prompt) for q in board.questions}}
     code, secret = who.code, who.secret
 
@@ -479,30 +480,28 @@ def _leave(ended: bool = False) -> None:
     st.session_state[JUST_ENDED] = True  # (the whole page follows)
 
 
-def _lab(key: str, seen: dict[str, Question | None] | None = None) -> Question | None:
+def _lab(key: str, seen: dict[str, Question | None]) -> Question | None:
     """The lab's own question ``key`` names, in this run's language (once per key and report: ``seen``)."""
-    if seen is None:
-        return questions.lab_question(key)
     if key not in seen:
         seen[key] = questions.lab_question(key)
     return seen[key]
 
 
-def _words(key: str, prompt: str, seen: dict[str, Question | None] | None = None) -> str:
+def _words(key: str, prompt: str, seen: dict[str, Question | None]) -> str:
     """A question as the report names it: the lab's own question in the teacher's language now (a learner may have
     read it in another), else as it was posed or kept."""
     q = _lab(key, seen)
-    return (q.prompt if q is not None else "") or prompt or question_text(key, full=True)
+    return (q.prompt if q is not None else "") or prompt or question_text(key)
 
 
-def report_tables(board) -> None:
+def report_tables(board, seen: dict[str, Question | None] | None = None) -> None:
     """The dashboard's tables: each question, each learner, each round of each poll, and who answered what. The
     lab's own questions are named in the teacher's language, and their answers that are the lab's own words too
     (whichever language a learner answered in, the answer is one value: one count)."""
     if not board.questions:
         st.caption(_("No answers yet."))
         return
-    seen: dict[str, Question | None] = {}
+    seen = {} if seen is None else seen
 
     def said(key: str, answer: str | None) -> str:
         q = _lab(key, seen)
@@ -511,12 +510,8 @@ def report_tables(board) -> None:
     def counts(key: str, pairs) -> str:
         return "; ".join(f"{said(key, a)} ({number(n)})" for a, n in pairs)
 
-    def short(key: str, prompt: str) -> str:
-        words = _words(key, prompt, seen)
-        return words if len(words) <= 90 else words[:89] + "…"
-
     st.dataframe(pd.DataFrame([{
-        _("question"): short(q.question_key, q.prompt), _("answered"): q.answered,
+        _("question"): _short(_words(q.question_key, q.prompt, seen)), _("answered"): q.answered,
         _("right at first try (%)"): q.percent_right, _("commonest wrong answers"): counts(q.question_key, q.wrong),
         _("not revealed yet"): q.pending} for q in board.questions]), hide_index=True, width="stretch")
     if board.learners:
@@ -542,14 +537,15 @@ def report_tables(board) -> None:
             for r in board.answers]), hide_index=True, width="stretch")
 
 
-def question_text(key: str, *, full: bool = False) -> str:
-    """A question's prompt (shortened, unless ``full``) for the dashboard, or its key when the lab cannot rebuild
-    it here."""
+def question_text(key: str) -> str:
+    """A question's prompt for the dashboard, or its key when the lab cannot rebuild it here."""
     q = questions.from_key(key)
-    prompt = q.prompt if q else ""
-    if not prompt:
-        return key
-    return prompt if full or len(prompt) <= 90 else prompt[:89] + "…"
+    return (q.prompt if q else "") or key
+
+
+def _short(words: str) -> str:
+    """A question's words as the per-question table shows them: at most 90 characters."""
+    return words if len(words) <= 90 else words[:89] + "…"
 
 
 CSS = """<style>

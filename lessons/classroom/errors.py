@@ -1,29 +1,20 @@
 """What can go wrong with a class, as exceptions whose message is friendly and safe to show a learner.
 
 A message is a sentence marked for the catalogue (``N_``) with its fields apart (``BadInput(N_("This class is full: it
-has {n} learners."), n=1000)``): ``str(error)`` is the English, and the lab's screens draw it in the learner's
-language (:func:`ui.classroom.said`: the template through ``_()``, its numbers as that language writes them).
+has {n} learners."), n=1000)``), as every :class:`i18n.Refusal`'s: ``str(error)`` is the English, and the lab's
+screens draw ``error.said()``, in the learner's language (the template through ``_()``, its numbers as that
+language writes them).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-from i18n import N_
+from i18n import N_, Refusal
 
 
-class ClassError(Exception):
+class ClassError(Refusal):
     """Anything the class store refuses; ``str(error)`` is a sentence to show as it is."""
 
     message = N_("Something went wrong with the class.")
-
-    def __init__(self, message: str | None = None, /, **fields: Any) -> None:
-        self.template = message or self.message
-        """The sentence before its fields are filled in (what the catalogue translates)."""
-        self.fields = fields
-        """The sentence's fields: numbers, and words of the lab's own marked ``N_``."""
-        english = {k: f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else v for k, v in fields.items()}
-        super().__init__(self.template.format(**english) if fields else self.template)
 
 
 class ClassUnavailable(ClassError):
