@@ -50,17 +50,11 @@ def rules_run(corpus: str, merges: int, preset_id: str) -> Run:
     return Run.of(corpus, merges, settings_for(preset_id))
 
 
-@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_RUN)  # the call site shows a spinner
+@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_RUN)  # the page's call shows a spinner
 def rule_traces(run: Run) -> tuple[RuleTrace, RuleTrace]:
     """BPE's and WordPiece's merge sequences on one corpus, once per run (corpus, merges, settings) for everyone."""
     return (train_by_rule(run.corpus, run.merges, rule="count", table_size=TOP_PAIRS, **run.settings),
             train_by_rule(run.corpus, run.merges, rule="score", table_size=TOP_PAIRS, **run.settings))
-
-
-def traces_with_spinner(run: Run) -> tuple[RuleTrace, RuleTrace]:
-    """:func:`rule_traces`, with a spinner in the learner's language while they train (the first time only)."""
-    with st.spinner(_("Training both rules…")):
-        return rule_traces(run)
 
 
 def rule_trace(run: Run, rule: str) -> RuleTrace:
@@ -424,7 +418,8 @@ def part_merges(show: Show) -> None:
     merges = int(st.session_state[merges_param.skey])
     run = rules_run(corpus, merges, preset_id)
     try:
-        bpe, wp = traces_with_spinner(run)
+        with st.spinner(_("Training both rules…")):  # in the learner's language, the first time only
+            bpe, wp = rule_traces(run)
     except ValueError as exc:
         st.html(callout_html(_("Cannot train on this text: {why}", why=exc), "warning"))
         return
