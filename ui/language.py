@@ -167,8 +167,6 @@ def switch() -> None:
                          format_func=lambda lang: i18n.LANGUAGES.get(lang, lang), label_visibility="collapsed")
 
 
-__all__ = ["DEVANAGARI_CSS", "KEY", "PARAM", "browser_language", "current", "document", "from_header", "link_param",
-           "switch", "sync"]
 
 
 def per_language(*, max_entries: int, hash_funcs: dict[str | type[Any], Callable[[Any], Any]] | None = None,
@@ -195,13 +193,14 @@ def per_language(*, max_entries: int, hash_funcs: dict[str | type[Any], Callable
     >>> hindi != "Text." and greeting("a") == "Text." and len(calls) == 2
     True
     """
-    store = st.cache_resource if resource else st.cache_data
+    store = (st.cache_resource if resource else st.cache_data)(max_entries=max_entries, show_spinner=False,
+                                                               hash_funcs=hash_funcs)
 
     def decorate(fn: Callable[P, R]) -> Callable[P, R]:
         signature = inspect.signature(fn)
 
         def in_language(lang: str, /, **arguments: Any) -> R:
-            bound = inspect.BoundArguments(signature, dict(arguments))  # type: ignore[arg-type]
+            bound = inspect.BoundArguments(signature, dict(arguments))
             with i18n.using(lang):
                 return fn(*bound.args, **bound.kwargs)
 
@@ -210,7 +209,7 @@ def per_language(*, max_entries: int, hash_funcs: dict[str | type[Any], Callable
         in_language.__signature__ = inspect.signature(in_language)  # type: ignore[attr-defined]
         in_language.__module__, in_language.__qualname__ = fn.__module__, fn.__qualname__
         in_language.__wrapped__ = fn  # type: ignore[attr-defined]
-        cached = store(in_language, max_entries=max_entries, show_spinner=False, hash_funcs=hash_funcs)
+        cached = store(in_language)
 
         @functools.wraps(fn)
         def call(*args: P.args, **kwargs: P.kwargs) -> R:
@@ -221,3 +220,7 @@ def per_language(*, max_entries: int, hash_funcs: dict[str | type[Any], Callable
         return call
 
     return decorate
+
+
+__all__ = ["DEVANAGARI_CSS", "KEY", "PARAM", "browser_language", "current", "document", "from_header", "link_param",
+           "per_language", "switch", "sync"]
