@@ -29,6 +29,7 @@ from analyses.measure import Measure
 from i18n import N_, _, _n, decimal, localized, number
 from ui import charts, choices, predict, state, tables
 from ui.display import callout_html, md_escape
+from ui.language import per_language
 from ui.layout import controls, figure
 from ui.questions import fit_question
 
@@ -374,15 +375,10 @@ def window_records(fits: tuple[tuple[str, Fit], ...]) -> list[dict]:
     return out
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool, lang: str = i18n.DEFAULT) -> dict:
+@per_language(max_entries=64)
+def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
     """The context window of each language as one bar: the articles that fit, the room left, the reply, the margin;
-    its words in ``lang``."""
-    with i18n.using(lang):
-        return _window_spec(fits, large)
-
-
-def _window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
+    its words in the learner's language."""
     s = charts.sizes(large)
     data = pd.DataFrame(window_records(fits))
     window = fits[0][1].window
@@ -444,7 +440,7 @@ def window_section(found: Articles, large: bool) -> None:
                           each=number(f.each), used=number(f.used), room=number(f.room)))
         col.caption(_("{used} tokens; {free} of the room left over.", used=number(f.used), free=number(f.free)))
     with box:
-        charts.draw(window_spec(tuple((name(lang), fits[lang]) for lang in LANGUAGES), large, i18n.current()),
+        charts.draw(window_spec(tuple((name(lang), fits[lang]) for lang in LANGUAGES), large),
                     key=WINDOW_CHART.skey)
     en = fits["english"]
     if hindi.count and en.count:
