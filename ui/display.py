@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from i18n import _
 from tokenizer.labels import plural
@@ -137,6 +137,17 @@ def and_words(items: Sequence[str]) -> str:
     return "".join(items) if len(items) <= 1 else _("{some} and {last}", some=", ".join(items[:-1]), last=items[-1])
 
 
+def translated(marked: Mapping[str, str]) -> dict[str, str]:
+    """Choices' names (marked ``N_`` for the catalogue) in the run's language, drawn now: a widget's
+    ``format_func=translated(NAMES).__getitem__`` (Streamlit may call it after the run, when no run's language is
+    set).
+
+    >>> translated({"chars": "characters", "</w>": "</w>"})
+    {'chars': 'characters', '</w>': '</w>'}
+    """
+    return {key: _(name) for key, name in marked.items()}
+
+
 def md_code(text: str, *, visible: bool = True) -> str:
     """``text`` as a Markdown inline code span: shown literally, never as Markdown or HTML.
 
@@ -174,5 +185,6 @@ __all__ = [
     "segments",
     "token_html",
     "tokens_text",
+    "translated",
     "visible_token",
 ]

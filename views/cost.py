@@ -28,7 +28,7 @@ from analyses.cost import CostInputError, Fit, rate, rupees
 from analyses.measure import Measure
 from i18n import N_, _, _n, decimal, localized, number
 from ui import charts, choices, predict, state, tables
-from ui.display import callout_html, md_escape
+from ui.display import callout_html, md_escape, translated
 from ui.language import per_language
 from ui.layout import controls, figure
 from ui.questions import fit_question
@@ -261,8 +261,8 @@ def _article_inputs(lang: str, rates: dict[str, Measure], rate_note: str) -> Art
 
 def _article_settings(large: bool) -> tuple[dict[str, Article], dict[str, Measure], str]:
     """The token counts' source, the prices and each language's article; returns the articles and measured rates."""
-    sources = {source: _(label) for source, label in SOURCES.items()}
-    st.segmented_control(_("Token counts"), tuple(SOURCES), key=SOURCE.skey, format_func=sources.__getitem__, required=True,
+    st.segmented_control(_("Token counts"), tuple(SOURCES), key=SOURCE.skey, format_func=translated(SOURCES).__getitem__,
+                         required=True,
                          help=_("Use the scenario's counts, or measure tokens per word with a tokenizer and multiply "
                                 "by the word counts: on the lab's English/Hindi parallel set, or on text of your own."))
     c1, c2 = st.columns(2)
