@@ -17,7 +17,8 @@ the session's own language comes from the hook the UI registers (:func:`set_sess
 
 A message is translated when it is drawn, never when a module is imported: text made at import time (a page
 registry, a switch's label) is marked with :func:`N_` and passed through :func:`_` where it is shown. A cached
-function returns data, not sentences, or takes the language among its arguments.
+function returns data, not sentences, or is cached per language (``ui.language.per_language``: the run's language
+in its key, its body run in it).
 
 Numbers: :func:`number`, :func:`decimal` and :func:`money` (:mod:`i18n.numbers`): English as Python writes them
 (123,456), Hindi grouped the Indian way (1,23,456) by Babel's ``hi_IN``. Plurals follow each language's rule

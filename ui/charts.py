@@ -72,10 +72,11 @@ def themed(chart: alt.TopLevelMixin, *, large: bool) -> alt.TopLevelMixin:
     )
 
 
-def spec(chart: alt.TopLevelMixin, *, large: bool, lang: str = "en") -> dict:
-    """The themed chart as a Vega-Lite spec, without Altair's per-call schema validation. ``lang``: the language
-    its axes' numbers are written in (Hindi: grouped the Indian way, 1,28,000, by d3-format's number locale)."""
-    out = themed(chart, large=large).to_dict(validate=False)
+def spec(chart: alt.TopLevelMixin, *, large: bool, lang: str = "en", validate: bool = False) -> dict:
+    """The themed chart as a Vega-Lite spec, without Altair's per-call schema validation (``validate``: with it, for
+    a template built once and filled many times). ``lang``: the language its axes' numbers are written in (Hindi:
+    grouped the Indian way, 1,28,000, by d3-format's number locale)."""
+    out = themed(chart, large=large).to_dict(validate=validate)
     if lang == "hi":
         out.setdefault("config", {})["locale"] = {"number": INDIAN_NUMBERS}
     return out

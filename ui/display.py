@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 
+from i18n import _
 from tokenizer.labels import plural
 from tokenizer.plaintext import (
     DOTTED_CIRCLE,
@@ -125,6 +127,17 @@ def md_escape(text: str) -> str:
     return _MD_SPECIAL.sub(r"\\\1", no_links(text))
 
 
+def translated(marked: Mapping[str, str]) -> dict[str, str]:
+    """Choices' names (marked ``N_`` for the catalogue) in the run's language, drawn now: a widget's
+    ``format_func=translated(NAMES).__getitem__`` (Streamlit may call it after the run, when no run's language is
+    set).
+
+    >>> translated({"chars": "characters", "</w>": "</w>"})
+    {'chars': 'characters', '</w>': '</w>'}
+    """
+    return {key: _(name) for key, name in marked.items()}
+
+
 def md_code(text: str, *, visible: bool = True) -> str:
     """``text`` as a Markdown inline code span: shown literally, never as Markdown or HTML.
 
@@ -162,5 +175,6 @@ __all__ = [
     "segments",
     "token_html",
     "tokens_text",
+    "translated",
     "visible_token",
 ]

@@ -18,10 +18,18 @@ language through the hook registered here.
 
 from __future__ import annotations
 
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
 import streamlit as st
 
 import i18n
 from ui import state
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 PARAM = "lang"
 KEY = "lang_switch"
@@ -159,5 +167,60 @@ def switch() -> None:
                          format_func=lambda lang: i18n.LANGUAGES.get(lang, lang), label_visibility="collapsed")
 
 
+
+
+def per_language(*, max_entries: int, hash_funcs: dict[str | type[Any], Callable[[Any], Any]] | None = None,
+                 resource: bool = False) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Cache a function that writes words (a sentence, a chart's axes, chips' tooltips) once per its arguments and
+    the run's language: the decorated function is called as it is written, its body runs in the language of the
+    run that first asked (:func:`i18n.using`), and a Hindi learner's call never meets an English entry.
+
+    ``st.cache_data`` (``resource``: ``st.cache_resource``, a read-only object every learner shares) with
+    ``max_entries`` and ``hash_funcs`` (``ui.training.BY_RUN`` for a function of a run), no spinner of its own (the
+    caller's is ``st.spinner(_(...))``). Each argument is hashed by its own name, as Streamlit does (an
+    ``_argument`` is not), after the defaults are filled in, so ``f(x)`` and ``f(x, limit=40)`` share an entry;
+    the cache is named by the function's module, name and source, as Streamlit names one.
+
+    >>> calls = []
+    >>> @per_language(max_entries=4)
+    ... def greeting(name: str, punctuation: str = ".") -> str:
+    ...     calls.append(name)
+    ...     return i18n._("Text") + punctuation
+    >>> greeting("a"), greeting("a", "."), len(calls)
+    ('Text.', 'Text.', 1)
+    >>> with i18n.using("hi"):
+    ...     hindi = greeting("a")
+    >>> hindi != "Text." and greeting("a") == "Text." and len(calls) == 2
+    True
+    """
+    store = (st.cache_resource if resource else st.cache_data)(max_entries=max_entries, show_spinner=False,
+                                                               hash_funcs=hash_funcs)
+
+    def decorate(fn: Callable[P, R]) -> Callable[P, R]:
+        signature = inspect.signature(fn)
+
+        def in_language(lang: str, /, **arguments: Any) -> R:
+            bound = inspect.BoundArguments(signature, dict(arguments))
+            with i18n.using(lang):
+                return fn(*bound.args, **bound.kwargs)
+
+        # Streamlit names a cache by its function's module, qualified name and source: ``fn``'s (inspect.getsource
+        # follows __wrapped__), so two decorated functions never share one; the arguments are in_language's own.
+        in_language.__signature__ = inspect.signature(in_language)  # type: ignore[attr-defined]
+        in_language.__module__, in_language.__qualname__ = fn.__module__, fn.__qualname__
+        in_language.__wrapped__ = fn  # type: ignore[attr-defined]
+        cached = store(in_language)
+
+        @functools.wraps(fn)
+        def call(*args: P.args, **kwargs: P.kwargs) -> R:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            return cached(i18n.current(), **bound.arguments)
+
+        return call
+
+    return decorate
+
+
 __all__ = ["DEVANAGARI_CSS", "KEY", "PARAM", "browser_language", "current", "document", "from_header", "link_param",
-           "switch", "sync"]
+           "per_language", "switch", "sync"]

@@ -75,6 +75,12 @@ def preset_title(preset_id: str) -> str:
     return preset.shown("title") if preset else preset_id
 
 
+def preset_titles() -> dict[str, str]:
+    """Every preset's name (and "your own text"'s) in the current language: the corpus picker's
+    ``format_func=preset_titles().__getitem__`` (Train step by step and The family)."""
+    return {p: preset_title(p) for p in preset_ids()}
+
+
 def preset_settings(preset_id: str) -> Settings:
     """The settings a preset trains with (the defaults for "your own text")."""
     preset = lessons.presets().get(preset_id)

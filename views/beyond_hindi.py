@@ -18,7 +18,7 @@ from i18n import N_, _, localized, number
 from tokenizer import TextTokenizer
 from ui import charts, choices, state, tables, viewport
 from ui import premium as pv
-from ui.display import and_words, md_escape
+from ui.display import and_words, md_escape, translated
 from ui.layout import classroom_on, figure
 
 PAGE = "langs"
@@ -110,8 +110,8 @@ def controls_section(chosen: Sequence[tuple[str, TextTokenizer]], chart: state.P
         groups = group_names()
         st.segmented_control(_("Languages"), tuple(GROUPS), key=GROUP.skey, format_func=groups.__getitem__, required=True)
     with right:
-        pers = {per: _(name) for per, name in PERS.items()}
-        st.segmented_control(_("Compare per"), tuple(PERS), key=PER.skey, format_func=pers.__getitem__, required=True,
+        st.segmented_control(_("Compare per"), tuple(PERS), key=PER.skey, format_func=translated(PERS).__getitem__,
+                             required=True,
                              help=_("A character is a code point as stored. A letter is a grapheme cluster, what a "
                                     "reader counts as one: क plus its vowel sign ि is one letter, two characters."))
     if state.value(chart) not in chart.choices:
@@ -124,8 +124,8 @@ def controls_section(chosen: Sequence[tuple[str, TextTokenizer]], chart: state.P
                             "byte-level tokenizer that learned nothing: its premium is the UTF-8 part alone.",
                             bytes=names[pv.BYTES_KEY]))
     with right:
-        samples = {sample: _(name) for sample, name in SAMPLES.items()}
-        st.segmented_control(_("Sample"), tuple(SAMPLES), key=SAMPLE.skey, format_func=samples.__getitem__, required=True,
+        st.segmented_control(_("Sample"), tuple(SAMPLES), key=SAMPLE.skey, format_func=translated(SAMPLES).__getitem__,
+                             required=True,
                              help=_("One line per language, or that line with the longer passages gflanguages keeps "
                                     "(up to about {n} characters). A longer sample gives steadier figures.",
                                     n=number(2_000)))

@@ -51,7 +51,7 @@ from tokenizer.model import UNIT_NAMES
 from ui import choices, classroom, poll, push, questions, state
 from ui import own as uis_own
 from ui.answers import DRAWN
-from ui.display import answer_text, callout_html, md_escape
+from ui.display import answer_text, callout_html, md_escape, translated
 
 PAGE = classroom.PAGE
 CODE = state.Param(PAGE, "code", "", max_len=12)
@@ -324,10 +324,10 @@ def own_questions_section() -> None:
                          height=100, placeholder=_("for example: {text}",
                                                    text="low low low lower lowest newer newest"))
             with st.container(horizontal=True):
-                units, splits, ties = ({k: _(v) for k, v in words.items()} for words in (UNIT_NAMES, own.SPLITS, own.TIES))
-                st.selectbox(_("Unit"), list(units), key=OWN_UNIT.skey, format_func=units.__getitem__)
-                st.selectbox(_("Split at"), list(splits), key=OWN_SPLIT.skey, format_func=splits.__getitem__)
-                st.selectbox(_("Ties"), list(ties), key=OWN_TIES.skey, format_func=ties.__getitem__)
+                st.selectbox(_("Unit"), list(UNIT_NAMES), key=OWN_UNIT.skey, format_func=translated(UNIT_NAMES).__getitem__)
+                st.selectbox(_("Split at"), list(own.SPLITS), key=OWN_SPLIT.skey,
+                             format_func=translated(own.SPLITS).__getitem__)
+                st.selectbox(_("Ties"), list(own.TIES), key=OWN_TIES.skey, format_func=translated(own.TIES).__getitem__)
                 st.number_input(_("Which merge"), min_value=1, max_value=MAX_CORPUS_MERGES, value=1, step=1,
                                 key=OWN_STEP.skey)
         table, q = None, None

@@ -28,7 +28,8 @@ from analyses.cost import CostInputError, Fit, rate, rupees
 from analyses.measure import Measure
 from i18n import N_, _, _n, decimal, localized, number
 from ui import charts, choices, predict, state, tables
-from ui.display import callout_html, md_escape
+from ui.display import callout_html, md_escape, translated
+from ui.language import per_language
 from ui.layout import controls, figure
 from ui.questions import fit_question
 
@@ -260,8 +261,8 @@ def _article_inputs(lang: str, rates: dict[str, Measure], rate_note: str) -> Art
 
 def _article_settings(large: bool) -> tuple[dict[str, Article], dict[str, Measure], str]:
     """The token counts' source, the prices and each language's article; returns the articles and measured rates."""
-    sources = {source: _(label) for source, label in SOURCES.items()}
-    st.segmented_control(_("Token counts"), tuple(SOURCES), key=SOURCE.skey, format_func=sources.__getitem__, required=True,
+    st.segmented_control(_("Token counts"), tuple(SOURCES), key=SOURCE.skey, format_func=translated(SOURCES).__getitem__,
+                         required=True,
                          help=_("Use the scenario's counts, or measure tokens per word with a tokenizer and multiply "
                                 "by the word counts: on the lab's English/Hindi parallel set, or on text of your own."))
     c1, c2 = st.columns(2)
@@ -374,15 +375,10 @@ def window_records(fits: tuple[tuple[str, Fit], ...]) -> list[dict]:
     return out
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool, lang: str = i18n.DEFAULT) -> dict:
+@per_language(max_entries=64)
+def window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
     """The context window of each language as one bar: the articles that fit, the room left, the reply, the margin;
-    its words in ``lang``."""
-    with i18n.using(lang):
-        return _window_spec(fits, large)
-
-
-def _window_spec(fits: tuple[tuple[str, Fit], ...], large: bool) -> dict:
+    its words in the learner's language."""
     s = charts.sizes(large)
     data = pd.DataFrame(window_records(fits))
     window = fits[0][1].window
@@ -444,7 +440,7 @@ def window_section(found: Articles, large: bool) -> None:
                           each=number(f.each), used=number(f.used), room=number(f.room)))
         col.caption(_("{used} tokens; {free} of the room left over.", used=number(f.used), free=number(f.free)))
     with box:
-        charts.draw(window_spec(tuple((name(lang), fits[lang]) for lang in LANGUAGES), large, i18n.current()),
+        charts.draw(window_spec(tuple((name(lang), fits[lang]) for lang in LANGUAGES), large),
                     key=WINDOW_CHART.skey)
     en = fits["english"]
     if hindi.count and en.count:

@@ -16,14 +16,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 import altair as alt
 import pandas as pd
 import streamlit as st
 
-import i18n
 import lessons
 from analyses.experiment import SCRIPTS, PairCost, Sweep, merges_by_script, parallel_cost, split_by_script
 from i18n import N_, _, _n, decimal, localized, number
@@ -47,6 +45,7 @@ from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chip_from_token, chips_html
 from ui.display import callout_html, md_code, md_escape
 from ui.experiment import sweep_of, trace_of
+from ui.language import per_language
 from ui.layout import figure
 from ui.predict import Question
 from ui.questions import experiment_questions, experiment_why
@@ -168,21 +167,19 @@ def cost_columns() -> dict:
 
 
 # -- chips -----------------------------------------------------------------------------------------
-@st.cache_data(max_entries=256, show_spinner=False)
-def merges_html(english: str, hindi: str, hindi_copies: int, budget: int,
-                lang: str = i18n.DEFAULT) -> tuple[tuple[str, int, str], ...]:
+@per_language(max_entries=256)
+def merges_html(english: str, hindi: str, hindi_copies: int, budget: int) -> tuple[tuple[str, int, str], ...]:
     """The tokens the first ``budget`` merges made, grouped by script: (script, how many, their chips), for
-    each script that has any. Each chip's tooltip says which merge made it (in ``lang``)."""
+    each script that has any. Each chip's tooltip says which merge made it (in the learner's language)."""
     tok = trace_of(english, hindi, hindi_copies).tokenizer
     first = tok.first_merge_id
     out = []
-    with i18n.using(lang):
-        for script, ids in merges_by_script(tok, budget).items():
-            if ids:
-                chips = [Chip(tok.label(i), i, whole=tok.is_whole(i), note=_("merge {n}", n=number(i - first + 1)),
-                              data=tok.token_bytes(i)) for i in ids]
-                label = _("{script} tokens", script=script_name(script))
-                out.append((script, len(ids), CHIPS_CSS + chips_html(chips, label=label, runs=False)))
+    for script, ids in merges_by_script(tok, budget).items():
+        if ids:
+            chips = [Chip(tok.label(i), i, whole=tok.is_whole(i), note=_("merge {n}", n=number(i - first + 1)),
+                          data=tok.token_bytes(i)) for i in ids]
+            label = _("{script} tokens", script=script_name(script))
+            out.append((script, len(ids), CHIPS_CSS + chips_html(chips, label=label, runs=False)))
     return tuple(out)
 
 
@@ -296,27 +293,21 @@ def cost_chart(*, large: bool) -> alt.Chart:
 _BUILDERS: dict[str, Callable[..., alt.TopLevelMixin]] = {"shares": shares_chart, "scripts": scripts_chart, "curve": curve_chart, "cost": cost_chart}
 
 
-@lru_cache(maxsize=24)
-def _template(name: str, large: bool, lang: str = i18n.DEFAULT) -> str:
-    """A chart with no data, its words in ``lang``, as JSON (built and validated by Altair once per process and
-    language)."""
-    with i18n.using(lang):
-        return json.dumps(charts.themed(_BUILDERS[name](large=large), large=large).to_dict())
+@per_language(max_entries=24)
+def _template(name: str, large: bool) -> str:
+    """A chart with no data, its words in the learner's language, as JSON (built and validated by Altair once per
+    chart, type size and language)."""
+    return json.dumps(charts.themed(_BUILDERS[name](large=large), large=large).to_dict())
 
 
 def _filled(name: str, large: bool, **datasets: list[dict[str, Any]]) -> dict:
-    spec = json.loads(_template(name, large, i18n.current()))
+    spec = json.loads(_template(name, large))
     spec["datasets"] = datasets
     return spec
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def shares_spec(texts: Texts, budget: int, copies: int, large: bool, lang: str = i18n.DEFAULT) -> dict:
-    with i18n.using(lang):
-        return _shares_spec(texts, budget, copies, large)
-
-
-def _shares_spec(texts: Texts, budget: int, copies: int, large: bool) -> dict:
+@per_language(max_entries=512)
+def shares_spec(texts: Texts, budget: int, copies: int, large: bool) -> dict:
     records, cursor = [], []
     english, hindi = languages()
     for p in sweep_of(texts).at(budget):
@@ -334,18 +325,16 @@ def _shares_spec(texts: Texts, budget: int, copies: int, large: bool) -> dict:
     return _filled("shares", large, **{POINTS: records, CURSOR: cursor})
 
 
-@st.cache_data(max_entries=512, show_spinner=False)
-def scripts_spec(texts: Texts, budget: int, copies: int, large: bool, lang: str = i18n.DEFAULT) -> dict:
+@per_language(max_entries=512)
+def scripts_spec(texts: Texts, budget: int, copies: int, large: bool) -> dict:
     points = sweep_of(texts).at(budget)
-    with i18n.using(lang):
-        names = {script: script_name(script) for script in SCRIPTS}
+    names = {script: script_name(script) for script in SCRIPTS}
     records: list[dict[str, Any]] = [
         {"copies": p.hindi_copies, "script": names[script], "merges": p.by_script[script], "order": i}
         for p in points for i, script in enumerate(SCRIPTS)]
     now = next(p for p in points if p.hindi_copies == copies)
     cursor: list[dict[str, Any]] = [{"copies": copies, "total": sum(now.by_script.values())}]
-    with i18n.using(lang):
-        return _filled("scripts", large, **{POINTS: records, CURSOR: cursor})
+    return _filled("scripts", large, **{POINTS: records, CURSOR: cursor})
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -363,13 +352,12 @@ def curve_spec(english: tuple[int, ...], hindi: tuple[int, ...], cursor: int, la
     return _filled("curve", large, **{CURVE: _curve_records(english, hindi, names), CURSOR: marks})
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
-def cost_spec(rows: tuple[tuple[str, float, float], ...], large: bool, lang: str = i18n.DEFAULT) -> dict:
-    with i18n.using(lang):
-        english, hindi = languages()
-        records = [{"tokenizer": name, "language": language, "per_word": value, "label": decimal(value)}
-                   for name, en, hi in rows for language, value in ((english, en), (hindi, hi))]
-        return _filled("cost", large, **{POINTS: records})
+@per_language(max_entries=256)
+def cost_spec(rows: tuple[tuple[str, float, float], ...], large: bool) -> dict:
+    english, hindi = languages()
+    records = [{"tokenizer": name, "language": language, "per_word": value, "label": decimal(value)}
+               for name, en, hi in rows for language, value in ((english, en), (hindi, hi))]
+    return _filled("cost", large, **{POINTS: records})
 
 
 __all__ = [
@@ -639,15 +627,14 @@ def shares_section(setting: Setting, large: bool) -> None:
     with figure("share-chart"):
         st.subheader(_("Every share of the training text"))
         left, right = st.columns(2, gap="medium")
-        lang = i18n.current()
         with left:
             st.markdown(_n("**Tokens per word, at {n} merge**", "**Tokens per word, at {n} merges**", budget))
-            charts.draw(shares_spec(texts, budget, copies, large, lang), key=SHARES_CHART.skey)
+            charts.draw(shares_spec(texts, budget, copies, large), key=SHARES_CHART.skey)
         with right:
             went = ", ".join(f"{number(n)} {script_name(script)}" for script, n in point.by_script.items() if n)
             st.markdown(_n("**Where the {n} merge went**", "**Where the {n} merges went**", budget)
                         + (f" (k = {copies}: {went})" if went else ""))
-            charts.draw(scripts_spec(texts, budget, copies, large, lang), key=SCRIPTS_CHART.skey)
+            charts.draw(scripts_spec(texts, budget, copies, large), key=SCRIPTS_CHART.skey)
     fair = setting.sweep.point(FAIR_K, budget).share
     st.caption(_(
         "The slider counts copies rather than percent, because copies say what changed: the English paragraph is "
@@ -674,7 +661,7 @@ def lesson_table_section(setting: Setting) -> None:
 # --- where the merges went ------------------------------------------------------------------------
 def merges_section(setting: Setting) -> None:
     texts, copies, budget, learned = setting.texts, setting.copies, setting.budget, setting.learned
-    groups = merges_html(texts.english, texts.hindi, copies, budget, i18n.current())
+    groups = merges_html(texts.english, texts.hindi, copies, budget)
     st.subheader(_n("The {n} merge by script", "The {n} merges by script", learned))
     st.markdown(" · ".join(f"**{number(n)}** {script_name(script)}" for script, n in setting.point.by_script.items())
                 + " " + _n("(of {n} merge)", "(of {n} merges)", learned))
@@ -729,8 +716,8 @@ def cost_section(setting: Setting, large: bool) -> None:
     lab_name = _("Lab BPE: k = {k}, {merges}", k=copies, merges=_n("{n} merge", "{n} merges", budget))
     rows, missing = cost_rows(lab_name, lab_cost(texts.english, texts.hindi, copies, budget))
     tables.show(cost_table(rows), hide_index=True, key=COST_TABLE.skey, column_config=cost_columns())
-    charts.draw(cost_spec(tuple((r.name, r.cost.english_per_word, r.cost.hindi_per_word) for r in rows), large,
-                          i18n.current()), key=COST_CHART.skey)
+    charts.draw(cost_spec(tuple((r.name, r.cost.english_per_word, r.cost.hindi_per_word) for r in rows), large),
+                key=COST_CHART.skey)
     published = lessons.data("published_premiums")
     figures = ", ".join(f"{localized(row)['what']} {decimal(row['premium'], 2).rstrip('0').rstrip('.')}×"
                         for row in published["rows"])

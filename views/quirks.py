@@ -47,7 +47,7 @@ from tokenizer import TextTokenizer, word_count
 from ui import choices, predict, state, tables
 from ui.chips import CSS, Chip, chip_from_token, labelled_rows_html
 from ui.chips import token_chips as draw_chips
-from ui.display import and_words, md_code, md_escape, ratio, visible_token
+from ui.display import and_words, md_code, md_escape, ratio, translated, visible_token
 from ui.layout import Slides, classroom_on, figure
 
 Chosen = Sequence[tuple[str, TextTokenizer]]
@@ -308,7 +308,7 @@ def formatting_section(chosen: Chosen, large: bool) -> None:
         fields=_n("{n} field name", "{n} field names", len(fields)), names=md_escape(and_words(fields)),
         records=_n("{n} record", "{n} records", len(records))))
     st.segmented_control(_("See the tokens of"), tuple(FORMATS), key=FORMAT.skey, required=True,
-                         format_func=lambda k: _(FORMATS[k]))
+                         format_func=translated(FORMATS).__getitem__)
     shown, shown_name = variants[state.value(FORMAT)], _(FORMATS[state.value(FORMAT)])
     for key, tok, col in columns(chosen, large):
         with col:

@@ -14,7 +14,6 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-import i18n
 import lessons
 from analyses import vocab
 from i18n import N_, _, _n, decimal, number
@@ -22,6 +21,7 @@ from tokenizer import TextTokenizer
 from ui import charts, choices, state, tables
 from ui.chips import Chip, token_chips
 from ui.display import md_escape
+from ui.language import per_language
 from ui.layout import classroom_on, figure
 from ui.links import lesson_link
 from ui.state import Key, Param
@@ -166,15 +166,15 @@ def script_section(found: list[vocab.Vocabulary], script: str, large: bool) -> N
     with figure("vocab-curve"):
         st.markdown(_("**Where {script} tokens come in the merge order**: tokens of the script per 1,000 ranks",
                       script=name))
-        charts.draw(curve_spec(tuple(v.key for v in found), script, large, SLIDE_CURVE_PX if classroom else None,
-                               i18n.current()), key=CURVE.skey)
+        charts.draw(curve_spec(tuple(v.key for v in found), script, large, SLIDE_CURVE_PX if classroom else None),
+                    key=CURVE.skey)
     if len(found) == 2 and script in SCRIPTS and classroom:  # after the figure: it leads the projector's screen
         st.markdown(premium_sentence(found[0], found[1], script))
     st.caption(_("A merge's rank is when training learned it: early ranks are the commonest pairs of the training "
                  "text. A script whose tokens come late was rare in it."))
     if not classroom_on():
         st.markdown(_("**How long {script} tokens are**, in bytes", script=name))
-        charts.draw(lengths_spec(tuple(v.key for v in found), script, large, i18n.current()), key=LENGTHS.skey)
+        charts.draw(lengths_spec(tuple(v.key for v in found), script, large), key=LENGTHS.skey)
     for v in found:
         longest = v.longest(script, LONGEST)
         if longest:
@@ -207,14 +207,8 @@ def _chip(v: vocab.Vocabulary, token_id: int, text: str) -> Chip:
     return Chip(bytes_label(data), token_id, whole=is_whole(data), data=data)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def curve_spec(keys: tuple[str, ...], script: str, large: bool, height: int | None = None,
-               lang: str = i18n.DEFAULT) -> dict:
-    with i18n.using(lang):
-        return _curve_spec(keys, script, large, height)
-
-
-def _curve_spec(keys: tuple[str, ...], script: str, large: bool, height: int | None = None) -> dict:
+@per_language(max_entries=64)
+def curve_spec(keys: tuple[str, ...], script: str, large: bool, height: int | None = None) -> dict:
     """A script's tokens per 1,000 ranks, a line a tokenizer; ``height``: the chart's, on a slide (the projector's
     screen under the page's metrics), else nine bands of its type."""
     rows = []
@@ -232,13 +226,8 @@ def _curve_spec(keys: tuple[str, ...], script: str, large: bool, height: int | N
     return charts.spec(chart, large=large)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def lengths_spec(keys: tuple[str, ...], script: str, large: bool, lang: str = i18n.DEFAULT) -> dict:
-    with i18n.using(lang):
-        return _lengths_spec(keys, script, large)
-
-
-def _lengths_spec(keys: tuple[str, ...], script: str, large: bool) -> dict:
+@per_language(max_entries=64)
+def lengths_spec(keys: tuple[str, ...], script: str, large: bool) -> dict:
     rows = []
     for key in keys:
         v = read(key)

@@ -16,7 +16,7 @@ from analyses import estimate as est
 from family import models as fm
 from i18n import N_, _, _n, number
 from ui import state
-from ui.display import and_words, md_escape
+from ui.display import and_words, md_escape, translated
 from ui.layout import figure
 from ui.show import Show
 
@@ -55,7 +55,7 @@ def bill_settings(show: Show, targets: Sequence[Target]) -> None:
         c1, c2, c3, c4 = (*st.columns(2), *st.columns(2)) if show.large else st.columns(4)
         with c1:
             st.segmented_control(_("Expected output"), tuple(s.OUTPUTS), key=s.OUTPUT.skey,
-                                 format_func=lambda k: _(s.OUTPUTS[k]), required=True,
+                                 format_func=translated(s.OUTPUTS).__getitem__, required=True,
                                  help=_("What the model writes back (an assumption: yours): a number of tokens a "
                                         "request, or a ratio of the input (0.5: half as many tokens as the request)."))
         with c2:

@@ -16,7 +16,7 @@ from analyses.textstats import utf8_length
 from i18n import _, _n, decimal, localized, number
 from tokenizer.textfile import iter_text
 from ui import state
-from ui.display import and_words, md_escape
+from ui.display import and_words, md_escape, translated
 from ui.links import lesson_link
 from ui.show import Show
 from ui.uploads import too_big, uploaded_bytes, uploaded_file
@@ -57,7 +57,7 @@ def file_chosen() -> None:
 def input_section(show: Show) -> Data | None:
     """The text box or the uploader, how to read it, and the records read; None (after saying why) when there is
     nothing to count. Classroom mode: in the page's closed box of controls (the costs are the slide)."""
-    st.segmented_control(_("Your input"), tuple(s.SOURCES), key=s.SOURCE.skey, format_func=lambda k: _(s.SOURCES[k]),
+    st.segmented_control(_("Your input"), tuple(s.SOURCES), key=s.SOURCE.skey, format_func=translated(s.SOURCES).__getitem__,
                          required=True)
     kind_picker()
     found = uploaded_text() if state.value(s.SOURCE) == "file" else pasted_text(show)
@@ -68,7 +68,7 @@ def input_section(show: Show) -> Data | None:
 
 
 def kind_picker() -> None:
-    st.segmented_control(_("Read it as"), tuple(s.KINDS), key=s.KIND.skey, format_func=lambda k: _(s.KINDS[k]),
+    st.segmented_control(_("Read it as"), tuple(s.KINDS), key=s.KIND.skey, format_func=translated(s.KINDS).__getitem__,
                          required=True, help=_("One prompt: the whole text is one request. A record a line: each "
                          "non-empty line is a request. JSONL: each line a JSON record (a chat's `messages`, or a field "
                          "you name). CSV: each row, from the column you pick."))

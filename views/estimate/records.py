@@ -14,6 +14,7 @@ from analyses import estimate as est
 from i18n import _, _n, current
 from ui import charts, state, tables
 from ui.display import md_escape, readable_text
+from ui.language import per_language
 from ui.layout import figure
 from ui.show import Show
 
@@ -55,15 +56,10 @@ def _preview(record: est.Record) -> str:
     return readable_text(text, limit=s.PREVIEW_CHARS)
 
 
+@per_language(max_entries=32)
 def histogram_spec(bins: tuple[tuple[int, int, int], ...], label: str, large: bool) -> dict:
-    """Tokens a record, in bins, in the learner's language (the cached spec takes it among its arguments)."""
-    return _histogram_spec(bins, label, large, current())
-
-
-@st.cache_data(max_entries=32, show_spinner=False)
-def _histogram_spec(bins: tuple[tuple[int, int, int], ...], label: str, large: bool, lang: str) -> dict:
-    """Tokens a record, in bins: each bar drawn from its first count to the one after its last (a bin of whole
-    counts is [low, high + 1)), so the last bar, and a bin one count wide, is drawn whole."""
+    """Tokens a record, in bins, in the learner's language: each bar drawn from its first count to the one after its
+    last (a bin of whole counts is [low, high + 1)), so the last bar, and a bin one count wide, is drawn whole."""
     data = pd.DataFrame([{"low": lo, "high": hi, "end": hi + 1, "records": n} for lo, hi, n in bins])
     chart = alt.Chart(data).mark_bar(stroke="#000", strokeWidth=1, color=charts.BLUE).encode(
         x=alt.X("low:Q", bin="binned", title=_("tokens a record ({name})", name=label),
@@ -74,7 +70,7 @@ def _histogram_spec(bins: tuple[tuple[int, int, int], ...], label: str, large: b
         tooltip=[alt.Tooltip("low:Q", title=_("from"), format=",d"), alt.Tooltip("high:Q", title=_("to"), format=",d"),
                  alt.Tooltip("records:Q", title=_("records"), format=",d")],
     ).properties(height=260 if large else 220)
-    return charts.spec(chart, large=large, lang=lang)
+    return charts.spec(chart, large=large, lang=current())
 
 
 def records_section(show: Show, targets: Sequence[Target], counts: dict[str, Counted], data: Data) -> None:

@@ -34,7 +34,7 @@ def corpus_picker(setting: str, show: Show) -> tuple[str | None, str, dict[str, 
     state.restore([TEXT, *params.values()])
     pick, box = st.columns([3, 2] if show.large else [3, 1.4], vertical_alignment="bottom")
     pick.selectbox(_("Corpus"), presets.preset_ids(), key=PRESET.skey,
-                   format_func={p: presets.preset_title(p) for p in presets.preset_ids()}.__getitem__,  # this run's language
+                   format_func=presets.preset_titles().__getitem__,  # this run's language
                    on_change=apply_preset,
                    help=_("The lab's presets (the Train page's worked examples and the English + Hindi news), or "
                           "your own text. Both rules and Unigram train on the same words."))

@@ -5,7 +5,6 @@ by side, each with its chart, why it picked its pair, and the corpus its merges 
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
 import altair as alt
@@ -14,11 +13,12 @@ import streamlit as st
 
 from family.ruletext import fmt_score, score_sum, tie_sentence
 from family.wordpiece import RULE_NAMES, RuleStep, RuleTrace, continuation_labels, train_by_rule
-from i18n import N_, _, _n, current, number, using
+from i18n import N_, _, _n, current, number
 from ui import charts, state, tables, viewport
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, merge_html, word_rows_html
 from ui.display import callout_html, md_escape, pair_text, visible_token
+from ui.language import per_language
 from ui.layout import figure
 from ui.show import Show
 from ui.training import BY_RUN, Run
@@ -50,17 +50,11 @@ def rules_run(corpus: str, merges: int, preset_id: str) -> Run:
     return Run.of(corpus, merges, settings_for(preset_id))
 
 
-@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_RUN)  # the call site shows a spinner
+@st.cache_resource(max_entries=32, show_spinner=False, hash_funcs=BY_RUN)  # the page's call shows a spinner
 def rule_traces(run: Run) -> tuple[RuleTrace, RuleTrace]:
     """BPE's and WordPiece's merge sequences on one corpus, once per run (corpus, merges, settings) for everyone."""
     return (train_by_rule(run.corpus, run.merges, rule="count", table_size=TOP_PAIRS, **run.settings),
             train_by_rule(run.corpus, run.merges, rule="score", table_size=TOP_PAIRS, **run.settings))
-
-
-def traces_with_spinner(run: Run) -> tuple[RuleTrace, RuleTrace]:
-    """:func:`rule_traces`, with a spinner in the learner's language while they train (the first time only)."""
-    with st.spinner(_("Training both rules…")):
-        return rule_traces(run)
 
 
 def rule_trace(run: Run, rule: str) -> RuleTrace:
@@ -152,41 +146,31 @@ def chart_records(rows: list[dict[str, Any]], rule: str) -> list[dict[str, Any]]
     return out
 
 
-@lru_cache(maxsize=16)
-def _template(rule: str, large: bool, lang: str = "en") -> str:
-    """The chart with no data, as JSON (built and validated by Altair once per process and language)."""
-    with using(lang):
-        if rule == "count":
-            x, title, fmt = "count", _("times seen: count(a b)"), None
-            tip = [alt.Tooltip("count:Q", title="count(a b)"),
-                   alt.Tooltip("score_text:N", title=_("WordPiece score"))]
-        else:
-            x, title, fmt = "score", _("score: count(a b) ÷ (count(a) × count(b))"), ".2~f"
-            tip = [alt.Tooltip("score_text:N", title=_("score")), alt.Tooltip("count:Q", title="count(a b)")]
-        chart = charts.ranked_bars(
-            CHART_DATA, x=x, x_title=title, statuses=statuses(rule), colours=STATUS_COLOURS,
-            dashed=statuses(rule)[3], large=large, x_format=fmt, legend_columns=2,
-            tooltip=[alt.Tooltip("pair:N", title=_("pair")), *tip, alt.Tooltip("status:N", title=_("note"))],
-        )
-        spec = charts.themed(chart, large=large).to_dict()
-    if lang == "hi":  # the axis's numbers grouped the Indian way, as charts.spec writes a Hindi chart's
-        spec.setdefault("config", {})["locale"] = {"number": charts.INDIAN_NUMBERS}
-    return json.dumps(spec)
+@per_language(max_entries=16)
+def _template(rule: str, large: bool) -> str:
+    """The chart with no data, as JSON (built and validated by Altair once per rule, type size and language)."""
+    if rule == "count":
+        x, title, fmt = "count", _("times seen: count(a b)"), None
+        tip = [alt.Tooltip("count:Q", title="count(a b)"),
+               alt.Tooltip("score_text:N", title=_("WordPiece score"))]
+    else:
+        x, title, fmt = "score", _("score: count(a b) ÷ (count(a) × count(b))"), ".2~f"
+        tip = [alt.Tooltip("score_text:N", title=_("score")), alt.Tooltip("count:Q", title="count(a b)")]
+    chart = charts.ranked_bars(
+        CHART_DATA, x=x, x_title=title, statuses=statuses(rule), colours=STATUS_COLOURS,
+        dashed=statuses(rule)[3], large=large, x_format=fmt, legend_columns=2,
+        tooltip=[alt.Tooltip("pair:N", title=_("pair")), *tip, alt.Tooltip("status:N", title=_("note"))],
+    )
+    return json.dumps(charts.spec(chart, large=large, lang=current(), validate=True))
 
 
+@per_language(max_entries=512)
 def chart_spec(rows: tuple[tuple[tuple[str, Any], ...], ...], rule: str, large: bool) -> dict:
     """One rule's chart at one step in the current language: the validated template, filled with its rows (cached
     per rows, rule, type size and language)."""
-    return _chart_spec(rows, rule, large, current())
-
-
-@st.cache_data(max_entries=512, show_spinner=False)
-def _chart_spec(rows: tuple[tuple[tuple[str, Any], ...], ...], rule: str, large: bool, lang: str) -> dict:
-    with using(lang):
-        records = chart_records([dict(r) for r in rows], rule)
-        return charts.fill_ranked_bars(json.loads(_template(rule, large, lang)), records, data_name=CHART_DATA,
-                                       x="count" if rule == "count" else "score", statuses=statuses(rule),
-                                       headroom=2.9 if large else 2.3)
+    return charts.fill_ranked_bars(json.loads(_template(rule, large)), chart_records([dict(r) for r in rows], rule),
+                                   data_name=CHART_DATA, x="count" if rule == "count" else "score",
+                                   statuses=statuses(rule), headroom=2.9 if large else 2.3)
 
 
 def numbers_frame(rows: list[dict[str, Any]]) -> pd.DataFrame:
@@ -204,19 +188,10 @@ def numbers_columns() -> dict:
 
 
 # -- sentences -------------------------------------------------------------------------------------
+@per_language(max_entries=1024, hash_funcs=BY_RUN)
 def why(run: Run, rule: str, k: int) -> str:
     """Why this rule picked its pair at merge k, with the other rule's view of the same pair (plain text, in the
     current language). Cached per (run, ``rule``, step, language)."""
-    return _why(run, rule, k, current())
-
-
-@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
-def _why(run: Run, rule: str, k: int, lang: str) -> str:
-    with using(lang):
-        return _why_text(run, rule, k)
-
-
-def _why_text(run: Run, rule: str, k: int) -> str:
     trace = rule_trace(run, rule)
     s = trace.steps[k - 1]
     w, o = s.winner, s.other
@@ -272,19 +247,10 @@ def _top_words(trace: RuleTrace, limit: int) -> list[tuple[str, int]]:
     return [trace.words[i] for i in order[:limit]]
 
 
+@per_language(max_entries=1024, hash_funcs=BY_RUN)
 def corpus_html(run: Run, rule: str, k: int, limit: int, hashes: bool = False) -> str:
     """The most frequent corpus words after k merges of this rule (``hashes``: written with ##, the
     WordPiece way). Cached per (run, ``rule``, step, language: the chips' tooltips are in it)."""
-    return _corpus_html(run, rule, k, limit, hashes, current())
-
-
-@st.cache_data(max_entries=1024, show_spinner=False, hash_funcs=BY_RUN)
-def _corpus_html(run: Run, rule: str, k: int, limit: int, hashes: bool, lang: str) -> str:
-    with using(lang):
-        return _corpus_rows(run, rule, k, limit, hashes)
-
-
-def _corpus_rows(run: Run, rule: str, k: int, limit: int, hashes: bool) -> str:
     trace = rule_trace(run, rule)
     tok = trace.tokenizer
     k = min(k, len(trace.steps))
@@ -452,7 +418,8 @@ def part_merges(show: Show) -> None:
     merges = int(st.session_state[merges_param.skey])
     run = rules_run(corpus, merges, preset_id)
     try:
-        bpe, wp = traces_with_spinner(run)
+        with st.spinner(_("Training both rules…")):  # in the learner's language, the first time only
+            bpe, wp = rule_traces(run)
     except ValueError as exc:
         st.html(callout_html(_("Cannot train on this text: {why}", why=exc), "warning"))
         return

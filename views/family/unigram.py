@@ -12,11 +12,12 @@ import streamlit as st
 
 import lessons
 from family.unigram import META, UnigramError, minimum_vocab, train_unigram
-from i18n import _, _n, current, decimal, number, using
+from i18n import _, _n, decimal, number
 from ui import state, tables
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html
 from ui.display import callout_html, md_code, md_escape, readable_text, visible_token
+from ui.language import per_language
 from ui.layout import figure
 from ui.show import Show
 
@@ -43,17 +44,11 @@ def unigram_model(corpus: str, vocab_size: int):
     return train_unigram(corpus, vocab_size)
 
 
+@per_language(max_entries=256)
 def pieces_frame(corpus: str, vocab_size: int) -> pd.DataFrame:
     """The pieces, most likely first, their kind in the current language (cached per model and language)."""
-    return _pieces_frame(corpus, vocab_size, current())
-
-
-@st.cache_data(max_entries=256, show_spinner=False)
-def _pieces_frame(corpus: str, vocab_size: int, lang: str) -> pd.DataFrame:
-    model = unigram_model(corpus, vocab_size)
-    ranked = model.by_score()
-    with using(lang):
-        character, longer = _("character"), _("longer")
+    ranked = unigram_model(corpus, vocab_size).by_score()
+    character, longer = _("character"), _("longer")
     return pd.DataFrame({
         "piece": [visible_token(p.piece) for p in ranked],
         "score": [round(p.score, 3) for p in ranked],

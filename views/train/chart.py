@@ -4,16 +4,15 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
 import altair as alt
-import streamlit as st
 
-from i18n import N_, _, current, number, using
+from i18n import N_, _, current, number
 from tokenizer import MergeStep
 from ui import charts
 from ui.display import pair_text, visible_token
+from ui.language import per_language
 
 from .chips import _cut
 
@@ -85,29 +84,13 @@ def pair_chart(*, large: bool = False) -> alt.LayerChart:
     )
 
 
-@lru_cache(maxsize=8)
-def _template(large: bool, lang: str = "en") -> str:
-    """The chart with no data, as JSON (built and validated by Altair once per process and language)."""
-    with using(lang):
-        spec = charts.themed(pair_chart(large=large), large=large).to_dict()
-    if lang == "hi":  # the axis's numbers grouped the Indian way, as charts.spec writes a Hindi chart's
-        spec.setdefault("config", {})["locale"] = {"number": charts.INDIAN_NUMBERS}
-    return json.dumps(spec)
+@per_language(max_entries=8)
+def _template(large: bool) -> str:
+    """The chart with no data, as JSON (built and validated by Altair once per type size and language)."""
+    return json.dumps(charts.spec(pair_chart(large=large), large=large, lang=current(), validate=True))
 
 
-def _fill(spec: dict, rows: list[dict[str, Any]], large: bool) -> dict:
-    """Put one step's rows into a chart spec: its data, the x range, the legend's entries."""
-    return charts.fill_ranked_bars(spec, chart_records(rows), data_name=CHART_DATA, x="count",
-                                   statuses=[_(s) for s in STATUSES],
-                                   headroom=1.75 if large else 1.3)  # room for the label
-
-
-@st.cache_data(max_entries=512, show_spinner=False)
-def _chart_spec(rows: tuple[tuple[tuple[str, Any], ...], ...], large: bool, lang: str) -> dict:
-    with using(lang):
-        return _fill(json.loads(_template(large, lang)), [dict(r) for r in rows], large)
-
-
+@per_language(max_entries=512)
 def pair_chart_spec(rows: tuple[tuple[tuple[str, Any], ...], ...], large: bool = False) -> dict:
     """One step's chart as a Vega-Lite spec in the current language: the validated template, filled with this table
     (cached per table, type size and language).
@@ -115,7 +98,9 @@ def pair_chart_spec(rows: tuple[tuple[tuple[str, Any], ...], ...], large: bool =
     Building an Altair chart costs ~45 ms a step (too much for a classroom's clicks); filling the
     template costs well under 1 ms. ``rows`` is :func:`rows_key` of :func:`pair_rows`.
     """
-    return _chart_spec(rows, large, current())
+    return charts.fill_ranked_bars(json.loads(_template(large)), chart_records([dict(r) for r in rows]),
+                                   data_name=CHART_DATA, x="count", statuses=[_(s) for s in STATUSES],
+                                   headroom=1.75 if large else 1.3)  # room for the label
 
 
 def rows_key(rows: list[dict[str, Any]]) -> tuple[tuple[tuple[str, Any], ...], ...]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import streamlit as st
 
-from i18n import _, _n, current, number, using
+from i18n import _, _n, number
 from tokenizer import UNKNOWN_ID, Trace
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html, word_rows_html
+from ui.language import per_language
 from ui.training import BY_RUN, Run, trace_of
 
 TOP_WORDS = 40  # corpus words shown as chips
@@ -49,19 +50,13 @@ def word_chips(trace: Trace, word: str, k: int, highlight_id: int | None = None)
     return chips
 
 
+@per_language(max_entries=512, hash_funcs=BY_RUN)
 def corpus_html(run: Run, k: int, *, highlight_id: int | None = None, limit: int = TOP_WORDS) -> str:
     """The most frequent corpus words after ``k`` merges: each word, its chips, its count (cached per run, step
     and language: the chips' tooltips are written in it)."""
-    return _corpus_html(run, k, highlight_id, limit, current())
-
-
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
-def _corpus_html(run: Run, k: int, highlight_id: int | None, limit: int, lang: str) -> str:
     trace = trace_of(run)
-    with using(lang):
-        rows = [(_cut(word), word_chips(trace, word, k, highlight_id), count)
-                for word, count in _top_words(run, limit)]
-        return CHIPS_CSS + word_rows_html(rows)
+    rows = [(_cut(word), word_chips(trace, word, k, highlight_id), count) for word, count in _top_words(run, limit)]
+    return CHIPS_CSS + word_rows_html(rows)
 
 
 LARGE_TOP_WORDS = 7  # on a projector: the rows that fit on the first screen

@@ -12,7 +12,7 @@ import lessons
 from i18n import N_, _, _n, number
 from tokenizer.model import UNIT_NAMES
 from ui import state
-from ui.display import and_words, callout_html, md_code, md_escape
+from ui.display import and_words, callout_html, md_code, md_escape, translated
 from ui.links import lesson_link
 from ui.presets import (
     MARKER_CHOICES,
@@ -22,7 +22,7 @@ from ui.presets import (
     Settings,
     preset_ids,
     preset_settings,
-    preset_title,
+    preset_titles,
 )
 from ui.show import Show
 from ui.state import Param
@@ -67,7 +67,7 @@ def settings_section(show: Show) -> tuple[str, Settings]:
         _("Corpus"),
         preset_ids(),
         key=PRESET.skey,
-        format_func={p: preset_title(p) for p in preset_ids()}.__getitem__,  # named in this run's language
+        format_func=preset_titles().__getitem__,  # named in this run's language
         on_change=apply_preset,
         help=_("Presets A to F are small worked examples of BPE training; the English + Hindi news presets are the "
                "experiment on who gets the cheap tokens when the merge budget is shared."),
@@ -97,11 +97,6 @@ def settings_section(show: Show) -> tuple[str, Settings]:
     return preset_id, settings
 
 
-def names(marked: dict[str, str]) -> dict[str, str]:
-    """A setting's choices named in this run's language (a widget's format_func is called after the run too)."""
-    return {key: _(name) for key, name in marked.items()}
-
-
 def settings_widgets(params: dict[str, Param], settings: Settings, show: Show) -> None:
     """The five trainer settings and the merge budget."""
     if show.large:  # two rows, so the labels are not squeezed letter by letter
@@ -113,14 +108,14 @@ def settings_widgets(params: dict[str, Param], settings: Settings, show: Show) -
         _("Unit"),
         ("chars", "bytes"),
         key=params["unit"].skey,
-        format_func=names(UNIT_NAMES).get,
+        format_func=translated(UNIT_NAMES).__getitem__,
         help=_("What BPE starts from: Unicode characters (code points), or the UTF-8 bytes of the text (ids 0-255)."),
     )
     split = c_split.radio(
         _("Pre-split"),
         ("whitespace", "regex"),
         key=params["split"].skey,
-        format_func=names(SPLIT_NAMES).get,
+        format_func=translated(SPLIT_NAMES).__getitem__,
         horizontal=True,
         help=_("BPE merges only inside the pieces the text is first cut into. Whitespace drops the spaces; "
                "the regex keeps what the pattern matches (the default ` ?\\S+` keeps one space before each word)."),
@@ -138,7 +133,7 @@ def settings_widgets(params: dict[str, Param], settings: Settings, show: Show) -
         _("End-of-word marker"),
         MARKER_CHOICES,
         key=params["marker"].skey,
-        format_func=names(MARKER_NAMES).__getitem__,
+        format_func=translated(MARKER_NAMES).__getitem__,
         help=_("A symbol added to the end of every word, so a token can mean 'at the end of a word'."),
     )
     c_marker.text_input(_("Custom marker"), key=params["marker_text"].skey, disabled=marker != "custom",
@@ -147,7 +142,7 @@ def settings_widgets(params: dict[str, Param], settings: Settings, show: Show) -
         _("Ties"),
         ("first", "hf"),
         key=params["ties"].skey,
-        format_func=names(TIE_NAMES).get,
+        format_func=translated(TIE_NAMES).__getitem__,
         help=_("When pairs share the top count. First seen: the pair met first reading the words in order. "
                "hf: the order Hugging Face tokenizers use."),
     )

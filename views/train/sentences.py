@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import html
 
-import streamlit as st
-
-from i18n import _, _n, current, number, using
+from i18n import _, _n, number
 from tokenizer import Trace
 from ui.chips import CSS as CHIPS_CSS
 from ui.chips import Chip, chips_html
 from ui.display import pair_text, visible_token
+from ui.language import per_language
 from ui.questions import tie_explanation, times
 from ui.training import BY_RUN, Run, trace_of
 
@@ -28,19 +27,11 @@ def step_summary(trace: Trace, k: int) -> str:
              pair=pair_text(_cut(s.left), _cut(s.right)), token=visible_token(_cut(s.token)), times=times(s.count))
 
 
+@per_language(max_entries=512, hash_funcs=BY_RUN)
 def count_breakdown(run: Run, k: int) -> str:
     """How merge k's count adds up, word by word: "chai ×3 + chaiwala ×2 + … = 11" (cached per run, step and
     language)."""
-    return _count_breakdown(run, k, current())
-
-
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
-def _count_breakdown(run: Run, k: int, lang: str) -> str:
-    with using(lang):
-        return _breakdown(trace_of(run), k)
-
-
-def _breakdown(trace: Trace, k: int) -> str:
+    trace = trace_of(run)
     s = trace.steps[k - 1]
     sources, complete = trace.pair_sources(k)
     terms = []
@@ -66,28 +57,23 @@ def _breakdown(trace: Trace, k: int) -> str:
     return f"{head}\n{' + '.join(terms)} = {total}"
 
 
+@per_language(max_entries=512, hash_funcs=BY_RUN)
 def explain(run: Run, k: int) -> str:
     """:func:`tie_explanation` with notes, cached per run, step and language."""
-    return _explain(run, k, current())
-
-
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
-def _explain(run: Run, k: int, lang: str) -> str:
     trace = trace_of(run)
-    with using(lang):
-        text = tie_explanation(trace, k)
-        s = trace.steps[k - 1]
-        if s.count == 1:
-            sources, _count = trace.pair_sources(k, max_words=5_000)
-            if sources:
-                once = _("This pair occurs just once in the whole corpus in “{word}”: merging it memorises part of "
-                         "one word rather than learning a piece that many words share.",
-                         word=visible_token(_cut(sources[0].word)))
-            else:
-                once = _("This pair occurs just once in the whole corpus: merging it memorises part of one word "
-                         "rather than learning a piece that many words share.")
-            text += "\n" + once
-        return text
+    text = tie_explanation(trace, k)
+    s = trace.steps[k - 1]
+    if s.count == 1:
+        sources, _count = trace.pair_sources(k, max_words=5_000)
+        if sources:
+            once = _("This pair occurs just once in the whole corpus in “{word}”: merging it memorises part of "
+                     "one word rather than learning a piece that many words share.",
+                     word=visible_token(_cut(sources[0].word)))
+        else:
+            once = _("This pair occurs just once in the whole corpus: merging it memorises part of one word "
+                     "rather than learning a piece that many words share.")
+        text += "\n" + once
+    return text
 
 
 
@@ -98,19 +84,11 @@ STEP_HEADER_CSS = """<style>
 </style>"""
 
 
+@per_language(max_entries=512, hash_funcs=BY_RUN)
 def step_header_html(run: Run, k: int, *, hide_winner: bool = False) -> str:
     """A big line: "Merge 3 of 7: [cha] + [i] → [chai] seen 5 times" (chips for the tokens), in the current language
     (cached per run, step and language)."""
-    return _step_header_html(run, k, hide_winner, current())
-
-
-@st.cache_data(max_entries=512, show_spinner=False, hash_funcs=BY_RUN)
-def _step_header_html(run: Run, k: int, hide_winner: bool, lang: str) -> str:
-    with using(lang):
-        return _step_header(trace_of(run), k, hide_winner=hide_winner)
-
-
-def _step_header(trace: Trace, k: int, *, hide_winner: bool) -> str:
+    trace = trace_of(run)
     n = number(len(trace.steps))
     box = STEP_HEADER_CSS + '<div class="tl-step">'
     if k == 0:

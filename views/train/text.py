@@ -6,10 +6,10 @@ from __future__ import annotations
 import unicodedata
 
 import regex
-import streamlit as st
 
-from i18n import _, _n, current, number, using
+from i18n import _, _n, number
 from tokenizer import Trace
+from ui.language import per_language
 from ui.presets import Settings
 from ui.training import MAX_CORPUS_CHARS
 
@@ -28,18 +28,9 @@ def text_problem(text: str) -> tuple[str, str] | None:
     return None
 
 
+@per_language(max_entries=64)
 def text_notes(text: str) -> list[str]:
     """Friendly notes about tricky text (nothing here stops training), in the current language."""
-    return _text_notes(text, current())
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _text_notes(text: str, lang: str) -> list[str]:
-    with using(lang):
-        return _notes(text)
-
-
-def _notes(text: str) -> list[str]:
     sample = text[:100_000]
     notes = []
     controls = sorted({ch for ch in sample if unicodedata.category(ch) == "Cc" and ch not in "\n\t\r"})
