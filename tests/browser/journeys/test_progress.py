@@ -20,6 +20,7 @@ from tests.browser.browser_helpers import (
     main_area,
     screenshot,
     settle,
+    sidebar_to,
     skip_without_browser,
     step_button,
 )
@@ -54,12 +55,6 @@ def _pick_lesson(page, title: str) -> None:
     expect(main_area(page).get_by_role("heading", name=title)).to_be_visible()
 
 
-def _sidebar_to(page, url_path: str) -> None:
-    page.locator(f'[data-testid="stSidebar"] a[href^="{url_path}"]').first.click()
-    page.wait_for_url(re.compile(f"/{url_path}"))
-    settle(page)
-
-
 def _progress_box(page, *, open_it: bool = True):
     if open_it:
         main_area(page).get_by_text("Worksheets and your progress").click()
@@ -92,7 +87,7 @@ def test_answers_on_three_pages_are_saved_and_come_back_in_a_fresh_browser(fresh
     settle(page)
 
     # 2. Lessons, lesson 2: two exercises (a choice, a number); lesson 5: the money answer that rounds down.
-    _sidebar_to(page, "Lessons")
+    sidebar_to(page, "Lessons")
     _pick_lesson(page, "2. BPE training, one merge at a time")
     box = _box(page, "bpe-training", "chai-first-merge")
     box.get_by_text("h + a", exact=True).click()
@@ -143,7 +138,7 @@ def test_answers_on_three_pages_are_saved_and_come_back_in_a_fresh_browser(fresh
     main_area(page).get_by_text("Predict first", exact=True).click()
     settle(page)
     expect(main_area(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_visible()
-    _sidebar_to(page, "Lessons")
+    sidebar_to(page, "Lessons")
     assert _score(page).startswith("Your score: 4 right of 4 answers"), _score(page)
     assert_no_exception(page)
 
@@ -192,8 +187,8 @@ def test_damaged_and_hostile_progress_files_are_refused_and_nothing_is_replaced(
     # "right": true on a wrong guess not answered here: loaded as the wrong answer it is.
     expect(_box(page, "bpe-training", "news-tie")).to_contain_text("Not this time. You predicted w + s")
     # A later visit to the lesson shows no traceback.
-    _sidebar_to(page, "Train_step_by_step")
-    _sidebar_to(page, "Lessons")
+    sidebar_to(page, "Train_step_by_step")
+    sidebar_to(page, "Lessons")
     assert_no_exception(page)
 
 
@@ -353,7 +348,7 @@ def test_a_class_and_ones_own_answers_are_kept_apart_in_the_browser(playwright_d
     main_area(page).get_by_role("button", name="Join").click()
     expect(main_area(page).get_by_text("Welcome, Asha.", exact=False)).to_be_visible()
     settle(page)
-    _sidebar_to(page, "Lessons")
+    sidebar_to(page, "Lessons")
     _pick_lesson(page, "2. BPE training, one merge at a time")
     box = _box(page, "bpe-training", "chai-first-merge")
     expect(box.get_by_role("button", name="Check", exact=True)).to_be_visible()  # asked afresh in the class
@@ -371,10 +366,10 @@ def test_a_class_and_ones_own_answers_are_kept_apart_in_the_browser(playwright_d
     page = open_url(learner, "Lessons?lesson=bpe-training")
     expect(_box(page, "bpe-training", "chai-first-merge")).to_contain_text(f"You predicted {given}")
     assert kept(page) == [("chai-first-merge", "h + a")]
-    _sidebar_to(page, "Class")
+    sidebar_to(page, "Class")
     main_area(page).get_by_role("button", name=re.compile(r"^Leave (the|this) class in this browser")).click()
     settle(page)
-    _sidebar_to(page, "Lessons")
+    sidebar_to(page, "Lessons")
     _pick_lesson(page, "2. BPE training, one merge at a time")
     expect(_box(page, "bpe-training", "chai-first-merge")).to_contain_text("Right! You predicted h + a.")
     screenshot(page, "journey-progress-class-apart")
