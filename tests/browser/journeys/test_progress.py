@@ -37,8 +37,14 @@ def _box(page, lesson: str, exercise: str):
     return main_area(page).locator(f".st-key-exercise-{lesson}-{exercise}")
 
 
-def _check(page, box) -> None:
-    box.get_by_role("button", name="Check", exact=True).click()
+#: What the helpers below find by its words, in the learner's language: an exercise's Check, the expander that holds
+#: the progress file, a text inside the progress part of it, its save button.
+WORDS = {"en": ("Check", "Worksheets and your progress", "Your progress", "Save my progress"),
+         "hi": ("जाँचिए", "वर्कशीट और आपकी प्रगति", "आपकी प्रगति", "मेरी प्रगति सहेजिए")}
+
+
+def _check(page, box, lang: str = "en") -> None:
+    box.get_by_role("button", name=WORDS[lang][0], exact=True).click()
     settle(page)
 
 
@@ -55,10 +61,18 @@ def _pick_lesson(page, title: str) -> None:
     expect(main_area(page).get_by_role("heading", name=title)).to_be_visible()
 
 
-def _progress_box(page, *, open_it: bool = True):
+def _progress_box(page, *, open_it: bool = True, lang: str = "en"):
+    _, takeaway, progress, _ = WORDS[lang]
     if open_it:
-        main_area(page).get_by_text("Worksheets and your progress").click()
-    return main_area(page).locator('[data-testid="stExpander"]', has_text="Your progress")
+        main_area(page).get_by_text(takeaway).click()
+    return main_area(page).locator('[data-testid="stExpander"]', has_text=progress)
+
+
+def _save(page, progress, lang: str = "en") -> dict:
+    """Save my progress (in ``progress``, the open box): the downloaded file, read."""
+    with page.expect_download() as info:
+        progress.get_by_role("button", name=re.compile(WORDS[lang][3])).click()
+    return json.loads(open(info.value.path(), encoding="utf-8").read())
 
 
 def _load(page, box, name: str, data: bytes) -> None:
@@ -102,9 +116,7 @@ def test_answers_on_three_pages_are_saved_and_come_back_in_a_fresh_browser(fresh
 
     # 3. Save, and read the downloaded file itself.
     progress = _progress_box(page)
-    with page.expect_download() as info:
-        progress.get_by_role("button", name=re.compile("Save my progress")).click()
-    saved = json.loads(open(info.value.path(), encoding="utf-8").read())
+    saved = _save(page, progress)
     assert saved["version"] == 2  # each answer by its question's id and parameters, read back as the page's key
     answers = {QuestionId.of(a["question"], **a["params"]).key: a for a in saved["answers"]}
     train_keys = [k for k in answers if k.startswith("train:")]
