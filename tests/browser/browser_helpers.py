@@ -653,3 +653,29 @@ def open_in(context, server: StreamlitServer, url: str):
 def class_bar(page):
     """The class bar above every page in a class."""
     return page.locator(".st-key-class-bar")
+
+
+#: The join form's labels a learner reads, by language: the class code, their name, the button.
+JOIN_LABELS = {"en": ("Class code", "Your name", "Join"), "hi": ("कक्षा कोड", "आपका नाम", "शामिल होइए")}
+
+
+def join_class(page, name: str, code: str, lang: str = "en") -> None:
+    """A learner joins from the learner link (the page open at it): its code is in the box already; the name, then
+    Join, found by their labels in ``lang``."""
+    from playwright.sync_api import expect
+
+    code_label, name_label, join = JOIN_LABELS[lang]
+    expect(main_area(page).get_by_role("textbox", name=code_label).first).to_have_value(code)
+    main_area(page).get_by_role("textbox", name=name_label).fill(name)
+    main_area(page).get_by_role("button", name=join, exact=True).click()
+    settle(page)
+
+
+def sidebar_to(page, url_path: str) -> None:
+    """To the page at ``url_path`` by the sidebar's link, as a learner moves in one session (a new page load would
+    start a new one); the sidebar opened first where it is closed (classroom mode, a phone)."""
+    if page.get_by_test_id("stExpandSidebarButton").is_visible():
+        page.get_by_test_id("stExpandSidebarButton").click()
+    page.locator(f'[data-testid="stSidebar"] a[href^="{url_path}"]').first.click()
+    page.wait_for_url(re.compile(f"/{url_path}"))
+    settle(page)

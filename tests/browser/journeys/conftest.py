@@ -24,9 +24,8 @@ from tests.browser.browser_helpers import (
     CHROMIUM_ARGS,
     StreamlitServer,
     WarmContexts,
-    assert_no_exception,
+    open_in,
     skip_without_browser,
-    wait_for_streamlit,
 )
 
 
@@ -71,11 +70,6 @@ def fresh_context(warm_contexts: WarmContexts) -> Iterator[Callable]:
 @pytest.fixture()
 def visit(streamlit_server: StreamlitServer) -> Callable:
     def _visit(context, url_path: str, query: str = ""):
-        page = context.pages[0] if context.pages else context.new_page()
-        url = f"{streamlit_server.base_url}/{url_path.lstrip('/')}" + (f"?{query.lstrip('?')}" if query else "")
-        page.goto(url)
-        wait_for_streamlit(page)
-        assert_no_exception(page)
-        return page
+        return open_in(context, streamlit_server, url_path + (f"?{query.lstrip('?')}" if query else ""))
 
     return _visit

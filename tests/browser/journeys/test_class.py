@@ -29,12 +29,14 @@ from tests.browser.browser_helpers import (
     StreamlitServer,
     assert_no_exception,
     class_bar,
+    join_class,
     log_problems,
     main_area,
     open_in,
     running_server,
     screenshot,
     settle,
+    sidebar_to,
     skip_without_browser,
     step_button,
     still,
@@ -62,14 +64,6 @@ def postgres_lab(request: pytest.FixtureRequest) -> Iterator[StreamlitServer]:
     log_dir.mkdir(parents=True, exist_ok=True)
     with running_server(log_dir / "streamlit-server-postgresql.log", {"LAB_DATABASE_URL": url}) as server:
         yield server
-
-
-def _sidebar_to(page, url_path: str) -> None:
-    if page.get_by_test_id("stExpandSidebarButton").is_visible():  # classroom mode, a phone: the sidebar is closed
-        page.get_by_test_id("stExpandSidebarButton").click()
-    page.locator(f'[data-testid="stSidebar"] a[href^="{url_path}"]').first.click()
-    page.wait_for_url(re.compile(f"/{url_path}"))
-    settle(page)
 
 
 def _vote(page, answer: str, round_: int) -> None:
@@ -122,9 +116,7 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     learners = {}
     for who, name in names.items():
         page = open_in(fresh_context("phone" if who == "phone" else "laptop"), server, learner_link)
-        expect(main_area(page).get_by_role("textbox", name="Class code").first).to_have_value(code)
-        main_area(page).get_by_role("textbox", name="Your name").fill(name)
-        main_area(page).get_by_role("button", name="Join").click()
+        join_class(page, name, code)
         expect(main_area(page).get_by_text(f"Welcome, {name}.", exact=False)).to_be_visible()
         learners[who] = page
     expect(_joined(teacher)).to_contain_text("3", timeout=LIVE_MS)
@@ -136,7 +128,7 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     assert not _joined(learners["laptop1"]).count() and "Chitra" not in learners["laptop1"].content()
 
     # The teacher opens Lessons from the sidebar and poses the chai exercise.
-    _sidebar_to(teacher, "Lessons")
+    sidebar_to(teacher, "Lessons")
     main_area(teacher).locator('[data-testid="stSelectbox"]').first.click()  # large type: the lessons in a select box
     teacher.get_by_role("option", name=re.compile(r"^2\. BPE training")).click()
     settle(teacher)
@@ -187,7 +179,7 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     expect(main_area(chitra).get_by_text(f"You are in class {code} as Chitra", exact=False)).to_be_visible()
 
     # The teacher reloads: still the teacher (a key of the browser's own), and no secret in the address bar.
-    _sidebar_to(teacher, "Class")
+    sidebar_to(teacher, "Class")
     teacher.reload()
     wait_for_streamlit(teacher)
     expect(class_bar(teacher).get_by_role("button", name="Reveal")).to_be_visible(timeout=LIVE_MS)
@@ -300,7 +292,7 @@ def test_a_change_reaches_every_screen_without_its_timer(streamlit_server, fresh
     main_area(learner).get_by_role("textbox", name="Your name").fill("Dev")
     main_area(learner).get_by_role("button", name="Join").click()
     expect(main_area(learner).get_by_text("Welcome, Dev.", exact=False)).to_be_visible()
-    _sidebar_to(teacher, "Lessons")
+    sidebar_to(teacher, "Lessons")
     main_area(teacher).get_by_role("button", name=re.compile(r"^2\. BPE training")).click()
     settle(teacher)
     pose = main_area(teacher).locator(".st-key-exercise-bpe-training-chai-first-merge").get_by_role(
@@ -333,7 +325,7 @@ def test_in_classroom_mode_the_class_bar_leaves_the_slide_on_the_projector(strea
     main_area(teacher).get_by_role("button", name="Start a class").click()
     expect(main_area(teacher).locator(".tl-class-code")).to_be_visible()
     settle(teacher)
-    _sidebar_to(teacher, "Lessons")
+    sidebar_to(teacher, "Lessons")
     main_area(teacher).locator('[data-testid="stSelectbox"]').first.click()
     teacher.get_by_role("option", name=re.compile(r"^2\. BPE training")).click()
     settle(teacher)
@@ -347,7 +339,7 @@ def test_in_classroom_mode_the_class_bar_leaves_the_slide_on_the_projector(strea
     exercise.get_by_role("button", name="Pose to the class").click()
     class_bar(teacher).get_by_role("button", name="Show answers").click()
     expect(class_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
-    _sidebar_to(teacher, "Train_step_by_step")
+    sidebar_to(teacher, "Train_step_by_step")
     expect(class_bar(teacher).locator('[data-testid="stVegaLiteChart"]')).to_be_visible(timeout=LIVE_MS)
     teacher.evaluate("document.fonts.ready")
     screenshot(teacher, "journey-class-projector-classroom-mode")
@@ -377,7 +369,7 @@ def test_a_learner_saves_progress_in_a_class_and_finds_the_answers_on_another_de
     main_area(laptop).get_by_role("button", name="Join").click()
     expect(main_area(laptop).get_by_text("Welcome, Dev.", exact=False)).to_be_visible()
     resume = re.search(r"Your resume code is ([A-Z0-9-]+)", main_area(laptop).inner_text()).group(1)
-    _sidebar_to(laptop, "Lessons")
+    sidebar_to(laptop, "Lessons")
     main_area(laptop).get_by_role("button", name=re.compile(r"^2\. BPE training")).click()
     settle(laptop)
     box = main_area(laptop).locator(f".st-key-exercise-bpe-training-{EXERCISE.id}")
@@ -399,7 +391,7 @@ def test_a_learner_saves_progress_in_a_class_and_finds_the_answers_on_another_de
     main_area(phone).get_by_role("textbox", name="Resume code").fill(resume)
     main_area(phone).get_by_role("button", name="Continue").click()
     expect(main_area(phone).get_by_text("Dev", exact=False).first).to_be_visible()
-    _sidebar_to(phone, "Lessons")
+    sidebar_to(phone, "Lessons")
     main_area(phone).get_by_role("button", name=re.compile(r"^2\. BPE training")).click()
     settle(phone)
     expect(main_area(phone).locator(f".st-key-exercise-bpe-training-{EXERCISE.id}")).to_contain_text(

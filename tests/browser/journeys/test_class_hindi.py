@@ -15,6 +15,7 @@ from tests.browser.browser_helpers import (
     CLASS_LIVE_MS,
     class_bar,
     cut_off,
+    join_class,
     main_area,
     open_in,
     screenshot,
@@ -28,15 +29,6 @@ from ui.questions import fit_question
 skip_without_browser()
 
 LIVE_MS = CLASS_LIVE_MS
-
-
-def _join(page, name: str, code: str, *, hindi: bool) -> None:
-    """Join from the learner link: its code is in the box already; the name, then Join (by their labels)."""
-    labels = ("कक्षा कोड", "आपका नाम", "शामिल होइए") if hindi else ("Class code", "Your name", "Join")
-    expect(main_area(page).get_by_role("textbox", name=labels[0]).first).to_have_value(code)
-    main_area(page).get_by_role("textbox", name=labels[1]).fill(name)
-    main_area(page).get_by_role("button", name=labels[2], exact=True).click()
-    settle(page)
 
 
 def test_a_class_in_two_languages(streamlit_server, fresh_context) -> None:
@@ -55,10 +47,10 @@ def test_a_class_in_two_languages(streamlit_server, fresh_context) -> None:
     screenshot(teacher, "journey-class-hindi-projector-started")
 
     asha = open_in(fresh_context("phone"), server, f"Class?code={code}&lang=hi")
-    _join(asha, "Asha", code, hindi=True)
+    join_class(asha, "Asha", code, "hi")
     expect(main_area(asha).get_by_text("स्वागत है, Asha।", exact=False)).to_be_visible(timeout=LIVE_MS)
     ben = open_in(fresh_context("laptop"), server, f"Class?code={code}")
-    _join(ben, "Ben", code, hindi=False)
+    join_class(ben, "Ben", code)
     expect(main_area(ben).get_by_text("Welcome, Ben.", exact=False)).to_be_visible(timeout=LIVE_MS)
     asha.evaluate("document.fonts.ready")
     screenshot(asha, "journey-class-hindi-phone-joined")

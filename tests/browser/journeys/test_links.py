@@ -180,8 +180,9 @@ def find_link(page, lesson, exercise, item):
     return found[0]
 
 
-def back_link(page):
-    links = main_area(page).locator(BACK_LINK, has_text="In the lessons")
+def back_link(page, says: str = "In the lessons"):
+    """The page's one link back to the lesson it was opened from (``says``: its words, in the page's language)."""
+    links = main_area(page).locator(BACK_LINK, has_text=says)
     expect(links).to_have_count(1)
     return links.first
 
