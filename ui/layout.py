@@ -154,8 +154,24 @@ _LARGE_TYPE_STORE = "_large_type_store"
 
 #: Panels side by side on a wide screen that a phone swipes through (:func:`swipe_columns`).
 SWIPE_KEY_PREFIX = "tl-swipe-"
-#: The panel a phone shows first (:func:`swipe_columns`'s ``phone_first``).
-PHONE_FIRST_KEY_PREFIX = "tl-phone-first-"
+#: The panel a phone shows first (:func:`swipe_columns`'s ``phone_first``) is made first, so it is first in the page:
+#: Streamlit draws a row's columns one by one, and the row snaps to the first one drawn, which Chromium then keeps in
+#: view. (Moved first by CSS instead, it was first only once it was drawn: on a fast machine a phone opened Train's
+#: step on the pair counts, not the corpus.) A wider screen puts the panels back in their order, named by the
+#: row's key (``-phone-first-N``).
+PHONE_FIRST_MARK = "-phone-first-"
+MAX_SWIPE_PANELS = 4
+
+
+def _wide_order_css() -> str:
+    """On a screen wider than a phone's, each panel of a row whose panel N was made first back in its place."""
+    rules = []
+    for first in range(1, MAX_SWIPE_PANELS):
+        made = [first] + [i for i in range(MAX_SWIPE_PANELS) if i != first]  # the panel at each place in the page
+        rules += [f'[class*="st-key-{SWIPE_KEY_PREFIX}"][class*="{PHONE_FIRST_MARK}{first}"] [data-testid='
+                  f'"stHorizontalBlock"] > [data-testid="stColumn"]:nth-child({place + 1}) {{ order: {panel}; }}'
+                  for place, panel in enumerate(made)]
+    return "\n  ".join(rules)
 
 
 # CSS every page gets. Streamlit's own small print under a file uploader states Streamlit's
@@ -184,16 +200,13 @@ div[data-testid="stCaptionContainer"] {{ color: inherit; opacity: .8; }}
   }}
   [data-testid="stMainBlockContainer"]:has([class*="st-key-{viewport.STEPBAR_PREFIX}"]) {{ padding-bottom: 5.5rem; }}
   /* Swipe panels (swipe_columns): one row that scrolls sideways, a panel a screen wide, the next one's edge showing
-     so the learner sees there is more; the marked panel first. Only a phone shows the hint. */
+     so the learner sees there is more; the panel made first (the phone's first) first. Only a phone shows the hint. */
   [class*="st-key-{SWIPE_KEY_PREFIX}"] > [data-testid="stLayoutWrapper"] > [data-testid="stHorizontalBlock"],
   [class*="st-key-{SWIPE_KEY_PREFIX}"] > [data-testid="stHorizontalBlock"] {{
     flex-wrap: nowrap !important; overflow-x: auto; scroll-snap-type: x mandatory; overscroll-behavior-x: contain;
   }}
   [class*="st-key-{SWIPE_KEY_PREFIX}"] [data-testid="stHorizontalBlock"] > [data-testid="stColumn"] {{
     flex: 0 0 92% !important; min-width: 92% !important; width: 92% !important; scroll-snap-align: start;
-  }}
-  [class*="st-key-{SWIPE_KEY_PREFIX}"] [data-testid="stColumn"]:has([class*="st-key-{PHONE_FIRST_KEY_PREFIX}"]) {{
-    order: -1;
   }}
   /* The step bar on one line: First, Previous and Last show their icons; the words stay for screen readers. */
   [class*="st-key-{viewport.STEPBAR_PREFIX}"] :is([class*="-first"], [class*="-prev"], [class*="-last"]) button
@@ -204,6 +217,9 @@ div[data-testid="stCaptionContainer"] {{ color: inherit; opacity: .8; }}
 /* HTML for one kind of screen (phone_only, wide_only): the other kind hides its element, gap and all (display:
    none also keeps it from screen readers, so the copy is never read twice). */
 @media (min-width: 641px) {{ [data-testid="stElementContainer"]:has(.tl-phone-only) {{ display: none; }} }}
+@media (min-width: 641px) {{
+  {_wide_order_css()}
+}}
 @media (max-width: 640px) {{ [data-testid="stElementContainer"]:has(.tl-wide-only) {{ display: none; }} }}
 .tl-swipe-hint {{ margin: 0; font-size: .9rem; opacity: .8; text-align: center; }}
 /* A link or a button in a narrow column (a page's link to its lesson, the lesson list) wraps its label
@@ -355,12 +371,17 @@ def swipe_columns(name: str, spec, *, phone_first: int | None = None, hint: str 
     learner swipes through (Streamlit would stack them: a step's result then takes one and a half screens).
     ``phone_first`` is the index of the column a phone shows first; ``hint`` is a line only a phone shows, above
     the panels (e.g. "Swipe for the pair counts"). Returns the columns."""
-    box = st.container(key=SWIPE_KEY_PREFIX + name)
+    n = spec if isinstance(spec, int) else len(spec)
+    if n > MAX_SWIPE_PANELS or (phone_first is not None and not 0 <= phone_first < n):
+        raise ValueError(f"swipe_columns: {n} panels (at most {MAX_SWIPE_PANELS}), phone_first={phone_first}")
+    made = list(range(n)) if not phone_first else [phone_first] + [i for i in range(n) if i != phone_first]
+    box = st.container(key=SWIPE_KEY_PREFIX + name + (f"{PHONE_FIRST_MARK}{phone_first}" if phone_first else ""))
     if hint:
         box.html(phone_only(f'<p class="tl-swipe-hint">{html_escape(hint)}</p>'))
-    columns = list(box.columns(spec, **kwargs))
-    if phone_first is not None:  # its contents go in a container with a key the CSS looks for
-        columns[phone_first] = columns[phone_first].container(key=f"{PHONE_FIRST_KEY_PREFIX}{name}")
+    drawn = box.columns(n if isinstance(spec, int) else [spec[i] for i in made], **kwargs)
+    columns: list = [None] * n
+    for place, panel in enumerate(made):
+        columns[panel] = drawn[place]
     return columns
 
 
