@@ -48,6 +48,8 @@ CHROMIUM_ARGS = [
 ]
 SERVER_START_TIMEOUT_S = 120  # a ceiling, not a wait: two workers start theirs at once, on a busy machine
 PAGE_TIMEOUT_MS = 20_000
+#: A download's ceiling: the file is made on the server when the button is pressed (a loaded CI machine took over 20 s).
+DOWNLOAD_MS = 60_000
 
 
 def browser_skip_reason() -> str | None:

@@ -25,6 +25,7 @@ from lessons.course import course
 from lessons.exercises import compute
 from tests.browser.browser_helpers import (
     CLASS_LIVE_MS,
+    DOWNLOAD_MS,
     ROOT,
     StreamlitServer,
     assert_no_exception,
@@ -79,7 +80,7 @@ def _joined(page):
 
 
 def _answers_csv(page, dashboard) -> list[dict[str, str]]:
-    with page.expect_download() as info:
+    with page.expect_download(timeout=DOWNLOAD_MS) as info:
         dashboard.get_by_role("button", name=re.compile("Download who answered what")).click()
     return list(csv.DictReader(io.StringIO(open(info.value.path(), encoding="utf-8").read())))
 
@@ -102,7 +103,7 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     learner_link = main_area(teacher).locator('[data-testid="stCode"]').inner_text().strip()
     assert learner_link == f"{server.base_url}/Class?code={code}"
     expect(main_area(teacher).get_by_role("img").first).to_be_visible()  # the QR code of the learner link
-    with teacher.expect_download() as info:
+    with teacher.expect_download(timeout=DOWNLOAD_MS) as info:
         main_area(teacher).get_by_role("button", name=re.compile("Download my teacher link")).click()
     teacher_link = open(info.value.path(), encoding="utf-8").read().strip()
     secret = re.search(r"teacher=([^&\s]+)", teacher_link).group(1)
@@ -213,7 +214,7 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     expect(dashboard.locator('[data-testid="stDataFrame"]').first).to_be_visible()
     dashboard.scroll_into_view_if_needed()
     screenshot(teacher, f"journey-class-dashboard-{backend}")
-    with teacher.expect_download() as info:
+    with teacher.expect_download(timeout=DOWNLOAD_MS) as info:
         dashboard.get_by_role("button", name=re.compile("Download the gradebook")).click()
     rows = list(csv.reader(io.StringIO(open(info.value.path(), encoding="utf-8").read())))
     own_key = next(k for k in rows[0][3:] if k.startswith("lesson:class-"))
@@ -377,9 +378,10 @@ def test_a_learner_saves_progress_in_a_class_and_finds_the_answers_on_another_de
     settle(laptop)  # Check waits for its choice's run (a click during it was lost on a loaded machine)
     box.get_by_role("button", name="Check", exact=True).click()
     expect(box).to_contain_text(f"Right! You predicted {TRUTH}")
+    settle(laptop)  # the verdict's run can be followed by another (the answer kept): Save is clicked after both
     main_area(laptop).get_by_text("Worksheets and your progress").click()
     progress = main_area(laptop).locator('[data-testid="stExpander"]', has_text="Your progress")
-    with laptop.expect_download() as info:
+    with laptop.expect_download(timeout=DOWNLOAD_MS) as info:
         progress.get_by_role("button", name=re.compile("Save my progress")).click()
     saved = open(info.value.path(), encoding="utf-8").read()
     assert f'"guess": "{TRUTH}"' in saved, saved[:500]
