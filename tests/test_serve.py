@@ -50,6 +50,7 @@ from tests.browser.browser_helpers import (
     browser_skip_reason,
     free_port,
     on_a_free_port,
+    pressed,
     wait_for_streamlit,
 )
 
@@ -209,17 +210,10 @@ COLD_REPLICA_MS = 120_000
 
 
 def _next(page, expect: str, timeout: float | None = None) -> None:
-    """Next, and ``expect`` shown. A press a rerun swallowed (a whole-suite run saw Merge 2 never come in 20 s, the
-    step still 1) is made once more, if the step has not moved; ``timeout`` is each wait's ceiling."""
-    before = page.url
-    page.get_by_role("button", name="Next").click()
-    try:
-        page.get_by_text(expect).first.wait_for(timeout=timeout)
-    except Exception:  # noqa: BLE001 - Playwright's timeout: once more, where the press was lost
-        if page.url != before:
-            raise
-        page.get_by_role("button", name="Next").click()
-        page.get_by_text(expect).first.wait_for(timeout=timeout)
+    """Next, and ``expect`` shown (``timeout``: the wait's ceiling); a press a rerun swallowed is made once more
+    (a whole-suite run saw Merge 2 never come in 20 s, the step still 1)."""
+    pressed(page, page.get_by_role("button", name="Next").click,
+            lambda: page.get_by_text(expect).first.wait_for(timeout=timeout))
     wait_for_streamlit(page)
 
 

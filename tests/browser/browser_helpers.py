@@ -334,6 +334,21 @@ def step_button(scope, name: str):
     return scope.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( Shortcut \S+)?$"))
 
 
+def pressed(page, press: Callable[[], object], arrived: Callable[[], object]) -> None:
+    """``press()``, then ``arrived()`` waits for what the press brings (with its own ceiling). A press a rerun
+    swallowed (the page redrawn under the click: the ceiling passed and the address unchanged) is made once more;
+    a second miss, or a miss after the address moved, is raised."""
+    before = page.url
+    press()
+    try:
+        arrived()
+    except Exception:  # noqa: BLE001 - Playwright's timeout: once more where the press was lost, else raised
+        if page.url != before:
+            raise
+        press()
+        arrived()
+
+
 def still(page, *, quiet_ms: int = 400, timeout_ms: int = 10_000) -> None:
     """Wait until the page has stopped scrolling (ui/viewport.py brings a click's result into view once its run has
     settled): a click aimed at a button that is still moving lands on whatever scrolls under it."""

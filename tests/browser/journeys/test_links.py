@@ -24,6 +24,7 @@ from lessons.course import course
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
     main_area,
+    pressed,
     screenshot,
     settle,
     skip_without_browser,
@@ -114,18 +115,14 @@ NAVIGATION_MS = 30_000
 
 
 def click_link(page, link, where: str = "") -> None:
-    """Follow ``link`` (a locator): the address changes, then the page's run ends. A click a redraw swallowed (the
-    address unchanged after :data:`NAVIGATION_MS`, the link still there) is made once more; ``where`` names the
-    link in a failure."""
+    """Follow ``link`` (a locator): the address changes (a click a redraw swallowed is made once more:
+    browser_helpers.pressed), then the page's run ends; ``where`` names the link in a failure."""
     before = page.url
-    for attempt in (1, 2):
-        link.click()
-        try:
-            page.wait_for_function("(u) => location.href !== u", arg=before, timeout=NAVIGATION_MS)
-            break
-        except Exception:  # noqa: BLE001 - Playwright's timeout: once more, then say which link
-            if attempt == 2 or page.url != before:
-                pytest.fail(f"{where or link}: following the link did not change the address ({page.url})")
+    try:
+        pressed(page, link.click,
+                lambda: page.wait_for_function("(u) => location.href !== u", arg=before, timeout=NAVIGATION_MS))
+    except Exception:  # noqa: BLE001 - Playwright's timeout: say which link
+        pytest.fail(f"{where or link}: following the link did not change the address ({page.url})")
     ready(page)
 
 
