@@ -77,6 +77,9 @@ def spec(chart: alt.TopLevelMixin, *, large: bool, lang: str = "en", validate: b
     a template built once and filled many times). ``lang``: the language its axes' numbers are written in (Hindi:
     grouped the Indian way, 1,28,000, by d3-format's number locale)."""
     out = themed(chart, large=large).to_dict(validate=validate)
+    # A vertical axis title's line box is wider than its letters: with Vega's 5 px on the left, its edge fell outside
+    # the chart on a phone (Vocabulary by script's "tokens per 1,000 ranks"). Room for the box, in its own size.
+    out.setdefault("padding", {"left": 5 + sizes(large).title // 3, "top": 5, "right": 5, "bottom": 5})
     if lang == "hi":
         out.setdefault("config", {})["locale"] = {"number": INDIAN_NUMBERS}
     return out

@@ -479,6 +479,30 @@ def element_shot(locator, name: str) -> None:
     page.set_viewport_size(size)
 
 
+#: axe-core's impacts that fail a page (its "moderate" and "minor" are left to people).
+AXE_SERIOUS = ("serious", "critical")
+
+
+def axe_serious(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is, one line per node (axe-playwright-python
+    bundles axe-core: nothing is downloaded).
+
+    Nothing is excluded: every violation axe found was in the lab's markup or colours, and is fixed. Should
+    Streamlit's own markup ever fail a rule the app cannot fix, leave out exactly that rule on that node
+    here, with the reason."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page).response
+    out = []
+    for v in results["violations"]:
+        if v["impact"] not in AXE_SERIOUS:
+            continue
+        for node in v["nodes"]:
+            why = (node.get("failureSummary") or "").replace("\n", " ")
+            out.append(f"{v['id']} ({v['impact']}): {node['html'][:160]} :: {why[:220]}")
+    return out
+
+
 def chart_text_cut(page) -> list[str]:
     """Text in a chart (labels, titles, legend) that runs past the chart's edges, where the browser clips it."""
     return page.evaluate(

@@ -4,8 +4,10 @@
   the next Tab is on the page's main control: Next where the page steps.
 - The step keys (ui/steps.py KEYS: what a clicker sends) step Train, are shown on the buttons, and do nothing
   while the learner types in a text box.
-- axe-core (axe-playwright-python bundles it: nothing is downloaded) on every page in normal type, large type
-  and on a phone: no serious or critical violation. A new one fails with its rule, impact and nodes.
+- axe-core (axe-playwright-python bundles it: nothing is downloaded) on every page in normal type on a laptop: no
+  serious or critical violation. A new one fails with its rule, impact and nodes. The same check runs on every page in
+  large type on a projector (test_projector's large-type walk) and on a phone (test_laptop_phone's every-page walk),
+  in the walks that already open each page at that size.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
+    axe_serious,
     main_area,
     screenshot,
     settle,
@@ -32,7 +34,6 @@ skip_without_browser()
 
 TRAIN = "Train_step_by_step"
 ENCODE = "Encode_step_by_step"
-SERIOUS = ("serious", "critical")
 
 _FOCUSED = """() => { const e = document.activeElement, r = e.getBoundingClientRect();
   return {text: (e.innerText || '').trim(), cls: e.className || '', in_main: !!e.closest('[data-testid="stMain"]'),
@@ -156,44 +157,21 @@ def test_arrow_keys_step_like_pagedown_and_pageup_but_not_while_typing_or_on_a_s
 
 
 # -- axe-core ----------------------------------------------------------------------------------------------------
-_AXE = Axe()
-
-
-def _serious(page) -> list[str]:
-    """axe-core's serious and critical violations on the page as it is, one line per node.
-
-    Nothing is excluded: every violation axe found was in the lab's markup or colours, and is fixed. Should
-    Streamlit's own markup ever fail a rule the app cannot fix, leave out exactly that rule on that node
-    here, with the reason."""
-    results = _AXE.run(page).response
-    out = []
-    for v in results["violations"]:
-        if v["impact"] not in SERIOUS:
-            continue
-        for node in v["nodes"]:
-            why = (node.get("failureSummary") or "").replace("\n", " ")
-            out.append(f"{v['id']} ({v['impact']}): {node['html'][:160]} :: {why[:220]}")
-    return out
-
-
 def _no_serious_violations(page, where: str) -> None:
-    found = _serious(page)
+    found = axe_serious(page)
     assert not found, f"axe-core on {where}: {len(found)} serious or critical\n" + "\n".join(found)
 
 
-MODES = {"normal": ("laptop", ""), "large type": ("laptop", "large=1"), "phone": ("phone", "")}
-#: Views past a page's first screen, checked in normal type: a lesson open on a slide.
+#: Views past a page's first screen: a lesson open on a slide.
 MORE_VIEWS = (("Lessons", "lesson=english-vs-hindi&step=2"),)
 
 
-@pytest.mark.parametrize("mode", list(MODES))
-def test_axe_every_page(fresh_context, visit, mode: str) -> None:
-    size, query = MODES[mode]
-    context = fresh_context(size)  # one browser session for all the pages of this mode
+def test_axe_every_page_in_normal_type(fresh_context, visit) -> None:
+    """Every page on a laptop in normal type (large type and the phone: see the module's docstring)."""
+    context = fresh_context("laptop")  # one browser session for all the pages
     problems = []
-    views = [(entry.url_path, query) for entry in PAGES] + (list(MORE_VIEWS) if mode == "normal" else [])
-    for path, view_query in views:
+    for path, view_query in [(entry.url_path, "") for entry in PAGES] + list(MORE_VIEWS):
         page = visit(context, path, view_query)
         _drawn(page)
-        problems += [f"/{path}?{view_query}: {line}" for line in _serious(page)]
-    assert not problems, f"axe-core, {mode}: {len(problems)} serious or critical\n" + "\n".join(problems)
+        problems += [f"/{path}?{view_query}: {line}" for line in axe_serious(page)]
+    assert not problems, f"axe-core, normal type: {len(problems)} serious or critical\n" + "\n".join(problems)

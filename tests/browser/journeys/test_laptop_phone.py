@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from lessons.course import course
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
+    axe_serious,
     chart_text_cut,
     cut_off,
     main_area,
@@ -27,7 +28,7 @@ from tests.browser.browser_helpers import (
     skip_without_browser,
     step_button,
 )
-from ui.layout import SWIPE_KEY_PREFIX, figure_selector
+from ui.layout import PAGES, SWIPE_KEY_PREFIX, figure_selector
 from ui.viewport import STEPBAR_PREFIX
 
 skip_without_browser()
@@ -236,23 +237,21 @@ def test_laptop_every_sampled_exercise_feedback_is_in_view_after_check(fresh_con
 
 
 # -- phone ------------------------------------------------------------------------------------------------
-PAGES = ["", "Train_step_by_step", "Tokenize_anything", "Encode_step_by_step", "Bytes_per_character", "Real_tokenizers",
-         "English_vs_Hindi", "Beyond_Hindi", "Cost_and_context", "Streaming", "Quirks", "The_family", "Estimate",
-         "Lessons"]
-
-
 def sidebar_collapsed(page) -> bool:
     return page.locator('[data-testid="stSidebar"]').get_attribute("data-collapsed") == "true"
 
 
 def test_phone_every_page_fits_the_screen(fresh_context, visit) -> None:
+    """Every page on a phone: nothing cut off at the screen's edge, no chart's text cut, and nothing axe-core finds
+    serious or critical (test_a11y's check, on a phone)."""
     context = fresh_context("phone")
     problems = {}
-    for url in PAGES:
+    for url in (entry.url_path for entry in PAGES):
         page = visit(context, url)
         page.evaluate("document.fonts.ready")
         page.wait_for_timeout(400)  # charts draw after the run
-        found = cut_off(page) + [f"chart text cut: {t}" for t in chart_text_cut(page)]
+        found = (cut_off(page) + [f"chart text cut: {t}" for t in chart_text_cut(page)]
+                 + [f"axe-core: {line}" for line in axe_serious(page)])
         if found:
             problems[url or "Home"] = found
             screenshot(page, f"journey-phone-{(url or 'home').lower()}")

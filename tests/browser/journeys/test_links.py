@@ -559,12 +559,11 @@ def test_every_link_in_lesson_order_is_its_whole_view_gives_no_answer_away_and_l
 
     # A fresh browser shows the same widgets for each address: the landing views were the links' settings
     # with everything else at its default, not what the session had kept.
+    # Each address is loaded in the fresh context's one tab: every load is a new Streamlit session, and a tab that
+    # has shown the lab before costs Chromium about half the CPU of a new one (browser_helpers.WarmTab).
     fresh = fresh_context("projector")
     fresh.set_default_timeout(COLD_MS)
     for url, widgets in landed.items():
-        reference = fresh.new_page()
-        reference.goto(url)
-        settle(reference)
+        reference = visit(fresh, url)
         past_the_questions(reference)
         assert snapshot(reference) == widgets, url
-        reference.close()

@@ -16,7 +16,14 @@ from urllib.parse import urlencode
 import pytest
 
 from lessons.course import course
-from tests.browser.browser_helpers import NO_PLACEHOLDERS, key_class, screenshot, settle, wait_for_streamlit
+from tests.browser.browser_helpers import (
+    NO_PLACEHOLDERS,
+    axe_serious,
+    key_class,
+    screenshot,
+    settle,
+    wait_for_streamlit,
+)
 from ui.layout import PAGES, figure_selector
 from views import cost as cost_view
 from views import encode as encode_view
@@ -248,7 +255,8 @@ def _interactions(page) -> list[str]:
 
 @pytest.mark.parametrize("entry", PAGES, ids=lambda e: e.url_path or "Home")
 def test_large_type_no_text_under_20_px_as_opened_and_after_interaction(fresh_context, visit, entry):
-    """Every page in large type draws no text under 20 px as it opens, and (the issue's case: Streaming drew its
+    """Every page in large type draws no text under 20 px as it opens (nor anything axe-core finds serious or
+    critical: test_a11y's check, in large type), and (the issue's case: Streaming drew its
     token's labels at 18.7 px once a learner stepped) after every interaction it offers (steps, tabs, boxes opened,
     an exercise checked); the Lessons page's with a lesson open."""
     context = fresh_context("projector")
@@ -258,6 +266,8 @@ def test_large_type_no_text_under_20_px_as_opened_and_after_interaction(fresh_co
     screenshot(page, f"projector-large-{entry.url_path or 'Home'}")
     small = small_text(page)
     assert not small, f"{entry.title} in large type draws text under {MIN_TEXT_PX} px:\n" + "\n".join(small[:25])
+    found = axe_serious(page)  # test_a11y's check in large type, here where the page is open in it
+    assert not found, f"axe-core on {entry.title} in large type: {len(found)} serious or critical\n" + "\n".join(found)
     if entry.url_path == "Lessons":
         page = visit(context, entry.url_path, "large=1&lesson=english-vs-hindi")
         _settled_large(page)
