@@ -58,8 +58,11 @@ def sizes(large: bool) -> Sizes:
 def themed(chart: alt.TopLevelMixin, *, large: bool) -> alt.TopLevelMixin:
     """Apply the lab's look: black text at the large-type size, light grid, white background."""
     s = sizes(large)
+    # A vertical axis title's line box is wider than its letters: with Vega's 5 px on the left, its edge fell outside
+    # the chart on a phone (Vocabulary by script's "tokens per 1,000 ranks"). Room for the box, in its own size.
+    padding = {"left": 5 + s.title // 3, "top": 5, "right": 5, "bottom": 5}
     return (
-        chart.configure(background=BACKGROUND, font=FONT)
+        chart.properties(padding=padding).configure(background=BACKGROUND, font=FONT)
         .configure_axis(
             labelColor=TEXT, titleColor=TEXT, labelFontSize=s.label, titleFontSize=s.title, gridColor=GRID,
             domainColor=TEXT, tickColor=TEXT, labelLimit=420,
@@ -77,9 +80,6 @@ def spec(chart: alt.TopLevelMixin, *, large: bool, lang: str = "en", validate: b
     a template built once and filled many times). ``lang``: the language its axes' numbers are written in (Hindi:
     grouped the Indian way, 1,28,000, by d3-format's number locale)."""
     out = themed(chart, large=large).to_dict(validate=validate)
-    # A vertical axis title's line box is wider than its letters: with Vega's 5 px on the left, its edge fell outside
-    # the chart on a phone (Vocabulary by script's "tokens per 1,000 ranks"). Room for the box, in its own size.
-    out.setdefault("padding", {"left": 5 + sizes(large).title // 3, "top": 5, "right": 5, "bottom": 5})
     if lang == "hi":
         out.setdefault("config", {})["locale"] = {"number": INDIAN_NUMBERS}
     return out

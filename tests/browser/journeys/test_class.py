@@ -35,6 +35,7 @@ from tests.browser.browser_helpers import (
     log_problems,
     main_area,
     open_in,
+    pressed,
     running_server,
     screenshot,
     settle,
@@ -195,9 +196,11 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     own_box.get_by_role("textbox", name="Text").press("Control+Enter")
     settle(teacher)
     expect(own_box.get_by_text(f"The lab's answer: {OWN_TRUTH}", exact=False)).to_be_visible(timeout=LIVE_MS)
-    own_box.get_by_role("button", name="Pose it now").click()
-    settle(teacher)  # the click's run poses the question; the bar shows it on its next tick
-    expect(class_bar(teacher).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=4 * LIVE_MS)  # CI: 15 s was short
+    # The click's run poses the question; the bar shows it on its next tick (CI: 15 s was short). A press a rerun
+    # swallowed is made once more (a whole-suite run saw the bar keep the question before for 60 s, "Pose it now" still
+    # there: the press lost, as the class journey's Save and Tokenize anything's CSV have been, cause not found).
+    pressed(teacher, lambda: own_box.get_by_role("button", name="Pose it now").click(),
+            lambda: expect(class_bar(teacher).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=2 * LIVE_MS))
     ben = learners["laptop1"]
     expect(class_bar(ben).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=LIVE_MS)
     class_bar(ben).get_by_role("spinbutton").fill(str(OWN_TRUTH))
