@@ -234,7 +234,9 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
 
     # End: every learner is told, lastingly (also after a reload), and a vote sent after the end is refused.
     class_bar(teacher).get_by_role("button", name="Close").click()
-    own_box.get_by_role("button", name=re.compile("^Pose$")).first.click()  # the kept question, again
+    kept = own_box.get_by_role("button", name=re.compile("^Pose$")).first  # the kept question, again
+    expect(kept).to_be_enabled(timeout=4 * LIVE_MS)  # after Close's run: a clean-clone run saw 20 s pass without it
+    kept.click()
     expect(class_bar(ben).get_by_role("button", name="Send my answer")).to_be_visible(timeout=LIVE_MS)
     class_bar(ben).get_by_role("spinbutton").fill("1")
     class_bar(ben).get_by_role("spinbutton").press("Enter")
