@@ -213,7 +213,7 @@ def _next(page, expect: str, timeout: float | None = None) -> None:
     """Next, and ``expect`` shown (``timeout``: the wait's ceiling); a press a rerun swallowed is made once more
     (a whole-suite run saw Merge 2 never come in 20 s, the step still 1)."""
     pressed(page, page.get_by_role("button", name="Next").click,
-            lambda: page.get_by_text(expect).first.wait_for(timeout=timeout))
+            lambda: page.get_by_text(expect).first.wait_for(timeout=timeout), f"Next, for {expect!r}")
     wait_for_streamlit(page)
 
 

@@ -334,10 +334,13 @@ def step_button(scope, name: str):
     return scope.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( Shortcut \S+)?$"))
 
 
-def pressed(page, press: Callable[[], object], arrived: Callable[[], object]) -> None:
+def pressed(page, press: Callable[[], object], arrived: Callable[[], object], what: str) -> None:
     """``press()``, then ``arrived()`` waits for what the press brings (with its own ceiling). A press a rerun
-    swallowed (the page redrawn under the click: the ceiling passed and the address unchanged) is made once more;
-    a second miss, or a miss after the address moved, is raised."""
+    swallowed (the page redrawn under the click: the ceiling passed and the address unchanged) is made once more, and
+    said in the summary as a warning (``what`` names the press), as :func:`downloaded` does; a second miss, or a miss
+    after the address moved, is raised."""
+    import warnings
+
     before = page.url
     press()
     try:
@@ -345,6 +348,7 @@ def pressed(page, press: Callable[[], object], arrived: Callable[[], object]) ->
     except Exception:  # noqa: BLE001 - Playwright's timeout: once more where the press was lost, else raised
         if page.url != before:
             raise
+        warnings.warn(f"{what}: the first press brought nothing in its time, pressed once more", stacklevel=2)
         press()
         arrived()
 

@@ -200,7 +200,8 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     # swallowed is made once more (a whole-suite run saw the bar keep the question before for 60 s, "Pose it now" still
     # there: the press lost, as the class journey's Save and Tokenize anything's CSV have been, cause not found).
     pressed(teacher, lambda: own_box.get_by_role("button", name="Pose it now").click(),
-            lambda: expect(class_bar(teacher).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=2 * LIVE_MS))
+            lambda: expect(class_bar(teacher).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=2 * LIVE_MS),
+            "the teacher's Pose it now")
     ben = learners["laptop1"]
     expect(class_bar(ben).get_by_text(OWN_PROMPT, exact=False)).to_be_visible(timeout=LIVE_MS)
     class_bar(ben).get_by_role("spinbutton").fill(str(OWN_TRUTH))

@@ -120,7 +120,8 @@ def click_link(page, link, where: str = "") -> None:
     before = page.url
     try:
         pressed(page, link.click,
-                lambda: page.wait_for_function("(u) => location.href !== u", arg=before, timeout=NAVIGATION_MS))
+                lambda: page.wait_for_function("(u) => location.href !== u", arg=before, timeout=NAVIGATION_MS),
+                f"{where or 'a link'}: following it")
     except Exception:  # noqa: BLE001 - Playwright's timeout: say which link
         pytest.fail(f"{where or link}: following the link did not change the address ({page.url})")
     ready(page)
