@@ -38,13 +38,13 @@ from tests.browser.browser_helpers import (
     CHROMIUM_ARGS,
     PAGE_TIMEOUT_MS,
     ROOT,
-    RUN_WATCH,
     SIZES,
     free_port,
     main_area,
     on_a_free_port,
     settle,
     wait_for_streamlit,
+    watch,
 )
 from tests.test_serve import _get, _processes_of_run, _skip_or_fail, _stop
 
@@ -154,7 +154,7 @@ def browsers(chromium):
 
     def new(size: str = "laptop", headers: dict | None = None, cookies: list | None = None):
         context = chromium.new_context(accept_downloads=True, extra_http_headers=headers or {}, **SIZES[size])
-        context.add_init_script(RUN_WATCH)
+        watch(context)
         context.set_default_timeout(PAGE_TIMEOUT_MS)
         if cookies:
             context.add_cookies(cookies)

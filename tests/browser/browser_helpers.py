@@ -453,6 +453,23 @@ RUN_WATCH = """
 last asked the server for a run, when a run last started and finished, so that :func:`settle` waits for the run the
 action asked for, and only :data:`QUIET_MS` after an action that asked for none."""
 
+NO_MOTION = """(() => {
+  const style = document.createElement('style');
+  style.textContent = '*, *::before, *::after { animation: none !important; transition: none !important; }';
+  (document.head || document.documentElement).appendChild(style);
+})()"""
+"""Installed with :data:`RUN_WATCH`: no CSS animation or transition (Streamlit's: a running run's status, a stale
+element's fade, a skeleton's shimmer; the lab draws none). What a test measures is the page once drawn, never a
+frame of its way there, and the frames cost Chromium about 7 % of a browser test's time (measured on the projector's
+and the links' journeys, with and without)."""
+
+
+def watch(context) -> None:
+    """Make a browser context the tests': :data:`RUN_WATCH` (what :func:`settle` waits for) and :data:`NO_MOTION`
+    in every page it opens."""
+    context.add_init_script(RUN_WATCH)
+    context.add_init_script(NO_MOTION)
+
 #: settle()'s condition: every run the tab asked for has started, the last one started has finished and been drawn,
 #: and the action asked for one (or it is QUIET_MS old and nothing it set off asked).
 RUN_DONE = """() => { const w = window.__tlWatch;
@@ -682,7 +699,7 @@ class WarmContexts:
         if self.free[size]:
             return self.free[size].pop()
         context = self.browser.new_context(accept_downloads=True, **SIZES[size])
-        context.add_init_script(RUN_WATCH)  # settle() waits for the run an action started
+        watch(context)  # settle() waits for the run an action started
         context.set_default_timeout(PAGE_TIMEOUT_MS)
         return WarmTab(context, SIZES[size]["viewport"], own_context=True, name=size)
 

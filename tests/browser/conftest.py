@@ -28,7 +28,6 @@ from tests.browser.browser_helpers import (
     CHROMIUM_ARGS,
     PAGE_TIMEOUT_MS,
     ROOT,
-    RUN_WATCH,
     SIZES,
     VIEWPORT,
     StreamlitServer,
@@ -39,6 +38,7 @@ from tests.browser.browser_helpers import (
     screenshot,
     skip_without_browser,
     wait_for_streamlit,
+    watch,
 )
 from ui.keep import COOKIE
 
@@ -86,7 +86,7 @@ def browser_context(tmp_path_factory: pytest.TempPathFactory, request: pytest.Fi
         args=CHROMIUM_ARGS,
         viewport=VIEWPORT,
     )
-    context.add_init_script(RUN_WATCH)  # settle() waits for the run an action started
+    watch(context)  # settle() waits for the run an action started
     context.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
         yield context

@@ -18,7 +18,6 @@ from tests.browser.browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
     PAGE_TIMEOUT_MS,
-    RUN_WATCH,
     SIZES,
     assert_no_exception,
     cut_off,
@@ -28,6 +27,7 @@ from tests.browser.browser_helpers import (
     squeezed_labels,
     uses_devanagari_font,
     wait_for_streamlit,
+    watch,
 )
 from tests.i18n_helpers import data_texts, untranslated
 
@@ -43,7 +43,7 @@ def hindi_browser(playwright_driver, streamlit_server):
     browser = playwright_driver.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
     context = browser.new_context(locale="hi-IN", extra_http_headers={"Accept-Language": "hi-IN,hi;q=0.9,en;q=0.8"},
                                   viewport=SIZES["laptop"]["viewport"])
-    context.add_init_script(RUN_WATCH)
+    watch(context)
     context.set_default_timeout(PAGE_TIMEOUT_MS)
     try:
         yield context

@@ -210,12 +210,12 @@ def test_damaged_and_hostile_progress_files_are_refused_and_nothing_is_replaced(
 def _browser(playwright_driver, profile, size: str = "laptop"):
     """The learner's own browser: a profile on disk, as a person's browser keeps its storage and cookies between
     one day and the next (closing it ends every session with the server)."""
-    from tests.browser.browser_helpers import CHROMIUM, CHROMIUM_ARGS, PAGE_TIMEOUT_MS, RUN_WATCH, SIZES
+    from tests.browser.browser_helpers import CHROMIUM, CHROMIUM_ARGS, PAGE_TIMEOUT_MS, SIZES, watch
 
     context = playwright_driver.chromium.launch_persistent_context(
         str(profile), executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS, accept_downloads=True,
         **SIZES[size])
-    context.add_init_script(RUN_WATCH)
+    watch(context)
     context.add_init_script(RUNS)
     context.set_default_timeout(PAGE_TIMEOUT_MS)
     return context
