@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -334,21 +335,45 @@ def step_button(scope, name: str):
     return scope.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( Shortcut \S+)?$"))
 
 
+PRESS_JS = """() => { const w = window.__tlWatch, now = performance.now();
+  const app = document.querySelector('[data-testid="stApp"]');
+  return w && {click: now - w.event, sent: now - w.sent, heard: now - w.heard, asked: now - w.asked,
+               started: now - w.started, finished: now - w.finished, state: app && app.dataset.testScriptState}; }"""
+
+
+def press_report(page, pressed_at: float) -> str:
+    """What the tab did since a press made ``pressed_at`` (time.monotonic()): whether it sent the server anything
+    after the click and heard anything back, and the script's state, for a lost press's warning (the cause of the
+    presses that bring nothing under the whole suite's load is not found: each warning says where this one was lost)."""
+    try:
+        w = page.evaluate(PRESS_JS)
+    except Exception as exc:  # noqa: BLE001 - a report must not fail the test it reports on
+        return f"(no report: {exc.__class__.__name__})"
+    if not w:
+        return "(no report: the tab has no RUN_WATCH)"
+    since = time.monotonic() - pressed_at
+    after = lambda key: w[key] < since * 1000  # noqa: E731 - the event came after the press (the tab's ages are in ms)
+    return (f"{since:.1f} s after the press: the browser saw {'a' if after('click') else 'no'} click, the tab sent the "
+            f"server {'something' if after('sent') else 'nothing'} ({'a run asked' if after('asked') else 'no run asked'}), "
+            f"heard {'something' if after('heard') else 'nothing'} back (a run {'started' if after('started') else 'not started'}, "
+            f"{'finished' if after('finished') else 'not finished'}); the script is {w['state']}")
+
+
 def pressed(page, press: Callable[[], object], arrived: Callable[[], object], what: str) -> None:
     """``press()``, then ``arrived()`` waits for what the press brings (with its own ceiling). A press a rerun
     swallowed (the page redrawn under the click: the ceiling passed and the address unchanged) is made once more, and
     said in the summary as a warning (``what`` names the press), as :func:`downloaded` does; a second miss, or a miss
     after the address moved, is raised."""
-    import warnings
-
     before = page.url
+    at = time.monotonic()
     press()
     try:
         arrived()
     except Exception:  # noqa: BLE001 - Playwright's timeout: once more where the press was lost, else raised
         if page.url != before:
             raise
-        warnings.warn(f"{what}: the first press brought nothing in its time, pressed once more", stacklevel=2)
+        warnings.warn(f"{what}: the first press brought nothing in its time, pressed once more; "
+                      + press_report(page, at), stacklevel=2)
         press()
         arrived()
 
@@ -363,13 +388,13 @@ def downloaded(page, button, what: str):
     in whole-suite runs (never alone) a press now and then brought no download in 60 s, on the class page (Save my
     progress, the class bar ticking) and on Tokenize anything (the CSV). The cause is not found; a learner would press
     again, and the warning keeps it in sight."""
-    import warnings
-
+    at = time.monotonic()
     try:
         with page.expect_download(timeout=FIRST_PRESS_MS) as info:
             button.click()
     except Exception:  # noqa: BLE001 - Playwright's timeout: said, and pressed once more
-        warnings.warn(f"{what}: the first press brought no download in {FIRST_PRESS_MS // 1000} s", stacklevel=2)
+        warnings.warn(f"{what}: the first press brought no download in {FIRST_PRESS_MS // 1000} s; "
+                      + press_report(page, at), stacklevel=2)
         with page.expect_download(timeout=DOWNLOAD_MS) as info:
             button.click()
     return info.value
@@ -401,7 +426,7 @@ RUN_WATCH = """
   // every timer of under QUIET_MS it set (quiet); when this tab last asked the server for a run (asked: an upload asks
   // for its addresses first, and ends in a run); when a run last started and finished (started, finished), and the
   // finish of the last run the page has drawn (drawn).
-  const watch = window.__tlWatch = {event: 0, quiet: 0, asked: 0, started: 0, finished: 0, drawn: 0};
+  const watch = window.__tlWatch = {event: 0, quiet: 0, asked: 0, started: 0, finished: 0, drawn: 0, sent: 0, heard: 0};
   let last = 0;
   for (const type of ['click', 'keydown', 'change', 'input']) {
     document.addEventListener(type, () => {
@@ -433,6 +458,7 @@ RUN_WATCH = """
     constructor(...args) {
       super(...args);
       this.addEventListener('message', (e) => {
+        watch.heard = performance.now();  // anything from the server (what a lost press's warning reports)
         const field = kind(e.data);
         if (field === 4) watch.started = performance.now();
         if (field !== 6) return;
@@ -442,6 +468,7 @@ RUN_WATCH = """
       });
     }
     send(data) {
+      watch.sent = performance.now();  // anything to the server: a run asked for, a download's file, a ping
       const b = head(data, 2);
       if (b && b.length && (b[0] === 0x5a || (b[0] === 0x82 && b[1] === 0x01))) watch.asked = performance.now();
       return super.send(data);
