@@ -7,8 +7,7 @@ script installed once per browser tab by :func:`install` (``ui.frame.page_setup`
 - **The result of a click in view.** A control row drawn in a container keyed with :func:`action`
   (``tl-act-<name>``) and its result in a container keyed with :func:`result` (``tl-result-<name>``):
   after a click on a button of the row, once the run has finished and the result's size has settled (up to
-  30 s: a run that opens a whole page takes a while; scrolling by hand, another press or another page meanwhile
-  cancels it: the page never moves under a learner who has gone on),
+  30 s: a run that opens a whole page takes a while; scrolling by hand meanwhile cancels it),
   the window scrolls just enough to show the whole result (or its top, when it is taller than the
   window), and not at all when it is already in view; it is brought back until it has stayed put for 8 s (30 s at most) if charts drawn after
   the run push it out. A question drawn in a container keyed with
@@ -70,9 +69,8 @@ SCRIPT = """
     if (target) pending = {target, control, since: Date.now(), clicked: Date.now(), ran: false, last: null, still: 0};
   }, true);
 
-  // the learner scrolls on their own meanwhile, or presses something (a link, another button: its own click, if it
-  // has a result, starts a new wait): leave the page where they put it, never move it under their pointer
-  for (const type of ['wheel', 'touchmove', 'keydown', 'pointerdown']) {
+  // the learner scrolls on their own meanwhile: leave the page where they put it
+  for (const type of ['wheel', 'touchmove', 'keydown']) {
     document.addEventListener(type, () => { pending = null; }, {capture: true, passive: true});
   }
 
@@ -134,7 +132,7 @@ SCRIPT = """
     if (pending.still < 2) return;  // unchanged three looks: settled
     bring(el, pending.control);
     // charts draw after the run has ended and can push the result down again, seconds later on a busy machine:
-    // keep it in view until it has stayed put for STAY_MS (30 s at most; scrolling by hand or a press ends this)
+    // keep it in view until it has stayed put for STAY_MS (30 s at most; scrolling by hand ends this at once)
     const t = Date.now(), kept = el.getBoundingClientRect(), at = Math.round(kept.top) + ':' + Math.round(kept.height);
     pending.brought = pending.brought || t;
     if (at !== pending.kept) { pending.kept = at; pending.keptSince = t; }
@@ -171,7 +169,7 @@ SCRIPT = """
       pageBg = bg;
       document.documentElement.style.setProperty('--tl-page-bg', bg);
     }
-    if (location.pathname !== path) { path = location.pathname; moved = Date.now(); pending = null; }  // another page
+    if (location.pathname !== path) { path = location.pathname; moved = Date.now(); }
     if (!moved || Date.now() - moved > 4000 || window.innerWidth > NARROW) return;
     const bar = document.querySelector('[data-testid="stSidebar"]');
     if (!bar || bar.getAttribute('data-collapsed') !== 'false') return;
