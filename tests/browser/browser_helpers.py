@@ -352,11 +352,17 @@ def press_report(page, pressed_at: float) -> str:
     if not w:
         return "(no report: the tab has no RUN_WATCH)"
     since = time.monotonic() - pressed_at
-    after = lambda key: w[key] < since * 1000  # noqa: E731 - the event came after the press (the tab's ages are in ms)
-    return (f"{since:.1f} s after the press: the browser saw {'a' if after('click') else 'no'} click, the tab sent the "
-            f"server {'something' if after('sent') else 'nothing'} ({'a run asked' if after('asked') else 'no run asked'}), "
-            f"heard {'something' if after('heard') else 'nothing'} back (a run {'started' if after('started') else 'not started'}, "
-            f"{'finished' if after('finished') else 'not finished'}); the script is {w['state']}")
+    after = {key: w[key] < since * 1000 for key in ("click", "sent", "asked", "heard", "started", "finished")}  # ms
+    return (f"{since:.1f} s after the press: the browser saw {'a' if after['click'] else 'no'} click, the tab sent the "
+            f"server {'something' if after['sent'] else 'nothing'} ({'a run asked' if after['asked'] else 'no run asked'}), "
+            f"heard {'something' if after['heard'] else 'nothing'} back (a run {'started' if after['started'] else 'not started'}, "
+            f"{'finished' if after['finished'] else 'not finished'}); the script is {w['state']}")
+
+
+def _pressed_again(page, pressed_at: float, said: str) -> None:
+    """The warning :func:`pressed` and :func:`downloaded` give before a second press: what the first one missed
+    (``said``) and where it was lost (:func:`press_report`)."""
+    warnings.warn(f"{said}; {press_report(page, pressed_at)}", stacklevel=3)
 
 
 def pressed(page, press: Callable[[], object], arrived: Callable[[], object], what: str) -> None:
@@ -372,8 +378,7 @@ def pressed(page, press: Callable[[], object], arrived: Callable[[], object], wh
     except Exception:  # noqa: BLE001 - Playwright's timeout: once more where the press was lost, else raised
         if page.url != before:
             raise
-        warnings.warn(f"{what}: the first press brought nothing in its time, pressed once more; "
-                      + press_report(page, at), stacklevel=2)
+        _pressed_again(page, at, f"{what}: the first press brought nothing in its time, pressed once more")
         press()
         arrived()
 
@@ -393,8 +398,7 @@ def downloaded(page, button, what: str):
         with page.expect_download(timeout=FIRST_PRESS_MS) as info:
             button.click()
     except Exception:  # noqa: BLE001 - Playwright's timeout: said, and pressed once more
-        warnings.warn(f"{what}: the first press brought no download in {FIRST_PRESS_MS // 1000} s; "
-                      + press_report(page, at), stacklevel=2)
+        _pressed_again(page, at, f"{what}: the first press brought no download in {FIRST_PRESS_MS // 1000} s")
         with page.expect_download(timeout=DOWNLOAD_MS) as info:
             button.click()
     return info.value
@@ -476,7 +480,7 @@ RUN_WATCH = """
   };
 })();
 """.replace("QUIET_MS", str(QUIET_MS))
-"""Installed in every test browser context (``context.add_init_script``): when the last action happened, when the tab
+"""Installed in every test browser context (by :func:`watch`): when the last action happened, when the tab
 last asked the server for a run, when a run last started and finished, so that :func:`settle` waits for the run the
 action asked for, and only :data:`QUIET_MS` after an action that asked for none."""
 
