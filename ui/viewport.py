@@ -7,7 +7,8 @@ script installed once per browser tab by :func:`install` (``ui.frame.page_setup`
 - **The result of a click in view.** A control row drawn in a container keyed with :func:`action`
   (``tl-act-<name>``) and its result in a container keyed with :func:`result` (``tl-result-<name>``):
   after a click on a button of the row, once the run has finished and the result's size has settled (up to
-  30 s: a run that opens a whole page takes a while; scrolling by hand meanwhile cancels it),
+  30 s: a run that opens a whole page takes a while; scrolling by hand, a press outside the result or another page
+  meanwhile cancels it: the page never moves under a learner who has gone on),
   the window scrolls just enough to show the whole result (or its top, when it is taller than the
   window), and not at all when it is already in view; it is brought back until it has stayed put for 8 s (30 s at most) if charts drawn after
   the run push it out. A question drawn in a container keyed with
@@ -69,10 +70,17 @@ SCRIPT = """
     if (target) pending = {target, control, since: Date.now(), clicked: Date.now(), ran: false, last: null, still: 0};
   }, true);
 
-  // the learner scrolls on their own meanwhile: leave the page where they put it
+  // the learner scrolls on their own meanwhile, or presses something elsewhere (a link, another button: its own
+  // click, if it has a result, starts a new wait): leave the page where they put it, never move it under their
+  // pointer. A press inside the result being brought (a pair picked and checked on the step Next showed) is the
+  // learner working on it: it stays in view.
   for (const type of ['wheel', 'touchmove', 'keydown']) {
     document.addEventListener(type, () => { pending = null; }, {capture: true, passive: true});
   }
+  document.addEventListener('pointerdown', (event) => {
+    const inside = pending && event.target.closest && event.target.closest(pending.target);
+    if (!inside) pending = null;
+  }, {capture: true, passive: true});
 
   const scroller = (el) => {
     for (let p = el.parentElement; p; p = p.parentElement) {
@@ -132,7 +140,7 @@ SCRIPT = """
     if (pending.still < 2) return;  // unchanged three looks: settled
     bring(el, pending.control);
     // charts draw after the run has ended and can push the result down again, seconds later on a busy machine:
-    // keep it in view until it has stayed put for STAY_MS (30 s at most; scrolling by hand ends this at once)
+    // keep it in view until it has stayed put for STAY_MS (30 s at most; scrolling by hand or a press ends this)
     const t = Date.now(), kept = el.getBoundingClientRect(), at = Math.round(kept.top) + ':' + Math.round(kept.height);
     pending.brought = pending.brought || t;
     if (at !== pending.kept) { pending.kept = at; pending.keptSince = t; }
@@ -169,7 +177,7 @@ SCRIPT = """
       pageBg = bg;
       document.documentElement.style.setProperty('--tl-page-bg', bg);
     }
-    if (location.pathname !== path) { path = location.pathname; moved = Date.now(); }
+    if (location.pathname !== path) { path = location.pathname; moved = Date.now(); pending = null; }  // another page
     if (!moved || Date.now() - moved > 4000 || window.innerWidth > NARROW) return;
     const bar = document.querySelector('[data-testid="stSidebar"]');
     if (!bar || bar.getAttribute('data-collapsed') !== 'false') return;

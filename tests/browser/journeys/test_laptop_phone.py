@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from lessons.course import course
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
+    SIZES,
     axe_serious,
     chart_text_cut,
     cut_off,
@@ -162,6 +163,30 @@ def test_laptop_a_check_the_server_answers_late_still_brings_its_verdicts_into_v
         held.clear()
         checked(page, box, n + 1)
         assert not (where := in_view(page, f"{box} .tl-note", 30_000)), f"after Check #{n + 1}: {where}"
+
+
+def test_laptop_a_press_elsewhere_leaves_the_page_where_the_learner_put_it(fresh_context, visit) -> None:
+    """The second Check opens the rest of English vs Hindi and moves the verdicts below the fold; a learner who presses
+    somewhere else before the run ends has gone on: the page is not scrolled under them (ui/viewport.py). (A link the
+    links journey followed was once lost this way: the press saw a click, and nothing reached the server.)"""
+    page = visit(fresh_context("laptop"), "English_vs_Hindi")
+    box = ".st-key-tl-keep-evh-predictions"
+    scroll_top = "document.querySelector('[data-testid=\"stMain\"]').scrollTop"
+    for n in (0, 1):
+        group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
+        group.locator("label").first.click()
+        settle(page)
+        main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+        if n == 0:
+            checked(page, box, 1)
+            continue
+        page.mouse.click(SIZES["laptop"]["viewport"]["width"] // 2, 20)  # the empty middle of Streamlit's header
+        left_at = page.evaluate(scroll_top)
+        checked(page, box, 2)
+        page.wait_for_timeout(3_000)  # the page's script brings a result back for seconds after the run (STAY_MS)
+        assert page.evaluate(scroll_top) == left_at
+        assert page.evaluate(IN_VIEW, [f"{box} .tl-note", STEPBAR_PREFIX]), (
+            "the verdicts stayed in view without a scroll: the check proves nothing")
 
 
 def test_laptop_autoplay_and_page_loads_do_not_scroll(fresh_context, visit) -> None:
