@@ -11,7 +11,9 @@ SQL both read. Which database :func:`open_database` opens:
 
 SQLite runs in WAL mode (readers never wait for the writer) with a busy timeout, so every replica of
 ``scripts/serve`` on one machine shares the file; each operation opens its own short-lived connection, so a
-thread (Streamlit runs each session in one) never shares one. Writes take the write lock at once
+thread (Streamlit runs each session in one) never shares one. Only opening the database makes the file; an
+operation opens the file that is there and never makes a new one: a file moved or deleted under a running lab is
+said to the operator (:class:`DatabaseBroken`), not replaced by an empty class list. Writes take the write lock at once
 (``BEGIN IMMEDIATE``): two writers queue instead of failing half-way. The schema's migrations are applied at
 open, once, inside a transaction that holds a lock (SQLite's write lock, a PostgreSQL advisory lock), so
 several processes may open the same database at the same moment.
@@ -123,7 +125,7 @@ class SQLiteDatabase(Database):
         # otherwise happen after every short-lived transaction (measured: 5 ms a transaction instead of 0.3).
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._anchor = self._connect()
+            self._anchor = self._connect(create=True)
             self._wal()
             self._anchor.execute("SELECT COUNT(*) FROM sqlite_master").fetchall()
         except (OSError, sqlite3.Error) as exc:  # a data folder that is a file, a file that is no database...
@@ -143,8 +145,12 @@ class SQLiteDatabase(Database):
                     raise
                 time.sleep(0.01 + 0.04 * random.random())
 
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+    def _connect(self, *, create: bool = False) -> sqlite3.Connection:
+        """A connection to the file; ``create`` (opening the database) makes it when it is missing. Any other
+        connection opens only a file that is there (``mode=rw``): a read made while the file is gone must not make
+        a new, empty one in its place."""
+        conn = sqlite3.connect(self.path if create else self.path.absolute().as_uri() + "?mode=rw",
+                               uri=not create, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
         conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         conn.execute("PRAGMA foreign_keys = ON")
         # In WAL mode NORMAL loses nothing committed when a process dies; a power cut may lose the last commits.
@@ -259,6 +265,9 @@ def _why(path: Path, exc: BaseException) -> str:
         return f"its folder {path.parent} is read-only (SQLite writes its journal beside the file); {said}"
     if path.exists() and not os.access(path, os.W_OK):
         return f"the file is read-only; {said}"
+    if not path.exists():
+        return (f"the file is gone (moved or deleted while the lab ran; the lab never makes a new one in its place: "
+                f"put it back, or restart the lab to start an empty one); {said}")
     return said
 
 

@@ -352,6 +352,33 @@ def test_a_mistake_in_a_statement_stays_itself_not_busy(tmp_path):
             assert tx.one("SELECT COUNT(*) FROM join_attempts")[0] == 0
 
 
+
+@pytest.mark.parametrize("how", ["deleted", "moved"])
+def test_a_database_file_gone_under_a_running_lab_is_said_and_never_made_again(tmp_path, how):
+    """The file goes while the lab holds the database open (deleted, or moved away): a read and a write each say
+    so (DatabaseBroken, its detail naming the file and what happened), and neither makes a new, empty file where it
+    was (a class watcher reads ten times a second: an empty file would look like a lab with no classes). Opening the
+    database again (a restart) is what makes a new one."""
+    path = tmp_path / "classes.sqlite3"
+    with open_database(f"sqlite:///{path}") as db:
+        classes = Classes(db)
+        code = classes.start("Kept").code
+        with sqlite3.connect(path) as conn:  # everything in the file itself (nothing left in the WAL)
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        if how == "deleted":
+            path.unlink()
+        else:
+            path.rename(tmp_path / "elsewhere.sqlite3")
+        for act in (lambda: classes.report(code), lambda: classes.start("Another")):
+            with pytest.raises(DatabaseBroken) as caught:
+                act()
+            assert str(path) in caught.value.detail and "the file is gone" in caught.value.detail
+            assert str(tmp_path) not in str(caught.value)  # the words on a screen name no path
+            assert not path.exists(), "an operation made a new database file where the old one was"
+    with open_database(f"sqlite:///{path}") as db:  # a restart starts an empty one
+        assert path.is_file()
+        assert Classes(db).start("After the restart").code
+
 def _damage(path: Path, how: str) -> None:
     if how == "truncated":
         os.truncate(path, path.stat().st_size // 3)
