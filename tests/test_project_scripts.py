@@ -124,10 +124,18 @@ def test_scripts_install_the_locked_versions(name: str) -> None:
     assert installs and all("-c requirements.lock" in line for line in installs), installs
 
 
-def test_scripts_test_checks_the_lock_and_installs_nginx() -> None:
+def test_scripts_test_checks_the_lock_and_installs_what_the_tests_drive_in_one_apt_get() -> None:
+    """The lock is checked; chromium (and its fonts), nginx and postgresql, whichever is missing, are installed by
+    one apt-get in the background while pip, ruff and mypy run, and waited for before pytest starts."""
     code = _code_lines(ROOT / "scripts/test")
     assert "scripts/lock --check" in code
-    assert "apt_install nginx" in code
+    packages = code[code.index("debian_packages() {"):code.index("\n}\n", code.index("debian_packages() {"))]
+    for needed in ("missing+=(chromium fonts-noto-core", "missing+=(nginx)", "missing+=(postgresql)"):
+        assert needed in packages, needed
+    assert packages.count("apt_install") == 1 and 'apt_install "${missing[@]}"' in packages
+    started, waited, pytest = (code.index("debian_packages > "), code.index("\ndebian_done\n"),
+                               code.index("-m pytest"))
+    assert started < code.index("pip install") < code.index("mypy") < waited < pytest
 
 
 def test_ci_fails_rather_than_skips_without_nginx() -> None:
