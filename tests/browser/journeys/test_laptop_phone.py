@@ -121,15 +121,25 @@ def checked(page, box: str, verdicts: int) -> None:
         arg=[f"{box} .tl-note", verdicts], timeout=180_000)
 
 
+EVH_PREDICTIONS = ".st-key-tl-keep-evh-predictions"
+
+
+def _predict_and_check(page, *, before_check=lambda: None) -> None:
+    """English vs Hindi's next prediction: its first choice picked, then Check pressed (``before_check`` just
+    before the press)."""
+    group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
+    group.locator("label").first.click()
+    settle(page)
+    before_check()
+    main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+
+
 def test_laptop_english_vs_hindi_check_keeps_the_verdicts_in_view(fresh_context, visit) -> None:
     """Both predictions checked: the box moves below the sentences (the rest of the page opens); it stays in view."""
     page = visit(fresh_context("laptop"), "English_vs_Hindi")
-    box = ".st-key-tl-keep-evh-predictions"
+    box = EVH_PREDICTIONS
     for n in (0, 1):
-        group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
-        group.locator("label").first.click()
-        settle(page)
-        main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+        _predict_and_check(page)
         # the second Check opens the rest of the page: a long run (the page's script brings the box back after it)
         checked(page, box, n + 1)
         assert not (where := in_view(page, f"{box} .tl-note", 30_000)), f"after Check #{n + 1}: {where}"
@@ -149,13 +159,9 @@ def test_laptop_a_check_the_server_answers_late_still_brings_its_verdicts_into_v
 
     context.route_web_socket(re.compile(r".*/_stcore/stream"), route)
     page = visit(context, "English_vs_Hindi")
-    box = ".st-key-tl-keep-evh-predictions"
+    box = EVH_PREDICTIONS
     for n in (0, 1):
-        group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
-        group.locator("label").first.click()
-        settle(page)
-        holding[0] = True
-        main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+        _predict_and_check(page, before_check=lambda: holding.__setitem__(0, True))
         page.wait_for_timeout(4_000)  # the page waits; the server has not heard of the click yet
         holding[0] = False
         for server, message in held:
@@ -170,13 +176,10 @@ def test_laptop_a_press_elsewhere_leaves_the_page_where_the_learner_put_it(fresh
     somewhere else before the run ends has gone on: the page is not scrolled under them (ui/viewport.py). (A link the
     links journey followed was once lost this way: the press saw a click, and nothing reached the server.)"""
     page = visit(fresh_context("laptop"), "English_vs_Hindi")
-    box = ".st-key-tl-keep-evh-predictions"
+    box = EVH_PREDICTIONS
     scroll_top = "document.querySelector('[data-testid=\"stMain\"]').scrollTop"
     for n in (0, 1):
-        group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
-        group.locator("label").first.click()
-        settle(page)
-        main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+        _predict_and_check(page)
         if n == 0:
             checked(page, box, 1)
             continue
