@@ -151,7 +151,12 @@ class Server:
                                     env=self.env, start_new_session=True, preexec_fn=die_with_parent)
 
     def replica_cmd(self, replica: Replica) -> list[str]:
-        return [*streamlit_cmd(replica.port, self.python), "--server.runOnSave", "false", *self.args.streamlit_args]
+        """A replica's ``streamlit run``: no run on save, and no error's details on a learner's screen (an error the lab
+        did not foresee shows Streamlit's redacted message; the replica's log keeps the traceback for whoever runs the
+        lab: a traceback names the server's files and can carry what was being read). Arguments after ``--`` come
+        last, and win."""
+        return [*streamlit_cmd(replica.port, self.python), "--server.runOnSave", "false",
+                "--client.showErrorDetails", "none", *self.args.streamlit_args]
 
     def start_replica(self, replica: Replica) -> None:
         replica.process = self._spawn(self.replica_cmd(replica), replica.log)

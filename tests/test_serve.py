@@ -355,6 +355,48 @@ def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served
         tab.context.close()
 
 
+
+def test_an_error_no_page_foresaw_shows_a_learner_no_traceback(served: Served, chromium, tmp_path: Path) -> None:
+    """Every replica runs with Streamlit's error details off: an error no page foresaw shows Streamlit's redacted
+    message on the learner's screen, never a traceback (the server's paths, what was being read); the replica's log
+    keeps the traceback for whoever runs the lab. The replicas' own command lines, then the same command on a page
+    that fails, in Chromium. (A class database moved away once showed a learner SQLite's "no such table" this way,
+    with the server's file names: that case now has its own message, this is for the next one.)"""
+    replicas = [_cmdline(pid) for pid in served.replica_pids.values()]
+    assert replicas and all(cmd[cmd.index("--client.showErrorDetails") + 1] == "none" for cmd in replicas), replicas
+    failing, log = tmp_path / "fails.py", tmp_path / "fails.log"
+    failing.write_text('raise RuntimeError("cannot read /srv/lab/data/private-notes.txt")\n', encoding="utf-8")
+
+    def start(port: int) -> subprocess.Popen:
+        cmd = list(replicas[0])
+        cmd[cmd.index("app.py")], cmd[cmd.index("--server.port") + 1] = str(failing), str(port)
+        with open(log, "w", encoding="utf-8") as out:
+            return subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+
+    def ready(port: int) -> bool:
+        try:
+            return f"127.0.0.1:{port}" in log.read_text(encoding="utf-8") and _get(
+                f"http://127.0.0.1:{port}/_stcore/health")[0] == 200
+        except OSError:
+            return False
+
+    process, port = on_a_free_port(start, ready, lambda: log.read_text(encoding="utf-8"), what="the failing page",
+                                   timeout_s=READY_TIMEOUT_S)
+    context = chromium.new_context(viewport=VIEWPORT)
+    try:
+        page = context.new_page()
+        page.goto(f"http://127.0.0.1:{port}/")
+        shown = page.locator('[data-testid="stException"]')
+        shown.first.wait_for(timeout=PAGE_TIMEOUT_MS)
+        text = page.locator('[data-testid="stMain"]').inner_text()
+        assert "redacted" in text, text
+        assert "private-notes" not in text and "fails.py" not in text and "Traceback" not in text, text
+        assert "private-notes" in log.read_text(encoding="utf-8")  # the operator still has it
+    finally:
+        context.close()
+        process.terminate()
+        process.wait(timeout=10)
+
 def test_sigterm_stops_nginx_and_every_replica(served: Served) -> None:
     tree = set(process_tree(served.process.pid))
     nginx_pid = int((served.run_dir / "nginx.pid").read_text())
