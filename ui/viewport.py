@@ -140,7 +140,7 @@ SCRIPT = """
     if (pending.still < 2) return;  // unchanged three looks: settled
     bring(el, pending.control);
     // charts draw after the run has ended and can push the result down again, seconds later on a busy machine:
-    // keep it in view until it has stayed put for STAY_MS (30 s at most; scrolling by hand or a press ends this)
+    // keep it in view until it has stayed put for STAY_MS (30 s at most; scrolling by hand or a press elsewhere ends this)
     const t = Date.now(), kept = el.getBoundingClientRect(), at = Math.round(kept.top) + ':' + Math.round(kept.height);
     pending.brought = pending.brought || t;
     if (at !== pending.kept) { pending.kept = at; pending.keptSince = t; }
