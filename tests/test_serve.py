@@ -36,6 +36,7 @@ import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,7 @@ from tests.browser.browser_helpers import (
     VIEWPORT,
     browser_skip_reason,
     free_port,
+    healthy,
     on_a_free_port,
     pressed,
     wait_for_streamlit,
@@ -355,7 +357,6 @@ def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served
         tab.context.close()
 
 
-
 def test_an_error_no_page_foresaw_shows_a_learner_no_traceback(served: Served, chromium, tmp_path: Path) -> None:
     """Every replica runs with Streamlit's error details off: an error no page foresaw shows Streamlit's redacted
     message on the learner's screen, never a traceback (the server's paths, what was being read); the replica's log
@@ -373,14 +374,10 @@ def test_an_error_no_page_foresaw_shows_a_learner_no_traceback(served: Served, c
         with open(log, "w", encoding="utf-8") as out:
             return subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
 
-    def ready(port: int) -> bool:
-        try:
-            return f"127.0.0.1:{port}" in log.read_text(encoding="utf-8") and _get(
-                f"http://127.0.0.1:{port}/_stcore/health")[0] == 200
-        except OSError:
-            return False
+    def said() -> str:
+        return log.read_text(encoding="utf-8")
 
-    process, port = on_a_free_port(start, ready, lambda: log.read_text(encoding="utf-8"), what="the failing page",
+    process, port = on_a_free_port(start, partial(healthy, said), said, what="the failing page",
                                    timeout_s=READY_TIMEOUT_S)
     context = chromium.new_context(viewport=VIEWPORT)
     try:
@@ -396,6 +393,7 @@ def test_an_error_no_page_foresaw_shows_a_learner_no_traceback(served: Served, c
         context.close()
         process.terminate()
         process.wait(timeout=10)
+
 
 def test_sigterm_stops_nginx_and_every_replica(served: Served) -> None:
     tree = set(process_tree(served.process.pid))

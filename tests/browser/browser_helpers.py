@@ -166,7 +166,7 @@ def running_server(log_path: Path, env: dict[str, str] | None = None) -> Iterato
         return log_path.read_text(encoding="utf-8", errors="replace")
 
     try:
-        process, port = on_a_free_port(start, partial(_healthy, log), log, what="streamlit",
+        process, port = on_a_free_port(start, partial(healthy, log), log, what="streamlit",
                                        timeout_s=SERVER_START_TIMEOUT_S)
         yield StreamlitServer(base_url=f"http://127.0.0.1:{port}", log_path=log_path, process=process)
     finally:
@@ -181,7 +181,7 @@ def running_server(log_path: Path, env: dict[str, str] | None = None) -> Iterato
         shutil.rmtree(data_dir, ignore_errors=True)
 
 
-def _healthy(log: Callable[[], str], port: int) -> bool:
+def healthy(log: Callable[[], str], port: int) -> bool:
     """Whether the server on ``port`` is this one and healthy: its log says it listens on the port (a health check
     alone could be answered by whatever took the port after :func:`free_port` found it free), and it answers its
     health check."""
