@@ -32,7 +32,7 @@ from urllib.parse import quote
 
 import pytest
 
-from lessons.classroom import JOINS_PER_MINUTE, Classes, DatabaseBroken, open_database, shown_resume
+from lessons.classroom import Classes, DatabaseBroken, open_database, shown_resume
 from tests.browser.browser_helpers import (
     CHROMIUM,
     CHROMIUM_ARGS,
@@ -46,6 +46,7 @@ from tests.browser.browser_helpers import (
     wait_for_streamlit,
     watch,
 )
+from tests.classroom.limits import fill_join_limit
 from tests.test_serve import _get, _processes_of_run, _skip_or_fail, _stop
 
 pytestmark = [pytest.mark.serve, pytest.mark.browser]
@@ -279,12 +280,8 @@ def test_headers_a_browser_sends_do_not_choose_the_address_the_join_limit_counts
     limited. Now the address is the one nginx saw (this machine): with its count at the limit, every try is
     refused whatever the headers say. The count is filled for this minute and the next few, so a slow machine
     crossing a minute's end sees the same (how the count grows try by try is tests/classroom/test_store's)."""
-    key = Classes._client_key("127.0.0.1")
-    minute = int(time.time()) // 60
-    with open_database(lab.url) as db, db.transaction() as tx:
-        for m in range(minute, minute + 4):
-            tx.execute("INSERT INTO join_attempts (client, minute, attempts) VALUES (?, ?, ?)",
-                       (key, m, JOINS_PER_MINUTE))
+    with open_database(lab.url) as db:
+        minute = fill_join_limit(db, "127.0.0.1")
     said = []
     for i in range(3):
         forged = f"203.0.113.{i + 1}"
