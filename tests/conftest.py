@@ -3,7 +3,16 @@ class tests on PostgreSQL (tests/classroom/, test_page_class.py, the class journ
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
+
+#: Where a failure's whole message is kept when its report is shortened (:func:`pytest_runtest_makereport`).
+FAILURES = Path(__file__).resolve().parent.parent / "artifacts" / "failures"
+#: How many lines of a page's aria snapshot a failure's report keeps (the sidebar left out).
+SNAPSHOT_LINES = 40
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -54,3 +63,37 @@ def postgres_server():
     server = start_or_skip()
     yield server
     server.stop()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """A failed Playwright expectation's report without most of the page's aria snapshot, which can run to hundreds of
+    lines: CI shows the end of the output, and the class journey's failure there showed the snapshot's tail and
+    neither the line that failed nor its error. The report keeps the error, the call log and the main area's first
+    :data:`SNAPSHOT_LINES` lines; the whole message goes to artifacts/failures/."""
+    if call.excinfo is not None and isinstance(call.excinfo.value, AssertionError):
+        exc = call.excinfo.value
+        message = str(exc)
+        short = shortened(message)
+        if short != message:
+            FAILURES.mkdir(parents=True, exist_ok=True)
+            kept = FAILURES / (re.sub(r"[^\w.-]+", "_", item.nodeid)[-150:] + ".txt")
+            kept.write_text(message, encoding="utf-8")
+            exc.args = (f"{short}\n(the whole message: {kept.relative_to(FAILURES.parent.parent)})",)
+    yield
+
+
+def shortened(message: str) -> str:
+    """``message`` with its "Aria snapshot:" part cut to the main area's first :data:`SNAPSHOT_LINES` lines."""
+    head, found, snapshot = message.partition("\nAria snapshot:")
+    if not found:
+        return message
+    lines, in_sidebar = [], False
+    for line in snapshot.splitlines():
+        if line and not line.startswith(" "):  # a top-level region
+            in_sidebar = line.startswith('- region "Sidebar"')
+        if line.strip() and not in_sidebar:
+            lines.append(line)
+    left = len(lines) - SNAPSHOT_LINES
+    tail = [f"… {left} more lines of the snapshot left out"] if left > 0 else []
+    return "\n".join([head + found + " (the sidebar left out)", *lines[:SNAPSHOT_LINES], *tail])

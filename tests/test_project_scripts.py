@@ -184,11 +184,11 @@ def test_scripts_test_runs_the_suite_on_workers_and_an_n_of_yours_wins(tmp_path:
     code = _code_lines(ROOT / "scripts/test")
     start = code.index('workers="${LAB_TEST_WORKERS')
     tail = code[start:code.index('rc=$?', start)].replace(".venv/bin/python", "printf '%s|'")
-    for args, env, expect in (([], {}, "-q|-n|2|--dist|loadgroup|tests|"),
-                              (["-m", "journey"], {"LAB_TEST_WORKERS": "3"}, "-q|-n|3|--dist|loadgroup|tests|-m|journey|"),
-                              (["-n", "0"], {}, "-q|tests|-n|0|"),
-                              (["-p", "no:xdist"], {}, "-q|tests|-p|no:xdist|"),
-                              ([], {"LAB_TEST_WORKERS": "1"}, "-q|tests|")):
+    for args, env, expect in (([], {}, "-q|--tb=short|-n|2|--dist|loadgroup|tests|"),
+                              (["-m", "journey"], {"LAB_TEST_WORKERS": "3"}, "-q|--tb=short|-n|3|--dist|loadgroup|tests|-m|journey|"),
+                              (["-n", "0"], {}, "-q|--tb=short|tests|-n|0|"),
+                              (["-p", "no:xdist"], {}, "-q|--tb=short|tests|-p|no:xdist|"),
+                              ([], {"LAB_TEST_WORKERS": "1"}, "-q|--tb=short|tests|")):
         out = subprocess.run(["bash", "-c", "say() { :; }\n" + tail, "scripts/test", *args], capture_output=True,
                              text=True, env={**os.environ, **env}, check=True)
         assert out.stdout == "-m|pytest|" + expect, (args, env, out.stdout)
@@ -211,3 +211,18 @@ def test_the_tests_that_share_a_module_server_run_on_one_worker(tmp_path: Path) 
     assert groups["test_two_learners_see_their_own_state_each_on_one_replica"] == "tests/test_serve.py"
     assert groups["test_sigkill_leaves_nothing_and_a_run_dir_with_a_space_works_and_is_reused"] == "-"
     assert groups["test_bad_arguments_are_one_line_and_exit_2_before_anything_starts"] == "-"
+
+
+def test_a_failed_expectation_reports_the_main_area_not_the_whole_snapshot() -> None:
+    """tests/conftest.py's report of a failed Playwright expectation: the error and call log whole, the sidebar left
+    out of the aria snapshot, the main area cut to SNAPSHOT_LINES lines and the cut said."""
+    from tests.conftest import SNAPSHOT_LINES, shortened
+
+    head = "Locator expected to be visible\nCall log:\n  - waiting for get_by_text(\"1 of 3\")\n"
+    sidebar = ['- region "Sidebar":', *(f'  - link "Page {i}"' for i in range(30))]
+    main = ["- main:", *(f"  - paragraph: line {i}" for i in range(SNAPSHOT_LINES + 9))]
+    short = shortened(head + "\nAria snapshot:\n" + "\n".join([*sidebar, *main]))
+    assert short.startswith(head + "\nAria snapshot: (the sidebar left out)\n- main:\n  - paragraph: line 0\n")
+    assert "Page 0" not in short and "Sidebar" not in short
+    assert short.endswith(f"  - paragraph: line {SNAPSHOT_LINES - 2}\n… 10 more lines of the snapshot left out")
+    assert shortened(head) == head  # no snapshot: as it was
