@@ -4,7 +4,9 @@ a vocabulary read by script, and the ``tree``, ``encode --steps`` and ``vocab`` 
 * The step-by-step replay's final ids equal each tokenizer's own library (tiktoken, mistral-common's Tekkenizer,
   sentencepiece: what ``family.real`` calls) on the adversarial texts the lab keeps (the fragments of
   tests/test_real_tokenizers.py, the sample texts, lesson 4's pair, the command line's adversarial blocks) and on
-  any text (hypothesis).
+  any text of characters Python's Unicode database knows (hypothesis). The libraries' Rust regex engines know
+  Unicode 16 and the lab's pre-split (``regex``) Unicode 17, so a letter added in 2025 is cut differently: the one
+  known difference, kept in sight by a strict xfail (a whole-suite run drew U+323B0 and failed).
 * Every tree's leaves are the token's bytes (SentencePiece: its characters), its root the token, and each merge's
   rank is below the token's (where the vocabulary is one BPE built: see the Llama 3 test).
 * A script's token is defined once (analyses.vocab.DEFINITION) and the counts add up.
@@ -16,16 +18,25 @@ import json
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import lessons
 from analyses import vocab
 from family import merges, real
 from tests.cli_helpers import assert_one_line_error, run_cli
 from tests.test_cli_bounds import ADVERSARIAL
-from tests.test_real_tokenizers import FRAGMENTS, LESSON4, PROPERTY, SAMPLES, texts
+from tests.test_real_tokenizers import FRAGMENTS, LESSON4, PROPERTY, SAMPLES
 
 KEPT_TEXTS = [*FRAGMENTS, "".join(FRAGMENTS), *SAMPLES, LESSON4["test_en"], LESSON4["test_hi"],
               LESSON4["english_block"] + LESSON4["hindi_block"]]
+
+
+KNOWN = st.characters(exclude_categories=("Cs", "Cn"))  # assigned in Python's Unicode (14): before 2025
+known_texts = st.one_of(
+    st.text(alphabet=KNOWN, max_size=40),
+    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(alphabet=KNOWN, max_size=3)), max_size=12).map("".join),
+)
+"""``texts`` (tests/test_real_tokenizers.py) without the characters Python's Unicode database does not know."""
 
 
 def view(name: str) -> merges.Inside:
@@ -43,9 +54,16 @@ def test_replay_gives_the_librarys_ids_on_every_kept_text(name):
 
 @pytest.mark.parametrize("name", real.NAMES)
 @PROPERTY
-@given(text=texts)
+@given(text=known_texts)
 def test_replay_gives_the_librarys_ids_on_any_text(name, text):
     assert view(name).replay(text).ids == real.load(name).encode(text)
+
+
+@pytest.mark.xfail(strict=True, reason="a letter added in Unicode 17 (2025): the lab's pre-split reads it as a letter, "
+                                       "tiktoken's Rust engine (Unicode 16) does not")
+def test_a_letter_added_in_2025_is_cut_as_the_library_cuts_it():
+    text = "\U000323b0/A"  # CJK Extension J, Unicode 17.0
+    assert view("o200k_base").replay(text).ids == real.load("o200k_base").encode(text)
 
 
 @pytest.mark.parametrize("name", real.NAMES)
