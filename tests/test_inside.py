@@ -6,7 +6,7 @@ a vocabulary read by script, and the ``tree``, ``encode --steps`` and ``vocab`` 
   tests/test_real_tokenizers.py, the sample texts, lesson 4's pair, the command line's adversarial blocks) and on
   any text of characters Python's Unicode database knows (hypothesis). The libraries' Rust regex engines know
   Unicode 16 and the lab's pre-split (``regex``) Unicode 17, so a letter added in 2025 is cut differently: the one
-  known difference, kept in sight by a strict xfail (a whole-suite run drew U+323B0 and failed).
+  known difference, kept in sight by a strict xfail (a run of the non-browser tests drew U+323B0 and failed).
 * Every tree's leaves are the token's bytes (SentencePiece: its characters), its root the token, and each merge's
   rank is below the token's (where the vocabulary is one BPE built: see the Llama 3 test).
 * A script's token is defined once (analyses.vocab.DEFINITION) and the counts add up.
