@@ -25,18 +25,14 @@ from analyses import vocab
 from family import merges, real
 from tests.cli_helpers import assert_one_line_error, run_cli
 from tests.test_cli_bounds import ADVERSARIAL
-from tests.test_real_tokenizers import FRAGMENTS, LESSON4, PROPERTY, SAMPLES
+from tests.test_real_tokenizers import FRAGMENTS, LESSON4, PROPERTY, SAMPLES, texts_of
 
 KEPT_TEXTS = [*FRAGMENTS, "".join(FRAGMENTS), *SAMPLES, LESSON4["test_en"], LESSON4["test_hi"],
               LESSON4["english_block"] + LESSON4["hindi_block"]]
 
 
-KNOWN = st.characters(exclude_categories=("Cs", "Cn"))  # assigned in Python's Unicode (14): before 2025
-known_texts = st.one_of(
-    st.text(alphabet=KNOWN, max_size=40),
-    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(alphabet=KNOWN, max_size=3)), max_size=12).map("".join),
-)
-"""``texts`` (tests/test_real_tokenizers.py) without the characters Python's Unicode database does not know."""
+known_texts = texts_of(st.characters(exclude_categories=("Cs", "Cn")))
+"""``texts`` (tests/test_real_tokenizers.py) of the characters Python's Unicode (14) knows: assigned before 2025."""
 
 
 def view(name: str) -> merges.Inside:

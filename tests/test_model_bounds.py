@@ -311,6 +311,7 @@ def test_what_a_session_keeps_is_bounded_in_count_and_bytes(monkeypatch) -> None
     (The budget is made 2 MB here, so that the test builds small models.)"""
     from streamlit.testing.v1 import AppTest
 
+    from tests.apptest_helpers import app_test
     from ui import choices
 
     def script() -> None:
@@ -329,13 +330,13 @@ def test_what_a_session_keeps_is_bounded_in_count_and_bytes(monkeypatch) -> None
                 shown.append(str(exc))
         st.session_state["shown"] = shown
 
-    at = AppTest.from_function(script, default_timeout=60)
+    at = app_test(AppTest.from_function(script, default_timeout=60))
     at.session_state["sizes"] = [10 + i for i in range(10)]
     at.run()
     models = at.session_state["lab.session_models"]
     assert [m["title"] for m in models.values()] == [f"m{10 + i}" for i in range(2, 10)]
     monkeypatch.setattr(choices, "SESSION_MODELS_MB", 2)
-    at = AppTest.from_function(script, default_timeout=60)
+    at = app_test(AppTest.from_function(script, default_timeout=60))
     big = 1_500  # about 0.9 MB each: two fit in the session's 2 MB, a third pushes out the oldest
     at.session_state["sizes"] = [big, big + 1, big + 2]
     at.run()

@@ -79,10 +79,18 @@ FRAGMENTS = [
     "é", "e\u0301", "Å", "ﬁ", "ǅ", "😀", "👩‍👩‍👧", "\u200d", "\u00a0", "\u3000", "\u2581", "\x00", "\ufeff",
     "Thick", "FOG", "fog.", "city.", "https://example.org/a?b=1", "def f(x):\n    return x",
 ]  # fmt: skip
-texts = st.one_of(
-    st.text(max_size=40),
-    st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=3)), max_size=12).map("".join),
-)
+
+
+def texts_of(alphabet: st.SearchStrategy[str] | None = None) -> st.SearchStrategy[str]:
+    """Any text (of ``alphabet``'s characters, else hypothesis's own), or the fragments above joined with some."""
+    chars = {} if alphabet is None else {"alphabet": alphabet}
+    return st.one_of(
+        st.text(max_size=40, **chars),
+        st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(max_size=3, **chars)), max_size=12).map("".join),
+    )
+
+
+texts = texts_of()
 
 
 def tok(name: str) -> real.RealTokenizer:

@@ -388,7 +388,7 @@ def test_an_error_no_page_foresaw_shows_a_learner_no_traceback(served: Served, c
         text = page.locator('[data-testid="stMain"]').inner_text()
         assert "redacted" in text, text
         assert "private-notes" not in text and "fails.py" not in text and "Traceback" not in text, text
-        assert "private-notes" in log.read_text(encoding="utf-8")  # the operator still has it
+        assert "private-notes" in said()  # the operator still has it
     finally:
         context.close()
         process.terminate()

@@ -12,7 +12,7 @@ from urllib.parse import parse_qsl
 
 import lessons
 from lessons.course import course
-from tests.apptest_helpers import assert_no_exception, run_page
+from tests.apptest_helpers import app_test, assert_no_exception, run_page
 from ui.display import md_escape
 from ui.links import SKIP, page_path
 from views import lessons as lp
@@ -202,7 +202,7 @@ def test_published_writes_the_address_however_the_page_ends() -> None:
     page: the address says what is on screen without a publish call before every exit."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_function(_published_script, default_timeout=30)
+    at = app_test(AppTest.from_function(_published_script, default_timeout=30))
     at.run()
     at.number_input(key="demo.merges").set_value(7).run()
     assert at.query_params["merges"] == "7"
@@ -233,7 +233,7 @@ def _returning_script() -> None:
 def test_published_writes_the_address_when_a_section_returns_early() -> None:
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_function(_returning_script, default_timeout=30)
+    at = app_test(AppTest.from_function(_returning_script, default_timeout=30))
     at.run()
     at.number_input(key="demo.merges").set_value(8).run()
     assert at.query_params["merges"] == "8"
