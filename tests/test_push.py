@@ -12,7 +12,7 @@ from ui import push
 @pytest.fixture
 def pushed(monkeypatch) -> list[tuple[str, str]]:
     done: list[tuple[str, str]] = []
-    monkeypatch.setattr(push, "_rerun", lambda sid, fid, page="": done.append((sid, fid)) or True)
+    monkeypatch.setattr(push, "_rerun", lambda sid, fid, page="", busy=None: done.append((sid, fid)) or True)
     return done
 
 
@@ -45,6 +45,45 @@ def test_a_burst_of_votes_is_one_push_at_a_time_and_a_lost_one_is_tried_again(pu
     monkeypatch.setattr(push.time, "monotonic", lambda: clock[0])
     w.look()
     assert len(pushed) == 2
+
+
+def test_a_push_is_made_only_to_a_session_that_runs_nothing() -> None:
+    """On the session's event loop: a session with a script runner (a run going, or just finished with its last
+    messages still queued behind the push) is not rerun but handed back as busy; an idle one is rerun."""
+
+    class Session:
+        def __init__(self, runner) -> None:
+            self._scriptrunner = runner
+            self.reruns: list[str] = []
+
+        def request_rerun(self, state) -> None:
+            self.reruns.append(state)
+
+    said: list[str] = []
+    running = Session(runner=object())
+    push.push_if_idle(running, "bar", lambda: said.append("busy"))
+    assert running.reruns == [] and said == ["busy"]
+    idle = Session(runner=None)
+    push.push_if_idle(idle, "bar", lambda: said.append("busy"))
+    assert idle.reruns == ["bar"] and said == ["busy"]
+
+
+def test_a_push_handed_back_busy_is_made_again_at_the_next_look(monkeypatch) -> None:
+    """Not after RETRY_S as a lost push: the session's run is about to end, and the count should follow it."""
+    calls: list[str] = []
+
+    def rerun(sid, fid, page="", busy=None):
+        calls.append(fid)
+        if len(calls) == 1:
+            busy()  # the first push finds the session running (here at once; on the event loop, a moment later)
+        return True
+
+    monkeypatch.setattr(push, "_rerun", rerun)
+    w = push.Watcher(lambda codes: {"ABC234": (2, 0)})
+    w.watch("teacher", "bar", "ABC234", teacher=True, seen=(1, 0))
+    assert w.look() == 1 and w.look() == 1  # handed back, made again
+    assert w.look() == 0  # the second is in flight: not a third
+    assert calls == ["bar", "bar"]
 
 
 def test_a_screen_not_seen_for_a_while_and_a_class_gone_are_forgotten(pushed, monkeypatch) -> None:
@@ -85,7 +124,7 @@ def test_a_fragment_of_a_page_the_session_left_is_never_pushed(monkeypatch) -> N
     """The bar of the page the session was on is replaced by the bar of the page it is on now (one bar a screen);
     and a fragment whose page is not the session's page any more is dropped, not rerun on another page."""
     calls = []
-    monkeypatch.setattr(push, "_rerun", lambda sid, fid, page="": calls.append(fid) or (None if page == "old" else True))
+    monkeypatch.setattr(push, "_rerun", lambda sid, fid, page="", busy=None: calls.append(fid) or (None if page == "old" else True))
     classes = {"ABC234": (1, 0)}
     w = push.Watcher(lambda codes: dict(classes))
     w.watch("teacher", "bar-on-class", "ABC234", teacher=True, seen=(1, 0), page="class")

@@ -12,6 +12,11 @@ tick (every second): p95 1.05-1.24 s from vote to count with 120 learners, 2.12 
 - At most one push is in flight per screen: a bar that has not run since its last push is not pushed again
   (a burst of votes costs the teacher's screen a rerun at a time, not a queue of them).
 
+A screen is pushed only while its session runs nothing (no script runner at all, Streamlit's last run handed over):
+a push handed to a run that has just finished made Streamlit start a new runner and drop the finished run's messages
+still on their way, so a press's run (the teacher's "Pose it now") did its work and never reached the screen. A
+session busy when the push reaches it is tried again at the next look (:meth:`Watcher.look`).
+
 It uses Streamlit's own runtime to rerun a session's fragment (``AppSession.request_rerun`` with the fragment's
 id, as its file watcher's "run on save" reruns a page), which requirements.lock pins; the bars keep their own
 timers (:data:`ui.poll.TEACHER_POLL_S`, :data:`ui.poll.POLL_S`) as a safety net, so a change still arrives if a
@@ -23,7 +28,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 WATCH_S = 0.1
 """Seconds between two looks at the watched classes' versions (one query for all of this replica's classes)."""
@@ -112,18 +119,25 @@ class Watcher:
             in_flight = w.pushed_at > w.ran_at and now - w.pushed_at < RETRY_S
             if not (moved and not in_flight):
                 continue
-            done = _rerun(w.session_id, w.fragment_id, w.page)
+            w.pushed_at = now  # before the push: a busy session can hand it back at once (:meth:`_again`)
+            done = _rerun(w.session_id, w.fragment_id, w.page, busy=partial(self._again, w, now))
             if done is None:  # the session is on another page now, or gone: this fragment is not on its screen
                 self._drop(w)
             elif done:
-                w.pushed_at = now
                 pushed += 1
         self.pushes += pushed
         return pushed
 
+    def _again(self, w: Watch, at: float) -> None:
+        """The push made at ``at`` found its session running: the next look pushes again (not after RETRY_S)."""
+        with self._lock:
+            if w.pushed_at == at:
+                w.pushed_at = 0.0
 
-def _rerun(session_id: str, fragment_id: str, page: str = "") -> bool | None:
-    """Ask Streamlit to rerun the fragment of a live session (as its timer would, without waiting for it). None
+
+def _rerun(session_id: str, fragment_id: str, page: str = "", busy: Callable[[], None] = lambda: None) -> bool | None:
+    """Ask Streamlit to rerun the fragment of a live session (as its timer would, without waiting for it), on the
+    session's event loop and only if the session runs nothing then (else ``busy()``: see the module's text). None
     when the session is gone or on another page than the fragment's (never draw a page's fragment on another)."""
     from streamlit.proto.ClientState_pb2 import ClientState
     from streamlit.runtime import Runtime
@@ -141,8 +155,18 @@ def _rerun(session_id: str, fragment_id: str, page: str = "") -> bool | None:
     state.CopyFrom(session._client_state)  # the page and its address as they are; the widgets' values stay
     state.fragment_id = fragment_id
     state.is_auto_rerun = True
-    session._call_soon_on_event_loop(lambda: session.request_rerun(state))
+    session._call_soon_on_event_loop(lambda: push_if_idle(session, state, busy))
     return True
+
+
+def push_if_idle(session, state, busy: Callable[[], None]) -> None:
+    """On the session's event loop: rerun ``state`` (a fragment) if the session has no script runner, else
+    ``busy()``. A runner that has finished its script but whose last messages still wait on this loop counts as
+    busy: Streamlit would give the push a new runner and ignore those messages (the page's press drawn by half)."""
+    if session._scriptrunner is not None:
+        busy()
+        return
+    session.request_rerun(state)
 
 
 _WATCHER: Watcher | None = None
@@ -191,4 +215,4 @@ def forget() -> None:
         _WATCHER.forget(ctx.session_id)
 
 
-__all__ = ["FORGET_S", "RETRY_S", "WATCH_S", "Watch", "Watcher", "forget", "watch", "watcher"]
+__all__ = ["FORGET_S", "RETRY_S", "WATCH_S", "Watch", "Watcher", "forget", "push_if_idle", "watch", "watcher"]

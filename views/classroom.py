@@ -219,7 +219,11 @@ def projector_section() -> None:
     the class has ended, that it has (the report stays below)."""
     who = classroom.teaching()
     assert who is not None  # the page draws this section for the class's teacher only (pages/13_Class.py)
-    _say()
+    # What is said once (a message, the teacher link after Start) has a slot of its own, drawn on every run: when it
+    # goes, what follows keeps its place, and a box the teacher opened below stays open (it closed at the first edit).
+    once = st.container()
+    with once:
+        _say()
     done = classroom.ended()
     if done is None:
         try:
@@ -232,9 +236,9 @@ def projector_section() -> None:
     if done is not None:  # the class bar above says so (ui.poll), in the teacher's words
         return
     if link := st.session_state.pop(TEACHER_LINK.skey, None):
-        st.html(callout_html(_("Your class is ready. Keep your teacher link private (it is not shown here, so you "
+        once.html(callout_html(_("Your class is ready. Keep your teacher link private (it is not shown here, so you "
                                "can project this page): it lets you run this class from another browser."), "success"))
-        st.download_button(_("Download my teacher link"), link + "\n", f"class-{who.code}-teacher-link.txt",
+        once.download_button(_("Download my teacher link"), link + "\n", f"class-{who.code}-teacher-link.txt",
                            "text/plain", key=f"{PAGE}.teacher_link", icon=":material/key:", on_click="ignore")
     words, qr = st.columns([3, 2], gap="large")
     named = html.escape(_("class code"), quote=True)
