@@ -58,8 +58,28 @@ def test_replay_gives_the_librarys_ids_on_any_text(name, text):
 @pytest.mark.xfail(strict=True, reason="a letter added in Unicode 17 (2025): the lab's pre-split reads it as a letter, "
                                        "tiktoken's Rust engine (Unicode 16) does not")
 def test_a_letter_added_in_2025_is_cut_as_the_library_cuts_it():
-    text = "\U000323b0/A"  # CJK Extension J, Unicode 17.0
+    text = "\U000323b0/A"  # CJK Extension J, Unicode 17.0 (the Encode page says so: see the test below)
     assert view("o200k_base").replay(text).ids == real.load("o200k_base").encode(text)
+
+
+NEWER_THAN_THE_LIBRARY = "\U000323b0/A"  # CJK Extension J, Unicode 17.0: see the strict xfail above
+
+
+def test_a_replay_that_does_not_end_in_the_librarys_ids_says_so_and_gives_them():
+    """Where the replay and the library part (the letter above), the replay carries the library's own ids, its
+    JSON adds them, and ``encode --steps`` prints them with why; on any other text it agrees and adds nothing."""
+    tok = real.load("o200k_base")
+    replay = view("o200k_base").replay(NEWER_THAN_THE_LIBRARY)
+    assert not replay.agrees
+    assert list(replay.library) == tok.encode(NEWER_THAN_THE_LIBRARY) != replay.ids
+    assert replay.to_json()["library_ids"] == tok.encode(NEWER_THAN_THE_LIBRARY)
+    last = merges.replay_lines(replay)[-1]
+    assert last.startswith("library ids: " + " ".join(map(str, tok.encode(NEWER_THAN_THE_LIBRARY)))), last
+    assert "newer than its Unicode tables" in last
+    usual = view("o200k_base").replay(LESSON4["test_hi"])
+    assert usual.agrees and list(usual.library) == usual.ids == tok.encode(LESSON4["test_hi"])
+    assert "library_ids" not in usual.to_json()
+    assert not merges.replay_lines(usual)[-1].startswith("library ids")
 
 
 @pytest.mark.parametrize("name", real.NAMES)

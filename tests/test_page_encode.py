@@ -239,6 +239,23 @@ def test_gpt4o_steps_through_a_hindi_word_to_its_librarys_ids() -> None:
     assert "No merge applies any more" in main_text(at)
 
 
+def test_a_text_the_library_cuts_otherwise_is_said_with_both_counts() -> None:
+    """A letter added to Unicode in 2025: the replay (the lab's pre-split) and GPT-4o's library part
+    (tests/test_inside.py); the page says so above the steps, with both counts. A usual text says nothing."""
+    from family import merges, real
+
+    text = "\U000323b0/A"
+    replay = merges.inside(real.load("o200k_base")).replay(text)
+    assert not replay.agrees
+    at = run_page(PAGE, query_params={"tok": "o200k_base", "text": text})
+    assert_no_exception(at)
+    said = [w.value for w in at.warning if "do not end in the ids" in w.value]
+    assert len(said) == 1, [w.value for w in at.warning]
+    assert f"here {len(replay.ids)} tokens, there {len(replay.library)}" in said[0]
+    at = run_page(PAGE, query_params={"tok": "o200k_base", "text": "घने कोहरे"})
+    assert not [w for w in at.warning if "do not end in the ids" in w.value]
+
+
 def test_predict_first_asks_which_pair_merges_next_before_showing_it() -> None:
     at = run_page(PAGE, query_params={"tok": "o200k_base", "text": "चाय", "predict": "true", "step": "1"})
     assert_no_exception(at)
