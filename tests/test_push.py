@@ -4,6 +4,9 @@ Chromium that a posed question and a vote reach the other screens with no rerun 
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 
 from ui import push
@@ -47,25 +50,42 @@ def test_a_burst_of_votes_is_one_push_at_a_time_and_a_lost_one_is_tried_again(pu
     assert len(pushed) == 2
 
 
-def test_a_push_is_made_only_to_a_session_that_runs_nothing() -> None:
+def test_a_push_waits_on_the_event_loop_until_its_session_runs_nothing(monkeypatch) -> None:
     """On the session's event loop: a session with a script runner (a run going, or just finished with its last
-    messages still queued behind the push) is not rerun but handed back as busy; an idle one is rerun."""
+    messages still queued behind the push) is not rerun; it is looked at again until it is idle, then rerun. One
+    that stays busy is handed back (``busy()``) after RECHECKS looks, never rerun while it runs."""
 
     class Session:
-        def __init__(self, runner) -> None:
-            self._scriptrunner = runner
+        def __init__(self) -> None:
+            self._scriptrunner: object | None = object()
             self.reruns: list[str] = []
 
         def request_rerun(self, state) -> None:
-            self.reruns.append(state)
+            self.reruns.append(state if self._scriptrunner is None else "rerun while a runner was current")
 
+    monkeypatch.setattr(push, "RECHECKS", 5)
     said: list[str] = []
-    running = Session(runner=object())
-    push.push_if_idle(running, "bar", lambda: said.append("busy"))
-    assert running.reruns == [] and said == ["busy"]
-    idle = Session(runner=None)
-    push.push_if_idle(idle, "bar", lambda: said.append("busy"))
-    assert idle.reruns == ["bar"] and said == ["busy"]
+    at_once: list[list[str]] = []
+    ends, stays, idle = Session(), Session(), Session()
+    idle._scriptrunner = None
+
+    async def scene() -> None:
+        loop = asyncio.get_running_loop()
+        for session in (ends, stays, idle):
+            push.push_if_idle(session, "bar", lambda: said.append("busy"))
+        at_once.extend([list(idle.reruns), list(ends.reruns), list(stays.reruns)])  # an idle one at once
+        loop.call_later(push.RECHECK_S * 2.5, setattr, ends, "_scriptrunner", None)  # its run ends meanwhile
+        deadline = loop.time() + 10  # a ceiling for a busy machine: the looks are timers on this loop
+        while not (ends.reruns and said) and loop.time() < deadline:
+            await asyncio.sleep(push.RECHECK_S)
+
+    # a loop of its own in a thread of its own, as a session's is (a worker that ran Playwright has a loop here)
+    runner = threading.Thread(target=asyncio.run, args=(scene(),))
+    runner.start()
+    runner.join()
+    assert at_once == [["bar"], [], []]
+    assert ends.reruns == ["bar"]
+    assert stays.reruns == [] and said == ["busy"]
 
 
 def test_a_push_handed_back_busy_is_made_again_at_the_next_look(monkeypatch) -> None:

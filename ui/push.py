@@ -15,7 +15,8 @@ tick (every second): p95 1.05-1.24 s from vote to count with 120 learners, 2.12 
 A screen is pushed only while its session runs nothing (no script runner at all, Streamlit's last run handed over):
 a push handed to a run that has just finished made Streamlit start a new runner and drop the finished run's messages
 still on their way, so a press's run (the teacher's "Pose it now") did its work and never reached the screen. A
-session busy when the push reaches it is tried again at the next look (:meth:`Watcher.look`).
+push that finds its session running waits on the session's event loop until it is idle (:func:`push_if_idle`; a
+run that goes on for long hands it back to the watcher's next look, :meth:`Watcher.look`).
 
 It uses Streamlit's own runtime to rerun a session's fragment (``AppSession.request_rerun`` with the fragment's
 id, as its file watcher's "run on save" reruns a page), which requirements.lock pins; the bars keep their own
@@ -25,6 +26,7 @@ push does not. Without Streamlit's runtime (AppTest) nothing is watched.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 import time
@@ -36,6 +38,10 @@ WATCH_S = 0.1
 """Seconds between two looks at the watched classes' versions (one query for all of this replica's classes)."""
 FORGET_S = 180.0
 """A screen whose bar has not run for this long (its browser closed, its page changed) is no longer watched."""
+RECHECK_S = 0.02
+"""A push that finds its session running looks again this much later, on the session's event loop ..."""
+RECHECKS = 25
+"""... this many times (half a second), then hands the push back to the watcher's next look."""
 RETRY_S = 2.0
 """A push whose rerun never ran (lost: the session went away meanwhile) is tried again after this long."""
 _LOG = logging.getLogger("lab.push")
@@ -129,7 +135,8 @@ class Watcher:
         return pushed
 
     def _again(self, w: Watch, at: float) -> None:
-        """The push made at ``at`` found its session running: the next look pushes again (not after RETRY_S)."""
+        """The push made at ``at`` found its session running for long: the next look pushes again (not after
+        RETRY_S)."""
         with self._lock:
             if w.pushed_at == at:
                 w.pushed_at = 0.0
@@ -137,7 +144,8 @@ class Watcher:
 
 def _rerun(session_id: str, fragment_id: str, page: str = "", busy: Callable[[], None] = lambda: None) -> bool | None:
     """Ask Streamlit to rerun the fragment of a live session (as its timer would, without waiting for it), on the
-    session's event loop and only if the session runs nothing then (else ``busy()``: see the module's text). None
+    session's event loop once the session runs nothing (:func:`push_if_idle`, which calls ``busy()`` if that takes
+    long). None
     when the session is gone or on another page than the fragment's (never draw a page's fragment on another)."""
     from streamlit.proto.ClientState_pb2 import ClientState
     from streamlit.runtime import Runtime
@@ -159,14 +167,19 @@ def _rerun(session_id: str, fragment_id: str, page: str = "", busy: Callable[[],
     return True
 
 
-def push_if_idle(session, state, busy: Callable[[], None]) -> None:
-    """On the session's event loop: rerun ``state`` (a fragment) if the session has no script runner, else
-    ``busy()``. A runner that has finished its script but whose last messages still wait on this loop counts as
-    busy: Streamlit would give the push a new runner and ignore those messages (the page's press drawn by half)."""
-    if session._scriptrunner is not None:
+def push_if_idle(session, state, busy: Callable[[], None], rechecks: int | None = None) -> None:
+    """On the session's event loop: rerun ``state`` (a fragment) once the session has no script runner. A runner
+    that has finished its script but whose last messages still wait on this loop counts as running: Streamlit would
+    give the push a new runner and ignore those messages (the page's press drawn by half). A running session is
+    looked at again every :data:`RECHECK_S` on the loop, :data:`RECHECKS` times, then handed back (``busy()``)."""
+    if session._scriptrunner is None:
+        session.request_rerun(state)
+        return
+    left = RECHECKS if rechecks is None else rechecks
+    if left <= 0:
         busy()
         return
-    session.request_rerun(state)
+    asyncio.get_running_loop().call_later(RECHECK_S, push_if_idle, session, state, busy, left - 1)
 
 
 _WATCHER: Watcher | None = None
@@ -215,4 +228,4 @@ def forget() -> None:
         _WATCHER.forget(ctx.session_id)
 
 
-__all__ = ["FORGET_S", "RETRY_S", "WATCH_S", "Watch", "Watcher", "forget", "push_if_idle", "watch", "watcher"]
+__all__ = ["FORGET_S", "RECHECKS", "RECHECK_S", "RETRY_S", "WATCH_S", "Watch", "Watcher", "forget", "push_if_idle", "watch", "watcher"]
