@@ -243,8 +243,8 @@ def test_a_text_the_library_cuts_otherwise_is_said_with_both_counts() -> None:
     """A letter added to Unicode in 2025: the replay (the lab's pre-split) and GPT-4o's library part
     (tests/test_inside.py); the page says so above the steps, with both counts. A usual text says nothing."""
     from family import merges, real
+    from tests.test_inside import NEWER_THAN_THE_LIBRARY as text
 
-    text = "\U000323b0/A"
     replay = merges.inside(real.load("o200k_base")).replay(text)
     assert not replay.agrees
     at = run_page(PAGE, query_params={"tok": "o200k_base", "text": text})

@@ -44,6 +44,8 @@ RECHECKS = 25
 """... this many times (half a second), then hands the push back to the watcher's next look."""
 RETRY_S = 2.0
 """A push whose rerun never ran (lost: the session went away meanwhile) is tried again after this long."""
+WATCHER_THREAD = "lab-class-watcher"
+"""The watcher thread's name (tests/browser/lagging_loop holds up what it hands the event loop)."""
 _LOG = logging.getLogger("lab.push")
 
 
@@ -81,7 +83,7 @@ class Watcher:
             self._watches[(session_id, name)] = Watch(session_id, fragment_id, code, teacher, seen, time.monotonic(),
                                                       page=page)
             if self._thread is None or not self._thread.is_alive():
-                self._thread = threading.Thread(target=self._run, name="lab-class-watcher", daemon=True)
+                self._thread = threading.Thread(target=self._run, name=WATCHER_THREAD, daemon=True)
                 self._thread.start()
 
     def forget(self, session_id: str) -> None:
@@ -142,11 +144,11 @@ class Watcher:
                 w.pushed_at = 0.0
 
 
-def _rerun(session_id: str, fragment_id: str, page: str = "", busy: Callable[[], None] = lambda: None) -> bool | None:
+def _rerun(session_id: str, fragment_id: str, page: str, busy: Callable[[], None]) -> bool | None:
     """Ask Streamlit to rerun the fragment of a live session (as its timer would, without waiting for it), on the
     session's event loop once the session runs nothing (:func:`push_if_idle`, which calls ``busy()`` if that takes
-    long). None
-    when the session is gone or on another page than the fragment's (never draw a page's fragment on another)."""
+    long). None when the session is gone or on another page than the fragment's (never draw a page's fragment on
+    another)."""
     from streamlit.proto.ClientState_pb2 import ClientState
     from streamlit.runtime import Runtime
 
@@ -228,4 +230,5 @@ def forget() -> None:
         _WATCHER.forget(ctx.session_id)
 
 
-__all__ = ["FORGET_S", "RECHECKS", "RECHECK_S", "RETRY_S", "WATCH_S", "Watch", "Watcher", "forget", "push_if_idle", "watch", "watcher"]
+__all__ = ["FORGET_S", "RECHECKS", "RECHECK_S", "RETRY_S", "WATCHER_THREAD", "WATCH_S", "Watch", "Watcher", "forget",
+           "push_if_idle", "watch", "watcher"]

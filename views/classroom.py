@@ -237,9 +237,9 @@ def projector_section() -> None:
         return
     if link := st.session_state.pop(TEACHER_LINK.skey, None):
         once.html(callout_html(_("Your class is ready. Keep your teacher link private (it is not shown here, so you "
-                               "can project this page): it lets you run this class from another browser."), "success"))
+                                 "can project this page): it lets you run this class from another browser."), "success"))
         once.download_button(_("Download my teacher link"), link + "\n", f"class-{who.code}-teacher-link.txt",
-                           "text/plain", key=f"{PAGE}.teacher_link", icon=":material/key:", on_click="ignore")
+                             "text/plain", key=f"{PAGE}.teacher_link", icon=":material/key:", on_click="ignore")
     words, qr = st.columns([3, 2], gap="large")
     named = html.escape(_("class code"), quote=True)
     with words:

@@ -121,7 +121,7 @@ def encode_section(key: str, tok: TextTokenizer | None, large: bool) -> None:
     if not trace.pieces:
         st.info(_("This tokenizer splits on whitespace and drops the spaces, so there is nothing to encode."))
         return
-    if isinstance(trace, merges.Replay) and not trace.agrees:  # a character newer than the library's Unicode
+    if production(trace) and not trace.agrees:  # a character newer than the library's Unicode
         st.warning(_("On this text the steps below do not end in the ids of {name}'s own library (here {mine} "
                      "tokens, there {theirs}): the text has a character added to Unicode after the library's tables "
                      "were made. The lab's pre-split reads it as a letter, the library does not, so they cut the "

@@ -49,6 +49,7 @@ from tests.browser.browser_helpers import (
     still,
     wait_for_streamlit,
 )
+from ui import push
 from ui.questions import exercise_question
 
 skip_without_browser()
@@ -343,7 +344,7 @@ def test_the_teachers_presses_reach_the_screen_while_pushes_come_late(fresh_cont
       at that first edit, the boxes below moving up a place and drawn anew)."""
     data = tmp_path / "data"
     data.mkdir()
-    env = {"LAB_DATA_DIR": str(data), "LAB_TEST_PUSH_LAG_S": "0.5",
+    env = {"LAB_DATA_DIR": str(data), "LAB_TEST_PUSH_LAG_S": "0.5", "LAB_TEST_PUSH_THREAD": push.WATCHER_THREAD,
            "PYTHONPATH": os.pathsep.join(p for p in (str(LAGGING_LOOP), os.environ.get("PYTHONPATH", "")) if p)}
     with running_server(ROOT / "artifacts" / "streamlit-server-lagging.log", env) as server:
         teacher = open_in(fresh_context("laptop"), server, "Class")

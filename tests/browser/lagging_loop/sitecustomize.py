@@ -1,10 +1,10 @@
 """For one test's server only (on its PYTHONPATH, with LAB_TEST_PUSH_LAG_S set): the server's event loop stops for
-LAB_TEST_PUSH_LAG_S seconds each time the class watcher (ui.push, its thread "lab-class-watcher") hands it a push, as
+LAB_TEST_PUSH_LAG_S seconds each time the class watcher (ui.push, its thread LAB_TEST_PUSH_THREAD) hands it a push, as
 a busy machine's loop can. A run going meanwhile finishes and queues its last messages behind the push: the race
 that lost the teacher's "Pose it now" on the screen (tests/browser/journeys/test_class.py).
 
 It says in the server's log that it is on, and when it first held a push up, so that a test on it can tell the race
-was really run (a Streamlit that renamed what is patched here, or a watcher thread renamed, fails that test)."""
+was really run (a Streamlit that renamed what is patched here fails that test)."""
 
 import os
 import sys
@@ -12,7 +12,7 @@ import threading
 import time
 
 LAG_S = float(os.environ.get("LAB_TEST_PUSH_LAG_S") or 0)
-WATCHER_THREAD = "lab-class-watcher"
+WATCHER_THREAD = os.environ.get("LAB_TEST_PUSH_THREAD", "")  # ui.push.WATCHER_THREAD, given by the test
 
 if LAG_S:
     from streamlit.runtime import app_session
