@@ -408,6 +408,13 @@ class Inside:
         steps: list[PieceStep] = []
         finals: list[tuple[int, ...]] = []
         first: list[int] = []
+        labels: dict[int, str] = {}  # each token's label made once a replay (a long text repeats its tokens)
+
+        def label(token_id: int) -> str:
+            if token_id not in labels:
+                labels[token_id] = self.label(token_id)
+            return labels[token_id]
+
         for p, piece in enumerate(pieces):
             first.append(len(steps))
             start = self._start(piece)
@@ -426,13 +433,13 @@ class Inside:
                 before.set(j, 0)
                 result = self._id(sym[i])
                 events.append((i, j, rank))
-                steps.append(PieceStep(len(steps) + 1, p, position, rank, (left, right), self.label(left),
-                                       self.label(right), result, self.label(result)))
+                steps.append(PieceStep(len(steps) + 1, p, position, rank, (left, right), label(left), label(right),
+                                       result, label(result)))
             ids = [i for f in final for i in self.symbol_ids(f)]
             if whole is not None and len(final) > 1:  # a token BPE does not reach: the library finds it whole
                 events.append((-1, -1, whole - self._offset_of(whole)))
                 steps.append(PieceStep(len(steps) + 1, p, 0, self.rank(whole) or 0, (ids[0], ids[-1]),
-                                       self.label(ids[0]), self.label(ids[-1]), whole, self.label(whole), tuple(ids)))
+                                       label(ids[0]), label(ids[-1]), whole, label(whole), tuple(ids)))
                 ids = [whole]
             finals.append(tuple(ids))
         first.append(len(steps))

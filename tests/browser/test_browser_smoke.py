@@ -1,4 +1,4 @@
-"""Real-browser smoke test: every page by deep link on a fresh server, the sidebar, large type.
+"""Real-browser smoke test: every page by deep link on a fresh server (axe-core on each), the sidebar, large type.
 
 Runs Streamlit as a subprocess and drives Debian's Chromium with Playwright
 (see conftest.py). With LAB_SCREENSHOTS=1 screenshots land in artifacts/screenshots/.
@@ -12,7 +12,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.browser_helpers import (
+    NO_PLACEHOLDERS,
     assert_no_exception,
+    axe_serious,
     log_problems,
     main_area,
     screenshot,
@@ -39,7 +41,10 @@ DEEP_LINK_ORDER = [*PAGES[1:], PAGES[0]]
 
 @pytest.mark.parametrize("entry", DEEP_LINK_ORDER, ids=[e.url_path or "home" for e in DEEP_LINK_ORDER])
 def test_deep_link_opens_page(open_page, entry: PageEntry) -> None:
-    page = open_page(entry.url_path, _screenshot_name(entry))
+    """The page by its own address in a fresh session on a laptop: its heading and title, the sidebar, and nothing
+    axe-core finds serious or critical in normal type (tests/browser/journeys/test_a11y.py's check, here where every
+    page is already opened at that size)."""
+    page = open_page(entry.url_path, _screenshot_name(entry), size="laptop")
     main = main_area(page)
     expect(main.get_by_role("heading", level=1)).to_have_text(_heading(entry))
     expect(page).to_have_title(re.compile(re.escape(_heading(entry))))
@@ -54,6 +59,10 @@ def test_deep_link_opens_page(open_page, entry: PageEntry) -> None:
     expect(page.locator('[data-testid="stSidebarNav"]')).to_have_count(0)
     for name, _ in sections():
         expect(sidebar.get_by_text(name.upper(), exact=True)).to_be_visible()
+
+    page.wait_for_function(NO_PLACEHOLDERS)  # every element drawn: axe reads the page as a learner sees it
+    found = axe_serious(page)
+    assert not found, f"axe-core on {entry.title}, normal type: {len(found)} serious or critical\n" + "\n".join(found)
 
 
 def test_sidebar_link_navigates(open_page) -> None:

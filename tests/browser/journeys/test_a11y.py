@@ -4,10 +4,11 @@
   the next Tab is on the page's main control: Next where the page steps.
 - The step keys (ui/steps.py KEYS: what a clicker sends) step Train, are shown on the buttons, and do nothing
   while the learner types in a text box.
-- axe-core (axe-playwright-python bundles it: nothing is downloaded) on every page in normal type on a laptop: no
-  serious or critical violation. A new one fails with its rule, impact and nodes. The same check runs on every page in
-  large type on a projector (test_projector's large-type walk) and on a phone (test_laptop_phone's every-page walk),
-  in the walks that already open each page at that size.
+- axe-core (axe-playwright-python bundles it: nothing is downloaded): no serious or critical violation. A new one
+  fails with its rule, impact and nodes. It runs where each page is already opened at a size: every page in normal
+  type on a laptop (tests/browser/test_browser_smoke.py's deep links), in large type on a projector (test_projector's
+  large-type walk) and on a phone (test_laptop_phone's every-page walk); here, the views past a page's first screen
+  (a lesson open on a slide) and Train after a step.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from tests.browser.browser_helpers import (
     skip_without_browser,
     step_button,
 )
-from ui.layout import PAGES, SKIP_TARGET
+from ui.layout import SKIP_TARGET
 from ui.steps import KEYS
 
 skip_without_browser()
@@ -166,11 +167,12 @@ def _no_serious_violations(page, where: str) -> None:
 MORE_VIEWS = (("Lessons", "lesson=english-vs-hindi&step=2"),)
 
 
-def test_axe_every_page_in_normal_type(fresh_context, visit) -> None:
-    """Every page on a laptop in normal type (large type and the phone: see the module's docstring)."""
-    context = fresh_context("laptop")  # one browser session for all the pages
+def test_axe_views_past_the_first_screen_in_normal_type(fresh_context, visit) -> None:
+    """The views no page opens with, on a laptop in normal type (every page as it opens: see the module's
+    docstring)."""
+    context = fresh_context("laptop")
     problems = []
-    for path, view_query in [(entry.url_path, "") for entry in PAGES] + list(MORE_VIEWS):
+    for path, view_query in MORE_VIEWS:
         page = visit(context, path, view_query)
         _drawn(page)
         problems += [f"/{path}?{view_query}: {line}" for line in axe_serious(page)]

@@ -482,8 +482,8 @@ def test_every_link_in_lesson_order_is_its_whole_view_gives_no_answer_away_and_l
         if item.page not in ASKS_ITS_OWN or item.page not in pending:
             past_the_questions(page)  # English vs Hindi's own two questions too, to see its widgets
             assert query(page.url) == address, where
-            landed.setdefault(page.url, snapshot(page))
-            assert snapshot(page) == landed[page.url], where
+            shown = snapshot(page)
+            assert landed.setdefault(page.url, shown) == shown, where
         assert query(page.url) == address, where
         back = back_link(page)
         expect(back).to_contain_text(f"In the lessons: {lesson.number}. {lesson.title}")
