@@ -7,9 +7,9 @@ script installed once per browser tab by :func:`install` (``ui.frame.page_setup`
 - **The result of a click in view.** A control row drawn in a container keyed with :func:`action`
   (``tl-act-<name>``) and its result in a container keyed with :func:`result` (``tl-result-<name>``):
   after a click on a button of the row, once the run has finished and the result's size has settled (up to
-  30 s: a run that opens a whole page takes a while; scrolling by hand, a press outside the result, a press inside
-  it once it is drawn and before it is brought, or another page meanwhile cancels it: the page never moves under a
-  learner who has gone on, or who is already working on the result where it is),
+  30 s: a run that opens a whole page takes a while; scrolling by hand, a press outside the result or another page
+  meanwhile cancels it: the page never moves under a learner who has gone on; a press inside it once it is drawn and
+  before it is brought holds it where it is, under the pointer, until the learner presses one of its buttons),
   the window scrolls just enough to show the whole result (or its top, when it is taller than the
   window), and not at all when it is already in view; it is brought back until it has stayed put for 8 s (30 s at most) if charts drawn after
   the run push it out. A question drawn in a container keyed with
@@ -69,6 +69,9 @@ SCRIPT = """
     }
     const control = act ? '.' + keyOf(act, ACT) : null;
     if (target) pending = {target, control, since: Date.now(), clicked: Date.now(), ran: false, last: null, still: 0};
+    else if (pending && pending.held && button.closest(pending.target)) {  // Check pressed in a result held (below)
+      Object.assign(pending, {held: false, since: Date.now(), clicked: Date.now(), ran: false, still: 0, brought: 0});
+    }
   }, true);
 
   // the click's run starting: the looks below, 80 ms apart, miss a run of 50 ms (a Next on a warm server)
@@ -82,14 +85,15 @@ SCRIPT = """
   // click, if it has a result, starts a new wait): leave the page where they put it, never move it under their
   // pointer. A press inside the result (a pair picked and checked on the step Next showed) is the learner working
   // on it: while the run is going or once the result has been brought, it is kept in view; drawn but not yet brought,
-  // the learner is working on it where it is, and it is not moved from under the pointer.
+  // the learner is working on it where it is: it is held there, not moved from under the pointer, until the learner
+  // presses one of its buttons (Check: what that run draws is brought into view as the click's own result would be).
   for (const type of ['wheel', 'touchmove', 'keydown']) {
     document.addEventListener(type, () => { pending = null; }, {capture: true, passive: true});
   }
   document.addEventListener('pointerdown', (event) => {
     const inside = pending && event.target.closest && event.target.closest(pending.target);
-    const drawn = pending && !pending.brought && idle() && (pending.ran || Date.now() - pending.clicked >= 700);
-    if (!inside || drawn) pending = null;
+    if (!inside) pending = null;
+    else if (!pending.brought && idle() && (pending.ran || Date.now() - pending.clicked >= 700)) pending.held = true;
   }, {capture: true, passive: true});
 
   const scroller = (el) => {
@@ -138,6 +142,7 @@ SCRIPT = """
   setInterval(() => {
     if (!pending) return;
     if (Date.now() - pending.since > 30000) { pending = null; return; }  // no run, or a result that never settles
+    if (pending.held) return;  // the learner is working on the result where it is (above)
     // the 30 s count from the end of the run: on a busy server a run that opens a whole page can take longer
     // (a click can lead to more than one run, e.g. a state change and then the page it opens: follow each)
     if (!idle()) { pending.ran = true; pending.still = 0; pending.since = Date.now(); pending.brought = 0; return; }

@@ -365,6 +365,25 @@ def _pressed_again(page, pressed_at: float, said: str) -> None:
     warnings.warn(f"{said}; {press_report(page, pressed_at)}", stacklevel=3)
 
 
+#: Arms a press inside an element for the moment the next run has ended and the page is drawn (before ui/viewport.py's
+#: script, which waits for a result to stay put for three looks 80 ms apart, can bring it): what a learner does who
+#: goes straight on with the step Next showed. ``window.__tlPressedAt`` is then the page's scroll at the press.
+PRESS_WHEN_DRAWN = """(sel) => {
+    const main = document.querySelector('[data-testid="stMain"]'), w = window.__tlWatch, before = w.finished;
+    window.__tlPressedAt = undefined;
+    const look = () => {
+        const app = document.querySelector('[data-testid="stApp"]');
+        const ran = w.finished > before && w.drawn >= w.finished && app
+            && app.getAttribute('data-test-script-state') !== 'running';
+        const el = ran && document.querySelector(sel);
+        if (!el) return requestAnimationFrame(look);
+        el.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, cancelable: true, isPrimary: true}));
+        window.__tlPressedAt = main.scrollTop;
+    };
+    requestAnimationFrame(look);
+}"""
+
+
 def pressed(page, press: Callable[[], object], arrived: Callable[[], object], what: str) -> None:
     """``press()``, then ``arrived()`` waits for what the press brings (with its own ceiling). A press a rerun
     swallowed (the page redrawn under the click: the ceiling passed and the address unchanged) is made once more, and

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 from lessons.course import course
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
+    PRESS_WHEN_DRAWN,
     SIZES,
     axe_serious,
     chart_text_cut,
@@ -211,29 +212,11 @@ def test_laptop_a_press_elsewhere_leaves_the_page_where_the_learner_put_it(fresh
             "the verdicts stayed in view without a scroll: the check proves nothing")
 
 
-#: Arms a press inside an element for the moment the next run has ended and the page is drawn (before ui/viewport.py's
-#: script, which waits for a result to stay put for three looks 80 ms apart, can bring it): what a learner does who
-#: goes straight on with the step Next showed. ``window.__tlPressedAt`` is then the page's scroll at the press.
-PRESS_WHEN_DRAWN = """(sel) => {
-    const main = document.querySelector('[data-testid="stMain"]'), w = window.__tlWatch, before = w.finished;
-    window.__tlPressedAt = undefined;
-    const look = () => {
-        const app = document.querySelector('[data-testid="stApp"]');
-        const ran = w.finished > before && w.drawn >= w.finished && app
-            && app.getAttribute('data-test-script-state') !== 'running';
-        const el = ran && document.querySelector(sel);
-        if (!el) return requestAnimationFrame(look);
-        el.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, cancelable: true, isPrimary: true}));
-        window.__tlPressedAt = main.scrollTop;
-    };
-    requestAnimationFrame(look);
-}"""
-
-
 def test_laptop_a_press_inside_the_result_before_it_is_brought_leaves_the_page_where_it_is(fresh_context, visit) -> None:
     """Next on Train (predict first, on a laptop) draws the step partly below the window, and the page brings it into
     view once it has settled. A learner who already presses inside the step (to pick a pair) is working on it where it
-    is: the page is not moved from under the pointer (ui/viewport.py). Without the press it is: the check proves
+    is: the page is not moved from under the pointer (ui/viewport.py), nor after the pick's own run; Check, pressed
+    then, brings the step with its verdict into view. Without the press the page moves at once: the check proves
     something."""
     scroll_top = "document.querySelector('[data-testid=\"stMain\"]').scrollTop"
     result = key_class(viewport.result(TRAIN_PAGE))
@@ -251,6 +234,14 @@ def test_laptop_a_press_inside_the_result_before_it_is_brought_leaves_the_page_w
         moved.append(page.evaluate(scroll_top) - at)
     assert moved[0] != 0, "Next's step was in view without a scroll: the check proves nothing"
     assert moved[1] == 0, f"the page scrolled {moved[1]} px under a learner pressing inside the step"
+    main_area(page).get_by_role("radio", name="n + e").click(force=True)  # where it is, at the window's foot
+    settle(page)
+    page.wait_for_timeout(1_500)
+    assert page.evaluate(scroll_top) == at, "the page moved after the pick's own run"
+    main_area(page).get_by_role("button", name="Check", exact=True).click()
+    settle(page)
+    page.wait_for_function(f"() => {scroll_top} > {at}", timeout=30_000)  # Check's verdict brought into view
+    expect(main_area(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_in_viewport()
 
 
 def test_laptop_autoplay_and_page_loads_do_not_scroll(fresh_context, visit) -> None:
