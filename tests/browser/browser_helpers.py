@@ -335,15 +335,18 @@ def step_button(scope, name: str):
     return scope.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( Shortcut \S+)?$"))
 
 
-PRESS_JS = """() => { const w = window.__tlWatch, now = performance.now();
+PRESS_JS = r"""() => { const w = window.__tlWatch, now = performance.now();
   const app = document.querySelector('[data-testid="stApp"]');
+  const said = [...document.querySelectorAll('[data-testid="stMain"] [role="alert"], [data-testid="stMain"] [role="status"]')]
+    .filter(e => e.getClientRects().length).map(e => e.innerText.trim().replace(/\s+/g, ' ').slice(0, 160)).filter(Boolean);
   return w && {click: now - w.event, sent: now - w.sent, heard: now - w.heard, asked: now - w.asked,
-               started: now - w.started, finished: now - w.finished, state: app && app.dataset.testScriptState}; }"""
+               started: now - w.started, finished: now - w.finished, state: app && app.dataset.testScriptState, said}; }"""
 
 
 def press_report(page, pressed_at: float) -> str:
     """What the tab did since a press made ``pressed_at`` (time.monotonic()): whether it sent the server anything
-    after the click and heard anything back, and the script's state, for a lost press's warning (the cause of the
+    after the click and heard anything back, the script's state and the messages the page shows (a warning the press's
+    own run drew: the class journey's Pose it now ran and posed nothing, twice in whole runs), for a lost press's warning (the cause of the
     presses that bring nothing under the whole suite's load is not found: each warning says where this one was lost)."""
     try:
         w = page.evaluate(PRESS_JS)
@@ -356,7 +359,8 @@ def press_report(page, pressed_at: float) -> str:
     return (f"{since:.1f} s after the press: the browser saw {'a' if after['click'] else 'no'} click, the tab sent the "
             f"server {'something' if after['sent'] else 'nothing'} ({'a run asked' if after['asked'] else 'no run asked'}), "
             f"heard {'something' if after['heard'] else 'nothing'} back (a run {'started' if after['started'] else 'not started'}, "
-            f"{'finished' if after['finished'] else 'not finished'}); the script is {w['state']}")
+            f"{'finished' if after['finished'] else 'not finished'}); the script is {w['state']}"
+            + (f"; the page says: {' | '.join(w['said'][:4])}" if w.get("said") else "; the page shows no message"))
 
 
 def _pressed_again(page, pressed_at: float, said: str) -> None:

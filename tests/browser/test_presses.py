@@ -1,6 +1,6 @@
 """A press that brings nothing (browser_helpers.pressed, downloaded): pressed once more, and said as a warning that
 reports where the first press was lost (press_report): whether the browser saw the click, whether the tab sent the
-server anything after it and heard anything back, and the script's state. Whole-suite runs lose a press now and then,
+server anything after it and heard anything back, the script's state and the messages on the page. Whole-suite runs lose a press now and then,
 never a file run alone, and the cause is not found: the next warning says which side lost it."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+import lessons
 from tests.browser.browser_helpers import RUN_MS, main_area, pressed, settle, skip_without_browser, step_button
 
 skip_without_browser()
@@ -36,3 +37,5 @@ def test_a_lost_press_is_made_once_more_and_its_warning_says_where_it_was_lost(o
     assert report.startswith("Train's Next: the first press brought nothing in its time, pressed once more; "), report
     assert "the browser saw a click, the tab sent the server nothing (no run asked), heard nothing back" in report, report
     assert "the script is notRunning" in report, report
+    # and what the page says (here the preset's note; a press whose run drew a warning would show it)
+    assert report.endswith(f"; the page says: {lessons.presets()['chai'].note}"), report
