@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -408,13 +409,7 @@ class Inside:
         steps: list[PieceStep] = []
         finals: list[tuple[int, ...]] = []
         first: list[int] = []
-        labels: dict[int, str] = {}  # each token's label made once a replay (a long text repeats its tokens)
-
-        def label(token_id: int) -> str:
-            if token_id not in labels:
-                labels[token_id] = self.label(token_id)
-            return labels[token_id]
-
+        label = functools.cache(self.label)  # each token's label made once a replay (a long text repeats its tokens)
         for p, piece in enumerate(pieces):
             first.append(len(steps))
             start = self._start(piece)

@@ -54,6 +54,8 @@ SCRIPT = """
 
   // -- the result of a click in view ------------------------------------------------------------------
   let pending = null;
+  const wait = (target, control) => ({target, control, since: Date.now(), clicked: Date.now(), ran: false, last: null,
+                                      still: 0});
   document.addEventListener('click', (event) => {
     // Streamlit's own buttons only (Next, Check, an example, a segmented control's choice): not a select box's
     // or a chart's little buttons
@@ -68,17 +70,17 @@ SCRIPT = """
       if (keep) { target = '.' + keyOf(keep, prefix); break; }
     }
     const control = act ? '.' + keyOf(act, ACT) : null;
-    if (target) pending = {target, control, since: Date.now(), clicked: Date.now(), ran: false, last: null, still: 0};
-    else if (pending && pending.held && button.closest(pending.target)) {  // Check pressed in a result held (below)
-      Object.assign(pending, {held: false, since: Date.now(), clicked: Date.now(), ran: false, still: 0, brought: 0});
-    }
+    if (target) pending = wait(target, control);
+    // Check pressed in a result held (below): its run's result is followed as the click's own would be
+    else if (pending && pending.held && button.closest(pending.target)) pending = wait(pending.target, pending.control);
   }, true);
 
-  // the click's run starting: the looks below, 80 ms apart, miss a run of 50 ms (a Next on a warm server)
+  // the click's run starting (seen by the looks below, and by the app's run state: looks 80 ms apart miss a run of
+  // 50 ms, a Next on a warm server): the 30 s count from the end of the run, and the result is looked at anew
+  const running = () => { pending.ran = true; pending.still = 0; pending.since = Date.now(); pending.brought = 0; };
   const app = document.querySelector('[data-testid="stApp"]');
   if (app) new MutationObserver(() => {
-    if (!pending || app.getAttribute('data-test-script-state') !== 'running') return;
-    pending.ran = true; pending.still = 0; pending.since = Date.now(); pending.brought = 0;
+    if (pending && app.getAttribute('data-test-script-state') === 'running') running();
   }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
 
   // the learner scrolls on their own meanwhile, or presses something elsewhere (a link, another button: its own
@@ -145,7 +147,7 @@ SCRIPT = """
     if (pending.held) return;  // the learner is working on the result where it is (above)
     // the 30 s count from the end of the run: on a busy server a run that opens a whole page can take longer
     // (a click can lead to more than one run, e.g. a state change and then the page it opens: follow each)
-    if (!idle()) { pending.ran = true; pending.still = 0; pending.since = Date.now(); pending.brought = 0; return; }
+    if (!idle()) { running(); return; }
     if (!pending.ran && Date.now() - pending.since < 700) return;  // the run has not started yet
     const el = document.querySelector(pending.target);
     if (!el) return;

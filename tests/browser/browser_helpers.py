@@ -345,9 +345,10 @@ PRESS_JS = r"""() => { const w = window.__tlWatch, now = performance.now();
 
 def press_report(page, pressed_at: float) -> str:
     """What the tab did since a press made ``pressed_at`` (time.monotonic()): whether it sent the server anything
-    after the click and heard anything back, the script's state and the messages the page shows (a warning the press's
-    own run drew: the class journey's Pose it now ran and posed nothing, twice in whole runs), for a lost press's warning (the cause of the
-    presses that bring nothing under the whole suite's load is not found: each warning says where this one was lost)."""
+    after the click and heard anything back, the script's state and the messages the page shows (a warning the
+    press's own run drew: the class journey's Pose it now ran and posed nothing, twice in whole runs), for a lost
+    press's warning (the cause of the presses that bring nothing under the whole suite's load is not found: each
+    warning says where this one was lost)."""
     try:
         w = page.evaluate(PRESS_JS)
     except Exception as exc:  # noqa: BLE001 - a report must not fail the test it reports on
@@ -372,7 +373,7 @@ def _pressed_again(page, pressed_at: float, said: str) -> None:
 #: Arms a press inside an element for the moment the next run has ended and the page is drawn (before ui/viewport.py's
 #: script, which waits for a result to stay put for three looks 80 ms apart, can bring it): what a learner does who
 #: goes straight on with the step Next showed. ``window.__tlPressedAt`` is then the page's scroll at the press.
-PRESS_WHEN_DRAWN = """(sel) => {
+_PRESS_WHEN_DRAWN = """(sel) => {
     const main = document.querySelector('[data-testid="stMain"]'), w = window.__tlWatch, before = w.finished;
     window.__tlPressedAt = undefined;
     const look = () => {
@@ -386,6 +387,16 @@ PRESS_WHEN_DRAWN = """(sel) => {
     };
     requestAnimationFrame(look);
 }"""
+
+
+def press_inside_when_drawn(page, key: str) -> Callable[[], float]:
+    """Before a click: a press inside the container keyed ``key`` (its first text, or itself) the moment the click's
+    run has been drawn (:data:`_PRESS_WHEN_DRAWN`). Returns a function that waits for the press and gives the page's
+    scroll at it."""
+    where = key_class(key)
+    page.evaluate(_PRESS_WHEN_DRAWN, f"{where} [data-testid='stMarkdownContainer'], {where}")
+    return lambda: page.wait_for_function(
+        "() => window.__tlPressedAt !== undefined && [window.__tlPressedAt]").json_value()[0]
 
 
 def pressed(page, press: Callable[[], object], arrived: Callable[[], object], what: str) -> None:

@@ -19,13 +19,12 @@ from playwright.sync_api import expect
 from lessons.course import course
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
-    PRESS_WHEN_DRAWN,
     SIZES,
     axe_serious,
     chart_text_cut,
     cut_off,
-    key_class,
     main_area,
+    press_inside_when_drawn,
     screenshot,
     settle,
     skip_without_browser,
@@ -126,16 +125,18 @@ def checked(page, box: str, verdicts: int) -> None:
 
 
 EVH_PREDICTIONS = ".st-key-tl-keep-evh-predictions"
+#: How far the learner has scrolled the page (Streamlit's main area scrolls, not the window).
+SCROLL_TOP = "document.querySelector('[data-testid=\"stMain\"]').scrollTop"
 
 
-def _predict_and_check(page, *, before_check=lambda: None) -> None:
+def _predict_and_check(page, *, before_check=lambda: None, check=None) -> None:
     """English vs Hindi's next prediction: its first choice picked, then Check pressed (``before_check`` just
-    before the press)."""
+    before the press; ``check``: how, instead of a click on it)."""
     group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
     group.locator("label").first.click()
     settle(page)
     before_check()
-    main_area(page).get_by_role("button", name="Check", exact=True).first.click()
+    (check or main_area(page).get_by_role("button", name="Check", exact=True).first.click)()
 
 
 #: Check pressed, and at once a press inside its box (one task: the run has not started): a learner who goes on
@@ -153,13 +154,7 @@ def test_laptop_english_vs_hindi_check_keeps_the_verdicts_in_view(fresh_context,
     page = visit(fresh_context("laptop"), "English_vs_Hindi")
     box = EVH_PREDICTIONS
     for n in (0, 1):
-        if n == 0:
-            _predict_and_check(page)
-        else:
-            group = main_area(page).locator('[data-testid="stRadio"] [role="radiogroup"]').nth(0)
-            group.locator("label").first.click()
-            settle(page)
-            page.evaluate(CHECK_THEN_PRESS_INSIDE, box)
+        _predict_and_check(page, check=(lambda: page.evaluate(CHECK_THEN_PRESS_INSIDE, box)) if n else None)
         # the second Check opens the rest of the page: a long run (the page's script brings the box back after it)
         checked(page, box, n + 1)
         assert not (where := in_view(page, f"{box} .tl-note", 30_000)), f"after Check #{n + 1}: {where}"
@@ -197,17 +192,16 @@ def test_laptop_a_press_elsewhere_leaves_the_page_where_the_learner_put_it(fresh
     links journey followed was once lost this way: the press saw a click, and nothing reached the server.)"""
     page = visit(fresh_context("laptop"), "English_vs_Hindi")
     box = EVH_PREDICTIONS
-    scroll_top = "document.querySelector('[data-testid=\"stMain\"]').scrollTop"
     for n in (0, 1):
         _predict_and_check(page)
         if n == 0:
             checked(page, box, 1)
             continue
         page.mouse.click(SIZES["laptop"]["viewport"]["width"] // 2, 20)  # the empty middle of Streamlit's header
-        left_at = page.evaluate(scroll_top)
+        left_at = page.evaluate(SCROLL_TOP)
         checked(page, box, 2)
         page.wait_for_timeout(3_000)  # the page's script brings a result back for seconds after the run (STAY_MS)
-        assert page.evaluate(scroll_top) == left_at
+        assert page.evaluate(SCROLL_TOP) == left_at
         assert page.evaluate(IN_VIEW, [f"{box} .tl-note", STEPBAR_PREFIX]), (
             "the verdicts stayed in view without a scroll: the check proves nothing")
 
@@ -218,29 +212,25 @@ def test_laptop_a_press_inside_the_result_before_it_is_brought_leaves_the_page_w
     is: the page is not moved from under the pointer (ui/viewport.py), nor after the pick's own run; Check, pressed
     then, brings the step with its verdict into view. Without the press the page moves at once: the check proves
     something."""
-    scroll_top = "document.querySelector('[data-testid=\"stMain\"]').scrollTop"
-    result = key_class(viewport.result(TRAIN_PAGE))
     moved = []
     for press in (False, True):
         page = visit(fresh_context("laptop"), "Train_step_by_step", "preset=news&predict=1")
         settle(page)
-        if press:
-            page.evaluate(PRESS_WHEN_DRAWN, f"{result} [data-testid='stMarkdownContainer'], {result}")
+        pressed_at = press_inside_when_drawn(page, viewport.result(TRAIN_PAGE)) if press else None
         step_button(main_area(page), "Next").click()
         settle(page)
-        at = (page.wait_for_function("() => window.__tlPressedAt !== undefined && [window.__tlPressedAt]"
-                                     ).json_value()[0] if press else page.evaluate(scroll_top))
+        at = pressed_at() if pressed_at else page.evaluate(SCROLL_TOP)
         page.wait_for_timeout(3_000)  # the script brings a result within a second of the run, and keeps it for seconds
-        moved.append(page.evaluate(scroll_top) - at)
+        moved.append(page.evaluate(SCROLL_TOP) - at)
     assert moved[0] != 0, "Next's step was in view without a scroll: the check proves nothing"
     assert moved[1] == 0, f"the page scrolled {moved[1]} px under a learner pressing inside the step"
     main_area(page).get_by_role("radio", name="n + e").click(force=True)  # where it is, at the window's foot
     settle(page)
     page.wait_for_timeout(1_500)
-    assert page.evaluate(scroll_top) == at, "the page moved after the pick's own run"
+    assert page.evaluate(SCROLL_TOP) == at, "the page moved after the pick's own run"
     main_area(page).get_by_role("button", name="Check", exact=True).click()
     settle(page)
-    page.wait_for_function(f"() => {scroll_top} > {at}", timeout=30_000)  # Check's verdict brought into view
+    page.wait_for_function(f"() => {SCROLL_TOP} > {at}", timeout=30_000)  # Check's verdict brought into view
     expect(main_area(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_in_viewport()
 
 
@@ -248,7 +238,7 @@ def test_laptop_autoplay_and_page_loads_do_not_scroll(fresh_context, visit) -> N
     """Only a click brings a result into view: a page opened on a later step starts at its top."""
     page = visit(fresh_context("laptop"), "Train_step_by_step", "preset=D&step=3")
     page.wait_for_timeout(1_000)
-    assert page.evaluate("document.querySelector('[data-testid=\"stMain\"]').scrollTop") == 0
+    assert page.evaluate(SCROLL_TOP) == 0
 
 
 def _answer(page, box, kind: str) -> None:

@@ -18,9 +18,9 @@ import pytest
 from lessons.course import course
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
-    PRESS_WHEN_DRAWN,
     axe_serious,
     key_class,
+    press_inside_when_drawn,
     screenshot,
     settle,
     wait_for_streamlit,
@@ -163,8 +163,7 @@ def test_train_predict_first_keeps_the_chart_on_screen_after_check(fresh_context
     page = visit(context, "Train_step_by_step", "preset=chai&predict=1&classroom=1")
     _settled_large(page)
     if at_once:
-        result = key_class(viewport.result(TRAIN_PAGE))
-        page.evaluate(PRESS_WHEN_DRAWN, f"{result} [data-testid='stMarkdownContainer'], {result}")
+        press_inside_when_drawn(page, viewport.result(TRAIN_PAGE))
     page.locator(PRIMARY_CLICK["Train_step_by_step"]).click()
     settle(page)
     page.locator('[data-testid="stRadio"] [role="radiogroup"] label').first.click()
