@@ -410,36 +410,51 @@ class Inside:
         finals: list[tuple[int, ...]] = []
         first: list[int] = []
         label = functools.cache(self.label)  # each token's label made once a replay (a long text repeats its tokens)
+        replayed = functools.cache(lambda piece: self._replay_piece(piece, label))  # a piece that comes again: once
         for p, piece in enumerate(pieces):
             first.append(len(steps))
-            start = self._start(piece)
-            symbols.append(tuple(start))
-            widths = [len(self.symbol_ids(x)) for x in start]  # tokens each symbol stands for (1, or its bytes)
-            starts.append(tuple(i for x in start for i in self.symbol_ids(x)))
-            whole = self._whole_piece(piece)
-            final, merged = run_bpe(start, self._rank_of)
-            sym = list(start)
-            before = _Prefix(widths)  # tokens before each symbol, kept as merges go (n log n on a long piece)
-            for i, j, rank in merged:
-                left, right = self._id(sym[i]), self._id(sym[j])
-                position = before.sum(i)
-                sym[i] = sym[i] + sym[j]
-                before.set(i, 1)
-                before.set(j, 0)
-                result = self._id(sym[i])
-                events.append((i, j, rank))
-                steps.append(PieceStep(len(steps) + 1, p, position, rank, (left, right), label(left), label(right),
-                                       result, label(result)))
-            ids = [i for f in final for i in self.symbol_ids(f)]
-            if whole is not None and len(final) > 1:  # a token BPE does not reach: the library finds it whole
-                events.append((-1, -1, whole - self._offset_of(whole)))
-                steps.append(PieceStep(len(steps) + 1, p, 0, self.rank(whole) or 0, (ids[0], ids[-1]),
-                                       label(ids[0]), label(ids[-1]), whole, label(whole), tuple(ids)))
-                ids = [whole]
-            finals.append(tuple(ids))
+            start, ids_before, merged, made, ids = replayed(piece)
+            symbols.append(start)
+            starts.append(ids_before)
+            events.extend(merged)
+            steps.extend(PieceStep(len(steps) + n, p, m.position, m.rank, m.pair, m.left, m.right, m.token_id, m.token,
+                                   m.whole) for n, m in enumerate(made, 1))
+            finals.append(ids)
         first.append(len(steps))
         return Replay(self.tok, self, pieces, tuple(starts), tuple(steps), tuple(self.tok.encode(text)),
                       tuple(symbols), tuple(events), tuple(finals), tuple(first))
+
+    def _replay_piece(self, piece: str, label: Callable[[int], str]
+                      ) -> tuple[tuple[Any, ...], tuple[int, ...], tuple[tuple[int, int, int], ...],
+                                 tuple[PieceStep, ...], tuple[int, ...]]:
+        """One pre-split piece of :meth:`replay`: its first symbols, their ids, BPE's merges (as events), the steps
+        (numbered from 1, piece 0: the replay numbers them in the text) and the piece's final ids."""
+        start = self._start(piece)
+        widths = [len(self.symbol_ids(x)) for x in start]  # tokens each symbol stands for (1, or its bytes)
+        ids_before = tuple(i for x in start for i in self.symbol_ids(x))
+        whole = self._whole_piece(piece)
+        final, merged = run_bpe(start, self._rank_of)
+        sym = list(start)
+        before = _Prefix(widths)  # tokens before each symbol, kept as merges go (n log n on a long piece)
+        events: list[tuple[int, int, int]] = []
+        steps: list[PieceStep] = []
+        for i, j, rank in merged:
+            left, right = self._id(sym[i]), self._id(sym[j])
+            position = before.sum(i)
+            sym[i] = sym[i] + sym[j]
+            before.set(i, 1)
+            before.set(j, 0)
+            result = self._id(sym[i])
+            events.append((i, j, rank))
+            steps.append(PieceStep(len(steps) + 1, 0, position, rank, (left, right), label(left), label(right),
+                                   result, label(result)))
+        ids = [i for f in final for i in self.symbol_ids(f)]
+        if whole is not None and len(final) > 1:  # a token BPE does not reach: the library finds it whole
+            events.append((-1, -1, whole - self._offset_of(whole)))
+            steps.append(PieceStep(len(steps) + 1, 0, 0, self.rank(whole) or 0, (ids[0], ids[-1]),
+                                   label(ids[0]), label(ids[-1]), whole, label(whole), tuple(ids)))
+            ids = [whole]
+        return tuple(start), ids_before, tuple(events), tuple(steps), tuple(ids)
 
     def known(self, symbol: Any) -> bool:
         """Whether ``symbol`` (bytes; SentencePiece: text) is a token of the vocabulary."""
