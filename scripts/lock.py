@@ -4,7 +4,7 @@ requirements.txt and requirements-dev.txt give lower bounds only; this file
 pins every package they pull in (the whole dependency tree of
 requirements-dev.txt, with the versions installed in this environment), so a
 machine set up next month gets what was tested today. The scripts install with
-it as constraints (``pip install -r requirements.txt -c requirements.lock``).
+it as constraints (scripts/install: ``uv pip install -r requirements.txt -c requirements.lock``).
 
     python scripts/lock.py write    rewrite requirements.lock from this environment (scripts/lock)
     python scripts/lock.py check    exit 1 and say what differs if the installed versions are not the locked ones
@@ -29,9 +29,10 @@ TOP = ROOT / "requirements-dev.txt"
 HEADER = """\
 # The exact versions the Tokenization Lab is tested with (Python 3.11, Linux): every package that
 # requirements-dev.txt pulls in (requirements.txt included), pinned. The requirement files give lower
-# bounds; the scripts install with this file as constraints, so a fresh machine gets these versions:
-#   pip install -r requirements.txt -c requirements.lock        (scripts/run, scripts/serve)
-#   pip install -r requirements-dev.txt -c requirements.lock    (scripts/test)
+# bounds; the scripts install with this file as constraints (scripts/install, with uv), so a fresh machine gets
+# these versions:
+#   uv pip install -r requirements.txt -c requirements.lock        (scripts/run, scripts/serve)
+#   uv pip install -r requirements-dev.txt -c requirements.lock    (scripts/test)
 # scripts/test fails when what is installed differs. After a deliberate upgrade, run scripts/lock
 # (it rewrites this file from .venv), run scripts/test, and commit both.
 """

@@ -12,7 +12,8 @@ import pytest
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
-SCRIPTS = ["scripts/test", "scripts/run", "scripts/install-data", ".ci/run", "scripts/serve", "scripts/lock"]
+SCRIPTS = ["scripts/test", "scripts/run", "scripts/install", "scripts/install-data", ".ci/run", "scripts/serve",
+           "scripts/lock"]
 
 
 @pytest.mark.parametrize("name", SCRIPTS)
@@ -50,7 +51,8 @@ def test_dev_requirements_extend_runtime() -> None:
     lines = _requirements("requirements-dev.txt")
     assert lines[0] == "-r requirements.txt"
     assert {Requirement(line).name for line in lines[1:]} == {"pytest", "hypothesis", "tokenizers", "playwright",
-                                                               "axe-playwright-python", "ruff", "mypy", "pytest-xdist"}
+                                                               "axe-playwright-python", "ruff", "mypy", "pytest-xdist",
+                                                               "uv"}
 
 
 @pytest.mark.parametrize("name", ["requirements.txt", "requirements-dev.txt"])
@@ -118,10 +120,15 @@ def test_lock_check_reports_a_difference(tmp_path: Path) -> None:
     assert any(d.startswith("streamlit: installed") for d in lock.differences(changed))
 
 
-@pytest.mark.parametrize("name", ["scripts/run", "scripts/test", "scripts/serve"])
-def test_scripts_install_the_locked_versions(name: str) -> None:
-    installs = [line for line in _code_lines(ROOT / name).splitlines() if "pip install" in line]
-    assert installs and all("-c requirements.lock" in line for line in installs), installs
+@pytest.mark.parametrize("name, requirements", [("scripts/run", "requirements.txt"), ("scripts/serve", "requirements.txt"),
+                                                ("scripts/test", "requirements-dev.txt")])
+def test_scripts_install_the_locked_versions(name: str, requirements: str) -> None:
+    """Each script installs through scripts/install, and every install there (uv's, pip's for uv itself, pip's when
+    uv cannot be had) takes requirements.lock as constraints."""
+    code = _code_lines(ROOT / name)
+    assert f"scripts/install {requirements}" in code and "pip install" not in code
+    installs = [line for line in _code_lines(ROOT / "scripts/install").splitlines() if "pip install" in line]
+    assert len(installs) == 3 and all("-c requirements.lock" in line for line in installs), installs
 
 
 def test_scripts_test_checks_the_lock_and_installs_what_the_tests_drive_in_one_apt_get() -> None:
@@ -135,7 +142,8 @@ def test_scripts_test_checks_the_lock_and_installs_what_the_tests_drive_in_one_a
     assert packages.count("apt_install") == 1 and 'apt_install "${missing[@]}"' in packages
     started, waited, pytest = (code.index("debian_packages > "), code.index("\ndebian_done\n"),
                                code.index("-m pytest"))
-    assert started < code.index("pip install") < code.index("mypy") < waited < pytest
+    assert started < code.index("scripts/install requirements-dev.txt") < code.index("mypy") < waited < pytest
+    assert code.index("mypy_done; then") < pytest  # the type checker runs beside the rest, but passes before pytest
 
 
 def test_ci_fails_rather_than_skips_without_nginx() -> None:
