@@ -54,6 +54,7 @@ from tests.browser.browser_helpers import (
     on_a_free_port,
     pressed,
     wait_for_streamlit,
+    watch,
 )
 
 # Each test starts scripts/serve or drives it: left out with the browser tests by `scripts/test -m "not browser"`.
@@ -196,8 +197,9 @@ class Tab:
 
 
 def _learner(chromium, server: Served, affinity: str) -> Tab:
-    """A learner's own browser profile (its own cookies), already holding an affinity cookie."""
+    """A learner's own browser profile (its own cookies, the tests' run watch), already holding an affinity cookie."""
     context = chromium.new_context(viewport=VIEWPORT)
+    watch(context)  # a lost press is told from one that asked for a run (browser_helpers.pressed)
     context.set_default_timeout(PAGE_TIMEOUT_MS)
     context.add_cookies([{"name": "lab_replica", "value": affinity, "url": server.base_url}])
     tab = Tab(context, context.new_page())

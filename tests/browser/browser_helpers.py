@@ -399,14 +399,29 @@ def press_inside_when_drawn(page, key: str) -> Callable[[], float]:
         "() => window.__tlPressedAt !== undefined && [window.__tlPressedAt]").json_value()[0]
 
 
+#: How long a press is given to make the tab ask the server for a run (a button or a link asks at once, whatever the
+#: machine's load): a press that has asked for none by then was lost, and is made once more without waiting out what
+#: it was to bring (a whole-suite run waited 120 s for a Next that had asked for nothing, on a replica just restarted).
+ASK_MS = 5_000
+
+
 def pressed(page, press: Callable[[], object], arrived: Callable[[], object], what: str) -> None:
-    """``press()``, then ``arrived()`` waits for what the press brings (with its own ceiling). A press a rerun
-    swallowed (the page redrawn under the click: the ceiling passed and the address unchanged) is made once more, and
-    said in the summary as a warning (``what`` names the press), as :func:`downloaded` does; a second miss, or a miss
-    after the address moved, is raised."""
+    """``press()`` (a press that asks the server for a run: a button, a link, a choice), then ``arrived()`` waits for
+    what it brings (with its own ceiling). A press a rerun swallowed (the page redrawn under the click) is made once
+    more, and said in the summary as a warning (``what`` names the press), as :func:`downloaded` does: in a tab with
+    :data:`RUN_WATCH`, one that asked for no run in :data:`ASK_MS`; else (and after a run was asked) one whose
+    ``arrived()`` passed its ceiling with the address unchanged. A second miss, or a miss after the address moved, is
+    raised."""
     before = page.url
     at = time.monotonic()
+    mark = _page_clock(page)
     press()
+    if mark is not None and not _asked_since(page, mark) and page.url == before:
+        _pressed_again(page, at, f"{what}: the first press asked the server for no run in {ASK_MS // 1000} s, "
+                                 "pressed once more")
+        press()
+        arrived()
+        return
     try:
         arrived()
     except Exception:  # noqa: BLE001 - Playwright's timeout: once more where the press was lost, else raised
@@ -415,6 +430,29 @@ def pressed(page, press: Callable[[], object], arrived: Callable[[], object], wh
         _pressed_again(page, at, f"{what}: the first press brought nothing in its time, pressed once more")
         press()
         arrived()
+
+
+def _page_clock(page) -> float | None:
+    """The page's ``performance.now()`` when it has :data:`RUN_WATCH` (None without it)."""
+    try:
+        return page.evaluate("() => window.__tlWatch ? performance.now() : null")
+    except Exception:  # noqa: BLE001 - a page between two documents: no watch to read
+        return None
+
+
+def _asked_since(page, mark: float) -> bool:
+    """Whether the tab has asked the server for a run since ``mark`` (its clock), given :data:`ASK_MS`; True when it
+    cannot be told (the press opened another document, whose watch starts anew)."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_function("(mark) => !window.__tlWatch || window.__tlWatch.asked > mark", arg=mark,
+                               timeout=ASK_MS, polling=50)
+        return True
+    except PlaywrightTimeout:
+        return False
+    except Exception:  # noqa: BLE001 - the page navigated meanwhile: not a press lost in this document
+        return True
 
 
 #: How long a download button's first press is given before it is pressed once more (:func:`downloaded`).
