@@ -39,6 +39,7 @@ from tests.browser.browser_helpers import (
     PAGE_TIMEOUT_MS,
     ROOT,
     SIZES,
+    WarmContexts,
     free_port,
     main_area,
     on_a_free_port,
@@ -148,21 +149,39 @@ def chromium(request: pytest.FixtureRequest):
         browser.close()
 
 
+@pytest.fixture(scope="module")
+def warm_contexts(chromium) -> Iterator[WarmContexts]:
+    """Browser profiles kept from one test to the next, each emptied when given back (browser_helpers.WarmTab): a
+    page in a tab that has shown the lab before costs Chromium about a third of one in a new profile."""
+    contexts = WarmContexts(chromium)
+    yield contexts
+    contexts.close()
+
+
 @pytest.fixture()
-def browsers(chromium):
-    """new(size="laptop", headers=None, cookies=None) -> a page in a browser profile of its own."""
-    made = []
+def browsers(chromium, warm_contexts: WarmContexts):
+    """new(size="laptop", headers=None, cookies=None) -> a page in a browser profile of its own: a kept one, emptied
+    (its cookies, storage and history gone), or a new one for a profile that sends headers of its own."""
+    made, taken = [], []
 
     def new(size: str = "laptop", headers: dict | None = None, cookies: list | None = None):
-        context = chromium.new_context(accept_downloads=True, extra_http_headers=headers or {}, **SIZES[size])
-        watch(context)
-        context.set_default_timeout(PAGE_TIMEOUT_MS)
+        if headers:  # headers stay with a profile: such a profile is not kept
+            context = chromium.new_context(accept_downloads=True, extra_http_headers=headers, **SIZES[size])
+            watch(context)
+            context.set_default_timeout(PAGE_TIMEOUT_MS)
+            made.append(context)
+            page = context.new_page()
+        else:
+            warm = warm_contexts.take(size)
+            taken.append(warm)
+            context, page = warm.context, warm.tab
         if cookies:
             context.add_cookies(cookies)
-        made.append(context)
-        return context.new_page()
+        return page
 
     yield new
+    for warm in taken:
+        warm_contexts.give_back(warm)
     for context in made:
         context.close()
 
