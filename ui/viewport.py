@@ -92,10 +92,14 @@ SCRIPT = """
   for (const type of ['wheel', 'touchmove', 'keydown']) {
     document.addEventListener(type, () => { pending = null; }, {capture: true, passive: true});
   }
+  // (the run is over for the learner once the app's run state says so: Streamlit's running icon in the corner can
+  // stay a moment longer on a busy machine, and a press then, on the step already drawn, was not held)
   document.addEventListener('pointerdown', (event) => {
     const inside = pending && event.target.closest && event.target.closest(pending.target);
+    const app = document.querySelector('[data-testid="stApp"]');
+    const ended = app && app.getAttribute('data-test-script-state') !== 'running';
     if (!inside) pending = null;
-    else if (!pending.brought && idle() && (pending.ran || Date.now() - pending.clicked >= 700)) pending.held = true;
+    else if (!pending.brought && ended && (pending.ran || Date.now() - pending.clicked >= 700)) pending.held = true;
   }, {capture: true, passive: true});
 
   const scroller = (el) => {

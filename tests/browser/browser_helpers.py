@@ -372,8 +372,10 @@ def _pressed_again(page, pressed_at: float, said: str) -> None:
 
 #: Arms a press inside an element for the moment the next run has ended and the page is drawn (before ui/viewport.py's
 #: script, which waits for a result to stay put for three looks 80 ms apart, can bring it): what a learner does who
-#: goes straight on with the step Next showed. ``window.__tlPressedAt`` is then the page's scroll at the press.
-_PRESS_WHEN_DRAWN = """(sel) => {
+#: goes straight on with the step Next showed. ``window.__tlPressedAt`` is then the page's scroll at the press. With
+#: ``icon``, Streamlit's running icon is still in the page's corner at the press (it goes one render after the run's
+#: end, and a run that took over half a second shows it: a whole-suite run pressed in that moment).
+_PRESS_WHEN_DRAWN = """([sel, icon]) => {
     const main = document.querySelector('[data-testid="stMain"]'), w = window.__tlWatch, before = w.finished;
     window.__tlPressedAt = undefined;
     const look = () => {
@@ -382,6 +384,11 @@ _PRESS_WHEN_DRAWN = """(sel) => {
             && app.getAttribute('data-test-script-state') !== 'running';
         const el = ran && document.querySelector(sel);
         if (!el) return requestAnimationFrame(look);
+        if (icon) {  // Streamlit's running icon, a moment longer than the run
+            const running = document.body.appendChild(document.createElement('div'));
+            running.setAttribute('data-testid', 'stStatusWidgetRunningIcon');
+            setTimeout(() => running.remove(), 300);
+        }
         el.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true, cancelable: true, isPrimary: true}));
         window.__tlPressedAt = main.scrollTop;
     };
@@ -389,12 +396,12 @@ _PRESS_WHEN_DRAWN = """(sel) => {
 }"""
 
 
-def press_inside_when_drawn(page, key: str) -> Callable[[], float]:
+def press_inside_when_drawn(page, key: str, *, icon: bool = False) -> Callable[[], float]:
     """Before a click: a press inside the container keyed ``key`` (its first text, or itself) the moment the click's
-    run has been drawn (:data:`_PRESS_WHEN_DRAWN`). Returns a function that waits for the press and gives the page's
-    scroll at it."""
+    run has been drawn (:data:`_PRESS_WHEN_DRAWN`; ``icon``: with Streamlit's running icon still shown). Returns a
+    function that waits for the press and gives the page's scroll at it."""
     where = key_class(key)
-    page.evaluate(_PRESS_WHEN_DRAWN, f"{where} [data-testid='stMarkdownContainer'], {where}")
+    page.evaluate(_PRESS_WHEN_DRAWN, [f"{where} [data-testid='stMarkdownContainer'], {where}", icon])
     return lambda: page.wait_for_function(
         "() => window.__tlPressedAt !== undefined && [window.__tlPressedAt]").json_value()[0]
 
