@@ -28,8 +28,9 @@ import functools
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from heapq import heapify, heappop, heappush
+from operator import attrgetter
 from typing import Any
 
 from tokenizer.labels import bytes_label, hex_bytes, is_whole
@@ -80,6 +81,11 @@ class PieceStep:
     @property
     def places(self) -> tuple[tuple[int, int], ...]:
         return ((self.piece, self.position),)
+
+
+#: Every field of :class:`PieceStep` after its first two (its number, its piece's), in order: a replay renumbers the
+#: steps of a piece worked out once (:meth:`Inside._replay_piece`) wherever the piece comes again.
+_STEP_REST = attrgetter(*(f.name for f in fields(PieceStep) if f.name not in ("step", "piece")))
 
 
 def last_parts(symbols: Sequence[Any], merges: Sequence[tuple[int, int, int]]) -> tuple[Any, Any]:
@@ -417,8 +423,7 @@ class Inside:
             symbols.append(start)
             starts.append(ids_before)
             events.extend(merged)
-            steps.extend(PieceStep(len(steps) + n, p, m.position, m.rank, m.pair, m.left, m.right, m.token_id, m.token,
-                                   m.whole) for n, m in enumerate(made, 1))
+            steps.extend(PieceStep(len(steps) + n, p, *_STEP_REST(m)) for n, m in enumerate(made, 1))
             finals.append(ids)
         first.append(len(steps))
         return Replay(self.tok, self, pieces, tuple(starts), tuple(steps), tuple(self.tok.encode(text)),
