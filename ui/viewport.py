@@ -78,9 +78,13 @@ SCRIPT = """
   // the click's run starting (seen by the looks below, and by the app's run state: looks 80 ms apart miss a run of
   // 50 ms, a Next on a warm server): the 30 s count from the end of the run, and the result is looked at anew
   const running = () => { pending.ran = true; pending.still = 0; pending.since = Date.now(); pending.brought = 0; };
+  const scriptRunning = () => {  // the app's own run state (Streamlit's running icon can outlast it: see idle())
+    const app = document.querySelector('[data-testid="stApp"]');
+    return !!app && app.getAttribute('data-test-script-state') === 'running';
+  };
   const app = document.querySelector('[data-testid="stApp"]');
   if (app) new MutationObserver(() => {
-    if (pending && app.getAttribute('data-test-script-state') === 'running') running();
+    if (pending && scriptRunning()) running();
   }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
 
   // the learner scrolls on their own meanwhile, or presses something elsewhere (a link, another button: its own
@@ -96,10 +100,8 @@ SCRIPT = """
   // stay a moment longer on a busy machine, and a press then, on the step already drawn, was not held)
   document.addEventListener('pointerdown', (event) => {
     const inside = pending && event.target.closest && event.target.closest(pending.target);
-    const app = document.querySelector('[data-testid="stApp"]');
-    const ended = app && app.getAttribute('data-test-script-state') !== 'running';
     if (!inside) pending = null;
-    else if (!pending.brought && ended && (pending.ran || Date.now() - pending.clicked >= 700)) pending.held = true;
+    else if (!pending.brought && !scriptRunning() && (pending.ran || Date.now() - pending.clicked >= 700)) pending.held = true;
   }, {capture: true, passive: true});
 
   const scroller = (el) => {
@@ -139,11 +141,8 @@ SCRIPT = """
     if (dy > 0 || r.top < top) scroller(el).scrollBy({top: dy, left: 0, behavior: 'instant'});
   };
 
-  const idle = () => {
-    const app = document.querySelector('[data-testid="stApp"]');
-    return app && app.getAttribute('data-test-script-state') !== 'running'
-      && !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]');
-  };
+  const idle = () => !!document.querySelector('[data-testid="stApp"]') && !scriptRunning()
+    && !document.querySelector('[data-testid="stStatusWidgetRunningIcon"]');
 
   setInterval(() => {
     if (!pending) return;

@@ -424,19 +424,18 @@ def pressed(page, press: Callable[[], object], arrived: Callable[[], object], wh
     mark = _page_clock(page)
     press()
     if mark is not None and not _asked_since(page, mark) and page.url == before:
-        _pressed_again(page, at, f"{what}: the first press asked the server for no run in {ASK_MS // 1000} s, "
-                                 "pressed once more")
-        press()
-        arrived()
-        return
-    try:
-        arrived()
-    except Exception:  # noqa: BLE001 - Playwright's timeout: once more where the press was lost, else raised
-        if page.url != before:
-            raise
-        _pressed_again(page, at, f"{what}: the first press brought nothing in its time, pressed once more")
-        press()
-        arrived()
+        missed = f"asked the server for no run in {ASK_MS // 1000} s"
+    else:
+        try:
+            arrived()
+            return
+        except Exception:  # noqa: BLE001 - Playwright's timeout: once more where the press was lost, else raised
+            if page.url != before:
+                raise
+        missed = "brought nothing in its time"
+    _pressed_again(page, at, f"{what}: the first press {missed}, pressed once more")
+    press()
+    arrived()
 
 
 def _page_clock(page) -> float | None:
