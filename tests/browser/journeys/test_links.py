@@ -30,6 +30,7 @@ from tests.browser.browser_helpers import (
     skip_without_browser,
     step_button,
     still,
+    until,
     wait_for_streamlit,
 )
 from ui.layout import PAGES
@@ -68,7 +69,7 @@ def query(url: str) -> dict[str, str]:
 def ready(page) -> None:
     """After a click or a load: the run has finished and drawn the page (no placeholders left)."""
     settle(page)
-    page.wait_for_function(f"() => ({NO_PLACEHOLDERS})() && document.querySelector('[data-testid=\"stMain\"] h1')")
+    until(page, f"() => ({NO_PLACEHOLDERS})() && document.querySelector('[data-testid=\"stMain\"] h1')")
     wait_for_streamlit(page)
 
 

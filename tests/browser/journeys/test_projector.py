@@ -23,6 +23,7 @@ from tests.browser.browser_helpers import (
     press_inside_when_drawn,
     screenshot,
     settle,
+    until,
     wait_for_streamlit,
 )
 from ui import viewport
@@ -77,8 +78,8 @@ def _settled_large(page) -> None:
     element drawn: on a busy machine Streamlit shows grey placeholders for seconds after the run, and a page of
     placeholders has no text to measure."""
     wait_for_streamlit(page)
-    page.wait_for_function("getComputedStyle(document.documentElement).fontSize === '22px'")
-    page.wait_for_function(NO_PLACEHOLDERS)
+    until(page, "getComputedStyle(document.documentElement).fontSize === '22px'")
+    until(page, NO_PLACEHOLDERS)
     page.evaluate("document.fonts.ready")
     settle(page)
 
