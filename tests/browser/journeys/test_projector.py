@@ -1,6 +1,7 @@
 """A teacher projecting the lab: classroom mode (large type + fewer controls) at 1920x1080.
 
-Every lesson link, opened as a slide, shows the figure its lesson names (the link's ``figure`` field in
+Every lesson link, opened as a slide (a lesson's slides one after another in one session, as a class goes through
+them: :class:`Slides`), shows the figure its lesson names (the link's ``figure`` field in
 lessons/course/*.md, drawn by the page in ``ui.layout.figure``) whole on the first screen (a chart sized to the
 screen, the controls and the rest one click away), and still does after the page's primary click (Next, Sample
 again, Back to the lesson, a Try button). In large type nothing on any page is
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from urllib.parse import urlencode
 
 import pytest
@@ -20,6 +22,8 @@ from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
     axe_serious,
     key_class,
+    open_in,
+    open_in_session,
     press_inside_when_drawn,
     screenshot,
     settle,
@@ -121,12 +125,42 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60]
 
 
+class Slides:
+    """One projector tab that shows a lesson's slides one after another, in one Streamlit session, as a teacher opens
+    them in class: a lesson's first slide is a new page load (a new session: the first visit), the next ones are
+    opened in that session (browser_helpers.open_in_session). A slide whose test failed leaves the session to no one:
+    the next slide is a new load."""
+
+    def __init__(self, warm, server) -> None:
+        self.warm, self.server = warm, server
+        self.lesson: int | None = None  # the lesson whose slide the session shows, when its test passed
+
+    def open(self, lesson_number: int, url_path: str, query: str):
+        context = self.warm.context
+        context.set_default_timeout(COLD_PAGE_MS)
+        if self.lesson == lesson_number:
+            page = context.pages[0]
+            open_in_session(page, f"/{url_path}?{query}")
+        else:
+            page = open_in(context, self.server, f"{url_path}?{query}")
+        self.lesson = None
+        return page
+
+    def passed(self, lesson_number: int) -> None:
+        self.lesson = lesson_number
+
+
+@pytest.fixture(scope="module")
+def slides(warm_contexts, streamlit_server) -> Iterator[Slides]:
+    warm = warm_contexts.take("projector")
+    yield Slides(warm, streamlit_server)
+    warm_contexts.give_back(warm)
+
+
 @pytest.mark.parametrize("lesson_number, link", LINKS)
-def test_lesson_link_shows_its_figure_on_the_first_screen(fresh_context, visit, lesson_number, link):
+def test_lesson_link_shows_its_figure_on_the_first_screen(slides, lesson_number, link):
     assert link.figure, f"lesson {lesson_number}'s link {link.label!r} names no figure"
-    context = fresh_context("projector")
-    context.set_default_timeout(COLD_PAGE_MS)
-    page = visit(context, link.page, urlencode({**link.params, "classroom": "1"}))
+    page = slides.open(lesson_number, link.page, urlencode({**link.params, "classroom": "1"}))
     _settled_large(page)
     own = page.locator('[data-testid="stMain"]').get_by_role("button", name="Skip, show me", exact=True)
     if own.count():  # a page that asks its own questions first (English vs Hindi): the class has answered
@@ -143,14 +177,14 @@ def test_lesson_link_shows_its_figure_on_the_first_screen(fresh_context, visit, 
 
     selector = PRIMARY_CLICK_BY_FIGURE.get(link.figure) or PRIMARY_CLICK.get(link.page)
     button = page.locator(selector).last if selector else None
-    if button is None or not button.count() or not button.is_enabled():
-        return
-    button.click()
-    settle(page)
-    _settled_large(page)
-    screenshot(page, name + "-clicked")
-    problem = _figure_problem(page, link.figure, brought_ms=BROUGHT_MS)
-    assert problem is None, f"after the primary click on {link.page} ({selector}): {problem}"
+    if button is not None and button.count() and button.is_enabled():
+        button.click()
+        settle(page)
+        _settled_large(page)
+        screenshot(page, name + "-clicked")
+        problem = _figure_problem(page, link.figure, brought_ms=BROUGHT_MS)
+        assert problem is None, f"after the primary click on {link.page} ({selector}): {problem}"
+    slides.passed(lesson_number)
 
 
 @pytest.mark.parametrize("at_once", [False, True], ids=["picked-after-the-step-is-brought", "pressed-at-once"])
