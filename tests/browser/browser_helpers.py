@@ -486,16 +486,22 @@ def downloaded(page, button, what: str):
     """Press ``button`` (a download button) and return the download. A first press that brings none in
     :data:`FIRST_PRESS_MS` is made once more, with up to :data:`DOWNLOAD_MS`, and said in the summary as a warning:
     in whole-suite runs (never alone) a press now and then brought no download in 60 s, on the class page (Save my
-    progress, the class bar ticking) and on Tokenize anything (the CSV). The cause is not found; a learner would press
-    again, and the warning keeps it in sight."""
+    progress, the class bar ticking) and on Tokenize anything (the CSV); and once a gradebook's download that had
+    started was cancelled (the class page, its bar ticking). The cause is not found; a learner would press again, and
+    the warning keeps it in sight. A press whose download failed is made once more the same way."""
     at = time.monotonic()
     try:
         with page.expect_download(timeout=FIRST_PRESS_MS) as info:
             button.click()
+        failure = info.value.failure()  # once it has finished: None when the file came whole
+        if failure is None:
+            return info.value
+        missed = f"brought a download that failed ({failure})"
     except Exception:  # noqa: BLE001 - Playwright's timeout: said, and pressed once more
-        _pressed_again(page, at, f"{what}: the first press brought no download in {FIRST_PRESS_MS // 1000} s")
-        with page.expect_download(timeout=DOWNLOAD_MS) as info:
-            button.click()
+        missed = f"brought no download in {FIRST_PRESS_MS // 1000} s"
+    _pressed_again(page, at, f"{what}: the first press {missed}, pressed once more")
+    with page.expect_download(timeout=DOWNLOAD_MS) as info:
+        button.click()
     return info.value
 
 

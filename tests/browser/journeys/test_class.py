@@ -29,7 +29,6 @@ from lessons.course import course
 from lessons.exercises import compute
 from tests.browser.browser_helpers import (
     CLASS_LIVE_MS,
-    DOWNLOAD_MS,
     ROOT,
     StreamlitServer,
     assert_no_exception,
@@ -88,9 +87,9 @@ def _joined(page):
 
 
 def _answers_csv(page, dashboard) -> list[dict[str, str]]:
-    with page.expect_download(timeout=DOWNLOAD_MS) as info:
-        dashboard.get_by_role("button", name=re.compile("Download who answered what")).click()
-    return list(csv.DictReader(io.StringIO(open(info.value.path(), encoding="utf-8").read())))
+    button = dashboard.get_by_role("button", name=re.compile("Download who answered what"))
+    return list(csv.DictReader(io.StringIO(open(downloaded(page, button, "who answered what").path(),
+                                                encoding="utf-8").read())))
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
@@ -111,9 +110,8 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     learner_link = main_area(teacher).locator('[data-testid="stCode"]').inner_text().strip()
     assert learner_link == f"{server.base_url}/Class?code={code}"
     expect(main_area(teacher).get_by_role("img").first).to_be_visible()  # the QR code of the learner link
-    with teacher.expect_download(timeout=DOWNLOAD_MS) as info:
-        main_area(teacher).get_by_role("button", name=re.compile("Download my teacher link")).click()
-    teacher_link = open(info.value.path(), encoding="utf-8").read().strip()
+    button = main_area(teacher).get_by_role("button", name=re.compile("Download my teacher link"))
+    teacher_link = open(downloaded(teacher, button, "the teacher link").path(), encoding="utf-8").read().strip()
     secret = re.search(r"teacher=([^&\s]+)", teacher_link).group(1)
     assert teacher_link.startswith(f"{server.base_url}/Class?code={code}&teacher=")
     assert secret not in teacher.content() and secret not in teacher.url  # never on the projector
@@ -226,9 +224,8 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     expect(dashboard.locator('[data-testid="stDataFrame"]').first).to_be_visible()
     dashboard.scroll_into_view_if_needed()
     screenshot(teacher, f"journey-class-dashboard-{backend}")
-    with teacher.expect_download(timeout=DOWNLOAD_MS) as info:
-        dashboard.get_by_role("button", name=re.compile("Download the gradebook")).click()
-    rows = list(csv.reader(io.StringIO(open(info.value.path(), encoding="utf-8").read())))
+    button = dashboard.get_by_role("button", name=re.compile("Download the gradebook"))
+    rows = list(csv.reader(io.StringIO(open(downloaded(teacher, button, "the gradebook").path(), encoding="utf-8").read())))
     own_key = next(k for k in rows[0][3:] if k.startswith("lesson:class-"))
     assert rows[0] == ["name", "answered", "right first try", *sorted([Q.key, own_key])]
     marks = {row[0]: dict(zip(rows[0][3:], row[3:], strict=True)) for row in rows[1:]}
