@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 
 from lessons.progress import QuestionId
 from tests.browser.browser_helpers import (
-    DOWNLOAD_MS,
     assert_no_exception,
+    downloaded,
     main_area,
     pressed,
     screenshot,
@@ -74,9 +74,8 @@ def _progress_box(page, *, open_it: bool = True, lang: str = "en"):
 def _save(page, progress, lang: str = "en") -> dict:
     """Save my progress (in ``progress``, the open box): the downloaded file, read."""
     settle(page)  # a run still under way redraws the button under the click
-    with page.expect_download(timeout=DOWNLOAD_MS) as info:
-        progress.get_by_role("button", name=re.compile(WORDS[lang][3])).click()
-    return json.loads(open(info.value.path(), encoding="utf-8").read())
+    button = progress.get_by_role("button", name=re.compile(WORDS[lang][3]))
+    return json.loads(open(downloaded(page, button, "Save my progress").path(), encoding="utf-8").read())
 
 
 def _load(page, box, name: str, data: bytes) -> None:
