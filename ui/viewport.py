@@ -75,8 +75,9 @@ SCRIPT = """
     else if (pending && pending.held && button.closest(pending.target)) pending = wait(pending.target, pending.control);
   }, true);
 
-  // the click's run starting (seen by the looks below, and by the app's run state: looks 80 ms apart miss a run of
-  // 50 ms, a Next on a warm server): the 30 s count from the end of the run, and the result is looked at anew
+  // the click's run starting (seen by the looks below, by the app's run state: looks 80 ms apart miss a run of
+  // 50 ms, a Next on a warm server; and by the result drawn anew): the 30 s count from the end of the run, and the
+  // result is looked at anew
   const running = () => { pending.ran = true; pending.still = 0; pending.since = Date.now(); pending.brought = 0; };
   const scriptRunning = () => {  // the app's own run state (Streamlit's running icon can outlast it: see idle())
     const app = document.querySelector('[data-testid="stApp"]');
@@ -86,6 +87,15 @@ SCRIPT = """
   if (app) new MutationObserver(() => {
     if (pending && scriptRunning()) running();
   }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  // ...or by what it drew: a run's messages that reach a busy tab in one go are drawn in one render, and the run
+  // state is never "running" on the page (a press inside the step a moment later was then not held)
+  const drawnInto = (records) => records.some(r => {
+    const node = r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement;
+    return node && node.closest(pending.target);
+  });
+  new MutationObserver((records) => {
+    if (pending && !pending.ran && drawnInto(records)) running();
+  }).observe(document.body, {childList: true, characterData: true, subtree: true});
 
   // the learner scrolls on their own meanwhile, or presses something elsewhere (a link, another button: its own
   // click, if it has a result, starts a new wait): leave the page where they put it, never move it under their

@@ -423,6 +423,45 @@ def press_inside_when_drawn(page, key: str, *, icon: bool = False) -> Callable[[
         "() => window.__tlPressedAt !== undefined && [window.__tlPressedAt]").json_value()[0]
 
 
+
+_HOLD_MESSAGES = """(() => {
+  const Native = window.WebSocket, held = [];
+  window.__tlHold = false;
+  window.__tlRelease = () => {
+    window.__tlHold = false;
+    for (const [handler, socket, event] of held.splice(0)) handler.call(socket, event);
+  };
+  const holding = (handler) => function (event) {
+    if (window.__tlHold) held.push([handler, this, event]); else handler.call(this, event);
+  };
+  window.WebSocket = class extends Native {
+    addEventListener(type, handler, options) {
+      return super.addEventListener(type, type === 'message' ? holding(handler) : handler, options);
+    }
+    set onmessage(handler) { super.onmessage = handler && holding(handler); }
+    get onmessage() { return super.onmessage; }
+  };
+})();"""
+
+
+def hold_messages(context) -> None:
+    """Let :func:`in_one_burst` hold what the server sends the context's tabs (an init script: the context is not
+    kept warm after the test)."""
+    context.add_init_script(_HOLD_MESSAGES)
+
+
+@contextmanager
+def in_one_burst(page, held_ms: int = 300) -> Iterator[None]:
+    """What the server sends while the block runs and for ``held_ms`` after it reaches the tab in one task, as a busy
+    tab or a slow network delivers it: a run's start, its elements and its end drawn in one render, the app's run
+    state never "running" on the page (:func:`hold_messages` first)."""
+    page.evaluate("window.__tlHold = true")
+    try:
+        yield
+        page.wait_for_timeout(held_ms)
+    finally:
+        page.evaluate("window.__tlRelease()")
+
 #: How long a press is given to make the tab ask the server for a run (a button or a link asks at once, whatever the
 #: machine's load): a press that has asked for none by then was lost, and is made once more without waiting out what
 #: it was to bring (a whole-suite run waited 120 s for a Next that had asked for nothing, on a replica just restarted).
