@@ -19,6 +19,7 @@ from tests.browser.browser_helpers import (
     main_area,
     screenshot,
     skip_without_browser,
+    until,
     wait_for_streamlit,
 )
 from ui.layout import APP_NAME, PAGES, PageEntry, sections
@@ -60,7 +61,7 @@ def test_deep_link_opens_page(open_page, entry: PageEntry) -> None:
     for name, _ in sections():
         expect(sidebar.get_by_text(name.upper(), exact=True)).to_be_visible()
 
-    page.wait_for_function(NO_PLACEHOLDERS)  # every element drawn: axe reads the page as a learner sees it
+    until(page, NO_PLACEHOLDERS)  # every element drawn: axe reads the page as a learner sees it
     found = axe_serious(page)
     assert not found, f"axe-core on {entry.title}, normal type: {len(found)} serious or critical\n" + "\n".join(found)
 

@@ -26,6 +26,7 @@ from tests.browser.browser_helpers import (
     settle,
     skip_without_browser,
     step_button,
+    until,
 )
 from ui.layout import SKIP_TARGET
 from ui.steps import KEYS
@@ -50,7 +51,7 @@ def _step(page) -> int:
 def _drawn(page) -> None:
     """Wait until the page is drawn: the sidebar with the skip link, no widget still a placeholder."""
     page.locator(".tl-skip").wait_for(state="attached")
-    page.wait_for_function(NO_PLACEHOLDERS)
+    until(page, NO_PLACEHOLDERS)
 
 
 def _first_tab(page) -> dict:

@@ -137,7 +137,6 @@ class Slides:
 
     def open(self, lesson_number: int, url_path: str, query: str):
         context = self.warm.context
-        context.set_default_timeout(COLD_PAGE_MS)
         if self.lesson == lesson_number:
             page = context.pages[0]
             open_in_session(page, f"/{url_path}?{query}")
@@ -153,6 +152,7 @@ class Slides:
 @pytest.fixture(scope="module")
 def slides(warm_contexts, streamlit_server) -> Iterator[Slides]:
     warm = warm_contexts.take("projector")
+    warm.context.set_default_timeout(COLD_PAGE_MS)  # once: every slide opens in this context (give_back resets it)
     yield Slides(warm, streamlit_server)
     warm_contexts.give_back(warm)
 
