@@ -412,19 +412,26 @@ REFRESH = state.Key(PAGE, "refresh")
 
 
 def dashboard_section() -> None:
-    """The teacher's dashboard (names: folded away from the projector) and its downloads; End (or, once ended,
-    Leave)."""
+    """The teacher's dashboard (names: folded away from the projector): the report, then its downloads and End (or,
+    once ended, Leave)."""
     with st.expander(_("Teacher's dashboard (names: not for the projector)"), expanded=classroom.ended() is not None):
         _report()
+        _downloads()
+
+
+def _follow_the_end() -> None:
+    """After End or Leave (their callbacks run before the fragment that drew them): the whole page, so the projector's
+    part says the class has ended."""
+    if st.session_state.pop(JUST_ENDED, False):
+        st.rerun()
 
 
 @st.fragment
 def _report() -> None:
-    """The report as the class stands now (a fragment: "Refresh" reads it again without the page), and its
-    downloads, each built from the database when it is clicked, so it holds every answer given until then."""
-    if st.session_state.pop(JUST_ENDED, False):
-        st.rerun()  # the whole page: the projector's part says the class has ended
-    who, done = classroom.teaching(), classroom.ended()
+    """The report as the class stands now: a fragment that a teacher's step (a push) and "Refresh" run again without
+    the page."""
+    _follow_the_end()
+    who = classroom.teaching()
     if who is None:
         return
     store = classroom.store()
@@ -436,11 +443,30 @@ def _report() -> None:
         return
     if now is not None:  # the teacher's steps (a Reveal keeps everyone's answers) bring the report up to date
         push.watch(who.code, teacher=False, seen=now, name="report")
-    seen: dict[str, Question | None] = {}  # each of the lab's questions rebuilt once for the tables and the downloads
-    report_tables(board, seen)
+    report_tables(board)
+    st.button(_("Refresh"), key=REFRESH.skey, icon=":material/refresh:", type="tertiary",
+              help=_("Read the report again (the downloads are always as the class stands when you click them)."))
+
+
+@st.fragment
+def _downloads() -> None:
+    """The report's downloads, each built from the database when it is clicked, so it holds every answer given until
+    then; then End (or Leave). A fragment of their own, which the report's pushes do not run again: Streamlit forgets a
+    download made at the click as soon as its button is drawn again, so a teacher who clicked while a push redrew the
+    report got a failed download."""
+    _follow_the_end()
+    who, done = classroom.teaching(), classroom.ended()
+    if who is None:
+        return
+    store, code, secret = classroom.store(), who.code, who.secret
+    try:  # the questions' words, in the teacher's language: the download is made outside this run, without it
+        board = store.dashboard(code, secret)
+    except ClassError as exc:
+        st.warning(exc.said())
+        return
+    seen: dict[str, Question | None] = {}
     words = {key: _words(key, prompt, seen) for key, prompt in
              {(r.question_key, r.prompt) for r in board.answers} | {(q.question_key, q.prompt) for q in board.questions}}
-    code, secret = who.code, who.secret
 
     def fresh():  # at the click, not when the page last ran (a Reveal since then has kept more answers)
         return store.dashboard(code, secret)
@@ -449,9 +475,6 @@ def _report() -> None:
         return words.get(key) or prompt_of(key, prompt)
 
     with st.container(horizontal=True):
-        st.button(_("Refresh"), key=REFRESH.skey, icon=":material/refresh:", type="tertiary",
-                  help=_("Read the report again (the downloads are always as the class stands when you click "
-                         "them)."))
         st.download_button(_("Download the gradebook (CSV)"), lambda: csv_text(gradebook_rows(fresh())),
                            f"class-{code}.csv", "text/csv", key=f"{PAGE}.csv", on_click="ignore",
                            icon=":material/download:",

@@ -427,12 +427,17 @@ def press_inside_when_drawn(page, key: str, *, icon: bool = False) -> Callable[[
 _HOLD_MESSAGES = """(() => {
   const Native = window.WebSocket, held = [];
   window.__tlHold = false;
+  window.__tlHeldRunEnd = false;  // whether what is held holds the end of a run (RUN_WATCH's script_finished)
+  window.__tlHeldAt = 0;  // when the last message was held (performance.now())
   window.__tlRelease = () => {
-    window.__tlHold = false;
+    window.__tlHold = window.__tlHeldRunEnd = false;
     for (const [handler, socket, event] of held.splice(0)) handler.call(socket, event);
   };
   const holding = (handler) => function (event) {
-    if (window.__tlHold) held.push([handler, this, event]); else handler.call(this, event);
+    if (!window.__tlHold) return handler.call(this, event);
+    held.push([handler, this, event]);
+    window.__tlHeldAt = performance.now();
+    if (window.__tlMessageKind && window.__tlMessageKind(event.data) === 6) window.__tlHeldRunEnd = true;
   };
   window.WebSocket = class extends Native {
     addEventListener(type, handler, options) {
@@ -445,20 +450,33 @@ _HOLD_MESSAGES = """(() => {
 
 
 def hold_messages(context) -> None:
-    """Let :func:`in_one_burst` hold what the server sends the context's tabs (an init script: the context is not
-    kept warm after the test)."""
+    """Let :func:`messages_held` hold what the server sends the context's tabs (an init script, after
+    :data:`RUN_WATCH`'s: the context is not kept warm after the test)."""
     context.add_init_script(_HOLD_MESSAGES)
 
 
+class Held:
+    """What :func:`messages_held` gives the block."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+
+    def run_ended(self, quiet_ms: int = 300) -> None:
+        """Wait until the server has sent the end of a run and nothing more for ``quiet_ms`` (a run queued behind
+        another, such as a class bar's tick, has ended too), all held: the tab has not drawn it."""
+        self.page.wait_for_function(
+            f"() => window.__tlHeldRunEnd && performance.now() - window.__tlHeldAt > {quiet_ms}", timeout=RUN_MS)
+
+
 @contextmanager
-def in_one_burst(page, held_ms: int = 300) -> Iterator[None]:
-    """What the server sends while the block runs and for ``held_ms`` after it reaches the tab in one task, as a busy
-    tab or a slow network delivers it: a run's start, its elements and its end drawn in one render, the app's run
-    state never "running" on the page (:func:`hold_messages` first)."""
+def messages_held(page) -> Iterator[Held]:
+    """What the server sends the tab while the block runs reaches it after the block, all in one task, as a busy tab
+    or a slow network delivers it: a run's start, its elements and its end drawn in one render, so the app's run state
+    is never "running" on the page; meanwhile the tab still shows what it showed before (:func:`hold_messages`
+    first)."""
     page.evaluate("window.__tlHold = true")
     try:
-        yield
-        page.wait_for_timeout(held_ms)
+        yield Held(page)
     finally:
         page.evaluate("window.__tlRelease()")
 
@@ -525,9 +543,10 @@ def downloaded(page, button, what: str):
     """Press ``button`` (a download button) and return the download. A first press that brings none in
     :data:`FIRST_PRESS_MS` is made once more, with up to :data:`DOWNLOAD_MS`, and said in the summary as a warning:
     in whole-suite runs (never alone) a press now and then brought no download in 60 s, on the class page (Save my
-    progress, the class bar ticking) and on Tokenize anything (the CSV); and once a gradebook's download that had
-    started was cancelled (the class page, its bar ticking). The cause is not found; a learner would press again, and
-    the warning keeps it in sight. A press whose download failed is made once more the same way."""
+    progress, the class bar ticking) and on Tokenize anything (the CSV); the cause is not found, a learner would press
+    again, and the warning keeps it in sight. A press whose download failed is made once more the same way (a
+    gradebook's failed once: the report drawn again by a push had made Streamlit forget it, mended in
+    views/classroom.py and tested on its own there)."""
     at = time.monotonic()
     try:
         with page.expect_download(timeout=FIRST_PRESS_MS) as info:
@@ -597,6 +616,7 @@ RUN_WATCH = """
     }
     return 0;
   };
+  window.__tlMessageKind = kind;  // (tests that hold a tab's messages read what they hold: hold_messages)
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {

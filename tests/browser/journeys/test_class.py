@@ -34,9 +34,11 @@ from tests.browser.browser_helpers import (
     assert_no_exception,
     class_bar,
     downloaded,
+    hold_messages,
     join_class,
     log_problems,
     main_area,
+    messages_held,
     open_in,
     pressed,
     running_server,
@@ -90,6 +92,34 @@ def _answers_csv(page, dashboard) -> list[dict[str, str]]:
     button = dashboard.get_by_role("button", name=re.compile("Download who answered what"))
     return list(csv.DictReader(io.StringIO(open(downloaded(page, button, "who answered what").path(),
                                                 encoding="utf-8").read())))
+
+
+def test_the_teachers_download_comes_while_the_report_is_drawn_again(streamlit_server, fresh_context) -> None:
+    """The report is a fragment that a push (an answer, a Reveal) or Refresh runs again. A download the teacher clicks
+    meanwhile, on the button the tab still shows, must come: Streamlit forgets a download made at the click once its
+    button is drawn again, and with the downloads in the report a whole-suite run lost the gradebook right after a
+    Reveal. Here Refresh's run is held from the tab while the gradebook is clicked (the old page: no download)."""
+    projector = fresh_context("laptop")
+    hold_messages(projector)
+    teacher = open_in(projector, streamlit_server, "Class")
+    main_area(teacher).get_by_role("textbox", name="Class title").fill("Downloads")
+    main_area(teacher).get_by_role("button", name="Start a class").click()
+    expect(main_area(teacher).locator(".tl-class-code")).to_be_visible()
+    main_area(teacher).get_by_text("Teacher's dashboard", exact=False).click()
+    dashboard = main_area(teacher).locator('[data-testid="stExpander"]', has_text="Teacher's dashboard")
+    gradebook = dashboard.get_by_role("button", name=re.compile("Download the gradebook"))
+    expect(gradebook).to_be_visible()
+    settle(teacher)
+    with teacher.expect_download(timeout=2 * LIVE_MS) as download:
+        with messages_held(teacher) as held:
+            dashboard.get_by_role("button", name="Refresh").click()
+            held.run_ended()  # the server has drawn the report again; the tab shows the buttons it had
+            asked = teacher.evaluate("window.__tlWatch.sent")
+            gradebook.click()
+            teacher.wait_for_function(f"() => window.__tlWatch.sent > {asked}")  # the click asked for the file
+    assert download.value.failure() is None, download.value.failure()
+    header = open(download.value.path(), encoding="utf-8").readline().strip()
+    assert header == "name,answered,right first try"
 
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
