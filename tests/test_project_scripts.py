@@ -142,7 +142,7 @@ def test_scripts_test_checks_the_lock_and_installs_what_the_tests_drive_in_one_a
     assert packages.count("apt_install") == 1 and 'apt_install "${missing[@]}"' in packages
     started, waited, pytest = (code.index("debian_packages > "), code.index("\ndebian_done\n"),
                                code.index("-m pytest"))
-    assert started < code.index("scripts/install requirements-dev.txt") < code.index("mypy") < waited < pytest
+    assert started < code.index("scripts/install requirements-dev.txt") < code.index(".venv/bin/mypy > ") < waited < pytest
     assert code.index("mypy_done; then") < pytest  # the type checker runs beside the rest, but passes before pytest
 
 

@@ -288,7 +288,7 @@ def _forget_tries(lab: Lab) -> None:
 
 def _tries(lab: Lab) -> list[tuple[str, int, int]]:
     """join_attempts as (whose, minute, attempts), whose being "this machine", "no address" or "other"."""
-    names = {Classes._client_key("127.0.0.1"): "this machine", Classes._client_key(""): "no address"}
+    names = {Classes.client_key("127.0.0.1"): "this machine", Classes.client_key(""): "no address"}
     with open_database(lab.url) as db, db.transaction(write=False) as tx:
         return [(names.get(client, "other"), minute, attempts)
                 for client, minute, attempts in tx.rows("SELECT client, minute, attempts FROM join_attempts")]

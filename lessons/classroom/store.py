@@ -570,7 +570,9 @@ class Classes:
             raise UnknownLearner(N_("You are not a learner in this class: join it again."))
 
     @staticmethod
-    def _client_key(client: Any) -> str:
+    def client_key(client: Any) -> str:
+        """How the join limit names ``client`` (an address) in the database: a hash of its limit key, never the
+        address itself."""
         key = checks.limit_key(client)  # an IPv6 address by its /64
         return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]  # no address kept
 
@@ -581,7 +583,7 @@ class Classes:
         with self.db.transaction(write=False) as tx:
             row = tx.row("SELECT COALESCE(SUM(CASE WHEN minute = ? THEN attempts ELSE 0 END), 0), "
                          "COALESCE(SUM(attempts), 0) FROM join_attempts WHERE client = ? AND minute > ?",
-                         (minute, self._client_key(client), minute - 60))
+                         (minute, self.client_key(client), minute - 60))
         if row[0] >= self.joins_per_minute:
             raise TooManyAttempts()
         if row[1] >= self.joins_per_hour:
@@ -593,7 +595,7 @@ class Classes:
         with self.db.transaction() as tx:
             tx.execute("INSERT INTO join_attempts (client, minute, attempts) VALUES (?, ?, 1) "
                        "ON CONFLICT (client, minute) DO UPDATE SET attempts = join_attempts.attempts + 1",
-                       (self._client_key(client), at // 60))
+                       (self.client_key(client), at // 60))
 
     def _posed(self, tx: Tx, code: str) -> PollState:
         """The state of the poll just posed or changed in this transaction (so there is one)."""

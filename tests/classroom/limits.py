@@ -16,7 +16,7 @@ def fill_join_limit(db: Database, client: str) -> int:
     for it, as :meth:`Classes.join` counts them); the minute it started from. Counting them try by try is
     tests/classroom/test_store's; a page under test reads the wall clock, so a count filled for one minute alone
     failed a whole-suite run whose next join fell in the next minute."""
-    key = Classes._client_key(client)
+    key = Classes.client_key(client)
     minute = int(time.time()) // 60
     with db.transaction() as tx:
         for m in range(minute, minute + MINUTES):
