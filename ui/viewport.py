@@ -54,8 +54,6 @@ SCRIPT = """
 
   // -- the result of a click in view ------------------------------------------------------------------
   let pending = null;
-  const wait = (target, control) => ({target, control, since: Date.now(), clicked: Date.now(), ran: false, last: null,
-                                      still: 0});
   document.addEventListener('click', (event) => {
     // Streamlit's own buttons only (Next, Check, an example, a segmented control's choice): not a select box's
     // or a chart's little buttons
@@ -88,14 +86,20 @@ SCRIPT = """
     if (pending && scriptRunning()) running();
   }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
   // ...or by what it drew: a run's messages that reach a busy tab in one go are drawn in one render, and the run
-  // state is never "running" on the page (a press inside the step a moment later was then not held)
+  // state is never "running" on the page (a press inside the step a moment later was then not held). Watched from a
+  // click until its run is seen, not while a page loads.
   const drawnInto = (records) => records.some(r => {
     const node = r.target.nodeType === Node.ELEMENT_NODE ? r.target : r.target.parentElement;
     return node && node.closest(pending.target);
   });
-  new MutationObserver((records) => {
+  const drawing = new MutationObserver((records) => {
     if (pending && !pending.ran && drawnInto(records)) running();
-  }).observe(document.body, {childList: true, characterData: true, subtree: true});
+    if (!pending || pending.ran) drawing.disconnect();
+  });
+  const wait = (target, control) => {
+    drawing.observe(document.body, {childList: true, characterData: true, subtree: true});
+    return {target, control, since: Date.now(), clicked: Date.now(), ran: false, last: null, still: 0};
+  };
 
   // the learner scrolls on their own meanwhile, or presses something elsewhere (a link, another button: its own
   // click, if it has a result, starts a new wait): leave the page where they put it, never move it under their
