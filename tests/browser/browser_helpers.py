@@ -423,7 +423,6 @@ def press_inside_when_drawn(page, key: str, *, icon: bool = False) -> Callable[[
         "() => window.__tlPressedAt !== undefined && [window.__tlPressedAt]").json_value()[0]
 
 
-
 _HOLD_MESSAGES = """(() => {
   const Native = window.WebSocket, held = [];
   window.__tlHold = false;
@@ -479,6 +478,7 @@ def messages_held(page) -> Iterator[Held]:
         yield Held(page)
     finally:
         page.evaluate("window.__tlRelease()")
+
 
 #: How long a press is given to make the tab ask the server for a run (a button or a link asks at once, whatever the
 #: machine's load): a press that has asked for none by then was lost, and is made once more without waiting out what

@@ -99,9 +99,9 @@ def test_the_teachers_download_comes_while_the_report_is_drawn_again(streamlit_s
     meanwhile, on the button the tab still shows, must come: Streamlit forgets a download made at the click once its
     button is drawn again, and with the downloads in the report a whole-suite run lost the gradebook right after a
     Reveal. Here Refresh's run is held from the tab while the gradebook is clicked (the old page: no download)."""
-    projector = fresh_context("laptop")
-    hold_messages(projector)
-    teacher = open_in(projector, streamlit_server, "Class")
+    laptop = fresh_context("laptop")
+    hold_messages(laptop)
+    teacher = open_in(laptop, streamlit_server, "Class")
     main_area(teacher).get_by_role("textbox", name="Class title").fill("Downloads")
     main_area(teacher).get_by_role("button", name="Start a class").click()
     expect(main_area(teacher).locator(".tl-class-code")).to_be_visible()
