@@ -419,6 +419,15 @@ def dashboard_section() -> None:
         _downloads()
 
 
+REPORT_WORDS = state.Key(PAGE, "_report_words").skey
+
+
+def _report_words() -> dict[str, str]:
+    """The report's words for its questions, in the teacher's language: the report adds to them each time it runs,
+    and the who-answered-what download reads them when it is clicked, outside any run (one dict for the session)."""
+    return st.session_state.setdefault(REPORT_WORDS, {})
+
+
 def _follow_the_end() -> None:
     """After End or Leave (their callbacks run before the fragment that drew them): the whole page, so the projector's
     part says the class has ended."""
@@ -443,7 +452,11 @@ def _report() -> None:
         return
     if now is not None:  # the teacher's steps (a Reveal keeps everyone's answers) bring the report up to date
         push.watch(who.code, teacher=False, seen=now, name="report")
-    report_tables(board)
+    seen: dict[str, Question | None] = {}  # each of the lab's questions rebuilt once for the tables and the words
+    report_tables(board, seen)
+    words = _report_words()
+    words.update({key: _words(key, prompt, seen) for key, prompt in
+                  {(r.question_key, r.prompt) for r in board.answers} | {(q.question_key, q.prompt) for q in board.questions}})
     st.button(_("Refresh"), key=REFRESH.skey, icon=":material/refresh:", type="tertiary",
               help=_("Read the report again (the downloads are always as the class stands when you click them)."))
 
@@ -453,20 +466,12 @@ def _downloads() -> None:
     """The report's downloads, each built from the database when it is clicked, so it holds every answer given until
     then; then End (or Leave). A fragment of their own, which the report's pushes do not run again: Streamlit forgets a
     download made at the click as soon as its button is drawn again, so a teacher who clicked while a push redrew the
-    report got a failed download."""
+    report got a failed download. Drawn without reading the database (the report has read it)."""
     _follow_the_end()
     who, done = classroom.teaching(), classroom.ended()
     if who is None:
         return
-    store, code, secret = classroom.store(), who.code, who.secret
-    try:  # the questions' words, in the teacher's language: the download is made outside this run, without it
-        board = store.dashboard(code, secret)
-    except ClassError as exc:
-        st.warning(exc.said())
-        return
-    seen: dict[str, Question | None] = {}
-    words = {key: _words(key, prompt, seen) for key, prompt in
-             {(r.question_key, r.prompt) for r in board.answers} | {(q.question_key, q.prompt) for q in board.questions}}
+    store, code, secret, words = classroom.store(), who.code, who.secret, _report_words()
 
     def fresh():  # at the click, not when the page last ran (a Reveal since then has kept more answers)
         return store.dashboard(code, secret)
