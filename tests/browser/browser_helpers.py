@@ -495,7 +495,7 @@ def pressed(page, press: Callable[[], object], arrived: Callable[[], object], wh
     raised."""
     before = page.url
     at = time.monotonic()
-    mark = _page_clock(page)
+    mark = page_clock(page)
     press()
     if mark is not None and not _asked_since(page, mark) and page.url == before:
         missed = f"asked the server for no run in {ASK_MS // 1000} s"
@@ -512,12 +512,18 @@ def pressed(page, press: Callable[[], object], arrived: Callable[[], object], wh
     arrived()
 
 
-def _page_clock(page) -> float | None:
+def page_clock(page) -> float | None:
     """The page's ``performance.now()`` when it has :data:`RUN_WATCH` (None without it)."""
     try:
         return page.evaluate("() => window.__tlWatch ? performance.now() : null")
     except Exception:  # noqa: BLE001 - a page between two documents: no watch to read
         return None
+
+
+def sent_since(page, mark: float) -> None:
+    """Wait until the tab has sent the server anything since ``mark`` (its clock: :func:`page_clock`): a run asked for,
+    a download's file. A press that starts no run (a download's) has then reached the server."""
+    until(page, "(mark) => window.__tlWatch.sent > mark", arg=mark)
 
 
 def _asked_since(page, mark: float) -> bool:
