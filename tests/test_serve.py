@@ -49,12 +49,12 @@ from tests.browser.browser_helpers import (
     ROOT,
     VIEWPORT,
     browser_skip_reason,
+    drawn_since,
     free_port,
     healthy,
     on_a_free_port,
     page_clock,
     pressed,
-    until,
     wait_for_streamlit,
     watch,
 )
@@ -345,8 +345,7 @@ def test_a_replica_that_dies_is_restarted_and_the_page_comes_back(served: Served
         # The new replica's session has run the page and the tab has drawn it: until then the tab shows the old
         # session's page, and a Next pressed on it names a fragment the new session has not made yet, which Streamlit
         # drops ("The fragment with id ... does not exist anymore": a whole run lost a press so, and waited 120 s).
-        until(page, "(m) => window.__tlWatch.started > m && window.__tlWatch.drawn >= window.__tlWatch.started",
-              arg=before, timeout=COLD_REPLICA_MS)
+        drawn_since(page, before, timeout=COLD_REPLICA_MS)
         wait_for_streamlit(page)
         page.get_by_text("Merge 2 of 12").first.wait_for(timeout=COLD_REPLICA_MS)  # back where the learner was
         _next(page, "Merge 3 of 12", timeout=COLD_REPLICA_MS)  # the URL keeps it; the new replica's first run is cold

@@ -526,6 +526,13 @@ def sent_since(page, mark: float) -> None:
     until(page, "(mark) => window.__tlWatch.sent > mark", arg=mark)
 
 
+def drawn_since(page, mark: float, **kwargs) -> None:
+    """Wait until a run has started since ``mark`` (the tab's clock: :func:`page_clock`) and the tab has drawn its end:
+    after a reconnect, the page on screen is the new session's, not the old one's (``kwargs``: ``timeout``)."""
+    until(page, "(m) => window.__tlWatch.started > m && window.__tlWatch.drawn >= window.__tlWatch.started",
+          arg=mark, **kwargs)
+
+
 def _asked_since(page, mark: float) -> bool:
     """Whether the tab has asked the server for a run since ``mark`` (its clock), given :data:`ASK_MS`; True when it
     cannot be told (the press opened another document, whose watch starts anew)."""
