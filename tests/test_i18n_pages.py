@@ -237,7 +237,8 @@ HINDI_WITH_MARKS = "किताबें पढ़ीं"  # GPT-2 cuts it into
     (LESSONS, {"lesson": "bpe-training", "classroom": "1"}, {}),  # the objectives' slide
     (LESSONS, {"lesson": "bpe-training", "classroom": "1", "step": "3"}, {}),  # a section of the text
     (TRAIN, {}, {}),  # the chai stall, step 0: the corpus before any merge, the top counts
-    (TRAIN, {"preset": "news", "step": "1"}, {tv.TABLE_OPEN.skey: True, tv.CODE_OPEN.skey: True}),  # a tie, tables
+    (TRAIN, {"preset": "news", "step": "1"}, {tv.TABLE_OPEN.skey: True, tv.CODE_OPEN.skey: True,
+                                              tv.CORPUS_OPEN.skey: True}),  # a tie, tables, the corpus text
     (TRAIN, {"preset": "low", "step": "4"}, {}),  # a three-way tie, a pair seen once, the last merge: next steps
     (TRAIN, {"preset": "news", "step": "1", "ties": "hf"}, {}),  # a custom run: the hf rule, 'use the preset's'
     (TRAIN, {"preset": "chai", "step": "2", "predict": "1"}, {}),  # predict first: the question on merge 2

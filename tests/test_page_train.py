@@ -91,6 +91,19 @@ def test_opens_on_chai_at_step_zero() -> None:
     assert not {"preset", "step", "unit"} & set(at.query_params)
 
 
+def test_the_corpus_box_is_filled_only_once_opened() -> None:
+    """On a laptop the preset's corpus text sits in a closed box: nothing is drawn in it (its code block would load
+    a syntax highlighter on every first visit) until the learner opens it; then it is the corpus, exactly."""
+    corpus = lessons.presets()["chai"].corpus
+    closed = run_page(PAGE)
+    assert_no_exception(closed)
+    assert [e.label for e in closed.expander if e.label.startswith("The corpus text")] == [
+        f"The corpus text ({len(corpus)} characters)"]
+    assert not closed.code
+    opened = run_page(PAGE, session_state={tv.CORPUS_OPEN.skey: True})
+    assert [c.value for c in opened.code] == [corpus]
+
+
 def test_step_forward_to_merge_3_shows_cha_plus_i() -> None:
     at = run_page(PAGE)
     for expected in (1, 2, 3):

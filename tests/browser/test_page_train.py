@@ -15,7 +15,9 @@ from tests.browser.browser_helpers import (
     charts_drawn,
     cut_off,
     main_area,
+    pressed,
     screenshot,
+    settle,
     skip_without_browser,
     step_button,
     wait_for_streamlit,
@@ -139,6 +141,28 @@ def test_corpus_words_are_never_cut_mid_word(open_page) -> None:
           })"""
     )
     assert rows and all(rows)
+
+
+def test_the_corpus_box_opens_on_the_corpus_with_its_copy_button(open_page) -> None:
+    """The corpus text's box is filled when the learner opens it (views/train/settings.CORPUS_OPEN): the corpus, in
+    a code block with Streamlit's copy button, and the page stays where the learner is."""
+    import lessons
+
+    corpus = lessons.presets()["chai"].corpus
+    page = open_page(URL_PATH, "train-corpus-box", size="laptop")
+    _settle(page)
+    box = main_area(page).locator('[data-testid="stExpander"]', has_text="The corpus text")
+    code = box.locator('[data-testid="stCode"]')
+    expect(code).to_have_count(0)  # closed: nothing drawn in it
+    top = page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTop")
+    pressed(page, box.locator("summary").click, lambda: code.wait_for(), "the corpus box: opening it")
+    settle(page)
+    expect(code).to_be_visible()
+    assert " ".join(code.inner_text().split()) == " ".join(corpus.split())
+    code.hover()
+    expect(box.get_by_role("button", name="Copy to clipboard")).to_have_count(1)
+    assert page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTop") == top
+    screenshot(page, "train-corpus-box-open")
 
 
 def test_the_lesson_link_is_never_cut_off(open_page) -> None:

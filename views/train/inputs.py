@@ -30,6 +30,7 @@ from ui.training import MAX_CORPUS_CHARS, MAX_TRAIN_MERGES, Run, trained_with_pr
 from ui.uploads import TEXT_UPLOAD_MB, decode_text_file, uploaded_bytes
 
 from .settings import (
+    CORPUS_OPEN,
     PRESET,
     RESET,
     STEPPER,
@@ -156,9 +157,11 @@ def corpus_section(preset_id: str, show: Show) -> tuple[str | None, str]:
     if preset is not None:
         if not show.large and not show.classroom:
             with st.expander(_n("The corpus text ({n} character)", "The corpus text ({n} characters)",
-                                len(preset.corpus)), icon=":material/article:"):
-                st.code(preset.corpus, language=None, wrap_lines=True,
-                        height=min(400, 40 + 24 * (1 + len(preset.corpus) // 120)))
+                                len(preset.corpus)), icon=":material/article:", key=CORPUS_OPEN.skey,
+                             on_change="rerun") as box:
+                if box.open:
+                    st.code(preset.corpus, language=None, wrap_lines=True,
+                            height=min(400, 40 + 24 * (1 + len(preset.corpus) // 120)))
         return preset.corpus, MY_TEXT
     corpus: str | None = None
     source = MY_TEXT
