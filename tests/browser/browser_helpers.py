@@ -356,7 +356,7 @@ PRESS_JS = r"""() => { const w = window.__tlWatch, now = performance.now();
   const app = document.querySelector('[data-testid="stApp"]');
   const said = [...document.querySelectorAll('[data-testid="stMain"] [role="alert"], [data-testid="stMain"] [role="status"]')]
     .filter(e => e.getClientRects().length).map(e => e.innerText.trim().replace(/\s+/g, ' ').slice(0, 160)).filter(Boolean);
-  return w && {click: now - w.event, sent: now - w.sent, heard: now - w.heard, asked: now - w.asked,
+  return w && {clicked: w.clicked || '', click: now - w.event, sent: now - w.sent, heard: now - w.heard, asked: now - w.asked, ticked: now - w.ticked,
                started: now - w.started, finished: now - w.finished, state: app && app.dataset.testScriptState, said}; }"""
 
 
@@ -373,9 +373,11 @@ def press_report(page, pressed_at: float) -> str:
     if not w:
         return "(no report: the tab has no RUN_WATCH)"
     since = time.monotonic() - pressed_at
-    after = {key: w[key] < since * 1000 for key in ("click", "sent", "asked", "heard", "started", "finished")}  # ms
-    return (f"{since:.1f} s after the press: the browser saw {'a' if after['click'] else 'no'} click, the tab sent the "
-            f"server {'something' if after['sent'] else 'nothing'} ({'a run asked' if after['asked'] else 'no run asked'}), "
+    after = {key: w[key] < since * 1000 for key in ("click", "sent", "asked", "ticked", "heard", "started", "finished")}
+    asked = ("a run asked" if after["asked"] else "no run asked") + (", a timer's run asked" if after["ticked"] else "")
+    click = f"a click (on {w['clicked']})" if after["click"] and w.get("clicked") else "a click" if after["click"] else "no click"
+    return (f"{since:.1f} s after the press: the browser saw {click}, the tab sent the "
+            f"server {'something' if after['sent'] else 'nothing'} ({asked}), "
             f"heard {'something' if after['heard'] else 'nothing'} back (a run {'started' if after['started'] else 'not started'}, "
             f"{'finished' if after['finished'] else 'not finished'}); the script is {w['state']}"
             + (f"; the page says: {' | '.join(w['said'][:4])}" if w.get("said") else "; the page shows no message"))
@@ -600,12 +602,21 @@ RUN_WATCH = """
   if (window.__tlWatch) return;
   // When (performance.now()) the last click, key or typed value happened (event); when the browser had handled it and
   // every timer of under QUIET_MS it set (quiet); when this tab last asked the server for a run (asked: an upload asks
-  // for its addresses first, and ends in a run); when a run last started and finished (started, finished), and the
+  // for its addresses first, and ends in a run; a fragment's timer asking is ticked, not asked); when a run last started and finished (started, finished), and the
   // finish of the last run the page has drawn (drawn).
-  const watch = window.__tlWatch = {event: 0, quiet: 0, asked: 0, started: 0, finished: 0, drawn: 0, sent: 0, heard: 0};
+  const watch = window.__tlWatch = {event: 0, quiet: 0, asked: 0, ticked: 0, started: 0, finished: 0, drawn: 0, sent: 0,
+                                    heard: 0};
   let last = 0;
+  // What the last click landed on (a lost press's warning says it): the element, its test id or role, its words.
+  const named = (el) => {
+    if (!el || !el.tagName) return String(el);
+    const id = el.closest('[data-testid]'), words = (el.innerText || el.textContent || '').trim().replace(/\\s+/g, ' ');
+    return el.tagName.toLowerCase() + (id ? ' in ' + id.getAttribute('data-testid') : '')
+      + (words ? ' "' + words.slice(0, 40) + '"' : '');
+  };
   for (const type of ['click', 'keydown', 'change', 'input']) {
-    document.addEventListener(type, () => {
+    document.addEventListener(type, (e) => {
+      if (type === 'click') watch.clicked = named(e.target);
       const mine = ++last;
       watch.event = performance.now();
       setTimeout(() => { if (last === mine) watch.quiet = performance.now(); }, QUIET_MS);
@@ -630,6 +641,24 @@ RUN_WATCH = """
     return 0;
   };
   window.__tlMessageKind = kind;  // (tests that hold a tab's messages read what they hold: hold_messages)
+  // A rerun_script BackMsg (0x5a, then its length) holds a ClientState: is_auto_rerun (field 6) is set when a
+  // fragment's timer asks for the run (run_every: the class bar, Autoplay), not the page's own press or key.
+  const autoRerun = (data) => {
+    const b = data instanceof ArrayBuffer ? new Uint8Array(data)
+      : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+    if (!b || b[0] !== 0x5a) return false;
+    let i = 1;
+    const varint = () => { let x = 0, s = 1, c; do { c = b[i++]; x += (c & 0x7f) * s; s *= 128; } while (c & 0x80); return x; };
+    const end = Math.min(b.length, varint() + i);
+    while (i < end) {
+      const tag = varint(), field = Math.floor(tag / 8), wire = tag % 8;
+      if (field === 6 && wire === 0) return varint() === 1;
+      if (wire === 0) varint(); else if (wire === 2) { const n = varint(); i += n; } else if (wire === 1) i += 8;
+      else if (wire === 5) i += 4; else return false;
+    }
+    return false;
+  };
+  window.__tlAutoRerun = autoRerun;  // (tests/browser/test_presses.py reads Streamlit's own messages with it)
   const Native = window.WebSocket;
   window.WebSocket = class extends Native {
     constructor(...args) {
@@ -647,7 +676,10 @@ RUN_WATCH = """
     send(data) {
       watch.sent = performance.now();  // anything to the server: a run asked for, a download's file, a ping
       const b = head(data, 2);
-      if (b && b.length && (b[0] === 0x5a || (b[0] === 0x82 && b[1] === 0x01))) watch.asked = performance.now();
+      // A run asked by the page (a press, a key, an upload's addresses), apart from a fragment timer's (ticked): a
+      // press lost while the class bar ticks is then told from one that reached the server (pressed, ASK_MS).
+      if (b && b.length && b[0] === 0x5a && autoRerun(data)) watch.ticked = performance.now();
+      else if (b && b.length && (b[0] === 0x5a || (b[0] === 0x82 && b[1] === 0x01))) watch.asked = performance.now();
       return super.send(data);
     }
   };
