@@ -353,10 +353,16 @@ def step_button(scope, name: str):
 
 
 PRESS_JS = r"""() => { const w = window.__tlWatch, now = performance.now();
+  const named = (el) => {  // the element the last click landed on: its tag, its test id's holder, its words
+    if (!el || !el.tagName) return '';
+    const id = el.closest('[data-testid]'), words = (el.textContent || '').trim().replace(/\s+/g, ' ');
+    return el.tagName.toLowerCase() + (id ? ' in ' + id.getAttribute('data-testid') : '')
+      + (words ? ' "' + words.slice(0, 40) + '"' : '');
+  };
   const app = document.querySelector('[data-testid="stApp"]');
   const said = [...document.querySelectorAll('[data-testid="stMain"] [role="alert"], [data-testid="stMain"] [role="status"]')]
     .filter(e => e.getClientRects().length).map(e => e.innerText.trim().replace(/\s+/g, ' ').slice(0, 160)).filter(Boolean);
-  return w && {clicked: w.clicked || '', click: now - w.event, sent: now - w.sent, heard: now - w.heard, asked: now - w.asked, ticked: now - w.ticked,
+  return w && {clicked: named(w.target), click: now - w.event, sent: now - w.sent, heard: now - w.heard, asked: now - w.asked, ticked: now - w.ticked,
                started: now - w.started, finished: now - w.finished, state: app && app.dataset.testScriptState, said}; }"""
 
 
@@ -607,16 +613,10 @@ RUN_WATCH = """
   const watch = window.__tlWatch = {event: 0, quiet: 0, asked: 0, ticked: 0, started: 0, finished: 0, drawn: 0, sent: 0,
                                     heard: 0};
   let last = 0;
-  // What the last click landed on (a lost press's warning says it): the element, its test id or role, its words.
-  const named = (el) => {
-    if (!el || !el.tagName) return String(el);
-    const id = el.closest('[data-testid]'), words = (el.innerText || el.textContent || '').trim().replace(/\\s+/g, ' ');
-    return el.tagName.toLowerCase() + (id ? ' in ' + id.getAttribute('data-testid') : '')
-      + (words ? ' "' + words.slice(0, 40) + '"' : '');
-  };
+  // What the last click landed on (the element, described only when a lost press's warning asks: PRESS_JS).
   for (const type of ['click', 'keydown', 'change', 'input']) {
     document.addEventListener(type, (e) => {
-      if (type === 'click') watch.clicked = named(e.target);
+      if (type === 'click') watch.target = e.target;
       const mine = ++last;
       watch.event = performance.now();
       setTimeout(() => { if (last === mine) watch.quiet = performance.now(); }, QUIET_MS);
