@@ -47,7 +47,17 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # V8 without its optimizing compilers (Maglev, Turbofan): a test's page lives seconds, and on every load they
+    # compiled the app's hot functions again in the background, about a quarter of Chromium's CPU for the load.
+    # Ignition and Sparkplug run the same code; measured on three journey files, on two workers, in one sitting:
+    # 342 against 363-367 CPU-s with this alone, 318 with POLL_MS too.
+    "--js-flags=--no-maglev --no-opt",
 ]
+POLL_MS = 16
+"""How often a test's wait in the page asks its condition (``wait_for_function(polling=POLL_MS)``), as often as a
+frame. Playwright's default asks it in every animation frame, and asking for frames makes an idle tab draw them:
+0.07-0.09 CPU-s a second in Chromium against 0.02 (measured on Bytes per character, large type), over the suite's
+thousands of waits."""
 SERVER_START_TIMEOUT_S = 120  # a ceiling, not a wait: two workers start theirs at once, on a busy machine
 PAGE_TIMEOUT_MS = 20_000
 #: A download's ceiling: the file is made on the server when the button is pressed (a loaded CI machine took over 20 s).
@@ -222,15 +232,16 @@ and no grey placeholder is left (:data:`NO_PLACEHOLDERS`): all at once."""
 
 
 def until(page, predicate: str, **kwargs) -> None:
-    """``page.wait_for_function(predicate, **kwargs)``, asked first as one evaluation: a condition that already holds
-    (most of the time, in a test's waits for a page that has finished) costs one round trip to the tab, about 1 ms of
-    CPU, where a wait costs 3-7 ms (measured on a warm tab: Playwright sets up a polling task in the page)."""
+    """``page.wait_for_function(predicate, **kwargs)`` (every :data:`POLL_MS`), asked first as one evaluation: a
+    condition that already holds (most of the time, in a test's waits for a page that has finished) costs one round
+    trip to the tab, about 1 ms of CPU, where a wait costs 3-7 ms (measured on a warm tab: Playwright sets up a
+    polling task in the page)."""
     try:
         holds = page.evaluate(predicate, kwargs.get("arg"))
     except Exception:  # noqa: BLE001 - a navigation meanwhile: the wait below outlives it
         holds = False
     if not holds:
-        page.wait_for_function(predicate, **kwargs)
+        page.wait_for_function(predicate, **{"polling": POLL_MS, **kwargs})
 
 
 def wait_for_streamlit(page) -> None:
@@ -362,8 +373,9 @@ PRESS_JS = r"""() => { const w = window.__tlWatch, now = performance.now();
   const app = document.querySelector('[data-testid="stApp"]');
   const said = [...document.querySelectorAll('[data-testid="stMain"] [role="alert"], [data-testid="stMain"] [role="status"]')]
     .filter(e => e.getClientRects().length).map(e => e.innerText.trim().replace(/\s+/g, ' ').slice(0, 160)).filter(Boolean);
-  return w && {clicked: named(w.target), click: now - w.event, sent: now - w.sent, heard: now - w.heard, asked: now - w.asked, ticked: now - w.ticked,
-               started: now - w.started, finished: now - w.finished, state: app && app.dataset.testScriptState, said}; }"""
+  return w && {clicked: named(w.target), click: now - w.event, sent: now - w.sent, heard: now - w.heard,
+               asked: now - w.asked, ticked: now - w.ticked, started: now - w.started, finished: now - w.finished,
+               state: app && app.dataset.testScriptState, said}; }"""
 
 
 def press_report(page, pressed_at: float) -> str:
@@ -428,7 +440,7 @@ def press_inside_when_drawn(page, key: str, *, icon: bool = False) -> Callable[[
     where = key_class(key)
     page.evaluate(_PRESS_WHEN_DRAWN, [f"{where} [data-testid='stMarkdownContainer'], {where}", icon])
     return lambda: page.wait_for_function(
-        "() => window.__tlPressedAt !== undefined && [window.__tlPressedAt]").json_value()[0]
+        "() => window.__tlPressedAt !== undefined && [window.__tlPressedAt]", polling=POLL_MS).json_value()[0]
 
 
 _HOLD_MESSAGES = """(() => {
@@ -472,7 +484,8 @@ class Held:
         """Wait until the server has sent the end of a run and nothing more for ``quiet_ms`` (a run queued behind
         another, such as a class bar's tick, has ended too), all held: the tab has not drawn it."""
         self.page.wait_for_function(
-            f"() => window.__tlHeldRunEnd && performance.now() - window.__tlHeldAt > {quiet_ms}", timeout=RUN_MS)
+            f"() => window.__tlHeldRunEnd && performance.now() - window.__tlHeldAt > {quiet_ms}", timeout=RUN_MS,
+            polling=POLL_MS)
 
 
 @contextmanager
@@ -608,8 +621,8 @@ RUN_WATCH = """
   if (window.__tlWatch) return;
   // When (performance.now()) the last click, key or typed value happened (event); when the browser had handled it and
   // every timer of under QUIET_MS it set (quiet); when this tab last asked the server for a run (asked: an upload asks
-  // for its addresses first, and ends in a run; a fragment's timer asking is ticked, not asked); when a run last started and finished (started, finished), and the
-  // finish of the last run the page has drawn (drawn).
+  // for its addresses first, and ends in a run; a fragment's timer asking is ticked, not asked); when a run last
+  // started and finished (started, finished), and the finish of the last run the page has drawn (drawn).
   const watch = window.__tlWatch = {event: 0, quiet: 0, asked: 0, ticked: 0, started: 0, finished: 0, drawn: 0, sent: 0,
                                     heard: 0};
   let last = 0;
@@ -625,36 +638,43 @@ RUN_WATCH = """
   // The tab and the server speak protobuf over one websocket. A BackMsg (tab -> server) starts with its one field:
   // 0x5a is rerun_script (field 11), 0x82 0x01 file_urls_request (field 16). A ForwardMsg (server -> tab) has a hash
   // (1) and metadata (2), then its one field: new_session (4) when a run starts, script_finished (6) when it ends.
-  const head = (data, n) => data instanceof ArrayBuffer ? new Uint8Array(data, 0, Math.min(n, data.byteLength))
-    : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, Math.min(n, data.byteLength)) : null;
+  // The bytes of a message (a view, not a copy), and a reader of its protobuf fields from index i.
+  const bytes = (data) => data instanceof ArrayBuffer ? new Uint8Array(data)
+    : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+  const reader = (b, i) => ({
+    i,
+    varint() {
+      let x = 0, s = 1, c;
+      do { c = b[this.i++]; x += (c & 0x7f) * s; s *= 128; } while (c & 0x80);
+      return x;
+    },
+    skip(wire) {  // past a field's value; false for a wire type Streamlit's messages do not use
+      if (wire === 0) this.varint(); else if (wire === 2) { const n = this.varint(); this.i += n; }
+      else if (wire === 1) this.i += 8; else if (wire === 5) this.i += 4; else return false;
+      return true;
+    },
+  });
   const kind = (data) => {
     if (!(data instanceof ArrayBuffer)) return 0;
-    const b = new Uint8Array(data);
-    let i = 0;
-    const varint = () => { let x = 0, s = 1, c; do { c = b[i++]; x += (c & 0x7f) * s; s *= 128; } while (c & 0x80); return x; };
-    while (i < b.length) {
-      const tag = varint(), field = Math.floor(tag / 8), wire = tag % 8;
+    const b = new Uint8Array(data), r = reader(b, 0);
+    while (r.i < b.length) {
+      const tag = r.varint(), field = Math.floor(tag / 8);
       if (field > 2) return field;
-      if (wire === 0) varint(); else if (wire === 2) { const n = varint(); i += n; } else if (wire === 1) i += 8;
-      else if (wire === 5) i += 4; else return 0;
+      if (!r.skip(tag % 8)) return 0;
     }
     return 0;
   };
   window.__tlMessageKind = kind;  // (tests that hold a tab's messages read what they hold: hold_messages)
-  // A rerun_script BackMsg (0x5a, then its length) holds a ClientState: is_auto_rerun (field 6) is set when a
-  // fragment's timer asks for the run (run_every: the class bar, Autoplay), not the page's own press or key.
+  // A rerun_script BackMsg (0x5a, then its length) holds a ClientState: is_auto_rerun (field 6, a varint: tag 0x30)
+  // is set when a fragment's timer asks for the run (run_every: the class bar, Autoplay), not a press or a key.
   const autoRerun = (data) => {
-    const b = data instanceof ArrayBuffer ? new Uint8Array(data)
-      : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : null;
+    const b = bytes(data);
     if (!b || b[0] !== 0x5a) return false;
-    let i = 1;
-    const varint = () => { let x = 0, s = 1, c; do { c = b[i++]; x += (c & 0x7f) * s; s *= 128; } while (c & 0x80); return x; };
-    const end = Math.min(b.length, varint() + i);
-    while (i < end) {
-      const tag = varint(), field = Math.floor(tag / 8), wire = tag % 8;
-      if (field === 6 && wire === 0) return varint() === 1;
-      if (wire === 0) varint(); else if (wire === 2) { const n = varint(); i += n; } else if (wire === 1) i += 8;
-      else if (wire === 5) i += 4; else return false;
+    const r = reader(b, 1), length = r.varint(), end = Math.min(b.length, r.i + length);
+    while (r.i < end) {
+      const tag = r.varint();
+      if (tag === 0x30) return r.varint() === 1;
+      if (!r.skip(tag % 8)) return false;
     }
     return false;
   };
@@ -675,7 +695,7 @@ RUN_WATCH = """
     }
     send(data) {
       watch.sent = performance.now();  // anything to the server: a run asked for, a download's file, a ping
-      const b = head(data, 2);
+      const b = bytes(data);
       // A run asked by the page (a press, a key, an upload's addresses), apart from a fragment timer's (ticked): a
       // press lost while the class bar ticks is then told from one that reached the server (pressed, ASK_MS).
       if (b && b.length && b[0] === 0x5a && autoRerun(data)) watch.ticked = performance.now();
@@ -741,7 +761,7 @@ def settle(page, *, no_errors: bool = False) -> None:
         return
     try:
         if page.evaluate("() => !!window.__tlWatch"):
-            page.wait_for_function(RUN_DONE, timeout=RUN_MS)
+            page.wait_for_function(RUN_DONE, timeout=RUN_MS, polling=POLL_MS)
         else:
             page.wait_for_timeout(100)
     except Exception:  # noqa: BLE001 - a navigation meanwhile: the checks below wait for the new page

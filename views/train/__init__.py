@@ -68,8 +68,8 @@ from .text import text_notes
 
 __all__ = [
     "CHART_DATA", "CODE_OPEN", "CORPUS_OPEN", "FIRST", "LAST", "LONG_WORD", "NEXT", "PAGE", "PREDICT", "PRESET",
-    "PREV", "RESET", "SETTING", "STATUS_OTHER", "STATUS_TIE", "STATUS_TOP", "STATUS_WINNER", "STEP", "STEPPER", "TABLE_OPEN", "TEXT",
-    "TIE_COLOUR", "UPLOAD", "WINNER_COLOUR", "corpus_caption", "corpus_html", "corpus_section", "corpus_tokens",
+    "PREV", "RESET", "SETTING", "STATUS_OTHER", "STATUS_TIE", "STATUS_TOP", "STATUS_WINNER", "STEP", "STEPPER",
+    "TABLE_OPEN", "TEXT", "TIE_COLOUR", "UPLOAD", "WINNER_COLOUR", "corpus_caption", "corpus_html", "corpus_section", "corpus_tokens",
     "count_breakdown", "explain", "hf_export", "intro", "link_notes", "merges_frame", "pair_chart", "pair_chart_spec",
     "pair_rows", "rows_key", "settings_section", "step_header_html", "step_summary", "text_notes", "tokenizer_json",
     "trace_csv", "trace_json", "trace_section", "training_section", "url_params",
