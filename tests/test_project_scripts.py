@@ -141,9 +141,13 @@ def test_scripts_test_checks_the_lock_and_installs_what_the_tests_drive_in_one_a
         assert needed in packages, needed
     assert packages.count("apt_install") == 1 and 'apt_install "${missing[@]}"' in packages
     started, waited, pytest = (code.index("debian_packages > "), code.index("\ndebian_done\n"),
-                               code.index("-m pytest"))
+                               code.index("-m pytest -q --tb"))
     assert started < code.index("scripts/install requirements-dev.txt") < code.index(".venv/bin/mypy > ") < waited < pytest
     assert code.index("mypy_done; then") < pytest  # the type checker runs beside the rest, but passes before pytest
+    # Beside mypy, one collection writes the bytecode cache the workers then read (the run writes bytecode).
+    collect = code.index("-m pytest --collect-only")
+    assert code.index(".venv/bin/mypy > ") < code.index("unset PYTHONDONTWRITEBYTECODE") < collect
+    assert collect < code.index('wait "$COLLECT_PID"') < pytest
 
 
 def test_ci_fails_rather_than_skips_without_nginx() -> None:
