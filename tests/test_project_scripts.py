@@ -161,12 +161,13 @@ def test_ci_fails_rather_than_skips_without_nginx() -> None:
 def test_streamlit_reads_the_settings_the_classroom_figures_rely_on() -> None:
     """Streamlit, started in the checkout as scripts/run and scripts/serve start it, reads .streamlit/config.toml:
     no full garbage collection after every rerun (most of a click's server CPU; README, "Load figures"), no
+    second thread for a rerun asked while a run is going on (two threads raced on one session's state), no
     developer toolbar for visitors, no usage statistics."""
     code = ("from streamlit import config; config.get_config_options(force_reparse=True); "
-            "print(*(config.get_option(k) for k in ('runner.postScriptGC', 'client.toolbarMode', "
-            "'browser.gatherUsageStats')))")
+            "print(*(config.get_option(k) for k in ('runner.postScriptGC', 'runner.fastReruns', "
+            "'client.toolbarMode', 'browser.gatherUsageStats')))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["False", "minimal", "False"], out.stderr
+    assert out.stdout.split() == ["False", "False", "minimal", "False"], out.stderr
 
 
 def test_not_browser_leaves_out_the_browser_and_serve_tests() -> None:
