@@ -44,17 +44,19 @@ BACK_LINK = '[data-testid="stPageLink-NavLink"]'
 COLD_MS = 120_000  # a page's first run on a new server trains and loads tokenizers (English vs Hindi: ~30 s)
 
 # What the widgets on screen say, in page order: text fields, numbers, switches, choices, sliders, select
-# boxes (Streamlit 1.67 draws one as a combobox <input> holding the chosen value: read as an input), picked tags
-# and buttons, open tabs (links and exercise boxes are not settings).
+# boxes (Streamlit 1.67 draws one as a combobox <input> holding the chosen value: read as an input), a multiselect's
+# chosen options (Streamlit 1.67: each a [data-tag] span named by its option; this read BaseWeb's tags before, which
+# 1.67 no longer draws, so a link's tokenizers went unread), picked buttons, open tabs (links and exercise boxes are
+# not settings).
 SNAPSHOT_JS = """() => {
   const main = document.querySelector('[data-testid="stMain"]');
   const out = [];
   for (const el of main.querySelectorAll('input, textarea, [role="slider"], [role="tab"],'
-                                          + ' button[aria-checked="true"], button[aria-pressed="true"], [data-baseweb="tag"]')) {
+                                          + ' button[aria-checked="true"], button[aria-pressed="true"], [data-tag]')) {
     if (el.closest('[class*="st-key-exercise-"]') || !el.getClientRects().length) continue;
     if (el.matches('[role="slider"]')) out.push('slider ' + el.getAttribute('aria-valuenow'));
     else if (el.matches('[role="tab"]')) { if (el.getAttribute('aria-selected') === 'true') out.push('tab ' + el.innerText); }
-    else if (el.matches('[data-baseweb="tag"]')) out.push('tag ' + el.innerText.trim());
+    else if (el.matches('[data-tag]')) out.push('tag ' + el.getAttribute('aria-label'));
     else if (el.matches('button')) out.push('picked ' + el.innerText.trim());
     else if (el.type === 'checkbox' || el.type === 'radio') out.push(el.type + ' ' + (el.getAttribute('aria-label') || '') + ' ' + el.checked);
     else if (el.type !== 'hidden') out.push((el.getAttribute('aria-label') || el.tagName) + ' = ' + el.value);
