@@ -373,7 +373,9 @@ PRESS_JS = r"""() => { const w = window.__tlWatch, now = performance.now();
   const app = document.querySelector('[data-testid="stApp"]');
   const said = [...document.querySelectorAll('[data-testid="stMain"] [role="alert"], [data-testid="stMain"] [role="status"]')]
     .filter(e => e.getClientRects().length).map(e => e.innerText.trim().replace(/\s+/g, ' ').slice(0, 160)).filter(Boolean);
-  return w && {clicked: named(w.target), click: now - w.event, sent: now - w.sent, heard: now - w.heard,
+  const before = w && w.beforeClick, ago = (t) => before && t ? Math.round(before.at - t) : null;
+  const moved = before && {scrolled: ago(before.scrolled), shifted: ago(before.shifted), node: named(before.node)};
+  return w && {clicked: named(w.target), moved, click: now - w.event, sent: now - w.sent, heard: now - w.heard,
                asked: now - w.asked, ticked: now - w.ticked, started: now - w.started, finished: now - w.finished,
                state: app && app.dataset.testScriptState, said}; }"""
 
@@ -393,7 +395,16 @@ def press_report(page, pressed_at: float) -> str:
     since = time.monotonic() - pressed_at
     after = {key: w[key] < since * 1000 for key in ("click", "sent", "asked", "ticked", "heard", "started", "finished")}
     asked = ("a run asked" if after["asked"] else "no run asked") + (", a timer's run asked" if after["ticked"] else "")
-    click = f"a click (on {w['clicked']})" if after["click"] and w.get("clicked") else "a click" if after["click"] else "no click"
+    click = "a click" if after["click"] else "no click"
+    if after["click"]:  # where it landed, and whether the page had just moved under it (scrolled, or a layout shift)
+        moved, landed = w.get("moved") or {}, [f"on {w['clicked']}"] if w.get("clicked") else []
+        if moved:
+            landed.append("the page had not scrolled" if moved["scrolled"] is None
+                          else f"the page last scrolled {moved['scrolled']} ms before it")
+            landed.append("its layout had not moved" if moved["shifted"] is None
+                          else f"its layout last moved {moved['shifted']} ms before it"
+                          + (f" ({moved['node']})" if moved["node"] else ""))
+        click += f" ({'; '.join(landed)})" if landed else ""
     return (f"{since:.1f} s after the press: the browser saw {click}, the tab sent the "
             f"server {'something' if after['sent'] else 'nothing'} ({asked}), "
             f"heard {'something' if after['heard'] else 'nothing'} back (a run {'started' if after['started'] else 'not started'}, "
@@ -624,12 +635,28 @@ RUN_WATCH = """
   // for its addresses first, and ends in a run; a fragment's timer asking is ticked, not asked); when a run last
   // started and finished (started, finished), and the finish of the last run the page has drawn (drawn).
   const watch = window.__tlWatch = {event: 0, quiet: 0, asked: 0, ticked: 0, started: 0, finished: 0, drawn: 0, sent: 0,
-                                    heard: 0};
+                                    heard: 0, scrolled: 0, shifted: 0};
   let last = 0;
+  // When the page last scrolled (any element: ui/viewport.py brings a result into view) and when its layout last
+  // moved (Chromium's layout-shift entries, and the element that moved), kept as they were at the last click: a click
+  // lands where its button was a moment before (PRESS_JS says both for a lost press).
+  document.addEventListener('scroll', () => { watch.scrolled = performance.now(); }, {capture: true, passive: true});
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        watch.shifted = e.startTime;
+        watch.shiftedNode = (e.sources || []).map(source => source.node).find(Boolean) || null;
+      }
+    }).observe({type: 'layout-shift', buffered: true});
+  } catch (e) { /* no Layout Instability API: the report says nothing moved */ }
   // What the last click landed on (the element, described only when a lost press's warning asks: PRESS_JS).
   for (const type of ['click', 'keydown', 'change', 'input']) {
     document.addEventListener(type, (e) => {
-      if (type === 'click') watch.target = e.target;
+      if (type === 'click') {
+        watch.target = e.target;
+        watch.beforeClick = {scrolled: watch.scrolled, shifted: watch.shifted, node: watch.shiftedNode,
+                             at: performance.now()};
+      }
       const mine = ++last;
       watch.event = performance.now();
       setTimeout(() => { if (last === mine) watch.quiet = performance.now(); }, QUIET_MS);

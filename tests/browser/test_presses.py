@@ -36,6 +36,8 @@ def test_a_lost_press_is_made_once_more_and_its_warning_says_where_it_was_lost(o
     def press() -> None:
         # The first press is lost in the browser: a click on the page's heading, which asks nothing of the server.
         target = main.get_by_role("heading", level=1) if not presses else step_button(main, "Next")
+        if not presses:  # the page moves just before it, as ui/viewport.py scrolls a result into view
+            page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollBy(0, 40)")
         presses.append("heading" if not presses else "Next")
         target.click()
 
@@ -49,9 +51,12 @@ def test_a_lost_press_is_made_once_more_and_its_warning_says_where_it_was_lost(o
     assert presses == ["heading", "Next"]
     report = str(said[0].message)
     assert report.startswith("Train's Next: the first press asked the server for no run in 5 s, pressed once more; "), report
-    # where the click landed (the heading, which asks nothing), then what the tab did
-    assert re.search(r'the browser saw a click \(on h1 in \w+ "Train step by step"\), the tab sent the server nothing '
-                     r"\(no run asked\), heard nothing back", report), report
+    # where the click landed (the heading, which asks nothing) and that the page had just scrolled under it (its
+    # layout may or may not have moved since the page was drawn), then what the tab did
+    assert re.search(r'the browser saw a click \(on h1 in \w+ "Train step by step"; the page last scrolled (\d+) ms '
+                     r"before it; its layout (had not moved|last moved \d+ ms before it[^;]*)\), the tab sent the "
+                     r"server nothing \(no run asked\), heard nothing back", report), report
+    assert int(re.search(r"last scrolled (\d+) ms", report).group(1)) < 2_000, report
     assert "the script is notRunning" in report, report
     # and what the page says (here the preset's note; a press whose run drew a warning would show it)
     assert report.endswith(f"; the page says: {lessons.presets()['chai'].note}"), report
