@@ -54,8 +54,8 @@ CHROMIUM_ARGS = [
     "--js-flags=--no-maglev --no-opt",
 ]
 POLL_MS = 16
-"""How often a test's wait in the page asks its condition (``wait_for_function(polling=POLL_MS)``), as often as a
-frame. Playwright's default asks it in every animation frame, and asking for frames makes an idle tab draw them:
+"""How often a test's wait in the page asks its condition (:func:`until`, the one way the tests wait for one), as
+often as a frame. Playwright's default asks it in every animation frame, and asking for frames makes an idle tab draw them:
 0.07-0.09 CPU-s a second in Chromium against 0.02 (measured on Bytes per character, large type), over the suite's
 thousands of waits."""
 SERVER_START_TIMEOUT_S = 120  # a ceiling, not a wait: two workers start theirs at once, on a busy machine
@@ -494,9 +494,8 @@ class Held:
     def run_ended(self, quiet_ms: int = 300) -> None:
         """Wait until the server has sent the end of a run and nothing more for ``quiet_ms`` (a run queued behind
         another, such as a class bar's tick, has ended too), all held: the tab has not drawn it."""
-        self.page.wait_for_function(
-            f"() => window.__tlHeldRunEnd && performance.now() - window.__tlHeldAt > {quiet_ms}", timeout=RUN_MS,
-            polling=POLL_MS)
+        until(self.page, f"() => window.__tlHeldRunEnd && performance.now() - window.__tlHeldAt > {quiet_ms}",
+              timeout=RUN_MS)
 
 
 @contextmanager
@@ -788,7 +787,7 @@ def settle(page, *, no_errors: bool = False) -> None:
         return
     try:
         if page.evaluate("() => !!window.__tlWatch"):
-            page.wait_for_function(RUN_DONE, timeout=RUN_MS, polling=POLL_MS)
+            until(page, RUN_DONE, timeout=RUN_MS)
         else:
             page.wait_for_timeout(100)
     except Exception:  # noqa: BLE001 - a navigation meanwhile: the checks below wait for the new page

@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
-    POLL_MS,
     assert_no_exception,
     axe_serious,
     log_problems,
@@ -105,9 +104,8 @@ def test_large_type_toggle_persists_and_is_in_the_url(open_page) -> None:
 
     page.locator('[data-testid="stSidebar"]').get_by_text("Large type (classroom)").click()
     expect(page).to_have_url(re.compile(r"[?&]large=1"))
-    page.wait_for_function(f"() => parseFloat(getComputedStyle(document.querySelector("
-                           f"'[data-testid=\"stMain\"] [data-testid=\"stMarkdownContainer\"] p')).fontSize) > {normal}",
-                           polling=POLL_MS)
+    until(page, f"() => parseFloat(getComputedStyle(document.querySelector("
+                           f"'[data-testid=\"stMain\"] [data-testid=\"stMarkdownContainer\"] p')).fontSize) > {normal}")
     wait_for_streamlit(page)
     large = _body_font_px(page)
     assert large >= normal * 1.2, (normal, large)

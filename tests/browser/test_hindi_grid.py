@@ -17,10 +17,10 @@ from playwright.sync_api import expect
 from i18n import number
 from tests.browser.browser_helpers import (
     PAGE_TIMEOUT_MS,
-    POLL_MS,
     assert_no_exception,
     element_shot,
     skip_without_browser,
+    until,
 )
 
 skip_without_browser()
@@ -61,8 +61,8 @@ def test_the_hindi_grid_groups_counts_the_indian_way_and_sorts_them_as_numbers(o
     for descending in (False, True):  # ascending, then descending: each click's order drawn before the next click
         page.mouse.click(x, box["y"] + HEADER_PX)
         try:
-            page.wait_for_function(SORTED, arg=[grid.element_handle(), 1, len(headers), descending],
-                                   timeout=PAGE_TIMEOUT_MS, polling=POLL_MS)
+            until(page, SORTED, arg=[grid.element_handle(), 1, len(headers), descending],
+                                   timeout=PAGE_TIMEOUT_MS)
         except Exception:  # noqa: BLE001 - the assertions below say what the grid shows
             pass
     ordered = [int(v) for v in _column(grid, 1, len(headers)) if v]

@@ -12,13 +12,13 @@ from urllib.parse import parse_qs, urlparse
 from playwright.sync_api import expect
 
 from tests.browser.browser_helpers import (
-    POLL_MS,
     element_shot,
     main_area,
     no_error_boxes,
     screenshot,
     settle,
     skip_without_browser,
+    until,
     uses_devanagari_font,
 )
 
@@ -151,5 +151,5 @@ def test_the_sample_box_says_what_is_in_the_text_box_and_the_tab_is_in_the_addre
     page = open_page(URL_PATH, "bytes-classroom-tabs", query="sample=hindi&classroom=1", size="projector")
     main_area(page).get_by_role("tab", name="Grapheme clusters").click()
     settle(page)
-    page.wait_for_function("() => location.search.includes('part=graphemes')", polling=POLL_MS)
+    until(page, "() => location.search.includes('part=graphemes')")
     assert parse_qs(urlparse(page.url).query)["part"] == ["graphemes"]

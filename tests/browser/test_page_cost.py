@@ -11,7 +11,6 @@ import re
 from playwright.sync_api import expect
 
 from tests.browser.browser_helpers import (
-    POLL_MS,
     chart_text_cut,
     cut_off,
     element_shot,
@@ -21,6 +20,7 @@ from tests.browser.browser_helpers import (
     settle,
     skip_without_browser,
     squeezed_labels,
+    until,
 )
 
 skip_without_browser()
@@ -139,13 +139,13 @@ def test_classroom_tabs_keep_the_part_on_screen_in_the_address(open_page) -> Non
     main = main_area(page)
     main.get_by_role("tab", name="The window").click()
     settle(page)
-    page.wait_for_function("() => location.search.includes('part=window')", polling=POLL_MS)
+    until(page, "() => location.search.includes('part=window')")
     assert parse_qs(urlsplit(page.url).query) == {"classroom": ["1"], "part": ["window"]}
     expect(main.get_by_role("tab", name="The window")).to_have_attribute("aria-selected", "true")
     address = page.url
     page.go_back()
     settle(page)
-    page.wait_for_function("() => !location.search.includes('part=')", polling=POLL_MS)
+    until(page, "() => !location.search.includes('part=')")
     expect(main.get_by_role("tab", name="The bill")).to_have_attribute("aria-selected", "true")
     again = open_page(URL_PATH, "cost-classroom-tabs-pasted", query=urlsplit(address).query, size="projector")
     expect(main_area(again).get_by_role("tab", name="The window")).to_have_attribute("aria-selected", "true")

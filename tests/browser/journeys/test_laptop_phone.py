@@ -20,7 +20,6 @@ from playwright.sync_api import expect
 from lessons.course import course
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
-    POLL_MS,
     SIZES,
     axe_serious,
     chart_text_cut,
@@ -65,8 +64,8 @@ IN_VIEW = """([sel, barPrefix]) => {
 def in_view(page, selector: str, timeout_ms: int = 8_000) -> str:
     """'' once ``selector`` is in the window (waiting up to ``timeout_ms`` for the page to settle), else where it is."""
     try:
-        page.wait_for_function(f"(args) => ({IN_VIEW})(args) === ''", arg=[selector, STEPBAR_PREFIX],
-                               timeout=timeout_ms, polling=POLL_MS)
+        until(page, f"(args) => ({IN_VIEW})(args) === ''", arg=[selector, STEPBAR_PREFIX],
+                               timeout=timeout_ms)
     except Exception:  # noqa: BLE001 - the message below says where it is
         pass
     return page.evaluate(IN_VIEW, [selector, STEPBAR_PREFIX])
@@ -123,10 +122,10 @@ def checked(page, box: str, verdicts: int) -> None:
     """Wait for the Check's run to have drawn ``verdicts`` verdicts in ``box`` and ended. (Waiting only for the
     script state raced in CI: read just after the click, before the run had started, it said "not running"; the
     run that opens the page, cold and on a busy machine, then outlasted the 30 s the verdicts were watched.)"""
-    page.wait_for_function(
+    until(page,
         "([sel, n]) => document.querySelectorAll(sel).length >= n && document.querySelector("
         "'[data-testid=\"stApp\"]').getAttribute('data-test-script-state') === 'notRunning'",
-        arg=[f"{box} .tl-note", verdicts], timeout=180_000, polling=POLL_MS)
+        arg=[f"{box} .tl-note", verdicts], timeout=180_000)
 
 
 EVH_PREDICTIONS = ".st-key-tl-keep-evh-predictions"
@@ -247,7 +246,7 @@ def test_laptop_a_press_inside_the_result_before_it_is_brought_leaves_the_page_w
     main_area(page).get_by_role("button", name="Check", exact=True).click()
     settle(page)
     # Check's verdict brought into view
-    page.wait_for_function(f"() => {SCROLL_TOP} > {at}", timeout=30_000, polling=POLL_MS)
+    until(page, f"() => {SCROLL_TOP} > {at}", timeout=30_000)
     expect(main_area(page).get_by_text("Right! You predicted n + e", exact=False)).to_be_in_viewport()
 
 
@@ -426,8 +425,8 @@ def test_phone_train_one_step_is_one_screen(fresh_context, visit) -> None:
         assert swipe_row.evaluate("row => row.scrollLeft") == 0
         swipe_row.evaluate("row => row.scrollBy({left: row.clientWidth, behavior: 'instant'})")
         chart = page.locator(CHART).first
-        page.wait_for_function("(el) => { const r = el.getBoundingClientRect(); return r.left >= 0 && r.right <= 391; }",
-                               arg=chart.element_handle(), polling=POLL_MS)
+        until(page, "(el) => { const r = el.getBoundingClientRect(); return r.left >= 0 && r.right <= 391; }",
+                               arg=chart.element_handle())
         assert not cut_off(page) and not chart_text_cut(page), (cut_off(page), chart_text_cut(page))
         screenshot(page, f"journey-phone-train-next-{merge}-chart")
         swipe_row.evaluate("row => row.scrollTo({left: 0, behavior: 'instant'})")

@@ -23,7 +23,6 @@ import lessons
 from lessons.course import course
 from tests.browser.browser_helpers import (
     NO_PLACEHOLDERS,
-    POLL_MS,
     main_area,
     pressed,
     screenshot,
@@ -109,7 +108,7 @@ def lesson_links() -> list[tuple]:
 def sidebar(page, title: str) -> None:
     before = page.url
     page.locator('[data-testid="stSidebar"]').get_by_role("link", name=title, exact=True).click()
-    page.wait_for_function("(u) => location.href !== u", arg=before, polling=POLL_MS)
+    until(page, "(u) => location.href !== u", arg=before)
     ready(page)
 
 
@@ -124,8 +123,7 @@ def click_link(page, link, where: str = "") -> None:
     before = page.url
     try:
         pressed(page, link.click,
-                lambda: page.wait_for_function("(u) => location.href !== u", arg=before, timeout=NAVIGATION_MS,
-                                               polling=POLL_MS),
+                lambda: until(page, "(u) => location.href !== u", arg=before, timeout=NAVIGATION_MS),
                 f"{where or 'a link'}: following it")
     except Exception:  # noqa: BLE001 - Playwright's timeout: say which link
         pytest.fail(f"{where or link}: following the link did not change the address ({page.url})")
@@ -157,7 +155,7 @@ def change(page, what: str) -> None:
     else:
         assert sliders.count(), f"{what}: nothing to change"
         sliders.first.press("ArrowRight")
-    page.wait_for_function("(u) => location.href !== u", arg=before, polling=POLL_MS)  # the address follows the view
+    until(page, "(u) => location.href !== u", arg=before)  # the address follows the view
     ready(page)
 
 

@@ -16,7 +16,6 @@ from playwright.sync_api import expect
 
 from lessons.progress import QuestionId
 from tests.browser.browser_helpers import (
-    POLL_MS,
     assert_no_exception,
     downloaded,
     main_area,
@@ -27,6 +26,7 @@ from tests.browser.browser_helpers import (
     skip_without_browser,
     step_button,
     still,
+    until,
 )
 
 skip_without_browser()
@@ -265,8 +265,7 @@ def test_answers_survive_closing_the_browser_without_saving(playwright_driver, s
     _number(page, _box(page, "cost-context-speed", "cleaned-hindi-cost"), "2.23")
     _check(page, _box(page, "cost-context-speed", "cleaned-hindi-cost"))
     assert _score(page).startswith("Your score: 2 right of 3 answers")
-    page.wait_for_function(f"() => (localStorage.getItem('{STORAGE_KEY}') || '').split('\"question\"').length > 3",
-                           polling=POLL_MS)
+    until(page, f"() => (localStorage.getItem('{STORAGE_KEY}') || '').split('\"question\"').length > 3")
     kept = json.loads(page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')"))
     assert {a["params"]["exercise"] for a in kept["answers"]} == {"chai-first-merge", "xylophone-tokens",
                                                                  "cleaned-hindi-cost"}
@@ -292,7 +291,7 @@ def test_answers_survive_closing_the_browser_without_saving(playwright_driver, s
     settle(page)
     # forgetting can take a second run (the browser's copy is removed, then the page drawn without it): wait for it
     expect(main_area(page).get_by_text("Your score: 0 right of 0 answers", exact=False).first).to_be_visible()
-    page.wait_for_function(f"() => localStorage.getItem('{STORAGE_KEY}') === null", polling=POLL_MS)
+    until(page, f"() => localStorage.getItem('{STORAGE_KEY}') === null")
     assert not any(c["name"] == COOKIE for c in again.cookies())
     again.close()
 
@@ -324,8 +323,7 @@ def test_what_a_browser_kept_that_is_damaged_or_hostile_is_refused_with_a_word(p
     box.get_by_text("h + a", exact=True).click()
     settle(page)
     _check(page, box)
-    page.wait_for_function(f"() => (localStorage.getItem('{STORAGE_KEY}') || '').includes('chai-first-merge')",
-                           polling=POLL_MS)
+    until(page, f"() => (localStorage.getItem('{STORAGE_KEY}') || '').includes('chai-first-merge')")
     assert json.loads(page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')"))["answers"]
     browser.close()
 
@@ -357,8 +355,7 @@ def test_a_class_and_ones_own_answers_are_kept_apart_in_the_browser(playwright_d
     box.get_by_text("h + a", exact=True).click()
     settle(page)
     _check(page, box)
-    page.wait_for_function(f"() => (localStorage.getItem('{STORAGE_KEY}') || '').includes('chai-first-merge')",
-                           polling=POLL_MS)
+    until(page, f"() => (localStorage.getItem('{STORAGE_KEY}') || '').includes('chai-first-merge')")
     assert kept(page) == [("chai-first-merge", "h + a")]
 
     teacher = open_url(fresh_context("laptop"), "Class")
