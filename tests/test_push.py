@@ -52,39 +52,49 @@ def test_a_burst_of_votes_is_one_push_at_a_time_and_a_lost_one_is_tried_again(pu
 
 def test_a_push_waits_on_the_event_loop_until_its_session_runs_nothing(monkeypatch) -> None:
     """On the session's event loop: a session with a script runner (a run going, or just finished with its last
-    messages still queued behind the push) is not rerun; it is looked at again until it is idle, then rerun. One
-    that stays busy is handed back (``busy()``) after RECHECKS looks, never rerun while it runs."""
+    messages still queued behind the push), or with messages still queued for its browser (a fragment run starting
+    would drop its fragment's), is not rerun; it is looked at again until it is idle, then rerun. One that stays
+    busy is handed back (``busy()``) after RECHECKS looks, never rerun while it runs."""
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 
     class Session:
         def __init__(self) -> None:
             self._scriptrunner: object | None = object()
+            self._browser_queue = ForwardMsgQueue()  # Streamlit's own: what is_empty() means is its
             self.reruns: list[str] = []
 
         def request_rerun(self, state) -> None:
-            self.reruns.append(state if self._scriptrunner is None else "rerun while a runner was current")
+            busy = self._scriptrunner is not None or not self._browser_queue.is_empty()
+            self.reruns.append("rerun while the session was busy" if busy else state)
 
     monkeypatch.setattr(push, "RECHECKS", 5)
     said: list[str] = []
     at_once: list[list[str]] = []
-    ends, stays, idle = Session(), Session(), Session()
-    idle._scriptrunner = None
+    ends, stays, idle, sending = Session(), Session(), Session(), Session()
+    idle._scriptrunner = sending._scriptrunner = None
+    last = ForwardMsg()
+    last.delta.fragment_id = "report"  # the last run's report, not yet sent
+    last.metadata.delta_path[:] = [0, 7, 0]
+    sending._browser_queue.enqueue(last)
 
     async def scene() -> None:
         loop = asyncio.get_running_loop()
-        for session in (ends, stays, idle):
+        for session in (ends, stays, idle, sending):
             push.push_if_idle(session, "bar", lambda: said.append("busy"))
-        at_once.extend([list(idle.reruns), list(ends.reruns), list(stays.reruns)])  # an idle one at once
+        at_once.extend([list(s.reruns) for s in (idle, ends, stays, sending)])  # an idle one at once
         loop.call_later(push.RECHECK_S * 2.5, setattr, ends, "_scriptrunner", None)  # its run ends meanwhile
+        loop.call_later(push.RECHECK_S * 1.5, sending._browser_queue.flush)  # its messages go to the browser
         deadline = loop.time() + 10  # a ceiling for a busy machine: the looks are timers on this loop
-        while not (ends.reruns and said) and loop.time() < deadline:
+        while not (ends.reruns and sending.reruns and said) and loop.time() < deadline:
             await asyncio.sleep(push.RECHECK_S)
 
     # a loop of its own in a thread of its own, as a session's is (a worker that ran Playwright has a loop here)
     runner = threading.Thread(target=asyncio.run, args=(scene(),))
     runner.start()
     runner.join()
-    assert at_once == [["bar"], [], []]
-    assert ends.reruns == ["bar"]
+    assert at_once == [["bar"], [], [], []]
+    assert ends.reruns == ["bar"] and sending.reruns == ["bar"]
     assert stays.reruns == [] and said == ["busy"]
 
 

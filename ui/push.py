@@ -12,10 +12,19 @@ tick (every second): p95 1.05-1.24 s from vote to count with 120 learners, 2.12 
 - At most one push is in flight per screen: a bar that has not run since its last push is not pushed again
   (a burst of votes costs the teacher's screen a rerun at a time, not a queue of them).
 
-A screen is pushed only while its session runs nothing (no script runner at all, Streamlit's last run handed over):
-a push handed to a run that has just finished made Streamlit start a new runner and drop the finished run's messages
-still on their way, so a press's run (the teacher's "Pose it now") did its work and never reached the screen. A
-push that finds its session running waits on the session's event loop until it is idle (:func:`push_if_idle`; a
+A screen is pushed only while its session runs nothing and has sent its screen everything (no script runner at
+all, and its queue to the browser empty):
+
+- a push handed to a run that has just finished made Streamlit start a new runner and drop the finished run's
+  messages still on their way, so a press's run (the teacher's "Pose it now") did its work and never reached the
+  screen;
+- a push whose run starts while the last run's messages still wait in the session's queue makes Streamlit drop the
+  queued messages of the pushed fragment (a fragment run clears its own from the queue as it starts). The teacher's
+  page then finished a run without its report, the browser closed the gap, and the pushed report was drawn where
+  the downloads had been: the gradebook, the other downloads and End vanished until the page ran again (seen in
+  about one class journey in five; the session's messages were read in the browser to find it).
+
+A push that finds its session running waits on the session's event loop until it is idle (:func:`push_if_idle`; a
 run that goes on for long hands it back to the watcher's next look, :meth:`Watcher.look`).
 
 It uses Streamlit's own runtime to rerun a session's fragment (``AppSession.request_rerun`` with the fragment's
@@ -169,12 +178,19 @@ def _rerun(session_id: str, fragment_id: str, page: str, busy: Callable[[], None
     return True
 
 
+def idle(session) -> bool:
+    """Whether a push may rerun ``session`` now: it has no script runner (a runner that has finished its script but
+    whose last messages still wait on this loop counts as running: Streamlit would give the push a new runner and
+    ignore those messages, the page's press drawn by half), and its queue to the browser is empty (a fragment run
+    starting drops that fragment's messages still queued: the last run's, never sent; see the module's text)."""
+    return session._scriptrunner is None and session._browser_queue.is_empty()
+
+
 def push_if_idle(session, state, busy: Callable[[], None], rechecks: int | None = None) -> None:
-    """On the session's event loop: rerun ``state`` (a fragment) once the session has no script runner. A runner
-    that has finished its script but whose last messages still wait on this loop counts as running: Streamlit would
-    give the push a new runner and ignore those messages (the page's press drawn by half). A running session is
-    looked at again every :data:`RECHECK_S` on the loop, :data:`RECHECKS` times, then handed back (``busy()``)."""
-    if session._scriptrunner is None:
+    """On the session's event loop: rerun ``state`` (a fragment) once the session is idle (:func:`idle`). A running
+    session is looked at again every :data:`RECHECK_S` on the loop, :data:`RECHECKS` times, then handed back
+    (``busy()``)."""
+    if idle(session):
         session.request_rerun(state)
         return
     left = RECHECKS if rechecks is None else rechecks
@@ -231,4 +247,4 @@ def forget() -> None:
 
 
 __all__ = ["FORGET_S", "RECHECKS", "RECHECK_S", "RETRY_S", "WATCHER_THREAD", "WATCH_S", "Watch", "Watcher", "forget",
-           "push_if_idle", "watch", "watcher"]
+           "idle", "push_if_idle", "watch", "watcher"]
