@@ -373,11 +373,14 @@ PRESS_JS = r"""() => { const w = window.__tlWatch, now = performance.now();
   const app = document.querySelector('[data-testid="stApp"]');
   const said = [...document.querySelectorAll('[data-testid="stMain"] [role="alert"], [data-testid="stMain"] [role="status"]')]
     .filter(e => e.getClientRects().length).map(e => e.innerText.trim().replace(/\s+/g, ' ').slice(0, 160)).filter(Boolean);
+  const folds = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stExpander"] details')]
+    .map(d => ((d.querySelector('summary [data-testid="stMarkdownContainer"]') || d.querySelector('summary'))?.innerText || '')
+      .trim().replace(/\s+/g, ' ').slice(0, 30) + (d.open ? ': open' : ': closed'));
   const before = w && w.beforeClick, ago = (t) => before && t ? Math.round(before.at - t) : null;
   const moved = before && {scrolled: ago(before.scrolled), shifted: ago(before.shifted), node: named(before.node)};
   return w && {clicked: named(w.target), moved, click: now - w.event, sent: now - w.sent, heard: now - w.heard,
                asked: now - w.asked, ticked: now - w.ticked, started: now - w.started, finished: now - w.finished,
-               state: app && app.dataset.testScriptState, said}; }"""
+               state: app && app.dataset.testScriptState, said, folds}; }"""
 
 
 def press_report(page, pressed_at: float) -> str:
@@ -409,7 +412,8 @@ def press_report(page, pressed_at: float) -> str:
             f"server {'something' if after['sent'] else 'nothing'} ({asked}), "
             f"heard {'something' if after['heard'] else 'nothing'} back (a run {'started' if after['started'] else 'not started'}, "
             f"{'finished' if after['finished'] else 'not finished'}); the script is {w['state']}"
-            + (f"; the page says: {' | '.join(w['said'][:4])}" if w.get("said") else "; the page shows no message"))
+            + (f"; the page says: {' | '.join(w['said'][:4])}" if w.get("said") else "; the page shows no message")
+            + (f"; its expanders: {', '.join(w['folds'])}" if w.get("folds") else ""))
 
 
 def _pressed_again(page, pressed_at: float, said: str) -> None:
@@ -590,7 +594,9 @@ def downloaded(page, button, what: str):
     progress, the class bar ticking) and on Tokenize anything (the CSV); the cause is not found, a learner would press
     again, and the warning keeps it in sight. A press whose download failed is made once more the same way (a
     gradebook's failed once: the report drawn again by a push had made Streamlit forget it, mended in
-    views/classroom.py and tested on its own there)."""
+    views/classroom.py and tested on its own there). A button that is not on the page is a defect, never pressed
+    again: the gradebook's had gone with the rest of the teacher's downloads (a push, mended in ui/push.py), and the
+    warning says which folded boxes were open."""
     at = time.monotonic()
     try:
         with page.expect_download(timeout=FIRST_PRESS_MS) as info:
@@ -601,6 +607,8 @@ def downloaded(page, button, what: str):
         missed = f"brought a download that failed ({failure})"
     except Exception:  # noqa: BLE001 - Playwright's timeout: said, and pressed once more
         missed = f"brought no download in {FIRST_PRESS_MS // 1000} s"
+    if not button.count():  # never drawn, or gone: nothing a learner could press again
+        raise AssertionError(f"{what}: the button is not on the page; {press_report(page, at)}")
     _pressed_again(page, at, f"{what}: the first press {missed}, pressed once more")
     with page.expect_download(timeout=DOWNLOAD_MS) as info:
         button.click()

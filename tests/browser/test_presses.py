@@ -59,7 +59,8 @@ def test_a_lost_press_is_made_once_more_and_its_warning_says_where_it_was_lost(o
     assert int(re.search(r"last scrolled (\d+) ms", report).group(1)) < 2_000, report
     assert "the script is notRunning" in report, report
     # and what the page says (here the preset's note; a press whose run drew a warning would show it)
-    assert report.endswith(f"; the page says: {lessons.presets()['chai'].note}"), report
+    assert f"; the page says: {lessons.presets()['chai'].note}; its expanders: Trainer settings" in report, report
+    assert report.endswith(": closed"), report  # each folded box, open or closed (Train's are all closed here)
 
 
 

@@ -19,6 +19,7 @@ import re
 import threading
 from collections.abc import Iterator
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -92,8 +93,8 @@ def _joined(page):
 
 def _answers_csv(page, dashboard) -> list[dict[str, str]]:
     button = dashboard.get_by_role("button", name=re.compile("Download who answered what"))
-    return list(csv.DictReader(io.StringIO(open(downloaded(page, button, "who answered what").path(),
-                                                encoding="utf-8").read())))
+    answers = Path(downloaded(page, button, "who answered what").path()).read_text(encoding="utf-8")
+    return list(csv.DictReader(io.StringIO(answers)))
 
 
 def test_the_teachers_download_comes_while_the_report_is_drawn_again(streamlit_server, fresh_context) -> None:
@@ -120,7 +121,7 @@ def test_the_teachers_download_comes_while_the_report_is_drawn_again(streamlit_s
             gradebook.click()
             sent_since(teacher, mark)  # the click asked for the file
     assert download.value.failure() is None, download.value.failure()
-    header = open(download.value.path(), encoding="utf-8").readline().strip()
+    header = Path(download.value.path()).read_text(encoding="utf-8").splitlines()[0].strip()
     assert header == "name,answered,right first try"
 
 
@@ -143,7 +144,7 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     assert learner_link == f"{server.base_url}/Class?code={code}"
     expect(main_area(teacher).get_by_role("img").first).to_be_visible()  # the QR code of the learner link
     button = main_area(teacher).get_by_role("button", name=re.compile("Download my teacher link"))
-    teacher_link = open(downloaded(teacher, button, "the teacher link").path(), encoding="utf-8").read().strip()
+    teacher_link = Path(downloaded(teacher, button, "the teacher link").path()).read_text(encoding="utf-8").strip()
     secret = re.search(r"teacher=([^&\s]+)", teacher_link).group(1)
     assert teacher_link.startswith(f"{server.base_url}/Class?code={code}&teacher=")
     assert secret not in teacher.content() and secret not in teacher.url  # never on the projector
@@ -257,7 +258,8 @@ def test_a_class_predicts_together(backend, request, fresh_context) -> None:
     dashboard.scroll_into_view_if_needed()
     screenshot(teacher, f"journey-class-dashboard-{backend}")
     button = dashboard.get_by_role("button", name=re.compile("Download the gradebook"))
-    rows = list(csv.reader(io.StringIO(open(downloaded(teacher, button, "the gradebook").path(), encoding="utf-8").read())))
+    gradebook = Path(downloaded(teacher, button, "the gradebook").path()).read_text(encoding="utf-8")
+    rows = list(csv.reader(io.StringIO(gradebook)))
     own_key = next(k for k in rows[0][3:] if k.startswith("lesson:class-"))
     assert rows[0] == ["name", "answered", "right first try", *sorted([Q.key, own_key])]
     marks = {row[0]: dict(zip(rows[0][3:], row[3:], strict=True)) for row in rows[1:]}
@@ -480,7 +482,7 @@ def test_a_learner_saves_progress_in_a_class_and_finds_the_answers_on_another_de
     main_area(laptop).get_by_text("Worksheets and your progress").click()
     progress = main_area(laptop).locator('[data-testid="stExpander"]', has_text="Your progress")
     save = progress.get_by_role("button", name=re.compile("Save my progress"))
-    saved = open(downloaded(laptop, save, "Save my progress in a class").path(), encoding="utf-8").read()
+    saved = Path(downloaded(laptop, save, "Save my progress in a class").path()).read_text(encoding="utf-8")
     assert f'"guess": "{TRUTH}"' in saved, saved[:500]
 
     # Another device: the class code and the resume code; the answer is back, judged, on the lesson.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -76,7 +77,7 @@ def _save(page, progress, lang: str = "en") -> dict:
     """Save my progress (in ``progress``, the open box): the downloaded file, read."""
     settle(page)  # a run still under way redraws the button under the click
     button = progress.get_by_role("button", name=re.compile(WORDS[lang][3]))
-    return json.loads(open(downloaded(page, button, "Save my progress").path(), encoding="utf-8").read())
+    return json.loads(Path(downloaded(page, button, "Save my progress").path()).read_text(encoding="utf-8"))
 
 
 def _load(page, box, name: str, data: bytes) -> None:
