@@ -377,7 +377,8 @@ PRESS_JS = r"""() => { const w = window.__tlWatch, now = performance.now();
     .map(d => ((d.querySelector('summary [data-testid="stMarkdownContainer"]') || d.querySelector('summary'))?.innerText || '')
       .trim().replace(/\s+/g, ' ').slice(0, 30) + (d.open ? ': open' : ': closed'));
   const before = w && w.beforeClick, ago = (t) => before && t ? Math.round(before.at - t) : null;
-  const moved = before && {scrolled: ago(before.scrolled), shifted: ago(before.shifted), node: named(before.node)};
+  const moved = before && {scrolled: ago(before.scrolled), shifted: ago(before.shifted), node: named(before.node),
+                           scrolls: before.scrolls.map(([t, top]) => [ago(t), top]), y: before.y};
   return w && {clicked: named(w.target), moved, click: now - w.event, sent: now - w.sent, heard: now - w.heard,
                asked: now - w.asked, ticked: now - w.ticked, started: now - w.started, finished: now - w.finished,
                state: app && app.dataset.testScriptState, said, folds}; }"""
@@ -402,8 +403,10 @@ def press_report(page, pressed_at: float) -> str:
     if after["click"]:  # where it landed, and whether the page had just moved under it (scrolled, or a layout shift)
         moved, landed = w.get("moved") or {}, [f"on {w['clicked']}"] if w.get("clicked") else []
         if moved:
+            landed[-1:] = [f"{landed[-1]} at {moved['y']} px from the window's top"] if landed else []
             landed.append("the page had not scrolled" if moved["scrolled"] is None
-                          else f"the page last scrolled {moved['scrolled']} ms before it")
+                          else f"the page last scrolled {moved['scrolled']} ms before it (to "
+                          + ", ".join(f"{top} px {ago} ms" for ago, top in moved.get("scrolls") or []) + " before)")
             landed.append("its layout had not moved" if moved["shifted"] is None
                           else f"its layout last moved {moved['shifted']} ms before it"
                           + (f" ({moved['node']})" if moved["node"] else ""))
@@ -647,7 +650,11 @@ RUN_WATCH = """
   // When the page last scrolled (any element: ui/viewport.py brings a result into view) and when its layout last
   // moved (Chromium's layout-shift entries, and the element that moved), kept as they were at the last click: a click
   // lands where its button was a moment before (PRESS_JS says both for a lost press).
-  document.addEventListener('scroll', () => { watch.scrolled = performance.now(); }, {capture: true, passive: true});
+  document.addEventListener('scroll', (e) => {
+    watch.scrolled = performance.now();
+    const top = e.target && e.target.scrollTop !== undefined ? e.target.scrollTop : document.scrollingElement.scrollTop;
+    watch.scrolls = (watch.scrolls || []).slice(-3).concat([[watch.scrolled, Math.round(top)]]);  // the last four
+  }, {capture: true, passive: true});
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) {
@@ -662,7 +669,7 @@ RUN_WATCH = """
       if (type === 'click') {
         watch.target = e.target;
         watch.beforeClick = {scrolled: watch.scrolled, shifted: watch.shifted, node: watch.shiftedNode,
-                             at: performance.now()};
+                             at: performance.now(), scrolls: watch.scrolls || [], y: Math.round(e.clientY)};
       }
       const mine = ++last;
       watch.event = performance.now();

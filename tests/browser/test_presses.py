@@ -53,8 +53,9 @@ def test_a_lost_press_is_made_once_more_and_its_warning_says_where_it_was_lost(o
     assert report.startswith("Train's Next: the first press asked the server for no run in 5 s, pressed once more; "), report
     # where the click landed (the heading, which asks nothing) and that the page had just scrolled under it (its
     # layout may or may not have moved since the page was drawn), then what the tab did
-    assert re.search(r'the browser saw a click \(on h1 in \w+ "Train step by step"; the page last scrolled (\d+) ms '
-                     r"before it; its layout (had not moved|last moved \d+ ms before it[^;]*)\), the tab sent the "
+    assert re.search(r'the browser saw a click \(on h1 in \w+ "Train step by step" at \d+ px from the window\'s top; '
+                     r"the page last scrolled (\d+) ms before it \(to (-?\d+ px -?\d+ ms(, )?)+ before\); "
+                     r"its layout (had not moved|last moved \d+ ms before it[^;]*)\), the tab sent the "
                      r"server nothing \(no run asked\), heard nothing back", report), report
     assert int(re.search(r"last scrolled (\d+) ms", report).group(1)) < 2_000, report
     assert "the script is notRunning" in report, report
