@@ -751,12 +751,23 @@ last asked the server for a run, when a run last started and finished, so that :
 action asked for, and only :data:`QUIET_MS` after an action that asked for none."""
 
 NO_MOTION = """(() => {
+  // Streamlit animates in script too (the Web Animations API): a folded box grows over 500 ms once opened, and again
+  // whenever its content changes size meanwhile, its foot clipped until it ends. Each such animation ends at once.
+  const animate = Element.prototype.animate;
+  Element.prototype.animate = function (keyframes, options) {
+    return animate.call(this, keyframes, typeof options === 'object' && options ? {...options, duration: 0} : 0);
+  };
   const style = document.createElement('style');
   style.textContent = '*, *::before, *::after { animation: none !important; transition: none !important; }';
-  (document.head || document.documentElement).appendChild(style);
+  // An init script can run before the page has a root element: then the style goes in once the page is parsed,
+  // before its deferred scripts (Streamlit's) run.
+  const add = () => (document.head || document.documentElement).appendChild(style);
+  if (document.documentElement) add(); else document.addEventListener('readystatechange', add, {once: true});
 })()"""
 """Installed with :data:`RUN_WATCH`: no CSS animation or transition (Streamlit's: a running run's status, a stale
-element's fade, a skeleton's shimmer; the lab draws none). What a test measures is the page once drawn, never a
+element's fade, a skeleton's shimmer; the lab draws none), and no animation made in script (a folded box opening: a
+test presses a button in a box it has just opened, where a learner waits for the box to stop growing; the progress
+journey's Start over, pressed so, was lost in a whole run). What a test measures is the page once drawn, never a
 frame of its way there, and the frames cost Chromium about 7 % of a browser test's time (measured on the projector's
 and the links' journeys, with and without)."""
 
