@@ -401,9 +401,10 @@ def press_report(page, pressed_at: float) -> str:
     asked = ("a run asked" if after["asked"] else "no run asked") + (", a timer's run asked" if after["ticked"] else "")
     click = "a click" if after["click"] else "no click"
     if after["click"]:  # where it landed, and whether the page had just moved under it (scrolled, or a layout shift)
-        moved, landed = w.get("moved") or {}, [f"on {w['clicked']}"] if w.get("clicked") else []
+        moved = w.get("moved") or {}
+        at = f" at {moved['y']} px from the window's top" if moved else ""
+        landed = [f"on {w['clicked']}{at}"] if w.get("clicked") else []
         if moved:
-            landed[-1:] = [f"{landed[-1]} at {moved['y']} px from the window's top"] if landed else []
             landed.append("the page had not scrolled" if moved["scrolled"] is None
                           else f"the page last scrolled {moved['scrolled']} ms before it (to "
                           + ", ".join(f"{top} px {ago} ms" for ago, top in moved.get("scrolls") or []) + " before)")
