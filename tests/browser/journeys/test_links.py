@@ -3,8 +3,9 @@
 - Every lesson -> lab link (the lessons' [[try]] links and exercise ``view`` links, read from
   lessons.course.course()), lesson by lesson in the order a learner meets them, inside ONE browser session a
   lesson, after its pages were changed away from the links' settings: the address is exactly the link's, the
-  widgets are what a fresh browser shows for that address (the link's settings, the rest at their defaults), the
-  page's lesson link names the lesson the link came from, and no page gives away an answer still to come.
+  widgets are what a fresh session shows for that address (the link's settings, the rest at their defaults: read in
+  AppTest, which a fresh browser is held to on one address per page and part), the page's lesson link names the
+  lesson the link came from, and no page gives away an answer still to come.
 - Browser Back: every press goes back one view, none is a no-op (the issue: 4 presses to leave Train).
 - The address bar is a link to what is on screen: pasted into a fresh browser it opens the same view.
 
@@ -14,7 +15,7 @@ Screenshots (LAB_SCREENSHOTS=1): links-*.png.
 from __future__ import annotations
 
 import re
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -62,6 +63,73 @@ SNAPSHOT_JS = """() => {
   }
   return out;
 }"""
+
+
+def _number_shown(widget) -> str:
+    """A number input's value as its box shows it: its printf-style format (Streamlit's default: "%d" for a whole
+    number, "%0.2f" otherwise), or nothing when it is empty."""
+    value = widget.value
+    if value is None:
+        return ""
+    return (widget.proto.format or ("%d" if isinstance(value, int) else "%0.2f")) % value
+
+
+def _widgets_in(node, at, out: list[str]) -> list[str]:
+    """:func:`fresh_session_widgets`' walk: ``node``'s widgets in page order, in :data:`SNAPSHOT_JS`'s words."""
+    for index in sorted(node.children):
+        el = node.children[index]
+        kind, key = el.type, getattr(el, "key", None)
+        if kind == "popover" or (key or "").startswith("exercise-"):  # drawn only when opened; not settings
+            continue
+        if kind == "tab_container":  # only the open tab is on screen: the tabs' value, or the first
+            tabs = [el.children[i] for i in sorted(el.children)]
+            chosen = at.session_state[key] if key and key in at.session_state else tabs[0].label
+            for tab in (t for t in tabs if t.label == chosen):
+                out.append(f"tab {tab.label}")
+                _widgets_in(tab, at, out)
+        elif getattr(el, "children", None) is not None and not hasattr(el, "value"):
+            _widgets_in(el, at, out)  # a container, a column, a folded box (its fields have a box when closed)
+        elif kind in ("text_input", "text_area"):
+            out.append(f"{el.label} = {el.value or ''}")
+        elif kind == "number_input":
+            out.append(f"{el.label} = {_number_shown(el)}")
+        elif kind in ("checkbox", "toggle"):
+            out.append(f"checkbox {el.label} {str(bool(el.value)).lower()}")
+        elif kind == "radio":  # a radio's options carry no label
+            out += [f"radio  {str(i == el.index).lower()}" for i in range(len(el.options))]
+        elif kind == "selectbox":
+            out.append(f"{el.label} = {'' if el.value is None else el.format_func(el.value)}")
+        elif kind == "multiselect":  # the chosen options' tags, then the box one types in
+            out += [f"tag {el.format_func(v)}" for v in el.value] + [f"{el.label} = "]
+        elif kind in ("slider", "select_slider"):  # a slider's input holds the value, a select slider's its index
+            values = el.value if isinstance(el.value, (list, tuple)) else [el.value]
+            if kind == "select_slider":
+                values = [list(el.options).index(str(el.format_func(v))) for v in values]
+            out += [f"{el.label} = {v}" for v in values]
+        elif kind == "button_group":
+            chosen = el.value if isinstance(el.value, (list, tuple)) else [] if el.value is None else [el.value]
+            out += [f"picked {el.format_func(v)}" for v in chosen]
+        elif kind == "file_uploader":
+            out.append("file upload = ")
+    return out
+
+
+def fresh_session_widgets(url: str) -> list[str]:
+    """What :data:`SNAPSHOT_JS` reads on ``url`` opened in a fresh browser, its questions skipped, read from a fresh
+    Streamlit session of the same page in AppTest (the same script, no browser): the lab's server decides every
+    widget's value, so a session that kept nothing is the reference. A browser's load costs Chromium 1-2 s of CPU,
+    this run about 0.03 s once the page's caches are warm. :func:`test_a_fresh_session_is_what_a_fresh_browser_shows`
+    keeps it true to the browser, one address per page and part."""
+    from tests.apptest_helpers import run_page
+
+    address = urlsplit(url)
+    entry = next(e for e in PAGES if e.url_path == address.path.strip("/").rsplit("/", 1)[-1])
+    at = run_page(entry.path, query_params=query(url), timeout=COLD_MS / 1000)
+    for name in (SKIP_ASK, "Skip, show me"):  # as past_the_questions: the link's questions, the page's own
+        skip = [b for b in at.main.button if b.label == name]
+        if skip:
+            skip[0].click().run(timeout=COLD_MS / 1000)
+    return _widgets_in(at.main, at, [])
 
 
 def query(url: str) -> dict[str, str]:
@@ -453,8 +521,8 @@ def test_every_link_in_lesson_order_is_its_whole_view_gives_no_answer_away_and_l
     links); then each link is followed in turn and each exercise answered when it comes.
 
     - The address is exactly the link's (its settings, where it came from, large type kept), nothing kept from the
-      changed page; the page's link back names the lesson and opens it; a fresh browser shows the same widgets for
-      that address (the link's settings, the rest at their defaults).
+      changed page; the page's link back names the lesson and opens it; a fresh session shows the same widgets
+      for that address (the link's settings, the rest at their defaults: fresh_session_widgets).
     - A link whose page shows answers asks exactly the exercises of its `ask` not answered yet, before the page draws
       anything else; its view (skipped to, to look) shows every one of them it can be read off, and no answer of an
       exercise still to come that it does not ask. A link that asks nothing shows no such answer either."""
@@ -561,13 +629,33 @@ def test_every_link_in_lesson_order_is_its_whole_view_gives_no_answer_away_and_l
                 look_and_go_back(item, where)
                 back_to_the_lesson(where)
 
-    # A fresh browser shows the same widgets for each address: the landing views were the links' settings
-    # with everything else at its default, not what the session had kept.
-    # Each address is loaded in the fresh context's one tab: every load is a new Streamlit session, and a tab that
-    # has shown the lab before costs Chromium about half the CPU of a new one (browser_helpers.WarmTab).
-    fresh = fresh_context("projector")
-    fresh.set_default_timeout(COLD_MS)
+    # A fresh session shows the same widgets for each address: the landing views were the links' settings with
+    # everything else at its default, not what the session had kept (fresh_session_widgets: AppTest, held to a fresh
+    # browser by test_a_fresh_session_is_what_a_fresh_browser_shows).
     for url, widgets in landed.items():
-        reference = visit(fresh, url)
-        past_the_questions(reference)
-        assert snapshot(reference) == widgets, url
+        assert fresh_session_widgets(url) == widgets, url
+
+
+def reference_addresses() -> list[str]:
+    """One lesson link's address per page and part (The family's and Cost and context's parts are different views),
+    in course order, as the walk lands on it: "Page?settings"."""
+    out: dict[tuple[str, str], str] = {}
+    for lesson, _exercise, item in lesson_links():
+        out.setdefault((item.page, item.params.get("part", "")),
+                       f"{item.page}?{urlencode({**item.params, 'from': lesson.id, 'large': '1'})}")
+    return list(out.values())
+
+
+def test_a_fresh_session_is_what_a_fresh_browser_shows(fresh_context, visit) -> None:
+    """The walk's reference (fresh_session_widgets: a fresh session in AppTest) reads what a fresh browser shows at
+    the same address, its questions skipped: the same widgets, values, tabs and tags, in the same order. One address
+    per page and part, so every kind of widget the lessons' links land on is read both ways."""
+    addresses = reference_addresses()
+    assert len(addresses) >= 15, addresses  # every page a lesson links to, and the parts of two of them
+    context = fresh_context("projector")
+    context.set_default_timeout(COLD_MS)
+    for address in addresses:
+        path, _, settings = address.partition("?")
+        page = visit(context, path, settings)
+        past_the_questions(page)
+        assert snapshot(page) == fresh_session_widgets(page.url), address
