@@ -770,7 +770,7 @@ element's fade, a skeleton's shimmer; the lab draws none), and no animation made
 test presses a button in a box it has just opened, where a learner waits for the box to stop growing; the progress
 journey's Start over, pressed so, was lost in a whole run). What a test measures is the page once drawn, never a
 frame of its way there, and the frames cost Chromium about 7 % of a browser test's time (measured on the projector's
-and the links' journeys, with and without)."""
+and the links' journeys, with and without, before the script-made animations were ended too: the README's Tests)."""
 
 
 def watch(context) -> None:
