@@ -21,6 +21,8 @@ def pytest_configure(config: pytest.Config) -> None:
                                        "scripts/test -m 'not browser' runs the rest")
     config.addinivalue_line("markers", "serve: starts scripts/serve (nginx and replicas) (tests/test_serve.py)")
     config.addinivalue_line("markers", "journey: a browser journey across pages (tests/browser/journeys)")
+    # pytest-xdist registers its mark itself; with -p no:xdist (one process) the groups below are merely unused
+    config.addinivalue_line("markers", "xdist_group(name): tests that share a server their module starts (one worker)")
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
