@@ -72,6 +72,16 @@ def in_view(page, selector: str, timeout_ms: int = 8_000) -> str:
     return page.evaluate(IN_VIEW, [selector, STEPBAR_PREFIX])
 
 
+def walk_to(visit, context, page, url_path: str, query: str = ""):
+    """The next page of a walk that checks pages once drawn, not their first load: the first one loaded in
+    ``context``'s tab, each next one opened in that session as a sidebar or lesson link opens it
+    (browser_helpers.open_in_session: a page drawn the same, for about a fifth of a new load's CPU). The tab."""
+    if page is None:
+        return visit(context, url_path, query)
+    open_in_session(page, f"/{url_path}" + (f"?{query}" if query else ""))
+    return page
+
+
 def next_button(page):
     return step_button(main_area(page), "Next")
 
@@ -303,11 +313,8 @@ def test_laptop_every_sampled_exercise_feedback_is_in_view_after_check(fresh_con
     assert len(sample) >= 18 and {k for *_, k in sample} >= {"choice", "number", "split", "order", "word"}
     problems, lesson_open, page = [], None, None
     for lesson, ex_id, kind in sample:
-        if lesson != lesson_open:  # the first lesson loaded, each next opened in the session (as its link does)
-            if page is None:
-                page = visit(context, "Lessons", f"lesson={lesson}")
-            else:
-                open_in_session(page, f"/Lessons?lesson={lesson}")
+        if lesson != lesson_open:
+            page = walk_to(visit, context, page, "Lessons", f"lesson={lesson}")
             lesson_open = lesson
         sel = f".st-key-exercise-{lesson}-{ex_id}"
         box = main_area(page).locator(sel)
@@ -336,16 +343,12 @@ def test_phone_every_page_fits_the_screen(fresh_context, visit) -> None:
     serious or critical (test_a11y's check, on a phone), and on a page whose first screen shows a data grid under a
     sentence, the grid's toolbar over none of it (:data:`TOOLBAR_OVER_TEXT`).
 
-    The first page is loaded; each next one is opened in the same session, as the sidebar opens it
-    (browser_helpers.open_in_session: a page drawn the same, for about a fifth of a new load's CPU)."""
+    The pages are walked in one session (:func:`walk_to`)."""
     context = fresh_context("phone")
     problems = {}
     page = None
     for url in (entry.url_path for entry in PAGES):
-        if page is None:
-            page = visit(context, url)
-        else:
-            open_in_session(page, f"/{url}")
+        page = walk_to(visit, context, page, url)
         until(page, NO_PLACEHOLDERS)
         page.evaluate("document.fonts.ready")
         page.wait_for_timeout(400)  # charts draw after the run

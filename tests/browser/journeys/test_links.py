@@ -19,6 +19,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from playwright.sync_api import expect
+from streamlit.testing.v1.element_tree import Block
 
 import lessons
 from lessons.course import course
@@ -36,6 +37,8 @@ from tests.browser.browser_helpers import (
 )
 from ui.layout import PAGES
 from ui.links import PREDICT_FIRST
+from ui.links import SKIP as LINK_SKIP
+from views.english_hindi import SKIP as OWN_SKIP
 
 skip_without_browser()
 
@@ -87,7 +90,7 @@ def _widgets_in(node, at, out: list[str]) -> list[str]:
             for tab in (t for t in tabs if t.label == chosen):
                 out.append(f"tab {tab.label}")
                 _widgets_in(tab, at, out)
-        elif getattr(el, "children", None) is not None and not hasattr(el, "value"):
+        elif isinstance(el, Block):
             _widgets_in(el, at, out)  # a container, a column, a folded box (its fields have a box when closed)
         elif kind in ("text_input", "text_area"):
             out.append(f"{el.label} = {el.value or ''}")
@@ -131,10 +134,9 @@ def fresh_session_widgets(url: str) -> list[str]:
     address = urlsplit(url)
     entry = next(e for e in PAGES if e.url_path == address.path.strip("/").rsplit("/", 1)[-1])
     at = run_page(entry.path, query_params=query(url), timeout=COLD_MS / 1000)
-    for name in (SKIP_ASK, "Skip, show me"):  # as past_the_questions: the link's questions, the page's own
-        skip = [b for b in at.main.button if b.label == name]
-        if skip:
-            skip[0].click().run(timeout=COLD_MS / 1000)
+    for skip in (LINK_SKIP, OWN_SKIP):  # as past_the_questions: the link's questions, the page's own
+        if any(button.key == skip.skey for button in at.main.button):
+            at.button(key=skip.skey).click().run(timeout=COLD_MS / 1000)
     return _widgets_in(at.main, at, [])
 
 
@@ -639,4 +641,3 @@ def test_every_link_in_lesson_order_is_its_whole_view_gives_no_answer_away_and_l
     # everything else at its default, not what the session had kept (fresh_session_widgets: a fresh session in AppTest).
     for url, widgets in landed.items():
         assert fresh_session_widgets(url) == widgets, url
-
