@@ -4,7 +4,9 @@ No compiled ``.mo`` file is kept in the repository: the ``.po`` a translator edi
 package is imported (Babel parses it and writes the ``.mo`` form in memory, which :class:`gettext.GNUTranslations`
 reads: its plural rule comes from the catalogue's ``Plural-Forms`` header). Fuzzy entries are left out, so a
 string whose English changed shows in English until its Hindi is reviewed (``python -m i18n check`` fails
-meanwhile). Reading the Hindi catalogue costs a few milliseconds once per process (README, Speed).
+meanwhile). A catalogue is read the first time its language is asked for, once a process: the lab's pages read
+every one when the first page runs (:func:`read_all`, from ``ui.frame``), so the first learner in Hindi does not
+pay for it, and a command-line run in English never reads one (it cost each ``python -m tokenizer`` 0.1 s).
 
 The pseudo-locale (:data:`PSEUDO_LANG`) translates every message into itself between :data:`MARKS`.
 """
@@ -16,9 +18,6 @@ import re
 from functools import cache
 from io import BytesIO
 from pathlib import Path
-
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "lab"
@@ -66,6 +65,8 @@ class PseudoTranslations(gettext.NullTranslations):
 
 def read_catalogue(lang: str):
     """The Babel catalogue of ``lang`` as its ``.po`` file holds it."""
+    from babel.messages.pofile import read_po  # (Babel's catalogue code: imported when a catalogue is read)
+
     with po_path(lang).open("rb") as f:
         return read_po(f, locale=lang, domain=DOMAIN)
 
@@ -77,11 +78,16 @@ def translations(lang: str) -> gettext.NullTranslations:
         return PseudoTranslations()
     if lang not in CATALOGUED or not po_path(lang).is_file():
         return gettext.NullTranslations()
+    from babel.messages.mofile import write_mo
+
     compiled = BytesIO()
     write_mo(compiled, read_catalogue(lang), use_fuzzy=False)
     compiled.seek(0)
     return gettext.GNUTranslations(compiled)
 
 
-for _lang in CATALOGUED:  # read at import: the first learner in Hindi does not pay for it
-    translations(_lang)
+def read_all() -> None:
+    """Read every catalogue now (the pages call this when their first run imports ``ui.frame``): the first learner
+    in a language does not wait for its catalogue."""
+    for lang in CATALOGUED:
+        translations(lang)

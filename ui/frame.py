@@ -9,7 +9,10 @@ circle (tests/test_import_purity.py finds any).
 
 from __future__ import annotations
 
+from i18n.catalog import read_all
 from ui import layout, links, poll
+
+read_all()  # the catalogues, once a process, before any learner's run: the first learner in Hindi does not wait
 
 
 def page_setup(title: str, *, heading: bool = True) -> None:
