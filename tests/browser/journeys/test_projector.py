@@ -129,7 +129,8 @@ class Slides:
     """One projector tab that shows a lesson's slides one after another, in one Streamlit session, as a teacher opens
     them in class: a lesson's first slide is a new page load (a new session: the first visit), the next ones are
     opened in that session (browser_helpers.open_in_session). A slide whose test failed leaves the session to no one:
-    the next slide is a new load."""
+    the next slide is a new load. The large-type walk through every page (:data:`EVERY_PAGE`) goes the same way, as
+    a teacher goes from page to page in the sidebar."""
 
     def __init__(self, warm, server) -> None:
         self.warm, self.server = warm, server
@@ -296,15 +297,18 @@ def _interactions(page) -> list[str]:
             yield "its tokens unfolded"
 
 
+#: The walk of :func:`test_large_type_no_text_under_20_px_as_opened_and_after_interaction` (no lesson has number 0).
+EVERY_PAGE = 0
+
+
 @pytest.mark.parametrize("entry", PAGES, ids=lambda e: e.url_path or "Home")
-def test_large_type_no_text_under_20_px_as_opened_and_after_interaction(fresh_context, visit, entry):
+def test_large_type_no_text_under_20_px_as_opened_and_after_interaction(slides, entry):
     """Every page in large type draws no text under 20 px as it opens (nor anything axe-core finds serious or
     critical: test_a11y's check, in large type), and (the issue's case: Streaming drew its
     token's labels at 18.7 px once a learner stepped) after every interaction it offers (steps, tabs, boxes opened,
-    an exercise checked); the Lessons page's with a lesson open."""
-    context = fresh_context("projector")
-    context.set_default_timeout(COLD_PAGE_MS)
-    page = visit(context, entry.url_path, "large=1")
+    an exercise checked); the Lessons page's with a lesson open. The pages are opened one after another in one
+    session (:class:`Slides`), as a teacher goes through them: a new load each cost Chromium about 1.2 CPU-s more."""
+    page = slides.open(EVERY_PAGE, entry.url_path, "large=1")
     _settled_large(page)
     screenshot(page, f"projector-large-{entry.url_path or 'Home'}")
     small = small_text(page)
@@ -312,7 +316,7 @@ def test_large_type_no_text_under_20_px_as_opened_and_after_interaction(fresh_co
     found = axe_serious(page)  # test_a11y's check in large type, here where the page is open in it
     assert not found, f"axe-core on {entry.title} in large type: {len(found)} serious or critical\n" + "\n".join(found)
     if entry.url_path == "Lessons":
-        page = visit(context, entry.url_path, "large=1&lesson=english-vs-hindi")
+        open_in_session(page, f"/{entry.url_path}?large=1&lesson=english-vs-hindi")
         _settled_large(page)
     done = []
     for step in _interactions(page):
@@ -323,6 +327,7 @@ def test_large_type_no_text_under_20_px_as_opened_and_after_interaction(fresh_co
         assert not small, (f"{entry.title} in large type, after {', '.join(done)}, draws text under {MIN_TEXT_PX} px:\n"
                            + "\n".join(small[:25]))
     screenshot(page, f"projector-large-interacted-{entry.url_path or 'Home'}")
+    slides.passed(EVERY_PAGE)
 
 
 def test_large_type_open_picker_options_are_not_small(fresh_context, visit):
