@@ -35,16 +35,29 @@ def test_at_least_twenty_languages_in_many_scripts(samples) -> None:
 
 
 def test_each_sample_is_its_tester_line_and_the_passages_after_it(samples) -> None:
-    from gflanguages import LoadLanguages
+    """Against gflanguages' own loaders (every record of the package), which the lab no longer runs."""
+    from gflanguages import LoadLanguages, LoadScripts
 
-    known = LoadLanguages()
+    known, scripts = LoadLanguages(), LoadScripts()
+    ids = [s.id for s in samples[0]]
+    assert lessons._gflanguages_records("languages", ids) == {i: known[i] for i in ids}
     for s in samples[0]:
         assert s.line == known[s.id].sample_text.tester.strip()
+        assert s.script == scripts[known[s.id].script].name
         assert s.line in s.text, s.label
         passages = s.text.split("\n")
         assert len(set(passages)) == len(passages), s.label  # a passage gflanguages repeats is read once
     # Most languages have passages well beyond their one line (a few only repeat Article 1).
     assert sum(len(s.text) > 500 for s in samples[0]) >= 20
+
+
+def test_a_record_not_where_its_id_says_is_looked_for_in_the_whole_set(monkeypatch) -> None:
+    import gflanguages
+
+    whole = {"hi_Deva": gflanguages.LanguageProto(id="hi_Deva"), "zz_Else": gflanguages.LanguageProto(id="zz_Else")}
+    monkeypatch.setattr(gflanguages, "LoadLanguages", lambda: whole)  # another layout: the id names no file
+    assert lessons._gflanguages_records("languages", ["zz_Else"]) == {"zz_Else": whole["zz_Else"]}
+    assert lessons._gflanguages_records("languages", ["zz_None"]) == {}
 
 
 def test_no_gflanguages_is_a_clear_message(monkeypatch) -> None:
