@@ -196,7 +196,7 @@ class SamplesUnavailable(RuntimeError):
 def language_samples() -> tuple[tuple[LanguageSample, ...], tuple[str, ...]]:
     """(English first, then every language of ``languages.json`` that has a sample text; the ids that do not).
 
-    Reads the installed ``gflanguages`` package, only the records of these languages and their scripts (0.02 s; its
+    Reads the installed ``gflanguages`` package, only the records of these languages and their scripts (0.07 s; its
     own loader parses all 1,693 languages, 1.2 s): call it once per server and keep the result (the page caches it
     with ``st.cache_resource``).
     """
