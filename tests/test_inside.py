@@ -18,21 +18,16 @@ import json
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 import lessons
 from analyses import vocab
 from family import merges, real
 from tests.cli_helpers import assert_one_line_error, run_cli
 from tests.test_cli_bounds import ADVERSARIAL
-from tests.test_real_tokenizers import FRAGMENTS, LESSON4, PROPERTY, SAMPLES, texts_of
+from tests.test_real_tokenizers import FRAGMENTS, LESSON4, PROPERTY, SAMPLES, known_texts
 
 KEPT_TEXTS = [*FRAGMENTS, "".join(FRAGMENTS), *SAMPLES, LESSON4["test_en"], LESSON4["test_hi"],
               LESSON4["english_block"] + LESSON4["hindi_block"]]
-
-
-known_texts = texts_of(st.characters(exclude_categories=("Cs", "Cn")))
-"""``texts`` (tests/test_real_tokenizers.py) of the characters Python's Unicode (14) knows: assigned before 2025."""
 
 
 def view(name: str) -> merges.Inside:

@@ -91,6 +91,11 @@ def texts_of(alphabet: st.SearchStrategy[str] | None = None) -> st.SearchStrateg
 
 
 texts = texts_of()
+known_texts = texts_of(st.characters(exclude_categories=("Cs", "Cn")))
+"""``texts`` of the characters Python's Unicode database (14.0, 2021) knows. Two libraries built on different
+Unicode versions disagree on a code point one of them has not heard of (U+323B0, CJK Extension J in Unicode 17: a
+letter to quicktok, unassigned to tiktoken: Llama 3 then splits it and ":A" in two ways), so two libraries are
+compared on these."""
 
 
 def tok(name: str) -> real.RealTokenizer:
@@ -154,7 +159,7 @@ def test_ids_equal_quicktoks_own_encoder_on_the_lessons(name):
 
 @pytest.mark.parametrize("name", list(QUICKTOK))
 @PROPERTY
-@given(text=texts)
+@given(text=known_texts)
 def test_ids_equal_quicktoks_own_encoder_on_any_text(name, text):
     import quicktok
 
